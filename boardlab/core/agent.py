@@ -1,0 +1,120 @@
+"""What an agent is, and the registry that builds agents from spec strings.
+
+It lives in the core so that a game may ship an agent of its own (registered
+from its folder) while depending on the core only.
+
+An agent is a strategy: ``choose(state) -> Move``. The state it is given comes
+from :meth:`State.resample` for its own seat, so it holds no hidden information
+of other players and no usable seed; agents may copy it and search freely.
+
+Spec strings name an agent and its parameters: ``mcts``,
+``mcts:iterations=2000``, ``mcts:seconds=1.5,c=1.2``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, ClassVar
+
+from .errors import OptionError
+from .game import Move, State
+
+
+class Agent:
+    """Base class. Subclasses set ``name`` and ``params`` and implement :meth:`choose`.
+
+    ``params`` maps each parameter to (type, default, one-line help); the
+    constructor validates keyword arguments against it.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    params: ClassVar[dict[str, tuple[type, Any, str]]] = {}
+
+    def __init__(self, seed: int | None = None, **kwargs: Any) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        for key in kwargs:
+            if key not in self.params:
+                valid = ", ".join(sorted(self.params)) or "(none)"
+                raise OptionError(f"agent {self.name}: unknown parameter {key!r}; valid: {valid}")
+        self.settings: dict[str, Any] = {}
+        for key, (kind, default, _help) in self.params.items():
+            value = kwargs.get(key, default)
+            if value is not None and key in kwargs:
+                try:
+                    value = _coerce(kind, value)
+                except (TypeError, ValueError):
+                    raise OptionError(
+                        f"agent {self.name}: parameter {key}={kwargs[key]!r} is not a {kind.__name__}"
+                    ) from None
+            self.settings[key] = value
+        self._configure()
+
+    def _configure(self) -> None:
+        """Hook: check settings and derive fields (raise OptionError on bad values)."""
+
+    def choose(self, state: State) -> Move:
+        """Pick a move for ``state.current_player()`` (one of ``state.legal_moves()``
+        or, for continuous games, any legal move)."""
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        """Forget anything kept between moves (a new game starts)."""
+
+    def spec(self) -> str:
+        """The spec string that rebuilds this agent (without its seed)."""
+        changed = [
+            f"{k}={v}" for k, v in self.settings.items() if v != self.params[k][1]
+        ]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.settings.items())
+        return f"{type(self).__name__}({args}{', ' if args else ''}seed={self.seed!r})"
+
+
+def _coerce(kind: type, value: Any) -> Any:
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(value)
+    return kind(value)
+
+
+_AGENTS: dict[str, type[Agent]] = {}
+
+
+def register_agent(agent_class: type[Agent]) -> type[Agent]:
+    """Class decorator: make an agent buildable by its ``name``."""
+    existing = _AGENTS.get(agent_class.name)
+    if existing is not None and existing is not agent_class:
+        raise ValueError(f"agent name {agent_class.name!r} is already registered")
+    _AGENTS[agent_class.name] = agent_class
+    return agent_class
+
+
+def registered_agents() -> dict[str, type[Agent]]:
+    """The agents registered so far (``boardlab.agents.agent_names`` loads them all first)."""
+    return dict(_AGENTS)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"mcts:iterations=2000,c=1.4"`` -> ``("mcts", {"iterations": "2000", "c": "1.4"})``."""
+    spec = spec.strip()
+    if not spec:
+        raise OptionError("empty agent spec")
+    name, _, rest = spec.partition(":")
+    params: dict[str, str] = {}
+    if rest.strip():
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise OptionError(f"agent spec {spec!r}: expected key=value, got {part!r}")
+            params[key.strip()] = value.strip()
+    return name.strip(), params

@@ -1,0 +1,138 @@
+"""A tiny test-only game for protocol and agent tests (not registered as a product game).
+
+Dice Nim: a pile of ``pile`` counters; on your turn take 1-3. After each take a
+die is rolled: a 6 adds 1 counter back. Each player holds a secret bid 0-2
+(hidden information), revealed only at the end; whoever takes the last counter
+wins. Small enough for exhaustive checks, with chance and hidden information.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from boardlab.core import CHANCE, TERMINAL, Game, Move, NotationError, Option, Result, State
+
+
+@dataclass(frozen=True, slots=True)
+class Take(Move):
+    count: int
+
+    def __str__(self) -> str:
+        return f"take{self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Move):
+    value: int
+
+    def __str__(self) -> str:
+        return f"d{self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Secret(Move):
+    player: int
+    value: int
+
+    def __str__(self) -> str:
+        return f"secret{self.player}={self.value}"
+
+
+TAKES = [Take(1), Take(2), Take(3)]
+ROLLS = [(Roll(v), 1 / 6) for v in range(1, 7)]
+
+
+class DiceNim(Game):
+    id = "dicenim"
+    name = "Dice Nim (test game)"
+    options_spec = (Option("pile", 10, "counters at the start", kind=int, minimum=1, maximum=50),)
+    has_chance = True
+    has_hidden_information = True
+
+    @property
+    def max_moves(self) -> int:
+        return 10_000
+
+    def _new_state(self, seed: int) -> "DiceNimState":
+        return DiceNimState(self, seed, self.options["pile"])
+
+
+class DiceNimState(State):
+    def __init__(self, game: DiceNim, seed: int, pile: int) -> None:
+        super().__init__(game, seed)
+        self.pile = pile
+        self.to_move = 0
+        self.rolling = False
+        self.secrets_ = [-1, -1]
+
+    def current_player(self) -> int:
+        if self.secrets_[0] < 0 or self.secrets_[1] < 0 or self.rolling:
+            return CHANCE
+        if self.pile == 0:
+            return TERMINAL
+        return self.to_move
+
+    def _legal_moves(self):
+        return TAKES[: min(3, self.pile)]
+
+    def _chance_outcomes(self):
+        if self.secrets_[0] < 0:
+            return [(Secret(0, v), 1 / 3) for v in range(3)]
+        if self.secrets_[1] < 0:
+            return [(Secret(1, v), 1 / 3) for v in range(3)]
+        return ROLLS
+
+    def _apply(self, move):
+        if isinstance(move, Secret):
+            self.secrets_[move.player] = move.value
+        elif isinstance(move, Take):
+            self.pile -= move.count
+            self.last = self.to_move
+            self.to_move = 1 - self.to_move
+            self.rolling = self.pile > 0
+        else:
+            if move.value == 6:
+                self.pile += 1
+            self.rolling = False
+
+    def _snapshot(self):
+        return (self.pile, self.to_move, self.rolling, tuple(self.secrets_))
+
+    def _restore(self, snap):
+        self.pile, self.to_move, self.rolling, secrets_ = snap
+        self.secrets_ = list(secrets_)
+
+    def _copy(self):
+        c = DiceNimState.__new__(DiceNimState)
+        c.pile, c.to_move, c.rolling, c.secrets_ = self.pile, self.to_move, self.rolling, list(self.secrets_)
+        return c
+
+    def _parse_move(self, text):
+        for cand in [*TAKES, *(m for m, _ in ROLLS), *(Secret(p, v) for p in range(2) for v in range(3))]:
+            if str(cand) == text:
+                return cand
+        raise NotationError(f"{text}: not dice-nim notation (take1..take3, d1..d6, secretP=V)")
+
+    def result(self):
+        if self.current_player() != TERMINAL:
+            return None
+        return Result.win(1 - self.to_move, 2, "took the last counter")
+
+    def view(self, player=None):
+        return {"pile": self.pile, "to_move": self.to_move,
+                "my_secret": self.secrets_[player] if player is not None else None}
+
+    def secrets(self, player):
+        return set()
+
+    def position(self):
+        return f"{self.pile} {self.to_move} {int(self.rolling)} {self.secrets_[0]} {self.secrets_[1]}"
+
+    def resample(self, player, rng: random.Random):
+        c = self.copy()
+        c.seed = rng.getrandbits(64)
+        other = 1 - player
+        if c.secrets_[other] >= 0:
+            c.secrets_[other] = rng.randrange(3)
+        return c
