@@ -220,6 +220,13 @@ class Game:
         """Text (with rich console markup) drawing a view, for terminals. Default: JSON."""
         return json.dumps(view, indent=1)
 
+    #: True when the game can draw a state as a picture (:meth:`render_image`)
+    has_image_renderer: ClassVar[bool] = False
+
+    def render_image(self, view: Mapping[str, Any], path: str) -> None:
+        """Optional: write a PNG picture of a view to ``path`` (needs the game's extras)."""
+        raise NotImplementedError(f"{self.id} has no picture renderer")
+
     def player_name(self, player: Player) -> str:
         """A short name for a seat (a colour, "P1" ...)."""
         return f"P{player + 1}"
