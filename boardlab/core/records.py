@@ -17,12 +17,17 @@ Format (``format`` = 1)::
 
 Chance outcomes are moves too, so a replay is exact. Loading re-validates
 every move and reports the first bad one by its 1-based number.
+
+A record holds the whole game, hidden parts included (the seed, every dealt
+card): it is for saving and analysis, not for showing to a player mid-game.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -44,6 +49,16 @@ class Seat:
     def to_json(self) -> dict[str, str]:
         return {"name": self.name, "agent": self.agent}
 
+    @classmethod
+    def from_json(cls, data: Any, number: int) -> "Seat":
+        """Parse one seat entry; ``number`` (1-based) names it in errors."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
+            raise RecordError(f"seat {number} must be an object with a text 'name'")
+        agent = data.get("agent", "human")
+        if not isinstance(agent, str):
+            raise RecordError(f"seat {number}: 'agent' must be text, not {type(agent).__name__}")
+        return cls(data["name"], agent)
+
 
 @dataclass
 class Record:
@@ -62,37 +77,56 @@ class Record:
 
     # --- building ----------------------------------------------------------
     @classmethod
-    def for_state(cls, state: State, seats: list[Seat] | None = None, **meta: Any) -> "Record":
-        """A record of everything ``state`` has played so far."""
+    def for_state(
+        cls,
+        state: State,
+        seats: list[Seat] | None = None,
+        times: list[float] | None = None,
+        **meta: Any,
+    ) -> "Record":
+        """A record of everything ``state`` has played so far.
+
+        ``times`` gives seconds since the start for each move (zeros when unknown).
+        """
         data = state.to_json()
-        record = cls(
+        moves = list(data["moves"])
+        return cls(
             game_id=state.game.id,
             players=state.game.num_players,
             options=dict(state.game.options),
             seed=state.seed,
             start=data["start"],
             seats=list(seats or []),
-            moves=list(data["moves"]),
-            times=[0.0] * len(data["moves"]),
+            moves=moves,
+            times=list(times)[: len(moves)] if times is not None else [0.0] * len(moves),
             result=state.result(),
             meta=dict(meta),
         )
-        return record
 
     def game(self) -> Game:
-        return load(self.game_id, players=self.players, **self.options)
+        """The game the record was played under; RecordError if it cannot be built."""
+        try:
+            return load(self.game_id, players=self.players, **self.options)
+        except BoardlabError as exc:
+            raise RecordError(f"record cannot set up its game: {exc}") from None
 
     # --- replaying ---------------------------------------------------------
     def initial_state(self) -> State:
+        """The state before move 1; RecordError if the game or start position is bad."""
         game = self.game()
-        if self.start is None:
-            return game.new_state(self.seed)
-        return game.state_from_position(self.start, self.seed)
+        try:
+            if self.start is None:
+                return game.new_state(self.seed)
+            return game.state_from_position(self.start, self.seed)
+        except BoardlabError as exc:
+            raise RecordError(f"record start position is not valid: {exc}") from None
 
     def states(self) -> Iterator[tuple[int, str, State]]:
         """Replay move by move: yields (number, move text, state after it).
 
-        Raises :class:`RecordError` naming the first bad move.
+        The same state object is yielded each time (copy it to keep one).
+        Raises :class:`RecordError` naming the first bad move. Cost: one
+        validated ``play`` per move.
         """
         state = self.initial_state()
         for number, text in enumerate(self.moves, 1):
@@ -102,17 +136,29 @@ class Record:
                 raise RecordError(f"move {number} ({text!r}) is not legal: {exc}", number) from None
             yield number, text, state
 
+    def state_at(self, number: int) -> State:
+        """The state after the first ``number`` moves (0 = the start), every move validated."""
+        if not 0 <= number <= len(self.moves):
+            raise RecordError(f"move {number} does not exist: the record has moves 0..{len(self.moves)}")
+        state = self.initial_state()
+        for index, text in enumerate(self.moves[:number], 1):
+            try:
+                state.play(text)
+            except IllegalMoveError as exc:
+                raise RecordError(f"move {index} ({text!r}) is not legal: {exc}", index) from None
+        return state
+
     def replay(self) -> State:
         """The final state, every move re-validated; the result must match the record's."""
-        try:
-            state = self.initial_state()
-        except BoardlabError as exc:
-            raise RecordError(f"record cannot set up its game: {exc}") from None
-        for _number, _text, state in self.states():
-            pass
+        state = self.state_at(len(self.moves))
         recorded = self.result
         actual = state.result()
-        if recorded is not None and (actual is None or actual.winners != recorded.winners):
+        if recorded is None:
+            if actual is not None:
+                raise RecordError(
+                    f"the record has no result, but replaying ends the game ({actual.reason})"
+                )
+        elif actual is None or actual.winners != recorded.winners:
             got = "no result" if actual is None else f"winners {list(actual.winners)}"
             raise RecordError(
                 f"the record says winners {list(recorded.winners)}, replaying gives {got}"
@@ -140,63 +186,133 @@ class Record:
         return list(self.times) + [0.0] * (len(self.moves) - len(self.times))
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Record":
+    def from_json(cls, data: Any) -> "Record":
         """Parse a record (structure only; :meth:`replay` checks the moves)."""
         if not isinstance(data, Mapping):
             raise RecordError("a record must be a JSON object")
         version = data.get("format")
-        if version != RECORD_FORMAT:
+        if isinstance(version, bool) or version != RECORD_FORMAT:
             raise RecordError(f"record format {version!r} is not supported (expected {RECORD_FORMAT})")
+        for key in ("game", "players", "seed", "moves"):
+            if key not in data:
+                raise RecordError(f"record has no {key!r} field")
+        game_id = data["game"]
+        if not isinstance(game_id, str):
+            raise RecordError(f"record 'game' must be a game id, not {game_id!r}")
+        players = _whole_number(data["players"], "players")
+        seed = _whole_number(data["seed"], "seed")
+        options = data.get("options", {})
+        if not isinstance(options, Mapping):
+            raise RecordError("record 'options' must be an object")
+        start = data.get("start")
+        if start is not None and not isinstance(start, str):
+            raise RecordError("record 'start' must be a position string or null")
+        moves, times = _parse_moves(data["moves"])
+        seats_data = data.get("seats", [])
+        if not isinstance(seats_data, list):
+            raise RecordError("record 'seats' must be a list")
+        seats = [Seat.from_json(entry, number) for number, entry in enumerate(seats_data, 1)]
+        if seats and len(seats) != players:
+            raise RecordError(f"record lists {len(seats)} seats for {players} players")
+        meta = data.get("meta", {})
+        if not isinstance(meta, Mapping):
+            raise RecordError("record 'meta' must be an object")
+        result_data = data.get("result")
         try:
-            moves_data = data["moves"]
-            if not isinstance(moves_data, list):
-                raise TypeError("moves must be a list")
-            moves: list[str] = []
-            times: list[float] = []
-            for number, entry in enumerate(moves_data, 1):
-                if isinstance(entry, str):
-                    moves.append(entry)
-                    times.append(0.0)
-                elif isinstance(entry, Mapping) and isinstance(entry.get("move"), str):
-                    moves.append(entry["move"])
-                    times.append(float(entry.get("t", 0.0)))
-                else:
-                    raise RecordError(f"move {number} is not a string or a {{move, t}} object", number)
-            seats = [Seat(str(s["name"]), str(s.get("agent", "human"))) for s in data.get("seats", [])]
-            result = data.get("result")
-            return cls(
-                game_id=str(data["game"]),
-                players=int(data["players"]),
-                options=dict(data.get("options", {})),
-                seed=int(data["seed"]),
-                start=data.get("start"),
-                seats=seats,
-                moves=moves,
-                times=times,
-                result=None if result is None else Result.from_json(result),
-                meta=dict(data.get("meta", {})),
-            )
-        except RecordError:
-            raise
+            result = None if result_data is None else Result.from_json(result_data)
         except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"record is missing or has a bad field: {exc}") from None
+            raise RecordError(f"record 'result' is malformed: {exc!r}") from None
+        if result is not None and len(result.returns) != players:
+            raise RecordError(f"record 'result' has {len(result.returns)} returns for {players} players")
+        return cls(
+            game_id=game_id,
+            players=players,
+            options=dict(options),
+            seed=seed,
+            start=start,
+            seats=seats,
+            moves=moves,
+            times=times,
+            result=result,
+            meta=dict(meta),
+        )
+
+    def dumps(self) -> str:
+        """The record as JSON text (what :meth:`save` writes)."""
+        return json.dumps(self.to_json(), indent=1) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the record atomically (a crash never leaves half a file)."""
+        """Write the record atomically: a crash never leaves half a file or loses the old one.
+
+        The text goes to a temporary file in the target's folder, is flushed to
+        disk, then renamed over the target. OSError propagates (no partial file).
+        """
         target = Path(path)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, target)
+        text = self.dumps()
+        handle, tmp_name = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent if str(target.parent) else "."
+        )
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp_name, target)
+        except BaseException:
+            try:
+                os.unlink(tmp_name)
+            except FileNotFoundError:
+                pass
+            raise
+
+    @classmethod
+    def loads(cls, text: str, source: str = "record") -> "Record":
+        """Parse record JSON text; ``source`` names it in errors."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{source}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        except RecursionError:
+            raise RecordError(f"{source}: JSON nested too deeply") from None
+        try:
+            return cls.from_json(data)
+        except RecordError as exc:
+            raise RecordError(f"{source}: {exc}", exc.move_number) from None
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "Record":
-        """Read a record file; RecordError says what is wrong with it."""
+        """Read a record file; RecordError says what is wrong with it (structure only)."""
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
-        return cls.from_json(data)
+        except UnicodeDecodeError:
+            raise RecordError(f"{path}: not a text file (a record is UTF-8 JSON)") from None
+        return cls.loads(text, str(path))
+
+
+def _whole_number(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"record {name!r} must be a whole number, not {value!r}")
+    return value
+
+
+def _parse_moves(moves_data: Any) -> tuple[list[str], list[float]]:
+    """The moves list of a record: notation strings or ``{move, t}`` objects."""
+    if not isinstance(moves_data, list):
+        raise RecordError("record 'moves' must be a list")
+    moves: list[str] = []
+    times: list[float] = []
+    for number, entry in enumerate(moves_data, 1):
+        if isinstance(entry, str):
+            moves.append(entry)
+            times.append(0.0)
+            continue
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("move"), str):
+            raise RecordError(f"move {number} is not a string or a {{move, t}} object", number)
+        stamp = entry.get("t", 0.0)
+        if isinstance(stamp, bool) or not isinstance(stamp, (int, float)) or not math.isfinite(stamp) or stamp < 0:
+            raise RecordError(f"move {number}: time {stamp!r} is not a number of seconds >= 0", number)
+        moves.append(entry["move"])
+        times.append(float(stamp))
+    return moves, times

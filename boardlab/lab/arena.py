@@ -28,8 +28,10 @@ def play_game(
     """Play ``game`` to the end with one agent per seat and return the record.
 
     ``seed`` fixes the game's chance and the agents' view sampling; agents carry
-    their own seeds. ``max_moves`` (default: the game's proven bound) guards
-    against a broken rule implementation looping forever.
+    their own seeds. The record's ``meta["decisions"]`` counts the players'
+    moves (the history also holds chance outcomes). ``max_moves`` (default: the
+    game's proven bound) guards against a broken rule implementation looping
+    forever.
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{game.id} with {game.num_players} players needs as many agents, got {len(agents)}")
@@ -40,6 +42,7 @@ def play_game(
     limit = max_moves if max_moves is not None else game.max_moves
     began = time.perf_counter()
     times: list[float] = []
+    decisions = 0
     while not state.is_over():
         if state.ply >= limit:
             raise RuntimeError(f"{game.id}: game exceeded its bound of {limit} moves")
@@ -48,11 +51,10 @@ def play_game(
             move = state.sample_chance()
         else:
             move = agents[player].choose(state.resample(player, view_rng))
+            decisions += 1
         state.play(move)
         times.append(time.perf_counter() - began)
         if on_move is not None:
             on_move(state, move)
     seats = [Seat(name=a.spec(), agent=a.spec()) for a in agents]
-    record = Record.for_state(state, seats)
-    record.times = times
-    return record
+    return Record.for_state(state, seats, times=times, decisions=decisions)

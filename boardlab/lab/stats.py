@@ -1,0 +1,148 @@
+"""Summary statistics of many finished games: wins per seat and per agent, draws, lengths.
+
+Pure standard library; every function is O(number of games).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """What the statistics need from one finished game (small and picklable).
+
+    ``seat_agents[s]`` is the index (into the simulation's agent list) of the
+    agent that played seat ``s``. ``moves`` counts every move, chance outcomes
+    included; ``decisions`` only the players' moves.
+    """
+
+    index: int
+    seed: int
+    seat_agents: tuple[int, ...]
+    winners: tuple[int, ...]
+    returns: tuple[float, ...]
+    reason: str
+    moves: int
+    decisions: int
+    seconds: float
+    record_path: str | None = None
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) != 1
+
+
+@dataclass(frozen=True)
+class LengthStats:
+    """Mean, standard deviation (sample), median, minimum and maximum of a length."""
+
+    mean: float
+    stdev: float
+    median: float
+    minimum: int
+    maximum: int
+
+    @classmethod
+    def of(cls, values: Sequence[int]) -> "LengthStats":
+        if not values:
+            return cls(math.nan, math.nan, math.nan, 0, 0)
+        spread = statistics.stdev(values) if len(values) > 1 else 0.0
+        return cls(statistics.fmean(values), spread, statistics.median(values), min(values), max(values))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The table `boardlab simulate` prints, as data (``to_json`` for scripts).
+
+    ``seat_wins[s]``: sole wins of seat ``s``; ``agent_wins[a]``: sole wins of
+    agent ``a`` whatever its seat; ``agent_score[a]``: the sum of its returns
+    (a draw shared by k players gives each 1/k), so scores add up to ``games``.
+    ``seat_win_interval[s]``: a 95% Wilson interval for the seat's win rate.
+    """
+
+    games: int
+    agents: tuple[str, ...]
+    seat_names: tuple[str, ...]
+    seat_wins: tuple[int, ...]
+    seat_win_interval: tuple[tuple[float, float], ...]
+    agent_wins: tuple[int, ...]
+    agent_score: tuple[float, ...]
+    agent_games: tuple[int, ...]
+    draws: int
+    moves: LengthStats
+    decisions: LengthStats
+    seconds_per_game: float
+    reasons: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["seat_win_interval"] = [list(pair) for pair in self.seat_win_interval]
+        return _finite(data)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """A 95% (by default) Wilson score interval for a proportion; (0, 1) with no trials."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarize(
+    outcomes: Sequence[GameOutcome], agents: Sequence[str], seat_names: Sequence[str]
+) -> Summary:
+    """Aggregate finished games. ``agents`` are the specs in simulation order."""
+    seats = len(seat_names)
+    seat_wins = [0] * seats
+    agent_wins = [0] * len(agents)
+    agent_score = [0.0] * len(agents)
+    agent_games = [0] * len(agents)
+    reasons: dict[str, int] = {}
+    draws = 0
+    for outcome in outcomes:
+        reasons[outcome.reason] = reasons.get(outcome.reason, 0) + 1
+        for seat, agent in enumerate(outcome.seat_agents):
+            agent_score[agent] += outcome.returns[seat]
+        for agent in set(outcome.seat_agents):
+            agent_games[agent] += 1
+        if outcome.is_draw:
+            draws += 1
+            continue
+        winner = outcome.winners[0]
+        seat_wins[winner] += 1
+        agent_wins[outcome.seat_agents[winner]] += 1
+    games = len(outcomes)
+    total_seconds = sum(o.seconds for o in outcomes)
+    return Summary(
+        games=games,
+        agents=tuple(agents),
+        seat_names=tuple(seat_names),
+        seat_wins=tuple(seat_wins),
+        seat_win_interval=tuple(wilson_interval(w, games) for w in seat_wins),
+        agent_wins=tuple(agent_wins),
+        agent_score=tuple(agent_score),
+        agent_games=tuple(agent_games),
+        draws=draws,
+        moves=LengthStats.of([o.moves for o in outcomes]),
+        decisions=LengthStats.of([o.decisions for o in outcomes]),
+        seconds_per_game=total_seconds / games if games else math.nan,
+        reasons=dict(sorted(reasons.items(), key=lambda item: -item[1])),
+    )
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no NaN: replace non-finite floats by None, recursively."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
