@@ -1,5 +1,9 @@
 """Computer players. Every agent sees games only through the protocol.
 
+Built in: ``random``, ``greedy`` (one ply on the game's evaluation), ``mcts``
+(UCT with chance nodes, n players and truncated rollouts) and ``ismcts``
+(information-set MCTS over resampled hidden states).
+
 ``make_agent("mcts:iterations=2000", seed=1)`` builds one from a spec string.
 Games may ship agents of their own; loading the games registers them too.
 """
@@ -9,6 +13,9 @@ from __future__ import annotations
 from ..core.agent import Agent, parse_spec, register_agent, registered_agents
 from ..core.errors import OptionError
 from ..core.registry import game_ids
+
+# importing the agent modules registers them
+from . import greedy, ismcts, mcts, random_agent  # noqa: F401,E402
 
 
 def _load_all() -> dict[str, type[Agent]]:

@@ -1,0 +1,137 @@
+"""Pieces shared by the search agents: decision checks, budgets and rollouts.
+
+Everything here sees a game only through the public protocol of
+:class:`boardlab.core.game.State`. Randomness always comes from the agent's own
+``random.Random``; nothing here calls ``sample_chance()`` without it, because the
+state's seed would predict the real game's future chance.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Sequence
+
+from ..core.errors import GameOverError, IllegalMoveError, OptionError
+from ..core.game import CHANCE, TERMINAL, Move, Player, State
+
+
+def decision_moves(agent_name: str, state: State) -> tuple[Player, list[Move]]:
+    """The deciding player and the moves to choose from; a clear error when nobody decides.
+
+    Agents are only asked at decision nodes: the driver samples chance itself.
+    Cost: one ``legal_moves()`` call.
+    """
+    player = state.current_player()
+    if player == TERMINAL:
+        raise GameOverError(f"agent {agent_name}: asked to move in a finished game ({state.game.id})")
+    if player == CHANCE:
+        raise IllegalMoveError(
+            f"agent {agent_name}: asked to move at a chance node of {state.game.id}; "
+            "the driver samples chance, agents decide for players"
+        )
+    moves = state.legal_moves()
+    if not moves:
+        raise IllegalMoveError(
+            f"agent {agent_name}: player {player} has no legal move in {state.game.id} "
+            "(the game should have ended or passed the turn)"
+        )
+    return player, moves
+
+
+def check_positive(agent_name: str, key: str, value: float | None, *, allow_zero: bool = False) -> None:
+    """Raise OptionError unless ``value`` is None or positive (or zero when allowed)."""
+    if value is None:
+        return
+    if value < 0 or (value == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise OptionError(f"agent {agent_name}: parameter {key}={value!r} must be {bound}")
+
+
+class SearchBudget:
+    """How long a search runs: a number of iterations, a number of seconds, or both.
+
+    With both, the search stops at whichever limit comes first. An iteration
+    budget alone makes a seeded search exactly reproducible; a time budget does not.
+    """
+
+    __slots__ = ("iterations", "seconds", "_deadline")
+
+    def __init__(self, iterations: int | None, seconds: float | None) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("a search budget needs iterations or seconds")
+        self.iterations = iterations
+        self.seconds = seconds
+        self._deadline = 0.0
+
+    @classmethod
+    def from_settings(cls, agent_name: str, settings: dict[str, Any], default_iterations: int) -> "SearchBudget":
+        """Build the budget from an agent's ``iterations``/``seconds`` settings.
+
+        Neither given: ``default_iterations``. ``seconds`` alone: time only.
+        Raises OptionError for a non-positive value.
+        """
+        iterations = settings.get("iterations")
+        seconds = settings.get("seconds")
+        check_positive(agent_name, "iterations", iterations)
+        check_positive(agent_name, "seconds", seconds)
+        if iterations is None and seconds is None:
+            iterations = default_iterations
+        return cls(iterations, seconds)
+
+    def start(self) -> None:
+        """Start the clock for a time budget."""
+        if self.seconds is not None:
+            self._deadline = time.perf_counter() + self.seconds
+
+    def exhausted(self, done: int) -> bool:
+        """True once ``done`` iterations use up the budget (always lets one iteration run)."""
+        if done == 0:
+            return False
+        if self.iterations is not None and done >= self.iterations:
+            return True
+        return self.seconds is not None and time.perf_counter() >= self._deadline
+
+
+def uniform_returns(num_players: int) -> tuple[float, ...]:
+    """The returns of a full draw: what an unfinished, unscorable game is worth."""
+    share = 1.0 / num_players
+    return (share,) * num_players
+
+
+def rollout(state: State, rng: random.Random, depth_limit: int) -> Sequence[float]:
+    """Play random moves from ``state`` (mutating it) and return per-player returns.
+
+    Stops at the end of the game, or after ``depth_limit`` moves (chance outcomes
+    included; 0 = no limit) when the game's ``evaluate()`` scores the position.
+    A game without an evaluation is played out; one that passes its own
+    ``max_moves`` bound (a broken rule set) scores as a full draw.
+    Cost: one ``legal_moves()`` and one ``apply()`` per move.
+    """
+    uniform_random = rng.random
+    max_ply = state.game.max_moves
+    can_evaluate = depth_limit > 0
+    depth = 0
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns()
+        if can_evaluate and depth >= depth_limit:
+            estimate = state.evaluate()
+            if estimate is not None:
+                return estimate
+            can_evaluate = False  # no evaluation here: play on to the end
+        if state.ply >= max_ply:
+            return uniform_returns(state.game.num_players)
+        if player == CHANCE:
+            move = state.sample_chance(rng)
+        else:
+            moves = state.legal_moves()
+            move = moves[int(uniform_random() * len(moves))]
+        state.apply(move)
+        depth += 1
+
+
+def pick_random(rng: random.Random, items: Sequence[Any]) -> Any:
+    """A uniformly random element (faster than ``rng.choice`` in hot loops)."""
+    return items[int(rng.random() * len(items))]

@@ -1,0 +1,99 @@
+"""The greedy agent: the best move one ply ahead.
+
+Each legal move is scored from the mover's viewpoint by the position it leads to:
+a finished game by its result, a chance node by the average over its outcomes
+(exact when few, sampled otherwise), any other position by the game's
+``evaluate()``. Ties are broken at random with the agent's own generator, so a
+game without an evaluation function is played as "take an immediate win, avoid
+an immediate loss, otherwise random".
+"""
+
+from __future__ import annotations
+
+from ..core.agent import Agent, register_agent
+from ..core.game import CHANCE, TERMINAL, Move, Player, State
+from ._search import check_positive, decision_moves, pick_random
+
+#: two scores closer than this are a tie (evaluations are floats summed in different orders)
+_TIE = 1e-9
+
+
+@register_agent
+class GreedyAgent(Agent):
+    """One-ply search on the game's evaluation function.
+
+    Cost per decision: for every legal move one ``apply``/``undo`` and one
+    ``evaluate()``; after a move that reaches a chance node, up to
+    ``exact_chance`` (or ``chance_samples``) more, per nested chance node.
+    """
+
+    name = "greedy"
+    summary = "the best move one ply ahead by the game's evaluation (wins first, ties at random)"
+    params = {
+        "exact_chance": (
+            int,
+            36,
+            "average exactly over a chance node with at most this many outcomes (36 covers two dice)",
+        ),
+        "chance_samples": (
+            int,
+            12,
+            "otherwise average over this many outcomes drawn with the agent's own generator",
+        ),
+    }
+
+    #: nested chance nodes after one move are followed this deep, then scored as they stand
+    max_chance_depth = 2
+
+    def _configure(self) -> None:
+        check_positive(self.name, "exact_chance", self.settings["exact_chance"], allow_zero=True)
+        check_positive(self.name, "chance_samples", self.settings["chance_samples"])
+
+    def choose(self, state: State) -> Move:
+        mover, moves = decision_moves(self.name, state)
+        if len(moves) == 1:
+            return moves[0]
+        work = state.copy()
+        best: list[Move] = []
+        best_score = -1.0
+        for move in moves:
+            work.apply(move)
+            score = self.score(work, mover, 0)
+            work.undo()
+            if score > best_score + _TIE:
+                best, best_score = [move], score
+            elif score >= best_score - _TIE:
+                best.append(move)
+        return pick_random(self.rng, best)
+
+    def score(self, state: State, mover: Player, chance_depth: int) -> float:
+        """The value of ``state`` for ``mover`` in [0, 1] (``state`` is restored before returning).
+
+        Unknown values (no evaluation function) count as a share of a full draw,
+        so they rank below a win and above a loss.
+        """
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns()[mover]
+        if player == CHANCE and chance_depth < self.max_chance_depth:
+            return self._chance_score(state, mover, chance_depth)
+        estimate = state.evaluate()
+        if estimate is None:
+            return 1.0 / state.game.num_players
+        return float(estimate[mover])
+
+    def _chance_score(self, state: State, mover: Player, chance_depth: int) -> float:
+        outcomes = state.chance_outcomes()
+        total = 0.0
+        if len(outcomes) <= self.settings["exact_chance"]:
+            for outcome, probability in outcomes:
+                state.apply(outcome)
+                total += probability * self.score(state, mover, chance_depth + 1)
+                state.undo()
+            return total
+        samples = self.settings["chance_samples"]
+        for _ in range(samples):
+            state.apply(state.sample_chance(self.rng))
+            total += self.score(state, mover, chance_depth + 1)
+            state.undo()
+        return total / samples

@@ -1,0 +1,181 @@
+"""Information-set MCTS (single observer, with determinization) for hidden-information games.
+
+The searching player ("the observer") does not know the other players' hidden
+parts, so the search must not rely on any one guess. Each iteration therefore
+starts from a *determinization*: a full state drawn with
+``state.resample(observer, rng)``, consistent with everything the observer may
+see. All iterations share one tree whose edges are moves (the move value objects
+are the keys), so statistics are pooled over determinizations:
+
+* A move that is legal only in some determinizations is a child that is
+  *available* only in those; UCB uses the child's availability count (how often
+  it could have been chosen) in place of the parent's visit count.
+* Chance outcomes are drawn with the agent's own generator and keyed like moves.
+* Rollouts are truncated and scored by ``evaluate()`` as in :mod:`.mcts`.
+
+Single-observer limitation (by design, cheap): other players' moves are keyed by
+the move itself even when the observer would not see it, so the search treats
+the observer as seeing them from then on. Real hidden information is never read:
+the agent only ever handles the state it is given and resamples of it.
+
+``resample`` may be expensive (re-dealing, consistency checks), so the agent
+draws a pool of ``determinizations`` once per decision and cycles through it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..core.agent import Agent, register_agent
+from ..core.game import CHANCE, TERMINAL, Move, Player, State
+from ._search import SearchBudget, check_positive, decision_moves, rollout
+
+
+class _InfoNode:
+    """A sequence of moves from the root, shared by every determinization that allows it.
+
+    ``mover`` is the player who made the last move (CHANCE for an outcome);
+    ``value`` sums that player's returns over ``visits``; ``availability`` counts
+    the selections at the parent in which this move was legal.
+    """
+
+    __slots__ = ("parent", "move", "mover", "children", "visits", "availability", "value")
+
+    def __init__(self, parent: "_InfoNode | None", move: Move | None, mover: Player) -> None:
+        self.parent = parent
+        self.move = move
+        self.mover = mover
+        self.children: dict[Move, _InfoNode] = {}
+        self.visits = 0
+        self.availability = 1
+        self.value = 0.0
+
+
+@register_agent
+class IsmctsAgent(Agent):
+    """Single-observer ISMCTS over determinizations drawn with ``State.resample``.
+
+    Cost: per iteration one ``copy()`` of a pooled determinization, one
+    ``legal_moves()`` and one ``apply()`` per tree and rollout move, one
+    ``evaluate()`` per truncated rollout; per decision ``determinizations``
+    calls of ``resample()``. ``last_iterations``/``last_seconds`` describe the last search.
+    """
+
+    name = "ismcts"
+    summary = "information-set MCTS: one tree searched over many resampled hidden states"
+    params = {
+        "iterations": (
+            int,
+            None,
+            "iterations per move (default 2000 when seconds is not given; with both, the first limit reached)",
+        ),
+        "seconds": (float, None, "thinking time per move in seconds (not reproducible: depends on machine speed)"),
+        "c": (float, 0.7, "UCB1 exploration constant for returns in [0, 1] (as mcts)"),
+        "rollout_depth": (
+            int,
+            8,
+            "random moves per rollout before evaluate() scores it (0 = play to the end; games without evaluate do)",
+        ),
+        "determinizations": (
+            int,
+            50,
+            "resampled states drawn per decision and cycled through (0 = a fresh one every iteration)",
+        ),
+    }
+
+    default_iterations = 2000
+
+    def _configure(self) -> None:
+        self.budget = SearchBudget.from_settings(self.name, self.settings, self.default_iterations)
+        for key in ("c", "rollout_depth", "determinizations"):
+            check_positive(self.name, key, self.settings[key], allow_zero=True)
+        self.exploration: float = self.settings["c"]
+        self.rollout_depth: int = self.settings["rollout_depth"]
+        self.pool_size: int = self.settings["determinizations"]
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+
+    def choose(self, state: State) -> Move:
+        _observer, moves = decision_moves(self.name, state)
+        if len(moves) == 1:
+            self.last_iterations, self.last_seconds = 0, 0.0
+            return moves[0]
+        root = self.search(state)
+        # the observer's own moves are known to it, so every root move is available in every determinization
+        candidates = [root.children[m] for m in moves if m in root.children]
+        best = max(candidates, key=lambda child: (child.visits, child.value / max(child.visits, 1)))
+        assert best.move is not None
+        return best.move
+
+    def search(self, state: State) -> _InfoNode:
+        """Run the budgeted search for ``state.current_player()`` and return the root."""
+        began = time.perf_counter()
+        observer = state.current_player()
+        rng = self.rng
+        uniform_random = rng.random
+        exploration = self.exploration
+        depth_limit = self.rollout_depth
+        log = math.log
+        sqrt = math.sqrt
+        # without hidden information every determinization is the state itself (new seed only)
+        pool_size = self.pool_size if state.game.has_hidden_information else 1
+        pool = [state.resample(observer, rng) for _ in range(pool_size)]
+        root = _InfoNode(None, None, CHANCE)
+        budget = self.budget
+        budget.start()
+        done = 0
+        while not budget.exhausted(done):
+            if pool:
+                world = pool[done % pool_size].copy()
+            else:
+                world = state.resample(observer, rng)
+            node = root
+            while True:
+                player = world.current_player()
+                if player == TERMINAL:
+                    break
+                children = node.children
+                if player == CHANCE:
+                    outcome = world.sample_chance(rng)
+                    world.apply(outcome)
+                    child = children.get(outcome)
+                    if child is None:
+                        children[outcome] = _InfoNode(node, outcome, CHANCE)
+                        node = children[outcome]
+                        break
+                    node = child
+                    continue
+                moves = world.legal_moves()
+                unexplored = [move for move in moves if move not in children]
+                if unexplored:
+                    for move in moves:
+                        existing = children.get(move)
+                        if existing is not None:
+                            existing.availability += 1
+                    move = unexplored[int(uniform_random() * len(unexplored))]
+                    world.apply(move)
+                    node = children[move] = _InfoNode(node, move, player)
+                    break
+                best_child = node
+                best_score = -1.0
+                for move in moves:
+                    child = children[move]
+                    child.availability += 1
+                    visits = child.visits
+                    score = child.value / visits + exploration * sqrt(log(child.availability) / visits)
+                    if score > best_score:
+                        best_score = score
+                        best_child = child
+                node = best_child
+                world.apply(node.move)  # type: ignore[arg-type]
+            returns = rollout(world, rng, depth_limit)
+            while node is not None:
+                node.visits += 1
+                if node.mover >= 0:
+                    node.value += returns[node.mover]
+                node = node.parent  # type: ignore[assignment]
+            done += 1
+        self.last_iterations = done
+        self.last_seconds = time.perf_counter() - began
+        return root

@@ -1,0 +1,177 @@
+"""Monte Carlo tree search (UCT) for any boardlab game.
+
+One iteration: copy the root state, descend the tree with UCB1, add one node,
+play a random rollout (truncated after ``rollout_depth`` moves and scored by the
+game's ``evaluate()`` when it has one), and add the per-player returns to every
+node on the path.
+
+* **n players.** A node's value is the sum of returns of the player who moved
+  into it, so every player maximises their own return (max^n, not negamax).
+  ``current_player()`` decides who that is at each node: nothing assumes turns
+  alternate or that the decider is the "active" player.
+* **Chance.** Chance nodes live in the tree; an outcome is drawn with the agent's
+  own generator from ``chance_outcomes()`` each time the node is passed, and each
+  distinct outcome gets its own child, so frequent outcomes are searched most.
+* **Hidden information.** The agent searches the state it is handed, which the
+  driver made with ``resample()`` (one determinization). ``ismcts`` searches many.
+* **Continuous moves.** ``legal_moves()`` is then a candidate set; it is the action set.
+
+The tree is not kept between moves: the next state comes from a fresh
+``resample()`` and may disagree with the old tree's hidden parts.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..core.agent import Agent, register_agent
+from ..core.game import CHANCE, TERMINAL, Move, Player, State
+from ._search import SearchBudget, check_positive, decision_moves, rollout
+
+
+class _Node:
+    """A position reached by a sequence of moves from the root.
+
+    ``mover`` is the player whose move (or CHANCE, whose outcome) led here, and
+    ``value`` sums that player's returns over the ``visits`` through this node.
+    Decision nodes keep ``children`` and the ``untried`` moves (generated on the
+    first visit, once); chance nodes keep ``outcome_children`` by outcome.
+    """
+
+    __slots__ = ("parent", "move", "mover", "to_move", "children", "untried", "outcome_children", "visits", "value")
+
+    def __init__(self, parent: "_Node | None", move: Move | None, mover: Player, to_move: Player) -> None:
+        self.parent = parent
+        self.move = move
+        self.mover = mover
+        self.to_move = to_move
+        self.children: list[_Node] = []
+        self.untried: list[Move] | None = None
+        self.outcome_children: dict[Move, _Node] | None = {} if to_move == CHANCE else None
+        self.visits = 0
+        self.value = 0.0
+
+
+@register_agent
+class MctsAgent(Agent):
+    """UCT search with per-player returns, chance nodes and truncated rollouts.
+
+    Cost: per iteration one ``copy()`` of the root, one ``apply()`` per tree
+    and rollout move, one ``legal_moves()`` per rollout move and per newly
+    visited tree node, and one ``evaluate()`` per truncated rollout.
+    After :meth:`choose`, ``last_iterations`` and ``last_seconds`` describe the search.
+    """
+
+    name = "mcts"
+    summary = "Monte Carlo tree search (UCT) with chance nodes, n players and truncated rollouts"
+    params = {
+        "iterations": (
+            int,
+            None,
+            "iterations per move (default 2000 when seconds is not given; with both, the first limit reached)",
+        ),
+        "seconds": (float, None, "thinking time per move in seconds (not reproducible: depends on machine speed)"),
+        "c": (
+            float,
+            0.7,
+            "UCB1 exploration constant for returns in [0, 1]; below sqrt(2) because evaluated rollouts are less noisy",
+        ),
+        "rollout_depth": (
+            int,
+            8,
+            "random moves per rollout before evaluate() scores it (0 = play to the end; games without evaluate do)",
+        ),
+    }
+
+    #: the iteration budget when neither ``iterations`` nor ``seconds`` is given
+    default_iterations = 2000
+
+    def _configure(self) -> None:
+        self.budget = SearchBudget.from_settings(self.name, self.settings, self.default_iterations)
+        check_positive(self.name, "c", self.settings["c"], allow_zero=True)
+        check_positive(self.name, "rollout_depth", self.settings["rollout_depth"], allow_zero=True)
+        self.exploration: float = self.settings["c"]
+        self.rollout_depth: int = self.settings["rollout_depth"]
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+
+    def choose(self, state: State) -> Move:
+        mover, moves = decision_moves(self.name, state)
+        if len(moves) == 1:
+            self.last_iterations, self.last_seconds = 0, 0.0
+            return moves[0]
+        root = self.search(state)
+        best = max(root.children, key=lambda child: (child.visits, child.value / child.visits))
+        assert best.move is not None
+        return best.move
+
+    def search(self, root_state: State) -> _Node:
+        """Run the budgeted search from ``root_state`` (left unchanged) and return the root node."""
+        began = time.perf_counter()
+        root = _Node(None, None, CHANCE, root_state.current_player())
+        rng = self.rng
+        uniform_random = rng.random
+        exploration = self.exploration
+        depth_limit = self.rollout_depth
+        log = math.log
+        sqrt = math.sqrt
+        budget = self.budget
+        budget.start()
+        done = 0
+        while not budget.exhausted(done):
+            state = root_state.copy()
+            node = root
+            # selection and expansion: stop at the first new node (or the end of the game)
+            while True:
+                to_move = node.to_move
+                if to_move == TERMINAL:
+                    break
+                if to_move == CHANCE:
+                    outcome = state.sample_chance(rng)
+                    state.apply(outcome)
+                    outcome_children = node.outcome_children
+                    assert outcome_children is not None
+                    child = outcome_children.get(outcome)
+                    if child is None:
+                        child = _Node(node, outcome, CHANCE, state.current_player())
+                        outcome_children[outcome] = child
+                        node = child
+                        break
+                    node = child
+                    continue
+                untried = node.untried
+                if untried is None:
+                    untried = node.untried = list(state.legal_moves())
+                if untried:
+                    # a random untried move: swap it to the end and pop it
+                    index = int(uniform_random() * len(untried))
+                    move = untried[index]
+                    untried[index] = untried[-1]
+                    untried.pop()
+                    state.apply(move)
+                    child = _Node(node, move, to_move, state.current_player())
+                    node.children.append(child)
+                    node = child
+                    break
+                scale = exploration * sqrt(log(node.visits))
+                best_child = node.children[0]
+                best_score = -1.0
+                for child in node.children:
+                    visits = child.visits
+                    score = child.value / visits + scale / sqrt(visits)
+                    if score > best_score:
+                        best_score = score
+                        best_child = child
+                node = best_child
+                state.apply(node.move)  # type: ignore[arg-type]
+            returns = rollout(state, rng, depth_limit)
+            while node is not None:
+                node.visits += 1
+                if node.mover >= 0:
+                    node.value += returns[node.mover]
+                node = node.parent  # type: ignore[assignment]
+            done += 1
+        self.last_iterations = done
+        self.last_seconds = time.perf_counter() - began
+        return root
