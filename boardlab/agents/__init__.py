@@ -39,7 +39,13 @@ def agent_class(name: str) -> type[Agent]:
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build an agent from a spec string such as ``mcts:seconds=1.5``."""
     name, params = parse_spec(spec)
-    return agent_class(name)(seed=seed, **params)
+    cls = agent_class(name)
+    if "seed" in params:
+        raise OptionError(
+            f"agent spec {spec!r}: unknown parameter 'seed' (the seed is given separately, not in the spec); "
+            f"valid: {', '.join(sorted(cls.params)) or '(none)'}"
+        )
+    return cls(seed=seed, **params)
 
 
 __all__ = ["Agent", "agent_class", "agent_names", "make_agent", "parse_spec", "register_agent"]

@@ -266,3 +266,22 @@ def secret_guess_at(card: int, choice: str | None = None, seed: int = 0) -> Secr
         state.play(choice)
     assert isinstance(state, SecretGuessState)
     return state
+
+
+def dicenim_at(pile: int, to_move: int = 0, secrets: tuple[int, int] = (1, 2), seed: int = 0) -> State:
+    """A Dice Nim state (tests/support/dicenim.py) with ``pile`` counters and ``to_move`` to decide.
+
+    Built by playing legal moves, since that test game has no position strings:
+    the secrets are dealt, and for player 1 to move player 0 first takes one
+    counter and the die shows 1.
+    """
+    from tests.support.dicenim import DiceNim
+
+    state = DiceNim(pile=pile + to_move).new_state(seed)
+    state.play(f"secret0={secrets[0]}")
+    state.play(f"secret1={secrets[1]}")
+    if to_move == 1:
+        state.play("take1")
+        state.play("d1")
+    assert state.current_player() == to_move
+    return state

@@ -1,0 +1,183 @@
+"""MCTS: budgets, reproducibility, tactics, chance, n players and truncated rollouts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boardlab.agents import make_agent
+from boardlab.agents._search import rollout
+from boardlab.agents.mcts import MctsAgent
+from boardlab.lab import play_game
+from tests.agents.toy_games import Chance, Decide, End, dicenim_at, tree_game
+from tests.support.dicenim import DiceNim
+
+SEEDS = range(5)
+
+
+def mcts(spec: str = "mcts:iterations=600", seed: int = 0) -> MctsAgent:
+    agent = make_agent(spec, seed=seed)
+    assert isinstance(agent, MctsAgent)
+    return agent
+
+
+@pytest.mark.parametrize("name", ["mcts", "ismcts"])
+def test_iteration_budget_is_honoured_exactly(name: str) -> None:
+    for iterations in (1, 37, 400):
+        agent = make_agent(f"{name}:iterations={iterations}", seed=1)
+        agent.choose(dicenim_at(9))
+        assert agent.last_iterations == iterations
+
+
+@pytest.mark.parametrize("name", ["mcts", "ismcts"])
+def test_time_budget_stops_the_search(name: str) -> None:
+    agent = make_agent(f"{name}:seconds=0.05", seed=1)
+    agent.choose(dicenim_at(40))
+    assert agent.last_iterations > 0
+    assert 0.05 <= agent.last_seconds < 1.0
+
+
+@pytest.mark.parametrize("name", ["mcts:iterations=200", "ismcts:iterations=200", "greedy", "random"])
+def test_same_seed_same_game_and_other_seed_other_game(name: str) -> None:
+    game = DiceNim(pile=15)
+
+    def moves(agent_seed: int) -> list[str]:
+        agents = [make_agent(name, seed=agent_seed), make_agent(name, seed=agent_seed + 1)]
+        return play_game(game, agents, seed=11).moves
+
+    assert moves(5) == moves(5)
+    assert any(moves(5) != moves(other) for other in range(6, 12))
+
+
+def test_search_tree_statistics_are_reproducible() -> None:
+    def root_visits(seed: int) -> list[tuple[str, int]]:
+        root = mcts(seed=seed).search(dicenim_at(11))
+        return [(str(child.move), child.visits) for child in root.children]
+
+    assert root_visits(3) == root_visits(3)
+    assert sum(visits for _, visits in root_visits(3)) == 600
+
+
+@pytest.mark.parametrize("pile", [1, 2, 3])
+def test_takes_an_immediate_win(pile: int) -> None:
+    for seed in SEEDS:
+        assert str(mcts(seed=seed).choose(dicenim_at(pile))) == f"take{pile}"
+
+
+def test_avoids_leaving_an_immediate_win() -> None:
+    # From 5 counters, taking 2 or 3 leaves 2-3 (the opponent takes them unless a 6 adds one);
+    # taking 1 leaves 4 or 5, out of the opponent's reach.
+    for seed in SEEDS:
+        assert str(mcts(seed=seed).choose(dicenim_at(5, to_move=1))) == "take1"
+
+
+def _gamble(win_chance: float) -> Decide:
+    """Player 0: ``safe`` draws (0.5 each) or ``gamble`` wins with ``win_chance``."""
+    return Decide(
+        0,
+        {
+            "safe": End((0.5, 0.5)),
+            "gamble": Chance((("won", win_chance, End((1.0, 0.0))), ("lost", 1 - win_chance, End((0.0, 1.0))))),
+        },
+    )
+
+
+@pytest.mark.parametrize(("win_chance", "best"), [(0.8, "gamble"), (0.2, "safe"), (0.65, "gamble"), (0.35, "safe")])
+def test_chance_nodes_are_weighted_by_probability(win_chance: float, best: str) -> None:
+    state = tree_game(_gamble(win_chance)).new_state(seed=0)
+    for seed in SEEDS:
+        assert str(mcts("mcts:iterations=1500", seed=seed).choose(state)) == best
+
+
+def test_outcomes_are_sampled_with_the_agents_generator_not_the_state_seed() -> None:
+    # The state's seed would always pick the same outcome; the agent must see both.
+    state = tree_game(_gamble(0.5)).new_state(seed=0)
+    state.play("gamble")
+    root = mcts("mcts:iterations=200").search(state)
+    assert root.outcome_children is not None
+    assert set(map(str, root.outcome_children)) == {"won", "lost"}
+
+
+# Three players. Player 0 moves, then player 2 or player 1 answers; each answers for itself.
+# "trust" lets player 1 choose between its own win and player 0's: player 1 takes its win (0 for player 0).
+# "share" lets player 2 choose between a draw with player 0 and a draw with player 1: it gets 1/2 either
+# way, so player 0 expects 1/4. A search that let every player maximise player 0's return would "trust".
+THREE_PLAYERS = Decide(
+    0,
+    {
+        "trust": Decide(1, {"mine": End((0.0, 1.0, 0.0)), "gift": End((1.0, 0.0, 0.0))}),
+        "share": Decide(2, {"with0": End((0.5, 0.0, 0.5)), "with1": End((0.0, 0.5, 0.5))}),
+    },
+)
+
+
+def test_three_players_each_maximise_their_own_return() -> None:
+    game = tree_game(THREE_PLAYERS, players=3)
+    for seed in SEEDS:
+        assert str(mcts("mcts:iterations=800", seed=seed).choose(game.new_state(seed=0))) == "share"
+    after_trust = game.new_state(seed=0)
+    after_trust.play("trust")
+    assert after_trust.current_player() == 1
+    assert str(mcts(seed=1).choose(after_trust)) == "mine"
+
+
+def test_three_player_returns_are_backed_up_to_the_right_player() -> None:
+    game = tree_game(THREE_PLAYERS, players=3)
+    root = mcts("mcts:iterations=2000", seed=2).search(game.new_state(seed=0))
+    values = {str(child.move): child.value / child.visits for child in root.children}
+    assert values["trust"] < 0.15  # player 1 nearly always takes its own win
+    assert values["share"] == pytest.approx(0.25, abs=0.1)
+
+
+def test_plays_a_full_three_player_game_against_random() -> None:
+    # A chain of chance and decisions by players out of turn order: 2 decides, then chance, then 0.
+    game = tree_game(
+        Decide(2, {"a": Chance((("x", 0.5, Decide(0, {"p": End((1.0, 0.0, 0.0)), "q": End((0.0, 0.0, 1.0))})),
+                                ("y", 0.5, End((0.0, 0.0, 1.0))))),
+                   "b": End((0.0, 0.0, 1.0))}),
+        players=3,
+    )
+    start = game.new_state(seed=0)
+    assert str(mcts(seed=0).choose(start)) == "b"  # a sure win beats a coin flip
+
+
+def test_truncated_rollout_is_scored_by_evaluate() -> None:
+    chain = Decide(0, {"go": Decide(1, {"on": End((0.0, 1.0))}, estimate=(0.9, 0.1))}, estimate=(0.3, 0.7))
+    game = tree_game(chain)
+    assert tuple(rollout(game.new_state(seed=0), random.Random(0), 1)) == (0.9, 0.1)
+    assert tuple(rollout(game.new_state(seed=0), random.Random(0), 0)) == (0.0, 1.0)  # 0: play it out
+
+
+def test_rollout_without_evaluation_plays_to_the_end() -> None:
+    state = dicenim_at(30)
+    returns = rollout(state, random.Random(4), 2)
+    assert state.is_over()
+    assert sorted(returns) == [0.0, 1.0]
+
+
+def test_evaluation_steers_the_search_when_rollouts_are_truncated() -> None:
+    # Both moves lead to long unresolved play; only evaluate() tells them apart.
+    # One rollout move ("on") is played after the new node, then evaluate() scores the position.
+    deep = End((0.5, 0.5))
+    for _ in range(6):
+        deep = Decide(0, {"wait": deep})
+    game = tree_game(
+        Decide(0, {"good": Decide(1, {"on": Decide(0, {"wait": deep}, estimate=(0.8, 0.2))}),
+                   "bad": Decide(1, {"on": Decide(0, {"wait": deep}, estimate=(0.2, 0.8))})})
+    )
+    for seed in SEEDS:
+        assert str(mcts("mcts:iterations=100,rollout_depth=1", seed=seed).choose(game.new_state(seed=0))) == "good"
+
+
+def test_root_state_is_left_unchanged() -> None:
+    state = dicenim_at(12)
+    before = (state.position(), state.history)
+    mcts().choose(state)
+    assert (state.position(), state.history) == before
+
+
+def test_single_legal_move_needs_no_search() -> None:
+    agent = mcts()
+    assert str(agent.choose(dicenim_at(1))) == "take1"
+    assert agent.last_iterations == 0
