@@ -1,0 +1,152 @@
+"""The ``boardlab`` command: games, agents, rules, play, simulate, replay, render.
+
+A thin layer: parse and validate the command line, call the library, print
+with rich. Every error for bad input is a BoardlabError printed as one line
+(exit status 2); the games are reached only through the protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Sequence
+
+from rich.console import Console
+from rich.markup import escape
+
+from .. import __version__
+from ..core.errors import BoardlabError
+from ..core.records import Record
+from .common import CliError, build_game, default_seats, make_consoles, new_seed, seat_count, split_specs
+from .info import agents_command, games_command, rules_command
+from .play import PlaySession, build_seats, deciders_of
+from .render import render_command
+from .replay import replay_command
+from .simulate import simulate_command
+
+ReadLine = Callable[[str], str]
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--option",
+        "-O",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a rule option (repeatable); `boardlab games` lists each game's options",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="boardlab",
+        description="Exact rules, play, computer opponents and a balance lab for tabletop games.",
+    )
+    parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    games = commands.add_parser("games", help="list the games (a table)")
+    games.add_argument("--json", action="store_true", help="the catalog as JSON")
+
+    commands.add_parser("agents", help="list the computer players and their parameters")
+
+    rules = commands.add_parser("rules", help="show a game's rules document")
+    rules.add_argument("game", help="game id (see `boardlab games`)")
+    rules.add_argument("--plain", action="store_true", help="the Markdown source, unformatted")
+
+    play = commands.add_parser("play", help="play a game in the terminal")
+    play.add_argument("game", nargs="?", help="game id (omit with --resume)")
+    play.add_argument(
+        "--players",
+        help="one entry per seat: human or an agent spec, e.g. human,mcts:seconds=2 "
+        "(default: you against MCTS)",
+    )
+    play.add_argument("--seed", type=int, help="seed of the game's chance (printed at the start)")
+    play.add_argument("--resume", metavar="RECORD", help="go on with a saved game")
+    _add_game_options(play)
+
+    simulate = commands.add_parser("simulate", help="computer-vs-computer games and their statistics")
+    simulate.add_argument("game", help="game id")
+    simulate.add_argument("--players", required=True, help="agent specs, e.g. mcts,random (repeat around the table)")
+    simulate.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
+    simulate.add_argument("--seats", type=int, help="number of players (default: one per listed agent)")
+    simulate.add_argument("--seed", type=int, default=0, help="base seed; game i gets a seed derived from it")
+    simulate.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    simulate.add_argument("--rotate", action="store_true", help="shift the seating each game")
+    simulate.add_argument("--records", metavar="DIR", help="save every game's record in DIR")
+    simulate.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    _add_game_options(simulate)
+
+    replay = commands.add_parser("replay", help="step through a saved game")
+    replay.add_argument("file", help="a record (JSON) saved by play or simulate")
+    replay.add_argument("--to", type=int, metavar="N", help="show the position after move N and exit")
+    replay.add_argument("--final", action="store_true", help="show the final position and exit")
+    replay.add_argument("--seat", type=int, metavar="S", help="draw seat S's view (1-based; default: spectators)")
+
+    render = commands.add_parser("render", help="draw a state: a PNG where the game can, else the text board")
+    render.add_argument("target", help="a game id or a record file")
+    render.add_argument("--position", metavar="TEXT", help="position string (with a game id)")
+    render.add_argument("--move", type=int, metavar="N", help="after move N (with a record; default: the end)")
+    render.add_argument("--players", dest="num_players", type=int, help="number of players (with a game id)")
+    render.add_argument("--seed", type=int, help="seed of the state (with a game id)")
+    render.add_argument("--seat", type=int, metavar="S", help="draw seat S's view (1-based; default: spectators)")
+    render.add_argument("-o", "--output", metavar="PNG", help="write a picture here")
+    _add_game_options(render)
+    return parser
+
+
+def play_command(args: argparse.Namespace, out: Console, err: Console, read_line: ReadLine) -> int:
+    """Set up the game (new or resumed) and its seats, then run the session."""
+    specs = split_specs(args.players) if args.players else None
+    if args.resume is not None:
+        if args.game is not None or args.option or args.seed is not None:
+            raise CliError("--resume takes the game, options and seed from the record; give no GAME, --option or --seed")
+        record = Record.load(args.resume)
+        state = record.replay()
+        if state.is_over():
+            raise CliError(f"{args.resume}: that game is over (boardlab replay {args.resume} shows it)")
+        if specs is None:
+            specs = [seat.agent for seat in record.seats] or default_seats(state.game)
+        seed = record.seed
+        seats = build_seats(state.game, specs, seed)
+        deciders = deciders_of(record, record.initial_state)
+        session = PlaySession(state, seats, seed, out, read_line, deciders, record.times)
+        return session.run()
+    if args.game is None:
+        raise CliError("play needs a game id (see `boardlab games`) or --resume RECORD")
+    game = build_game(args.game, seat_count(args.game, None, specs or []), args.option)
+    seed = args.seed if args.seed is not None else new_seed()
+    seats = build_seats(game, specs or default_seats(game), seed)
+    return PlaySession(game.new_state(seed), seats, seed, out, read_line).run()
+
+
+def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -> int:
+    """Run the command; the exit status (0 ok, 2 bad input, 130 interrupted)."""
+    args = build_parser().parse_args(argv)
+    out, err = make_consoles()
+    reader: ReadLine = read_line if read_line is not None else out.input
+    try:
+        if args.command == "games":
+            return games_command(args, out, err)
+        if args.command == "agents":
+            return agents_command(args, out, err)
+        if args.command == "rules":
+            return rules_command(args, out, err)
+        if args.command == "play":
+            return play_command(args, out, err, reader)
+        if args.command == "simulate":
+            return simulate_command(args, out, err)
+        if args.command == "replay":
+            return replay_command(args, out, err, reader)
+        if args.command == "render":
+            return render_command(args, out, err)
+        raise CliError(f"unknown command {args.command!r}")
+    except BoardlabError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        return 2
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        return 130
+
+
+__all__ = ["build_parser", "main"]

@@ -1,0 +1,108 @@
+"""What every subcommand shares: consoles, option parsing, seat lists, board drawing.
+
+The CLI sees games only through the protocol (docs/api.md); nothing here knows
+a particular game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Sequence
+
+from rich.console import Console
+from rich.panel import Panel
+
+from ..agents import agent_names
+from ..core.errors import BoardlabError, OptionError
+from ..core.game import CHANCE, TERMINAL, Game, State
+from ..core.registry import game_class, load
+
+#: the computer opponent ``boardlab play`` uses when --players is not given
+DEFAULT_COMPUTER = "mcts:seconds=2"
+HUMAN = "human"
+
+
+class CliError(BoardlabError):
+    """Bad command-line input that no library call rejects (a missing file, a bad flag value)."""
+
+
+def make_consoles() -> tuple[Console, Console]:
+    """The stdout console and the stderr console (no syntax highlighting guesses)."""
+    return Console(highlight=False), Console(stderr=True, highlight=False)
+
+
+def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
+    """``["layout=diagram", "tremor=true"]`` -> a dict; values stay text (the game coerces them)."""
+    options: dict[str, str] = {}
+    for pair in pairs or ():
+        name, eq, value = pair.partition("=")
+        if not eq or not name.strip():
+            raise OptionError(f"--option {pair!r}: expected NAME=VALUE, e.g. --option layout=diagram")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def split_specs(text: str) -> list[str]:
+    """A comma list of agent specs; commas inside ``name:k=v,k2=v2`` parameters stay with their spec.
+
+    ``"human,mcts:seconds=2,c=1.1,random"`` -> ``["human", "mcts:seconds=2,c=1.1", "random"]``:
+    a part holding ``=`` but no ``:`` continues the previous spec's parameters.
+    """
+    specs: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            raise OptionError(f"--players {text!r}: empty entry (expected e.g. human,mcts:seconds=2)")
+        if specs and "=" in part and ":" not in part and ":" in specs[-1]:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
+def seat_count(game_id: str, requested: int | None, specs: Sequence[str]) -> int | None:
+    """How many seats: ``requested`` if given, else one per listed player when that many may play."""
+    if requested is not None:
+        return requested
+    cls = game_class(game_id)
+    if len(specs) > 1 and cls.min_players <= len(specs) <= cls.max_players:
+        return len(specs)
+    return None
+
+
+def build_game(game_id: str, players: int | None, option_pairs: Sequence[str] | None) -> Game:
+    """``boardlab.load`` with command-line option text; BoardlabError lists what is valid."""
+    return load(game_id, players=players, **parse_options(option_pairs))
+
+
+def default_seats(game: Game) -> list[str]:
+    """A human in seat 1 against the default computer (random if no MCTS is installed)."""
+    computer = DEFAULT_COMPUTER if "mcts" in agent_names() else "random"
+    return [HUMAN] + [computer] * (game.num_players - 1)
+
+
+def new_seed() -> int:
+    """A fresh seed small enough to type back in (``--seed``)."""
+    return secrets.randbits(32)
+
+
+def decider_label(game: Game, state: State) -> str:
+    """``P1 to move`` / ``chance`` / ``game over``: who decides now."""
+    player = state.current_player()
+    if player == TERMINAL:
+        return "game over"
+    if player == CHANCE:
+        return "chance"
+    return f"{game.player_name(player)} to move"
+
+
+def board_panel(game: Game, state: State, viewer: int | None, title: str) -> Panel:
+    """The game's own drawing of ``viewer``'s view (rich markup) in a titled frame."""
+    return Panel.fit(state.render(viewer), title=title, subtitle=decider_label(game, state))
+
+
+def rules_path(game_id: str) -> Path:
+    """Where the rules document of ``game_id`` lives in a source checkout."""
+    game_class(game_id)  # UnknownGameError lists the valid ids
+    return Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{game_id}.md"

@@ -1,0 +1,67 @@
+"""``boardlab render``: a picture (PNG) of any state, or its text board.
+
+The state comes from a game and a position string, or from a record (after
+``--move N``). Pictures go through the optional ``Game.render_image`` hook;
+games without one get their text board printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from ..core.game import State
+from ..core.records import Record
+from ..core.registry import game_ids
+from .common import CliError, board_panel, build_game
+
+
+def _looks_like_record(target: str) -> bool:
+    return target not in game_ids() and (target.endswith(".json") or Path(target).is_file())
+
+
+def state_to_render(args: argparse.Namespace) -> State:
+    """The state named on the command line: GAME [--position TEXT] or RECORD [--move N]."""
+    if _looks_like_record(args.target):
+        if args.position is not None:
+            raise CliError("--position applies to a game id, not to a record (use --move N)")
+        record = Record.load(args.target)
+        number = len(record.moves) if args.move is None else args.move
+        return record.state_at(number)
+    if args.move is not None:
+        raise CliError("--move applies to a record file, not to a game id (use --position TEXT)")
+    game = build_game(args.target, args.num_players, args.option)
+    if args.position is not None:
+        return game.state_from_position(args.position, seed=args.seed)
+    return game.new_state(args.seed if args.seed is not None else 0)
+
+
+def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
+    state = state_to_render(args)
+    game = state.game
+    viewer = None
+    if args.seat is not None:
+        if not 1 <= args.seat <= game.num_players:
+            raise CliError(f"--seat {args.seat}: the game has seats 1..{game.num_players}")
+        viewer = args.seat - 1
+    if args.output is None:
+        out.print(board_panel(game, state, viewer, escape(f"{game.name}, move {state.ply}")))
+        return 0
+    if not game.has_image_renderer:
+        out.print(board_panel(game, state, viewer, escape(f"{game.name}, move {state.ply}")))
+        err.print(f"[yellow]{escape(game.id)} has no picture renderer: printed the text board instead.[/yellow]")
+        return 0
+    try:
+        game.render_image(state.view(viewer), args.output)
+    except ImportError as exc:
+        raise CliError(
+            f"{game.id} needs optional packages to draw pictures ({exc.name or exc}); "
+            'install them with: pip install -e ".[dev]"'
+        ) from None
+    except OSError as exc:
+        raise CliError(f"{args.output}: cannot write the picture: {exc.strerror or exc}") from None
+    out.print(f"Wrote {escape(args.output)} ({game.id}, move {state.ply}).")
+    return 0

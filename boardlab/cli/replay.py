@@ -1,0 +1,108 @@
+"""``boardlab replay FILE``: step through a saved game, or show one moment of it."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Callable
+
+from rich.console import Console
+from rich.markup import escape
+
+from ..core.game import CHANCE, State
+from ..core.records import Record
+from .common import CliError, board_panel
+
+KEYS = "Enter next, b back, a number jumps there, q quits"
+
+
+def _viewer(record: Record, seat: int | None) -> int | None:
+    """The 0-based seat whose view is drawn (None: spectators), from a 1-based --seat."""
+    if seat is None:
+        return None
+    if not 1 <= seat <= record.players:
+        raise CliError(f"--seat {seat}: the game has seats 1..{record.players}")
+    return seat - 1
+
+
+def describe_record(record: Record, out: Console) -> None:
+    """One paragraph: game, options, seed, seats, length and result."""
+    game = record.game()
+    seats = ", ".join(
+        f"{game.player_name(i)}: {escape(s.name)}" + ("" if s.agent in (s.name, "human") else f" ({escape(s.agent)})")
+        for i, s in enumerate(record.seats)
+    )
+    result = "unfinished" if record.result is None else f"{record.result.score_text()} ({escape(record.result.reason)})"
+    options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "default options"
+    out.print(
+        f"[bold]{escape(game.name)}[/bold], {record.players} players, {escape(options)}, seed {record.seed}. "
+        f"{seats}. {len(record.moves)} moves; result: {result}."
+    )
+
+
+def replay_command(args: argparse.Namespace, out: Console, err: Console, read_line: Callable[[str], str]) -> int:
+    """Validate the whole record first, then show ``--to N``/``--final`` or step interactively."""
+    record = Record.load(args.file)
+    record.replay()  # every move re-validated: RecordError names the first bad one
+    viewer = _viewer(record, args.seat)
+    describe_record(record, out)
+    total = len(record.moves)
+    if args.final or args.to is not None:
+        number = total if args.final else args.to
+        if not 0 <= number <= total:
+            raise CliError(f"--to {number}: the record has moves 0..{total}")
+        show(record, record.state_at(number), number, viewer, out)
+        return 0
+    return step_through(record, viewer, out, read_line)
+
+
+def show(record: Record, state: State, number: int, viewer: int | None, out: Console) -> None:
+    """Draw ``state`` (the position after move ``number``) as ``viewer`` sees it."""
+    title = f"after move {number} of {len(record.moves)}"
+    if number:
+        title += f": {record.moves[number - 1]}"
+    out.print(board_panel(state.game, state, viewer, escape(title)))
+    if state.is_over():
+        result = state.result()
+        assert result is not None
+        out.print(f"[bold]Game over:[/bold] {result.score_text()} ({escape(result.reason)})")
+
+
+def step_through(record: Record, viewer: int | None, out: Console, read_line: Callable[[str], str]) -> int:
+    """Interactive stepping; the state moves by play/undo, so each step costs one move."""
+    state = record.initial_state()
+    total = len(record.moves)
+    deciders: list[int] = []
+    out.print(f"Keys: {KEYS}.")
+    show(record, state, 0, viewer, out)
+    while True:
+        try:
+            line = read_line(f"move {state.ply}/{total} > ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            out.print()
+            return 0
+        if line in ("q", "quit", "exit"):
+            return 0
+        if line == "":
+            target = state.ply + 1
+        elif line in ("b", "back"):
+            target = state.ply - 1
+        elif line.isdigit():
+            target = int(line)
+        else:
+            out.print(f"[red]Unknown key {escape(line)!s}:[/red] {KEYS}.")
+            continue
+        if not 0 <= target <= total:
+            out.print(f"[yellow]No move {target}: the game has moves 0..{total}.[/yellow]")
+            continue
+        forward_one = target == state.ply + 1
+        while state.ply > target:
+            state.undo()
+            deciders.pop()
+        while state.ply < target:
+            deciders.append(state.current_player())
+            state.play(record.moves[state.ply])
+        if forward_one:
+            who = "chance" if deciders[-1] == CHANCE else state.game.player_name(deciders[-1])
+            stamp = record.times[target - 1] if target - 1 < len(record.times) else 0.0
+            out.print(f"{escape(who)} played [bold]{escape(record.moves[target - 1])}[/bold] (at {stamp:.1f} s)")
+        show(record, state, target, viewer, out)

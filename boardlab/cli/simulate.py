@@ -1,0 +1,116 @@
+"""``boardlab simulate``: many computer games with a progress bar, then the statistics."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..lab.simulate import SimulationPlan, simulate
+from ..lab.stats import GameOutcome, Summary, summarize
+from .common import build_game, parse_options, seat_count, split_specs
+
+
+def agent_labels(specs: list[str]) -> list[str]:
+    """Display names: a spec listed twice becomes ``random#1``, ``random#2``."""
+    labels = []
+    for index, spec in enumerate(specs):
+        if specs.count(spec) > 1:
+            labels.append(f"{spec}#{specs[: index + 1].count(spec)}")
+        else:
+            labels.append(spec)
+    return labels
+
+
+def _num(value: float, digits: int = 1) -> str:
+    return "-" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def summary_tables(summary: Summary) -> list[Table]:
+    """Seats, agents and game length, as rich tables."""
+    games = summary.games
+    seats = Table(title=f"{games} games: wins per seat")
+    for column in ("seat", "wins", "win rate", "95% interval"):
+        seats.add_column(column, justify="right" if column != "seat" else "left")
+    for name, wins, (low, high) in zip(summary.seat_names, summary.seat_wins, summary.seat_win_interval):
+        seats.add_row(escape(name), str(wins), f"{wins / games:.1%}", f"{low:.1%} - {high:.1%}")
+    seats.add_row("draws", str(summary.draws), f"{summary.draws / games:.1%}", "")
+
+    agents = Table(title="per agent (score: wins + shares of draws)")
+    for column in ("agent", "games", "wins", "score", "score rate"):
+        agents.add_column(column, justify="right" if column != "agent" else "left")
+    for label, played, wins, score in zip(
+        summary.agents, summary.agent_games, summary.agent_wins, summary.agent_score
+    ):
+        rate = score / played if played else math.nan
+        agents.add_row(escape(label), str(played), str(wins), f"{score:.1f}", "-" if math.isnan(rate) else f"{rate:.1%}")
+
+    length = Table(title=f"game length ({_num(summary.seconds_per_game, 2)} s per game)")
+    for column in ("counting", "mean", "std dev", "median", "min", "max"):
+        length.add_column(column, justify="right" if column != "counting" else "left")
+    for label, stats in (("all moves", summary.moves), ("decisions", summary.decisions)):
+        length.add_row(
+            label, _num(stats.mean), _num(stats.stdev), _num(stats.median, 1), str(stats.minimum), str(stats.maximum)
+        )
+    return [seats, agents, length]
+
+
+def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> int:
+    specs = split_specs(args.players)
+    players = seat_count(args.game, args.seats, specs)
+    game = build_game(args.game, players, args.option)
+    plan = SimulationPlan(
+        game_id=game.id,
+        agents=tuple(specs),
+        games=args.games,
+        seed=args.seed,
+        players=game.num_players,
+        options=parse_options(args.option),
+        rotate=args.rotate,
+        records_dir=args.records,
+    )
+    plan.validate()
+    labels = agent_labels(specs)
+    # Refreshed by hand (no timer thread) because the process pool forks workers.
+    progress = Progress(
+        TextColumn(f"{escape(game.id)}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        auto_refresh=False,
+        transient=not args.json and err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("games", total=plan.games)
+
+        def advance(_outcome: GameOutcome) -> None:
+            progress.advance(task)
+            progress.refresh()
+
+        outcomes = simulate(plan, jobs=args.jobs, on_outcome=advance)
+    seat_names = [game.player_name(seat) for seat in range(game.num_players)]
+    summary = summarize(outcomes, labels, seat_names)
+    if args.json:
+        data = summary.to_json()
+        data.update({"game": game.id, "options": dict(game.options), "seed": plan.seed, "rotate": plan.rotate})
+        out.print_json(json.dumps(data))
+        return 0
+    seating = "rotating seats" if plan.rotate else "fixed seats"
+    out.print(
+        f"{escape(game.name)}, {game.num_players} players, {escape(', '.join(labels))} ({seating}), "
+        f"base seed {plan.seed}."
+    )
+    for table in summary_tables(summary):
+        out.print(table)
+    reasons = ", ".join(f"{escape(reason)}: {count}" for reason, count in summary.reasons.items())
+    out.print(f"Endings: {reasons}.")
+    if plan.records_dir is not None:
+        out.print(f"Records of every game are in {escape(plan.records_dir)}/.")
+    return 0
