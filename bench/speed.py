@@ -1,0 +1,207 @@
+"""Speed of every registered game and of MCTS on it.
+
+    python bench/speed.py                          # every game, 2 s per measurement
+    python bench/speed.py --games towers --seconds 5
+    python bench/speed.py --games towers --mcts "mcts:rollout_depth=0"
+
+Per game (default player count and options) it prints:
+
+* random plies/s: moves applied per second in random self-play (chance
+  outcomes count as plies), and the mean plies per finished game;
+* legal-move generations/s: ``legal_moves()`` calls per second over decision
+  positions sampled along random games;
+* MCTS iterations/s: the agent's search from the start position (after any
+  opening chance, and resampled for the first player when information is hidden).
+
+Each measurement runs for about ``--seconds`` (at least one unit of work), so
+slow games (Honor runs physics) cost time, not correctness. Figures are from a
+shared, noisy machine: compare ratios taken in one run, and use one core.
+A game whose import or load fails (a missing extra) is reported and skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+import boardlab
+from boardlab.agents import make_agent
+from boardlab.agents._search import pick_random
+from boardlab.core import CHANCE, Game, State
+
+#: how many decision positions the legal-move measurement cycles through
+POSITION_SAMPLE = 200
+
+
+@dataclass
+class GameSpeed:
+    """One game's figures; ``None`` where nothing could be measured in the time given."""
+
+    game_id: str
+    players: int
+    random_plies_per_second: float
+    plies_per_game: float | None
+    finished_games: int
+    legal_generations_per_second: float | None
+    mcts_iterations_per_second: float | None
+    mcts_iterations: int
+
+
+def random_step(state: State, rng: random.Random) -> None:
+    """Apply one random move (or a chance outcome drawn with ``rng``)."""
+    if state.current_player() == CHANCE:
+        state.apply(state.sample_chance(rng))
+    else:
+        state.apply(pick_random(rng, state.legal_moves()))
+
+
+def measure_random_play(game: Game, seconds: float, rng: random.Random) -> tuple[float, float | None, int]:
+    """Random self-play for ``seconds``: (plies per second, mean plies per finished game, finished games)."""
+    plies = 0
+    finished = 0
+    finished_plies = 0
+    began = time.perf_counter()
+    deadline = began + seconds
+    while True:
+        state = game.new_state(rng.getrandbits(64))
+        while not state.is_over():
+            random_step(state, rng)
+            plies += 1
+            if time.perf_counter() >= deadline:
+                break
+        if state.is_over():
+            finished += 1
+            finished_plies += state.ply
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - began
+    mean_length = finished_plies / finished if finished else None
+    return plies / elapsed, mean_length, finished
+
+
+def sample_positions(game: Game, seconds: float, rng: random.Random) -> list[State]:
+    """Up to POSITION_SAMPLE decision positions spread along random games (about ``seconds`` spent)."""
+    positions: list[State] = []
+    deadline = time.perf_counter() + seconds
+    while len(positions) < POSITION_SAMPLE:
+        state = game.new_state(rng.getrandbits(64))
+        while not state.is_over() and len(positions) < POSITION_SAMPLE:
+            if state.current_player() >= 0 and rng.random() < 0.2:
+                positions.append(state.copy())
+            random_step(state, rng)
+            if time.perf_counter() >= deadline:
+                return positions
+    return positions
+
+
+def measure_legal_moves(positions: Sequence[State], seconds: float) -> float | None:
+    """``legal_moves()`` calls per second, cycling over ``positions``."""
+    if not positions:
+        return None
+    calls = 0
+    began = time.perf_counter()
+    deadline = began + seconds
+    while True:
+        for state in positions:
+            state.legal_moves()
+        calls += len(positions)
+        if time.perf_counter() >= deadline:
+            break
+    return calls / (time.perf_counter() - began)
+
+
+def search_start(game: Game, rng: random.Random) -> State:
+    """The start position as an agent would get it: opening chance drawn, hidden parts resampled."""
+    state = game.new_state(rng.getrandbits(64))
+    while state.current_player() == CHANCE:
+        state.apply(state.sample_chance(rng))
+    if game.has_hidden_information and not state.is_over():
+        state = state.resample(state.current_player(), rng)
+    return state
+
+
+def measure_mcts(game: Game, spec: str, seconds: float, rng: random.Random) -> tuple[float | None, int]:
+    """MCTS iterations per second from the start position: (rate, iterations run)."""
+    state = search_start(game, rng)
+    if state.is_over() or len(state.legal_moves()) < 2:
+        return None, 0
+    separator = "," if ":" in spec else ":"
+    agent = make_agent(f"{spec}{separator}seconds={seconds}", seed=rng.getrandbits(32))
+    search = getattr(agent, "search", None)
+    if search is None:
+        raise SystemExit(f"agent spec {spec!r} has no search() to measure")
+    search(state)
+    return agent.last_iterations / agent.last_seconds, agent.last_iterations
+
+
+def measure_game(game: Game, seconds: float, mcts_spec: str, seed: int) -> GameSpeed:
+    rng = random.Random(seed)
+    plies_rate, mean_length, finished = measure_random_play(game, seconds, rng)
+    positions = sample_positions(game, seconds, rng)
+    legal_rate = measure_legal_moves(positions, seconds)
+    mcts_rate, iterations = measure_mcts(game, mcts_spec, seconds, rng)
+    return GameSpeed(game.id, game.num_players, plies_rate, mean_length, finished, legal_rate, mcts_rate, iterations)
+
+
+def _figure(value: float | None, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def print_table(rows: Sequence[GameSpeed], skipped: Sequence[tuple[str, str]], out=sys.stdout) -> None:
+    header = ("game", "players", "random plies/s", "plies/game", "games", "legal gens/s", "MCTS it/s")
+    lines = [header]
+    for row in rows:
+        lines.append((
+            row.game_id,
+            str(row.players),
+            _figure(row.random_plies_per_second),
+            _figure(row.plies_per_game, 1),
+            str(row.finished_games),
+            _figure(row.legal_generations_per_second),
+            _figure(row.mcts_iterations_per_second),
+        ))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for number, line in enumerate(lines):
+        cells = [line[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(line[1:], widths[1:])]
+        print("  ".join(cells), file=out)
+        if number == 0:
+            print("  ".join("-" * width for width in widths), file=out)
+    for game_id, reason in skipped:
+        print(f"{game_id}: skipped ({reason})", file=out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default="", help="comma-separated game ids (default: every registered game)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    parser.add_argument("--mcts", default="mcts", help="agent spec searched for MCTS iterations/s (default mcts)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random games and the search")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error("--seconds must be > 0")
+    game_ids = [g.strip() for g in args.games.split(",") if g.strip()] or boardlab.game_ids()
+    rows: list[GameSpeed] = []
+    skipped: list[tuple[str, str]] = []
+    for game_id in game_ids:
+        try:
+            game = boardlab.load(game_id)
+        except ImportError as exc:
+            skipped.append((game_id, f"needs an extra: {exc}"))
+            continue
+        except boardlab.BoardlabError as exc:
+            skipped.append((game_id, str(exc)))
+            continue
+        rows.append(measure_game(game, args.seconds, args.mcts, args.seed))
+    if not rows and not skipped:
+        print("no registered games", file=sys.stderr)
+        return 1
+    print_table(rows, skipped)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

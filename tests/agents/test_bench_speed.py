@@ -1,0 +1,56 @@
+"""bench/speed.py measures and prints (figures are not asserted: speed is never a timed test)."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from tests.agents.toy_games import SecretGuess
+from tests.support.dicenim import DiceNim
+
+
+def _load_speed() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "speed.py"
+    spec = importlib.util.spec_from_file_location("bench_speed", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+speed = _load_speed()
+
+
+def test_measures_a_chance_game_and_a_hidden_information_game() -> None:
+    rows = [
+        speed.measure_game(DiceNim(pile=12), 0.05, "mcts", seed=3),
+        speed.measure_game(SecretGuess(), 0.05, "ismcts:determinizations=4", seed=3),
+    ]
+    for row in rows:
+        assert row.random_plies_per_second > 0
+        assert row.finished_games >= 1 and row.plies_per_game is not None
+        assert row.legal_generations_per_second is not None and row.legal_generations_per_second > 0
+        assert row.mcts_iterations >= 1 and row.mcts_iterations_per_second is not None
+    assert rows[1].plies_per_game == 3.0  # deal, bet/safe, guess/coin
+    out = io.StringIO()
+    speed.print_table(rows, [("honor", "needs an extra: pymunk")], out=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].split()[:2] == ["game", "players"]
+    assert lines[2].startswith("dicenim") and lines[3].startswith("secretguess")
+    assert lines[-1] == "honor: skipped (needs an extra: pymunk)"
+
+
+def test_search_start_draws_opening_chance_and_resamples() -> None:
+    import random
+
+    state = speed.search_start(SecretGuess(), random.Random(0))
+    assert state.current_player() == 0 and state.ply == 1
+
+
+def test_unknown_game_is_reported_not_crashed(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert speed.main(["--games", "no_such_game", "--seconds", "0.01"]) == 0
+    assert "no_such_game: skipped (unknown game 'no_such_game'" in capsys.readouterr().out
