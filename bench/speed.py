@@ -26,7 +26,7 @@ import random
 import sys
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, TextIO
 
 import boardlab
 from boardlab.agents import make_agent
@@ -151,7 +151,9 @@ def _figure(value: float | None, digits: int = 0) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
-def print_table(rows: Sequence[GameSpeed], skipped: Sequence[tuple[str, str]], out=sys.stdout) -> None:
+def print_table(rows: Sequence[GameSpeed], skipped: Sequence[tuple[str, str]], out: TextIO | None = None) -> None:
+    """The figures as an aligned text table, then one line per skipped game."""
+    out = sys.stdout if out is None else out
     header = ("game", "players", "random plies/s", "plies/game", "games", "legal gens/s", "MCTS it/s")
     lines = [header]
     for row in rows:
