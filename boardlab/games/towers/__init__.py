@@ -1,0 +1,30 @@
+"""Towers: a 7x7 board, five castles, stacks you build up and push over (2 or 4 players).
+
+The rules are docs/rules/towers.md; importing this package registers the game::
+
+    import boardlab
+    game = boardlab.load("towers", players=4, layout="four_each")
+"""
+
+from .board import CASTLE, CASTLE_SQUARES, SQUARE_BY_NAME, SQUARE_NAMES
+from .evaluation import evaluate
+from .game import Towers
+from .moves import Build, Push, parse_move_text
+from .position import format_position, parse_position
+from .state import TowersRules, TowersState
+
+__all__ = [
+    "CASTLE",
+    "CASTLE_SQUARES",
+    "SQUARE_BY_NAME",
+    "SQUARE_NAMES",
+    "Build",
+    "Push",
+    "Towers",
+    "TowersRules",
+    "TowersState",
+    "evaluate",
+    "format_position",
+    "parse_move_text",
+    "parse_position",
+]

@@ -1,0 +1,108 @@
+"""The Towers rules object: options, player counts, the length bound, states."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from boardlab.core import Game, Option, OptionError, register
+
+from .board import COLOUR_NAMES, LAYOUT_CHOICES, MAX_HEIGHT, NO_PROGRESS_DEFAULT, SUPPLY, layout_stacks
+from .position import parse_position
+from .render import render_view
+from .state import TowersRules, TowersState
+
+_ALL_LAYOUTS = ("diagram", "split_sides", "pinwheel", "four_each", "blocks")
+
+
+@register
+class Towers(Game):
+    """Towers: build on your stacks or push them over to take the five castles (docs/rules/towers.md)."""
+
+    id = "towers"
+    name = "Towers"
+    summary = (
+        "7x7 board, 5 castles: build on your stacks or push them over; "
+        "take 4 castles (3 with 4 players) or 3 crowned ones (2)"
+    )
+    min_players = 2
+    max_players = 4
+    default_players = 2
+    rules_version = "1"
+    state_class = TowersState
+    options_spec = (
+        Option(
+            "layout", "diagram",
+            "starting towers (rules 2.2-2.4): diagram (the original board, any player count); "
+            "2 players: split_sides, pinwheel; 4 players: four_each, blocks",
+            choices=_ALL_LAYOUTS,
+        ),
+        Option(
+            "random_first", False,
+            "the seed picks the seat that moves first instead of White (rules 2.5)",
+            kind=bool,
+        ),
+        Option(
+            "no_progress_limit", 0,
+            "moves without a build or a dropping push that draw the game (rules 8.2); "
+            "0 = the rule's 100 (2 players) or 200 (4 players)",
+            kind=int, minimum=0, maximum=100_000,
+        ),
+        Option(
+            "ply_cap", 0,
+            "optional hard cap on the moves of a game, reaching it draws (rules 8.3); 0 = no cap",
+            kind=int, minimum=0, maximum=1_000_000,
+        ),
+    )
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        super().__init__(players, **options)
+        limit = self.options["no_progress_limit"] or NO_PROGRESS_DEFAULT[self.num_players]
+        self.rules = TowersRules(self.num_players, limit, self.options["ply_cap"])
+
+    def _check_options(self) -> None:
+        if self.num_players not in (2, 4):
+            raise OptionError(
+                f"towers: players={self.num_players} not allowed; Towers is played by 2 or 4 players "
+                "(the source gives no 3-player board or rules)"
+            )
+        layout = self.options["layout"]
+        if layout not in LAYOUT_CHOICES[self.num_players]:
+            raise OptionError(
+                f"towers: layout={layout!r} is not a {self.num_players}-player layout; "
+                f"choose one of {', '.join(LAYOUT_CHOICES[self.num_players])} (rules 2.4)"
+            )
+
+    @property
+    def max_moves(self) -> int:
+        """A proven bound on the moves of any game (rules 8.5).
+
+        Each build uses a piece, so there are at most T builds (T = the total supply).
+        The sum of the levels of all pieces rises only by builds, by at most 4 each, and
+        starts at most at 4 per piece on the board, so there are at most 4T dropping
+        pushes. Between two such resets at most ``limit`` other moves are played (the
+        limit-th ends the game): at most 5T + (5T + 1) * limit moves in all.
+        """
+        total_supply = SUPPLY[self.num_players] * self.num_players
+        resets = total_supply + (MAX_HEIGHT - 1) * total_supply
+        bound = resets + (resets + 1) * self.rules.no_progress_limit
+        cap = self.rules.ply_cap
+        return min(bound, cap) if cap else bound
+
+    def player_name(self, player: int) -> str:
+        return COLOUR_NAMES[self.num_players][player]
+
+    def _new_state(self, seed: int) -> TowersState:
+        stacks = layout_stacks(self.options["layout"], self.num_players)
+        first = 0
+        if self.options["random_first"]:
+            # derived from the seed alone, so a record's seed reproduces it (rules 2.5)
+            first = random.Random(f"towers/first/{seed}").randrange(self.num_players)
+        return TowersState(self, seed, stacks, first)
+
+    def _state_from_position(self, text: str) -> TowersState:
+        stacks, to_move, no_progress = parse_position(text, self.num_players, self.rules.no_progress_limit)
+        return TowersState(self, 0, stacks, to_move, no_progress)
+
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        return render_view(view)
