@@ -369,22 +369,22 @@ class TowersState(State):
         seat = self.to_move
         name = SQUARE_NAMES[move.square]
         stack = self.stacks[move.square]
+        is_build = type(move) is Build
         if not stack:
-            return f"{name} is empty; you may only {'build on' if type(move) is Build else 'push'} your own towers (rules 4.1, 5.1)"
+            action = "build on" if is_build else "push"
+            return f"{name} is empty; you may only {action} a stack you control (rules {'4.1' if is_build else '5.1'})"
+        if is_build and stack[0] == CASTLE:
+            return "cannot build on a castle (rules 4.1)"
         top = stack[-1]
         if top == CASTLE:
-            if type(move) is Build:
-                return "cannot build on a castle (rules 4.1)"
             return f"the castle on {name} is bare and controlled by nobody (rules 1.5, 5.1)"
         if top != seat:
             return (
                 f"{name} is controlled by {rules.names[top]}, not {rules.names[seat]} "
-                f"(rules {'4.1' if type(move) is Build else '5.1'})"
+                f"(rules {'4.1' if is_build else '5.1'})"
             )
         height = len(stack)
-        if type(move) is Build:
-            if stack[0] == CASTLE:
-                return "cannot build on a castle (rules 4.1)"
+        if is_build:
             if height >= MAX_HEIGHT:
                 return f"{name} is already {MAX_HEIGHT} tall (rules 4.1)"
             if self.reserves[seat] <= 0:
