@@ -1,0 +1,160 @@
+"""Drivers and checks shared by the conformance tests (protocol only, no game knowledge)."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import boardlab
+from boardlab.core import Game, State
+
+#: a player for view checks: a seat or None (spectators)
+Viewer = int | None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much work the suite spends on one game (per test).
+
+    ``random_games``: full random games (default configuration);
+    ``variant_games``: random games per other configuration (player count, option value);
+    ``check_every``: the expensive per-position checks run at every k-th ply;
+    ``moves_per_check``: at most this many legal moves are applied at a checked ply
+    (a random sample when there are more; a game with few moves is checked in full);
+    ``fuzz_examples``: hypothesis examples per fuzz test.
+    """
+
+    random_games: int = 12
+    variant_games: int = 2
+    check_every: int = 1
+    moves_per_check: int = 40
+    fuzz_examples: int = 120
+
+
+@dataclass(frozen=True)
+class Config:
+    """A game set-up to test: id, player count, options."""
+
+    game_id: str
+    players: int
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def load(self) -> Game:
+        return boardlab.load(self.game_id, players=self.players, **dict(self.options))
+
+    def __str__(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in self.options)
+        return f"{self.game_id}-{self.players}p" + (f"-{opts}" if opts else "")
+
+
+def configurations(game_id: str, limit: int = 8) -> list[Config]:
+    """The default set-up, every other player count, then every non-default option value.
+
+    One variation at a time (not the product), at most ``limit`` in all.
+    """
+    cls = boardlab.game_class(game_id)
+    default = cls().num_players
+    configs = [Config(game_id, default)]
+    configs += [Config(game_id, n) for n in range(cls.min_players, cls.max_players + 1) if n != default]
+    for option in cls.options_spec:
+        values: tuple[Any, ...] = ()
+        if option.choices is not None:
+            values = option.choices
+        elif option.kind is bool:
+            values = (not option.default,)
+        for value in values:
+            if value != option.default:
+                configs.append(Config(game_id, default, ((option.name, value),)))
+    valid = []
+    for config in configs:
+        try:
+            config.load()
+        except boardlab.OptionError:
+            continue  # an option value that needs another player count, say
+        valid.append(config)
+    return valid[:limit]
+
+
+def random_move(state: State, rng: random.Random):
+    """A chance outcome drawn from the state's seed, or a uniformly random legal move."""
+    if state.is_chance():
+        return state.sample_chance()
+    return rng.choice(state.legal_moves())
+
+
+def playthrough(game: Game, seed: int) -> Iterator[State]:
+    """Play a random game; yield the live state before every move and once at the end.
+
+    Callers may inspect and temporarily change the state (play then undo) but
+    must leave it as they found it. The moves depend only on ``seed``.
+    """
+    state = game.new_state(seed)
+    rng = random.Random(f"conformance/{seed}")
+    while True:
+        yield state
+        if state.is_over():
+            return
+        if state.ply > game.max_moves:
+            raise AssertionError(f"{game.id}: seed {seed} passed max_moves={game.max_moves} without ending")
+        state.play(random_move(state, rng))
+
+
+def checked(state: State, budget: Budget) -> bool:
+    """Whether the expensive checks run at this ply."""
+    return state.ply % budget.check_every == 0 or state.is_over()
+
+
+def sample_moves(state: State, budget: Budget, rng: random.Random) -> list:
+    moves = state.legal_moves() or [move for move, _ in state.chance_outcomes()]
+    if len(moves) > budget.moves_per_check:
+        moves = rng.sample(moves, budget.moves_per_check)
+    return moves
+
+
+def leaves(value: Any) -> Iterator[str]:
+    """Every key and scalar of a JSON-like value, as text."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from leaves(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from leaves(item)
+    elif value is not None:
+        yield str(value)
+
+
+_TOKEN_SPLIT = re.compile(r"[\s,;:=/|()\[\]{}<>\"']+")
+
+
+def leaked(view: Any, secrets: set[str]) -> set[str]:
+    """The secrets that appear in ``view``: equal to a leaf or to a token of a text leaf.
+
+    Tokens are split at spaces and punctuation, so a secret ``"K♠"`` is found in
+    ``"hand: K♠ 7♥"`` while a secret ``"3"`` is not found in ``"d3"``.
+    """
+    if not secrets:
+        return set()
+    found: set[str] = set()
+    for leaf in leaves(view):
+        if leaf in secrets:
+            found.add(leaf)
+        found.update(token for token in _TOKEN_SPLIT.split(leaf) if token in secrets)
+    return found
+
+
+def check_returns(state: State) -> None:
+    """The end-of-game contract of docs/api.md: returns in [0, 1] summing to 1, winners = best."""
+    result = state.result()
+    assert result is not None, f"{state.game.id}: the game is over but result() is None"
+    returns = result.returns
+    assert len(returns) == state.num_players
+    assert all(0.0 <= r <= 1.0 for r in returns), returns
+    assert math.isclose(sum(returns), 1.0, abs_tol=1e-9), returns
+    best = max(returns)
+    assert set(result.winners) == {p for p, r in enumerate(returns) if math.isclose(r, best)}, result
+    assert state.returns() == returns
+    assert state.winners() == result.winners
