@@ -1,0 +1,319 @@
+"""The four building abilities (R7): Swap, Raid, Convert, Expand.
+
+Sequence: announce (``swap``/``raid``/``conv``/``expand``) in MAIN; Raid and
+Convert pay one of each resource at once and roll a duel (chance ``AvD``);
+Swap and Expand roll a d6 (chance ``dN``), then the owner pays N resources
+(``pay(...)``) and places the card, or loses everything (R7.6) when they hold
+fewer than N resources.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from boardlab.core import Move
+
+from .cards import (
+    ABILITY_KIND,
+    ABILITY_NAMES,
+    CAPITAL,
+    CARD_CODE,
+    CONVERT,
+    EXPAND,
+    KIND_CHARS,
+    KIND_NAMES,
+    KIND_TIER,
+    ONE_OF_EACH,
+    RAID,
+    SWAP,
+    TEMPLE,
+    TOWN,
+    covers,
+    multisets,
+    shortfall_text,
+)
+from .geometry import expansion_cells, shares_card
+from .moves import Announce, ConvertTo, Destroy, Die, Duel, Pay, PlaceCard, SwapCard
+
+if TYPE_CHECKING:
+    from .state import TerritoriesState
+
+
+def eligible_buildings(state: "TerritoriesState", seat: int, ability: int) -> int:
+    """How many of ``seat``'s buildings grant ``ability`` (its tier-2 kind or the Capital)."""
+    kind = ABILITY_KIND[ability]
+    return sum(
+        1 for owner, k in state.buildings.values() if owner == seat and (k == kind or k == CAPITAL)
+    )
+
+
+def convert_targets(state: "TerritoriesState", seat: int) -> list[tuple[tuple[int, int], int]]:
+    """(point, replacement kind) pairs a won Convert may choose (R7.4), sorted."""
+    grid = state.grid
+    sources = [
+        point for point, (owner, kind) in state.buildings.items()
+        if owner == seat and (kind == TEMPLE or kind == CAPITAL)
+    ]
+    supply = state.supply[seat]
+    found = []
+    for point, (owner, kind) in state.buildings.items():
+        if owner == seat or not any(shares_card(point, source, grid) for source in sources):
+            continue
+        for replacement in range(6):
+            if supply[replacement] and (replacement == kind or KIND_TIER[replacement] < KIND_TIER[kind]):
+                found.append((point, replacement))
+    found.sort()
+    return found
+
+
+def announce_reason(state: "TerritoriesState", ability: int) -> str | None:
+    """Why the active player may not announce ``ability`` now (R7.1 - R7.5)."""
+    seat = state.active
+    name = ABILITY_NAMES[ability]
+    owned = eligible_buildings(state, seat, ability)
+    if owned == 0:
+        return f"{name}: needs a Capital or {KIND_NAMES[ABILITY_KIND[ability]]} on the board (R7)"
+    limit = state.rules.ability_limit
+    used = state.used[ability]
+    if limit == "per_ability_per_turn" and used >= 1:
+        return f"{name}: already used this turn (R7.1)"
+    if limit == "per_building_per_turn" and used >= owned:
+        return f"{name}: used {used} times this turn, once per eligible building (R7.1)"
+    hold = state.res[seat]
+    if ability in (SWAP, EXPAND):
+        if not state.hands[seat]:
+            return f"{name}: needs a territory card in hand (R7.2, R7.5)"
+        if limit == "unlimited" and sum(hold) == 0:
+            return f"{name}: with unlimited abilities, announcing needs at least 1 resource (R7.1)"
+        if ability == EXPAND and not expansion_cells(state.grid, state.rules.expand_max_extent):
+            return f"{name}: no empty cell beside the grid within the allowed extent (R7.5)"
+        return None
+    if not covers(hold, ONE_OF_EACH):
+        return f"{name}: costs HSCD, {shortfall_text(hold, ONE_OF_EACH)} (R7.3, R7.4)"
+    if ability == RAID:
+        if not any(owner != seat and kind == TOWN for owner, kind in state.buildings.values()):
+            return f"{name}: your opponent has no Town (R7.3)"
+        return None
+    if not convert_targets(state, seat):
+        return f"{name}: no opponent building shares a card with your Temple or Capital, with a piece to replace it (R7.4)"
+    return None
+
+
+def announce_moves(state: "TerritoriesState") -> list[Move]:
+    return [Announce(a) for a in (SWAP, RAID, CONVERT, EXPAND) if announce_reason(state, a) is None]
+
+
+def lose_all(state: "TerritoriesState", seat: int) -> None:
+    """R7.6: every resource goes to the bank (and territory cards too, per option lose_all)."""
+    from .actions import discard_territory
+
+    hold = state.res[seat]
+    for suit in range(4):
+        state.bank[suit] += hold[suit]
+        hold[suit] = 0
+    if state.rules.lose_territories:
+        for card in list(state.hands[seat]):
+            discard_territory(state, card)
+        state.hands[seat].clear()
+        state.known[seat].clear()
+
+
+def apply_announce(state: "TerritoriesState", move: Announce) -> None:
+    from .state import ABILITY_DIE, DUEL
+
+    state.used[move.ability] += 1
+    state.ability = move.ability
+    if move.ability in (RAID, CONVERT):
+        seat = state.active
+        for suit in range(4):
+            state.res[seat][suit] -= 1
+            state.bank[suit] += 1
+        state.phase = DUEL
+    else:
+        state.phase = ABILITY_DIE
+
+
+def apply_die(state: "TerritoriesState", move: Die) -> None:
+    from .state import ABILITY_PAY, MAIN
+
+    state.die = move.value
+    if sum(state.res[state.active]) >= move.value:
+        state.phase = ABILITY_PAY
+    else:
+        lose_all(state, state.active)
+        state.phase = MAIN
+        state.ability = -1
+
+
+def apply_duel(state: "TerritoriesState", move: Duel) -> None:
+    from .state import CONVERT_TARGET, MAIN, RAID_TARGET
+
+    if move.attack > move.defence:  # ties fail (R7.3)
+        state.phase = RAID_TARGET if state.ability == RAID else CONVERT_TARGET
+    else:
+        state.phase = MAIN
+        state.ability = -1
+
+
+def apply_pay(state: "TerritoriesState", move: Pay) -> None:
+    from .state import ABILITY_PLACE
+
+    seat = state.active
+    for suit in range(4):
+        state.res[seat][suit] -= move.amounts[suit]
+        state.bank[suit] += move.amounts[suit]
+    state.phase = ABILITY_PLACE
+
+
+def apply_swap_card(state: "TerritoriesState", move: SwapCard) -> None:
+    from .actions import remove_territory
+    from .state import MAIN
+
+    seat = state.active
+    removed = state.grid[move.cell]
+    remove_territory(state, seat, move.card)
+    state.grid[move.cell] = move.card
+    destination = state.rules.swap_removed_card_to
+    if destination == "hand":  # R7.2: the exchanged card enters the hand face up
+        state.hands[seat].append(removed)
+        state.hands[seat].sort()
+        state.known[seat].add(removed)
+    elif destination == "pile_bottom":
+        state.bottom.append(removed)
+    else:
+        state.discard.append(removed)
+    state.phase = MAIN
+    state.ability = -1
+
+
+def apply_place_card(state: "TerritoriesState", move: PlaceCard) -> None:
+    from .actions import remove_territory
+    from .state import MAIN
+
+    remove_territory(state, state.active, move.card)
+    state.grid[move.cell] = move.card
+    state._points_cache = None
+    state.phase = MAIN
+    state.ability = -1
+
+
+def apply_destroy(state: "TerritoriesState", move: Destroy) -> None:
+    from .state import MAIN
+
+    owner, _kind = state.buildings.pop(move.point)
+    state.supply[owner][TOWN] += 1
+    state.phase = MAIN
+    state.ability = -1
+
+
+def apply_convert(state: "TerritoriesState", move: ConvertTo) -> None:
+    from .state import MAIN
+
+    seat = state.active
+    owner, kind = state.buildings[move.point]
+    state.supply[owner][kind] += 1
+    state.supply[seat][move.kind] -= 1
+    state.buildings[move.point] = (seat, move.kind)
+    state.phase = MAIN
+    state.ability = -1
+
+
+def resolution_moves(state: "TerritoriesState") -> list[Move]:
+    """The active player's choices while an ability resolves."""
+    from .state import ABILITY_PAY, ABILITY_PLACE, CONVERT_TARGET, RAID_TARGET
+
+    seat = state.active
+    phase = state.phase
+    if phase == ABILITY_PAY:
+        return [Pay(amounts) for amounts in multisets(state.die, state.res[seat])]
+    if phase == ABILITY_PLACE:
+        hand = state.hands[seat]
+        if state.ability == SWAP:
+            cells = sorted(state.grid, key=lambda cell: (cell[1], cell[0]))
+            return [SwapCard(cell, card) for cell in cells for card in hand]
+        cells = expansion_cells(state.grid, state.rules.expand_max_extent)
+        return [PlaceCard(cell, card) for cell in cells for card in hand]
+    if phase == RAID_TARGET:
+        return [
+            Destroy(point) for point, (owner, kind) in sorted(state.buildings.items())
+            if owner != seat and kind == TOWN
+        ]
+    if phase == CONVERT_TARGET:
+        return [ConvertTo(point, kind) for point, kind in convert_targets(state, seat)]
+    raise AssertionError(f"no decision in phase {phase}")
+
+
+def pending_text(state: "TerritoriesState") -> str:
+    """What the ability in progress waits for, in words."""
+    from .state import ABILITY_PAY, ABILITY_PLACE, CONVERT_TARGET, RAID_TARGET
+
+    phase = state.phase
+    if phase == ABILITY_PAY:
+        return f"pay {state.die} resources: pay(...)"
+    if phase == ABILITY_PLACE:
+        if state.ability == SWAP:
+            return "choose a grid cell and a hand card: [c,r]<>CARD"
+        return "choose an empty cell beside the grid and a hand card: [c,r]+CARD"
+    if phase == RAID_TARGET:
+        return "choose the opponent's Town to destroy: xX,Y"
+    if phase == CONVERT_TARGET:
+        return "choose the building to convert and your piece: X,Y=KIND"
+    return "the dice are rolled"
+
+
+def resolution_reason(state: "TerritoriesState", move: Move) -> str | None:
+    """Why ``move`` does not resolve the ability in progress."""
+    from .state import ABILITY_PAY, ABILITY_PLACE, CONVERT_TARGET, RAID_TARGET
+
+    seat = state.active
+    phase = state.phase
+    if phase == ABILITY_PAY:
+        if not isinstance(move, Pay):
+            return pending_text(state)
+        if sum(move.amounts) != state.die:
+            return f"the d6 showed {state.die}: pay exactly {state.die} resources, not {sum(move.amounts)} (R7.2)"
+        if not covers(state.res[seat], move.amounts):
+            return shortfall_text(state.res[seat], move.amounts)
+        return None
+    if phase == ABILITY_PLACE:
+        if state.ability == SWAP and not isinstance(move, SwapCard):
+            return pending_text(state)
+        if state.ability == EXPAND and not isinstance(move, PlaceCard):
+            return pending_text(state)
+        assert isinstance(move, (SwapCard, PlaceCard))
+        if move.card not in state.hands[seat]:
+            return f"you do not hold {CARD_CODE[move.card]}"
+        cell = f"[{move.cell[0]},{move.cell[1]}]"
+        if isinstance(move, SwapCard):
+            return None if move.cell in state.grid else f"{cell} holds no card (R7.2)"
+        if move.cell in state.grid:
+            return f"{cell} already holds a card (R7.5)"
+        if move.cell not in expansion_cells(state.grid, state.rules.expand_max_extent):
+            return f"{cell} does not share a side with the grid, or leaves the allowed extent (R7.5)"
+        return None
+    if phase == RAID_TARGET:
+        if not isinstance(move, Destroy):
+            return pending_text(state)
+        here = state.buildings.get(move.point)
+        if here is None or here[0] == seat or here[1] != TOWN:
+            return f"{move.point[0]},{move.point[1]} holds no opponent Town (R7.3)"
+        return None
+    if phase == CONVERT_TARGET:
+        if not isinstance(move, ConvertTo):
+            return pending_text(state)
+        if (move.point, move.kind) in convert_targets(state, seat):
+            return None
+        here = state.buildings.get(move.point)
+        where = f"{move.point[0]},{move.point[1]}"
+        if here is None or here[0] == seat:
+            return f"{where} holds no opponent building (R7.4)"
+        if not any(p == move.point for p, _ in convert_targets(state, seat)):
+            return f"{where} shares no card with your Temple or Capital (R7.4)"
+        return (
+            f"{KIND_CHARS[move.kind]}: a {KIND_NAMES[here[1]]} becomes the same kind or a lower tier "
+            f"from your supply (R7.4)"
+        )
+    return pending_text(state)
+
+
+__all__ = ["Die", "Duel"]

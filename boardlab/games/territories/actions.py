@@ -1,0 +1,503 @@
+"""Decisions other than abilities: setup, building, bank and player trades, discards, wildcards.
+
+Each kind of move has a ``*_reason`` function (None when legal, else why not,
+naming the rule) used by ``check_move``, and the generators list exactly the
+moves those functions accept, except player trade proposals: the listed ones
+are a documented family (R8.2: one or two of one resource for one or two of
+another), while any legal proposal may be played.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from boardlab.core import Move
+
+from . import abilities
+from .cards import (
+    CAPITAL,
+    CAPITAL_COST,
+    CARD_CODE,
+    CARD_SUIT,
+    KIND_CHARS,
+    KIND_NAMES,
+    KIND_TIER,
+    SUITS,
+    TIER_TWO,
+    TOWN,
+    TOWN_COST,
+    UPGRADE_COST,
+    covers,
+    multisets,
+    resources_text,
+    shortfall_text,
+)
+from .geometry import side_neighbours, touching
+from .moves import (
+    ACCEPT,
+    BUY_TERRITORY,
+    END_TURN,
+    REJECT,
+    Accept,
+    Announce,
+    BankTrade,
+    Build,
+    ConvertTo,
+    Counter,
+    Destroy,
+    Discard,
+    EndTurn,
+    Offer,
+    Pay,
+    PlaceCard,
+    Reject,
+    SwapCard,
+    Wild,
+)
+
+if TYPE_CHECKING:
+    from .state import TerritoriesState
+
+_MAIN_ONLY = (Build, BankTrade, Offer, Announce, EndTurn)
+
+
+def _pay(state: "TerritoriesState", seat: int, amounts: tuple[int, ...] | list[int]) -> None:
+    hold = state.res[seat]
+    bank = state.bank
+    for suit in range(4):
+        hold[suit] -= amounts[suit]
+        bank[suit] += amounts[suit]
+
+
+def remove_territory(state: "TerritoriesState", seat: int, card: int) -> None:
+    state.hands[seat].remove(card)
+    state.known[seat].discard(card)
+
+
+def discard_territory(state: "TerritoriesState", card: int) -> None:
+    """A discarded territory card goes face up out of play, or under the pile (R5.3)."""
+    if state.rules.discard_to_pile_bottom:
+        state.bottom.append(card)
+    else:
+        state.discard.append(card)
+
+
+# --- setup (R3.3) ----------------------------------------------------------------
+def town_site_reason(state: "TerritoriesState", point: tuple[int, int]) -> str | None:
+    """Why a Town may not go on ``point`` (R6.1), ignoring cost and supply."""
+    if not touching(point, state.grid):
+        return f"no such intersection {point[0]},{point[1]}"
+    if point in state.buildings:
+        return f"{point[0]},{point[1]} is occupied"
+    if state.rules.distance_rule:
+        for other in side_neighbours(point, state.grid):
+            if other in state.buildings:
+                return f"distance rule: {other[0]},{other[1]} beside it is built on"
+    return None
+
+
+def setup_moves(state: "TerritoriesState") -> list[Move]:
+    return [
+        Build(TOWN, point)
+        for point in state.intersection_points()
+        if town_site_reason(state, point) is None
+    ]
+
+
+def apply_setup_town(state: "TerritoriesState", point: tuple[int, int]) -> None:
+    seat = state.current_player()
+    state.buildings[point] = (seat, TOWN)
+    state.supply[seat][TOWN] -= 1
+    if state.setup_step >= 2:  # the second Towns collect 1 per touching card (R3.3)
+        for cell in touching(point, state.grid):
+            suit = CARD_SUIT[state.grid[cell]]
+            state.res[seat][suit] += 1
+            state.bank[suit] -= 1
+    state.setup_step += 1
+    if state.setup_step == 4:
+        from .state import ROLL
+
+        state.phase = ROLL
+        state.active = state.first
+        state.turn = 1
+
+
+# --- building (R6) ---------------------------------------------------------------
+def build_reason(state: "TerritoriesState", move: Build) -> str | None:
+    from .state import SETUP
+
+    seat = state.current_player()
+    point, kind = move.point, move.kind
+    where = f"{point[0]},{point[1]}"
+    if state.phase == SETUP:
+        if kind != TOWN:
+            return "setup places Towns only (R3.3)"
+        return town_site_reason(state, point)
+    if state.supply[seat][kind] == 0:
+        return f"no {KIND_NAMES[kind]} left in your supply (R1.3)"
+    if kind == TOWN:
+        reason = town_site_reason(state, point)
+        if reason is not None:
+            return reason
+        cost = TOWN_COST
+    else:
+        if not touching(point, state.grid):
+            return f"no such intersection {where}"
+        here = state.buildings.get(point)
+        if here is None or here[0] != seat:
+            return f"you have no building at {where} to replace (R6.2)"
+        if kind == CAPITAL:
+            if KIND_TIER[here[1]] != 2:
+                return f"a Capital replaces a Fort, Barracks, Temple or Palace, not a {KIND_NAMES[here[1]]} (R6.3)"
+            cost = CAPITAL_COST
+        else:
+            if here[1] != TOWN:
+                return f"a {KIND_NAMES[kind]} replaces a Town, not a {KIND_NAMES[here[1]]} (R6.2)"
+            cost = UPGRADE_COST[kind]
+    if not covers(state.res[seat], cost):
+        return f"costs {resources_text(cost)}: {shortfall_text(state.res[seat], cost)}"
+    return None
+
+
+def build_moves(state: "TerritoriesState", seat: int) -> list[Move]:
+    moves: list[Move] = []
+    hold = state.res[seat]
+    supply = state.supply[seat]
+    if supply[TOWN] and covers(hold, TOWN_COST):
+        moves.extend(
+            Build(TOWN, point)
+            for point in state.intersection_points()
+            if town_site_reason(state, point) is None
+        )
+    upgrades = [k for k in TIER_TWO if supply[k] and covers(hold, UPGRADE_COST[k])]
+    capital_ok = supply[CAPITAL] > 0 and covers(hold, CAPITAL_COST)
+    if upgrades or capital_ok:
+        for point, (owner, kind) in sorted(state.buildings.items()):
+            if owner != seat:
+                continue
+            if kind == TOWN:
+                moves.extend(Build(k, point) for k in upgrades)
+            elif kind != CAPITAL and capital_ok:
+                moves.append(Build(CAPITAL, point))
+    return moves
+
+
+def apply_build(state: "TerritoriesState", move: Build) -> None:
+    from .state import SETUP
+
+    if state.phase == SETUP:
+        apply_setup_town(state, move.point)
+        return
+    seat = state.active
+    kind = move.kind
+    if kind == TOWN:
+        cost = TOWN_COST
+    else:
+        replaced = state.buildings[move.point][1]
+        state.supply[seat][replaced] += 1  # the replaced piece returns to supply (R6.2)
+        cost = CAPITAL_COST if kind == CAPITAL else UPGRADE_COST[kind]
+    _pay(state, seat, cost)
+    state.supply[seat][kind] -= 1
+    state.buildings[move.point] = (seat, kind)
+
+
+# --- bank trade (R8.1) -----------------------------------------------------------
+def bank_trade_reason(state: "TerritoriesState", move: BankTrade) -> str | None:
+    seat = state.active
+    give = move.give
+    if sum(give) != 4:
+        return "a bank trade gives exactly 4 resources (R8.1)"
+    kinds = [s for s in range(4) if give[s]]
+    if not state.rules.bank_trade_mixed and len(kinds) != 1:
+        return "the bank takes 4 of one kind (R8.1; option bank_trade=mixed4 allows any 4)"
+    if not covers(state.res[seat], give):
+        return shortfall_text(state.res[seat], give)
+    if move.get == BUY_TERRITORY:
+        if state.pile_size() == 0:
+            return "the territory pile is empty (R1.5)"
+        return None
+    if give[move.get]:
+        return f"you must receive a kind you do not give, not {SUITS[move.get]} (R8.1)"
+    if state.bank[move.get] == 0:
+        return f"the bank has no {SUITS[move.get]} left (R8.1)"
+    return None
+
+
+def bank_trade_moves(state: "TerritoriesState", seat: int) -> list[Move]:
+    hold = state.res[seat]
+    if sum(hold) < 4:
+        return []
+    if state.rules.bank_trade_mixed:
+        gives = list(multisets(4, hold))
+    else:
+        gives = [tuple(4 if s == suit else 0 for s in range(4)) for suit in range(4) if hold[suit] >= 4]
+    pile = state.pile_size() > 0
+    moves: list[Move] = []
+    for give in gives:
+        for target in range(4):
+            if not give[target] and state.bank[target]:
+                moves.append(BankTrade(give, target))  # type: ignore[arg-type]
+        if pile:
+            moves.append(BankTrade(give, BUY_TERRITORY))  # type: ignore[arg-type]
+    return moves
+
+
+def apply_bank_trade(state: "TerritoriesState", move: BankTrade) -> None:
+    seat = state.active
+    _pay(state, seat, move.give)
+    if move.get == BUY_TERRITORY:
+        state.draws_owed.append(seat)
+    else:
+        state.res[seat][move.get] += 1
+        state.bank[move.get] -= 1
+
+
+# --- player trades (R8.2 - R8.4) ---------------------------------------------------
+def proposal_reason(
+    state: "TerritoriesState", giver: int, give: tuple[int, ...], give_cards: tuple[int, ...],
+    get: tuple[int, ...], get_cards: tuple[int, ...],
+) -> str | None:
+    """Why ``giver`` may not propose giving ``give``+``give_cards`` for ``get``+``get_cards``."""
+    taker = 1 - giver
+    rules = state.rules
+    if state.proposals >= rules.max_trade_proposals:
+        return f"already {state.proposals} trade proposals this turn (R8.2, max {rules.max_trade_proposals})"
+    if (give_cards or get_cards) and not rules.trade_territories:
+        return "territory cards cannot be traded (R8.4; option trade_territories)"
+    if not (any(give) or give_cards) or not (any(get) or get_cards):
+        return "both sides of a trade must be non-empty (R8.2)"
+    for suit in range(4):
+        if give[suit] and get[suit]:
+            return f"{SUITS[suit]} appears on both sides (R8.2)"
+    if not covers(state.res[giver], give):
+        return shortfall_text(state.res[giver], give)
+    if not covers(state.res[taker], get):
+        hold = state.res[taker]
+        for suit in range(4):
+            if hold[suit] < get[suit]:
+                return f"your opponent holds only {hold[suit]} {SUITS[suit]} (R8.2)"
+    for card in give_cards:
+        if card not in state.hands[giver]:
+            return f"you do not hold {CARD_CODE[card]}"
+    for card in get_cards:
+        if card not in state.hands[taker] or card not in state.known[taker]:
+            return f"you can ask only for cards you know your opponent holds, not {CARD_CODE[card]} (R8.4)"
+    return None
+
+
+def offer_moves(state: "TerritoriesState", seat: int) -> list[Move]:
+    """The listed family (R8.2): 1-2 of one kind for 1-2 of another kind."""
+    if state.proposals >= state.rules.max_trade_proposals:
+        return []
+    mine, theirs = state.res[seat], state.res[1 - seat]
+    moves: list[Move] = []
+    for give_suit in range(4):
+        for give_count in (1, 2):
+            if mine[give_suit] < give_count:
+                break
+            give = tuple(give_count if s == give_suit else 0 for s in range(4))
+            for get_suit in range(4):
+                if get_suit == give_suit:
+                    continue
+                for get_count in (1, 2):
+                    if theirs[get_suit] < get_count:
+                        break
+                    get = tuple(get_count if s == get_suit else 0 for s in range(4))
+                    moves.append(Offer(give, (), get, ()))  # type: ignore[arg-type]
+    return moves
+
+
+def apply_offer(state: "TerritoriesState", move: Offer) -> None:
+    from .state import RESPOND
+
+    state.proposals += 1
+    state.offer = (state.active, move.give, move.give_cards, 1 - state.active, move.get, move.get_cards)
+    state.phase = RESPOND
+
+
+def apply_counter(state: "TerritoriesState", move: Counter) -> None:
+    from .state import COUNTER_RESPOND
+
+    state.proposals += 1
+    responder = 1 - state.active
+    state.offer = (responder, move.give, move.give_cards, state.active, move.get, move.get_cards)
+    state.phase = COUNTER_RESPOND
+
+
+def apply_accept(state: "TerritoriesState", move: Accept) -> None:
+    from .state import MAIN
+
+    assert state.offer is not None
+    giver, give, give_cards, taker, get, get_cards = state.offer
+    for suit in range(4):
+        state.res[giver][suit] += get[suit] - give[suit]
+        state.res[taker][suit] += give[suit] - get[suit]
+    for card in give_cards:  # traded cards are seen by both (R8.4)
+        remove_territory(state, giver, card)
+        state.hands[taker].append(card)
+        state.known[taker].add(card)
+    for card in get_cards:
+        remove_territory(state, taker, card)
+        state.hands[giver].append(card)
+        state.known[giver].add(card)
+    state.hands[giver].sort()
+    state.hands[taker].sort()
+    state.offer = None
+    state.phase = MAIN
+
+
+def apply_reject(state: "TerritoriesState", move: Reject) -> None:
+    from .state import MAIN
+
+    state.offer = None
+    state.phase = MAIN
+
+
+def response_moves(state: "TerritoriesState") -> list[Move]:
+    from .state import RESPOND
+
+    moves: list[Move] = [ACCEPT, REJECT]
+    if state.phase == RESPOND and state.rules.counter_offers:
+        assert state.offer is not None
+        responder = 1 - state.active
+        for offer in offer_moves(state, responder):
+            assert isinstance(offer, Offer)
+            moves.append(Counter(offer.give, (), offer.get, ()))
+    return moves
+
+
+# --- discards (R5.2) and wildcards (R4.4) ----------------------------------------------
+def discard_moves(state: "TerritoriesState") -> list[Move]:
+    """Every distinct discard: a resource multiset plus a set of territory cards. Cost: can be
+    large for big hands (sum over j of C(cards, j) x resource multisets)."""
+    seat, owed = state.discards_owed[0]
+    label = state.label(seat)
+    hand = state.hands[seat] if state.rules.limit_counts_territories else []
+    moves: list[Move] = []
+    for count in range(min(owed, len(hand)) + 1):
+        resource_part = list(multisets(owed - count, state.res[seat]))
+        if not resource_part:
+            continue
+        for cards in combinations(hand, count):
+            moves.extend(Discard(label, amounts, cards) for amounts in resource_part)
+    return moves
+
+
+def discard_reason(state: "TerritoriesState", move: Discard) -> str | None:
+    if not state.discards_owed:
+        return "nobody owes discards now"
+    seat, owed = state.discards_owed[0]
+    if move.label != state.label(seat):
+        return f"P{state.label(seat)} discards now, not P{move.label}"
+    total = sum(move.amounts) + len(move.cards)
+    if total != owed:
+        return f"P{move.label} must discard exactly {owed} cards, not {total} (R5.2)"
+    if move.cards and not state.rules.limit_counts_territories:
+        return "only resources count toward the hand limit (option hand_limit_counts), so discard resources"
+    if not covers(state.res[seat], move.amounts):
+        return shortfall_text(state.res[seat], move.amounts)
+    for card in move.cards:
+        if card not in state.hands[seat]:
+            return f"P{move.label} does not hold {CARD_CODE[card]}"
+    return None
+
+
+def apply_discard(state: "TerritoriesState", move: Discard) -> None:
+    seat, _owed = state.discards_owed.pop(0)
+    _pay(state, seat, move.amounts)
+    for card in move.cards:
+        remove_territory(state, seat, card)
+        discard_territory(state, card)
+
+
+def wild_count(state: "TerritoriesState") -> int:
+    return min(state.wild_owed[0][1], sum(state.bank))
+
+
+def wild_moves(state: "TerritoriesState") -> list[Move]:
+    seat = state.wild_owed[0][0]
+    label = state.label(seat)
+    return [Wild(label, amounts) for amounts in multisets(wild_count(state), state.bank)]
+
+
+def wild_reason(state: "TerritoriesState", move: Wild) -> str | None:
+    if not state.wild_owed:
+        return "nobody is owed Temple wildcards now"
+    seat = state.wild_owed[0][0]
+    if move.label != state.label(seat):
+        return f"P{state.label(seat)} chooses wildcards now, not P{move.label}"
+    count = wild_count(state)
+    if sum(move.amounts) != count:
+        return f"P{move.label} takes exactly {count} wildcard resources now (R4.4)"
+    if not covers(state.bank, move.amounts):
+        return f"the bank {shortfall_text(state.bank, move.amounts).replace('you hold', 'holds')} (R4.5)"
+    return None
+
+
+def apply_wild(state: "TerritoriesState", move: Wild) -> None:
+    seat = state.wild_owed.pop(0)[0]
+    for suit in range(4):
+        state.res[seat][suit] += move.amounts[suit]
+        state.bank[suit] -= move.amounts[suit]
+
+
+# --- MAIN and validation ----------------------------------------------------------
+def main_moves(state: "TerritoriesState") -> list[Move]:
+    seat = state.active
+    moves = build_moves(state, seat)
+    moves.extend(bank_trade_moves(state, seat))
+    moves.extend(offer_moves(state, seat))
+    moves.extend(abilities.announce_moves(state))
+    moves.append(END_TURN)
+    return moves
+
+
+def illegal_reason(state: "TerritoriesState", move: Move) -> str | None:
+    """Why ``move`` is illegal for the player to move, or None (for ``check_move``)."""
+    from .state import COUNTER_RESPOND, MAIN, RESPOND, SETUP
+
+    if state.discards_owed and state.phase >= MAIN:
+        if not isinstance(move, Discard):
+            seat, owed = state.discards_owed[0]
+            return f"P{state.label(seat)} must first discard {owed} cards: disc(P{state.label(seat)}:...) (R5.2)"
+        return discard_reason(state, move)
+    if state.wild_owed and state.phase >= MAIN:
+        if not isinstance(move, Wild):
+            return f"P{state.label(state.wild_owed[0][0])} must first choose Temple wildcards: wild(...) (R4.4)"
+        return wild_reason(state, move)
+    phase = state.phase
+    if phase == SETUP:
+        if not isinstance(move, Build):
+            return "setup: place a Town, e.g. P@2,2 (R3.3)"
+        return build_reason(state, move)
+    if phase == RESPOND or phase == COUNTER_RESPOND:
+        if isinstance(move, (Accept, Reject)):
+            return None
+        if isinstance(move, Counter):
+            if phase == COUNTER_RESPOND:
+                return "a counter-proposal cannot be countered (R8.3)"
+            if not state.rules.counter_offers:
+                return "counter-offers are off (option counter_offers)"
+            return proposal_reason(state, 1 - state.active, move.give, move.give_cards, move.get, move.get_cards)
+        return "answer the trade proposal: acc or rej (R8.2)"
+    if phase == MAIN:
+        if isinstance(move, Build):
+            return build_reason(state, move)
+        if isinstance(move, BankTrade):
+            return bank_trade_reason(state, move)
+        if isinstance(move, Offer):
+            return proposal_reason(state, state.active, move.give, move.give_cards, move.get, move.get_cards)
+        if isinstance(move, Announce):
+            return abilities.announce_reason(state, move.ability)
+        if isinstance(move, EndTurn):
+            return None
+        return f"not a main-phase action ({type(move).__name__.lower()}) (R4.3)"
+    if isinstance(move, _MAIN_ONLY):
+        return f"an ability is being resolved: {abilities.pending_text(state)}"
+    if isinstance(move, (Pay, SwapCard, PlaceCard, Destroy, ConvertTo)):
+        return abilities.resolution_reason(state, move)
+    return f"an ability is being resolved: {abilities.pending_text(state)}"
+
+
+__all__ = ["KIND_CHARS"]

@@ -1,0 +1,338 @@
+"""The position string (R10.4): one line holding the full state, and its strict parser.
+
+Fields are ``key=value`` separated by single spaces, in this order (``-`` = empty)::
+
+    territories grid=0,0:9H;1,0:4C;... bld=2,2:0P;3,1:1R hand0=QS*,9H hand1=-
+    res0=1,0,2,0 res1=0,0,0,0 bank=12,13,11,13 supply0=7,2,2,2,1,1 supply1=8,2,2,2,1,1
+    discard=- bottom=- first=0 phase=main step=4 active=0 turn=3 disc=- wild=- draws=-
+    offer=- ability=- die=0 used=0,0,0,0 proposals=0 nobuild=0,0 roll=5+3 result=-
+
+* ``grid``: cells ``c,r:CARD``; ``bld``: points ``x,y:SEAT KIND`` (``0P`` = seat 0's Town).
+* ``hand0``/``hand1``: territory cards of seats 0 and 1; ``*`` marks a card the opponent knows.
+* resources, bank and supplies are counts in H,S,C,D and P,R,N,B,Q,K order.
+* ``disc``/``wild``: owed ``seat:count`` entries in order; ``draws``: seats owed a card.
+* ``offer``: ``giver>taker:GIVE:GET`` with goods as in the notation (``HH,QS``).
+* ``result``: ``-``, ``draw:REASON`` or ``SEAT:REASON`` with spaces written as ``_``.
+
+The unseen pile is every card not named anywhere else.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from boardlab.core import NotationError, PositionError, Result
+
+from .cards import (
+    ABILITY_NAMES,
+    ALL_CARDS,
+    CARD_CODE,
+    KIND_CHARS,
+    PER_SUIT,
+    START_SUPPLY,
+    parse_card,
+)
+from .geometry import touching
+from .moves import goods_text, parse_goods
+
+if TYPE_CHECKING:
+    from .game import Territories
+    from .state import TerritoriesState
+
+FIELDS = (
+    "grid", "bld", "hand0", "hand1", "res0", "res1", "bank", "supply0", "supply1", "discard",
+    "bottom", "first", "phase", "step", "active", "turn", "disc", "wild", "draws", "offer",
+    "ability", "die", "used", "proposals", "nobuild", "roll", "result",
+)
+HEADER = "territories"
+
+
+def _cards_text(cards: list[int]) -> str:
+    return ",".join(CARD_CODE[c] for c in cards) or "-"
+
+
+def _counts(values: list[int]) -> str:
+    return ",".join(str(v) for v in values)
+
+
+def encode_position(state: "TerritoriesState") -> str:
+    """The one-line position (cost: O(cards + buildings))."""
+    from .state import PHASE_NAMES
+
+    grid = ";".join(
+        f"{c},{r}:{CARD_CODE[card]}" for (c, r), card in sorted(state.grid.items(), key=lambda i: (i[0][1], i[0][0]))
+    ) or "-"
+    bld = ";".join(
+        f"{x},{y}:{owner}{KIND_CHARS[kind]}"
+        for (x, y), (owner, kind) in sorted(state.buildings.items(), key=lambda i: (i[0][1], i[0][0]))
+    ) or "-"
+    hands = [
+        ",".join(CARD_CODE[c] + ("*" if c in state.known[seat] else "") for c in state.hands[seat]) or "-"
+        for seat in (0, 1)
+    ]
+    if state.offer is None:
+        offer = "-"
+    else:
+        giver, give, give_cards, taker, get, get_cards = state.offer
+        offer = f"{giver}>{taker}:{goods_text(give, give_cards)}:{goods_text(get, get_cards)}"
+    if state.outcome is None:
+        result = "-"
+    else:
+        who = "draw" if state.outcome.is_draw else str(state.outcome.winner)
+        result = f"{who}:{state.outcome.reason.replace(' ', '_')}"
+    values = {
+        "grid": grid,
+        "bld": bld,
+        "hand0": hands[0],
+        "hand1": hands[1],
+        "res0": _counts(state.res[0]),
+        "res1": _counts(state.res[1]),
+        "bank": _counts(state.bank),
+        "supply0": _counts(state.supply[0]),
+        "supply1": _counts(state.supply[1]),
+        "discard": _cards_text(state.discard),
+        "bottom": _cards_text(state.bottom),
+        "first": "-" if state.first < 0 else str(state.first),
+        "phase": PHASE_NAMES[state.phase],
+        "step": str(state.setup_step),
+        "active": str(state.active),
+        "turn": str(state.turn),
+        "disc": ";".join(f"{s}:{n}" for s, n in state.discards_owed) or "-",
+        "wild": ";".join(f"{s}:{n}" for s, n in state.wild_owed) or "-",
+        "draws": ",".join(str(s) for s in state.draws_owed) or "-",
+        "offer": offer,
+        "ability": ABILITY_NAMES[state.ability] if state.ability >= 0 else "-",
+        "die": str(state.die),
+        "used": _counts(state.used),
+        "proposals": str(state.proposals),
+        "nobuild": _counts(state.no_build),
+        "roll": "-" if state.last_roll is None else f"{state.last_roll[0]}+{state.last_roll[1]}",
+        "result": result,
+    }
+    return HEADER + " " + " ".join(f"{key}={values[key]}" for key in FIELDS)
+
+
+class _Reader:
+    """Field parsing helpers that raise PositionError naming the field."""
+
+    def __init__(self, text: str) -> None:
+        parts = text.split(" ")
+        if not parts or parts[0] != HEADER:
+            raise PositionError(f"territories position must start with {HEADER!r}: {text[:40]!r}")
+        parts = parts[1:]
+        if len(parts) != len(FIELDS):
+            raise PositionError(
+                f"territories position: expected {len(FIELDS)} fields ({' '.join(FIELDS)}), got {len(parts)}"
+            )
+        self.values: dict[str, str] = {}
+        for key, part in zip(FIELDS, parts):
+            name, sep, value = part.partition("=")
+            if name != key or not sep:
+                raise PositionError(f"territories position: expected field {key}=..., got {part[:30]!r}")
+            self.values[key] = value
+
+    def fail(self, key: str, why: str) -> PositionError:
+        return PositionError(f"territories position field {key}={self.values[key][:60]!r}: {why}")
+
+    def integer(self, key: str, low: int, high: int, text: str | None = None) -> int:
+        raw = self.values[key] if text is None else text
+        try:
+            value = int(raw)
+        except ValueError:
+            raise self.fail(key, f"{raw!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise self.fail(key, f"{value} is outside {low}..{high}")
+        return value
+
+    def counts(self, key: str, size: int, high: int) -> list[int]:
+        items = self.values[key].split(",")
+        if len(items) != size:
+            raise self.fail(key, f"expected {size} comma-separated counts")
+        return [self.integer(key, 0, high, item) for item in items]
+
+    def card(self, key: str, text: str) -> int:
+        try:
+            return parse_card(text)
+        except NotationError as exc:
+            raise self.fail(key, str(exc)) from None
+
+    def cards(self, key: str) -> list[int]:
+        raw = self.values[key]
+        return [] if raw == "-" else [self.card(key, item) for item in raw.split(",")]
+
+    def point(self, key: str, text: str) -> tuple[int, int]:
+        xy = text.split(",")
+        if len(xy) != 2:
+            raise self.fail(key, f"{text!r} is not x,y")
+        return (self.integer(key, -99, 99, xy[0]), self.integer(key, -99, 99, xy[1]))
+
+
+def decode_position(game: "Territories", text: str) -> "TerritoriesState":
+    """Parse and validate a position string; PositionError names the bad field."""
+    from .state import DEAL, FIRST, GRID_SIZE, MAIN, PHASE_NAMES, SETUP, TerritoriesState
+
+    read = _Reader(text)
+    values = read.values
+    state = TerritoriesState(game, 0)
+    seen: dict[int, str] = {}
+
+    def claim(card: int, key: str) -> None:
+        if card in seen:
+            raise read.fail(key, f"card {CARD_CODE[card]} is also in {seen[card]}")
+        seen[card] = key
+
+    if values["grid"] != "-":
+        for item in values["grid"].split(";"):
+            where, _, code = item.partition(":")
+            cell = read.point("grid", where)
+            if cell in state.grid:
+                raise read.fail("grid", f"cell [{cell[0]},{cell[1]}] appears twice")
+            card = read.card("grid", code)
+            claim(card, "grid")
+            state.grid[cell] = card
+    if values["bld"] != "-":
+        for item in values["bld"].split(";"):
+            where, _, what = item.partition(":")
+            point = read.point("bld", where)
+            if len(what) != 2 or what[0] not in "01" or what[1] not in KIND_CHARS:
+                raise read.fail("bld", f"{item!r}: expected x,y:SEAT KIND such as 2,2:0P")
+            if point in state.buildings:
+                raise read.fail("bld", f"two buildings at {where}")
+            if not touching(point, state.grid):
+                raise read.fail("bld", f"{where} is not an intersection of the grid")
+            state.buildings[point] = (int(what[0]), KIND_CHARS.index(what[1]))
+    for seat in (0, 1):
+        key = f"hand{seat}"
+        if values[key] != "-":
+            for item in values[key].split(","):
+                known = item.endswith("*")
+                card = read.card(key, item.rstrip("*"))
+                claim(card, key)
+                state.hands[seat].append(card)
+                if known:
+                    state.known[seat].add(card)
+        state.hands[seat].sort()
+        state.res[seat] = read.counts(f"res{seat}", 4, PER_SUIT)
+        state.supply[seat] = read.counts(f"supply{seat}", 6, 8)
+        on_board = [0] * 6
+        for owner, kind in state.buildings.values():
+            if owner == seat:
+                on_board[kind] += 1
+        for kind in range(6):
+            if state.supply[seat][kind] + on_board[kind] != START_SUPPLY[kind]:
+                raise read.fail(
+                    f"supply{seat}",
+                    f"{KIND_CHARS[kind]}: {state.supply[seat][kind]} in supply + {on_board[kind]} built "
+                    f"!= {START_SUPPLY[kind]} pieces",
+                )
+    state.bank = read.counts("bank", 4, PER_SUIT)
+    for suit in range(4):
+        if state.bank[suit] + state.res[0][suit] + state.res[1][suit] != PER_SUIT:
+            raise read.fail("bank", f"bank + both players' {'HSCD'[suit]} must be {PER_SUIT}")
+    state.discard = read.cards("discard")
+    for card in state.discard:
+        claim(card, "discard")
+    state.bottom = read.cards("bottom")
+    for card in state.bottom:
+        claim(card, "bottom")
+    state.pool = set(ALL_CARDS) - set(seen)
+    if values["phase"] not in PHASE_NAMES:
+        raise read.fail("phase", f"unknown phase; one of {', '.join(PHASE_NAMES)}")
+    state.phase = PHASE_NAMES.index(values["phase"])
+    dealing = state.phase == DEAL
+    expected_cells = {(i % 5, i // 5) for i in range(len(state.grid))}
+    if dealing and (set(state.grid) != expected_cells or state.buildings or seen.keys() - {c for c in state.grid.values()}):
+        raise read.fail("grid", "while dealing, the grid is filled row by row from [0,0] and nothing else is out")
+    if not dealing and len(state.grid) < GRID_SIZE:
+        raise read.fail("grid", f"after the deal the grid has at least {GRID_SIZE} cards")
+    if values["first"] == "-":
+        if state.phase not in (DEAL, FIRST):
+            raise read.fail("first", "the first player is known after the deal")
+    else:
+        state.first = read.integer("first", 0, 1)
+    state.setup_step = read.integer("step", 0, 4)
+    if state.phase == SETUP and state.setup_step > 3:
+        raise read.fail("step", "setup steps are 0..3")
+    state.active = read.integer("active", 0, 1)
+    state.turn = read.integer("turn", 0, game.rules.max_turns)
+    state.discards_owed = _owed(read, "disc")
+    state.wild_owed = _owed(read, "wild")
+    state.draws_owed = [] if values["draws"] == "-" else [
+        read.integer("draws", 0, 1, s) for s in values["draws"].split(",")
+    ]
+    if (state.discards_owed or state.wild_owed or state.draws_owed) and state.phase < MAIN:
+        raise read.fail("phase", "discards, wildcards or draws are owed only after a roll")
+    state.offer = _offer(read, state)
+    ability = values["ability"]
+    if ability != "-" and ability not in ABILITY_NAMES:
+        raise read.fail("ability", f"one of {', '.join(ABILITY_NAMES)} or -")
+    state.ability = ABILITY_NAMES.index(ability) if ability != "-" else -1
+    ability_phase = state.phase >= PHASE_NAMES.index("ability_die")
+    if ability_phase != (state.ability >= 0):
+        raise read.fail("ability", f"an ability is named exactly when the phase is an ability's (phase {values['phase']})")
+    state.die = read.integer("die", 0, 6)
+    state.used = read.counts("used", 4, 99)
+    state.proposals = read.integer("proposals", 0, 99)
+    state.no_build = read.counts("nobuild", 2, 99)
+    state.last_roll = _roll(read)
+    state.outcome = _result(read)
+    return state
+
+
+def _owed(read: _Reader, key: str) -> list[tuple[int, int]]:
+    raw = read.values[key]
+    if raw == "-":
+        return []
+    owed = []
+    for item in raw.split(";"):
+        seat, _, count = item.partition(":")
+        owed.append((read.integer(key, 0, 1, seat), read.integer(key, 1, 99, count)))
+    return owed
+
+
+def _offer(read: _Reader, state: "TerritoriesState") -> tuple[Any, ...] | None:
+    from .state import COUNTER_RESPOND, RESPOND
+
+    raw = read.values["offer"]
+    responding = state.phase in (RESPOND, COUNTER_RESPOND)
+    if raw == "-":
+        if responding:
+            raise read.fail("offer", "a trade is being answered, so an offer must be given")
+        return None
+    if not responding:
+        raise read.fail("offer", "an open offer needs phase respond or counter_respond")
+    parts = raw.split(":")
+    if len(parts) != 3 or len(parts[0]) != 3 or parts[0][1] != ">":
+        raise read.fail("offer", "expected giver>taker:GIVE:GET")
+    giver, taker = read.integer("offer", 0, 1, parts[0][0]), read.integer("offer", 0, 1, parts[0][2])
+    try:
+        give, give_cards = parse_goods(parts[1], "offer")
+        get, get_cards = parse_goods(parts[2], "offer")
+    except NotationError as exc:
+        raise read.fail("offer", str(exc)) from None
+    if giver == taker:
+        raise read.fail("offer", "giver and taker must differ")
+    return (giver, give, give_cards, taker, get, get_cards)
+
+
+def _roll(read: _Reader) -> tuple[int, int] | None:
+    raw = read.values["roll"]
+    if raw == "-":
+        return None
+    a, sep, b = raw.partition("+")
+    if not sep:
+        raise read.fail("roll", "expected A+B or -")
+    return (read.integer("roll", 1, 6, a), read.integer("roll", 1, 6, b))
+
+
+def _result(read: _Reader) -> Result | None:
+    raw = read.values["result"]
+    if raw == "-":
+        return None
+    who, sep, reason = raw.partition(":")
+    if not sep or not reason:
+        raise read.fail("result", "expected SEAT:REASON, draw:REASON or -")
+    reason = reason.replace("_", " ")
+    if who == "draw":
+        return Result.draw((0, 1), 2, reason)
+    return Result.win(read.integer("result", 0, 1, who), 2, reason)

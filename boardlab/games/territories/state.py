@@ -1,0 +1,437 @@
+"""The Territories state: fields, whose decision it is, and the turn's flow.
+
+Rule numbers refer to docs/rules/territories.md. The rules of each part live in
+sibling modules that operate on this state: :mod:`.production` (the roll),
+:mod:`.actions` (building, trading, discards), :mod:`.abilities` (the four
+abilities), :mod:`.views` (hidden information), :mod:`.position` (the position
+string). This module keeps the fields, the phase machine and the protocol hooks.
+
+Chance model (R1.4, an interpretation): the 20 grid cards are dealt one chance
+node at a time, and every draw from the face-down pile is a chance node uniform
+over the pile's unseen cards (:attr:`pool`). That is the same distribution as a
+pre-shuffled pile, and there is no hidden pile order to leak or determinize.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from boardlab.core import CHANCE, TERMINAL, Move, Player, Result, State
+
+from . import abilities, actions, production
+from .cards import (
+    ALL_CARDS,
+    CAPITAL,
+    CARD_SUIT,
+    GRID_COLUMNS,
+    GRID_ROWS,
+    KIND_POINTS,
+    PER_SUIT,
+    START_SUPPLY,
+    Card,
+)
+from .geometry import Cell, Point, intersections
+from .moves import (
+    DICE,
+    DUELS,
+    ROLLS,
+    Accept,
+    Announce,
+    BankTrade,
+    Build,
+    ConvertTo,
+    Counter,
+    Deal,
+    Destroy,
+    Die,
+    Discard,
+    Draw,
+    Duel,
+    EndTurn,
+    FirstPlayer,
+    Offer,
+    Pay,
+    PlaceCard,
+    Reject,
+    Roll,
+    SwapCard,
+    Wild,
+    parse_token,
+)
+from .options import Rules
+
+if TYPE_CHECKING:
+    from .game import Territories
+
+# Phases (R4 and R10.3). Pending discards, wildcards and draws take precedence
+# over the phase; they only arise in MAIN.
+DEAL, FIRST, SETUP, ROLL, MAIN, RESPOND, COUNTER_RESPOND = range(7)
+ABILITY_DIE, ABILITY_PAY, ABILITY_PLACE, DUEL, RAID_TARGET, CONVERT_TARGET = range(7, 13)
+PHASE_NAMES = (
+    "deal", "first", "setup", "roll", "main", "respond", "counter_respond",
+    "ability_die", "ability_pay", "ability_place", "duel", "raid_target", "convert_target",
+)
+#: setup snake (R3.3): step -> 0 for P1, 1 for P2
+SETUP_ORDER = (0, 1, 1, 0)
+GRID_SIZE = GRID_COLUMNS * GRID_ROWS
+_ROLL_OUTCOMES = [(move, 1 / 36) for move in ROLLS]
+_DIE_OUTCOMES = [(move, 1 / 6) for move in DICE]
+_DUEL_OUTCOMES = [(move, 1 / 36) for move in DUELS]
+_FIRST_OUTCOMES = [(FirstPlayer(0), 0.5), (FirstPlayer(1), 0.5)]
+
+
+class TerritoriesState(State):
+    """A Territories position. Seats are 0 (White) and 1 (Black); ``first`` is P1's seat.
+
+    Copy and snapshot cost: O(cards + buildings), a few microseconds.
+    """
+
+    __slots__ = (
+        "rules", "grid", "buildings", "hands", "known", "res", "bank", "supply", "discard",
+        "bottom", "pool", "first", "phase", "setup_step", "active", "turn", "discards_owed",
+        "wild_owed", "draws_owed", "offer", "ability", "die", "used", "proposals",
+        "no_build", "last_roll", "outcome", "_points_cache",
+    )
+
+    def __init__(self, game: "Territories", seed: int) -> None:
+        super().__init__(game, seed)
+        self.rules: Rules = game.rules
+        self.grid: dict[Cell, Card] = {}
+        self.buildings: dict[Point, tuple[int, int]] = {}
+        self.hands: list[list[Card]] = [[], []]
+        #: cards in each hand that the opponent knows (they entered face up)
+        self.known: list[set[Card]] = [set(), set()]
+        self.res: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        self.bank: list[int] = [PER_SUIT] * 4
+        self.supply: list[list[int]] = [list(START_SUPPLY), list(START_SUPPLY)]
+        self.discard: list[Card] = []
+        #: public cards put under the pile, drawn (first one first) once the pool is empty
+        self.bottom: list[Card] = []
+        #: the pile's unseen cards; a draw is uniform over them (R1.4)
+        self.pool: set[Card] = set(ALL_CARDS)
+        self.first: int = -1
+        self.phase: int = DEAL
+        self.setup_step: int = 0
+        self.active: int = 0
+        self.turn: int = 0
+        self.discards_owed: list[tuple[int, int]] = []
+        self.wild_owed: list[tuple[int, int]] = []
+        self.draws_owed: list[int] = []
+        #: open proposal: (giver, give, give_cards, taker, get, get_cards); the taker answers
+        self.offer: tuple[Any, ...] | None = None
+        self.ability: int = -1
+        self.die: int = 0
+        self.used: list[int] = [0, 0, 0, 0]
+        self.proposals: int = 0
+        self.no_build: list[int] = [0, 0]
+        self.last_roll: tuple[int, int] | None = None
+        self.outcome: Result | None = None
+        self._points_cache: list[Point] | None = None
+
+    # --- derived quantities ---------------------------------------------------
+    def label(self, seat: int) -> int:
+        """1 if ``seat`` is P1 (plays first), 2 if P2; 0 before the first player is known."""
+        if self.first < 0:
+            return 0
+        return 1 if seat == self.first else 2
+
+    def seat_of_label(self, label: int) -> int:
+        return self.first if label == 1 else 1 - self.first
+
+    def intersection_points(self) -> list[Point]:
+        """Every intersection of the current grid (cached until the grid grows)."""
+        if self._points_cache is None:
+            self._points_cache = intersections(self.grid)
+        return self._points_cache
+
+    def points(self, seat: int) -> int:
+        supply = self.supply[seat]
+        return sum((START_SUPPLY[k] - supply[k]) * KIND_POINTS[k] for k in range(6))
+
+    def building_count(self, seat: int) -> int:
+        return sum(START_SUPPLY) - sum(self.supply[seat])
+
+    def hand_size(self, seat: int) -> int:
+        """Cards that count toward the hand limit (R5.1)."""
+        size = sum(self.res[seat])
+        if self.rules.limit_counts_territories:
+            size += len(self.hands[seat])
+        return size
+
+    def pile_size(self) -> int:
+        return len(self.pool) + len(self.bottom)
+
+    def decider(self) -> int:
+        """The seat that must decide now, or CHANCE / TERMINAL."""
+        return self.current_player()
+
+    # --- the protocol hooks ---------------------------------------------------
+    def current_player(self) -> Player:
+        if self.outcome is not None:
+            return TERMINAL
+        phase = self.phase
+        if phase == MAIN or phase == RESPOND or phase == COUNTER_RESPOND:
+            if self.discards_owed:
+                return self.discards_owed[0][0]
+            if self.wild_owed:
+                return self.wild_owed[0][0]
+            if self.draws_owed:
+                return CHANCE
+            if phase == RESPOND:
+                return 1 - self.active
+            return self.active
+        if phase == SETUP:
+            step_label = SETUP_ORDER[self.setup_step]
+            return self.first if step_label == 0 else 1 - self.first
+        if phase in (DEAL, FIRST, ROLL, ABILITY_DIE, DUEL):
+            return CHANCE
+        return self.active
+
+    def _chance_outcomes(self) -> list[tuple[Move, float]]:
+        phase = self.phase
+        if phase == ROLL:
+            return _ROLL_OUTCOMES
+        if phase == ABILITY_DIE:
+            return _DIE_OUTCOMES
+        if phase == DUEL:
+            return _DUEL_OUTCOMES
+        if phase == FIRST:
+            return _FIRST_OUTCOMES
+        if phase == DEAL:
+            share = 1.0 / len(self.pool)
+            return [(Deal(card), share) for card in sorted(self.pool)]
+        # a draw owed in MAIN
+        if self.pool:
+            share = 1.0 / len(self.pool)
+            return [(Draw(card), share) for card in sorted(self.pool)]
+        return [(Draw(self.bottom[0]), 1.0)]
+
+    def _illegal_chance_reason(self, move: Move) -> str | None:
+        phase = self.phase
+        if phase == DEAL:
+            if not isinstance(move, Deal):
+                return "the grid is being dealt: expected deal(CARD)"
+            return None if move.card in self.pool else "that card is not in the undealt deck"
+        if phase == FIRST:
+            return None if isinstance(move, FirstPlayer) else "expected P1=seat0 or P1=seat1"
+        if phase == ROLL:
+            return None if isinstance(move, Roll) else "the turn starts with a roll: expected rA+B"
+        if phase == ABILITY_DIE:
+            return None if isinstance(move, Die) else "the ability's d6 is rolled now: expected d1..d6"
+        if phase == DUEL:
+            return None if isinstance(move, Duel) else "the duel is rolled now: expected AvD"
+        if not isinstance(move, Draw):
+            return "a territory card is drawn now: expected draw(CARD)"
+        if self.pool:
+            return None if move.card in self.pool else "that card is not in the face-down pile"
+        return None if move.card == self.bottom[0] else "the next card of the pile is a known one"
+
+    def _legal_moves(self) -> list[Move]:
+        if self.discards_owed and self.phase >= MAIN:
+            return actions.discard_moves(self)
+        if self.wild_owed and self.phase >= MAIN:
+            return actions.wild_moves(self)
+        phase = self.phase
+        if phase == MAIN:
+            return actions.main_moves(self)
+        if phase == SETUP:
+            return actions.setup_moves(self)
+        if phase == RESPOND or phase == COUNTER_RESPOND:
+            return actions.response_moves(self)
+        return abilities.resolution_moves(self)
+
+    def _illegal_reason(self, move: Move) -> str | None:
+        return actions.illegal_reason(self, move)
+
+    def _apply(self, move: Move) -> None:
+        _APPLY[type(move)](self, move)
+        self._settle()
+
+    def _parse_move(self, text: str) -> Move:
+        return parse_token(text)
+
+    def result(self) -> Result | None:
+        return self.outcome
+
+    # --- flow -------------------------------------------------------------------
+    def _settle(self) -> None:
+        """After every move: drop draws from an empty pile, wildcards from an empty bank, check the win."""
+        while self.draws_owed and not self.pool and not self.bottom:
+            if self.rules.reshuffle_discards and self.discard:
+                self.pool.update(self.discard)
+                self.discard.clear()
+            else:
+                self.draws_owed.clear()  # R1.5: no card, no reshuffle
+        while self.wild_owed and sum(self.bank) == 0:
+            self.wild_owed.pop(0)  # R4.5: a wildcard is lost when the bank is empty
+        if self.outcome is None and self.phase >= ROLL:
+            self._check_target()
+
+    def _check_target(self) -> None:
+        """R9.1: a player with the target points wins at once (the actor is checked first)."""
+        target = self.rules.target_points
+        for seat in (self.active, 1 - self.active):
+            if self.points(seat) >= target:
+                self.outcome = Result.win(
+                    seat, 2, f"{self.game.player_name(seat)} reached {self.points(seat)} points"
+                )
+                return
+
+    def end_turn(self) -> None:
+        """R9.2 no-building clock, R9.3 turn cap, then the opponent's turn begins."""
+        rules = self.rules
+        me = self.active
+        clocked = (0, 1) if rules.clock_game_turns else (me,)
+        for seat in clocked:
+            self.no_build[seat] = 0 if self.building_count(seat) else self.no_build[seat] + 1
+        losers = [s for s in clocked if self.no_build[s] >= rules.no_building_turns]
+        name = self.game.player_name
+        if len(losers) == 2:
+            self.outcome = Result.draw((0, 1), 2, "both players were without buildings too long")
+            return
+        if losers:
+            loser = losers[0]
+            self.outcome = Result.win(
+                1 - loser, 2,
+                f"{name(loser)} had no buildings for {rules.no_building_turns} turns",
+            )
+            return
+        if self.turn >= rules.max_turns:
+            a, b = self.points(0), self.points(1)
+            if a == b:
+                self.outcome = Result.draw((0, 1), 2, f"turn cap {rules.max_turns}: equal points {a}")
+            else:
+                winner = 0 if a > b else 1
+                self.outcome = Result.win(
+                    winner, 2, f"turn cap {rules.max_turns}: {name(winner)} leads {max(a, b)}-{min(a, b)}"
+                )
+            return
+        self.turn += 1
+        self.active = 1 - me
+        self.phase = ROLL
+        self.used = [0, 0, 0, 0]
+        self.proposals = 0
+
+    # --- chance application -------------------------------------------------------
+    def _apply_deal(self, move: Deal) -> None:
+        index = len(self.grid)
+        self.grid[(index % GRID_COLUMNS, index // GRID_COLUMNS)] = move.card
+        self.pool.discard(move.card)
+        self._points_cache = None
+        if len(self.grid) == GRID_SIZE:
+            self.phase = FIRST
+
+    def _apply_first(self, move: FirstPlayer) -> None:
+        self.first = move.seat
+        self.active = move.seat
+        self.phase = SETUP
+        self.setup_step = 0
+
+    def _apply_roll(self, move: Roll) -> None:
+        self.last_roll = (move.first, move.second)
+        self.phase = MAIN
+        total = move.first + move.second
+        if total == 7:
+            production.resolve_seven(self)
+        else:
+            production.resolve_production(self, total)
+
+    def _apply_draw(self, move: Draw) -> None:
+        seat = self.draws_owed.pop(0)
+        card = move.card
+        if card in self.pool:
+            self.pool.discard(card)
+        else:
+            self.bottom.remove(card)
+            self.known[seat].add(card)  # a card from the public bottom is known to all
+        hand = self.hands[seat]
+        hand.append(card)
+        hand.sort()
+
+    # --- copying and undo -------------------------------------------------------
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            dict(self.grid), dict(self.buildings), [h.copy() for h in self.hands],
+            [k.copy() for k in self.known], [r.copy() for r in self.res], self.bank.copy(),
+            [s.copy() for s in self.supply], self.discard.copy(), self.bottom.copy(),
+            self.pool.copy(), self.first, self.phase, self.setup_step, self.active, self.turn,
+            self.discards_owed.copy(), self.wild_owed.copy(), self.draws_owed.copy(), self.offer,
+            self.ability, self.die, self.used.copy(), self.proposals, self.no_build.copy(),
+            self.last_roll, self.outcome,
+        )
+
+    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+        (
+            self.grid, self.buildings, self.hands, self.known, self.res, self.bank, self.supply,
+            self.discard, self.bottom, self.pool, self.first, self.phase, self.setup_step,
+            self.active, self.turn, self.discards_owed, self.wild_owed, self.draws_owed,
+            self.offer, self.ability, self.die, self.used, self.proposals, self.no_build,
+            self.last_roll, self.outcome,
+        ) = snapshot
+        self._points_cache = None
+
+    def _copy(self) -> "TerritoriesState":
+        clone = TerritoriesState.__new__(TerritoriesState)
+        clone.rules = self.rules
+        clone._restore(self._snapshot())
+        return clone
+
+    # --- the rest of the protocol lives in sibling modules -----------------------------
+    def view(self, player: Player | None = None) -> dict[str, Any]:
+        from .views import build_view
+
+        return build_view(self, player)
+
+    def secrets(self, player: Player | None) -> set[str]:
+        from .views import hidden_codes
+
+        return hidden_codes(self, player)
+
+    def resample(self, player: Player, rng: Any) -> "TerritoriesState":
+        from .views import resample_state
+
+        return resample_state(self, player, rng)
+
+    def position(self) -> str:
+        from .position import encode_position
+
+        return encode_position(self)
+
+    def evaluate(self) -> list[float]:
+        from .evaluation import evaluate_state
+
+        return evaluate_state(self)
+
+    def suit_of(self, card: Card) -> int:
+        return CARD_SUIT[card]
+
+    def capital_of(self, seat: int) -> Point | None:
+        for point, (owner, kind) in self.buildings.items():
+            if owner == seat and kind == CAPITAL:
+                return point
+        return None
+
+
+_APPLY: dict[type, Callable[[TerritoriesState, Any], None]] = {
+    Deal: TerritoriesState._apply_deal,
+    FirstPlayer: TerritoriesState._apply_first,
+    Roll: TerritoriesState._apply_roll,
+    Draw: TerritoriesState._apply_draw,
+    Build: actions.apply_build,
+    BankTrade: actions.apply_bank_trade,
+    Offer: actions.apply_offer,
+    Counter: actions.apply_counter,
+    Accept: actions.apply_accept,
+    Reject: actions.apply_reject,
+    Discard: actions.apply_discard,
+    Wild: actions.apply_wild,
+    EndTurn: lambda state, move: state.end_turn(),
+    Announce: abilities.apply_announce,
+    Die: abilities.apply_die,
+    Duel: abilities.apply_duel,
+    Pay: abilities.apply_pay,
+    SwapCard: abilities.apply_swap_card,
+    PlaceCard: abilities.apply_place_card,
+    Destroy: abilities.apply_destroy,
+    ConvertTo: abilities.apply_convert,
+}

@@ -1,0 +1,193 @@
+"""Hidden information (R11): what each player sees, what they must not, and resampling.
+
+Public: grid, buildings, supplies, points, bank, pile size, discard pile, the
+cards put under the pile, dice, every action. Private: the identities of each
+hand's territory cards (the count is public), except cards that entered a hand
+face up (Swap, the known bottom of the pile, traded cards). Nobody knows the
+unseen pile cards (:attr:`TerritoriesState.pool`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from boardlab.core import CHANCE, TERMINAL, Player
+
+from .abilities import pending_text
+from .cards import ABILITY_NAMES, CARD_CODE, KIND_CHARS, SUITS, resources_text
+
+if TYPE_CHECKING:
+    from .state import TerritoriesState
+
+SEAT_COLOURS = ("White", "Black")
+
+
+def _resources(amounts: list[int]) -> dict[str, int]:
+    return {SUITS[s]: amounts[s] for s in range(4)}
+
+
+def decision_text(state: "TerritoriesState") -> str:
+    """Whose decision it is and what it is, in words (for every viewer)."""
+    from .state import COUNTER_RESPOND, DEAL, FIRST, MAIN, RESPOND, ROLL, SETUP
+
+    player = state.current_player()
+    if player == TERMINAL:
+        assert state.outcome is not None
+        return f"game over: {state.outcome.reason}"
+    name = state.game.player_name
+    if state.phase == DEAL:
+        return f"chance: dealing grid card {len(state.grid) + 1} of 20"
+    if state.phase == FIRST:
+        return "chance: who plays first"
+    if state.phase == SETUP:
+        return f"{name(player)} places a free Town (setup step {state.setup_step + 1} of 4)"
+    if state.phase == ROLL:
+        return f"chance: {name(state.active)} rolls 2d6"
+    if state.phase >= MAIN and state.discards_owed:
+        seat, owed = state.discards_owed[0]
+        return f"{name(seat)} discards {owed} cards (a 7 was rolled)"
+    if state.phase >= MAIN and state.wild_owed:
+        seat, owed = state.wild_owed[0]
+        return f"{name(seat)} chooses {min(owed, sum(state.bank))} Temple wildcard resources"
+    if player == CHANCE and state.draws_owed:
+        return f"chance: {name(state.draws_owed[0])} draws a territory card"
+    if state.phase == RESPOND:
+        return f"{name(player)} answers the trade proposal (acc / rej)"
+    if state.phase == COUNTER_RESPOND:
+        return f"{name(player)} answers the counter-proposal (acc / rej)"
+    if state.phase == MAIN:
+        return f"{name(player)} acts: build, trade, use an ability, or end"
+    ability = ABILITY_NAMES[state.ability] if state.ability >= 0 else "ability"
+    if player == CHANCE:
+        return f"chance: {ability} dice"
+    return f"{name(player)} resolves {ability}: {pending_text(state)}"
+
+
+def _offer_view(state: "TerritoriesState") -> dict[str, Any] | None:
+    if state.offer is None:
+        return None
+    giver, give, give_cards, taker, get, get_cards = state.offer
+    return {
+        "from": giver,
+        "to": taker,
+        "gives": resources_text(give),
+        "gives_cards": [CARD_CODE[c] for c in give_cards],
+        "wants": resources_text(get),
+        "wants_cards": [CARD_CODE[c] for c in get_cards],
+    }
+
+
+def build_view(state: "TerritoriesState", viewer: Player | None) -> dict[str, Any]:
+    """JSON-safe view for ``viewer`` (None = spectators). Cost: O(cards + buildings)."""
+    rules = state.rules
+    players = []
+    for seat in (0, 1):
+        hand = state.hands[seat]
+        own = viewer == seat
+        visible = hand if own else [card for card in hand if card in state.known[seat]]
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "colour": SEAT_COLOURS[seat],
+            "label": f"P{state.label(seat)}" if state.first >= 0 else "",
+            "points": state.points(seat),
+            "resource_count": sum(state.res[seat]),
+            "resources": _resources(state.res[seat]) if (own or rules.resources_public) else None,
+            "territory_count": len(hand),
+            "territories": [CARD_CODE[c] for c in visible],
+            "known_to_opponent": [CARD_CODE[c] for c in hand if c in state.known[seat]],
+            "supply": {KIND_CHARS[k]: state.supply[seat][k] for k in range(6)},
+            "no_building_turns": state.no_build[seat],
+        }
+        players.append(entry)
+    player = state.current_player()
+    result = state.outcome
+    return {
+        "game": "territories",
+        "viewer": viewer,
+        "turn": state.turn,
+        "max_turns": rules.max_turns,
+        "target_points": rules.target_points,
+        "phase": _phase_name(state),
+        "to_move": player if player >= 0 else ("chance" if player == CHANCE else "over"),
+        "active": state.active,
+        "first": state.first,
+        "decision": decision_text(state),
+        "grid": [[c, r, CARD_CODE[card]] for (c, r), card in sorted(state.grid.items(), key=_cell_order)],
+        "buildings": [
+            [x, y, owner, KIND_CHARS[kind]]
+            for (x, y), (owner, kind) in sorted(state.buildings.items(), key=_cell_order)
+        ],
+        "bank": _resources(state.bank),
+        "pile_size": state.pile_size(),
+        "pile_bottom": [CARD_CODE[c] for c in state.bottom],
+        "discard": [CARD_CODE[c] for c in state.discard],
+        "players": players,
+        "last_roll": list(state.last_roll) if state.last_roll else None,
+        "offer": _offer_view(state),
+        "ability": ABILITY_NAMES[state.ability] if state.ability >= 0 else None,
+        "die": state.die if state.ability >= 0 else None,
+        "abilities_used": {ABILITY_NAMES[a]: state.used[a] for a in range(4)},
+        "proposals": state.proposals,
+        "discards_owed": [[seat, owed] for seat, owed in state.discards_owed],
+        "wildcards_owed": [[seat, owed] for seat, owed in state.wild_owed],
+        "draws_owed": list(state.draws_owed),
+        "result": result.to_json() if result is not None else None,
+    }
+
+
+def _cell_order(item: tuple[tuple[int, int], Any]) -> tuple[int, int]:
+    (x, y), _ = item
+    return (y, x)
+
+
+def _phase_name(state: "TerritoriesState") -> str:
+    from .state import MAIN, PHASE_NAMES
+
+    if state.outcome is not None:
+        return "over"
+    if state.phase >= MAIN and state.discards_owed:
+        return "discard"
+    if state.phase >= MAIN and state.wild_owed:
+        return "wildcard"
+    if state.phase >= MAIN and state.draws_owed:
+        return "draw"
+    return PHASE_NAMES[state.phase]
+
+
+def unseen_by(state: "TerritoriesState", viewer: Player | None) -> list[int]:
+    """Cards whose whereabouts ``viewer`` does not know: the pool and others' unknown hand cards."""
+    cards = set(state.pool)
+    for seat in (0, 1):
+        if seat != viewer:
+            cards.update(c for c in state.hands[seat] if c not in state.known[seat])
+    return sorted(cards)
+
+
+def hidden_codes(state: "TerritoriesState", viewer: Player | None) -> set[str]:
+    """Card codes ``viewer`` may not see: exactly what :func:`build_view` must never show."""
+    return {CARD_CODE[c] for c in unseen_by(state, viewer)}
+
+
+def resample_state(state: "TerritoriesState", viewer: Player, rng: random.Random) -> "TerritoriesState":
+    """A state consistent with ``view(viewer)``: the opponent's unknown hand cards re-dealt
+    uniformly from all cards ``viewer`` has not seen; the rest stay in the pool. New seed.
+
+    Exact under the chance model (R1.4): the pool is uniformly random given the view.
+    """
+    clone = state.copy()
+    clone.seed = rng.getrandbits(64)
+    other = 1 - viewer
+    hidden = [c for c in clone.hands[other] if c not in clone.known[other]]
+    if hidden:
+        candidates = unseen_by(clone, viewer)
+        chosen = rng.sample(candidates, len(hidden))
+        kept = [c for c in clone.hands[other] if c in clone.known[other]]
+        clone.hands[other] = sorted(kept + chosen)
+        clone.pool = set(candidates) - set(chosen)
+    # The history and undo stack hold the real chance outcomes (every draw): drop them,
+    # and restart the record from the resampled position so to_json() stays replayable.
+    clone._history = []
+    clone._snapshots = []
+    clone._start_position = clone.position()
+    return clone
