@@ -1,0 +1,96 @@
+"""The Honor rules object: options, ruleset id, state construction, renderers."""
+
+from __future__ import annotations
+
+import secrets
+from functools import cached_property
+from typing import Any, Mapping
+
+from boardlab.core import Game, Option, register
+
+from .catalogue import ALL_PIECES, CATALOGUE_SHA256
+from .physics import PYMUNK_VERSION, TableLayout, pymunk_module
+from .records import START_POOL
+from .state import HonorState
+from .tremor import SIGMA_THETA_DEG, SIGMA_X_CM
+
+SEED_BITS = 256
+
+
+@register
+class HonorGame(Game):
+    """Honor, "A Game of Honor and Diplomacy": bid for pieces and balance them on your
+    tower, on a pymunk physics table; the last tower standing wins (docs/rules/honor.md)."""
+
+    id = "honor"
+    name = "Honor"
+    summary = "bid tokens for wooden pieces and balance them on your tower; last tower standing wins (physics)"
+    min_players = 2
+    max_players = 4
+    default_players = 2
+    options_spec = (
+        Option("tremor", True, "Gaussian hand tremor on every release, sigma 0.10 cm / 0.5 deg (H-21)", kind=bool),
+        Option("resign", True, "players may resign at their own decision points (H-22)", kind=bool),
+        Option("zone_gap", 0, "empty table between zones, cm (B-6)", kind=int, minimum=0, maximum=60),
+    )
+    has_chance = True
+    has_hidden_information = True
+    continuous_moves = True
+    rules_version = "1"
+    state_class = HonorState
+    has_image_renderer = True
+
+    @cached_property
+    def layout(self) -> TableLayout:
+        return TableLayout(self.num_players, int(self.options["zone_gap"]))
+
+    @cached_property
+    def ruleset(self) -> str:
+        """The ruleset id (rule 11.1): engine, catalogue, table and tremor; records are valid only against it."""
+        tremor = f"{SIGMA_X_CM:.2f}/{SIGMA_THETA_DEG:.1f}" if self.options["tremor"] else "off"
+        return (f"honor-2d/{self.rules_version};pymunk={PYMUNK_VERSION};cat={CATALOGUE_SHA256[:16]};"
+                f"zone=60;gap={self.options['zone_gap']};tremor={tremor}")
+
+    @property
+    def max_moves(self) -> int:
+        """Rule 12: <= 30n placements, each after <= 1 choice, 10 raises, n passes, 8 push
+        passes and 2 release moves; <= 10n outbid rounds of <= 12 + n moves; n resignations."""
+        n = self.num_players
+        placements = len(ALL_PIECES) * n
+        per_placement = 1 + START_POOL + n + 8 + 2
+        outbid_rounds = START_POOL * n * (2 + START_POOL + n)
+        return placements * per_placement + outbid_rounds + n
+
+    def new_state(self, seed: int | None = None) -> HonorState:
+        """A new game; a default seed has 256 bits (B-14 item 12)."""
+        return super().new_state(secrets.randbits(SEED_BITS) if seed is None else seed)  # type: ignore[return-value]
+
+    def state_from_position(self, text: str, seed: int | None = None) -> HonorState:
+        """A state from a position string; it starts cold (no pickled space, rule 11.3)."""
+        return super().state_from_position(text, secrets.randbits(SEED_BITS) if seed is None else seed)  # type: ignore[return-value]
+
+    def _new_state(self, seed: int) -> HonorState:
+        pymunk_module()  # fail early with the install hint
+        return HonorState(self, seed)
+
+    def _state_from_position(self, text: str) -> HonorState:
+        pymunk_module()
+        state = HonorState(self, 0)
+        state.load_record(text)
+        return state
+
+    def player_name(self, player: int) -> str:
+        return ("Red", "Blue", "Green", "Gold")[player]
+
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        from .render_text import render_text
+
+        return render_text(view)
+
+    def render_image(self, view: Mapping[str, Any], path: str) -> None:
+        from .render_image import render_png
+
+        render_png(view, path)
+
+
+__all__ = ["HonorGame"]

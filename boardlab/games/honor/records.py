@@ -1,0 +1,219 @@
+"""Honor's canonical state record: small frozen value types, the canonical JSON,
+its hash, and the validated inverse (the position string; rules section 11).
+
+The position string is the canonical JSON of the integer record on one line:
+keys sorted, no spaces, integers and short strings only, no seed. Its SHA-256 is
+the state hash. It does not hold the pickled physics space, so a state loaded
+from a position starts *cold* (Chipmunk's cached contact impulses are rebuilt
+from nothing); states reached by play keep the pickle and start warm.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from boardlab.core import PositionError
+
+from .catalogue import ALL_PIECES
+
+PHASES = ("CHOOSE", "AUCTION", "PUSH", "PLACE", "TREMOR", "OVER")
+START_POOL = 10
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PieceOnTable:
+    """A placed piece: id, owner, foundation flag, placement order and its canonical
+    pose (x, y in 1e-4 cm; angle in 1e-6 rad, in [-pi, pi))."""
+
+    pid: str
+    owner: int
+    foundation: bool
+    order: int
+    xq: int
+    yq: int
+    aq: int
+
+    def to_json(self) -> list[Any]:
+        return [self.pid, self.owner, int(self.foundation), self.order, self.xq, self.yq, self.aq]
+
+
+@dataclass(frozen=True, slots=True)
+class Auction:
+    """A Build auction: the piece, the high bid and bidder, who passed, who acts next."""
+
+    pid: str
+    high: int
+    bidder: int
+    passed: tuple[int, ...]
+    to_act: int
+
+    def to_json(self) -> list[Any]:
+        return [self.pid, self.high, self.bidder, list(self.passed), self.to_act]
+
+
+@dataclass(frozen=True, slots=True)
+class PushChain:
+    """A Push: the piece, the pusher, who holds it now and how often it was passed."""
+
+    pid: str
+    pusher: int
+    holder: int
+    passes: int
+
+    @property
+    def fee(self) -> int:
+        """What the holder pays to pass it on: 1, 2, 3 ... (rule 7.7)."""
+        return self.passes + 1
+
+    def to_json(self) -> list[Any]:
+        return [self.pid, self.pusher, self.holder, self.passes]
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """The piece in a player's hand, and how they got it (``build`` or ``push``)."""
+
+    pid: str
+    placer: int
+    how: str
+
+    def to_json(self) -> list[Any]:
+        return [self.pid, self.placer, self.how]
+
+
+def canonical_json(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def state_hash(data: Mapping[str, Any]) -> str:
+    """SHA-256 (hex) of the canonical JSON of a record."""
+    return hashlib.sha256(canonical_json(data).encode("ascii")).hexdigest()
+
+
+# --- validation of a position string ----------------------------------------------
+
+_KEYS = {
+    "v", "ruleset", "pools", "bank", "standing", "out_at", "supply", "table", "turn_player", "turn_no",
+    "phase", "auction", "push", "placing", "pending", "placement_index", "result", "last", "timeouts",
+}
+
+
+def _fail(text: str) -> PositionError:
+    return PositionError(f"honor position: {text}")
+
+
+def _int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _fail(f"{what} must be an integer, got {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise _fail(f"{what}={value} is out of range [{low}, {high}]")
+    return value
+
+
+def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        size = "" if length is None else f" of {length}"
+        raise _fail(f"{what} must be a list{size}, got {value!r}")
+    return value
+
+
+def _pid(value: Any, what: str) -> str:
+    if value not in ALL_PIECES:
+        raise _fail(f"{what} {value!r} is not a piece id")
+    return str(value)
+
+
+def decode_record(text: str, players: int, ruleset: str) -> dict[str, Any]:
+    """Parse and check a position string; return the state's fields as Python values.
+
+    Raises PositionError naming the first problem (bad JSON, wrong ruleset,
+    a field out of range, pieces missing or doubled, tokens that do not add up).
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _fail(f"not canonical JSON ({exc.msg} at character {exc.pos})") from None
+    if not isinstance(data, dict) or set(data) != _KEYS:
+        keys = sorted(data) if isinstance(data, dict) else type(data).__name__
+        raise _fail(f"expected an object with keys {sorted(_KEYS)}, got {keys}")
+    if data["v"] != RECORD_VERSION:
+        raise _fail(f"record version {data['v']!r} is not {RECORD_VERSION}")
+    if data["ruleset"] != ruleset:
+        raise _fail(f"ruleset {data['ruleset']!r} differs from this game's {ruleset!r}")
+    seat = (0, players - 1)
+    pools = tuple(_int(v, "pool", 0, START_POOL) for v in _list(data["pools"], "pools", players))
+    bank = _int(data["bank"], "bank", 0, START_POOL * players)
+    if sum(pools) + bank != START_POOL * players:
+        raise _fail(f"pools {list(pools)} + bank {bank} != {START_POOL * players} (rule 7.11)")
+    standing = tuple(bool(_int(v, "standing flag", 0, 1)) for v in _list(data["standing"], "standing", players))
+    out_at: list[tuple[int, int] | None] = []
+    for entry in _list(data["out_at"], "out_at", players):
+        out_at.append(None if entry is None else (
+            _int(_list(entry, "out_at entry", 2)[0], "out_at index", 0), _int(entry[1], "out_at step", 0)))
+    supply = tuple(_pid(p, "supply piece") for p in _list(data["supply"], "supply"))
+    if list(supply) != sorted(set(supply)):
+        raise _fail("the supply must be sorted, without repeats")
+    table: list[PieceOnTable] = []
+    for entry in _list(data["table"], "table"):
+        pid, owner, foundation, order, xq, yq, aq = _list(entry, "table entry", 7)
+        table.append(PieceOnTable(_pid(pid, "table piece"), _int(owner, "owner", *seat),
+                                  bool(_int(foundation, "foundation flag", 0, 1)), _int(order, "order", 0),
+                                  _int(xq, "xq"), _int(yq, "yq"), _int(aq, "aq", -3141593, 3141593)))
+    for piece in table:
+        if not standing[piece.owner]:
+            raise _fail(f"{piece.pid} belongs to player {piece.owner}, who is out")
+    phase = data["phase"]
+    if phase not in PHASES:
+        raise _fail(f"phase {phase!r} is not one of {PHASES}")
+    auction = push = placing = None
+    if data["auction"] is not None:
+        pid, high, bidder, passed, to_act = _list(data["auction"], "auction", 5)
+        auction = Auction(_pid(pid, "auction piece"), _int(high, "high bid", 0, START_POOL),
+                          _int(bidder, "bidder", *seat), tuple(_int(p, "passed", *seat) for p in _list(passed, "passed")),
+                          _int(to_act, "to_act", *seat))
+    if data["push"] is not None:
+        pid, pusher, holder, passes = _list(data["push"], "push", 4)
+        push = PushChain(_pid(pid, "pushed piece"), _int(pusher, "pusher", *seat), _int(holder, "holder", *seat),
+                         _int(passes, "passes", 0, 4 * START_POOL))
+    if data["placing"] is not None:
+        pid, placer, how = _list(data["placing"], "placing", 3)
+        if how not in ("build", "push"):
+            raise _fail(f"placing how {how!r} is not build or push")
+        placing = Placing(_pid(pid, "piece to place"), _int(placer, "placer", *seat), how)
+    pending = None
+    if data["pending"] is not None:
+        pending = tuple(_int(v, "pending release") for v in _list(data["pending"], "pending", 3))
+    expected = {"CHOOSE": (None, None, None, None), "AUCTION": ("a", None, None, None),
+                "PUSH": (None, "p", None, None), "PLACE": (None, None, "l", None), "TREMOR": (None, None, "l", "t"),
+                "OVER": (None, None, None, None)}[phase]
+    for value, marker, name in zip((auction, push, placing, pending), expected, ("auction", "push", "placing", "pending")):
+        if (value is None) != (marker is None):
+            raise _fail(f"phase {phase} {'needs' if marker else 'has no'} {name}")
+    in_hand = [x.pid for x in (auction, push, placing) if x is not None]
+    everything = sorted([*supply, *(p.pid for p in table), *in_hand])
+    if everything != sorted(ALL_PIECES):
+        raise _fail("every piece must be exactly once in the supply, on the table or in hand")
+    result = None
+    if data["result"] is not None:
+        winners, reason = _list(data["result"], "result", 2)
+        result = (tuple(_int(p, "winner", *seat) for p in _list(winners, "winners")), str(reason))
+    if (phase == "OVER") != (result is not None):
+        raise _fail("a result is present exactly when the phase is OVER")
+    last = data["last"]
+    if last is not None and not isinstance(last, dict):
+        raise _fail("last must be an object or null")
+    return {
+        "pools": pools, "bank": bank, "standing": standing, "out_at": tuple(out_at), "supply": supply,
+        "table": tuple(table), "turn_player": _int(data["turn_player"], "turn_player", *seat),
+        "turn_no": _int(data["turn_no"], "turn_no", 1), "phase": phase, "auction": auction, "push": push,
+        "placing": placing, "pending": pending, "placement_index": _int(data["placement_index"], "placement_index", 0),
+        "result": result, "last": last, "timeouts": _int(data["timeouts"], "timeouts", 0),
+    }
+
+
+__all__ = ["Auction", "PHASES", "PieceOnTable", "Placing", "PushChain", "START_POOL",
+           "canonical_json", "decode_record", "state_hash"]

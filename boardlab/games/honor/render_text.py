@@ -1,0 +1,165 @@
+"""A character side view of the table for terminals (rich markup colours by owner).
+
+Every cell is sampled at six points; a cell is drawn if any point lies inside a
+piece. Foundations are drawn ``▓``, other pieces ``█``, the piece in hand as a
+ghost outline ``·`` at the proposed release (the default one unless given).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Sequence
+
+from .catalogue import kind_of, point_in_convex, world_parts
+
+COLOURS = ("red", "blue", "green", "yellow")
+GHOST = "·"
+SAMPLES = ((0.2, 0.25), (0.5, 0.25), (0.8, 0.25), (0.2, 0.75), (0.5, 0.75), (0.8, 0.75))
+
+
+def _release_numbers(text: str | None) -> tuple[float, float] | None:
+    if not text:
+        return None
+    words = text.split()
+    x = float(words[1])
+    theta = float(words[2]) if len(words) > 2 else 0.0
+    return x, theta
+
+
+def _canvas(view: Mapping[str, Any], ghost: tuple[str, float, float, float] | None) -> list[str]:
+    zones = view["zones"]
+    left = min(zones[0][0], *(p["x"] - 8 for p in view["table"])) if view["table"] else zones[0][0]
+    right = max(zones[-1][1], *(p["x"] + 8 for p in view["table"])) if view["table"] else zones[-1][1]
+    span = right - left
+    cm_per_col = 1.0 if span <= 130 else 2.0 if span <= 260 else span / 130
+    cm_per_row = 2.0 * cm_per_col
+    cols = int(math.ceil(span / cm_per_col))
+    polygons: list[tuple[list[list[tuple[float, float]]], str]] = []
+    top = 6.0
+    for piece in view["table"]:
+        parts = world_parts(piece["pid"], piece["x"], piece["y"], piece["angle"])
+        mark = "▓" if piece["foundation"] else "█"
+        polygons.append((parts, f"[{COLOURS[piece['owner'] % 4]}]{mark}[/]"))
+        top = max(top, max(y for part in parts for _, y in part))
+    if ghost is not None:
+        pid, gx, gy, angle = ghost
+        parts = world_parts(pid, gx, gy, angle)
+        polygons.append((parts, GHOST))
+        top = max(top, max(y for part in parts for _, y in part))
+    rows = int(math.ceil((top + 1.0) / cm_per_row))
+    lines = []
+    for row in range(rows - 1, -1, -1):
+        cells = []
+        for col in range(cols):
+            mark = " "
+            for parts, symbol in polygons:
+                if any(point_in_convex(part, left + (col + sx) * cm_per_col, (row + sy) * cm_per_row)
+                       for part in parts for sx, sy in SAMPLES):
+                    mark = symbol
+                    break
+            cells.append(mark)
+        lines.append("".join(cells))
+    ruler = ["▔"] * cols
+    labels = [" "] * cols
+    for seat, (lo, hi) in enumerate(zones):
+        for edge in (lo, hi):
+            col = int((edge - left) / cm_per_col)
+            if 0 <= col < cols:
+                ruler[col] = "┃"
+        name = f"{view['names'][seat]} {lo:g}-{hi:g}cm"
+        start = max(0, int((lo - left) / cm_per_col) + 1)
+        for i, ch in enumerate(name):
+            if start + i < cols:
+                labels[start + i] = ch
+    lines.append("".join(ruler))
+    lines.append("".join(labels))
+    return lines
+
+
+def _ghost(view: Mapping[str, Any], release: str | None) -> tuple[str, float, float, float] | None:
+    placing = view.get("placing")
+    if not placing:
+        return None
+    numbers = _release_numbers(release or placing.get("default"))
+    if numbers is None:
+        return None
+    x, theta = numbers
+    angle = math.radians(theta)
+    parts = world_parts(placing["pid"], 0.0, 0.0, angle)
+    bottom = min(y for part in parts for _, y in part)
+    below = [p for p in view["table"] if abs(p["x"] - x) < 12]
+    floor = max((p["y"] + 5 for p in below), default=0.0)
+    return placing["pid"], x, floor + 2.0 - bottom, angle
+
+
+def piece_outline(pid: str, theta_degrees: float = 0.0, cm_per_col: float = 0.5) -> list[str]:
+    """A small outline drawing of one piece (for the hand preview)."""
+    angle = math.radians(theta_degrees)
+    parts = world_parts(pid, 0.0, 0.0, angle)
+    xs = [x for part in parts for x, _ in part]
+    ys = [y for part in parts for _, y in part]
+    cols = int(math.ceil((max(xs) - min(xs)) / cm_per_col)) + 1
+    rows = int(math.ceil((max(ys) - min(ys)) / (2 * cm_per_col))) + 1
+    lines = []
+    for row in range(rows - 1, -1, -1):
+        cells = []
+        for col in range(cols):
+            px = min(xs) + (col + 0.5) * cm_per_col
+            py = min(ys) + (row + 0.5) * 2 * cm_per_col
+            cells.append("█" if any(point_in_convex(part, px, py) for part in parts) else " ")
+        lines.append("".join(cells).rstrip())
+    return lines
+
+
+def _supply_text(supply: Sequence[str]) -> str:
+    counts: dict[str, int] = {}
+    for pid in supply:
+        counts[pid[:2]] = counts.get(pid[:2], 0) + 1
+    return " ".join(f"{code}×{count}" for code, count in counts.items()) or "(empty)"
+
+
+def render_text(view: Mapping[str, Any], release: str | None = None) -> str:
+    """The whole table, players, bank, supply and phase; ``release`` (``rel x θ h``)
+    overrides where the ghost of the piece in hand is drawn."""
+    names = view["names"]
+    lines = _canvas(view, _ghost(view, release))
+    players = []
+    for seat, name in enumerate(names):
+        mark = "▶" if view["to_move"] == seat else " "
+        state = "standing" if view["standing"][seat] else f"out at placement {view['out_at'][seat][0] + 1}"
+        players.append(f"{mark} [{COLOURS[seat]}]{name}[/]: {view['pools'][seat]} tokens, {state}")
+    lines.append("   ".join(players) + f"   bank {view['bank']}")
+    lines.append(f"turn {view['turn']} ({names[view['turn_player']]}), phase {view['phase']}; "
+                 f"supply {len(view['supply'])}: {_supply_text(view['supply'])}")
+    if view["auction"]:
+        a = view["auction"]
+        passed = ", ".join(names[p] for p in a["passed"]) or "nobody"
+        lines.append(f"auction for {a['pid']} ({kind_of(a['pid']).name}): high bid {a['high']} by "
+                     f"{names[a['bidder']]}; passed: {passed}; {names[a['to_act']]} to raise or pass")
+    if view["push"]:
+        c = view["push"]
+        lines.append(f"push of {c['pid']} ({kind_of(c['pid']).name}) by {names[c['pusher']]}: "
+                     f"{names[c['holder']]} accepts or pays {c['fee']} to pass it on")
+    if view["placing"]:
+        p = view["placing"]
+        kind = kind_of(p["pid"])
+        role = "foundation" if p["foundation"] else "tower piece"
+        lo, hi = p["window"]
+        lines.append(f"{names[p['placer']]} places {p['pid']} ({kind.name}, {kind.mass:.1f} g) as {role}: "
+                     f"x {lo / 100:.2f}..{hi / 100:.2f} at rotation 0; default '{p['default']}'; ghost ·")
+        lines.extend("    " + row for row in piece_outline(p["pid"]))
+    if view["pending_release"]:
+        lines.append(f"released: {view['pending_release']} (tremor pending)")
+    last = view.get("last")
+    if last:
+        falls = ", ".join(f"{names[p]} at step {s}" for s, p in last["collapses"]) or "no collapse"
+        what = f"{names[last['resigned']]} resigned" if last.get("resigned") is not None \
+            else f"{names[last['placer']]} placed {last['pid']}"
+        lines.append(f"last: {what}; {falls}" + ("; timed out" if last["timed_out"] else ""))
+    if view["result"]:
+        winners = " and ".join(names[p] for p in view["result"]["winners"])
+        lines.append(f"game over: {winners} ({view['result']['reason']})")
+    return "\n".join(lines)
+
+
+__all__ = ["piece_outline", "render_text"]

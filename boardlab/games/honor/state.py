@@ -1,0 +1,568 @@
+"""Honor's state: the procedures of a turn (rules section 7) on the canonical record.
+
+Cost: every move but a resolving one takes microseconds; a resolving move (``rel``
+without tremor, ``tremor`` with it) runs the physics, typically 10-60 ms.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import TYPE_CHECKING, Any
+
+from boardlab.core import CHANCE, TERMINAL, IllegalMoveError, Move, Result, State
+
+from . import physics
+from .catalogue import ALL_PIECES, rest_angles_decidegrees, x_extent
+from .moves import (
+    DEFAULT_CLEARANCE, FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise,
+    Release, Resign, Tremor, parse_move_text,
+)
+from .records import (
+    START_POOL, Auction, PieceOnTable, Placing, PushChain, canonical_json, decode_record, state_hash,
+)
+from .tremor import MAX_DTHETA_UNITS, MAX_DX_UNITS, TREMOR_GRID, random_tremor, seeded_tremor
+
+if TYPE_CHECKING:
+    from .game import HonorGame
+
+#: a later piece's release x must lie within the tower's extent widened by this (rule 4.3)
+REACH_CM = 3.0
+#: candidate x positions per orientation in legal_moves() (rule 10.4)
+CANDIDATE_COLUMNS = 5
+
+_FIELDS = ("pools", "bank", "standing", "out_at", "supply", "table", "turn_player", "turn_no", "phase",
+           "auction", "push", "placing", "pending", "placement_index", "outcome", "last", "timeouts",
+           "blob", "resolutions")
+
+
+class HonorState(State):
+    """A position of Honor. Every field is immutable (tuples, frozen records, bytes), so
+    snapshots and copies share them; ``blob`` is the pickled canonical space (None: cold)."""
+
+    __slots__ = (*_FIELDS, "_trial")
+
+    game: "HonorGame"
+
+    def __init__(self, game: "HonorGame", seed: int) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        self.pools: tuple[int, ...] = (START_POOL,) * n
+        self.bank = 0
+        self.standing: tuple[bool, ...] = (True,) * n
+        self.out_at: tuple[tuple[int, int] | None, ...] = (None,) * n
+        self.supply: tuple[str, ...] = ALL_PIECES
+        self.table: tuple[PieceOnTable, ...] = ()
+        self.turn_player = 0
+        self.turn_no = 1
+        self.phase = "CHOOSE"
+        self.auction: Auction | None = None
+        self.push: PushChain | None = None
+        self.placing: Placing | None = None
+        self.pending: tuple[int, int, int] | None = None
+        self.placement_index = 0
+        self.outcome: tuple[tuple[int, ...], str] | None = None
+        self.last: dict[str, Any] | None = None
+        self.timeouts = 0
+        self.blob: bytes | None = None
+        #: (ply of the resolving move, first 16 hex digits of the state hash after it)
+        self.resolutions: tuple[tuple[int, str], ...] = ()
+        self._trial: tuple[tuple[int, str, str], tuple[Any, ...]] | None = None
+
+    # === who moves ==================================================================
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == "CHOOSE":
+            return self.turn_player
+        if phase == "AUCTION":
+            return self.auction.to_act  # type: ignore[union-attr]
+        if phase == "PUSH":
+            return self.push.holder  # type: ignore[union-attr]
+        if phase == "PLACE":
+            return self.placing.placer  # type: ignore[union-attr]
+        if phase == "TREMOR":
+            return CHANCE
+        return TERMINAL
+
+    def result(self) -> Result | None:
+        if self.outcome is None:
+            return None
+        winners, reason = self.outcome
+        n = self.game.num_players
+        return Result.win(winners[0], n, reason) if len(winners) == 1 else Result.draw(winners, n, reason)
+
+    def next_standing(self, seat: int) -> int:
+        """The next standing seat clockwise after ``seat`` (seat k -> k+1 mod n); ``seat`` itself if alone."""
+        n = self.game.num_players
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if self.standing[candidate]:
+                return candidate
+        return seat
+
+    def standing_players(self) -> list[int]:
+        return [p for p, up in enumerate(self.standing) if up]
+
+    # === legal moves =================================================================
+    def _legal_moves(self) -> list[Move]:
+        phase = self.phase
+        moves: list[Move] = []
+        if phase == "CHOOSE":
+            pool = self.pools[self.turn_player]
+            for pid in self.supply:
+                moves.extend(Build(pid, bid) for bid in range(pool + 1))
+            moves.extend(Push(pid) for pid in self.supply)
+        elif phase == "AUCTION":
+            auction = self.auction
+            assert auction is not None
+            moves.extend(Raise(b) for b in range(auction.high + 1, self.pools[auction.to_act] + 1))
+            moves.append(Pass())
+        elif phase == "PUSH":
+            moves.extend((Accept(), PassOn()))
+        elif phase == "PLACE":
+            moves.extend(self.candidate_releases())
+        if self.game.options["resign"]:
+            moves.append(Resign())
+        return moves
+
+    def tower_extent(self, player: int) -> tuple[float, float] | None:
+        """[L, R]: the union of the x-extents of the player's pieces (B-14 item 15), or None."""
+        left = right = None
+        for piece in self.table:
+            if piece.owner == player:
+                lo, hi = x_extent(piece.pid, piece.xq * 1e-4, piece.aq * 1e-6)
+                left = lo if left is None else min(left, lo)
+                right = hi if right is None else max(right, hi)
+        return None if left is None else (left, right)  # type: ignore[return-value]
+
+    def release_window(self, player: int, pid: str, thetaq: int) -> tuple[int, int]:
+        """The legal x range (0.01 cm units, inclusive) of a release at rotation ``thetaq``:
+        the zone for a foundation (bounding box inside), else the tower's extent ± 3 cm."""
+        extent = self.tower_extent(player)
+        if extent is None:
+            zone_lo, zone_hi = self.game.layout.zone(player)
+            lo, hi = x_extent(pid, 0.0, math.radians(thetaq / 10))
+            return math.ceil(round((zone_lo - lo) * 100, 6)), math.floor(round((zone_hi - hi) * 100, 6))
+        left, right = extent
+        return math.ceil(round((left - REACH_CM) * 100, 6)), math.floor(round((right + REACH_CM) * 100, 6))
+
+    def candidate_releases(self) -> list[Release]:
+        """The documented candidate set (rule 10.4): each rest orientation of the piece x
+        five evenly spaced x over the zone (foundation) or over the tower's extent, h = 0.05."""
+        placing = self.placing
+        assert placing is not None
+        extent = self.tower_extent(placing.placer)
+        releases: list[Release] = []
+        for thetaq in rest_angles_decidegrees(placing.pid[:2]):
+            lo, hi = self.release_window(placing.placer, placing.pid, thetaq)
+            if extent is not None:
+                lo = max(lo, math.ceil(extent[0] * 100))
+                hi = min(hi, math.floor(extent[1] * 100))
+            if lo > hi:
+                continue
+            seen: set[int] = set()
+            for k in range(CANDIDATE_COLUMNS):
+                xq = lo + round((hi - lo) * k / (CANDIDATE_COLUMNS - 1))
+                if xq not in seen:
+                    seen.add(xq)
+                    releases.append(Release(xq, thetaq, DEFAULT_CLEARANCE))
+        return releases
+
+    def default_release(self) -> Release:
+        """A sensible release for a person: rotation 0, the middle of the legal window."""
+        placing = self.placing
+        assert placing is not None
+        lo, hi = self.release_window(placing.placer, placing.pid, 0)
+        return Release((lo + hi) // 2, 0, DEFAULT_CLEARANCE)
+
+    # === legality =====================================================================
+    def _illegal_reason(self, move: Move) -> str | None:
+        phase, player = self.phase, self.current_player()
+        if isinstance(move, Resign):
+            return None if self.game.options["resign"] else "resigning is off in this game (option resign, H-22)"
+        if isinstance(move, Build | Push):
+            if phase != "CHOOSE":
+                return f"rule 7.1: pieces are chosen only at the start of a choice, the phase is {phase}"
+            if move.pid not in self.supply:
+                return f"rule 7.1: {move.pid} is not in the supply"
+            if isinstance(move, Build) and not 0 <= move.bid <= self.pools[player]:
+                return f"rule 7.2: the opening bid must be 0..{self.pools[player]} (your pool)"
+            return None
+        if isinstance(move, Raise | Pass):
+            if phase != "AUCTION":
+                return f"rule 7.3: there is no auction, the phase is {phase}"
+            if isinstance(move, Raise):
+                high, pool = self.auction.high, self.pools[player]  # type: ignore[union-attr]
+                if not high < move.bid <= pool:
+                    return f"rule 7.3: a raise must be above the high bid {high} and at most your pool {pool}"
+            return None
+        if isinstance(move, Accept | PassOn):
+            if phase != "PUSH":
+                return f"rule 7.7: no piece is being pushed to you, the phase is {phase}"
+            if isinstance(move, PassOn) and self.pools[player] < self.push.fee:  # type: ignore[union-attr]
+                return f"rule 7.7: passing on costs {self.push.fee} tokens, you have {self.pools[player]}"  # type: ignore[union-attr]
+            return None
+        if isinstance(move, Release):
+            if phase != "PLACE":
+                return f"rule 4.1: nothing to place, the phase is {phase}"
+            return self._release_problem(move) or self._hash_problem(move)
+        return f"{type(move).__name__} is not an Honor move"
+
+    def _release_problem(self, move: Release) -> str | None:
+        placing = self.placing
+        assert placing is not None
+        if not 0 <= move.thetaq < FULL_TURN:
+            return "rule 4.2: the rotation must be in [0, 360) degrees"
+        if not MIN_CLEARANCE <= move.hq <= MAX_CLEARANCE:
+            return "rule 4.2: the clearance must be 0.02..10.00 cm"
+        lo, hi = self.release_window(placing.placer, placing.pid, move.thetaq)
+        if not lo <= move.xq <= hi:
+            where = "the piece must lie inside your zone" if self.tower_extent(placing.placer) is None \
+                else "x must be within 3 cm of your tower's extent"
+            return f"rule 4.3: {where}: x in [{lo / 100:.2f}, {hi / 100:.2f}] at this rotation"
+        return None
+
+    def _illegal_chance_reason(self, move: Move) -> str | None:
+        if not isinstance(move, Tremor):
+            return "the chance node here is the hand's tremor (rule 4.5)"
+        if abs(move.dxq) > MAX_DX_UNITS or abs(move.dthetaq) > MAX_DTHETA_UNITS:
+            return "rule 4.5: a tremor is at most 1.00 cm and 5.0 degrees"
+        return self._hash_problem(move)
+
+    def _hash_problem(self, move: Release | Tremor) -> str | None:
+        """A resolving move carrying a recorded hash: simulate now and compare (rule 11.4)."""
+        if move.expect is None or (isinstance(move, Release) and self.game.options["tremor"]):
+            return None
+        trial = self.copy()
+        trial._apply(move)
+        got = trial.resolutions[-1][1]
+        if got != move.expect:
+            return f"rule 11.4: physics divergence: the record says #{move.expect}, this replay gives #{got}"
+        self._trial = ((self.ply, str(move), self.state_hash()), trial._fields())
+        return None
+
+    # === chance ======================================================================
+    def _chance_outcomes(self) -> list[tuple[Move, float]]:
+        return [(Tremor(dx, dt), p) for (dx, dt), p in TREMOR_GRID]
+
+    def sample_chance(self, rng: random.Random | None = None) -> Move:
+        """The tremor of this placement: with no ``rng`` the ruled SHA-256 formula of the
+        seed and placement index (B-14 item 12); with one, Gaussian noise from it."""
+        if self.current_player() != CHANCE:
+            raise IllegalMoveError("not a chance node: nothing to sample")
+        if rng is None:
+            return Tremor(*seeded_tremor(self.seed, self.placement_index))
+        return Tremor(*random_tremor(rng))
+
+    # === applying moves ==============================================================
+    def _apply(self, move: Move) -> None:
+        self._trial, trial = None, self._trial
+        if isinstance(move, Build):
+            self.supply = tuple(p for p in self.supply if p != move.pid)
+            self.auction = Auction(move.pid, move.bid, self.turn_player, (), self.turn_player)
+            self._advance_auction()
+        elif isinstance(move, Raise):
+            auction = self.auction
+            assert auction is not None
+            self.auction = Auction(auction.pid, move.bid, auction.to_act, auction.passed, auction.to_act)
+            self._advance_auction()
+        elif isinstance(move, Pass):
+            auction = self.auction
+            assert auction is not None
+            passed = tuple(sorted((*auction.passed, auction.to_act)))
+            self.auction = Auction(auction.pid, auction.high, auction.bidder, passed, auction.to_act)
+            self._advance_auction()
+        elif isinstance(move, Push):
+            self.supply = tuple(p for p in self.supply if p != move.pid)
+            self.push = PushChain(move.pid, self.turn_player, self.next_standing(self.turn_player), 0)
+            self._offer_push()
+        elif isinstance(move, Accept):
+            chain = self.push
+            assert chain is not None
+            self._hand_over(chain.pid, chain.holder, "push")
+        elif isinstance(move, PassOn):
+            chain = self.push
+            assert chain is not None
+            self._pay(chain.holder, chain.fee)
+            self.push = PushChain(chain.pid, chain.pusher, self.next_standing(chain.holder), chain.passes + 1)
+            self._offer_push()
+        elif isinstance(move, Release):
+            if self.game.options["tremor"]:
+                self.pending = (move.xq, move.thetaq, move.hq)
+                self.phase = "TREMOR"
+            else:
+                self._resolve_release(move.xq, move.thetaq, move.hq, move.xq, move.thetaq, trial, str(move))
+        elif isinstance(move, Tremor):
+            assert self.pending is not None
+            xq, thetaq, hq = self.pending
+            self._resolve_release(xq, thetaq, hq, xq + move.dxq, (thetaq + move.dthetaq) % FULL_TURN, trial, str(move))
+        elif isinstance(move, Resign):
+            self._resign(self.current_player())
+        else:  # pragma: no cover - check_move rejects foreign moves
+            raise IllegalMoveError(f"{move!r} is not an Honor move")
+
+    def _pay(self, player: int, tokens: int) -> None:
+        pools = list(self.pools)
+        pools[player] -= tokens
+        self.pools = tuple(pools)
+        self.bank += tokens
+
+    def _advance_auction(self) -> None:
+        """Find the next bidder clockwise (rule 7.3), passing automatically for anyone who
+        cannot raise; close the auction when every other standing player has passed."""
+        auction = self.auction
+        assert auction is not None
+        passed = set(auction.passed)
+        seat = auction.to_act
+        while True:
+            if all(p in passed for p in self.standing_players() if p != auction.bidder):
+                self.auction = None
+                self._pay(auction.bidder, auction.high)
+                self._hand_over(auction.pid, auction.bidder, "build")
+                return
+            seat = self.next_standing(seat)
+            if seat == auction.bidder or seat in passed:
+                continue
+            if self.pools[seat] <= auction.high:
+                passed.add(seat)  # cannot raise: an automatic pass, not a move (rule 7.4)
+                continue
+            self.auction = Auction(auction.pid, auction.high, auction.bidder, tuple(sorted(passed)), seat)
+            self.phase = "AUCTION"
+            return
+
+    def _offer_push(self) -> None:
+        """The holder decides, unless they cannot pay the fee: then they must accept (rule 7.8)."""
+        chain = self.push
+        assert chain is not None
+        if self.pools[chain.holder] < chain.fee:
+            self._hand_over(chain.pid, chain.holder, "push")
+        else:
+            self.phase = "PUSH"
+
+    def _hand_over(self, pid: str, placer: int, how: str) -> None:
+        self.auction = None
+        self.push = None
+        self.placing = Placing(pid, placer, how)
+        self.phase = "PLACE"
+
+    # --- resolutions ------------------------------------------------------------------
+    def _space(self) -> Any:
+        """The canonical space: loaded from the stored pickle (warm) or built from the record (cold)."""
+        if self.blob is not None:
+            return physics.load_space(self.blob)
+        specs = [physics.BodySpec(p.pid, p.owner, p.foundation, p.xq * 1e-4, p.yq * 1e-4, p.aq * 1e-6)
+                 for p in sorted(self.table, key=lambda piece: piece.order)]
+        return physics.build_space(self.game.layout, specs)
+
+    def _resolve_release(self, xq: int, thetaq: int, hq: int, exq: int, ethetaq: int,
+                         trial: tuple[tuple[int, str, str], tuple[Any, ...]] | None, text: str) -> None:
+        if trial is not None and trial[0] == (self.ply, text, self.state_hash()):
+            self._set_fields(trial[1])  # already simulated when the recorded hash was checked
+            return
+        placing = self.placing
+        assert placing is not None
+        space = self._space()
+        angle = math.radians(ethetaq / 10)
+        y0 = physics.first_contact_height(space, placing.pid[:2], exq / 100, angle)
+        if y0 is None:  # pragma: no cover - legality keeps releases above the table
+            raise IllegalMoveError(f"x {exq / 100:.2f}: nothing below to land on")
+        y_release = (math.ceil(y0 * 1e4) + hq * 100) * 1e-4
+        foundation = not any(p.owner == placing.placer for p in self.table)
+        spec = physics.BodySpec(placing.pid, placing.placer, foundation, exq / 100, y_release, angle)
+        owners = {p.pid: p.owner for p in self.table}
+        owners[placing.pid] = placing.placer
+        outcome = physics.resolve(space, owners, self.standing, spec)
+        flags = {p.pid: p for p in self.table}
+        flags[placing.pid] = PieceOnTable(placing.pid, placing.placer, foundation, self.placement_index, 0, 0, 0)
+        self.last = {
+            "index": self.placement_index, "placer": placing.placer, "pid": placing.pid,
+            "intended": [xq, thetaq, hq], "executed": [exq, ethetaq], "release_y": round(y_release * 1e4),
+            "collapses": [[step, p] for step, p in outcome.collapses], "timed_out": int(outcome.timed_out),
+            "steps": outcome.steps, "resigned": None,
+        }
+        self.pending = None
+        self.placing = None
+        self._finish_resolution(outcome, flags, {p: step for step, p in outcome.collapses}, placing)
+        self.placement_index += 1
+        self.resolutions = (*self.resolutions, (self.ply, self.state_hash()[:16]))
+
+    def _resign(self, player: int) -> None:
+        """H-22 / B-14 item 17: the player is out now; an interrupted auction or push returns
+        its piece to the supply (fees stay in the bank); then the table re-settles."""
+        in_hand = [x.pid for x in (self.auction, self.push, self.placing) if x is not None]
+        self.auction = self.push = self.placing = None
+        self.supply = tuple(sorted((*self.supply, *in_hand)))
+        flags = {p.pid: p for p in self.table}
+        if any(p.owner == player for p in self.table):
+            owners = {p.pid: p.owner for p in self.table}
+            outcome = physics.resolve(self._space(), owners, self.standing, None, frozenset({player}))
+        else:
+            outcome = physics.Resolution(poses=[(p.pid, p.xq, p.yq, p.aq) for p in self.table], blob=self.blob or b"")
+        self.last = {
+            "index": self.placement_index, "placer": None, "pid": None, "intended": None, "executed": None,
+            "release_y": None, "collapses": [[step, p] for step, p in outcome.collapses],
+            "timed_out": int(outcome.timed_out), "steps": outcome.steps, "resigned": player,
+        }
+        eliminated = {p: step for step, p in outcome.collapses}
+        eliminated[player] = -1  # earlier than any collapse in this resolution
+        self._finish_resolution(outcome, flags, eliminated, None)
+
+    def _finish_resolution(self, outcome: physics.Resolution, flags: dict[str, PieceOnTable],
+                           eliminated: dict[int, int], placing: Placing | None) -> None:
+        """Remove eliminated players (pieces to the supply, tokens to the bank), run the end
+        checks (rule 8), then continue the turn (rule 7.10)."""
+        before = self.standing_players()
+        self.blob = outcome.blob or None
+        self.timeouts += int(outcome.timed_out)
+        table = []
+        for pid, xq, yq, aq in outcome.poses:
+            f = flags[pid]
+            table.append(PieceOnTable(pid, f.owner, f.foundation, f.order, xq, yq, aq))
+        self.table = tuple(table)
+        on_table = {p.pid for p in table}
+        returned = [pid for pid, f in flags.items() if pid not in on_table]
+        self.supply = tuple(sorted((*self.supply, *returned)))
+        standing, pools, out_at = list(self.standing), list(self.pools), list(self.out_at)
+        for player, step in eliminated.items():
+            standing[player] = False
+            out_at[player] = (self.placement_index, max(step, 0))
+            self.bank += pools[player]
+            pools[player] = 0
+        self.standing, self.pools, self.out_at = tuple(standing), tuple(pools), tuple(out_at)
+        remaining = [p for p in before if p not in eliminated]
+        if len(remaining) == 1:
+            self._finish((remaining[0],), "last tower standing (rule 8.1)")
+        elif not remaining:
+            latest = max(eliminated[p] for p in before)
+            last_out = tuple(sorted(p for p in before if eliminated[p] == latest))
+            reason = "last to be standing: collapsed last (rule 8.2)" if len(last_out) == 1 \
+                else "collapsed last at the same step (rule 8.2)"
+            self._finish(last_out, reason)
+        elif not self.supply:
+            self._finish(tuple(remaining), "every piece placed with two or more towers standing (rule 8.3)")
+        else:
+            self._continue_turn(placing)
+
+    def _finish(self, winners: tuple[int, ...], reason: str) -> None:
+        self.outcome = (winners, reason)
+        self.phase = "OVER"
+        self.auction = self.push = self.placing = None
+        self.pending = None
+
+    def _continue_turn(self, placing: Placing | None) -> None:
+        """An outbid turn player still standing chooses again (H-14, H-18), and so does one
+        whose choice a resignation interrupted (``placing`` None); otherwise the turn passes
+        to the next standing seat after the turn player (H-16)."""
+        turn_player = self.turn_player
+        if (placing is not None and placing.how == "build" and placing.placer != turn_player
+                and self.standing[turn_player]) or (placing is None and self.standing[turn_player]):
+            self.phase = "CHOOSE"
+            return
+        self.turn_player = self.next_standing(turn_player)
+        self.turn_no += 1
+        self.phase = "CHOOSE"
+
+    # === snapshots, copies ==========================================================
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _FIELDS)
+
+    def _set_fields(self, values: tuple[Any, ...]) -> None:
+        for name, value in zip(_FIELDS, values):
+            setattr(self, name, value)
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return self._fields()
+
+    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+        self._set_fields(snapshot)
+        self._trial = None
+
+    def _copy(self) -> "HonorState":
+        clone = HonorState.__new__(HonorState)
+        clone._set_fields(self._fields())
+        clone._trial = None
+        return clone
+
+    # === notation and position ======================================================
+    def _parse_move(self, text: str) -> Move:
+        return parse_move_text(text)
+
+    def record(self) -> dict[str, Any]:
+        """The canonical integer record (rule 11.1): JSON-safe, no seed, no pickle."""
+        return {
+            "v": 1, "ruleset": self.game.ruleset,
+            "pools": list(self.pools), "bank": self.bank, "standing": [int(s) for s in self.standing],
+            "out_at": [None if o is None else list(o) for o in self.out_at], "supply": list(self.supply),
+            "table": [p.to_json() for p in self.table], "turn_player": self.turn_player, "turn_no": self.turn_no,
+            "phase": self.phase, "auction": None if self.auction is None else self.auction.to_json(),
+            "push": None if self.push is None else self.push.to_json(),
+            "placing": None if self.placing is None else self.placing.to_json(),
+            "pending": None if self.pending is None else list(self.pending),
+            "placement_index": self.placement_index,
+            "result": None if self.outcome is None else [list(self.outcome[0]), self.outcome[1]],
+            "last": self.last, "timeouts": self.timeouts,
+        }
+
+    def position(self) -> str:
+        return canonical_json(self.record())
+
+    def state_hash(self) -> str:
+        """SHA-256 (hex) of the canonical record (rule 11.2)."""
+        return state_hash(self.record())
+
+    def load_record(self, text: str) -> None:
+        """Set every field from a position string (validated); the space starts cold."""
+        fields = decode_record(text, self.game.num_players, self.game.ruleset)
+        self.outcome = fields.pop("result")
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.blob = None
+        self.resolutions = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """As :meth:`State.to_json`, with each resolving move annotated by ``#`` and the
+        first 16 hex digits of the state hash after it, so a replay verifies every resolution."""
+        data = super().to_json()
+        hashes = dict(self.resolutions)
+        data["moves"] = [
+            text if ply not in hashes or "#" in text else f"{text} #{hashes[ply]}"
+            for ply, text in enumerate(data["moves"])
+        ]
+        return data
+
+    # === views =======================================================================
+    def secrets(self, player: int | None) -> set[str]:
+        """The seed is hidden from everyone (it decides future tremor)."""
+        hidden = {f"{self.seed % (1 << 256):064x}"}
+        if len(str(self.seed)) >= 12:
+            hidden.add(str(self.seed))
+        return hidden
+
+    def resample(self, player: int, rng: random.Random) -> "HonorState":
+        """A copy with a fresh 256-bit seed: everything else is public."""
+        clone = self.copy()
+        clone.seed = rng.getrandbits(256)
+        return clone
+
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        from .views import build_view
+
+        return build_view(self, player)
+
+    def evaluate(self) -> list[float]:
+        """Static estimate: standing players share by tokens and a lower, narrower-risk tower."""
+        result = self.result()
+        if result is not None:
+            return list(result.returns)
+        weights = []
+        for p, up in enumerate(self.standing):
+            if not up:
+                weights.append(0.0)
+                continue
+            height = max((piece.yq * 1e-4 for piece in self.table if piece.owner == p), default=0.0)
+            weights.append((1.0 + self.pools[p] / START_POOL) / (1.0 + height / 20.0))
+        total = sum(weights)
+        return [w / total for w in weights]
+
+
+__all__ = ["HonorState", "REACH_CM"]
