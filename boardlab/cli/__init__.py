@@ -45,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    games = commands.add_parser("games", help="list the games (a table)")
+    games = commands.add_parser("games", help="list the games (a table), or one game's options")
+    games.add_argument("game", nargs="?", help="show this game's options in detail")
     games.add_argument("--json", action="store_true", help="the catalog as JSON")
 
     commands.add_parser("agents", help="list the computer players and their parameters")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from rich.console import Console
 from rich.markdown import Markdown
@@ -11,51 +12,76 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..agents import agent_class, agent_names
-from ..core.registry import catalog
+from ..core.registry import catalog, game_class
 from .common import CliError, rules_path
 
 
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "-"
+def _players_text(entry: dict) -> str:
+    low, high = entry["min_players"], entry["max_players"]
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def _nature(entry: dict) -> str:
+    parts = [
+        label
+        for key, label in (("chance", "chance"), ("hidden_information", "hidden info"), ("continuous_moves", "continuous"))
+        if entry[key]
+    ]
+    return ", ".join(parts) or "perfect information"
 
 
 def games_command(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """The catalog as a table (or JSON with --json)."""
+    """The catalog as a table, one game in detail (``games GAME``), or JSON with --json."""
     entries = catalog()
+    if args.game is not None:
+        game_class(args.game)  # UnknownGameError lists the valid ids
+        entries = [e for e in entries if e["id"] == args.game]
     if args.json:
-        out.print_json(json.dumps(entries))
+        sys.stdout.write(json.dumps(entries if args.game is None else entries[0], indent=1) + "\n")
         return 0
     if not entries:
         err.print("No games are installed.")
         return 1
+    if args.game is not None:
+        return _game_detail(entries[0], out)
     table = Table(title="boardlab games")
-    for column in ("id", "name", "players", "chance", "hidden info", "continuous", "options"):
-        table.add_column(column, overflow="fold")
+    table.add_column("id", no_wrap=True)
+    table.add_column("name", no_wrap=True)
+    table.add_column("players", justify="center", no_wrap=True)
+    table.add_column("nature")
+    table.add_column("options (default)", overflow="fold")
     for entry in entries:
-        players = (
-            str(entry["min_players"])
-            if entry["min_players"] == entry["max_players"]
-            else f"{entry['min_players']}-{entry['max_players']}"
-        )
-        options = "\n".join(f"{o['name']}={o['default']} ({o['allowed']})" for o in entry["options"]) or "-"
+        options = ", ".join(f"{o['name']}={o['default']}" for o in entry["options"]) or "-"
+        if len(entry["options"]) > 4:
+            options = f"{len(entry['options'])} options: boardlab games {entry['id']}"
         table.add_row(
-            escape(entry["id"]),
-            escape(entry["name"]),
-            players,
-            _yes(entry["chance"]),
-            _yes(entry["hidden_information"]),
-            _yes(entry["continuous_moves"]),
-            escape(options),
+            escape(entry["id"]), escape(entry["name"]), _players_text(entry), _nature(entry), escape(options)
         )
     out.print(table)
-    out.print("Rules: boardlab rules GAME.  Play: boardlab play GAME.")
+    out.print("Options in detail: boardlab games GAME.  Rules: boardlab rules GAME.  Play: boardlab play GAME.")
+    return 0
+
+
+def _game_detail(entry: dict, out: Console) -> int:
+    out.print(
+        f"[bold]{escape(entry['name'])}[/bold] ({escape(entry['id'])}): {escape(entry['summary'])}\n"
+        f"{_players_text(entry)} players; {_nature(entry)}; rules version {escape(str(entry['rules_version']))}."
+    )
+    table = Table(title="options (--option NAME=VALUE)")
+    for column in ("option", "default", "allowed", "what it does"):
+        table.add_column(column, overflow="fold")
+    for option in entry["options"]:
+        table.add_row(
+            escape(option["name"]), escape(str(option["default"])), escape(option["allowed"]), escape(option["help"])
+        )
+    out.print(table if entry["options"] else "No options.")
     return 0
 
 
 def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Every computer player with its parameters (for --players specs)."""
     table = Table(title="computer players (spec: name:param=value,...)")
-    table.add_column("name")
+    table.add_column("name", no_wrap=True)
     table.add_column("what it does", overflow="fold")
     table.add_column("parameters", overflow="fold")
     for name in agent_names():

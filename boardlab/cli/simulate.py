@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import math
 
 from rich.console import Console
@@ -100,7 +101,7 @@ def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> in
     if args.json:
         data = summary.to_json()
         data.update({"game": game.id, "options": dict(game.options), "seed": plan.seed, "rotate": plan.rotate})
-        out.print_json(json.dumps(data))
+        sys.stdout.write(json.dumps(data, indent=1) + "\n")
         return 0
     seating = "rotating seats" if plan.rotate else "fixed seats"
     out.print(

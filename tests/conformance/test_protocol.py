@@ -210,6 +210,25 @@ def test_illegal_text_raises_and_changes_nothing(game: boardlab.Game, budget: Bu
                 state.play(12345)  # type: ignore[arg-type]
 
 
+def test_moves_from_other_positions_are_refused_with_a_reason(game: boardlab.Game, budget: Budget) -> None:
+    if game.continuous_moves:
+        pytest.skip("candidate lists of continuous games are not every legal move")
+    rng = random.Random(5)
+    for seed in seeds(budget)[:3]:
+        seen: set[str] = set()
+        for state in playthrough(game, seed):
+            here = {str(m) for m in state.legal_moves()} | {str(m) for m, _ in state.chance_outcomes()}
+            seen |= here
+            if not checked(state, budget) or state.is_over():
+                continue
+            before = state.position()
+            for text in rng.sample(sorted(seen - here), min(5, len(seen - here))):
+                with pytest.raises(IllegalMoveError) as caught:
+                    state.play(text)
+                assert str(caught.value).strip(), "the error must say why"
+                assert state.position() == before
+
+
 def test_malformed_positions_raise_position_error(game: boardlab.Game) -> None:
     start = game.new_state(1).position()
     for text in ["", "@@@@", "\x00", f"{start} {start}", "not a position"]:
