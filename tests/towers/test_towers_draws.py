@@ -38,7 +38,7 @@ def test_r8_1_repetition_counts_are_undone_and_copied_correctly() -> None:
     state.undo()
     state.undo()
     state.play("b1+")  # White builds instead: progress, the old positions are gone
-    for move in ("f7E", "b1+", "g7W", "b1+", "f7E"):
+    for move in ("f7E", "b1+", "g7W", "a1+", "f7E"):
         state.play(move)
     assert not state.is_over()
     assert not state.is_over()
