@@ -315,5 +315,3 @@ def resolution_reason(state: "TerritoriesState", move: Move) -> str | None:
         )
     return pending_text(state)
 
-
-__all__ = ["Die", "Duel"]

@@ -313,6 +313,7 @@ def apply_offer(state: "TerritoriesState", move: Offer) -> None:
 
     state.proposals += 1
     state.offer = (state.active, move.give, move.give_cards, 1 - state.active, move.get, move.get_cards)
+    state.known[state.active].update(move.give_cards)  # named in public: now known (R8.4)
     state.phase = RESPOND
 
 
@@ -322,6 +323,7 @@ def apply_counter(state: "TerritoriesState", move: Counter) -> None:
     state.proposals += 1
     responder = 1 - state.active
     state.offer = (responder, move.give, move.give_cards, state.active, move.get, move.get_cards)
+    state.known[responder].update(move.give_cards)  # named in public: now known (R8.4)
     state.phase = COUNTER_RESPOND
 
 
@@ -499,5 +501,3 @@ def illegal_reason(state: "TerritoriesState", move: Move) -> str | None:
         return abilities.resolution_reason(state, move)
     return f"an ability is being resolved: {abilities.pending_text(state)}"
 
-
-__all__ = ["KIND_CHARS"]

@@ -90,7 +90,7 @@ class TerritoriesState(State):
         "rules", "grid", "buildings", "hands", "known", "res", "bank", "supply", "discard",
         "bottom", "pool", "first", "phase", "setup_step", "active", "turn", "discards_owed",
         "wild_owed", "draws_owed", "offer", "ability", "die", "used", "proposals",
-        "no_build", "last_roll", "outcome", "_points_cache",
+        "no_build", "last_roll", "outcome", "_points_cache", "_relabels",
     )
 
     def __init__(self, game: "Territories", seed: int) -> None:
@@ -127,6 +127,9 @@ class TerritoriesState(State):
         self.last_roll: tuple[int, int] | None = None
         self.outcome: Result | None = None
         self._points_cache: list[Point] | None = None
+        #: (depth, permutation) layers from resample(): undo snapshots below ``depth``
+        #: predate the relabelling and are mapped through it when restored
+        self._relabels: tuple[tuple[int, dict[Card, Card]], ...] = ()
 
     # --- derived quantities ---------------------------------------------------
     def label(self, seat: int) -> int:
@@ -160,10 +163,6 @@ class TerritoriesState(State):
 
     def pile_size(self) -> int:
         return len(self.pool) + len(self.bottom)
-
-    def decider(self) -> int:
-        """The seat that must decide now, or CHANCE / TERMINAL."""
-        return self.current_player()
 
     # --- the protocol hooks ---------------------------------------------------
     def current_player(self) -> Player:
@@ -361,6 +360,20 @@ class TerritoriesState(State):
         )
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
+        if self._relabels:
+            from .views import permute_snapshot
+
+            index = len(self._snapshots)  # the popped snapshot's place in the stack
+            layers = []
+            for depth, permutation in self._relabels:
+                if index < depth:
+                    snapshot = permute_snapshot(snapshot, permutation)
+                if min(depth, index) > 0:
+                    layers.append((min(depth, index), permutation))
+            self._relabels = tuple(layers)
+        self._set_fields(snapshot)
+
+    def _set_fields(self, snapshot: tuple[Any, ...]) -> None:
         (
             self.grid, self.buildings, self.hands, self.known, self.res, self.bank, self.supply,
             self.discard, self.bottom, self.pool, self.first, self.phase, self.setup_step,
@@ -373,7 +386,8 @@ class TerritoriesState(State):
     def _copy(self) -> "TerritoriesState":
         clone = TerritoriesState.__new__(TerritoriesState)
         clone.rules = self.rules
-        clone._restore(self._snapshot())
+        clone._set_fields(self._snapshot())
+        clone._relabels = self._relabels
         return clone
 
     # --- the rest of the protocol lives in sibling modules -----------------------------
@@ -401,9 +415,6 @@ class TerritoriesState(State):
         from .evaluation import evaluate_state
 
         return evaluate_state(self)
-
-    def suit_of(self, card: Card) -> int:
-        return CARD_SUIT[card]
 
     def capital_of(self, seat: int) -> Point | None:
         for point, (owner, kind) in self.buildings.items():

@@ -10,12 +10,14 @@ unseen pile cards (:attr:`TerritoriesState.pool`).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from boardlab.core import CHANCE, TERMINAL, Player
 
 from .abilities import pending_text
 from .cards import ABILITY_NAMES, CARD_CODE, KIND_CHARS, SUITS, resources_text
+from .moves import Counter, Deal, Discard, Draw, Offer, PlaceCard, SwapCard
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
@@ -170,24 +172,69 @@ def hidden_codes(state: "TerritoriesState", viewer: Player | None) -> set[str]:
 
 
 def resample_state(state: "TerritoriesState", viewer: Player, rng: random.Random) -> "TerritoriesState":
-    """A state consistent with ``view(viewer)``: the opponent's unknown hand cards re-dealt
-    uniformly from all cards ``viewer`` has not seen; the rest stay in the pool. New seed.
+    """A state consistent with ``view(viewer)``, hidden parts re-drawn; a new seed.
 
-    Exact under the chance model (R1.4): the pool is uniformly random given the view.
+    The opponent's unknown hand cards are re-dealt uniformly from every card
+    ``viewer`` cannot locate (those cards and the unseen pile); the rest form the
+    pile. Exact under the chance model (R1.4): given the view, the pile is a
+    uniformly random set. The re-deal is a permutation of the cards ``viewer``
+    cannot locate, applied to the present and, lazily on undo, to the past, and
+    to the history, so the history shows no real hidden draw and undo stays
+    consistent. Cost: O(history) for the history's moves.
     """
     clone = state.copy()
     clone.seed = rng.getrandbits(64)
     other = 1 - viewer
-    hidden = [c for c in clone.hands[other] if c not in clone.known[other]]
-    if hidden:
-        candidates = unseen_by(clone, viewer)
-        chosen = rng.sample(candidates, len(hidden))
-        kept = [c for c in clone.hands[other] if c in clone.known[other]]
-        clone.hands[other] = sorted(kept + chosen)
-        clone.pool = set(candidates) - set(chosen)
-    # The history and undo stack hold the real chance outcomes (every draw): drop them,
-    # and restart the record from the resampled position so to_json() stays replayable.
-    clone._history = []
-    clone._snapshots = []
-    clone._start_position = clone.position()
+    hidden = sorted(c for c in clone.hands[other] if c not in clone.known[other])
+    if not hidden:
+        return clone
+    candidates = unseen_by(clone, viewer)
+    chosen = rng.sample(candidates, len(hidden))
+    permutation = dict(zip(hidden, chosen))
+    sources = sorted(set(candidates) - set(hidden))
+    targets = sorted(set(candidates) - set(chosen))
+    permutation.update(zip(sources, targets))
+    clone._set_fields(permute_snapshot(clone._snapshot(), permutation))
+    clone._history = [permute_move(move, permutation) for move in clone._history]
+    clone._relabels = clone._relabels + ((len(clone._snapshots), permutation),)
     return clone
+
+
+def _cards(cards: Any, permutation: dict[int, int]) -> Any:
+    return type(cards)(permutation.get(c, c) for c in cards)
+
+
+def permute_snapshot(snapshot: tuple[Any, ...], permutation: dict[int, int]) -> tuple[Any, ...]:
+    """A state snapshot (see ``TerritoriesState._snapshot``) with cards renamed by ``permutation``."""
+    fields = list(snapshot)
+    get = permutation.get
+    fields[0] = {cell: get(card, card) for cell, card in snapshot[0].items()}
+    fields[2] = [sorted(get(c, c) for c in hand) for hand in snapshot[2]]
+    fields[3] = [{get(c, c) for c in known} for known in snapshot[3]]
+    fields[7] = _cards(snapshot[7], permutation)
+    fields[8] = _cards(snapshot[8], permutation)
+    fields[9] = _cards(snapshot[9], permutation)
+    offer = snapshot[18]
+    if offer is not None:
+        giver, give, give_cards, taker, get_, get_cards = offer
+        fields[18] = (
+            giver, give, tuple(sorted(_cards(give_cards, permutation))),
+            taker, get_, tuple(sorted(_cards(get_cards, permutation))),
+        )
+    return tuple(fields)
+
+
+def permute_move(move: Any, permutation: dict[int, int]) -> Any:
+    """``move`` with its territory cards renamed (moves without cards are returned as they are)."""
+    if isinstance(move, (Deal, Draw, SwapCard, PlaceCard)):
+        card = permutation.get(move.card, move.card)
+        return move if card == move.card else replace(move, card=card)
+    if isinstance(move, Discard) and move.cards:
+        return replace(move, cards=tuple(sorted(_cards(move.cards, permutation))))
+    if isinstance(move, (Offer, Counter)) and (move.give_cards or move.get_cards):
+        return replace(
+            move,
+            give_cards=tuple(sorted(_cards(move.give_cards, permutation))),
+            get_cards=tuple(sorted(_cards(move.get_cards, permutation))),
+        )
+    return move
