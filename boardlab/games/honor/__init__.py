@@ -7,6 +7,6 @@ Importing this package needs only the standard library: pymunk (extra
 
 from .game import HonorGame
 from .state import HonorState
-#AGENT
+from . import agent as _agent  # registers the "honor" agent
 
 __all__ = ["HonorGame", "HonorState"]

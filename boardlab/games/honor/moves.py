@@ -12,7 +12,9 @@ One token line per protocol move::
 
 A resolving move (``rel`` without tremor, ``tremor`` with it) may carry
 ``#`` and 16 hex digits: the expected canonical-state hash after its resolution.
-Replaying such a record re-simulates and rejects the move on a mismatch.
+Replaying such a record re-simulates and rejects the move on a mismatch. The hash
+is not part of the move's identity: ``str(move)`` is the canonical text without
+it, and :meth:`HonorState.to_json` adds it to every resolving move of a record.
 Short forms for people: ``rel 31.5`` (rotation 0, clearance 0.05), ``rel 31.5 90``,
 ``build CU1`` (bid 0), ``bid 3``, ``accept``; piece ids in any case.
 """
@@ -112,8 +114,7 @@ class Release(Move):
     expect: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
-        text = f"rel {fixed(self.xq, 2)} {fixed(self.thetaq, 1)} {fixed(self.hq, 2)}"
-        return text + (f" #{self.expect}" if self.expect else "")
+        return f"rel {fixed(self.xq, 2)} {fixed(self.thetaq, 1)} {fixed(self.hq, 2)}"
 
     @property
     def x(self) -> float:
@@ -138,8 +139,7 @@ class Tremor(Move):
     expect: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
-        text = f"tremor {fixed(self.dxq, 2)} {fixed(self.dthetaq, 1)}"
-        return text + (f" #{self.expect}" if self.expect else "")
+        return f"tremor {fixed(self.dxq, 2)} {fixed(self.dthetaq, 1)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -326,7 +326,7 @@ def run_segment(space: Any, owners: dict[str, int], watched: set[int], rule: Set
             if stop_at_contact is not None and stop_at_contact in contacts:
                 return Segment(contacts, False, t)
         for body in bodies:
-            if body.velocity.get_length_sqrd() >= speed2 or abs(body.angular_velocity) >= spin:
+            if body.velocity.length_squared >= speed2 or abs(body.angular_velocity) >= spin:
                 quiet = 0
                 break
         else:
@@ -396,3 +396,27 @@ __all__ = [
     "resolve",
     "run_segment",
 ]
+
+
+@dataclass
+class Trial:
+    """A screening run's outcome: did the placer's tower fall, which rivals fell, how far
+    the placer's other pieces moved (cm, summed), where the new piece ended (top y)."""
+
+    own_fell: bool
+    rivals_fell: list[int]
+    moved: float
+    top: float
+
+
+def trial_release(space: Any, owners: dict[str, int], watched: set[int], spec: BodySpec,
+                  rule: SettleRule = SCREEN_SETTLE) -> Trial:
+    """One screening simulation for the agent (B-14 item 23): a single segment under
+    ``rule`` that stops at the placer's first table contact. ``space`` is consumed."""
+    before = {body.honor_pid: body.position for body in space.bodies if owners.get(body.honor_pid) == spec.owner}
+    body = add_piece(space, spec)
+    segment = run_segment(space, owners, watched, rule, 0, stop_at_contact=spec.owner)
+    moved = sum((b.position - before[b.honor_pid]).length for b in space.bodies if b.honor_pid in before)
+    top = max(shape.cache_bb().top for shape in body.shapes)
+    rivals = sorted(p for p in segment.contacts if p != spec.owner)
+    return Trial(spec.owner in segment.contacts, rivals, moved, top)

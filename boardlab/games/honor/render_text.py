@@ -39,12 +39,12 @@ def _canvas(view: Mapping[str, Any], ghost: tuple[str, float, float, float] | No
     for piece in view["table"]:
         parts = world_parts(piece["pid"], piece["x"], piece["y"], piece["angle"])
         mark = "▓" if piece["foundation"] else "█"
-        polygons.append((parts, f"[{COLOURS[piece['owner'] % 4]}]{mark}[/]"))
+        polygons.append((parts, COLOURS[piece["owner"] % 4] + ":" + mark))
         top = max(top, max(y for part in parts for _, y in part))
     if ghost is not None:
         pid, gx, gy, angle = ghost
         parts = world_parts(pid, gx, gy, angle)
-        polygons.append((parts, GHOST))
+        polygons.append((parts, "dim:" + GHOST))
         top = max(top, max(y for part in parts for _, y in part))
     rows = int(math.ceil((top + 1.0) / cm_per_row))
     lines = []
@@ -58,7 +58,7 @@ def _canvas(view: Mapping[str, Any], ghost: tuple[str, float, float, float] | No
                     mark = symbol
                     break
             cells.append(mark)
-        lines.append("".join(cells))
+        lines.append(_markup_runs(cells))
     ruler = ["▔"] * cols
     labels = [" "] * cols
     for seat, (lo, hi) in enumerate(zones):
@@ -74,6 +74,20 @@ def _canvas(view: Mapping[str, Any], ghost: tuple[str, float, float, float] | No
     lines.append("".join(ruler))
     lines.append("".join(labels))
     return lines
+
+
+def _markup_runs(cells: list[str]) -> str:
+    """Cells ``"colour:char"`` or ``" "`` to one line, one markup tag per run of a colour."""
+    out: list[str] = []
+    run_style, run_text = "", ""
+    for cell in cells:
+        style, _, char = cell.rpartition(":")
+        if style != run_style:
+            out.append(f"[{run_style}]{run_text}[/]" if run_style else run_text)
+            run_style, run_text = style, ""
+        run_text += char
+    out.append(f"[{run_style}]{run_text}[/]" if run_style else run_text)
+    return "".join(out).rstrip()
 
 
 def _ghost(view: Mapping[str, Any], release: str | None) -> tuple[str, float, float, float] | None:

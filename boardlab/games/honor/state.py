@@ -346,7 +346,7 @@ class HonorState(State):
         self.phase = "PLACE"
 
     # --- resolutions ------------------------------------------------------------------
-    def _space(self) -> Any:
+    def canonical_space(self) -> Any:
         """The canonical space: loaded from the stored pickle (warm) or built from the record (cold)."""
         if self.blob is not None:
             return physics.load_space(self.blob)
@@ -361,7 +361,7 @@ class HonorState(State):
             return
         placing = self.placing
         assert placing is not None
-        space = self._space()
+        space = self.canonical_space()
         angle = math.radians(ethetaq / 10)
         y0 = physics.first_contact_height(space, placing.pid[:2], exq / 100, angle)
         if y0 is None:  # pragma: no cover - legality keeps releases above the table
@@ -395,7 +395,7 @@ class HonorState(State):
         flags = {p.pid: p for p in self.table}
         if any(p.owner == player for p in self.table):
             owners = {p.pid: p.owner for p in self.table}
-            outcome = physics.resolve(self._space(), owners, self.standing, None, frozenset({player}))
+            outcome = physics.resolve(self.canonical_space(), owners, self.standing, None, frozenset({player}))
         else:
             outcome = physics.Resolution(poses=[(p.pid, p.xq, p.yq, p.aq) for p in self.table], blob=self.blob or b"")
         self.last = {

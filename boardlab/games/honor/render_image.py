@@ -1,0 +1,89 @@
+"""PNG pictures of the table (matplotlib, extra ``plot``), and of the piece set."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+from boardlab.core import BoardlabError
+
+from .catalogue import KINDS, world_parts
+
+FACE = ("#c0392b", "#2e6fd8", "#27ae60", "#d4a017")
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise BoardlabError("honor pictures need matplotlib: pip install 'boardlab[plot]'") from None
+    return plt
+
+
+def render_png(view: Mapping[str, Any], path: str) -> None:
+    """Draw the whole table of ``view`` (zones, towers, the piece in hand at its default
+    release, pools and phase) to a PNG file at ``path``."""
+    plt = _pyplot()
+    from matplotlib.patches import Polygon, Rectangle
+
+    zones = view["zones"]
+    left, right = zones[0][0] - 5, zones[-1][1] + 5
+    top = max([p["y"] + 8 for p in view["table"]] + [30.0])
+    fig, ax = plt.subplots(figsize=(max(6.0, (right - left) / 12), max(3.0, top / 12 + 1.5)), dpi=110)
+    ax.add_patch(Rectangle((left, -3), right - left, 3, color="#8d6e63"))
+    for seat, (lo, hi) in enumerate(zones):
+        ax.axvspan(lo, hi, ymin=0, ymax=1, color=FACE[seat], alpha=0.06)
+        status = "" if view["standing"][seat] else " (out)"
+        ax.text((lo + hi) / 2, -2.2, f"{view['names'][seat]}: {view['pools'][seat]} tokens{status}",
+                ha="center", va="center", fontsize=8, color="white")
+    for piece in view["table"]:
+        for part in world_parts(piece["pid"], piece["x"], piece["y"], piece["angle"]):
+            ax.add_patch(Polygon(part, closed=True, facecolor=FACE[piece["owner"] % 4],
+                                 edgecolor="black", linewidth=0.6, alpha=1.0 if piece["foundation"] else 0.8))
+        ax.text(piece["x"], piece["y"], piece["pid"], ha="center", va="center", fontsize=5, color="white")
+    placing = view.get("placing")
+    if placing and placing.get("default"):
+        words = placing["default"].split()
+        x, theta = float(words[1]), float(words[2])
+        floor = max((p["y"] + 6 for p in view["table"] if abs(p["x"] - x) < 12), default=4.0)
+        for part in world_parts(placing["pid"], x, floor + 3, math.radians(theta)):
+            ax.add_patch(Polygon(part, closed=True, fill=False, linestyle="--", edgecolor="black"))
+    title = f"Honor, turn {view['turn']}, phase {view['phase']}, bank {view['bank']}"
+    if view.get("result"):
+        title += " - winners: " + ", ".join(view["names"][p] for p in view["result"]["winners"])
+    ax.set_title(title, fontsize=9)
+    ax.set_xlim(left, right)
+    ax.set_ylim(-3, top)
+    ax.set_aspect("equal")
+    ax.set_xlabel("cm")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def render_piece_set(path: str) -> None:
+    """The Honor-30 set, one of each kind in catalogue orientation with its code and mass."""
+    plt = _pyplot()
+    from matplotlib.patches import Polygon
+
+    fig, axes = plt.subplots(2, 6, figsize=(12, 4.6), dpi=110)
+    for ax, kind in zip(axes.flat, KINDS.values()):
+        for part in kind.parts:
+            ax.add_patch(Polygon(part, closed=True, facecolor="#d7b98e", edgecolor="#5d4037", linewidth=0.8))
+        ax.plot([0], [0], marker="+", color="black")
+        ax.set_xlim(-8, 8)
+        ax.set_ylim(-5.5, 5.5)
+        ax.set_aspect("equal")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.set_title(f"{kind.code} {kind.name} x{kind.count}\n{kind.mass:.1f} g", fontsize=8)
+    fig.suptitle("Honor-30: profiles in cm (grid 16 x 11 cm), + = centre of mass", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+__all__ = ["render_piece_set", "render_png"]
