@@ -106,7 +106,7 @@ def rules_command(args: argparse.Namespace, out: Console, err: Console) -> int:
             "(the rules ship with the source checkout)"
         ) from None
     if args.plain:
-        out.print(text, markup=False, highlight=False, end="")
+        sys.stdout.write(text)
     else:
         out.print(Markdown(text))
     return 0

@@ -57,6 +57,8 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     try:
         game.render_image(state.view(viewer), args.output)
     except ImportError as exc:
+        if (exc.name or "").startswith("boardlab"):
+            raise  # a part of boardlab itself is missing: a bug, not an extra to install
         raise CliError(
             f"{game.id} needs optional packages to draw pictures ({exc.name or exc}); "
             'install them with: pip install -e ".[dev]"'

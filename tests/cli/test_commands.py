@@ -1,0 +1,179 @@
+"""The ``boardlab`` command end to end, as a subprocess with scripted stdin.
+
+``python -m tests.cli.run_boardlab`` is the real command with the test game
+dicenim registered; ``python -m boardlab`` is the command as installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import boardlab
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, stdin: str = "", command: str = "tests.cli.run_boardlab", env: dict | None = None):
+    """Run the command; the CompletedProcess (text)."""
+    environment = {**os.environ, "COLUMNS": "120", "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", command, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+        timeout=120,
+    )
+
+
+def test_games_lists_every_registered_game_as_a_table() -> None:
+    done = run("games")
+    assert done.returncode == 0, done.stderr
+    for game_id in boardlab.game_ids():
+        assert game_id in done.stdout
+    assert "players" in done.stdout
+
+
+def test_games_json_is_the_catalog() -> None:
+    done = run("games", "--json")
+    assert json.loads(done.stdout) == json.loads(json.dumps(boardlab.catalog()))
+
+
+def test_games_detail_lists_options_with_allowed_values() -> None:
+    done = run("games", "dicenim")
+    assert done.returncode == 0
+    assert "pile" in done.stdout and "1..50" in done.stdout
+
+
+def test_python_dash_m_boardlab_works_without_test_games() -> None:
+    done = run("--version", command="boardlab")
+    assert done.returncode == 0 and boardlab.__version__ in done.stdout
+
+
+def test_unknown_game_is_one_line_naming_the_valid_ids() -> None:
+    done = run("play", "chess")
+    assert done.returncode == 2
+    assert "unknown game 'chess'" in done.stderr and "dicenim" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_bad_option_names_the_option() -> None:
+    done = run("simulate", "dicenim", "--players", "random", "-n", "2", "--option", "pile=99")
+    assert done.returncode == 2
+    assert "pile" in done.stderr and "50" in done.stderr
+
+
+def test_rules_shows_the_rules_document_or_says_where_it_is_missing() -> None:
+    done = run("rules", "dicenim")
+    assert done.returncode == 2 and "docs/rules/dicenim.md" in done.stderr
+    documented = [g for g in boardlab.game_ids() if (ROOT / "docs" / "rules" / f"{g}.md").exists()]
+    for game_id in documented[:2]:
+        done = run("rules", game_id, "--plain")
+        assert done.returncode == 0
+        assert done.stdout == (ROOT / "docs" / "rules" / f"{game_id}.md").read_text(encoding="utf-8")
+
+
+def test_hot_seat_game_with_a_wrong_entry_undo_save_then_replay(tmp_path: Path) -> None:
+    saved = tmp_path / "hotseat.json"
+    # dicenim hides each player's bid, so each hand-over asks for Enter first
+    lines = ["", "moves", "take7", "take2", "", "take1", "", "undo", "", "take3", "", f"save {saved}", "quit"]
+    script = "\n".join(lines) + "\n"
+    done = run("play", "dicenim", "--players", "human,human", "--seed", "4", stdin=script)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "3 legal moves: take1  take2  take3" in out
+    assert "Not played" in out and "take7" in out
+    assert "P1 plays take2" in out and "P2 plays take1" in out
+    assert "Took back 2 move(s)" in out  # P2's take1 and the die after it
+    assert "P2 plays take3" in out
+    assert f"Saved 6 moves to {saved}" in out
+
+    replayed = run("replay", str(saved), "--final")
+    assert replayed.returncode == 0, replayed.stderr
+    assert "after move 6 of 6" in replayed.stdout
+    assert "unfinished" in replayed.stdout
+
+    stepped = run("replay", str(saved), stdin="\n\n\nb\n6\nq\n")
+    assert stepped.returncode == 0
+    assert "after move 3 of 6: take2" in stepped.stdout
+    assert "after move 2 of 6" in stepped.stdout and "after move 6 of 6" in stepped.stdout
+
+
+def test_resume_goes_on_with_a_saved_game(tmp_path: Path) -> None:
+    saved = tmp_path / "g.json"
+    first = run("play", "dicenim", "--players", "human,random", "--seed", "2", stdin=f"take1\nsave {saved}\nquit\n")
+    assert first.returncode == 0, first.stderr
+    moves_before = len(json.loads(saved.read_text())["moves"])
+    second = run("play", "--resume", str(saved), stdin=f"take1\nsave {saved}\nquit\n")
+    assert second.returncode == 0, second.stderr
+    assert len(json.loads(saved.read_text())["moves"]) > moves_before
+
+
+def test_end_of_input_exits_cleanly_and_says_where_the_game_is(tmp_path: Path) -> None:
+    done = run("play", "dicenim", "--players", "human,random", "--seed", "2", stdin="take1\n", env={"TMPDIR": str(tmp_path)})
+    assert done.returncode == 130
+    assert "Traceback" not in done.stderr
+    assert "--resume" in done.stdout
+    assert list(tmp_path.glob("boardlab-dicenim-*.json"))
+
+
+def test_a_broken_record_names_the_first_bad_move(tmp_path: Path) -> None:
+    saved = tmp_path / "g.json"
+    run("play", "dicenim", "--players", "human,human", "--seed", "4", stdin=f"\ntake2\n\ntake1\n\nsave {saved}\nquit\n")
+    data = json.loads(saved.read_text())
+    data["moves"][4]["move"] = "take9"
+    saved.write_text(json.dumps(data))
+    done = run("replay", str(saved))
+    assert done.returncode == 2
+    assert "move 5" in done.stderr and "take9" in done.stderr
+    saved.write_text("{ truncated")
+    done = run("replay", str(saved))
+    assert done.returncode == 2 and "not valid JSON" in done.stderr
+
+
+def test_simulate_prints_wins_draws_and_lengths() -> None:
+    done = run("simulate", "dicenim", "--players", "random,random", "-n", "6")
+    assert done.returncode == 0, done.stderr
+    for heading in ("wins per seat", "draws", "per agent", "game length", "mean", "std dev", "median"):
+        assert heading in done.stdout
+    assert "random#1" in done.stdout and "random#2" in done.stdout
+
+
+def test_simulate_json_with_jobs_and_records_matches_a_serial_run(tmp_path: Path) -> None:
+    args = ("simulate", "dicenim", "--players", "random,greedy", "-n", "8", "--rotate", "--seed", "3", "--json")
+    parallel = run(*args, "--jobs", "2", "--records", str(tmp_path))
+    serial = run(*args)
+    assert parallel.returncode == 0, parallel.stderr
+    data, again = json.loads(parallel.stdout), json.loads(serial.stdout)
+    assert data["games"] == 8 and sum(data["seat_wins"]) + data["draws"] == 8
+    assert {k: v for k, v in data.items() if k != "seconds_per_game"} == {
+        k: v for k, v in again.items() if k != "seconds_per_game"
+    }
+    records = sorted(tmp_path.glob("dicenim-*.json"))
+    assert len(records) == 8
+    assert run("replay", str(records[0]), "--final").returncode == 0
+
+
+def test_render_prints_the_text_board_for_a_game_without_pictures(tmp_path: Path) -> None:
+    done = run("render", "dicenim", "--position", "7 1 0 2 0", "-o", str(tmp_path / "x.png"))
+    assert done.returncode == 0
+    assert '"pile": 7' in done.stdout
+    assert "no picture renderer" in done.stderr
+    assert not (tmp_path / "x.png").exists()
+    bad = run("render", "dicenim", "--position", "7 1 0")
+    assert bad.returncode == 2 and "expected 5 fields" in bad.stderr
+
+
+@pytest.mark.parametrize("game_id", [g for g in boardlab.game_ids() if boardlab.game_class(g).has_image_renderer])
+def test_render_writes_a_png_where_the_game_draws_pictures(game_id: str, tmp_path: Path) -> None:
+    target = tmp_path / "state.png"
+    done = run("render", game_id, "-o", str(target))
+    assert done.returncode == 0, done.stderr
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

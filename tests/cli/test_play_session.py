@@ -1,0 +1,145 @@
+"""The play loop in-process, with scripted input: undo, saving, leaving, wrong entries.
+
+Runs on the test game dicenim (registered for the session by tests/conftest.py):
+moves take1..take3, a die after every take, hidden secret bids dealt first.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Iterable
+
+import pytest
+from rich.console import Console
+
+import boardlab
+from boardlab.core import CHANCE
+from boardlab.core.records import Record
+from boardlab.cli.play import PlaySession, build_seats
+
+
+class Script:
+    """Feeds lines to the session like a person would; EOF when they run out."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines = list(lines)
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+
+def session(specs: list[str], lines: list[str], seed: int = 3) -> tuple[PlaySession, Script, io.StringIO]:
+    game = boardlab.load("dicenim")
+    buffer = io.StringIO()
+    script = Script(lines)
+    out = Console(file=buffer, width=100, highlight=False)
+    return PlaySession(game.new_state(seed), build_seats(game, specs, seed), seed, out, script), script, buffer
+
+
+def test_a_wrong_entry_reprompts_with_the_reason_and_the_game_goes_on() -> None:
+    play, script, output = session(["human", "random"], ["", "take9", "take1", "quit", "quit"])
+    assert play.run() == 0
+    text = output.getvalue()
+    assert "Not played" in text and "take9" in text and "not dice-nim notation" in text
+    assert str(play.state.history[2]) == "take1"
+    assert script.prompts.count("P1 > ") == 5  # blank, take9, take1 at one decision; then quit twice
+
+
+def test_undo_against_the_computer_goes_back_to_your_last_decision() -> None:
+    play, _, output = session(["human", "random"], ["take1", "undo", "quit", "quit"])
+    play.run()
+    # secrets dealt (2 chance moves) and nothing else: the computer's take and both dice were undone
+    assert play.state.ply == 2
+    assert play.state.current_player() == 0
+    assert play.deciders == [CHANCE, CHANCE]
+    assert "Took back 4 move(s)" in output.getvalue()
+
+
+def test_undo_in_hot_seat_takes_back_one_decision_and_its_chance() -> None:
+    # hidden information in hot seat: each handover asks for Enter first
+    lines = ["", "take1", "", "take2", "", "undo", "", "quit", "quit"]
+    play, script, _ = session(["human", "human"], lines)
+    play.run()
+    assert [str(m) for m in play.state.history][2] == "take1"
+    assert play.state.ply == 4  # secrets, take1, its die; P2's take2 and die undone
+    assert play.state.current_player() == 1
+    assert any("Pass the screen to P2" in p for p in script.prompts)
+
+
+def test_undo_with_nothing_of_yours_played_says_so() -> None:
+    play, _, output = session(["human", "random"], ["undo", "quit"])
+    play.run()
+    assert "Nothing to undo" in output.getvalue()
+    assert play.state.ply == 2
+
+
+def test_save_writes_a_record_that_replays_to_the_same_position(tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    play, _, output = session(["human", "random"], ["take2", f"save {target}", "quit"])
+    assert play.run() == 0
+    record = Record.load(target)
+    assert record.replay().position() == play.state.position()
+    assert [s.agent for s in record.seats] == ["human", "random"]
+    assert len(record.times) == len(record.moves) == play.state.ply
+    assert "Left the game" in output.getvalue()  # saved, so one quit is enough
+
+
+def test_save_into_a_missing_folder_reports_and_keeps_playing(tmp_path: Path) -> None:
+    play, _, output = session(["human", "random"], [f"save {tmp_path}/no/such/dir/x.json", "take1", "quit", "quit"])
+    play.run()
+    assert "Not saved" in output.getvalue()
+    assert "take1" in [str(m) for m in play.state.history]
+
+
+def test_quit_with_an_unsaved_game_warns_once() -> None:
+    play, _, output = session(["human", "random"], ["take1", "quit", "quit"])
+    assert play.run() == 0
+    assert "not saved" in output.getvalue()
+
+
+def test_end_of_input_keeps_the_game_in_a_recovery_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    play, _, output = session(["human", "random"], ["take1"])
+    assert play.run() == 130
+    saved = list(tmp_path.glob("boardlab-dicenim-*.json"))
+    assert len(saved) == 1
+    assert Record.load(saved[0]).replay().position() == play.state.position()
+    assert "--resume" in output.getvalue()
+
+
+def test_computer_players_get_a_resampled_state_not_the_real_one() -> None:
+    play, _, _ = session(["random", "random"], [], seed=9)
+    seen: list[tuple[int, int]] = []
+    agent = play.seats[1].agent
+    assert agent is not None
+    original = agent.choose
+
+    def spy(state: boardlab.State):
+        seen.append((state.seed, play.state.seed))
+        return original(state)
+
+    agent.choose = spy  # type: ignore[method-assign]
+    assert play.run() == 0
+    assert seen and all(view_seed != real_seed for view_seed, real_seed in seen)
+
+
+def test_the_end_offers_to_save(tmp_path: Path) -> None:
+    target = tmp_path / "end.json"
+    lines = ["take3", str(target)]  # a pile of 3: taking it all ends the game
+    game = boardlab.load("dicenim", pile=3)
+    buffer = io.StringIO()
+    out = Console(file=buffer, width=100)
+    script = Script(lines)
+    play = PlaySession(game.new_state(1), build_seats(game, ["human", "random"], 1), 1, out, script)
+    assert play.run() == 0
+    assert play.state.is_over()
+    assert "Game over" in buffer.getvalue()
+    assert Record.load(target).result is not None
