@@ -1,0 +1,144 @@
+"""Game records: save, load, replay; every way a file can be broken gets a RecordError naming it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import boardlab
+from boardlab.agents import make_agent
+from boardlab.core import RecordError
+from boardlab.core.records import Record
+from boardlab.lab import play_game
+
+
+@pytest.fixture
+def record() -> Record:
+    game = boardlab.load("dicenim", pile=12)
+    return play_game(game, [make_agent("random", seed=1), make_agent("random", seed=2)], seed=7)
+
+
+def write(path: Path, data: object) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_saved_record_loads_and_replays_to_the_same_end(record: Record, tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    record.save(target)
+    loaded = Record.load(target)
+    assert loaded.moves == record.moves
+    assert loaded.times == pytest.approx(record.times, abs=1e-3)
+    assert loaded.seats == record.seats
+    final = loaded.replay()
+    assert final.is_over() and final.result() == record.result
+    assert loaded.meta["decisions"] == sum(1 for t in record.moves if t.startswith("take"))
+
+
+def test_the_file_holds_format_game_options_seed_seats_timed_moves_and_result(record: Record) -> None:
+    data = record.to_json()
+    assert data["format"] == 1 and data["game"] == "dicenim" and data["options"] == {"pile": 12}
+    assert data["seed"] == 7 and [s["agent"] for s in data["seats"]] == ["random", "random"]
+    assert all(set(entry) == {"move", "t"} for entry in data["moves"])
+    times = [entry["t"] for entry in data["moves"]]
+    assert times == sorted(times)
+    assert data["result"]["returns"] in ([1.0, 0.0], [0.0, 1.0])
+
+
+def test_state_at_gives_each_moment(record: Record) -> None:
+    assert record.state_at(0).ply == 0
+    assert record.state_at(3).position() == next(s.position() for n, _, s in record.states() if n == 3)
+    with pytest.raises(RecordError, match="does not exist"):
+        record.state_at(len(record.moves) + 1)
+
+
+def test_an_illegal_move_is_reported_by_its_number(record: Record, tmp_path: Path) -> None:
+    data = record.to_json()
+    data["moves"][2]["move"] = "take9"
+    with pytest.raises(RecordError, match=r"move 3 \('take9'\)") as caught:
+        Record.load(write(tmp_path / "bad.json", data)).replay()
+    assert caught.value.move_number == 3
+
+
+def test_a_move_that_is_not_text_is_reported_by_its_number(record: Record, tmp_path: Path) -> None:
+    data = record.to_json()
+    data["moves"][4] = 17
+    with pytest.raises(RecordError, match="move 5") as caught:
+        Record.load(write(tmp_path / "bad.json", data))
+    assert caught.value.move_number == 5
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format=2), "format 2 is not supported"),
+        (lambda d: d.update(format=True), "format True is not supported"),
+        (lambda d: d.pop("seed"), "no 'seed' field"),
+        (lambda d: d.update(seed="7"), "'seed' must be a whole number"),
+        (lambda d: d.update(players=3), "3 seats|seats for 3 players"),
+        (lambda d: d.update(options=[]), "'options' must be an object"),
+        (lambda d: d.update(moves={}), "'moves' must be a list"),
+        (lambda d: d["moves"][0].update(t=-1), "time -1"),
+        (lambda d: d.update(seats=[{"agent": "random"}, {"name": "x"}]), "seat 1"),
+        (lambda d: d.update(result={"winners": [0]}), "'result' is malformed"),
+    ],
+)
+def test_broken_structure_names_the_field(record: Record, tmp_path: Path, change, message: str) -> None:
+    data = record.to_json()
+    change(data)
+    with pytest.raises(RecordError, match=message):
+        Record.load(write(tmp_path / "bad.json", data))
+
+
+def test_a_record_of_an_unknown_game_or_bad_option_says_so(record: Record) -> None:
+    data = record.to_json()
+    data["game"] = "chess"
+    with pytest.raises(RecordError, match="unknown game 'chess'"):
+        Record.from_json(data).replay()
+    data = record.to_json()
+    data["options"] = {"pile": 500}
+    with pytest.raises(RecordError, match="pile"):
+        Record.from_json(data).replay()
+
+
+def test_a_result_that_replaying_contradicts_is_refused(record: Record) -> None:
+    data = record.to_json()
+    data["result"]["winners"] = [1 - data["result"]["winners"][0]]
+    with pytest.raises(RecordError, match="record says winners"):
+        Record.from_json(data).replay()
+    data = record.to_json()
+    data["result"] = None
+    with pytest.raises(RecordError, match="no result"):
+        Record.from_json(data).replay()
+
+
+def test_unreadable_files_say_why(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="cannot read"):
+        Record.load(tmp_path / "missing.json")
+    (tmp_path / "cut.json").write_text('{"format": 1, "game": ', encoding="utf-8")
+    with pytest.raises(RecordError, match=r"not valid JSON \(line 1"):
+        Record.load(tmp_path / "cut.json")
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(RecordError, match="not a text file"):
+        Record.load(tmp_path / "bin.json")
+    (tmp_path / "deep.json").write_text("[" * 100_000, encoding="utf-8")
+    with pytest.raises(RecordError):
+        Record.load(tmp_path / "deep.json")
+    (tmp_path / "list.json").write_text("[]", encoding="utf-8")
+    with pytest.raises(RecordError, match="must be a JSON object"):
+        Record.load(tmp_path / "list.json")
+
+
+def test_a_failed_save_keeps_the_old_file_and_leaves_no_temporary(record: Record, tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    record.save(target)
+    before = target.read_bytes()
+    record.meta["unsaveable"] = object()  # json cannot write it
+    with pytest.raises(TypeError):
+        record.save(target)
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    with pytest.raises(OSError):
+        Record.for_state(record.replay()).save(tmp_path / "no" / "such" / "dir.json")
