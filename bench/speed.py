@@ -22,6 +22,8 @@ A game whose import or load fails (a missing extra) is reported and skipped.
 from __future__ import annotations
 
 import argparse
+import importlib
+import pkgutil
 import random
 import sys
 import time
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from typing import Sequence, TextIO
 
 import boardlab
+import boardlab.games
 from boardlab.agents import make_agent
 from boardlab.agents._search import pick_random
 from boardlab.core import CHANCE, Game, State
@@ -176,6 +179,25 @@ def print_table(rows: Sequence[GameSpeed], skipped: Sequence[tuple[str, str]], o
         print(f"{game_id}: skipped ({reason})", file=out)
 
 
+def registered_game_ids(skipped: list[tuple[str, str]]) -> list[str]:
+    """Every registered game; a game package that fails to import is added to ``skipped``.
+
+    Imports each package of ``boardlab.games`` on its own first, as the registry's
+    discovery does, so that one broken game does not hide the others' figures.
+    """
+    for info in pkgutil.iter_modules(boardlab.games.__path__):
+        if info.name.startswith("_"):
+            continue
+        try:
+            importlib.import_module(f"{boardlab.games.__name__}.{info.name}")
+        except Exception as exc:  # report any failure of a game's import, whatever it is
+            skipped.append((info.name, f"import failed: {type(exc).__name__}: {exc}"))
+    try:
+        return boardlab.game_ids()
+    except Exception:  # the failure reported above, raised again by the registry's own discovery
+        return boardlab.game_ids()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default="", help="comma-separated game ids (default: every registered game)")
@@ -185,9 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be > 0")
-    game_ids = [g.strip() for g in args.games.split(",") if g.strip()] or boardlab.game_ids()
     rows: list[GameSpeed] = []
     skipped: list[tuple[str, str]] = []
+    game_ids = [g.strip() for g in args.games.split(",") if g.strip()] or registered_game_ids(skipped)
     for game_id in game_ids:
         try:
             game = boardlab.load(game_id)
