@@ -129,3 +129,34 @@ def test_r5_10_dropping_and_level_pushes_set_the_no_progress_counter() -> None:
     state.play("b5S")
     assert state.no_progress == 0
     assert cells(state)["b3"] == "W" and cells(state)["b4"] == "CW"
+
+
+def test_r4_1_quick_tip_building_changes_how_far_a_push_goes() -> None:
+    # "building lets you change how far you go": 2 tall reaches one square, 3 tall two
+    assert push({"a5": "WW"}, "a5E") == {"a5": "W", "b5": "W"}
+    state = load({**BLACK_SPARE, "a5": "WW", "g7": "BB"})
+    state.play("a5+")
+    state.play("g7+")
+    before = cells(state)
+    state.play("a5E")
+    assert changed(before, cells(state)) == {"a5": "W", "b5": "W", "c5": "W"}
+
+
+def test_r4_1_quick_tip_nothing_is_built_above_five() -> None:
+    state = load({**BLACK_SPARE, "a5": "WWWWW", "a1": "W"})
+    with pytest.raises(IllegalMoveError, match=r"a5\+: a5 is already 5 tall \(rules 4.1\)"):
+        state.play("a5+")
+
+
+def test_r3_1_quick_tip_one_action_per_turn() -> None:
+    state = load({**BLACK_SPARE, "a5": "WW"})
+    state.play("a5+")
+    assert state.current_player() == 1  # the build was White's whole turn
+    with pytest.raises(IllegalMoveError, match="a5 is controlled by White, not Black"):
+        state.play("a5E")
+
+
+def test_r5_8b_quick_tip_a_piece_stays_on_every_square_the_push_falls_through() -> None:
+    result = push({"a5": "WWWW", "c5": "B"}, "a5E")
+    # b5 (empty) and c5 each keep one of the original pieces
+    assert result == {"a5": "W", "b5": "W", "c5": "BW", "d5": "W"}
