@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Sequence
 
+from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 
@@ -31,7 +32,7 @@ from .common import HUMAN, board_panel
 
 HELP = """\
 Enter a move in the game's notation, or a command:
-  moves        list the legal moves
+  moves [TEXT] list the legal moves (only those starting with TEXT)
   undo         take back your last move (and the computer's and chance moves after it)
   save FILE    save the game as a record (boardlab replay FILE shows it; --resume FILE goes on)
   board        draw the board again
@@ -76,6 +77,11 @@ def build_seats(game: Game, specs: Sequence[str], seed: int) -> list[SeatPlayer]
     return seats
 
 
+def natural_key(text: str) -> list[tuple[int, int | str]]:
+    """Sort key putting ``a2`` before ``a10``: digit runs compare as numbers."""
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part]
+
+
 def hides(state: State, viewers: Sequence[int | None], text: str) -> bool:
     """True when ``text`` (a move) names a secret one of ``viewers`` may not see.
 
@@ -117,6 +123,7 @@ class PlaySession:
         self.saved_ply: int | None = state.ply if state.ply else None
         self.quit_warned = False
         self.last_shown_human: int | None = None
+        self.pending_chance: list[str] = []
 
     # --- who is at the table -------------------------------------------------
     @property
@@ -172,14 +179,18 @@ class PlaySession:
     def chance_move(self) -> None:
         move = self.state.sample_chance()
         self.record_move(move, _CHANCE_DECIDER)
-        shown = "(hidden)" if hides(self.state, self.viewers(), str(move)) else escape(str(move))
-        self.out.print(f"[magenta]chance:[/magenta] {shown}")
-        if not self.humans:
-            self.show_board(None)
+        self.pending_chance.append("(hidden)" if hides(self.state, self.viewers(), str(move)) else str(move))
+
+    def announce_chance(self) -> None:
+        """Print the chance outcomes since the last decision on one line (a deal is many)."""
+        if self.pending_chance:
+            self.out.print(f"[magenta]chance:[/magenta] {escape(', '.join(self.pending_chance))}")
+            self.pending_chance.clear()
 
     def computer_move(self, seat: int) -> None:
         agent = self.seats[seat].agent
         assert agent is not None
+        self.announce_chance()
         with self.out.status(f"{escape(self.seat_label(seat))} is thinking..."):
             move = agent.choose(self.state.resample(seat, self.view_rng))
         try:
@@ -193,6 +204,7 @@ class PlaySession:
     def human_turn(self, seat: int) -> str | None:
         """Read commands until ``seat`` moves (None), undoes (None) or quits ("quit")."""
         name = self.game.player_name(seat)
+        self.announce_chance()
         if self.hot_seat_secrets and self.last_shown_human != seat:
             self.out.rule(f"{escape(name)} to decide")
             self.ask(f"Pass the screen to {name} and press Enter (others look away) ")
@@ -209,7 +221,7 @@ class PlaySession:
             if command in ("help", "?"):
                 self.out.print(escape(HELP))
             elif command == "moves":
-                self.show_moves()
+                self.show_moves(argument.strip())
             elif command == "board":
                 self.show_board(seat)
             elif command == "history":
@@ -254,10 +266,17 @@ class PlaySession:
         title = self.game.name if viewer is None else f"{self.game.name}: {self.game.player_name(viewer)}'s view"
         self.out.print(board_panel(self.game, self.state, viewer, f"{escape(title)}, move {self.state.ply}"))
 
-    def show_moves(self) -> None:
-        moves = sorted(str(m) for m in self.state.legal_moves())
+    def show_moves(self, prefix: str = "") -> None:
+        """The legal moves in columns, in natural order; only those starting with ``prefix`` if given."""
+        moves = sorted((str(m) for m in self.state.legal_moves()), key=natural_key)
+        if prefix:
+            moves = [m for m in moves if m.startswith(prefix)]
         kind = "candidate moves" if self.game.continuous_moves else "legal moves"
-        self.out.print(f"{len(moves)} {kind}: " + escape("  ".join(moves)))
+        where = f" starting with {prefix!r}" if prefix else ""
+        self.out.print(escape(f"{len(moves)} {kind}{where}:"))
+        self.out.print(Columns([escape(m) for m in moves], padding=(0, 3)))
+        if len(moves) > 60 and not prefix:
+            self.out.print("(type [bold]moves TEXT[/bold] to list only the moves starting with TEXT)")
 
     def show_history(self) -> None:
         if not self.state.history:
@@ -321,7 +340,9 @@ class PlaySession:
         return True
 
     def unsaved(self) -> bool:
-        return self.state.ply > 0 and self.saved_ply != self.state.ply and not self.state.is_over()
+        """Decisions were made since the last save (chance alone is rebuilt from the seed)."""
+        decided = any(decider >= 0 for decider in self.deciders)
+        return decided and self.saved_ply != self.state.ply and not self.state.is_over()
 
     def leave(self) -> None:
         """Input ended: keep the game in a recovery file rather than losing it."""
@@ -345,6 +366,7 @@ class PlaySession:
     def finish(self) -> None:
         result = self.state.result()
         assert result is not None
+        self.announce_chance()
         self.show_board(None)
         if result.winner is not None:
             headline = f"{self.seat_label(result.winner)} wins"
