@@ -8,7 +8,6 @@ with rich. Every error for bad input is a BoardlabError printed as one line
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Callable, Sequence
 
 from rich.console import Console

@@ -107,6 +107,9 @@ def rules_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         ) from None
     if args.plain:
         sys.stdout.write(text)
+    elif out.is_terminal:
+        with out.pager(styles=True):  # a rules document is longer than a screen
+            out.print(Markdown(text))
     else:
         out.print(Markdown(text))
     return 0
