@@ -139,11 +139,7 @@ def zobrist_miss(sq: Square, stack: Stack) -> int:
     return key
 
 
-def zobrist_table(sq: Square) -> dict[Stack, int]:
-    """The cache of keys for ``sq`` (hot path: ``table.get(stack) or zobrist_miss(sq, stack)``)."""
-    return _ZOBRIST[sq]
-
-
+#: per-square key caches (hot path: ``ZOBRIST_TABLES[sq].get(stack) or zobrist_miss(sq, stack)``)
 ZOBRIST_TABLES: Final = _ZOBRIST
 #: key of "seat s is to move"
 TURN_KEYS: Final[tuple[int, ...]] = tuple(
