@@ -494,7 +494,7 @@ def illegal_reason(state: "TerritoriesState", move: Move) -> str | None:
             return abilities.announce_reason(state, move.ability)
         if isinstance(move, EndTurn):
             return None
-        return f"not a main-phase action ({type(move).__name__.lower()}) (R4.3)"
+        return f"not a main-phase action ({type(move).__name__.lower()}) (R4.1)"
     if isinstance(move, _MAIN_ONLY):
         return f"an ability is being resolved: {abilities.pending_text(state)}"
     if isinstance(move, (Pay, SwapCard, PlaceCard, Destroy, ConvertTo)):

@@ -69,6 +69,7 @@ def render_view(view: Mapping[str, Any]) -> str:
         + (f"  last roll {view['last_roll'][0]}+{view['last_roll'][1]}" if view["last_roll"] else "")
     )
     out.extend(grid_lines(view))
+    out.append("[dim]intersections x,y on the lines; cell \\[c,r] lies right of x=c and below y=r[/]")
     bank = view["bank"]
     out.append("bank: " + " ".join(f"[{SUIT_STYLE[s]}]{s}[/]{bank[s]}" for s in "HSCD"))
     if view["discard"]:
@@ -93,7 +94,8 @@ def render_view(view: Mapping[str, Any]) -> str:
     if offer is not None:
         gives = ",".join(x for x in [offer["gives"], *offer["gives_cards"]] if x)
         wants = ",".join(x for x in [offer["wants"], *offer["wants_cards"]] if x)
-        out.append(f"open trade: seat {offer['from']} gives {gives} for {wants}")
+        colours = [entry["colour"] for entry in view["players"]]
+        out.append(f"open trade: {colours[offer['from']]} gives {gives or '-'} for {wants or '-'}")
     if view["ability"]:
         die = f" (d6 = {view['die']})" if view["die"] else ""
         out.append(f"ability in progress: {view['ability']}{die}")
