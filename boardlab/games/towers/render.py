@@ -96,7 +96,10 @@ def render_view(view: Mapping[str, Any]) -> str:
             f"reserve {view['reserves'][seat]}, castles {view['castle_counts'][seat]}"
             f"/{view['castles_to_win']}, crowns {view['crown_counts'][seat]}/{view['crowns_to_win']}"
         )
-    lines.append(f"no progress: {view['no_progress']}/{view['no_progress_limit']}   ply {view['ply']}")
+    lines.append(
+        f"[{CASTLE_STYLE}]\\[ ][/] castle (stack bottom to top)   [{CROWN_STYLE}]\\[ ][/] crowned   "
+        f"no progress {view['no_progress']}/{view['no_progress_limit']}   ply {view['ply']}"
+    )
     result = view.get("result")
     if result:
         winners = result["winners"]
