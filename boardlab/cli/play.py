@@ -167,7 +167,7 @@ class PlaySession:
                         return 0
                 else:
                     self.computer_move(player)
-        except _Leave:
+        except (_Leave, KeyboardInterrupt):  # Ctrl-C may also come while a computer thinks
             self.leave()
             return 130
 
