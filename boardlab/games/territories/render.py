@@ -85,10 +85,14 @@ def render_view(view: Mapping[str, Any]) -> str:
         hidden = entry["territory_count"] - len(shown)
         hand = " ".join(_card(c) for c in shown) + (" ??" * hidden)
         supply = " ".join(f"{k}{n}" for k, n in entry["supply"].items())
+        points = entry["points"]
+        clock = f" | {entry['no_building_turns']} turn(s) without buildings" if entry["no_building_turns"] else ""
         out.append(
-            f"[{style}]{entry['colour']}{label}[/]{you}: {entry['points']} points | "
-            f"{_resources(entry['resources'], entry['resource_count'])} | "
-            f"territories: {hand.strip() or '-'} | supply {supply}"
+            f"[{style}]{entry['colour']}{label}[/]{you}: {points} point{'s' if points != 1 else ''} | "
+            f"supply {supply}{clock}"
+        )
+        out.append(
+            f"    {_resources(entry['resources'], entry['resource_count'])} | territories: {hand.strip() or '-'}"
         )
     offer = view["offer"]
     if offer is not None:

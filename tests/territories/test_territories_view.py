@@ -1,0 +1,38 @@
+"""The terminal drawing and the evaluation (agents' and players' windows on the state)."""
+
+from __future__ import annotations
+
+from boardlab.games.territories import Territories
+from tests.territories.helpers import play_all, state
+
+
+def test_render_shows_grid_buildings_hands_and_the_decision() -> None:
+    st = state(buildings={(1, 1): "0Q", (3, 3): "1P"}, hand0="9S", hand1="QD", res0=(1, 2, 0, 0))
+    text = st.render(0)
+    assert "8H" in text and "QC" in text  # grid cards
+    assert "[bold yellow]Q[/]" in text and "[bold cyan]p[/]" in text  # White's Palace, Black's Town
+    assert "9S" in text and "QD" not in text and "??" in text  # own card shown, opponent's hidden
+    assert "White acts" in text
+    spectator = st.render(None)
+    assert "9S" not in spectator
+
+
+def test_render_names_a_pending_trade_and_who_answers() -> None:
+    st = state(res0=(2, 0, 0, 0), res1=(0, 1, 0, 0))
+    st.play("offer(HH:S)")
+    text = Territories().render_view(st.view(1))
+    assert "White gives HH for S" in text and "Black answers the trade proposal" in text
+
+
+def test_evaluate_favours_points_and_income_and_sums_to_one() -> None:
+    even = state(buildings={(1, 1): "0P", (3, 3): "1P"})
+    ahead = state(buildings={(1, 1): "0R", (2, 2): "0P", (3, 3): "1P"})
+    e, a = even.evaluate(), ahead.evaluate()
+    assert abs(sum(e) - 1) < 1e-9 and abs(sum(a) - 1) < 1e-9
+    assert abs(e[0] - e[1]) < 0.2 < a[0] - a[1]
+
+
+def test_evaluate_at_the_end_is_the_result() -> None:
+    st = state()
+    play_all(st, "end r1+1 end r1+1 end")  # White had no buildings for two turns
+    assert st.is_over() and st.evaluate() == [0.0, 1.0]
