@@ -1,6 +1,6 @@
 """A character side view of the table for terminals (rich markup colours by owner).
 
-Every cell is sampled at six points; a cell is drawn if any point lies inside a
+Every cell is sampled at twelve points; a cell is drawn if any point lies inside a
 piece. Foundations are drawn ``▓``, other pieces ``█``, the piece in hand as a
 ghost outline ``·`` at the proposed release (the default one unless given).
 """
@@ -14,7 +14,10 @@ from .catalogue import kind_of, point_in_convex, world_parts
 
 COLOURS = ("red", "blue", "green", "yellow")
 GHOST = "·"
-SAMPLES = ((0.2, 0.25), (0.5, 0.25), (0.8, 0.25), (0.2, 0.75), (0.5, 0.75), (0.8, 0.75))
+#: sample points per cell (fractions of its width and height): closer than a plank is thick
+SAMPLES = tuple((sx, sy) for sy in (0.125, 0.375, 0.625, 0.875) for sx in (0.2, 0.5, 0.8))
+#: the widest drawing, in characters (fits an 80-column terminal panel)
+MAX_COLUMNS = 74
 
 
 def _release_numbers(text: str | None) -> tuple[float, float] | None:
@@ -31,7 +34,7 @@ def _canvas(view: Mapping[str, Any], ghost: tuple[str, float, float, float] | No
     left = min(zones[0][0], *(p["x"] - 8 for p in view["table"])) if view["table"] else zones[0][0]
     right = max(zones[-1][1], *(p["x"] + 8 for p in view["table"])) if view["table"] else zones[-1][1]
     span = right - left
-    cm_per_col = 1.0 if span <= 130 else 2.0 if span <= 260 else span / 130
+    cm_per_col = max(1.0, span / MAX_COLUMNS)
     cm_per_row = 2.0 * cm_per_col
     cols = int(math.ceil(span / cm_per_col))
     polygons: list[tuple[list[list[tuple[float, float]]], str]] = []
@@ -63,8 +66,8 @@ def _canvas(view: Mapping[str, Any], ghost: tuple[str, float, float, float] | No
     labels = [" "] * cols
     for seat, (lo, hi) in enumerate(zones):
         for edge in (lo, hi):
-            col = int((edge - left) / cm_per_col)
-            if 0 <= col < cols:
+            col = min(cols - 1, int((edge - left) / cm_per_col))
+            if 0 <= col:
                 ruler[col] = "┃"
         name = f"{view['names'][seat]} {lo:g}-{hi:g}cm"
         start = max(0, int((lo - left) / cm_per_col) + 1)
@@ -112,14 +115,14 @@ def piece_outline(pid: str, theta_degrees: float = 0.0, cm_per_col: float = 0.5)
     parts = world_parts(pid, 0.0, 0.0, angle)
     xs = [x for part in parts for x, _ in part]
     ys = [y for part in parts for _, y in part]
-    cols = int(math.ceil((max(xs) - min(xs)) / cm_per_col)) + 1
-    rows = int(math.ceil((max(ys) - min(ys)) / (2 * cm_per_col))) + 1
+    cols = max(1, round((max(xs) - min(xs)) / cm_per_col))
+    rows = max(1, round((max(ys) - min(ys)) / (2 * cm_per_col)))
     lines = []
     for row in range(rows - 1, -1, -1):
         cells = []
         for col in range(cols):
-            px = min(xs) + (col + 0.5) * cm_per_col
-            py = min(ys) + (row + 0.5) * 2 * cm_per_col
+            px = min(xs) + (col + 0.5) * (max(xs) - min(xs)) / cols
+            py = min(ys) + (row + 0.5) * (max(ys) - min(ys)) / rows
             cells.append("█" if any(point_in_convex(part, px, py) for part in parts) else " ")
         lines.append("".join(cells).rstrip())
     return lines
