@@ -129,3 +129,19 @@ def test_r10_4_every_candidate_release_is_legal() -> None:
     assert 4 <= len(candidates) <= 20
     for move in candidates:
         state.check_move(move)
+
+
+def test_r5_2_chain_collapse_a_neighbour_resting_on_a_fallen_tower_falls_next() -> None:
+    """Player 1's plank leans on player 0's column (H-23: it stays player 1's). Player 0's
+    missed drop eliminates them; once their pieces leave the table the plank falls in the
+    next segment, so player 1 collapses in the same resolution, later, and player 2 wins."""
+    state = exact_game(3).new_state(seed=1)
+    play(state, "build SL1 0", "pass", "pass", "rel 52", "build PL1 0", "pass", "pass", "rel 70",
+         "build BR1 0", "pass", "pass", "rel 150", "build CO1 0", "pass", "pass", "rel 58",
+         "build PL2 0", "pass", "pass", "rel 64")
+    assert all(state.standing)
+    play(state, "push CU1", "acc", "rel 41.6")
+    (first, p_first), (second, p_second) = state.last["collapses"]
+    assert (p_first, p_second) == (0, 1)
+    assert second > physics.RULED_SETTLE.min_steps > first, "the second fall comes in a later segment"
+    assert state.result().winners == (2,)

@@ -9,7 +9,7 @@
 It sees only the state it is given (a resample: the seed is not the real one)
 and never uses the seed: its noise comes from its own ``rng``.
 Levels set the budget: easy (12 screens, 2 x 2 noisy runs, a shaky hand),
-normal (40 screens, 3 x 4, about 1-3 s), hard (100 screens, 4 x 8).
+normal (60 screens, 3 x 4, under 3 s), hard (100 screens, 4 x 8).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class Level:
 
 LEVELS = {
     "easy": Level(12, 2, 2, 1.0, 2.0, 1.0),
-    "normal": Level(40, 3, 4, 1.5, 0.0, 2.5),
+    "normal": Level(60, 3, 4, 1.5, 0.0, 2.5),
     "hard": Level(100, 4, 8, 1.5, 0.0, 8.0),
 }
 ROBUST_SETTLE = physics.SettleRule(180, 120, 1200)
