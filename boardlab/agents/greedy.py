@@ -16,6 +16,8 @@ from ._search import check_positive, decision_moves, pick_random
 
 #: two scores closer than this are a tie (evaluations are floats summed in different orders)
 _TIE = 1e-9
+#: a finished game's win (loss) ranks just above (below) an evaluation of 1 (0): proof beats estimate
+_PROVEN = 1e-6
 
 
 @register_agent
@@ -67,14 +69,19 @@ class GreedyAgent(Agent):
         return pick_random(self.rng, best)
 
     def score(self, state: State, mover: Player, chance_depth: int) -> float:
-        """The value of ``state`` for ``mover`` in [0, 1] (``state`` is restored before returning).
+        """The value of ``state`` for ``mover``, about [0, 1] (``state`` is restored before returning).
+
+        A finished game's win or loss is nudged past any evaluation of 1 or 0.
 
         Unknown values (no evaluation function) count as a share of a full draw,
         so they rank below a win and above a loss.
         """
         player = state.current_player()
         if player == TERMINAL:
-            return state.returns()[mover]
+            value = state.returns()[mover]
+            if value == 1.0:
+                return value + _PROVEN
+            return value - _PROVEN if value == 0.0 else value
         if player == CHANCE and chance_depth < self.max_chance_depth:
             return self._chance_score(state, mover, chance_depth)
         estimate = state.evaluate()

@@ -87,3 +87,18 @@ def test_three_players_scored_for_the_mover() -> None:
         },
     )
     assert all(_choice(tree, seed, players=3) == "b" for seed in range(6))
+
+
+def test_a_proven_win_beats_an_evaluation_of_certain_victory() -> None:
+    tree = Decide(
+        0,
+        {
+            "sure": Decide(1, {"end": End((0.5, 0.5))}, estimate=(1.0, 0.0)),
+            "win": End((1.0, 0.0)),
+            "lose": End((0.0, 1.0)),
+            "hopeless": Decide(1, {"end": End((0.5, 0.5))}, estimate=(0.0, 1.0)),
+        },
+    )
+    assert all(_choice(tree, seed) == "win" for seed in range(6))
+    del tree.options["win"], tree.options["sure"]
+    assert all(_choice(tree, seed) == "hopeless" for seed in range(6))
