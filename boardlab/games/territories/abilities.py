@@ -192,7 +192,7 @@ def apply_place_card(state: "TerritoriesState", move: PlaceCard) -> None:
 
     remove_territory(state, state.active, move.card)
     state.grid[move.cell] = move.card
-    state._points_cache = None
+    state.grid_grew()
     state.phase = MAIN
     state.ability = -1
 

@@ -20,7 +20,6 @@ from .cards import (
     CAPITAL_COST,
     CARD_CODE,
     CARD_SUIT,
-    KIND_CHARS,
     KIND_NAMES,
     KIND_TIER,
     SUITS,

@@ -22,7 +22,6 @@ from . import abilities, actions, production
 from .cards import (
     ALL_CARDS,
     CAPITAL,
-    CARD_SUIT,
     GRID_COLUMNS,
     GRID_ROWS,
     KIND_POINTS,
@@ -140,6 +139,10 @@ class TerritoriesState(State):
 
     def seat_of_label(self, label: int) -> int:
         return self.first if label == 1 else 1 - self.first
+
+    def grid_grew(self) -> None:
+        """Forget the cached intersections (a card was added to the grid)."""
+        self._points_cache = None
 
     def intersection_points(self) -> list[Point]:
         """Every intersection of the current grid (cached until the grid grows)."""
@@ -316,7 +319,7 @@ class TerritoriesState(State):
         index = len(self.grid)
         self.grid[(index % GRID_COLUMNS, index // GRID_COLUMNS)] = move.card
         self.pool.discard(move.card)
-        self._points_cache = None
+        self.grid_grew()
         if len(self.grid) == GRID_SIZE:
             self.phase = FIRST
 
@@ -356,7 +359,7 @@ class TerritoriesState(State):
             self.pool.copy(), self.first, self.phase, self.setup_step, self.active, self.turn,
             self.discards_owed.copy(), self.wild_owed.copy(), self.draws_owed.copy(), self.offer,
             self.ability, self.die, self.used.copy(), self.proposals, self.no_build.copy(),
-            self.last_roll, self.outcome,
+            self.last_roll, self.outcome, self._points_cache,
         )
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
@@ -379,9 +382,8 @@ class TerritoriesState(State):
             self.discard, self.bottom, self.pool, self.first, self.phase, self.setup_step,
             self.active, self.turn, self.discards_owed, self.wild_owed, self.draws_owed,
             self.offer, self.ability, self.die, self.used, self.proposals, self.no_build,
-            self.last_roll, self.outcome,
+            self.last_roll, self.outcome, self._points_cache,
         ) = snapshot
-        self._points_cache = None
 
     def _copy(self) -> "TerritoriesState":
         clone = TerritoriesState.__new__(TerritoriesState)
@@ -415,12 +417,6 @@ class TerritoriesState(State):
         from .evaluation import evaluate_state
 
         return evaluate_state(self)
-
-    def capital_of(self, seat: int) -> Point | None:
-        for point, (owner, kind) in self.buildings.items():
-            if owner == seat and kind == CAPITAL:
-                return point
-        return None
 
 
 _APPLY: dict[type, Callable[[TerritoriesState, Any], None]] = {
