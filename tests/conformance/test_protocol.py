@@ -135,7 +135,8 @@ def test_positions_round_trip_mid_game(game: boardlab.Game, budget: Budget) -> N
 def test_json_round_trips_mid_game(game: boardlab.Game, budget: Budget) -> None:
     for seed in seeds(budget)[:4]:
         for state in playthrough(game, seed):
-            if not checked(state, budget):
+            # rebuilding replays the whole history: check at plies 0, 1, 2, 4, 8 ... and the end
+            if not (state.is_over() or state.ply & (state.ply - 1) == 0):
                 continue
             data = json.loads(json.dumps(state.to_json()))
             rebuilt = game.state_from_json(data)
@@ -238,3 +239,13 @@ def test_malformed_positions_raise_position_error(game: boardlab.Game) -> None:
         game.state_from_position(None)  # type: ignore[arg-type]
     with pytest.raises(PositionError):
         game.state_from_json("{not json")
+
+
+@pytest.mark.slow
+def test_many_random_games_end_within_the_bound(game: boardlab.Game, budget: Budget) -> None:
+    """The long version of the termination check (`python -m pytest -m slow`): 20x the games."""
+    for seed in range(1000, 1000 + 20 * budget.random_games):
+        for state in playthrough(game, seed):
+            pass
+        assert state.ply <= game.max_moves
+        check_returns(state)
