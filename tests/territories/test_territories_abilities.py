@@ -6,7 +6,7 @@ import pytest
 
 from boardlab.core import CHANCE, IllegalMoveError
 from boardlab.games.territories import Territories
-from tests.territories.helpers import hand, play_all, resources, state
+from tests.territories.helpers import grid_text, hand, play_all, resources, state
 
 
 def legal(st) -> set[str]:
@@ -163,3 +163,15 @@ def test_r7_5_option_max_extent_forbids_growth() -> None:
     wider = state(Territories(expand_max_extent="6x4"), buildings={(1, 1): "0Q"}, res0=(3, 0, 0, 0), hand0="9S")
     play_all(wider, "expand d1 pay(H)")
     assert {str(m) for m in wider.legal_moves()} == {f"[{c},{r}]+9S" for c in (-1, 5) for r in range(4)}
+
+
+def test_r2_3_diagonal_points_across_an_empty_cell_share_no_card() -> None:
+    # Grown grid: [5,1], [6,1], [6,2] added, [5,2] empty. White's Temple at 5,2 and Black's
+    # Town at 6,3 are diagonal across the empty [5,2]; Black's Town at 6,2 shares [5,1].
+    grown = grid_text(extra={(5, 1): "9S", (6, 1): "TS", (6, 2): "JC"})
+    st = state(grid=grown, buildings={(5, 2): "0B", (6, 3): "1P"}, res0=(1, 1, 1, 1))
+    with pytest.raises(IllegalMoveError, match="no opponent building shares a card"):
+        st.play("conv")
+    st = state(grid=grown, buildings={(5, 2): "0B", (6, 3): "1P", (6, 2): "1P"}, res0=(1, 1, 1, 1))
+    play_all(st, "conv 2v1")
+    assert legal(st) == {"6,2=P"}
