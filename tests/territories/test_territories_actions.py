@@ -195,5 +195,5 @@ def test_r9_3_turn_cap_ends_on_points() -> None:
 
 
 def test_r9_4_max_moves_bound_follows_the_options() -> None:
-    assert Territories().max_moves == 25 + 200 * (15 + 6 + 2 * 52 + 16)
+    assert Territories().max_moves == 25 + 200 * (15 + 6 + 2 * 69 + 16)
     assert Territories(ability_limit="unlimited").max_moves > Territories().max_moves
