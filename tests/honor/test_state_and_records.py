@@ -123,3 +123,21 @@ def test_import_and_discovery_do_not_need_pymunk() -> None:
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert "boardlab[physics]" in out.stdout
+
+
+def test_r11_4_an_arena_record_saves_loads_and_replays_to_the_same_hash(tmp_path) -> None:
+    from boardlab.agents import make_agent
+    from boardlab.core.records import Record
+    from boardlab.lab import arena
+
+    game = boardlab.load("honor", players=2, resign=False)  # so the game ends by a resolution
+    record = arena.play_game(game, [make_agent("random", seed=1), make_agent("random", seed=2)], seed=9)
+    assert any("#" in move for move in record.moves)
+    path = tmp_path / "honor.json"
+    record.save(path)
+    replayed = Record.load(path).replay()
+    direct = game.new_state(9)
+    for text in record.moves:
+        direct.play(text)
+    assert replayed.state_hash() == direct.state_hash()
+    assert replayed.result().winners == record.result.winners

@@ -10,7 +10,10 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
+from boardlab.core import NotationError
+
 from .catalogue import kind_of, point_in_convex, world_parts
+from .moves import Release, parse_move_text
 
 COLOURS = ("red", "blue", "green", "yellow")
 GHOST = "·"
@@ -21,12 +24,16 @@ MAX_COLUMNS = 74
 
 
 def _release_numbers(text: str | None) -> tuple[float, float] | None:
+    """(x cm, rotation degrees) of a release text in notation, or None if it is not one."""
     if not text:
         return None
-    words = text.split()
-    x = float(words[1])
-    theta = float(words[2]) if len(words) > 2 else 0.0
-    return x, theta
+    try:
+        move = parse_move_text(text)
+    except NotationError:
+        return None
+    if not isinstance(move, Release):
+        return None
+    return move.x, move.theta_degrees
 
 
 def _canvas(view: Mapping[str, Any], ghost: tuple[str, float, float, float] | None) -> list[str]:
