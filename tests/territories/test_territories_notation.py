@@ -153,3 +153,18 @@ def test_r10_4_position_needs_every_field_in_order() -> None:
         Territories().state_from_position(text.replace("bld=", "bild="))
     with pytest.raises(PositionError, match="must start with"):
         Territories().state_from_position("towers " + text)
+
+
+@pytest.mark.parametrize("fields,field_name", [
+    ({"phase": "respond", "offer": "0>1:HH:S"}, "offer"),  # nobody holds those resources
+    ({"phase": "ability_pay", "ability": "raid", "die": "2"}, "ability"),
+    ({"phase": "ability_pay", "ability": "swap", "die": "4"}, "die"),  # White holds nothing
+    ({"phase": "raid_target", "ability": "raid"}, "ability"),  # no Town to destroy
+    ({"phase": "setup", "step": "2"}, "step"),  # no Towns placed yet
+    ({"draws": "0", "hand0": "9H,TC,JC,QH,2C,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,9S,TS,JD,QD"}, "draws"),
+    ({"disc": "0:3"}, "disc"),
+    ({"disc": "0:3", "phase": "ability_die", "ability": "swap"}, "phase"),
+])
+def test_r10_4_positions_that_cannot_go_on_are_refused(fields: dict, field_name: str) -> None:
+    with pytest.raises(PositionError, match=f"field {field_name}="):
+        Territories().state_from_position(position(**fields))

@@ -260,8 +260,15 @@ def decode_position(game: "Territories", text: str) -> "TerritoriesState":
     state.draws_owed = [] if values["draws"] == "-" else [
         read.integer("draws", 0, 1, s) for s in values["draws"].split(",")
     ]
-    if (state.discards_owed or state.wild_owed or state.draws_owed) and state.phase < MAIN:
-        raise read.fail("phase", "discards, wildcards or draws are owed only after a roll")
+    if (state.discards_owed or state.wild_owed or state.draws_owed) and state.phase != MAIN:
+        raise read.fail("phase", "discards, wildcards or draws are owed only in phase main, after a roll")
+    for seat, owed in state.discards_owed:
+        if owed > state.hand_size(seat):
+            raise read.fail("disc", f"seat {seat} owes {owed} cards but holds {state.hand_size(seat)}")
+    if state.draws_owed and not state.pile_size():
+        raise read.fail("draws", "a draw is owed but the pile is empty")
+    if state.phase == SETUP and len(state.buildings) != state.setup_step:
+        raise read.fail("step", f"setup step {state.setup_step} needs {state.setup_step} Towns on the board")
     state.offer = _offer(read, state)
     ability = values["ability"]
     if ability != "-" and ability not in ABILITY_NAMES:
@@ -271,12 +278,34 @@ def decode_position(game: "Territories", text: str) -> "TerritoriesState":
     if ability_phase != (state.ability >= 0):
         raise read.fail("ability", f"an ability is named exactly when the phase is an ability's (phase {values['phase']})")
     state.die = read.integer("die", 0, 6)
+    _check_ability(read, state)
     state.used = read.counts("used", 4, 99)
     state.proposals = read.integer("proposals", 0, 99)
     state.no_build = read.counts("nobuild", 2, 99)
     state.last_roll = _roll(read)
     state.outcome = _result(read)
     return state
+
+
+def _check_ability(read: _Reader, state: "TerritoriesState") -> None:
+    """The ability in progress must be able to finish (the phase's decision must exist)."""
+    from .abilities import resolution_moves
+    from .state import ABILITY_PAY, ABILITY_PLACE, CONVERT_TARGET, RAID_TARGET
+
+    from .cards import CONVERT, RAID, SWAP, EXPAND
+    from .state import ABILITY_DIE, DUEL
+
+    allowed = {
+        ABILITY_DIE: (SWAP, EXPAND), ABILITY_PAY: (SWAP, EXPAND), ABILITY_PLACE: (SWAP, EXPAND),
+        DUEL: (RAID, CONVERT), RAID_TARGET: (RAID,), CONVERT_TARGET: (CONVERT,),
+    }.get(state.phase)
+    if allowed is not None and state.ability not in allowed:
+        raise read.fail("ability", f"{ABILITY_NAMES[state.ability]} does not belong to this phase")
+    if state.phase == ABILITY_PAY and not 1 <= state.die <= sum(state.res[state.active]):
+        raise read.fail("die", "paying for an ability needs a die of 1..6 within the mover's resources")
+    if state.phase in (ABILITY_PLACE, RAID_TARGET, CONVERT_TARGET):
+        if state.first < 0 or not resolution_moves(state):
+            raise read.fail("ability", f"nothing can resolve {ABILITY_NAMES[state.ability]} in this position")
 
 
 def _owed(read: _Reader, key: str) -> list[tuple[int, int]]:
@@ -312,6 +341,9 @@ def _offer(read: _Reader, state: "TerritoriesState") -> tuple[Any, ...] | None:
         raise read.fail("offer", str(exc)) from None
     if giver == taker:
         raise read.fail("offer", "giver and taker must differ")
+    for seat, amounts, cards in ((giver, give, give_cards), (taker, get, get_cards)):
+        if any(state.res[seat][s] < amounts[s] for s in range(4)) or not set(cards) <= set(state.hands[seat]):
+            raise read.fail("offer", f"seat {seat} does not hold what the offer names")
     return (giver, give, give_cards, taker, get, get_cards)
 
 
