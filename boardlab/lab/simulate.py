@@ -97,7 +97,11 @@ def play_one(plan: SimulationPlan, index: int) -> GameOutcome:
         make_agent(plan.agents[agent], seed=game_seed(seed, seat + 1)) for seat, agent in enumerate(seating)
     ]
     began = time.perf_counter()
-    record = play_game(game, agents, seed)
+    try:
+        record = play_game(game, agents, seed)
+    except Exception as exc:
+        # name the game so it can be reproduced alone (a rules or agent bug, not bad input)
+        raise RuntimeError(f"{game.id} game {index} (seed {seed}, agents {agents!r}) failed: {exc!r}") from exc
     seconds = time.perf_counter() - began
     result = record.result
     assert result is not None, "play_game returns finished games only"
