@@ -102,8 +102,9 @@ class IsmctsAgent(Agent):
             self.last_iterations, self.last_seconds = 0, 0.0
             return moves[0]
         root = self.search(state)
-        # the observer's own moves are known to it, so every root move is available in every determinization
-        candidates = [root.children[m] for m in moves if m in root.children]
+        # the observer's own moves are known to it, so every root move is available in every determinization;
+        # a continuous game's candidate set may still vary with the hidden parts: then any searched move will do
+        candidates = [root.children[m] for m in moves if m in root.children] or list(root.children.values())
         best = max(candidates, key=lambda child: (child.visits, child.value / max(child.visits, 1)))
         assert best.move is not None
         return best.move
