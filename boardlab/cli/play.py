@@ -149,7 +149,7 @@ class PlaySession:
         """Play until the game ends or the person leaves; the exit status."""
         self.out.print(
             f"[bold]{escape(self.game.name)}[/bold]: "
-            + ", ".join(self.seat_label(s) for s in range(self.game.num_players))
+            + escape(", ".join(self.seat_label(s) for s in range(self.game.num_players)))
             + f"  (seed {self.seed}; type [bold]help[/bold] for commands)"
         )
         if not self.humans:
