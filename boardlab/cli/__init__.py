@@ -63,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seed", type=int, help="seed of the game's chance (printed at the start)")
     play.add_argument("--resume", metavar="RECORD", help="go on with a saved game")
+    play.add_argument("--position", metavar="TEXT", help="start from this position string instead of the set-up")
     _add_game_options(play)
 
     simulate = commands.add_parser("simulate", help="computer-vs-computer games and their statistics")
@@ -99,8 +100,11 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
     """Set up the game (new or resumed) and its seats, then run the session."""
     specs = split_specs(args.players) if args.players else None
     if args.resume is not None:
-        if args.game is not None or args.option or args.seed is not None:
-            raise CliError("--resume takes the game, options and seed from the record; give no GAME, --option or --seed")
+        if args.game is not None or args.option or args.seed is not None or args.position is not None:
+            raise CliError(
+                "--resume takes the game, options, seed and start from the record; "
+                "give no GAME, --option, --seed or --position"
+            )
         record = Record.load(args.resume)
         state = record.replay()
         if state.is_over():
@@ -117,7 +121,10 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
     game = build_game(args.game, seat_count(args.game, None, specs or []), args.option)
     seed = args.seed if args.seed is not None else new_seed()
     seats = build_seats(game, specs or default_seats(game), seed)
-    return PlaySession(game.new_state(seed), seats, seed, out, read_line).run()
+    state = game.new_state(seed) if args.position is None else game.state_from_position(args.position, seed)
+    if state.is_over():
+        raise CliError(f"--position {args.position!r}: the game is already over there")
+    return PlaySession(state, seats, seed, out, read_line).run()
 
 
 def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -> int:

@@ -323,7 +323,6 @@ class PlaySession:
             times=self.times,
             saved_by="boardlab play",
             saved_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            rules_version=self.game.rules_version,
         )
 
     def save(self, path: str) -> bool:

@@ -45,6 +45,13 @@ def replay_command(args: argparse.Namespace, out: Console, err: Console, read_li
     record.replay()  # every move re-validated: RecordError names the first bad one
     viewer = _viewer(record, args.seat)
     describe_record(record, out)
+    played_under = record.meta.get("rules_version")
+    current = record.game().rules_version
+    if played_under is not None and str(played_under) != current:
+        err.print(
+            f"[yellow]Played under rules version {escape(str(played_under))}; this boardlab has "
+            f"{escape(current)}. The moves are still legal, but details may differ.[/yellow]"
+        )
     total = len(record.moves)
     if args.final or args.to is not None:
         number = total if args.final else args.to

@@ -87,6 +87,7 @@ class Record:
         """A record of everything ``state`` has played so far.
 
         ``times`` gives seconds since the start for each move (zeros when unknown).
+        ``meta["rules_version"]`` notes the rules the game was played under.
         """
         data = state.to_json()
         moves = list(data["moves"])
@@ -100,7 +101,7 @@ class Record:
             moves=moves,
             times=list(times)[: len(moves)] if times is not None else [0.0] * len(moves),
             result=state.result(),
-            meta=dict(meta),
+            meta={"rules_version": state.game.rules_version, **meta},
         )
 
     def game(self) -> Game:

@@ -177,3 +177,12 @@ def test_render_writes_a_png_where_the_game_draws_pictures(game_id: str, tmp_pat
     done = run("render", game_id, "-o", str(target))
     assert done.returncode == 0, done.stderr
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_play_from_a_position_string() -> None:
+    # pile 3, P1 to move, bids dealt: taking all three counters wins at once
+    done = run("play", "dicenim", "--players", "human,random", "--position", "3 0 0 1 2", stdin="take3\n\n")
+    assert done.returncode == 0, done.stderr
+    assert "Game over: P1 wins" in done.stdout
+    over = run("play", "dicenim", "--players", "human,random", "--position", "0 1 0 1 2")
+    assert over.returncode == 2 and "already over" in over.stderr
