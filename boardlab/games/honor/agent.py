@@ -25,13 +25,17 @@ from boardlab.core.agent import Agent, register_agent
 from . import physics
 from .catalogue import KINDS, convex_hull, kind_of, rest_angles_decidegrees, rotate, x_extent
 from .moves import DEFAULT_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release
+from .records import START_POOL
 from .tremor import random_tremor
 
 #: the risk that a piece kind brings down a tower of modest height (static proxy)
 KIND_RISK = {"CU": 0.05, "BR": 0.05, "SL": 0.03, "PS": 0.08, "PL": 0.12, "TR": 0.10, "AR": 0.10,
              "CO": 0.30, "WE": 0.35, "HD": 0.45, "RF": 0.60, "LG": 0.70}
-#: survival probability one token buys (B-10 "token value")
+#: survival probability one token buys with a full pool (B-10 "token value"); a token is
+#: worth more as the pool shrinks: TOKEN_VALUE x 10 / pool
 TOKEN_VALUE = 0.04
+#: survival value of the best foundation (the slab's 15 cm flat top); others pro rata
+FOUNDATION_VALUE = 0.12
 #: tokens kept back for pass fees
 RESERVE = 2
 
@@ -67,6 +71,11 @@ def flat_top(code: str) -> float:
 def tower_height(state: Any, player: int) -> float:
     tops = [piece.yq * 1e-4 for piece in state.table if piece.owner == player]
     return max(tops, default=0.0)
+
+
+def token_value(pool: int) -> float:
+    """What one token is worth to a player holding ``pool`` tokens."""
+    return TOKEN_VALUE * START_POOL / max(1, pool)
 
 
 def placement_risk(state: Any, player: int, pid: str) -> float:
@@ -134,12 +143,12 @@ class HonorAgent(Agent):
                 continue
             break
         if holder == me:
-            return -placement_risk(state, me, pid) - TOKEN_VALUE * (state.pools[me] - pools[me])
+            return -placement_risk(state, me, pid) - token_value(state.pools[me]) * (state.pools[me] - pools[me])
         return 0.5 * placement_risk(state, holder, pid)
 
     @staticmethod
     def _would_pass(state: Any, player: int, pid: str, fee: int, pool: int) -> bool:
-        return pool - fee >= 0 and placement_risk(state, player, pid) > TOKEN_VALUE * fee
+        return pool - fee >= 0 and placement_risk(state, player, pid) > token_value(pool) * fee
 
     # --- auctions and push replies ----------------------------------------------------------
     def _bid(self, state: Any) -> Move:
@@ -147,8 +156,8 @@ class HonorAgent(Agent):
         auction = state.auction
         if any(piece.owner == me for piece in state.table):
             return Pass()  # every later piece is a risk to its placer: let someone else have it
-        value = 0.3 * flat_top(auction.pid[:2]) / 15.0
-        limit = min(state.pools[me] - RESERVE, math.floor(value / TOKEN_VALUE))
+        value = FOUNDATION_VALUE * flat_top(auction.pid[:2]) / 15.0
+        limit = min(state.pools[me] - RESERVE, math.floor(round(value / TOKEN_VALUE, 6)))
         if auction.high + 1 <= limit:
             return Raise(auction.high + 1)
         return Pass()
