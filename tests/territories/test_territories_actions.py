@@ -197,3 +197,12 @@ def test_r9_3_turn_cap_ends_on_points() -> None:
 def test_r9_4_max_moves_bound_follows_the_options() -> None:
     assert Territories().max_moves == 25 + 200 * (15 + 6 + 2 * 69 + 16)
     assert Territories(ability_limit="unlimited").max_moves > Territories().max_moves
+
+
+def test_r1_5_option_reshuffle_discards_refills_the_empty_pile() -> None:
+    full = "9H,TC,JC,QH,2C,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,9S,TS,JD"
+    st = state(Territories(reshuffle_discards=True), res0=(4, 0, 0, 0), hand1=full, discard="QD")
+    st.play("4H>T")
+    assert [str(m) for m, _ in st.chance_outcomes()] == ["draw(QD)"]
+    st.play("draw(QD)")
+    assert hand(st, 0) == ["QD"] and st.view(None)["discard"] == []

@@ -213,7 +213,7 @@ def bank_trade_reason(state: "TerritoriesState", move: BankTrade) -> str | None:
     if not covers(state.res[seat], give):
         return shortfall_text(state.res[seat], give)
     if move.get == BUY_TERRITORY:
-        if state.pile_size() == 0:
+        if not state.can_draw():
             return "the territory pile is empty (R1.5)"
         return None
     if give[move.get]:
@@ -231,7 +231,7 @@ def bank_trade_moves(state: "TerritoriesState", seat: int) -> list[Move]:
         gives = list(multisets(4, hold))
     else:
         gives = [tuple(4 if s == suit else 0 for s in range(4)) for suit in range(4) if hold[suit] >= 4]
-    pile = state.pile_size() > 0
+    pile = state.can_draw()
     moves: list[Move] = []
     for give in gives:
         for target in range(4):

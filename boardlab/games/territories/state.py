@@ -167,6 +167,10 @@ class TerritoriesState(State):
     def pile_size(self) -> int:
         return len(self.pool) + len(self.bottom)
 
+    def can_draw(self) -> bool:
+        """Whether a territory card can be drawn: the pile, or the discards to reshuffle (R1.5)."""
+        return bool(self.pool or self.bottom or (self.rules.reshuffle_discards and self.discard))
+
     # --- the protocol hooks ---------------------------------------------------
     def current_player(self) -> Player:
         if self.outcome is not None:
