@@ -250,9 +250,7 @@ class Record:
         """
         target = Path(path)
         text = self.dumps()
-        handle, tmp_name = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent if str(target.parent) else "."
-        )
+        handle, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 out.write(text)
