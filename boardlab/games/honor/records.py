@@ -127,6 +127,37 @@ def _pid(value: Any, what: str) -> str:
     return str(value)
 
 
+_LAST_KEYS = {"index", "placer", "pid", "intended", "executed", "release_y", "collapses", "timed_out", "steps",
+              "resigned"}
+
+
+def _check_last(last: Any, players: int) -> dict[str, Any] | None:
+    """The summary of the last resolution: None, or an object with exactly the known keys."""
+    if last is None:
+        return None
+    if not isinstance(last, dict) or set(last) != _LAST_KEYS:
+        raise _fail(f"last must be null or an object with keys {sorted(_LAST_KEYS)}")
+    seat = (0, players - 1)
+    _int(last["index"], "last index", 0)
+    _int(last["steps"], "last steps", 0)
+    _int(last["timed_out"], "last timed_out", 0, 1)
+    for step_player in _list(last["collapses"], "last collapses"):
+        _int(_list(step_player, "last collapse", 2)[0], "collapse step", 0)
+        _int(step_player[1], "collapse player", *seat)
+    if last["resigned"] is not None:
+        _int(last["resigned"], "last resigned", *seat)
+    if last["placer"] is None:
+        if last["resigned"] is None or any(last[k] is not None for k in ("pid", "intended", "executed", "release_y")):
+            raise _fail("last: a summary without a placer must be a resignation")
+    else:
+        _int(last["placer"], "last placer", *seat)
+        _pid(last["pid"], "last piece")
+        for value in _list(last["intended"], "last intended", 3) + _list(last["executed"], "last executed", 2):
+            _int(value, "last release")
+        _int(last["release_y"], "last release_y")
+    return last
+
+
 def decode_record(text: str, players: int, ruleset: str) -> dict[str, Any]:
     """Parse and check a position string; return the state's fields as Python values.
 
@@ -203,9 +234,15 @@ def decode_record(text: str, players: int, ruleset: str) -> dict[str, Any]:
         result = (tuple(_int(p, "winner", *seat) for p in _list(winners, "winners")), str(reason))
     if (phase == "OVER") != (result is not None):
         raise _fail("a result is present exactly when the phase is OVER")
-    last = data["last"]
-    if last is not None and not isinstance(last, dict):
-        raise _fail("last must be an object or null")
+    last = _check_last(data["last"], players)
+    if phase != "OVER":
+        if sum(standing) < 2:
+            raise _fail(f"phase {phase} with fewer than two players standing")
+        actor = {"CHOOSE": data["turn_player"], "AUCTION": auction and auction.to_act,
+                 "PUSH": push and push.holder, "PLACE": placing and placing.placer,
+                 "TREMOR": placing and placing.placer}[phase]
+        if not standing[actor]:
+            raise _fail(f"player {actor} is to act in phase {phase} but is out")
     return {
         "pools": pools, "bank": bank, "standing": standing, "out_at": tuple(out_at), "supply": supply,
         "table": tuple(table), "turn_player": _int(data["turn_player"], "turn_player", *seat),
