@@ -23,7 +23,7 @@ from boardlab.core import Move, OptionError, State
 from boardlab.core.agent import Agent, register_agent
 
 from . import physics
-from .catalogue import KINDS, convex_hull, kind_of, rest_angles_decidegrees, rotate, x_extent
+from .catalogue import KINDS, convex_hull, kind_of, rest_angles_decidegrees, x_extent
 from .moves import DEFAULT_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release
 from .records import START_POOL
 from .tremor import random_tremor
