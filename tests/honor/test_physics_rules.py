@@ -41,6 +41,9 @@ def test_r5_3_settling_takes_one_second_and_a_verification_segment() -> None:
     segment = physics.run_segment(space, owners, {0, 1}, physics.RULED_SETTLE, 0)
     # Everything is at rest from the first step, yet the segment lasts the minimum 1 s.
     assert segment.steps == 240 and not segment.timed_out and not segment.contacts
+    cube = physics.BodySpec("CU1", 0, False, 30.0, 4.6, 0.0)
+    outcome = physics.resolve(state.canonical_space(), owners | {"CU1": 0}, [True, True], cube)
+    assert outcome.segments == 2 and not outcome.collapses, "a calm release still gets its verification segment"
 
 
 def test_r5_5_a_segment_that_never_quiets_times_out_without_eliminating() -> None:
