@@ -6,6 +6,7 @@ a particular game.
 
 from __future__ import annotations
 
+import re
 import secrets
 from pathlib import Path
 from typing import Sequence
@@ -106,3 +107,13 @@ def rules_path(game_id: str) -> Path:
     """Where the rules document of ``game_id`` lives in a source checkout."""
     game_class(game_id)  # UnknownGameError lists the valid ids
     return Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{game_id}.md"
+
+
+def hides(state: State, viewers: Sequence[int | None], text: str) -> bool:
+    """True when ``text`` (a move) names a secret one of ``viewers`` may not see.
+
+    Compared token by token (split at spaces and punctuation), so a secret "3"
+    hides ``deal=3`` but not ``d3``.
+    """
+    tokens = set(re.split(r"[\s=,;:/|()\[\]{}]+", text)) | {text}
+    return any(tokens & state.secrets(viewer) for viewer in viewers)

@@ -28,7 +28,7 @@ from ..core.errors import BoardlabError, OptionError
 from ..core.game import CHANCE, TERMINAL, Game, Move, State
 from ..core.records import Record, Seat
 from ..lab.simulate import game_seed
-from .common import HUMAN, board_panel
+from .common import HUMAN, board_panel, hides
 
 HELP = """\
 Enter a move in the game's notation, or a command:
@@ -80,16 +80,6 @@ def build_seats(game: Game, specs: Sequence[str], seed: int) -> list[SeatPlayer]
 def natural_key(text: str) -> list[tuple[int, int | str]]:
     """Sort key putting ``a2`` before ``a10``: digit runs compare as numbers."""
     return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part]
-
-
-def hides(state: State, viewers: Sequence[int | None], text: str) -> bool:
-    """True when ``text`` (a move) names a secret one of ``viewers`` may not see.
-
-    Compared token by token (split at spaces and punctuation), so a secret "3"
-    hides ``deal=3`` but not ``d3``.
-    """
-    tokens = set(re.split(r"[\s=,;:/|()\[\]{}]+", text)) | {text}
-    return any(tokens & state.secrets(viewer) for viewer in viewers)
 
 
 class PlaySession:

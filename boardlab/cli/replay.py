@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from ..core.game import CHANCE, State
 from ..core.records import Record
-from .common import CliError, board_panel
+from .common import CliError, board_panel, hides
 
 KEYS = "Enter next, b back, a number jumps there, q quits"
 
@@ -66,7 +66,8 @@ def show(record: Record, state: State, number: int, viewer: int | None, out: Con
     """Draw ``state`` (the position after move ``number``) as ``viewer`` sees it."""
     title = f"after move {number} of {len(record.moves)}"
     if number:
-        title += f": {record.moves[number - 1]}"
+        text = record.moves[number - 1]
+        title += ": (hidden)" if viewer is not None and hides(state, [viewer], text) else f": {text}"
     out.print(board_panel(state.game, state, viewer, escape(title)))
     if state.is_over():
         result = state.result()
@@ -110,6 +111,9 @@ def step_through(record: Record, viewer: int | None, out: Console, read_line: Ca
             state.play(record.moves[state.ply])
         if forward_one:
             who = "chance" if deciders[-1] == CHANCE else state.game.player_name(deciders[-1])
+            text = record.moves[target - 1]
+            if viewer is not None and deciders[-1] == CHANCE and hides(state, [viewer], text):
+                text = "(hidden)"  # drawing one seat's view: keep what that seat could not see
             stamp = record.times[target - 1] if target - 1 < len(record.times) else 0.0
-            out.print(f"{escape(who)} played [bold]{escape(record.moves[target - 1])}[/bold] (at {stamp:.1f} s)")
+            out.print(f"{escape(who)} played [bold]{escape(text)}[/bold] (at {stamp:.1f} s)")
         show(record, state, target, viewer, out)
