@@ -143,3 +143,21 @@ def test_the_end_offers_to_save(tmp_path: Path) -> None:
     assert play.state.is_over()
     assert "Game over" in buffer.getvalue()
     assert Record.load(target).result is not None
+
+
+class _SecretsOf:
+    """Just enough of a State for hides(): seat 0 may not see the card QH."""
+
+    def secrets(self, viewer):
+        return {"QH"} if viewer == 0 else set()
+
+
+def test_announcements_hide_a_chance_outcome_that_names_a_secret() -> None:
+    from boardlab.cli.common import hides
+
+    state = _SecretsOf()
+    assert hides(state, [0], "deal(QH)")
+    assert hides(state, [1, 0], "P2 draws QH")
+    assert not hides(state, [1], "deal(QH)")  # seat 1 holds it
+    assert not hides(state, [0], "deal(QHX)")  # whole tokens only
+    assert not hides(state, [None], "deal(QH)")
