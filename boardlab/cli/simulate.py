@@ -33,7 +33,7 @@ def _num(value: float, digits: int = 1) -> str:
 
 
 def summary_tables(summary: Summary) -> list[Table]:
-    """Seats, agents and game length, as rich tables."""
+    """Seats, agents, agents by seat and game length, as rich tables."""
     games = summary.games
     seats = Table(title=f"{games} games: wins per seat")
     for column in ("seat", "wins", "win rate", "95% interval"):
@@ -51,6 +51,16 @@ def summary_tables(summary: Summary) -> list[Table]:
         rate = score / played if played else math.nan
         agents.add_row(escape(label), str(played), str(wins), f"{score:.1f}", "-" if math.isnan(rate) else f"{rate:.1%}")
 
+    by_seat = Table(title="score rate by agent and seat (games)")
+    by_seat.add_column("agent")
+    for name in summary.seat_names:
+        by_seat.add_column(escape(name), justify="right")
+    for label, scores, played in zip(summary.agents, summary.agent_seat_score, summary.agent_seat_games):
+        by_seat.add_row(
+            escape(label),
+            *(f"{score / count:.1%} ({count})" if count else "-" for score, count in zip(scores, played)),
+        )
+
     length = Table(title=f"game length ({_num(summary.seconds_per_game, 2)} s per game)")
     for column in ("counting", "mean", "std dev", "median", "min", "max"):
         length.add_column(column, justify="right" if column != "counting" else "left")
@@ -58,7 +68,7 @@ def summary_tables(summary: Summary) -> list[Table]:
         length.add_row(
             label, _num(stats.mean), _num(stats.stdev), _num(stats.median, 1), str(stats.minimum), str(stats.maximum)
         )
-    return [seats, agents, length]
+    return [seats, agents, by_seat, length]
 
 
 def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -62,6 +62,9 @@ class Summary:
     agent ``a`` whatever its seat; ``agent_score[a]``: the sum of its returns
     (a draw shared by k players gives each 1/k), so scores add up to ``games``.
     ``seat_win_interval[s]``: a 95% Wilson interval for the seat's win rate.
+    ``agent_seat_score[a][s]`` / ``agent_seat_games[a][s]``: agent ``a``'s score
+    and games in seat ``s`` (with rotation this separates seat advantage from
+    agent strength).
     """
 
     games: int
@@ -76,6 +79,8 @@ class Summary:
     moves: LengthStats
     decisions: LengthStats
     seconds_per_game: float
+    agent_seat_score: tuple[tuple[float, ...], ...] = ()
+    agent_seat_games: tuple[tuple[int, ...], ...] = ()
     reasons: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -104,12 +109,16 @@ def summarize(
     agent_wins = [0] * len(agents)
     agent_score = [0.0] * len(agents)
     agent_games = [0] * len(agents)
+    seat_score = [[0.0] * seats for _ in agents]
+    seat_games = [[0] * seats for _ in agents]
     reasons: dict[str, int] = {}
     draws = 0
     for outcome in outcomes:
         reasons[outcome.reason] = reasons.get(outcome.reason, 0) + 1
         for seat, agent in enumerate(outcome.seat_agents):
             agent_score[agent] += outcome.returns[seat]
+            seat_score[agent][seat] += outcome.returns[seat]
+            seat_games[agent][seat] += 1
         for agent in set(outcome.seat_agents):
             agent_games[agent] += 1
         if outcome.is_draw:
@@ -133,6 +142,8 @@ def summarize(
         moves=LengthStats.of([o.moves for o in outcomes]),
         decisions=LengthStats.of([o.decisions for o in outcomes]),
         seconds_per_game=total_seconds / games if games else math.nan,
+        agent_seat_score=tuple(tuple(row) for row in seat_score),
+        agent_seat_games=tuple(tuple(row) for row in seat_games),
         reasons=dict(sorted(reasons.items(), key=lambda item: -item[1])),
     )
 

@@ -58,3 +58,12 @@ def test_json_has_no_nan_for_an_empty_run() -> None:
 
 def test_length_of_one_game_has_zero_spread() -> None:
     assert LengthStats.of([7]) == LengthStats(7, 0.0, 7, 7, 7)
+
+
+def test_score_by_agent_and_seat_separates_seat_advantage() -> None:
+    # seat 0 always wins, whoever sits there: each agent scores 100% in seat 0, 0% in seat 1
+    games = [outcome(i, (i % 2, 1 - i % 2), (0,), 10, 10) for i in range(4)]
+    summary = summarize(games, ["a", "b"], ["P1", "P2"])
+    assert summary.agent_seat_score == ((2.0, 0.0), (2.0, 0.0))
+    assert summary.agent_seat_games == ((2, 2), (2, 2))
+    assert summary.agent_score == (2.0, 2.0)
