@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--players",
         help="one entry per seat: human or an agent spec, e.g. human,mcts:seconds=2 "
-        "(default: you against MCTS)",
+        "(default: you against MCTS, 2 s a move; ISMCTS where information is hidden)",
     )
     play.add_argument("--seed", type=int, help="seed of the game's chance (printed at the start)")
     play.add_argument("--resume", metavar="RECORD", help="go on with a saved game")

@@ -77,10 +77,17 @@ def build_game(game_id: str, players: int | None, option_pairs: Sequence[str] | 
     return load(game_id, players=players, **parse_options(option_pairs))
 
 
+def default_computer(game: Game) -> str:
+    """MCTS at 2 s a move; its information-set form where cards or the like are hidden."""
+    names = agent_names()
+    if game.has_hidden_information and "ismcts" in names:
+        return "ismcts:seconds=2"
+    return DEFAULT_COMPUTER if "mcts" in names else "random"
+
+
 def default_seats(game: Game) -> list[str]:
-    """A human in seat 1 against the default computer (random if no MCTS is installed)."""
-    computer = DEFAULT_COMPUTER if "mcts" in agent_names() else "random"
-    return [HUMAN] + [computer] * (game.num_players - 1)
+    """A human in seat 1 against the default computer in every other seat."""
+    return [HUMAN] + [default_computer(game)] * (game.num_players - 1)
 
 
 def new_seed() -> int:
