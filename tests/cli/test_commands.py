@@ -186,3 +186,23 @@ def test_play_from_a_position_string() -> None:
     assert "Game over: P1 wins" in done.stdout
     over = run("play", "dicenim", "--players", "human,random", "--position", "0 1 0 1 2")
     assert over.returncode == 2 and "already over" in over.stderr
+
+
+def test_agents_lists_every_computer_player_with_its_parameters() -> None:
+    from boardlab.agents import agent_class, agent_names
+
+    done = run("agents")
+    assert done.returncode == 0
+    for name in agent_names():
+        assert name in done.stdout
+        for param in agent_class(name).params:
+            assert param in done.stdout
+
+
+def test_replay_refuses_a_seat_that_does_not_exist(tmp_path: Path) -> None:
+    saved = tmp_path / "g.json"
+    run("play", "dicenim", "--players", "human,random", "--seed", "2", stdin=f"take1\nsave {saved}\nquit\n")
+    done = run("replay", str(saved), "--final", "--seat", "3")
+    assert done.returncode == 2 and "seats 1..2" in done.stderr
+    done = run("replay", str(saved), "--to", "99")
+    assert done.returncode == 2 and "--to 99" in done.stderr

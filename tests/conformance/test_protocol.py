@@ -190,6 +190,7 @@ def test_resample_keeps_the_players_view(game: boardlab.Game, budget: Budget) ->
                 assert sampled.view(player) == state.view(player), f"seed {seed} ply {state.ply} player {player}"
                 assert sampled.current_player() == state.current_player()
                 assert sampled.ply == state.ply
+                assert sampled.seed != state.seed, "resample must replace the seed: agents may not foresee chance"
                 if not sampled.is_over():
                     sampled.play(random_move(sampled, rng))
                 assert state.position() == before, "playing on a resampled state changed the original"

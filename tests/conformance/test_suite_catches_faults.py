@@ -46,6 +46,13 @@ class RollForgettingPositionState(DiceNimState):
         return f"{self.pile} {self.to_move} 0 {self.secrets_[0]} {self.secrets_[1]}"
 
 
+class SeedKeepingResampleState(DiceNimState):
+    def resample(self, player, rng):
+        state = super().resample(player, rng)
+        state.seed = self.seed  # lets an agent predict every die
+        return state
+
+
 def faulty_game(state_class: type[DiceNimState]) -> DiceNim:
     class Faulty(DiceNim):
         id = f"faulty-{state_class.__name__}"
@@ -74,6 +81,11 @@ def test_resample_check_catches_a_changed_own_secret() -> None:
 def test_position_check_catches_a_position_string_that_drops_a_field() -> None:
     with pytest.raises(AssertionError):
         protocol.test_positions_round_trip_mid_game(faulty_game(RollForgettingPositionState), SMALL)
+
+
+def test_resample_check_catches_a_kept_seed() -> None:
+    with pytest.raises(AssertionError, match="replace the seed"):
+        protocol.test_resample_keeps_the_players_view(faulty_game(SeedKeepingResampleState), SMALL)
 
 
 def test_leak_finder_matches_whole_tokens_only() -> None:
