@@ -206,3 +206,27 @@ def test_r1_5_option_reshuffle_discards_refills_the_empty_pile() -> None:
     assert [str(m) for m, _ in st.chance_outcomes()] == ["draw(QD)"]
     st.play("draw(QD)")
     assert hand(st, 0) == ["QD"] and st.view(None)["discard"] == []
+
+
+def test_r10_3_listed_moves_in_a_main_phase_position_are_counted_exactly() -> None:
+    st = state(res0=(4, 4, 4, 4), res1=(2, 2, 2, 2), buildings={(1, 1): "0P"})
+    moves = legal(st)
+    by_kind = {
+        "town": [m for m in moves if m.startswith("P@")],
+        "upgrade": [m for m in moves if m[0] in "RNBQ" and "@" in m],
+        "bank": [m for m in moves if ">" in m],
+        "offer": [m for m in moves if m.startswith("offer(")],
+    }
+    assert len(by_kind["town"]) == 29  # 30 intersections, one built on
+    assert sorted(by_kind["upgrade"]) == ["B@1,1", "N@1,1", "Q@1,1", "R@1,1"]
+    assert len(by_kind["bank"]) == 4 * (3 + 1)  # each suit for each other suit, or a card
+    assert len(by_kind["offer"]) == 4 * 2 * 3 * 2  # 1-2 of one kind for 1-2 of another
+    assert len(moves) == 29 + 4 + 16 + 48 + 1  # and end
+
+
+def test_r3_3_setup_lists_every_free_intersection() -> None:
+    st = state(phase="setup", step="0", turn="0", active="0")
+    assert len(st.legal_moves()) == 30
+    spaced = state(Territories(distance_rule=True), phase="setup", step="1", turn="0",
+                   buildings={(2, 2): "0P"})
+    assert len(spaced.legal_moves()) == 30 - 1 - 4  # the point and its four side neighbours
