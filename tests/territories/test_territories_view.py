@@ -36,3 +36,20 @@ def test_evaluate_at_the_end_is_the_result() -> None:
     st = state()
     play_all(st, "end r1+1 end r1+1 end")  # White had no buildings for two turns
     assert st.is_over() and st.evaluate() == [0.0, 1.0]
+
+
+def test_every_rule_number_cited_by_the_code_and_tests_is_in_the_rules_document() -> None:
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    document = (root / "docs" / "rules" / "territories.md").read_text(encoding="utf-8")
+    defined = set(re.findall(r"\*\*(R\d+\.\d+)\b", document)) | set(re.findall(r"^## (R\d+)\b", document, re.M))
+    sources = list((root / "boardlab" / "games" / "territories").glob("*.py"))
+    sources += list((root / "tests" / "territories").glob("test_*.py"))
+    cited = set()
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        cited |= set(re.findall(r"\b(R\d+\.\d+)\b", text))
+        cited |= {f"R{a}.{b}" for a, b in re.findall(r"test_r(\d+)_(\d+)_", text)}
+    assert cited and cited <= defined, sorted(cited - defined)
