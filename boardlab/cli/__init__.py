@@ -105,8 +105,8 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
                 "--resume takes the game, options, seed and start from the record; "
                 "give no GAME, --option, --seed or --position"
             )
-        record = Record.load(args.resume)
-        state = record.replay()
+        record = Record.load(args.resume, validate=False)
+        state = record.replay()  # validates every move on the way
         if state.is_over():
             raise CliError(f"{args.resume}: that game is over (boardlab replay {args.resume} shows it)")
         if specs is None:

@@ -28,7 +28,7 @@ def state_to_render(args: argparse.Namespace) -> State:
     if _looks_like_record(args.target):
         if args.position is not None:
             raise CliError("--position applies to a game id, not to a record (use --move N)")
-        record = Record.load(args.target)
+        record = Record.load(args.target, validate=False)  # state_at validates up to the move
         number = len(record.moves) if args.move is None else args.move
         return record.state_at(number)
     if args.move is not None:

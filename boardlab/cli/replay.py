@@ -41,8 +41,7 @@ def describe_record(record: Record, out: Console) -> None:
 
 def replay_command(args: argparse.Namespace, out: Console, err: Console, read_line: Callable[[str], str]) -> int:
     """Validate the whole record first, then show ``--to N``/``--final`` or step interactively."""
-    record = Record.load(args.file)
-    record.replay()  # every move re-validated: RecordError names the first bad one
+    record = Record.load(args.file)  # every move re-validated: RecordError names the first bad one
     viewer = _viewer(record, args.seat)
     describe_record(record, out)
     played_under = record.meta.get("rules_version")

@@ -265,8 +265,12 @@ class Record:
             raise
 
     @classmethod
-    def loads(cls, text: str, source: str = "record") -> "Record":
-        """Parse record JSON text; ``source`` names it in errors."""
+    def loads(cls, text: str, source: str = "record", validate: bool = True) -> "Record":
+        """Parse record JSON text; ``source`` names it in errors.
+
+        With ``validate`` (the default) every move is replayed and re-validated
+        (cost: one game replay), so a RecordError names the first bad move.
+        """
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -274,20 +278,26 @@ class Record:
         except RecursionError:
             raise RecordError(f"{source}: JSON nested too deeply") from None
         try:
-            return cls.from_json(data)
+            record = cls.from_json(data)
+            if validate:
+                record.replay()
         except RecordError as exc:
             raise RecordError(f"{source}: {exc}", exc.move_number) from None
+        return record
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> "Record":
-        """Read a record file; RecordError says what is wrong with it (structure only)."""
+    def load(cls, path: str | os.PathLike[str], validate: bool = True) -> "Record":
+        """Read a record file; RecordError says what is wrong with it.
+
+        With ``validate`` (the default) every move is re-validated, as in :meth:`loads`.
+        """
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
             raise RecordError(f"{path}: not a text file (a record is UTF-8 JSON)") from None
-        return cls.loads(text, str(path))
+        return cls.loads(text, str(path), validate)
 
 
 def _whole_number(value: Any, name: str) -> int:

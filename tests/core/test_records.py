@@ -54,12 +54,16 @@ def test_state_at_gives_each_moment(record: Record) -> None:
         record.state_at(len(record.moves) + 1)
 
 
-def test_an_illegal_move_is_reported_by_its_number(record: Record, tmp_path: Path) -> None:
+def test_loading_reports_an_illegal_move_by_its_number(record: Record, tmp_path: Path) -> None:
     data = record.to_json()
     data["moves"][2]["move"] = "take9"
-    with pytest.raises(RecordError, match=r"move 3 \('take9'\)") as caught:
-        Record.load(write(tmp_path / "bad.json", data)).replay()
+    path = write(tmp_path / "bad.json", data)
+    with pytest.raises(RecordError, match=r"bad.json: move 3 \('take9'\)") as caught:
+        Record.load(path)
     assert caught.value.move_number == 3
+    structure_only = Record.load(path, validate=False)  # e.g. to repair it
+    with pytest.raises(RecordError, match="move 3"):
+        structure_only.replay()
 
 
 def test_a_move_that_is_not_text_is_reported_by_its_number(record: Record, tmp_path: Path) -> None:
