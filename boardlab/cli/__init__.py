@@ -8,6 +8,7 @@ with rich. Every error for bad input is a BoardlabError printed as one line
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Callable, Sequence
 
 from rich.console import Console
@@ -96,8 +97,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _enable_line_editing() -> None:
+    """Arrow keys and a history for typed moves, where the platform has readline."""
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (importing it is what turns editing on for input())
+        except ImportError:
+            pass
+
+
 def play_command(args: argparse.Namespace, out: Console, err: Console, read_line: ReadLine) -> int:
     """Set up the game (new or resumed) and its seats, then run the session."""
+    _enable_line_editing()
     specs = split_specs(args.players) if args.players else None
     if args.resume is not None:
         if args.game is not None or args.option or args.seed is not None or args.position is not None:
