@@ -149,3 +149,17 @@ def test_r5_2_chain_collapse_a_neighbour_resting_on_a_fallen_tower_falls_next() 
     assert (p_first, p_second) == (0, 1)
     assert second > physics.RULED_SETTLE.min_steps > first, "the second fall comes in a later segment"
     assert state.result().winners == (2,)
+
+
+def test_r8_3_golden_record_every_piece_placed_is_a_draw() -> None:
+    """A saved game between two normal agents (tremor on): 30 placements, both towers stand.
+    Replaying re-simulates every resolution and checks its recorded hash (rule 11.4)."""
+    from pathlib import Path
+
+    from boardlab.core.records import Record
+
+    record = Record.load(Path(__file__).parent / "data" / "draw_game.json")
+    state = record.replay()
+    assert state.supply == () and state.standing == (True, True)
+    assert state.result().winners == (0, 1) and "rule 8.3" in state.result().reason
+    assert sum(1 for text in record.moves if "#" in text) == state.placement_index == 30
