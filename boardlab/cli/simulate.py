@@ -120,6 +120,16 @@ def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> in
     )
     for table in summary_tables(summary):
         out.print(table)
+    if not math.isnan(summary.seat_balance_p):
+        caveat = (
+            "a small p means a seat advantage"
+            if plan.rotate or len(set(specs)) == 1
+            else "the agents differ by seat: use --rotate to measure the seat advantage"
+        )
+        out.print(
+            f"Seat balance (equal wins per seat?): chi-square {summary.seat_balance_chi2:.2f}, "
+            f"p = {summary.seat_balance_p:.3g}; {caveat}."
+        )
     reasons = ", ".join(f"{escape(reason)}: {count}" for reason, count in summary.reasons.items())
     out.print(f"Endings: {reasons}.")
     if plan.records_dir is not None:

@@ -62,6 +62,7 @@ class Summary:
     agent ``a`` whatever its seat; ``agent_score[a]``: the sum of its returns
     (a draw shared by k players gives each 1/k), so scores add up to ``games``.
     ``seat_win_interval[s]``: a 95% Wilson interval for the seat's win rate.
+    ``seat_balance_chi2`` / ``seat_balance_p``: :func:`seat_balance` of the seat wins.
     ``agent_seat_score[a][s]`` / ``agent_seat_games[a][s]``: agent ``a``'s score
     and games in seat ``s`` (with rotation this separates seat advantage from
     agent strength).
@@ -79,6 +80,8 @@ class Summary:
     moves: LengthStats
     decisions: LengthStats
     seconds_per_game: float
+    seat_balance_chi2: float = math.nan
+    seat_balance_p: float = math.nan
     agent_seat_score: tuple[tuple[float, ...], ...] = ()
     agent_seat_games: tuple[tuple[int, ...], ...] = ()
     reasons: dict[str, int] = field(default_factory=dict)
@@ -98,6 +101,42 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def chi_square_survival(statistic: float, degrees: int) -> float:
+    """P(X >= statistic) for a chi-square variable with ``degrees`` (>= 1) degrees of freedom.
+
+    Exact for integer degrees: the closed forms for 1 and 2 degrees, then the
+    recurrence Q(x; k + 2) = Q(x; k) + (x/2)^(k/2) e^(-x/2) / Gamma(k/2 + 1). O(degrees).
+    """
+    if degrees < 1:
+        raise ValueError("a chi-square test needs at least one degree of freedom")
+    if statistic <= 0:
+        return 1.0
+    half = statistic / 2
+    if degrees % 2:
+        survival, k = math.erfc(math.sqrt(half)), 1
+    else:
+        survival, k = math.exp(-half), 2
+    while k < degrees:
+        survival += math.exp((k / 2) * math.log(half) - half - math.lgamma(k / 2 + 1))
+        k += 2
+    return min(1.0, survival)
+
+
+def seat_balance(seat_wins: Sequence[int]) -> tuple[float, float]:
+    """Chi-square goodness of fit of the sole wins against equal shares per seat.
+
+    Returns (statistic, p-value); a small p-value says the seats do not win
+    equally often. Meaningful when every agent plays every seat equally often
+    (``--rotate``) or all seats hold the same agent. (nan, nan) without wins.
+    """
+    total = sum(seat_wins)
+    if total == 0 or len(seat_wins) < 2:
+        return (math.nan, math.nan)
+    expected = total / len(seat_wins)
+    statistic = sum((wins - expected) ** 2 / expected for wins in seat_wins)
+    return (statistic, chi_square_survival(statistic, len(seat_wins) - 1))
 
 
 def summarize(
@@ -142,6 +181,8 @@ def summarize(
         moves=LengthStats.of([o.moves for o in outcomes]),
         decisions=LengthStats.of([o.decisions for o in outcomes]),
         seconds_per_game=total_seconds / games if games else math.nan,
+        seat_balance_chi2=seat_balance(seat_wins)[0],
+        seat_balance_p=seat_balance(seat_wins)[1],
         agent_seat_score=tuple(tuple(row) for row in seat_score),
         agent_seat_games=tuple(tuple(row) for row in seat_games),
         reasons=dict(sorted(reasons.items(), key=lambda item: -item[1])),

@@ -67,3 +67,21 @@ def test_score_by_agent_and_seat_separates_seat_advantage() -> None:
     assert summary.agent_seat_score == ((2.0, 0.0), (2.0, 0.0))
     assert summary.agent_seat_games == ((2, 2), (2, 2))
     assert summary.agent_score == (2.0, 2.0)
+
+
+def test_chi_square_survival_matches_known_quantiles() -> None:
+    from boardlab.lab.stats import chi_square_survival
+
+    # the 5% critical values of the chi-square table for 1, 2, 3 and 4 degrees of freedom
+    for degrees, critical in ((1, 3.841), (2, 5.991), (3, 7.815), (4, 9.488)):
+        assert chi_square_survival(critical, degrees) == pytest.approx(0.05, abs=2e-4)
+    assert chi_square_survival(0.0, 3) == 1.0
+
+
+def test_seat_balance_flags_a_lopsided_table_only() -> None:
+    from boardlab.lab.stats import seat_balance
+
+    assert seat_balance([50, 50])[1] == pytest.approx(1.0)
+    assert seat_balance([70, 30])[1] < 0.001  # chi2 = 16 on 1 degree of freedom
+    assert seat_balance([27, 23, 25, 25])[1] > 0.5
+    assert math.isnan(seat_balance([0, 0])[1])
