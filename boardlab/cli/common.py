@@ -19,8 +19,6 @@ from ..core.errors import BoardlabError, OptionError
 from ..core.game import CHANCE, TERMINAL, Game, State
 from ..core.registry import game_class, load
 
-#: the computer opponent ``boardlab play`` uses when --players is not given
-DEFAULT_COMPUTER = "mcts:seconds=2"
 HUMAN = "human"
 
 
@@ -77,12 +75,12 @@ def build_game(game_id: str, players: int | None, option_pairs: Sequence[str] | 
     return load(game_id, players=players, **parse_options(option_pairs))
 
 
-def default_computer(game: Game) -> str:
-    """MCTS at 2 s a move; its information-set form where cards or the like are hidden."""
+def default_computer(game: Game, seconds: float = 2.0) -> str:
+    """MCTS thinking ``seconds`` a move; its information-set form where cards or the like are hidden."""
     names = agent_names()
     if game.has_hidden_information and "ismcts" in names:
-        return "ismcts:seconds=2"
-    return DEFAULT_COMPUTER if "mcts" in names else "random"
+        return f"ismcts:seconds={seconds:g}"
+    return f"mcts:seconds={seconds:g}" if "mcts" in names else "random"
 
 
 def default_seats(game: Game) -> list[str]:

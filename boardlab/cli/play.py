@@ -28,13 +28,14 @@ from ..core.errors import BoardlabError, OptionError
 from ..core.game import CHANCE, TERMINAL, Game, Move, State
 from ..core.records import Record, Seat
 from ..lab.simulate import game_seed
-from .common import HUMAN, board_panel, hides
+from .common import HUMAN, board_panel, default_computer, hides
 
 HELP = """\
 Enter a move in the game's notation, or a command:
   moves [TEXT] list the legal moves (only those starting with TEXT)
   undo         take back your last move (and the computer's and chance moves after it)
   save FILE    save the game as a record (boardlab replay FILE shows it; --resume FILE goes on)
+  hint         ask the computer for a move (1 s of thought)
   board        draw the board again
   history      the moves so far
   help         this text
@@ -214,6 +215,8 @@ class PlaySession:
                 self.show_moves(argument.strip())
             elif command == "board":
                 self.show_board(seat)
+            elif command == "hint":
+                self.hint(seat)
             elif command == "history":
                 self.show_history()
             elif command == "save":
@@ -267,6 +270,13 @@ class PlaySession:
         self.out.print(Columns([escape(m) for m in moves], padding=(0, 3)))
         if len(moves) > 60 and not prefix:
             self.out.print("(type [bold]moves TEXT[/bold] to list only the moves starting with TEXT)")
+
+    def hint(self, seat: int) -> None:
+        """A suggestion from the default computer player, seeing only what ``seat`` sees."""
+        adviser = make_agent(default_computer(self.game, seconds=1.0), seed=self.view_rng.getrandbits(32))
+        with self.out.status("thinking about a hint..."):
+            move = adviser.choose(self.state.resample(seat, self.view_rng))
+        self.out.print(f"Hint ({escape(adviser.spec())}): [bold]{escape(str(move))}[/bold]")
 
     def show_history(self) -> None:
         if not self.state.history:

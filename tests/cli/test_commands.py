@@ -141,7 +141,8 @@ def test_a_broken_record_names_the_first_bad_move(tmp_path: Path) -> None:
 def test_simulate_prints_wins_draws_and_lengths() -> None:
     done = run("simulate", "dicenim", "--players", "random,random", "-n", "6")
     assert done.returncode == 0, done.stderr
-    for heading in ("wins per seat", "draws", "per agent", "game length", "mean", "std dev", "median"):
+    for heading in ("wins per seat", "draws", "per agent", "by agent and seat", "game length", "std dev", "median",
+                    "Seat balance"):
         assert heading in done.stdout
     assert "random#1" in done.stdout and "random#2" in done.stdout
 

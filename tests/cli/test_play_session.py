@@ -161,3 +161,13 @@ def test_announcements_hide_a_chance_outcome_that_names_a_secret() -> None:
     assert not hides(state, [1], "deal(QH)")  # seat 1 holds it
     assert not hides(state, [0], "deal(QHX)")  # whole tokens only
     assert not hides(state, [None], "deal(QH)")
+
+
+def test_hint_suggests_a_legal_move_without_playing_it() -> None:
+    play, _, output = session(["human", "random"], ["hint", "quit"])
+    play.run()
+    text = output.getvalue()
+    assert "Hint (" in text
+    suggested = text.split("Hint (")[1].split(": ", 1)[1].split()[0]
+    assert suggested in {"take1", "take2", "take3"}
+    assert play.state.ply == 2  # nothing was played
