@@ -175,3 +175,17 @@ def test_r2_3_diagonal_points_across_an_empty_cell_share_no_card() -> None:
     st = state(grid=grown, buildings={(5, 2): "0B", (6, 3): "1P", (6, 2): "1P"}, res0=(1, 1, 1, 1))
     play_all(st, "conv 2v1")
     assert legal(st) == {"6,2=P"}
+
+
+def test_r2_2_the_starting_grid_has_30_intersections_by_touching_count() -> None:
+    from collections import Counter
+
+    from boardlab.games.territories.geometry import intersections, touching
+
+    cells = {(c, r) for c in range(5) for r in range(4)}
+    points = intersections(cells)
+    assert len(points) == 30
+    assert Counter(len(touching(p, cells)) for p in points) == {1: 4, 2: 14, 4: 12}
+    grown = cells | {(5, 1)}
+    assert sorted(touching((5, 1), grown)) == [(4, 0), (4, 1), (5, 1)]
+    assert set(intersections(grown)) - set(points) == {(6, 1), (6, 2)}
