@@ -11,7 +11,18 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from boardlab.core import CHANCE, TERMINAL, Game, Move, NotationError, Option, Result, State
+from boardlab.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Move,
+    NotationError,
+    Option,
+    PositionError,
+    Result,
+    State,
+    check_position_fields,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +67,27 @@ class DiceNim(Game):
 
     def _new_state(self, seed: int) -> "DiceNimState":
         return DiceNimState(self, seed, self.options["pile"])
+
+    def _state_from_position(self, text: str) -> "DiceNimState":
+        """``pile to_move rolling secret0 secret1``, as DiceNimState.position() writes it."""
+        fields = check_position_fields(self.id, text, 5)
+        try:
+            pile, to_move, rolling, secret0, secret1 = (int(field) for field in fields)
+        except ValueError:
+            raise PositionError(f"dicenim position {text!r}: every field must be a whole number") from None
+        if not 0 <= pile <= 60:
+            raise PositionError(f"dicenim position {text!r}: pile {pile} is outside 0..60")
+        if to_move not in (0, 1) or rolling not in (0, 1):
+            raise PositionError(f"dicenim position {text!r}: to_move and rolling must be 0 or 1")
+        if not (-1 <= secret0 <= 2 and -1 <= secret1 <= 2):
+            raise PositionError(f"dicenim position {text!r}: secrets must be -1 (not dealt) or 0..2")
+        if rolling and pile == 0:
+            raise PositionError(f"dicenim position {text!r}: no roll follows the last counter")
+        state = DiceNimState(self, 0, pile)
+        state.to_move = to_move
+        state.rolling = bool(rolling)
+        state.secrets_ = [secret0, secret1]
+        return state
 
 
 class DiceNimState(State):
