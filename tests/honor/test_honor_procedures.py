@@ -9,7 +9,7 @@ import pytest
 import boardlab
 from boardlab.core import IllegalMoveError
 
-from conftest import exact_game, play, with_fields
+from tests.honor.helpers import exact_game, play, with_fields
 
 
 def three_foundations() -> boardlab.State:

@@ -28,3 +28,17 @@ def with_fields(state: Any, **changes: Any) -> Any:
     record = json.loads(state.position())
     record.update(changes)
     return state.game.state_from_position(json.dumps(record, sort_keys=True, separators=(",", ":")), seed=1)
+
+
+#: a short scripted game (release texts only; tremor outcomes come from the seed)
+SCRIPT = ["build SL1 0", "pass", "rel 30", "build BR1 0", "pass", "rel 90", "build CU1 0", "pass", "rel 31"]
+
+
+def scripted_hash(seed: int) -> str:
+    """The state hash after :data:`SCRIPT` with seeded tremor (rule 11.5)."""
+    state = boardlab.load("honor", players=2).new_state(seed=seed)
+    for text in SCRIPT:
+        state.play(text)
+        if state.is_chance():
+            state.play(state.sample_chance())
+    return state.state_hash()

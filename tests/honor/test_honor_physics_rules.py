@@ -9,7 +9,7 @@ import pytest
 from boardlab.core import IllegalMoveError
 from boardlab.games.honor import physics
 
-from conftest import exact_game, play, with_fields
+from tests.honor.helpers import exact_game, play, with_fields
 
 
 def two_foundations():

@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -15,18 +16,9 @@ from boardlab.core import NotationError, PositionError
 from boardlab.games.honor.moves import Release, Tremor
 from boardlab.games.honor.tremor import TREMOR_GRID, seeded_tremor
 
-from conftest import exact_game, play
+from tests.honor.helpers import SCRIPT, exact_game, play, scripted_hash
 
-SCRIPT = ["build SL1 0", "pass", "rel 30", "build BR1 0", "pass", "rel 90", "build CU1 0", "pass", "rel 31"]
-
-
-def scripted_hash(seed: int) -> str:
-    state = boardlab.load("honor", players=2).new_state(seed=seed)
-    for text in SCRIPT:
-        state.play(text)
-        if state.is_chance():
-            state.play(state.sample_chance())
-    return state.state_hash()
+REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 def test_r10_1_short_forms_parse_to_canonical_moves() -> None:
@@ -90,8 +82,8 @@ def test_r11_2_the_same_seed_and_moves_give_the_same_hash_across_processes() -> 
     here = scripted_hash(77)
     code = textwrap.dedent(f"""
         import sys
-        sys.path.insert(0, {str(__file__.rsplit('/', 1)[0])!r})
-        from test_state_and_records import scripted_hash
+        sys.path.insert(0, {str(REPOSITORY)!r})
+        from tests.honor.helpers import scripted_hash
         print(scripted_hash(77))
     """)
     there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)

@@ -10,7 +10,7 @@ from boardlab.core import OptionError
 from boardlab.core.agent import registered_agents
 from boardlab.games.honor.moves import Accept, Pass, PassOn, Release
 
-from conftest import exact_game, play
+from tests.honor.helpers import exact_game, play
 
 
 def agent(level: str = "easy"):
