@@ -62,3 +62,13 @@ def test_png_renderer_writes_a_picture(tmp_path) -> None:
     path = tmp_path / "table.png"
     state.game.render_image(state.view(None), str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_r13_agent_never_reads_the_seed() -> None:
+    """Two states that differ only in their (hidden) seed get the same decision."""
+    moves = ["build SL1 0", "pass", "rel 30", "build BR1 0", "pass", "rel 90", "build PL1 0", "pass"]
+    decisions = []
+    for seed in (11, 2**255 + 3):
+        state = play(exact_game(2).new_state(seed=seed), *moves)
+        decisions.append(agent("normal").choose(state.resample(0, random.Random(5))))
+    assert decisions[0] == decisions[1]

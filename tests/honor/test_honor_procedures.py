@@ -121,3 +121,12 @@ def test_r7_2_opening_bid_must_fit_the_pool() -> None:
     with pytest.raises(IllegalMoveError, match="7.2"):
         state.play("build SL1 3")
     state.play("build SL1 2")
+
+
+def test_r10_4_discrete_choices_are_listed_in_full() -> None:
+    state = with_fields(exact_game(2).new_state(seed=1), pools=[4, 10], bank=6)
+    moves = [str(m) for m in state.legal_moves()]
+    assert len(moves) == 30 * 5 + 30 + 1, "every piece with every opening bid 0..4, every push, resign"
+    assert "build LG2 4" in moves and "push AR1" in moves and "resign" in moves
+    play(state, "build SL1 1")
+    assert [str(m) for m in state.legal_moves()] == [f"raise {b}" for b in range(2, 11)] + ["pass", "resign"]
