@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from boardlab.core import IllegalMoveError
+from boardlab.core import IllegalMoveError, PositionError
 from boardlab.games.honor import physics
 
 from tests.honor.helpers import exact_game, play, with_fields
@@ -163,3 +163,12 @@ def test_r8_3_golden_record_every_piece_placed_is_a_draw() -> None:
     assert state.supply == () and state.standing == (True, True)
     assert state.result().winners == (0, 1) and "rule 8.3" in state.result().reason
     assert sum(1 for text in record.moves if "#" in text) == state.placement_index == 30
+
+
+def test_r9_the_quick_settle_option_shortens_segments_and_changes_the_ruleset() -> None:
+    quick = exact_game(2, settle="quick")
+    state = play(quick.new_state(seed=1), "build SL1 0", "pass", "rel 30")
+    assert 2 * 120 <= state.last["steps"] < 2 * 240
+    assert quick.ruleset.endswith(";settle=quick") and quick.ruleset != exact_game(2).ruleset
+    with pytest.raises(PositionError, match="ruleset"):
+        exact_game(2).state_from_position(state.position())

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 from boardlab.core import Game, Option, register
 
 from .catalogue import ALL_PIECES, CATALOGUE_SHA256
-from .physics import PYMUNK_VERSION, TableLayout, pymunk_module
+from .physics import PYMUNK_VERSION, QUICK_SETTLE, RULED_SETTLE, SettleRule, TableLayout, pymunk_module
 from .records import START_POOL
 from .state import HonorState
 from .tremor import SIGMA_THETA_DEG, SIGMA_X_CM
@@ -32,6 +32,8 @@ class HonorGame(Game):
         Option("tremor", True, "Gaussian hand tremor on every release, sigma 0.10 cm / 0.5 deg (H-21)", kind=bool),
         Option("resign", True, "players may resign at their own decision points (H-22)", kind=bool),
         Option("zone_gap", 0, "empty table between zones, cm (B-6)", kind=int, minimum=0, maximum=60),
+        Option("settle", "ruled", "settle windows: ruled (1 s + 1 s quiet, 20 s timeout) or quick "
+               "(0.5 s + 0.5 s, 10 s) for faster lab runs (H-08)", choices=("ruled", "quick")),
     )
     has_chance = True
     has_hidden_information = True
@@ -45,11 +47,17 @@ class HonorGame(Game):
         return TableLayout(self.num_players, int(self.options["zone_gap"]))
 
     @cached_property
+    def settle_rule(self) -> SettleRule:
+        """The settle criterion of every resolution segment (rule 5.3, option ``settle``)."""
+        return QUICK_SETTLE if self.options["settle"] == "quick" else RULED_SETTLE
+
+    @cached_property
     def ruleset(self) -> str:
         """The ruleset id (rule 11.1): engine, catalogue, table and tremor; records are valid only against it."""
         tremor = f"{SIGMA_X_CM:.2f}/{SIGMA_THETA_DEG:.1f}" if self.options["tremor"] else "off"
         return (f"honor-2d/{self.rules_version};pymunk={PYMUNK_VERSION};cat={CATALOGUE_SHA256[:16]};"
-                f"zone=60;gap={self.options['zone_gap']};tremor={tremor}")
+                f"zone=60;gap={self.options['zone_gap']};tremor={tremor}"
+                + ("" if self.options["settle"] == "ruled" else f";settle={self.options['settle']}"))
 
     @property
     def max_moves(self) -> int:

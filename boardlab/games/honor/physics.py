@@ -87,6 +87,8 @@ class SettleRule:
 
 #: the ruled criterion: >= 1 s simulated, 1 s continuously quiet, 20 s timeout
 RULED_SETTLE = SettleRule(240, 240, 4800)
+#: the option settle=quick: half the windows and timeout, for faster lab runs
+QUICK_SETTLE = SettleRule(120, 120, 2400)
 #: the agent's screening criterion (B-14 item 23): a 0.5 s window, 3 s cap
 SCREEN_SETTLE = SettleRule(120, 120, 720)
 
@@ -381,6 +383,7 @@ def resolve(space: Any, owners: dict[str, int], standing: Sequence[bool],
 __all__ = [
     "BodySpec",
     "PhysicsUnavailableError",
+    "QUICK_SETTLE",
     "RULED_SETTLE",
     "Resolution",
     "SCREEN_SETTLE",

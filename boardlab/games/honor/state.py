@@ -371,7 +371,7 @@ class HonorState(State):
         spec = physics.BodySpec(placing.pid, placing.placer, foundation, exq / 100, y_release, angle)
         owners = {p.pid: p.owner for p in self.table}
         owners[placing.pid] = placing.placer
-        outcome = physics.resolve(space, owners, self.standing, spec)
+        outcome = physics.resolve(space, owners, self.standing, spec, rule=self.game.settle_rule)
         flags = {p.pid: p for p in self.table}
         flags[placing.pid] = PieceOnTable(placing.pid, placing.placer, foundation, self.placement_index, 0, 0, 0)
         self.last = {
@@ -395,7 +395,8 @@ class HonorState(State):
         flags = {p.pid: p for p in self.table}
         if any(p.owner == player for p in self.table):
             owners = {p.pid: p.owner for p in self.table}
-            outcome = physics.resolve(self.canonical_space(), owners, self.standing, None, frozenset({player}))
+            outcome = physics.resolve(self.canonical_space(), owners, self.standing, None, frozenset({player}),
+                                      rule=self.game.settle_rule)
         else:
             outcome = physics.Resolution(poses=[(p.pid, p.xq, p.yq, p.aq) for p in self.table], blob=self.blob or b"")
         self.last = {
