@@ -60,7 +60,7 @@ class Build(Move):
 
 @dataclass(frozen=True, slots=True)
 class Push(Move):
-    """Choose ``pid`` to Push to the next standing player (rule 7.6)."""
+    """Choose ``pid`` to Push to the next standing player (rule 7.7)."""
 
     pid: str
 
