@@ -169,8 +169,9 @@ def render_text(view: Mapping[str, Any], release: str | None = None) -> str:
         kind = kind_of(p["pid"])
         role = "foundation" if p["foundation"] else "tower piece"
         lo, hi = p["window"]
+        default = f"; default '{p['default']}'" if p["default"] else ""
         lines.append(f"{names[p['placer']]} places {p['pid']} ({kind.name}, {kind.mass:.1f} g) as {role}: "
-                     f"x {lo / 100:.2f}..{hi / 100:.2f} at rotation 0; default '{p['default']}'; ghost ·")
+                     f"x {lo / 100:.2f}..{hi / 100:.2f} at rotation 0{default}; ghost ·")
         lines.extend("    " + row for row in piece_outline(p["pid"]))
     if view["pending_release"]:
         lines.append(f"released: {view['pending_release']} (tremor pending)")
