@@ -65,7 +65,7 @@ def seat_count(game_id: str, requested: int | None, specs: Sequence[str]) -> int
     if requested is not None:
         return requested
     cls = game_class(game_id)
-    if len(specs) > 1 and cls.min_players <= len(specs) <= cls.max_players:
+    if len(specs) > 1 and len(specs) in cls.allowed_player_counts():
         return len(specs)
     return None
 

@@ -17,8 +17,7 @@ from .common import CliError, rules_path
 
 
 def _players_text(entry: dict) -> str:
-    low, high = entry["min_players"], entry["max_players"]
-    return str(low) if low == high else f"{low}-{high}"
+    return game_class(entry["id"]).player_counts_text()
 
 
 def _nature(entry: dict) -> str:

@@ -113,6 +113,8 @@ class Game:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int | None] = None
+    #: the allowed player counts when not every count in min..max is (Towers: 2 or 4)
+    player_counts: ClassVar[tuple[int, ...] | None] = None
     options_spec: ClassVar[tuple[Option, ...]] = ()
     #: chance nodes occur (dice, shuffles, tremor)
     has_chance: ClassVar[bool] = False
@@ -133,7 +135,7 @@ class Game:
                 players = int(players)
             except ValueError:
                 raise OptionError(f"{self.id}: players={players!r} is not a number") from None
-        if not self.min_players <= players <= self.max_players:
+        if players not in self.allowed_player_counts():
             raise OptionError(
                 f"{self.id}: players={players} not allowed; "
                 f"{self.player_counts_text()} players"
@@ -231,10 +233,20 @@ class Game:
         """A short name for a seat (a colour, "P1" ...)."""
         return f"P{player + 1}"
 
-    def player_counts_text(self) -> str:
-        if self.min_players == self.max_players:
-            return str(self.min_players)
-        return f"{self.min_players}-{self.max_players}"
+    @classmethod
+    def allowed_player_counts(cls) -> tuple[int, ...]:
+        if cls.player_counts is not None:
+            return cls.player_counts
+        return tuple(range(cls.min_players, cls.max_players + 1))
+
+    @classmethod
+    def player_counts_text(cls) -> str:
+        counts = cls.allowed_player_counts()
+        if len(counts) == 1:
+            return str(counts[0])
+        if counts == tuple(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]}-{counts[-1]}"
+        return " or ".join(str(c) for c in counts)
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
@@ -245,6 +257,7 @@ class Game:
             "summary": cls.summary,
             "min_players": cls.min_players,
             "max_players": cls.max_players,
+            "player_counts": list(cls.allowed_player_counts()),
             "chance": cls.has_chance,
             "hidden_information": cls.has_hidden_information,
             "continuous_moves": cls.continuous_moves,

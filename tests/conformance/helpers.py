@@ -58,7 +58,7 @@ def configurations(game_id: str, limit: int = 8) -> list[Config]:
     cls = boardlab.game_class(game_id)
     default = cls().num_players
     configs = [Config(game_id, default)]
-    configs += [Config(game_id, n) for n in range(cls.min_players, cls.max_players + 1) if n != default]
+    configs += [Config(game_id, n) for n in cls.allowed_player_counts() if n != default]
     for option in cls.options_spec:
         values: tuple[Any, ...] = ()
         if option.choices is not None:

@@ -21,7 +21,7 @@ def test_r11_catalog_lists_every_option_with_help() -> None:
 
 
 def test_three_players_are_refused_with_a_clear_message() -> None:
-    with pytest.raises(OptionError, match="Towers is played by 2 or 4 players"):
+    with pytest.raises(OptionError, match="players=3 not allowed; 2 or 4 players"):
         boardlab.load("towers", players=3)
 
 

@@ -28,6 +28,7 @@ class Towers(Game):
     min_players = 2
     max_players = 4
     default_players = 2
+    player_counts = (2, 4)
     rules_version = "1"
     state_class = TowersState
     options_spec = (
@@ -61,11 +62,6 @@ class Towers(Game):
         self.rules = TowersRules(self.num_players, limit, self.options["ply_cap"])
 
     def _check_options(self) -> None:
-        if self.num_players not in (2, 4):
-            raise OptionError(
-                f"towers: players={self.num_players} not allowed; Towers is played by 2 or 4 players "
-                "(the source gives no 3-player board or rules)"
-            )
         layout = self.options["layout"]
         if layout not in LAYOUT_CHOICES[self.num_players]:
             raise OptionError(
