@@ -9,6 +9,7 @@ another), while any legal proposal may be played.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -286,11 +287,16 @@ def proposal_reason(
 
 
 def offer_moves(state: "TerritoriesState", seat: int) -> list[Move]:
-    """The listed family (R8.2): 1-2 of one kind for 1-2 of another kind."""
+    """The listed family (R10.3): 1-2 of one kind for 1-2 of another kind."""
     if state.proposals >= state.rules.max_trade_proposals:
         return []
-    mine, theirs = state.res[seat], state.res[1 - seat]
-    moves: list[Move] = []
+    return list(_offer_family(tuple(state.res[seat]), tuple(state.res[1 - seat])))
+
+
+@lru_cache(maxsize=4096)
+def _offer_family(mine: tuple[int, ...], theirs: tuple[int, ...]) -> tuple[Offer, ...]:
+    """Cached by holdings: the family depends on nothing else (a hot path in random play)."""
+    moves = []
     for give_suit in range(4):
         for give_count in (1, 2):
             if mine[give_suit] < give_count:
@@ -304,7 +310,7 @@ def offer_moves(state: "TerritoriesState", seat: int) -> list[Move]:
                         break
                     get = tuple(get_count if s == get_suit else 0 for s in range(4))
                     moves.append(Offer(give, (), get, ()))  # type: ignore[arg-type]
-    return moves
+    return tuple(moves)
 
 
 def apply_offer(state: "TerritoriesState", move: Offer) -> None:
