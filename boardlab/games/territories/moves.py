@@ -154,12 +154,16 @@ class Counter(Move):
 
 @dataclass(frozen=True, slots=True)
 class Accept(Move):
+    """The answer to a proposal: the trade happens at once (R8.2)."""
+
     def __str__(self) -> str:
         return "acc"
 
 
 @dataclass(frozen=True, slots=True)
 class Reject(Move):
+    """The answer to a proposal: nothing changes hands (R8.2)."""
+
     def __str__(self) -> str:
         return "rej"
 
@@ -252,6 +256,8 @@ class Wild(Move):
 
 @dataclass(frozen=True, slots=True)
 class EndTurn(Move):
+    """End the turn: the no-building clock and the turn cap are checked (R9.2, R9.3)."""
+
     def __str__(self) -> str:
         return "end"
 
