@@ -162,9 +162,18 @@ class DiceNimState(State):
         return f"{self.pile} {self.to_move} {int(self.rolling)} {self.secrets_[0]} {self.secrets_[1]}"
 
     def resample(self, player, rng: random.Random):
-        c = self.copy()
-        c.seed = rng.getrandbits(64)
+        """Re-draw the other player's secret and replay the history with it, so that
+        neither the state nor its history (nor undo) holds the real secret."""
         other = 1 - player
-        if c.secrets_[other] >= 0:
-            c.secrets_[other] = rng.randrange(3)
+        fresh_secret = rng.randrange(3)
+        if self._start_position is None:
+            c = self.game.new_state(rng.getrandbits(64))
+        else:
+            c = self.game.state_from_position(self._start_position, rng.getrandbits(64))
+            if c.secrets_[other] >= 0:
+                c.secrets_[other] = fresh_secret
+        for move in self._history:
+            if isinstance(move, Secret) and move.player == other:
+                move = Secret(other, fresh_secret)
+            c.apply(move)
         return c
