@@ -385,9 +385,11 @@ class State:
     def resample(self, player: Player, rng: random.Random) -> "State":
         """A full state consistent with ``view(player)``; hidden parts drawn with ``rng``.
 
-        Games with hidden information override this (re-deal unseen cards ...).
-        The seed is always replaced, so future chance is unknown to the caller.
-        This is what agents receive: they never see the real hidden state.
+        Games with hidden information override this (re-deal unseen cards ...),
+        and must relabel the history and snapshots too: the real chance outcomes
+        that dealt the hidden parts may not survive in ``history`` or behind
+        ``undo()``. The seed is always replaced, so future chance is unknown to
+        the caller. This is what agents receive: they never see the real hidden state.
         """
         state = self.copy()
         state.seed = rng.getrandbits(64)
