@@ -16,7 +16,7 @@ def test_builtin_agents_are_registered() -> None:
 @pytest.mark.parametrize(
     ("spec", "expected"),
     [
-        ("mcts", {"iterations": None, "seconds": None, "c": 0.7, "rollout_depth": 8}),
+        ("mcts", {"iterations": None, "seconds": None, "c": 0.5, "rollout_depth": 3}),
         ("mcts:iterations=2000", {"iterations": 2000, "seconds": None}),
         ("mcts:seconds=1.5", {"iterations": None, "seconds": 1.5}),
         (" mcts : seconds = 0.25 , c = 1.2 ", {"seconds": 0.25, "c": 1.2}),
