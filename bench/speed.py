@@ -33,7 +33,7 @@ from typing import Sequence, TextIO
 import boardlab
 import boardlab.games
 from boardlab.agents import make_agent
-from boardlab.agents._search import pick_random
+from boardlab.agents.search import pick_random
 from boardlab.core import CHANCE, Game, State
 
 #: how many decision positions the legal-move measurement cycles through

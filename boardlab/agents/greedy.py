@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..core.agent import Agent, register_agent
 from ..core.game import CHANCE, TERMINAL, Move, Player, State
-from ._search import check_positive, decision_moves, pick_random
+from .search import check_positive, decision_moves, pick_random
 
 #: two scores closer than this are a tie (evaluations are floats summed in different orders)
 _TIE = 1e-9

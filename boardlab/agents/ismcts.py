@@ -29,7 +29,7 @@ import time
 
 from ..core.agent import Agent, register_agent
 from ..core.game import CHANCE, TERMINAL, Move, Player, State
-from ._search import SearchBudget, check_positive, decision_moves, rollout
+from .search import SearchBudget, check_positive, decision_moves, rollout
 from .mcts import DEFAULT_C, DEFAULT_ITERATIONS, DEFAULT_ROLLOUT_DEPTH
 
 

@@ -27,7 +27,7 @@ import time
 
 from ..core.agent import Agent, register_agent
 from ..core.game import CHANCE, TERMINAL, Move, Player, State
-from ._search import SearchBudget, check_positive, decision_moves, rollout
+from .search import SearchBudget, check_positive, decision_moves, rollout
 
 
 # Why these defaults. Tuned by self-play on Towers (2 players, seats alternating, one core;

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.agent import Agent, register_agent
 from ..core.game import Move, State
-from ._search import decision_moves, pick_random
+from .search import decision_moves, pick_random
 
 
 @register_agent

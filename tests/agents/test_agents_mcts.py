@@ -7,7 +7,7 @@ import random
 import pytest
 
 from boardlab.agents import make_agent
-from boardlab.agents._search import rollout
+from boardlab.agents.search import rollout
 from boardlab.agents.mcts import MctsAgent
 from boardlab.lab import play_game
 from tests.agents.toy_games import Chance, Decide, End, dicenim_at, tree_game
