@@ -107,7 +107,7 @@ class MctsAgent(Agent):
         self.last_seconds = 0.0
 
     def choose(self, state: State) -> Move:
-        mover, moves = decision_moves(self.name, state)
+        _mover, moves = decision_moves(self.name, state)
         if len(moves) == 1:
             self.last_iterations, self.last_seconds = 0, 0.0
             return moves[0]
