@@ -9,6 +9,8 @@ node on the path.
   into it, so every player maximises their own return (max^n, not negamax).
   ``current_player()`` decides who that is at each node: nothing assumes turns
   alternate or that the decider is the "active" player.
+* **Immediate wins.** A move found to win on the spot is the only one searched
+  further at its node, so a blunder that allows it is valued as the loss it is.
 * **Chance.** Chance nodes live in the tree; an outcome is drawn with the agent's
   own generator from ``chance_outcomes()`` each time the node is passed, and each
   distinct outcome gets its own child, so frequent outcomes are searched most.
@@ -50,9 +52,13 @@ class _Node:
     ``value`` sums that player's returns over the ``visits`` through this node.
     Decision nodes keep ``children`` and the ``untried`` moves (generated on the
     first visit, once); chance nodes keep ``outcome_children`` by outcome.
+    ``winning`` is a child whose move ends the game with a win for the player to
+    move here: once one is found, that player is assumed to play it.
     """
 
-    __slots__ = ("parent", "move", "mover", "to_move", "children", "untried", "outcome_children", "visits", "value")
+    __slots__ = (
+        "parent", "move", "mover", "to_move", "children", "untried", "outcome_children", "winning", "visits", "value",
+    )
 
     def __init__(self, parent: "_Node | None", move: Move | None, mover: Player, to_move: Player) -> None:
         self.parent = parent
@@ -62,6 +68,7 @@ class _Node:
         self.children: list[_Node] = []
         self.untried: list[Move] | None = None
         self.outcome_children: dict[Move, _Node] | None = {} if to_move == CHANCE else None
+        self.winning: _Node | None = None
         self.visits = 0
         self.value = 0.0
 
@@ -112,6 +119,8 @@ class MctsAgent(Agent):
             self.last_iterations, self.last_seconds = 0, 0.0
             return moves[0]
         root = self.search(state)
+        if root.winning is not None and root.winning.move is not None:
+            return root.winning.move
         best = max(root.children, key=lambda child: (child.visits, child.value / child.visits))
         assert best.move is not None
         return best.move
@@ -150,6 +159,11 @@ class MctsAgent(Agent):
                         break
                     node = child
                     continue
+                if node.winning is not None:
+                    # a player who can win on the spot does: no need to search the alternatives
+                    node = node.winning
+                    state.apply(node.move)  # type: ignore[arg-type]
+                    continue
                 untried = node.untried
                 if untried is None:
                     untried = node.untried = list(state.legal_moves())
@@ -162,6 +176,8 @@ class MctsAgent(Agent):
                     state.apply(move)
                     child = _Node(node, move, to_move, state.current_player())
                     node.children.append(child)
+                    if child.to_move == TERMINAL and state.returns()[to_move] == 1.0:
+                        node.winning = child
                     node = child
                     break
                 scale = exploration * sqrt(log(node.visits))

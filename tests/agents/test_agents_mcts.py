@@ -181,3 +181,19 @@ def test_single_legal_move_needs_no_search() -> None:
     agent = mcts()
     assert str(agent.choose(dicenim_at(1))) == "take1"
     assert agent.last_iterations == 0
+
+
+def test_once_found_an_immediate_win_takes_every_later_iteration() -> None:
+    # From 2 counters: take2 wins. After it is expanded no other root move is searched again.
+    root = mcts("mcts:iterations=300", seed=4).search(dicenim_at(2))
+    assert root.winning is not None and str(root.winning.move) == "take2"
+    others = [child for child in root.children if child is not root.winning]
+    assert all(child.visits == 1 for child in others)
+    assert root.winning.visits == 300 - len(others)
+
+
+def test_a_move_that_allows_an_immediate_win_is_valued_as_lost() -> None:
+    # From 4 counters, taking 1 leaves 3 (4 after a 6): the opponent then takes them all.
+    root = mcts("mcts:iterations=2000", seed=1).search(dicenim_at(4))
+    values = {str(child.move): child.value / child.visits for child in root.children}
+    assert values["take1"] < 0.3
