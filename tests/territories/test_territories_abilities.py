@@ -189,3 +189,11 @@ def test_r2_2_the_starting_grid_has_30_intersections_by_touching_count() -> None
     grown = cells | {(5, 1)}
     assert sorted(touching((5, 1), grown)) == [(4, 0), (4, 1), (5, 1)]
     assert set(intersections(grown)) - set(points) == {(6, 1), (6, 2)}
+
+
+def test_r7_1_refused_announcements_name_the_reason_once() -> None:
+    st = state(buildings={(1, 1): "0R"}, hand0="9S")
+    play_all(st, "swap d1")
+    with pytest.raises(IllegalMoveError) as refused:
+        st.play("swap")
+    assert str(refused.value).startswith("swap: already used this turn (R7.1)")

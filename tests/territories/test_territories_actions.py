@@ -46,8 +46,10 @@ def test_r6_2_upgrade_needs_your_own_town_and_the_right_suit() -> None:
     st = state(res0=(4, 0, 0, 2), buildings={(1, 1): "0P", (2, 2): "1P"})
     with pytest.raises(IllegalMoveError, match="R@1,1: costs DDDD: you hold only 2 D"):
         st.play("R@1,1")
-    with pytest.raises(IllegalMoveError, match="no building at 2,2"):
+    with pytest.raises(IllegalMoveError, match="the Town at 2,2 is your opponent's"):
         st.play("B@2,2")
+    with pytest.raises(IllegalMoveError, match="no building at 0,0"):
+        st.play("B@0,0")
     st.play("B@1,1")
 
 

@@ -53,3 +53,16 @@ def test_every_rule_number_cited_by_the_code_and_tests_is_in_the_rules_document(
         cited |= set(re.findall(r"\b(R\d+\.\d+)\b", text))
         cited |= {f"R{a}.{b}" for a, b in re.findall(r"test_r(\d+)_(\d+)_", text)}
     assert cited and cited <= defined, sorted(cited - defined)
+
+
+def test_r5_1_render_explains_the_building_letters_and_shows_each_hand_against_the_limit() -> None:
+    # White: 3 resources + 1 territory card = 4 cards in hand (R5.1); Black: 8 resources + 1 card.
+    st = state(buildings={(1, 1): "0Q", (3, 3): "1P"}, hand0="9S", hand1="QD", res0=(1, 2, 0, 0),
+               res1=(2, 2, 2, 2))
+    text = st.render(1)
+    assert "White upper case, Black lower case" in text
+    assert "hand 4/7" in text and "hand 9/7" in text
+    assert st.view(1)["players"][0]["hand_size"] == 4
+    limited = state(Territories(hand_limit_counts="resources_only", hand_limit=5), hand1="QD",
+                    res1=(2, 2, 2, 2))
+    assert "hand 8/5" in limited.render(None)  # territory cards do not count under the option

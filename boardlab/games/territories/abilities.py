@@ -15,7 +15,6 @@ from boardlab.core import Move
 
 from .cards import (
     ABILITY_KIND,
-    ABILITY_NAMES,
     CAPITAL,
     CARD_CODE,
     CONVERT,
@@ -67,35 +66,37 @@ def convert_targets(state: "TerritoriesState", seat: int) -> list[tuple[tuple[in
 
 
 def announce_reason(state: "TerritoriesState", ability: int) -> str | None:
-    """Why the active player may not announce ``ability`` now (R7.1 - R7.5)."""
+    """Why the active player may not announce ``ability`` now (R7.1 - R7.5).
+
+    The reason does not repeat the ability: the error names the move already.
+    """
     seat = state.active
-    name = ABILITY_NAMES[ability]
     owned = eligible_buildings(state, seat, ability)
     if owned == 0:
-        return f"{name}: needs a Capital or {KIND_NAMES[ABILITY_KIND[ability]]} on the board (R7)"
+        return f"needs a Capital or {KIND_NAMES[ABILITY_KIND[ability]]} on the board (R7)"
     limit = state.rules.ability_limit
     used = state.used[ability]
     if limit == "per_ability_per_turn" and used >= 1:
-        return f"{name}: already used this turn (R7.1)"
+        return "already used this turn (R7.1)"
     if limit == "per_building_per_turn" and used >= owned:
-        return f"{name}: used {used} times this turn, once per eligible building (R7.1)"
+        return f"used {used} times this turn, once per eligible building (R7.1)"
     hold = state.res[seat]
     if ability in (SWAP, EXPAND):
         if not state.hands[seat]:
-            return f"{name}: needs a territory card in hand (R7.2, R7.5)"
+            return "needs a territory card in hand (R7.2, R7.5)"
         if limit == "unlimited" and sum(hold) == 0:
-            return f"{name}: with unlimited abilities, announcing needs at least 1 resource (R7.1)"
+            return "with unlimited abilities, announcing needs at least 1 resource (R7.1)"
         if ability == EXPAND and not expansion_cells(state.grid, state.rules.expand_max_extent):
-            return f"{name}: no empty cell beside the grid within the allowed extent (R7.5)"
+            return "no empty cell beside the grid within the allowed extent (R7.5)"
         return None
     if not covers(hold, ONE_OF_EACH):
-        return f"{name}: costs HSCD, {shortfall_text(hold, ONE_OF_EACH)} (R7.3, R7.4)"
+        return f"costs HSCD, {shortfall_text(hold, ONE_OF_EACH)} (R7.3, R7.4)"
     if ability == RAID:
         if not any(owner != seat and kind == TOWN for owner, kind in state.buildings.values()):
-            return f"{name}: your opponent has no Town (R7.3)"
+            return "your opponent has no Town (R7.3)"
         return None
     if not convert_targets(state, seat):
-        return f"{name}: no opponent building shares a card with your Temple or Capital, with a piece to replace it (R7.4)"
+        return "no opponent building shares a card with your Temple or Capital, with a piece to replace it (R7.4)"
     return None
 
 

@@ -145,8 +145,10 @@ def build_reason(state: "TerritoriesState", move: Build) -> str | None:
         if not touching(point, state.grid):
             return f"no such intersection {where}"
         here = state.buildings.get(point)
-        if here is None or here[0] != seat:
+        if here is None:
             return f"you have no building at {where} to replace (R6.2)"
+        if here[0] != seat:
+            return f"the {KIND_NAMES[here[1]]} at {where} is your opponent's: you replace only your own (R6.2)"
         if kind == CAPITAL:
             if KIND_TIER[here[1]] != 2:
                 return f"a Capital replaces a Fort, Barracks, Temple or Palace, not a {KIND_NAMES[here[1]]} (R6.3)"

@@ -70,6 +70,10 @@ def render_view(view: Mapping[str, Any]) -> str:
     )
     out.extend(grid_lines(view))
     out.append("[dim]intersections x,y on the lines; cell \\[c,r] lies right of x=c and below y=r[/]")
+    out.append(
+        "[dim]buildings: White upper case, Black lower case; P/p Town, R/r Fort, N/n Barracks, "
+        "B/b Temple, Q/q Palace, K/k Capital[/]"
+    )
     bank = view["bank"]
     out.append("bank: " + " ".join(f"[{SUIT_STYLE[s]}]{s}[/]{bank[s]}" for s in "HSCD"))
     if view["discard"]:
@@ -93,6 +97,7 @@ def render_view(view: Mapping[str, Any]) -> str:
         )
         out.append(
             f"    {_resources(entry['resources'], entry['resource_count'])} | territories: {hand.strip() or '-'}"
+            f" | hand {entry['hand_size']}/{view['hand_limit']}"
         )
     offer = view["offer"]
     if offer is not None:
