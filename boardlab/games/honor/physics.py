@@ -28,7 +28,7 @@ GRAVITY = -981.0
 STEP = 1.0 / 240.0
 ITERATIONS = 30
 COLLISION_SLOP = 0.02
-COLLISION_BIAS = (1.0 - 0.1) ** 60  # pymunk's default, pinned (B-14 item 20)
+COLLISION_BIAS = 0.0018  # the ruled value (B-14 item 20; pymunk's default is 0.9**60 = 0.001797)
 COLLISION_PERSISTENCE = 3
 DAMPING = 0.9
 FRICTION = 0.7071  # per shape: pair mu = 0.5
@@ -349,7 +349,8 @@ def resolve(space: Any, owners: dict[str, int], standing: Sequence[bool],
             new_piece: BodySpec | None = None, removed: set[int] | frozenset[int] = frozenset(),
             rule: SettleRule = RULED_SETTLE) -> Resolution:
     """The ruled resolution (B-5 with B-14 items 1, 5): segments until one after the
-    first eliminates nobody, or at most one player stands.
+    first eliminates nobody, or at most one player stands (a resignation that leaves at
+    most one standing runs no segment at all).
 
     ``space`` must be canonical (loaded from stored bytes or built cold); it is
     consumed. ``owners`` maps every pid in it (and ``new_piece``) to its owner.
@@ -359,6 +360,11 @@ def resolve(space: Any, owners: dict[str, int], standing: Sequence[bool],
     alive = {p for p, up in enumerate(standing) if up and p not in removed}
     if removed:
         remove_players(space, owners, set(removed))
+        if len(alive) <= 1 and new_piece is None:
+            # At most one player stands: the result is decided, and any later collapse
+            # could not change it (B-14 item 5), so no segment is run.
+            _, outcome.blob, outcome.poses = canonicalise(space)
+            return outcome
     if new_piece is not None:
         add_piece(space, new_piece)
     step = 0
