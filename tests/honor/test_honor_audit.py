@@ -185,3 +185,30 @@ def test_r7_13_a_resignation_leaving_one_player_runs_no_physics() -> None:
     assert state.standing == (False, True) and state.out_at[1] is None
     assert state.last["collapses"] == [] and state.last["steps"] == 0
     assert {p.pid for p in state.table} == {"CU1", "PL1"}
+
+
+def test_r4_5_tremor_order_legality_on_intended_then_tremor_then_first_contact() -> None:
+    """Rule 4.5 (B-14 items 7, 12): legality is checked on the intended release; the tremor
+    then moves it (here past the zone edge, which stays legal), the rotation wraps modulo
+    360, and the first-contact height is found at the executed pose."""
+    import boardlab
+    from boardlab.games.honor.moves import Tremor
+
+    state = boardlab.load("honor", players=2).new_state(seed=3)
+    play(state, "build SL1 0", "pass", "rel 52.50")  # the slab's right end exactly at 60
+    assert state.is_chance()
+    space = state.canonical_space()
+    state.play(Tremor(7, -5))
+    assert state.last["intended"] == [5250, 0, 5] and state.last["executed"] == [5257, 3595]
+    y0 = physics.first_contact_height(space, "SL", 52.57, math.radians(359.5))
+    assert state.last["release_y"] == math.ceil(y0 * 1e4) + 500
+    assert state.last["release_y"] > 15000 + 500, "the tilted slab's low corner meets the table first"
+    assert not state.last["collapses"] and state.table[0].foundation
+
+
+def test_r5_6_angles_wrap_to_minus_pi_pi_before_quantising() -> None:
+    """Rule 5.6 (B-14 item 13): poses to 1e-4 cm and 1e-6 rad, the angle wrapped to [-pi, pi)."""
+    assert physics.quantise_pose(1.0, 2.0, 2 * math.pi + 0.1)[2] == 100_000
+    assert physics.quantise_pose(0.0, 0.0, math.pi)[2] == -3_141_593
+    assert physics.quantise_pose(0.0, 0.0, -5 * math.pi / 2)[2] == -1_570_796
+    assert physics.quantise_pose(12.34567, -0.00004, 0.0)[:2] == (123457, 0)
