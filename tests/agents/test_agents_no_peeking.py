@@ -52,6 +52,19 @@ def decisions_for_twins(spec: str, real: State, twin: State, seed: int) -> tuple
 
 
 @pytest.mark.parametrize("game_id", _hidden_information_games())
+def test_twins_are_handed_over_identically(game_id: str) -> None:
+    # What an agent receives (position, history: undo included) must not depend on the hidden parts.
+    game = boardlab.load(game_id)
+    for seed in range(3):
+        real = _decision_position(game, seed)
+        seat = real.current_player()
+        twin = real.resample(seat, random.Random(1000 + seed))
+        handed = [state.resample(seat, random.Random(seed)) for state in (real, twin)]
+        assert handed[0].position() == handed[1].position()
+        assert [str(m) for m in handed[0].history] == [str(m) for m in handed[1].history]
+
+
+@pytest.mark.parametrize("game_id", _hidden_information_games())
 @pytest.mark.parametrize("spec", SPECS)
 def test_decision_is_the_same_whatever_the_hidden_parts(game_id: str, spec: str) -> None:
     game = boardlab.load(game_id)
