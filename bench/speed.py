@@ -32,9 +32,9 @@ from typing import Sequence, TextIO
 
 import boardlab
 import boardlab.games
-from boardlab.agents import make_agent
+from boardlab.agents import Agent, make_agent
 from boardlab.agents.search import pick_random
-from boardlab.core import CHANCE, Game, State
+from boardlab.core import CHANCE, Game, OptionError, State
 
 #: how many decision positions the legal-move measurement cycles through
 POSITION_SAMPLE = 200
@@ -132,13 +132,21 @@ def measure_mcts(game: Game, spec: str, seconds: float, rng: random.Random) -> t
     state = search_start(game, rng)
     if state.is_over() or len(state.legal_moves()) < 2:
         return None, 0
+    agent = timed_search_agent(spec, seconds, seed=rng.getrandbits(32))
+    agent.search(state)  # type: ignore[attr-defined]
+    return agent.last_iterations / agent.last_seconds, agent.last_iterations  # type: ignore[attr-defined]
+
+
+def timed_search_agent(spec: str, seconds: float, seed: int | None = None) -> Agent:
+    """The search agent of ``spec`` with a ``seconds`` budget; OptionError if it is not a search agent."""
     separator = "," if ":" in spec else ":"
-    agent = make_agent(f"{spec}{separator}seconds={seconds}", seed=rng.getrandbits(32))
-    search = getattr(agent, "search", None)
-    if search is None:
-        raise SystemExit(f"agent spec {spec!r} has no search() to measure")
-    search(state)
-    return agent.last_iterations / agent.last_seconds, agent.last_iterations
+    try:
+        agent = make_agent(f"{spec}{separator}seconds={seconds}", seed=seed)
+    except OptionError as exc:
+        raise OptionError(f"--mcts {spec!r} must name a search agent with a seconds budget (mcts, ismcts): {exc}")
+    if not hasattr(agent, "search"):
+        raise OptionError(f"--mcts {spec!r} has no search() to measure; use mcts or ismcts")
+    return agent
 
 
 def measure_game(game: Game, seconds: float, mcts_spec: str, seed: int) -> GameSpeed:
@@ -154,10 +162,15 @@ def _figure(value: float | None, digits: int = 0) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
-def print_table(rows: Sequence[GameSpeed], skipped: Sequence[tuple[str, str]], out: TextIO | None = None) -> None:
+def print_table(
+    rows: Sequence[GameSpeed],
+    skipped: Sequence[tuple[str, str]],
+    out: TextIO | None = None,
+    search_spec: str = "mcts",
+) -> None:
     """The figures as an aligned text table, then one line per skipped game."""
     out = sys.stdout if out is None else out
-    header = ("game", "players", "random plies/s", "plies/game", "games", "legal gens/s", "MCTS it/s")
+    header = ("game", "players", "random plies/s", "plies/game", "games", "legal gens/s", f"{search_spec} it/s")
     lines = [header]
     for row in rows:
         lines.append((
@@ -207,6 +220,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be > 0")
+    try:
+        timed_search_agent(args.mcts, args.seconds)
+    except OptionError as exc:
+        parser.error(str(exc))
     rows: list[GameSpeed] = []
     skipped: list[tuple[str, str]] = []
     game_ids = [g.strip() for g in args.games.split(",") if g.strip()] or registered_game_ids(skipped)
@@ -223,10 +240,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append(measure_game(game, args.seconds, args.mcts, args.seed))
         except ImportError as exc:  # an extra needed only once play starts (physics, ...)
             skipped.append((game_id, f"needs an extra: {exc}"))
+        except Exception as exc:  # a game that breaks mid-measurement must not hide the others' figures
+            skipped.append((game_id, f"failed while measuring: {type(exc).__name__}: {exc}"))
     if not rows and not skipped:
         print("no registered games", file=sys.stderr)
         return 1
-    print_table(rows, skipped)
+    print_table(rows, skipped, search_spec=args.mcts)
     return 0
 
 

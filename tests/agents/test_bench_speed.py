@@ -39,7 +39,7 @@ def test_measures_a_chance_game_and_a_hidden_information_game() -> None:
     out = io.StringIO()
     speed.print_table(rows, [("honor", "needs an extra: pymunk")], out=out)
     lines = out.getvalue().splitlines()
-    assert lines[0].split()[:2] == ["game", "players"]
+    assert lines[0].split()[:2] == ["game", "players"] and lines[0].endswith("mcts it/s")
     assert lines[2].startswith("dicenim") and lines[3].startswith("secretguess")
     assert lines[-1] == "honor: skipped (needs an extra: pymunk)"
 
@@ -54,3 +54,12 @@ def test_search_start_draws_opening_chance_and_resamples() -> None:
 def test_unknown_game_is_reported_not_crashed(capsys) -> None:  # type: ignore[no-untyped-def]
     assert speed.main(["--games", "no_such_game", "--seconds", "0.01"]) == 0
     assert "no_such_game: skipped (unknown game 'no_such_game'" in capsys.readouterr().out
+
+
+def test_a_non_search_agent_is_refused_with_a_clear_message(capsys) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    with pytest.raises(SystemExit) as stopped:
+        speed.main(["--games", "no_such_game", "--mcts", "greedy"])
+    assert stopped.value.code == 2
+    assert "--mcts 'greedy' must name a search agent" in capsys.readouterr().err
