@@ -212,3 +212,25 @@ def test_r5_6_angles_wrap_to_minus_pi_pi_before_quantising() -> None:
     assert physics.quantise_pose(0.0, 0.0, math.pi)[2] == -3_141_593
     assert physics.quantise_pose(0.0, 0.0, -5 * math.pi / 2)[2] == -1_570_796
     assert physics.quantise_pose(12.34567, -0.00004, 0.0)[:2] == (123457, 0)
+
+
+def test_r11_5_the_seed_is_committed_at_the_start_and_revealed_at_the_end() -> None:
+    """Rule 11.5 (B-9 seed_commit, B-11.6): every view shows SHA-256 of the seed's 32 bytes;
+    a resampled state keeps the real commitment (not the seed); the seed itself appears in
+    the view only once the game is over, and it matches the commitment."""
+    import hashlib
+    import json
+    import random
+
+    state = exact_game(2).new_state(seed=2**255 + 99)
+    commit = hashlib.sha256((2**255 + 99).to_bytes(32, "big")).hexdigest()
+    assert state.view(0)["seed_commit"] == commit and state.view(None)["seed"] is None
+    resampled = state.resample(1, random.Random(5))
+    assert resampled.seed != state.seed and resampled.view(1) == state.view(1)
+    assert resampled.view(1)["seed_commit"] == commit
+    assert f"{state.seed:064x}" not in json.dumps(state.view(0))
+    play(state, "build CU1 0", "pass", "rel 30", "build CU2 0", "pass", "rel 90", "build CU3 0", "pass",
+         "rel 26")  # misses the cube: a collapse ends the game
+    assert state.is_over()
+    revealed = state.view(0)["seed"]
+    assert hashlib.sha256(bytes.fromhex(revealed)).hexdigest() == commit

@@ -6,6 +6,7 @@ without tremor, ``tremor`` with it) runs the physics, typically 10-60 ms.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from typing import TYPE_CHECKING, Any
@@ -21,7 +22,7 @@ from .moves import (
 from .records import (
     START_POOL, Auction, PieceOnTable, Placing, PushChain, canonical_json, decode_record, state_hash,
 )
-from .tremor import MAX_DTHETA_UNITS, MAX_DX_UNITS, TREMOR_GRID, random_tremor, seeded_tremor
+from .tremor import MAX_DTHETA_UNITS, MAX_DX_UNITS, TREMOR_GRID, random_tremor, seed_bytes, seeded_tremor
 
 if TYPE_CHECKING:
     from .game import HonorGame
@@ -40,7 +41,7 @@ class HonorState(State):
     """A position of Honor. Every field is immutable (tuples, frozen records, bytes), so
     snapshots and copies share them; ``blob`` is the pickled canonical space (None: cold)."""
 
-    __slots__ = (*_FIELDS, "_trial")
+    __slots__ = (*_FIELDS, "_trial", "_commit")
 
     game: "HonorGame"
 
@@ -68,6 +69,16 @@ class HonorState(State):
         #: (ply of the resolving move, first 16 hex digits of the state hash after it)
         self.resolutions: tuple[tuple[int, str], ...] = ()
         self._trial: tuple[tuple[int, str, str], tuple[Any, ...]] | None = None
+        #: the seed commitment shown to players, kept by resample (None: computed from the seed)
+        self._commit: str | None = None
+
+    @property
+    def seed_commit(self) -> str:
+        """SHA-256 (hex) of the game seed's 32 bytes (rule 11.5, B-11.6): shown from the start,
+        so that the seed revealed at the end can be checked against it."""
+        if self._commit is None:
+            return hashlib.sha256(seed_bytes(self.seed)).hexdigest()
+        return self._commit
 
     # === who moves ==================================================================
     def current_player(self) -> int:
@@ -482,6 +493,7 @@ class HonorState(State):
         clone = HonorState.__new__(HonorState)
         clone._set_fields(self._fields())
         clone._trial = None
+        clone._commit = self._commit
         return clone
 
     # === notation and position ======================================================
@@ -533,7 +545,9 @@ class HonorState(State):
 
     # === views =======================================================================
     def secrets(self, player: int | None) -> set[str]:
-        """The seed is hidden from everyone (it decides future tremor)."""
+        """The seed is hidden from everyone (it decides future tremor) until the game is over."""
+        if self.phase == "OVER":
+            return set()
         hidden = {f"{self.seed % (1 << 256):064x}"}
         if len(str(self.seed)) >= 12:
             hidden.add(str(self.seed))
@@ -542,6 +556,7 @@ class HonorState(State):
     def resample(self, player: int, rng: random.Random) -> "HonorState":
         """A copy with a fresh 256-bit seed: everything else is public."""
         clone = self.copy()
+        clone._commit = self.seed_commit  # the commitment to the real seed, not the seed
         clone.seed = rng.getrandbits(256)
         return clone
 

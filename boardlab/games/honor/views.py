@@ -1,4 +1,4 @@
-"""What a player sees (everything but the seed): a JSON-safe dict for renderers and clients."""
+"""What a player sees (everything but the seed until the game ends): a JSON-safe dict for renderers and clients."""
 
 from __future__ import annotations
 
@@ -7,13 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 from .catalogue import kind_of
 from .moves import fixed
+from .tremor import seed_bytes
 
 if TYPE_CHECKING:
     from .state import HonorState
 
 
 def build_view(state: "HonorState", player: int | None) -> dict[str, Any]:
-    """The public view of ``state`` (Honor's only hidden part is the seed, never included).
+    """The public view of ``state``. Honor's only hidden part is the seed: the view shows its
+    SHA-256 commitment from the start and the seed itself only once the game is over (B-11.6).
 
     Poses are given both as the canonical integers and as floats (cm, degrees)."""
     game = state.game
@@ -52,6 +54,9 @@ def build_view(state: "HonorState", player: int | None) -> dict[str, Any]:
         "tremor": bool(game.options["tremor"]),
         "timeouts": state.timeouts,
         "result": None,
+        # the commitment to the seed, shown from the start; the seed itself once the game is over
+        "seed_commit": state.seed_commit,
+        "seed": None,
     }
     if state.auction is not None:
         a = state.auction
@@ -76,6 +81,7 @@ def build_view(state: "HonorState", player: int | None) -> dict[str, Any]:
     result = state.result()
     if result is not None:
         view["result"] = {"winners": list(result.winners), "reason": result.reason}
+        view["seed"] = f"{seed_bytes(state.seed).hex()}"
     return view
 
 
