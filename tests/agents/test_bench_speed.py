@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from tests.agents.toy_games import SecretGuess
 from tests.support.dicenim import DiceNim
@@ -45,8 +48,6 @@ def test_measures_a_chance_game_and_a_hidden_information_game() -> None:
 
 
 def test_search_start_draws_opening_chance_and_resamples() -> None:
-    import random
-
     state = speed.search_start(SecretGuess(), random.Random(0))
     assert state.current_player() == 0 and state.ply == 1
 
@@ -57,8 +58,6 @@ def test_unknown_game_is_reported_not_crashed(capsys) -> None:  # type: ignore[n
 
 
 def test_a_non_search_agent_is_refused_with_a_clear_message(capsys) -> None:  # type: ignore[no-untyped-def]
-    import pytest
-
     with pytest.raises(SystemExit) as stopped:
         speed.main(["--games", "no_such_game", "--mcts", "greedy"])
     assert stopped.value.code == 2
