@@ -61,6 +61,7 @@ def position(
         "supply1": ",".join(str(supply[1][k]) for k in KINDS),
         "discard": "-",
         "bottom": "-",
+        "reshuffled": "-",
         "first": "0",
         "phase": "main",
         "step": "4",

@@ -10,7 +10,7 @@ from hypothesis import strategies as st_
 
 from boardlab.games.territories import Territories
 from boardlab.games.territories.cards import CARD_CODE, KIND_CHARS, START_SUPPLY
-from tests.territories.helpers import state
+from tests.territories.helpers import play_all, state
 
 
 def view_text(st, viewer) -> str:
@@ -127,3 +127,29 @@ def test_a_seed_reproduces_a_game() -> None:
         return [str(m) for m in st.history]
 
     assert run(8) == run(8) and run(8) != run(9)
+
+
+def test_r11_after_a_reshuffle_resample_keeps_the_older_hidden_cards() -> None:
+    # Option reshuffle_discards (R1.5): the pile is empty, White holds 9H 9S unseen by Black,
+    # and the public discard pile QD 2C TC becomes the new pile when Black buys a card. Black
+    # then knows White's two cards exactly (no other card is unaccounted for): they predate the
+    # reshuffle, so a resample may re-deal only what White draws from the reshuffled pile.
+    rest = "JC,QH,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,TS,JD"  # 15 cards for Black
+    st = state(Territories(reshuffle_discards=True), res0=(0, 4, 0, 0), res1=(4, 0, 0, 0),
+               hand0="9H,9S", hand1=rest, discard="QD,2C,TC", active="1")
+    play_all(st, "4H>T draw(2C)")  # Black draws from the reshuffled pile: QD, TC are left in it
+    rng = random.Random(3)
+    for _ in range(20):
+        sampled = st.resample(1, rng)
+        assert sampled.view(1) == st.view(1)
+        assert [CARD_CODE[c] for c in sampled.hands[0]] == ["9H", "9S"]
+    play_all(st, "end r1+1 4S>T draw(QD)")  # White draws one of QD, TC
+    sampled_hands = set()
+    for _ in range(30):
+        sampled = st.resample(1, rng)
+        assert sampled.view(1) == st.view(1)
+        sampled_hands.add(tuple(sorted(CARD_CODE[c] for c in sampled.hands[0])))
+    assert sampled_hands == {("9H", "9S", "QD"), ("9H", "9S", "TC")}
+    text = st.position()  # the reshuffled set is part of the state (R10.4)
+    assert "reshuffled=2C,TC,QD" in text
+    assert Territories(reshuffle_discards=True).state_from_position(text).position() == text

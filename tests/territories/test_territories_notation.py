@@ -134,6 +134,7 @@ def test_r10_4_position_of_a_finished_game_round_trips() -> None:
     ({"roll": "7+1"}, "roll"),
     ({"result": "3:won"}, "result"),
     ({"grid": "0,0:2H"}, "grid"),  # 1 card after the deal
+    ({"reshuffled": "QD"}, "reshuffled"),  # a reshuffle needs option reshuffle_discards
 ])
 def test_r10_4_malformed_positions_name_the_field(fields: dict, field_name: str) -> None:
     with pytest.raises(PositionError, match=f"field {field_name}="):
@@ -145,9 +146,18 @@ def test_r10_4_counts_must_be_complete() -> None:
         Territories().state_from_position(position().replace("res0=0,0,0,0", "res0=1,2,3"))
 
 
+def test_r10_4_after_a_reshuffle_the_unseen_pile_comes_from_it() -> None:
+    game = Territories(reshuffle_discards=True)
+    all_but_jd_qd = "9H,TC,JC,QH,2C,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,9S,TS"
+    st = game.state_from_position(position(reshuffled="9H,QD,JD", hand1=all_but_jd_qd))
+    assert st.pile_size() == 2  # JD and QD, both from the reshuffle; 9H was drawn since
+    with pytest.raises(PositionError, match="field reshuffled=.*comes from it"):
+        game.state_from_position(position(reshuffled="QD", hand1=all_but_jd_qd))  # JD is not
+
+
 def test_r10_4_position_needs_every_field_in_order() -> None:
     text = position()
-    with pytest.raises(PositionError, match="expected 27 fields"):
+    with pytest.raises(PositionError, match="expected 28 fields"):
         Territories().state_from_position(text.rsplit(" ", 1)[0])
     with pytest.raises(PositionError, match="expected field bld"):
         Territories().state_from_position(text.replace("bld=", "bild="))

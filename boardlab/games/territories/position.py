@@ -4,13 +4,14 @@ Fields are ``key=value`` separated by single spaces, in this order (``-`` = empt
 
     territories grid=0,0:9H;1,0:4C;... bld=2,2:0P;3,1:1R hand0=QS*,9H hand1=-
     res0=1,0,2,0 res1=0,0,0,0 bank=12,13,11,13 supply0=7,2,2,2,1,1 supply1=8,2,2,2,1,1
-    discard=- bottom=- first=0 phase=main step=4 active=0 turn=3 disc=- wild=- draws=-
+    discard=- bottom=- reshuffled=- first=0 phase=main step=4 active=0 turn=3 disc=- wild=- draws=-
     offer=- ability=- die=0 used=0,0,0,0 proposals=0 nobuild=0,0 roll=5+3 result=-
 
 * ``grid``: cells ``c,r:CARD``; ``bld``: points ``x,y:SEAT KIND`` (``0P`` = seat 0's Town).
 * ``hand0``/``hand1``: territory cards of seats 0 and 1; ``*`` marks a card the opponent knows.
 * resources, bank and supplies are counts in H,S,C,D and P,R,N,B,Q,K order.
 * ``disc``/``wild``: owed ``seat:count`` entries in order; ``draws``: seats owed a card.
+* ``reshuffled``: the cards the last reshuffle of the discards made the pile (option).
 * ``offer``: ``giver>taker:GIVE:GET`` with goods as in the notation (``HH,QS``).
 * ``result``: ``-``, ``draw:REASON`` or ``SEAT:REASON`` with spaces written as ``_``.
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 FIELDS = (
     "grid", "bld", "hand0", "hand1", "res0", "res1", "bank", "supply0", "supply1", "discard",
-    "bottom", "first", "phase", "step", "active", "turn", "disc", "wild", "draws", "offer",
+    "bottom", "reshuffled", "first", "phase", "step", "active", "turn", "disc", "wild", "draws", "offer",
     "ability", "die", "used", "proposals", "nobuild", "roll", "result",
 )
 HEADER = "territories"
@@ -92,6 +93,7 @@ def encode_position(state: "TerritoriesState") -> str:
         "supply1": _counts(state.supply[1]),
         "discard": _cards_text(state.discard),
         "bottom": _cards_text(state.bottom),
+        "reshuffled": _cards_text(sorted(state.reshuffled)),
         "first": "-" if state.first < 0 else str(state.first),
         "phase": PHASE_NAMES[state.phase],
         "step": str(state.setup_step),
@@ -236,6 +238,14 @@ def decode_position(game: "Territories", text: str) -> "TerritoriesState":
     for card in state.bottom:
         claim(card, "bottom")
     state.pool = set(ALL_CARDS) - set(seen)
+    reshuffled = read.cards("reshuffled")
+    if len(set(reshuffled)) != len(reshuffled):
+        raise read.fail("reshuffled", "a card is named twice")
+    if reshuffled and not game.rules.reshuffle_discards:
+        raise read.fail("reshuffled", "only with option reshuffle_discards")
+    if reshuffled and not state.pool <= set(reshuffled):
+        raise read.fail("reshuffled", "after a reshuffle every unseen card of the pile comes from it")
+    state.reshuffled = frozenset(reshuffled)
     if values["phase"] not in PHASE_NAMES:
         raise read.fail("phase", f"unknown phase; one of {', '.join(PHASE_NAMES)}")
     state.phase = PHASE_NAMES.index(values["phase"])

@@ -87,7 +87,7 @@ class TerritoriesState(State):
 
     __slots__ = (
         "rules", "grid", "buildings", "hands", "known", "res", "bank", "supply", "discard",
-        "bottom", "pool", "first", "phase", "setup_step", "active", "turn", "discards_owed",
+        "bottom", "reshuffled", "pool", "first", "phase", "setup_step", "active", "turn", "discards_owed",
         "wild_owed", "draws_owed", "offer", "ability", "die", "used", "proposals",
         "no_build", "last_roll", "outcome", "_points_cache", "_relabels",
     )
@@ -106,6 +106,9 @@ class TerritoriesState(State):
         self.discard: list[Card] = []
         #: public cards put under the pile, drawn (first one first) once the pool is empty
         self.bottom: list[Card] = []
+        #: the cards the last reshuffle (option reshuffle_discards) made the pile: a public set.
+        #: The pile held nothing else then, so an opponent's card drawn before it is none of them.
+        self.reshuffled: frozenset[Card] = frozenset()
         #: the pile's unseen cards; a draw is uniform over them (R1.4)
         self.pool: set[Card] = set(ALL_CARDS)
         self.first: int = -1
@@ -264,6 +267,7 @@ class TerritoriesState(State):
         """After every move: drop draws from an empty pile, wildcards from an empty bank, check the win."""
         while self.draws_owed and not self.pool and not self.bottom:
             if self.rules.reshuffle_discards and self.discard:
+                self.reshuffled = frozenset(self.discard)
                 self.pool.update(self.discard)
                 self.discard.clear()
             else:
@@ -363,7 +367,7 @@ class TerritoriesState(State):
             self.pool.copy(), self.first, self.phase, self.setup_step, self.active, self.turn,
             self.discards_owed.copy(), self.wild_owed.copy(), self.draws_owed.copy(), self.offer,
             self.ability, self.die, self.used.copy(), self.proposals, self.no_build.copy(),
-            self.last_roll, self.outcome, self._points_cache,
+            self.last_roll, self.outcome, self._points_cache, self.reshuffled,
         )
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
@@ -386,7 +390,7 @@ class TerritoriesState(State):
             self.discard, self.bottom, self.pool, self.first, self.phase, self.setup_step,
             self.active, self.turn, self.discards_owed, self.wild_owed, self.draws_owed,
             self.offer, self.ability, self.die, self.used, self.proposals, self.no_build,
-            self.last_roll, self.outcome, self._points_cache,
+            self.last_roll, self.outcome, self._points_cache, self.reshuffled,
         ) = snapshot
 
     def _copy(self) -> "TerritoriesState":

@@ -178,7 +178,7 @@ def resample_state(state: "TerritoriesState", viewer: Player, rng: random.Random
 
     The opponent's unknown hand cards are re-dealt uniformly from every card
     ``viewer`` cannot locate (those cards and the unseen pile); the rest form the
-    pile. Exact under the chance model (R1.4): given the view, the pile is a
+    pile. After a reshuffle only the cards of the reshuffled pile are re-dealt. Exact under the chance model (R1.4): given the view, the pile is a
     uniformly random set. The re-deal is a permutation of the cards ``viewer``
     cannot locate, applied to the present and, lazily on undo, to the past, and
     to the history, so the history shows no real hidden draw and undo stays
@@ -188,9 +188,14 @@ def resample_state(state: "TerritoriesState", viewer: Player, rng: random.Random
     clone.seed = rng.getrandbits(64)
     other = 1 - viewer
     hidden = sorted(c for c in clone.hands[other] if c not in clone.known[other])
+    candidates = unseen_by(clone, viewer)
+    if clone.reshuffled:
+        # After a reshuffle the pile is the public set ``reshuffled``: the opponent's cards
+        # drawn before it are exactly the other unlocated cards, so they stay (R1.5, R11).
+        hidden = [c for c in hidden if c in clone.reshuffled]
+        candidates = [c for c in candidates if c in clone.reshuffled]
     if not hidden:
         return clone
-    candidates = unseen_by(clone, viewer)
     chosen = rng.sample(candidates, len(hidden))
     permutation = dict(zip(hidden, chosen))
     sources = sorted(set(candidates) - set(hidden))
@@ -216,6 +221,7 @@ def permute_snapshot(snapshot: tuple[Any, ...], permutation: dict[int, int]) -> 
     fields[7] = _cards(snapshot[7], permutation)
     fields[8] = _cards(snapshot[8], permutation)
     fields[9] = _cards(snapshot[9], permutation)
+    fields[27] = frozenset(_cards(snapshot[27], permutation))
     offer = snapshot[18]
     if offer is not None:
         giver, give, give_cards, taker, get_, get_cards = offer
