@@ -138,7 +138,7 @@ class MctsAgent(Agent):
         budget = self.budget
         budget.start()
         done = 0
-        while not budget.exhausted(done):
+        while not budget.exhausted(done) and root.winning is None:  # a win on the spot ends the thinking
             state = root_state.copy()
             node = root
             # selection and expansion: stop at the first new node (or the end of the game)

@@ -183,13 +183,25 @@ def test_single_legal_move_needs_no_search() -> None:
     assert agent.last_iterations == 0
 
 
-def test_once_found_an_immediate_win_takes_every_later_iteration() -> None:
-    # From 2 counters: take2 wins. After it is expanded no other root move is searched again.
-    root = mcts("mcts:iterations=300", seed=4).search(dicenim_at(2))
+def test_an_immediate_win_ends_the_search() -> None:
+    # From 2 counters take2 wins; the search stops as soon as it is expanded.
+    agent = mcts("mcts:iterations=300", seed=4)
+    root = agent.search(dicenim_at(2))
     assert root.winning is not None and str(root.winning.move) == "take2"
-    others = [child for child in root.children if child is not root.winning]
-    assert all(child.visits == 1 for child in others)
-    assert root.winning.visits == 300 - len(others)
+    assert agent.last_iterations == len(root.children) <= 2
+
+
+def test_once_found_a_win_below_the_root_takes_every_later_visit() -> None:
+    # Player 0 can play "open" (player 1 then wins at once with "win") or "shut" (a draw).
+    tree = Decide(0, {
+        "open": Decide(1, {f"pass{k}": End((0.5, 0.5)) for k in range(5)} | {"win": End((0.0, 1.0))}),
+        "shut": End((0.5, 0.5)),
+    })
+    root = mcts("mcts:iterations=400", seed=2).search(tree_game(tree).new_state(seed=0))
+    opened = next(child for child in root.children if str(child.move) == "open")
+    assert opened.winning is not None and str(opened.winning.move) == "win"
+    assert all(child.visits == 1 for child in opened.children if child is not opened.winning)
+    assert str(mcts("mcts:iterations=400", seed=2).choose(tree_game(tree).new_state(seed=0))) == "shut"
 
 
 def test_a_move_that_allows_an_immediate_win_is_valued_as_lost() -> None:
