@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from boardlab.core import CHANCE, IllegalMoveError
@@ -232,3 +234,22 @@ def test_r3_3_setup_lists_every_free_intersection() -> None:
     spaced = state(Territories(distance_rule=True), phase="setup", step="1", turn="0",
                    buildings={(2, 2): "0P"})
     assert len(spaced.legal_moves()) == 30 - 1 - 4  # the point and its four side neighbours
+
+
+@pytest.mark.parametrize(("token", "reason"), [
+    ("x2,2", "no Raid has been won: announce raid first (R7.3)"),
+    ("2,2=P", "no Convert has been won: announce conv first (R7.4)"),
+    ("pay(H)", "no Swap or Expand waits for payment"),
+    ("[0,0]<>QD", "no Swap is being resolved"),
+    ("[5,1]+QD", "no Expand is being resolved"),
+    ("disc(P1:H)", "nobody owes discards now"),
+    ("wild(P1:H)", "nobody is owed Temple wildcards now"),
+    ("acc", "no trade proposal is open (R8.2)"),
+    ("r3+4", "that is a chance outcome"),
+    ("P@-1,-1", "no such intersection -1,-1: no grid card has it as a corner (R2.2)"),
+    ("P@2,2", "2,2 is occupied (R6.1)"),
+])
+def test_r4_1_a_move_of_another_moment_is_refused_with_its_reason(token: str, reason: str) -> None:
+    st = state(buildings={(1, 1): "0B", (2, 2): "1P"}, res0=(4, 1, 1, 1), hand0="QD")
+    with pytest.raises(IllegalMoveError, match=re.escape(f"{token}: {reason}")):
+        st.play(token)

@@ -87,13 +87,13 @@ def discard_territory(state: "TerritoriesState", card: int) -> None:
 def town_site_reason(state: "TerritoriesState", point: tuple[int, int]) -> str | None:
     """Why a Town may not go on ``point`` (R6.1), ignoring cost and supply."""
     if not touching(point, state.grid):
-        return f"no such intersection {point[0]},{point[1]}"
+        return f"no such intersection {point[0]},{point[1]}: no grid card has it as a corner (R2.2)"
     if point in state.buildings:
-        return f"{point[0]},{point[1]} is occupied"
+        return f"{point[0]},{point[1]} is occupied (R6.1)"
     if state.rules.distance_rule:
         for other in side_neighbours(point, state.grid):
             if other in state.buildings:
-                return f"distance rule: {other[0]},{other[1]} beside it is built on"
+                return f"distance rule: {other[0]},{other[1]} beside it is built on (R6.1)"
     return None
 
 
@@ -462,6 +462,28 @@ def main_moves(state: "TerritoriesState") -> list[Move]:
     return moves
 
 
+#: why a move that belongs to another moment is refused while the active player acts (R4.1)
+_WHEN_LEGAL: tuple[tuple[type, str], ...] = (
+    (Discard, "nobody owes discards now: they follow a roll of 7 (R5.2)"),
+    (Wild, "nobody is owed Temple wildcards now: they follow production (R4.4)"),
+    ((Accept, Reject), "no trade proposal is open (R8.2)"),
+    (Counter, "a counter-proposal answers an open proposal (R8.3)"),
+    (Pay, "no Swap or Expand waits for payment: announce swap or expand first (R7.2, R7.5)"),
+    (SwapCard, "no Swap is being resolved: announce swap first (R7.2)"),
+    (PlaceCard, "no Expand is being resolved: announce expand first (R7.5)"),
+    (Destroy, "no Raid has been won: announce raid first (R7.3)"),
+    (ConvertTo, "no Convert has been won: announce conv first (R7.4)"),
+)
+
+
+def out_of_turn_reason(move: Move) -> str:
+    """Why ``move`` cannot be played while the active player acts in MAIN."""
+    for kinds, reason in _WHEN_LEGAL:
+        if isinstance(move, kinds):
+            return reason
+    return "that is a chance outcome, and the player to act decides now (R4.1)"
+
+
 def illegal_reason(state: "TerritoriesState", move: Move) -> str | None:
     """Why ``move`` is illegal for the player to move, or None (for ``check_move``)."""
     from .state import COUNTER_RESPOND, MAIN, RESPOND, SETUP
@@ -501,7 +523,7 @@ def illegal_reason(state: "TerritoriesState", move: Move) -> str | None:
             return abilities.announce_reason(state, move.ability)
         if isinstance(move, EndTurn):
             return None
-        return f"not a main-phase action ({type(move).__name__.lower()}) (R4.1)"
+        return out_of_turn_reason(move)
     if isinstance(move, _MAIN_ONLY):
         return f"an ability is being resolved: {abilities.pending_text(state)}"
     if isinstance(move, (Pay, SwapCard, PlaceCard, Destroy, ConvertTo)):
