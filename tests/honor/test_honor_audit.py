@@ -234,3 +234,23 @@ def test_r11_5_the_seed_is_committed_at_the_start_and_revealed_at_the_end() -> N
     assert state.is_over()
     revealed = state.view(0)["seed"]
     assert hashlib.sha256(bytes.fromhex(revealed)).hexdigest() == commit
+
+
+def test_picture_draws_one_outline_per_piece_and_every_piece_on_the_table(tmp_path) -> None:
+    """The PNG (rule 2.2's profiles): each piece is one outline, the arch's concave one with
+    the same area as its convex parts; a piece that rolled out of the zones stays in view."""
+    pytest.importorskip("matplotlib")
+    from boardlab.games.honor.render_image import render_png, table_span
+
+    for code, kind in catalogue.KINDS.items():
+        assert catalogue.polygon_area(catalogue.OUTLINES[code]) == pytest.approx(kind.area, abs=1e-6), code
+    arch_hull = catalogue.convex_hull(catalogue.OUTLINES["AR"])
+    assert catalogue.polygon_area(arch_hull) == pytest.approx(9 * 4.5), "the arch's outline keeps its cut-out"
+    state = exact_game(2).new_state(seed=1)
+    play(state, "build AR1 0", "pass", "rel 30", "build SL1 0", "pass", "rel 90")
+    view = state.view(None)
+    view["table"][1] = dict(view["table"][1], x=231.0)  # as if it had rolled far away
+    left, right = table_span(view)
+    assert left <= -5 and right >= 239.0
+    render_png(view, str(tmp_path / "t.png"))
+    assert (tmp_path / "t.png").stat().st_size > 1000

@@ -165,11 +165,23 @@ _RAW_KINDS: tuple[tuple[str, str, int, tuple[Polygon, ...], str], ...] = (
 )
 
 
-def _centred(parts: tuple[Polygon, ...]) -> tuple[Polygon, ...]:
+def _area_centroid(parts: tuple[Polygon, ...]) -> Point:
     total = sum(polygon_area(p) for p in parts)
     cx = sum(polygon_area(p) * polygon_centroid(p)[0] for p in parts) / total
     cy = sum(polygon_area(p) * polygon_centroid(p)[1] for p in parts) / total
+    return cx, cy
+
+
+def _centred(parts: tuple[Polygon, ...]) -> tuple[Polygon, ...]:
+    cx, cy = _area_centroid(parts)
     return tuple(tuple((round(x - cx, 6), round(y - cy, 6)) for x, y in part) for part in parts)
+
+
+def _arch_outline() -> Polygon:
+    """The arch's concave outline (counter-clockwise), centred like its parts: for drawing."""
+    cx, cy = _area_centroid(_arch_parts())
+    outline = [(0.0, 0.0), *_arc(4.5, 0.0, 2.25, math.pi, 0.0, 8), (9.0, 0.0), (9.0, 4.5), (0.0, 4.5)]
+    return tuple((round(x - cx, 6), round(y - cy, 6)) for x, y in outline)
 
 
 KINDS: dict[str, PieceKind] = {
@@ -183,6 +195,13 @@ ALL_PIECES: tuple[str, ...] = tuple(
 )
 
 
+#: each kind's outline as one (possibly concave) polygon, for drawing only: the physics and
+#: the catalogue hash use the convex parts
+OUTLINES: dict[str, Polygon] = {
+    code: (_arch_outline() if len(kind.parts) > 1 else kind.parts[0]) for code, kind in KINDS.items()
+}
+
+
 def kind_of(pid: str) -> PieceKind:
     """The kind of a piece id (``"PL2"`` -> long plank)."""
     return KINDS[pid[:2]]
@@ -191,6 +210,11 @@ def kind_of(pid: str) -> PieceKind:
 def world_parts(pid: str, x: float, y: float, angle: float) -> list[list[Point]]:
     """The piece's convex parts placed at centroid (x, y), rotated ``angle`` radians."""
     return [place(part, x, y, angle) for part in kind_of(pid).parts]
+
+
+def world_outline(pid: str, x: float, y: float, angle: float) -> list[Point]:
+    """The piece's outline (one polygon, possibly concave) at centroid (x, y), rotated ``angle``."""
+    return place(OUTLINES[pid[:2]], x, y, angle)
 
 
 def x_extent(pid: str, x: float, angle: float) -> tuple[float, float]:
@@ -235,6 +259,7 @@ __all__ = [
     "AREA_DENSITY",
     "CATALOGUE_SHA256",
     "KINDS",
+    "OUTLINES",
     "PieceKind",
     "catalogue_json",
     "convex_hull",
@@ -244,6 +269,7 @@ __all__ = [
     "polygon_area",
     "rest_angles_decidegrees",
     "rotate",
+    "world_outline",
     "world_parts",
     "x_extent",
 ]
