@@ -174,6 +174,9 @@ def test_r10_4_position_needs_every_field_in_order() -> None:
     ({"draws": "0", "hand0": "9H,TC,JC,QH,2C,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,9S,TS,JD,QD"}, "draws"),
     ({"disc": "0:3"}, "disc"),
     ({"disc": "0:3", "phase": "ability_die", "ability": "swap"}, "phase"),
+    ({"bld": "1,1:0K;2,1:0R;3,1:0R;4,1:0N;1,2:0N;2,2:0B;3,3:0P;0,0:0P",
+      "supply0": "6,0,0,1,1,0"}, "result"),  # White has 15 points: the game is over (R9.1)
+    ({"nobuild": "2,0"}, "nobuild"),  # White lost on the no-building clock (R9.2)
 ])
 def test_r10_4_positions_that_cannot_go_on_are_refused(fields: dict, field_name: str) -> None:
     with pytest.raises(PositionError, match=f"field {field_name}="):

@@ -294,7 +294,22 @@ def decode_position(game: "Territories", text: str) -> "TerritoriesState":
     state.no_build = read.counts("nobuild", 2, 99)
     state.last_roll = _roll(read)
     state.outcome = _result(read)
+    _check_not_over(read, state)
     return state
+
+
+def _check_not_over(read: _Reader, state: "TerritoriesState") -> None:
+    """A game still going on must not already be won (R9.1) or lost on the clock (R9.2)."""
+    from .state import ROLL
+
+    if state.outcome is not None or state.phase < ROLL:
+        return
+    rules = state.rules
+    for seat in (0, 1):
+        if state.points(seat) >= rules.target_points:
+            raise read.fail("result", f"seat {seat} has {state.points(seat)} points: the game is over (R9.1)")
+        if state.no_build[seat] >= rules.no_building_turns:
+            raise read.fail("nobuild", f"seat {seat} has lost on the no-building clock: the game is over (R9.2)")
 
 
 def _check_ability(read: _Reader, state: "TerritoriesState") -> None:
