@@ -254,3 +254,20 @@ def test_picture_draws_one_outline_per_piece_and_every_piece_on_the_table(tmp_pa
     assert left <= -5 and right >= 239.0
     render_png(view, str(tmp_path / "t.png"))
     assert (tmp_path / "t.png").stat().st_size > 1000
+
+
+def test_r11_4_a_resignation_is_a_resolution_and_carries_its_hash() -> None:
+    """Rule 11.4 (B-11.7: every logged resolution carries the state hash): a resignation
+    takes pieces off the table and re-settles it, so its record line carries the hash too,
+    and a replay that settles differently is refused."""
+    from boardlab.core import PositionError
+
+    state = exact_game(3).new_state(seed=1)
+    play(state, "build SL1 0", "pass", "pass", "rel 30", "build BR1 0", "pass", "pass", "rel 90",
+         "build CU1 0", "pass", "pass", "rel 150", "build CU2 0", "resign")
+    data = state.to_json()
+    assert data["moves"][-1] == f"resign #{state.state_hash()[:16]}"
+    assert state.game.state_from_json(data).position() == state.position()
+    data["moves"][-1] = "resign #" + "0" * 16
+    with pytest.raises(PositionError, match="physics divergence"):
+        state.game.state_from_json(data)

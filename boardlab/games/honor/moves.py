@@ -10,7 +10,7 @@ One token line per protocol move::
     tremor 0.07 -0.4     the hand's tremor (a chance outcome): dx cm, d-rotation deg
     resign
 
-A resolving move (``rel`` without tremor, ``tremor`` with it) may carry
+A resolving move (``rel`` without tremor, ``tremor`` with it, ``resign``) may carry
 ``#`` and 16 hex digits: the expected canonical-state hash after its resolution.
 Replaying such a record re-simulates and rejects the move on a mismatch. The hash
 is not part of the move's identity: ``str(move)`` is the canonical text without
@@ -144,7 +144,11 @@ class Tremor(Move):
 
 @dataclass(frozen=True, slots=True)
 class Resign(Move):
-    """Concede (H-22): eliminated now; pieces back to the supply, tokens to the bank."""
+    """Concede (H-22): eliminated now; pieces back to the supply, tokens to the bank.
+    Its pieces leave the table and the table re-settles, so like a release it is a
+    resolution and may carry ``expect``, a recorded state-hash prefix to verify."""
+
+    expect: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return "resign"
@@ -193,7 +197,7 @@ def parse_move_text(text: str) -> HonorMove:
     if not words:
         raise NotationError("empty move: expected build, push, raise, pass, acc, passon, rel, tremor or resign")
     verb, args = words[0].lower(), words[1:]
-    expect = _split_hash(args, text) if verb in ("rel", "release", "tremor") else None
+    expect = _split_hash(args, text) if verb in ("rel", "release", "tremor", "resign") else None
 
     def need(low: int, high: int) -> None:
         if not low <= len(args) <= high:
@@ -232,7 +236,7 @@ def parse_move_text(text: str) -> HonorMove:
                       _units(args[1], THETA_UNITS_PER_DEGREE, "d-rotation", text), expect)
     if verb == "resign":
         need(0, 0)
-        return Resign()
+        return Resign(expect)
     raise NotationError(
         f"{text!r}: unknown move {verb!r}; expected build, push, raise, pass, acc, passon, rel, tremor or resign"
     )

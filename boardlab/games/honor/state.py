@@ -190,7 +190,9 @@ class HonorState(State):
     def _illegal_reason(self, move: Move) -> str | None:
         phase, player = self.phase, self.current_player()
         if isinstance(move, Resign):
-            return None if self.game.options["resign"] else "resigning is off in this game (option resign, H-22)"
+            if not self.game.options["resign"]:
+                return "resigning is off in this game (option resign, H-22)"
+            return self._hash_problem(move)
         if isinstance(move, Build | Push):
             if phase != "CHOOSE":
                 return f"rule 7.1: pieces are chosen only at the start of a choice, the phase is {phase}"
@@ -240,7 +242,7 @@ class HonorState(State):
             return "rule 4.5: a tremor is at most 1.00 cm and 5.0 degrees"
         return self._hash_problem(move)
 
-    def _hash_problem(self, move: Release | Tremor) -> str | None:
+    def _hash_problem(self, move: Release | Tremor | Resign) -> str | None:
         """A resolving move carrying a recorded hash: simulate now and compare (rule 11.4)."""
         if move.expect is None or (isinstance(move, Release) and self.game.options["tremor"]):
             return None
@@ -309,6 +311,7 @@ class HonorState(State):
             self._resolve_release(xq, thetaq, hq, xq + move.dxq, (thetaq + move.dthetaq) % FULL_TURN, trial, str(move))
         elif isinstance(move, Resign):
             self._resign(self.current_player())
+            self.resolutions = (*self.resolutions, (self.ply, self.state_hash()[:16]))
         else:  # pragma: no cover - check_move rejects foreign moves
             raise IllegalMoveError(f"{move!r} is not an Honor move")
 
