@@ -197,3 +197,8 @@ def test_r7_1_refused_announcements_name_the_reason_once() -> None:
     with pytest.raises(IllegalMoveError) as refused:
         st.play("swap")
     assert str(refused.value).startswith("swap: already used this turn (R7.1)")
+
+
+@pytest.mark.parametrize("written", ["6x4", "[6, 4]", "6,4", [6, 4]])
+def test_r7_5_option_max_extent_accepts_the_rulings_form(written) -> None:
+    assert Territories(expand_max_extent=written).rules.expand_max_extent == (6, 4)

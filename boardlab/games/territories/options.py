@@ -37,7 +37,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("lose_all", "resources", "what a failed Swap/Expand payment loses (R7.6)",
            choices=("resources", "resources_and_territories")),
     Option("distance_rule", False, "no Town beside another building along a card side (R6.1)", kind=bool),
-    Option("expand_max_extent", None, "largest grid bounding box Expand may create, as WxH (e.g. 9x8); none = unbounded (R7.5)"),
+    Option("expand_max_extent", None, "largest grid bounding box Expand may create, as WxH (e.g. 9x8 or [9, 8]); none = unbounded (R7.5)"),
     Option("target_points", 15, "points that win at once (R9.1)", kind=int, minimum=3, maximum=25),
     Option("no_building_turns", 2, "consecutive turns without buildings that lose (R9.2)",
            kind=int, minimum=1, maximum=10),
@@ -49,11 +49,12 @@ OPTIONS: tuple[Option, ...] = (
            kind=bool),
 )
 
-_EXTENT = re.compile(r"^(\d+)x(\d+)$")
+#: ``9x8``, or the ruling's ``[9, 8]`` (also ``9,8``)
+_EXTENT = re.compile(r"^\[?\s*(\d+)\s*(?:x|,)\s*(\d+)\s*\]?$")
 
 
 def parse_extent(value: object) -> tuple[int, int] | None:
-    """``"9x8"`` -> ``(9, 8)``; None (or "none") -> None; OptionError otherwise."""
+    """``"9x8"`` or ``"[9, 8]"`` -> ``(9, 8)``; None (or "none") -> None; OptionError otherwise."""
     if value is None:
         return None
     text = str(value).strip().lower()
