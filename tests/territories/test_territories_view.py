@@ -66,3 +66,12 @@ def test_r5_1_render_explains_the_building_letters_and_shows_each_hand_against_t
     limited = state(Territories(hand_limit_counts="resources_only", hand_limit=5), hand1="QD",
                     res1=(2, 2, 2, 2))
     assert "hand 8/5" in limited.render(None)  # territory cards do not count under the option
+
+
+def test_r3_3_the_setup_prompt_says_which_towns_collect() -> None:
+    st = Territories().new_state(seed=2)
+    while st.view(None)["phase"] != "setup":
+        st.apply(st.sample_chance())
+    assert "collects" not in st.view(None)["decision"]
+    play_all(st, "P@1,1 P@2,2")
+    assert "collects 1 resource per touching card" in st.view(None)["decision"]

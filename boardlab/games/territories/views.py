@@ -43,7 +43,8 @@ def decision_text(state: "TerritoriesState") -> str:
     if state.phase == FIRST:
         return "chance: who plays first"
     if state.phase == SETUP:
-        return f"{name(player)} places a free Town (setup step {state.setup_step + 1} of 4)"
+        collects = "; it collects 1 resource per touching card" if state.setup_step >= 2 else ""
+        return f"{name(player)} places a free Town (setup step {state.setup_step + 1} of 4{collects})"
     if state.phase == ROLL:
         return f"chance: {name(state.active)} rolls 2d6"
     if state.phase >= MAIN and state.discards_owed:
