@@ -271,3 +271,11 @@ def test_r11_4_a_resignation_is_a_resolution_and_carries_its_hash() -> None:
     data["moves"][-1] = "resign #" + "0" * 16
     with pytest.raises(PositionError, match="physics divergence"):
         state.game.state_from_json(data)
+
+
+def test_text_view_counts_tokens_in_words() -> None:
+    from tests.honor.helpers import with_fields
+
+    state = with_fields(exact_game(2).new_state(seed=1), pools=[1, 10], bank=9)
+    text = state.render(None)
+    assert "1 token," in text and "10 tokens," in text

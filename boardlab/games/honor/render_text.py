@@ -151,7 +151,8 @@ def render_text(view: Mapping[str, Any], release: str | None = None) -> str:
     for seat, name in enumerate(names):
         mark = "▶" if view["to_move"] == seat else " "
         state = "standing" if view["standing"][seat] else f"out at placement {view['out_at'][seat][0] + 1}"
-        players.append(f"{mark} [{COLOURS[seat]}]{name}[/]: {view['pools'][seat]} tokens, {state}")
+        tokens = view["pools"][seat]
+        players.append(f"{mark} [{COLOURS[seat]}]{name}[/]: {tokens} token{'' if tokens == 1 else 's'}, {state}")
     lines.append("   ".join(players) + f"   bank {view['bank']}")
     lines.append(f"turn {view['turn']} ({names[view['turn_player']]}), phase {view['phase']}; "
                  f"supply {len(view['supply'])}: {_supply_text(view['supply'])}")
