@@ -279,3 +279,34 @@ def test_text_view_counts_tokens_in_words() -> None:
     state = with_fields(exact_game(2).new_state(seed=1), pools=[1, 10], bank=9)
     text = state.render(None)
     assert "1 token," in text and "10 tokens," in text
+
+
+def test_r6_3_a_pushed_first_piece_is_the_foundation_and_r6_2_no_foundation_is_standing() -> None:
+    """Rule 6.3 (H-17): the first piece a player places is their foundation, also when it was
+    pushed to them; it is placed inside their zone and may touch the table. Rule 6.2
+    (H-11): a player with no piece yet is standing."""
+    state = exact_game(3).new_state(seed=1)
+    play(state, "build SL1 0", "pass", "pass", "rel 30")
+    assert state.standing == (True, True, True), "players 1 and 2 have no foundation yet and stand"
+    play(state, "push LG1", "acc")  # player 1 pushes; player 2 accepts the log: their foundation
+    assert state.placing.placer == 2
+    low, high = state.release_window(2, "LG1", 0)
+    assert 12000 <= low < high <= 18000, "a foundation's window is the placer's zone (rule 4.3)"
+    play(state, "rel 150")
+    log = next(p for p in state.table if p.pid == "LG1")
+    assert log.owner == 2 and log.foundation and state.standing == (True, True, True)
+    assert not state.last["collapses"], "a foundation touching the table is no collapse"
+
+
+def test_r6_1_an_eliminated_players_tokens_go_to_the_bank_and_pieces_to_the_supply() -> None:
+    """Rule 6.1 (H-09, H-20): a collapsed player's pieces, foundation included, return to the
+    supply and their pool goes to the bank; the others play on (rule 8)."""
+    state = exact_game(3).new_state(seed=1)
+    play(state, "build SL1 0", "pass", "pass", "rel 30", "build BR1 0", "pass", "pass", "rel 90",
+         "build CU1 2", "pass", "pass", "rel 150")
+    assert state.pools == (10, 10, 8) and state.bank == 2
+    play(state, "push CU2", "passon", "acc", "rel 146.5")  # 3.5 cm left of player 2's cube: a miss
+    assert state.standing == (True, True, False) and state.out_at[2] is not None
+    assert state.pools == (10, 9, 0) and state.bank == 11
+    assert {"CU1", "CU2"} <= set(state.supply) and all(p.owner != 2 for p in state.table)
+    assert not state.is_over() and state.phase == "CHOOSE" and state.turn_player == 1
