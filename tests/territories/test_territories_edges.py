@@ -143,3 +143,35 @@ def test_r9_3_turn_cap_with_equal_points_is_a_draw() -> None:
     st = state(Territories(max_turns=5), buildings={(1, 1): "0R", (2, 2): "1N"})
     st.play("end")
     assert st.is_over() and st.result().is_draw and "equal points 2" in st.result().reason
+
+
+ALL_BUT_QD = "9H,TC,JC,QH,2C,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,9S,TS,JD"
+
+
+def test_r5_3_the_sevens_draw_waits_for_discards_put_under_an_empty_pile() -> None:
+    # Option territory_discard_to=pile_bottom: the pile is empty when Black rolls a 7, but
+    # White's discard goes under it before Black draws, so Black draws that card.
+    game = Territories(territory_discard_to="pile_bottom", hand_limit=18)
+    st = state(game, hand0=ALL_BUT_QD, hand1="QD", active="1", phase="roll")
+    play_all(st, "r3+4 disc(P1:9H)")
+    assert [str(m) for m, _ in st.chance_outcomes()] == ["draw(9H)"]
+    st.play("draw(9H)")
+    assert hand(st, 1) == ["9H", "QD"]
+
+
+def test_r1_5_a_reshuffle_for_the_sevens_draw_includes_that_sevens_discards() -> None:
+    game = Territories(reshuffle_discards=True, hand_limit=17)
+    st = state(game, hand0=ALL_BUT_QD.replace("9S,", ""), hand1="QD", discard="9S", active="1",
+               phase="roll")
+    play_all(st, "r3+4 disc(P1:9H)")
+    assert sorted(str(m) for m, _ in st.chance_outcomes()) == ["draw(9H)", "draw(9S)"]
+    assert st.position().count("reshuffled=9H,9S") == 1
+
+
+def test_r1_5_without_a_refill_the_sevens_draw_is_lost_after_the_discards() -> None:
+    st = state(Territories(hand_limit=18), hand0=ALL_BUT_QD, hand1="QD", active="1", phase="roll")
+    st.play("r3+4")
+    assert st.current_player() == 0  # White discards first; the draw is still owed
+    st.play("disc(P1:9H)")
+    assert st.current_player() == 1 and st.view(None)["draws_owed"] == []
+    assert st.view(None)["discard"] == ["9H"]

@@ -153,3 +153,27 @@ def test_r11_after_a_reshuffle_resample_keeps_the_older_hidden_cards() -> None:
     text = st.position()  # the reshuffled set is part of the state (R10.4)
     assert "reshuffled=2C,TC,QD" in text
     assert Territories(reshuffle_discards=True).state_from_position(text).position() == text
+
+
+def test_r11_resample_leaves_the_public_past_before_a_reshuffle_alone() -> None:
+    # Black discards TC on a 7 (public); the empty pile then takes QD 2C TC back (R1.5).
+    # White's later draw is re-dealt between QD and TC, but the history still shows TC
+    # discarded, and undoing to before the reshuffle gives Black the view Black really had.
+    rest = "JC,QH,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,TS,JD,TC"
+    game = Territories(reshuffle_discards=True, hand_limit=20)
+    st = state(game, res0=(0, 4, 0, 0), res1=(4, 1, 0, 0), hand0="9H,9S", hand1=rest,
+               discard="QD,2C", active="1", phase="roll")
+    play_all(st, "r3+4 disc(P2:TC) draw(2C) end r1+1 4S>T draw(QD)")
+    rng = random.Random(7)
+    seen = set()
+    for _ in range(30):
+        sampled = st.resample(1, rng)
+        assert sampled.view(1) == st.view(1)
+        assert [str(m) for m in sampled.history[:2]] == ["r3+4", "disc(P2:TC)"]
+        seen.add(str(sampled.history[-1]))
+        real = st.copy()
+        while real.ply > 1:  # back to the owed discard, before the reshuffle
+            real.undo()
+            sampled.undo()
+            assert sampled.view(1) == real.view(1)
+    assert seen == {"draw(QD)", "draw(TC)"}

@@ -275,7 +275,8 @@ def decode_position(game: "Territories", text: str) -> "TerritoriesState":
     for seat, owed in state.discards_owed:
         if owed > state.hand_size(seat):
             raise read.fail("disc", f"seat {seat} owes {owed} cards but holds {state.hand_size(seat)}")
-    if state.draws_owed and not state.pile_size():  # a reshuffle happens before a draw is owed
+    due = state.draws_owed and not state.discards_owed and not state.wild_owed
+    if due and not state.pile_size():  # a reshuffle happens before a draw is due
         raise read.fail("draws", "a draw is owed but the pile is empty")
     if state.phase == SETUP and len(state.buildings) != state.setup_step:
         raise read.fail("step", f"setup step {state.setup_step} needs {state.setup_step} Towns on the board")

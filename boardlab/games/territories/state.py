@@ -87,7 +87,7 @@ class TerritoriesState(State):
 
     __slots__ = (
         "rules", "grid", "buildings", "hands", "known", "res", "bank", "supply", "discard",
-        "bottom", "reshuffled", "pool", "first", "phase", "setup_step", "active", "turn", "discards_owed",
+        "bottom", "reshuffled", "reshuffle_ply", "pool", "first", "phase", "setup_step", "active", "turn", "discards_owed",
         "wild_owed", "draws_owed", "offer", "ability", "die", "used", "proposals",
         "no_build", "last_roll", "outcome", "_points_cache", "_relabels",
     )
@@ -109,6 +109,9 @@ class TerritoriesState(State):
         #: the cards the last reshuffle (option reshuffle_discards) made the pile: a public set.
         #: The pile held nothing else then, so an opponent's card drawn before it is none of them.
         self.reshuffled: frozenset[Card] = frozenset()
+        #: moves in the history up to the last reshuffle (0: none, or before a loaded position).
+        #: Before it the reshuffled cards were public, so resample relabels only what follows.
+        self.reshuffle_ply: int = 0
         #: the pile's unseen cards; a draw is uniform over them (R1.4)
         self.pool: set[Card] = set(ALL_CARDS)
         self.first: int = -1
@@ -129,9 +132,9 @@ class TerritoriesState(State):
         self.last_roll: tuple[int, int] | None = None
         self.outcome: Result | None = None
         self._points_cache: list[Point] | None = None
-        #: (depth, permutation) layers from resample(): undo snapshots below ``depth``
-        #: predate the relabelling and are mapped through it when restored
-        self._relabels: tuple[tuple[int, dict[Card, Card]], ...] = ()
+        #: (depth, permutation, floor) layers from resample(): undo snapshots from ``floor`` up
+        #: to below ``depth`` predate the relabelling and are mapped through it when restored
+        self._relabels: tuple[tuple[int, dict[Card, Card], int], ...] = ()
 
     # --- derived quantities ---------------------------------------------------
     def label(self, seat: int) -> int:
@@ -264,16 +267,23 @@ class TerritoriesState(State):
 
     # --- flow -------------------------------------------------------------------
     def _settle(self) -> None:
-        """After every move: drop draws from an empty pile, wildcards from an empty bank, check the win."""
-        while self.draws_owed and not self.pool and not self.bottom:
+        """After every move: drop wildcards from an empty bank; when a draw is next, reshuffle or
+        drop it on an empty pile; check the win.
+
+        The pile is looked at only when the draw is due: a 7's discards come first (R5.3) and
+        may refill it (under the pile, or through a reshuffle of the discard pile).
+        """
+        while self.wild_owed and sum(self.bank) == 0:
+            self.wild_owed.pop(0)  # R4.5: a wildcard is lost when the bank is empty
+        due = not self.discards_owed and not self.wild_owed
+        while due and self.draws_owed and not self.pool and not self.bottom:
             if self.rules.reshuffle_discards and self.discard:
                 self.reshuffled = frozenset(self.discard)
+                self.reshuffle_ply = len(self._history) + 1  # this move is appended after _apply
                 self.pool.update(self.discard)
                 self.discard.clear()
             else:
                 self.draws_owed.clear()  # R1.5: no card, no reshuffle
-        while self.wild_owed and sum(self.bank) == 0:
-            self.wild_owed.pop(0)  # R4.5: a wildcard is lost when the bank is empty
         if self.outcome is None and self.phase >= ROLL:
             self._check_target()
 
@@ -368,6 +378,7 @@ class TerritoriesState(State):
             self.discards_owed.copy(), self.wild_owed.copy(), self.draws_owed.copy(), self.offer,
             self.ability, self.die, self.used.copy(), self.proposals, self.no_build.copy(),
             self.last_roll, self.outcome, self._points_cache, self.reshuffled,
+            self.reshuffle_ply,
         )
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
@@ -376,11 +387,11 @@ class TerritoriesState(State):
 
             index = len(self._snapshots)  # the popped snapshot's place in the stack
             layers = []
-            for depth, permutation in self._relabels:
-                if index < depth:
+            for depth, permutation, floor in self._relabels:
+                if floor <= index < depth:
                     snapshot = permute_snapshot(snapshot, permutation)
-                if min(depth, index) > 0:
-                    layers.append((min(depth, index), permutation))
+                if min(depth, index) > floor:
+                    layers.append((min(depth, index), permutation, floor))
             self._relabels = tuple(layers)
         self._set_fields(snapshot)
 
@@ -391,6 +402,7 @@ class TerritoriesState(State):
             self.active, self.turn, self.discards_owed, self.wild_owed, self.draws_owed,
             self.offer, self.ability, self.die, self.used, self.proposals, self.no_build,
             self.last_roll, self.outcome, self._points_cache, self.reshuffled,
+            self.reshuffle_ply,
         ) = snapshot
 
     def _copy(self) -> "TerritoriesState":

@@ -179,11 +179,13 @@ def resample_state(state: "TerritoriesState", viewer: Player, rng: random.Random
 
     The opponent's unknown hand cards are re-dealt uniformly from every card
     ``viewer`` cannot locate (those cards and the unseen pile); the rest form the
-    pile. After a reshuffle only the cards of the reshuffled pile are re-dealt. Exact under the chance model (R1.4): given the view, the pile is a
+    pile. Exact under the chance model (R1.4): given the view, the pile is a
     uniformly random set. The re-deal is a permutation of the cards ``viewer``
     cannot locate, applied to the present and, lazily on undo, to the past, and
     to the history, so the history shows no real hidden draw and undo stays
-    consistent. Cost: O(history) for the history's moves.
+    consistent. After a reshuffle of the discards (R1.5) only cards of the
+    reshuffled pile are re-dealt, and only the past since the reshuffle is
+    relabelled: before it those cards were public. Cost: O(history).
     """
     clone = state.copy()
     clone.seed = rng.getrandbits(64)
@@ -203,8 +205,11 @@ def resample_state(state: "TerritoriesState", viewer: Player, rng: random.Random
     targets = sorted(set(candidates) - set(chosen))
     permutation.update(zip(sources, targets))
     clone._set_fields(permute_snapshot(clone._snapshot(), permutation))
-    clone._history = [permute_move(move, permutation) for move in clone._history]
-    clone._relabels = clone._relabels + ((len(clone._snapshots), permutation),)
+    # Before the last reshuffle the permuted cards were public (R1.5): that past stays as it was.
+    floor = clone.reshuffle_ply
+    relabelled = [permute_move(move, permutation) for move in clone._history[floor:]]
+    clone._history = clone._history[:floor] + relabelled
+    clone._relabels = clone._relabels + ((len(clone._snapshots), permutation, floor),)
     return clone
 
 
