@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardlab.core import CHANCE, IllegalMoveError
+from boardlab.core import IllegalMoveError
 from boardlab.games.territories import Territories
 from tests.territories.helpers import grid_text, hand, play_all, resources, state
 

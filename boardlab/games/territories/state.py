@@ -21,7 +21,6 @@ from boardlab.core import CHANCE, TERMINAL, Move, Player, Result, State
 from . import abilities, actions, production
 from .cards import (
     ALL_CARDS,
-    CAPITAL,
     GRID_COLUMNS,
     GRID_ROWS,
     KIND_POINTS,
