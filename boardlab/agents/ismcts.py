@@ -29,7 +29,7 @@ import time
 
 from ..core.agent import Agent, register_agent
 from ..core.game import CHANCE, TERMINAL, Move, Player, State
-from .search import SearchBudget, check_positive, decision_moves, rollout
+from .search import SearchBudget, backpropagate, check_positive, decision_moves, rollout
 from .mcts import DEFAULT_C, DEFAULT_ITERATIONS, DEFAULT_ROLLOUT_DEPTH
 
 
@@ -174,12 +174,7 @@ class IsmctsAgent(Agent):
                         best_child = child
                 node = best_child
                 world.apply(node.move)  # type: ignore[arg-type]
-            returns = rollout(world, rng, depth_limit)
-            while node is not None:
-                node.visits += 1
-                if node.mover >= 0:
-                    node.value += returns[node.mover]
-                node = node.parent  # type: ignore[assignment]
+            backpropagate(node, rollout(world, rng, depth_limit))
             done += 1
         self.last_iterations = done
         self.last_seconds = time.perf_counter() - began

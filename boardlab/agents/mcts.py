@@ -29,7 +29,7 @@ import time
 
 from ..core.agent import Agent, register_agent
 from ..core.game import CHANCE, TERMINAL, Move, Player, State
-from .search import SearchBudget, check_positive, decision_moves, rollout
+from .search import SearchBudget, backpropagate, check_positive, decision_moves, rollout
 
 
 # Why these defaults. Tuned by self-play on Towers (2 players, seats alternating, one core;
@@ -191,12 +191,7 @@ class MctsAgent(Agent):
                         best_child = child
                 node = best_child
                 state.apply(node.move)  # type: ignore[arg-type]
-            returns = rollout(state, rng, depth_limit)
-            while node is not None:
-                node.visits += 1
-                if node.mover >= 0:
-                    node.value += returns[node.mover]
-                node = node.parent  # type: ignore[assignment]
+            backpropagate(node, rollout(state, rng, depth_limit))
             done += 1
         self.last_iterations = done
         self.last_seconds = time.perf_counter() - began

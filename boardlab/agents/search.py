@@ -135,3 +135,16 @@ def rollout(state: State, rng: random.Random, depth_limit: int) -> Sequence[floa
 def pick_random(rng: random.Random, items: Sequence[Any]) -> Any:
     """A uniformly random element (faster than ``rng.choice`` in hot loops)."""
     return items[int(rng.random() * len(items))]
+
+
+def backpropagate(node: Any, returns: Sequence[float]) -> None:
+    """Add one visit and the returns of each node's mover, from ``node`` up to the root.
+
+    Nodes need ``parent``, ``visits``, ``value`` and ``mover`` (negative for the root
+    and chance outcomes, which keep no value). Shared by mcts and ismcts.
+    """
+    while node is not None:
+        node.visits += 1
+        if node.mover >= 0:
+            node.value += returns[node.mover]
+        node = node.parent
