@@ -123,8 +123,13 @@ class PlaySession:
 
     @property
     def hot_seat_secrets(self) -> bool:
-        """Several people share the screen and some state is hidden: hand over before showing."""
-        return len(self.humans) > 1 and self.game.has_hidden_information
+        """Several people share the screen and one may see what another may not: hand over
+        before showing. (Secrets kept from everybody alike, such as a seed, need no hand-over.)"""
+        humans = self.humans
+        if len(humans) < 2 or not self.game.has_hidden_information:
+            return False
+        kept_from = [self.state.secrets(seat) for seat in humans]
+        return any(secrets != kept_from[0] for secrets in kept_from[1:])
 
     def viewers(self) -> list[int | None]:
         """Whose secrets an announcement must keep: the people, or spectators if none."""

@@ -171,3 +171,17 @@ def test_hint_suggests_a_legal_move_without_playing_it() -> None:
     suggested = text.split("Hint (")[1].split(": ", 1)[1].split()[0]
     assert suggested in {"take1", "take2", "take3"}
     assert play.state.ply == 2  # nothing was played
+
+
+def test_no_hand_over_when_every_player_is_kept_from_the_same_secrets() -> None:
+    # Honor hides only its seed, and from everybody alike: two people at one screen
+    # have nothing to hide from each other, so no "pass the screen" pause.
+    pytest.importorskip("pymunk")
+    game = boardlab.load("honor")
+    buffer = io.StringIO()
+    script = Script(["build SL1 0", "pass", "quit", "quit"])
+    out = Console(file=buffer, width=100, highlight=False)
+    play = PlaySession(game.new_state(5), build_seats(game, ["human", "human"], 5), 5, out, script)
+    play.run()
+    assert [str(m) for m in play.state.history] == ["build SL1 0", "pass"]
+    assert not any("Pass the screen" in prompt for prompt in script.prompts)

@@ -152,11 +152,18 @@ class DiceNimState(State):
         return Result.win(1 - self.to_move, 2, "took the last counter")
 
     def view(self, player=None):
-        return {"pile": self.pile, "to_move": self.to_move,
-                "my_secret": self.secrets_[player] if player is not None else None}
+        mine = None
+        if player is not None and self.secrets_[player] >= 0:
+            mine = str(Secret(player, self.secrets_[player]))
+        return {"pile": self.pile, "to_move": self.to_move, "my_secret": mine}
 
     def secrets(self, player):
-        return set()
+        """Each dealt secret, as its notation, is kept from everybody but its owner."""
+        return {
+            str(Secret(owner, value))
+            for owner, value in enumerate(self.secrets_)
+            if value >= 0 and owner != player
+        }
 
     def position(self):
         return f"{self.pile} {self.to_move} {int(self.rolling)} {self.secrets_[0]} {self.secrets_[1]}"
