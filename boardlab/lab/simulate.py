@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import signal
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -151,6 +152,12 @@ def simulate(
     return outcomes
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool; otherwise every
+    worker prints its own traceback on top of the parent's clean message."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run(plan: SimulationPlan, jobs: int) -> Iterator[GameOutcome]:
     indices = range(plan.games)
     if jobs == 1 or plan.games == 1:
@@ -159,5 +166,7 @@ def _run(plan: SimulationPlan, jobs: int) -> Iterator[GameOutcome]:
         return
     # Callers must not run threads while the pool forks its workers (the CLI's
     # progress bar refreshes by hand for that reason).
-    with multiprocessing.get_context().Pool(processes=min(jobs, plan.games)) as pool:
+    with multiprocessing.get_context().Pool(
+        processes=min(jobs, plan.games), initializer=_ignore_interrupts
+    ) as pool:
         yield from pool.imap_unordered(partial(play_one, plan), indices, chunksize=1)
