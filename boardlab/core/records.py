@@ -12,7 +12,7 @@ Format (``format`` = 1)::
       "seats": [{"name": "Ann", "agent": "human"}, {"name": "mcts", "agent": "mcts"}],
       "moves": [{"move": "b7+", "t": 1.52}, ...],   # notation; t = seconds since the start
       "result": {"winners": [0], "returns": [1.0, 0.0], "reason": "..."},
-      "meta": {...}                        # free-form: date, ruleset id, hashes ...
+      "meta": {"rules_version": "1", "final_position": "...", ...}   # plus free-form
     }
 
 Chance outcomes are moves too, so a replay is exact. Loading re-validates
@@ -87,7 +87,8 @@ class Record:
         """A record of everything ``state`` has played so far.
 
         ``times`` gives seconds since the start for each move (zeros when unknown).
-        ``meta["rules_version"]`` notes the rules the game was played under.
+        ``meta["rules_version"]`` notes the rules the game was played under, and
+        ``meta["final_position"]`` the position reached, which :meth:`replay` checks.
         """
         data = state.to_json()
         moves = list(data["moves"])
@@ -101,7 +102,7 @@ class Record:
             moves=moves,
             times=list(times)[: len(moves)] if times is not None else [0.0] * len(moves),
             result=state.result(),
-            meta={"rules_version": state.game.rules_version, **meta},
+            meta={"rules_version": state.game.rules_version, "final_position": data["position"], **meta},
         )
 
     def game(self) -> Game:
@@ -150,8 +151,16 @@ class Record:
         return state
 
     def replay(self) -> State:
-        """The final state, every move re-validated; the result must match the record's."""
+        """The final state, every move re-validated; the result and, when recorded, the
+        final position must match the record's (so a change of rules is never silent)."""
         state = self.state_at(len(self.moves))
+        expected = self.meta.get("final_position")
+        if expected is not None and expected != state.position():
+            raise RecordError(
+                f"replaying the {len(self.moves)} moves gives the position {state.position()!r}, "
+                f"the record says {expected!r} (rules version then: "
+                f"{self.meta.get('rules_version', 'unknown')}, now: {state.game.rules_version})"
+            )
         recorded = self.result
         actual = state.result()
         if recorded is None:

@@ -118,6 +118,17 @@ def test_a_result_that_replaying_contradicts_is_refused(record: Record) -> None:
         Record.from_json(data).replay()
 
 
+def test_a_final_position_that_replaying_contradicts_is_refused(record: Record) -> None:
+    # Same moves, same winner, different end: e.g. the rules changed since the game was saved.
+    data = record.to_json()
+    assert data["meta"]["final_position"] == record.replay().position()
+    data["meta"]["final_position"] = "7 0 0 2 2"
+    with pytest.raises(RecordError, match="the record says '7 0 0 2 2'"):
+        Record.from_json(data).replay()
+    del data["meta"]["final_position"]
+    assert Record.from_json(data).replay().is_over()  # older records without it still replay
+
+
 def test_unreadable_files_say_why(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="cannot read"):
         Record.load(tmp_path / "missing.json")
