@@ -30,7 +30,7 @@ import time
 from ..core.agent import Agent, register_agent
 from ..core.game import CHANCE, TERMINAL, Move, Player, State
 from .search import SearchBudget, backpropagate, check_positive, decision_moves, rollout
-from .mcts import DEFAULT_C, DEFAULT_ITERATIONS, DEFAULT_ROLLOUT_DEPTH
+from .mcts import DEFAULT_ITERATIONS, SEARCH_PARAMS
 
 
 class _InfoNode:
@@ -66,19 +66,7 @@ class IsmctsAgent(Agent):
     name = "ismcts"
     summary = "information-set MCTS: one tree searched over many resampled hidden states"
     params = {
-        "iterations": (
-            int,
-            None,
-            f"iterations per move (default {DEFAULT_ITERATIONS} when seconds is not given; "
-            "with both, the first limit reached)",
-        ),
-        "seconds": (float, None, "thinking time per move in seconds (not reproducible: depends on machine speed)"),
-        "c": (float, DEFAULT_C, "UCB1 exploration constant for returns in [0, 1] (as mcts)"),
-        "rollout_depth": (
-            int,
-            DEFAULT_ROLLOUT_DEPTH,
-            "random moves per rollout before evaluate() scores it (0 = play to the end; games without evaluate do)",
-        ),
+        **SEARCH_PARAMS,
         "determinizations": (
             int,
             50,

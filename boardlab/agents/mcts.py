@@ -44,6 +44,23 @@ DEFAULT_ITERATIONS = 20_000
 DEFAULT_C = 0.5
 DEFAULT_ROLLOUT_DEPTH = 3
 
+#: the parameters every UCT-style search here takes (ismcts adds its own to these)
+SEARCH_PARAMS: dict[str, tuple[type, object, str]] = {
+    "iterations": (
+        int,
+        None,
+        f"iterations per move (default {DEFAULT_ITERATIONS} when seconds is not given; "
+        "with both, the first limit reached)",
+    ),
+    "seconds": (float, None, "thinking time per move in seconds (not reproducible: depends on machine speed)"),
+    "c": (float, DEFAULT_C, "UCB1 exploration constant for returns in [0, 1] (tuned by self-play on Towers)"),
+    "rollout_depth": (
+        int,
+        DEFAULT_ROLLOUT_DEPTH,
+        "random moves per rollout before evaluate() scores it (0 = play to the end; games without evaluate do)",
+    ),
+}
+
 
 class _Node:
     """A position reached by a sequence of moves from the root.
@@ -85,21 +102,8 @@ class MctsAgent(Agent):
 
     name = "mcts"
     summary = "Monte Carlo tree search (UCT) with chance nodes, n players and truncated rollouts"
-    params = {
-        "iterations": (
-            int,
-            None,
-            f"iterations per move (default {DEFAULT_ITERATIONS} when seconds is not given; "
-            "with both, the first limit reached)",
-        ),
-        "seconds": (float, None, "thinking time per move in seconds (not reproducible: depends on machine speed)"),
-        "c": (float, DEFAULT_C, "UCB1 exploration constant for returns in [0, 1] (tuned by self-play on Towers)"),
-        "rollout_depth": (
-            int,
-            DEFAULT_ROLLOUT_DEPTH,
-            "random moves per rollout before evaluate() scores it (0 = play to the end; games without evaluate do)",
-        ),
-    }
+    params = SEARCH_PARAMS
+
 
     #: the iteration budget when neither ``iterations`` nor ``seconds`` is given
     default_iterations = DEFAULT_ITERATIONS

@@ -7,7 +7,7 @@ import pytest
 import boardlab
 from boardlab.agents import make_agent
 from boardlab.core import State
-from boardlab.lab import play_game
+from tests.agents.matches import match_score
 
 # White holds b4, d2 and d6 (rule 7.1: 4 castles win). c4 is a 2-high White tower: pushing it
 # east drops one piece on the bare castle d4 (rules 5.3, 6.2) and wins. Elsewhere nothing wins.
@@ -58,26 +58,11 @@ def test_blocks_the_opponents_winning_push(spec: str) -> None:
         assert str(make_agent(spec, seed=seed).choose(towers(BLACK_THREATENS_E4W))) == "c4E"
 
 
-def _match(spec: str, opponent: str, games: int) -> float:
-    """The score of ``spec`` over ``games`` Towers games, seats alternating."""
-    game = boardlab.load("towers")
-    score = 0.0
-    for seed in range(games):
-        seat = seed % 2
-        agents = [make_agent(spec, seed=seed), make_agent(opponent, seed=seed + 1000)]
-        if seat:
-            agents.reverse()
-        result = play_game(game, agents, seed=seed).result
-        assert result is not None
-        score += result.returns[seat]
-    return score
-
-
 @pytest.mark.slow
 def test_mcts_beats_random_in_19_of_20_towers_games() -> None:
-    assert _match("mcts", "random", 20) >= 19
+    assert match_score("towers", "mcts", "random", 20) >= 19
 
 
 @pytest.mark.slow
 def test_mcts_beats_greedy_in_most_towers_games() -> None:
-    assert _match("mcts", "greedy", 20) > 10
+    assert match_score("towers", "mcts", "greedy", 20) > 10
