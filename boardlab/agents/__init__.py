@@ -2,20 +2,28 @@
 
 Built in: ``random``, ``greedy`` (one ply on the game's evaluation), ``mcts``
 (UCT with chance nodes, n players and truncated rollouts) and ``ismcts``
-(information-set MCTS over resampled hidden states).
+(information-set MCTS over resampled hidden states). Games may ship agents of
+their own (declaring the games they play); loading the games registers them.
 
-``make_agent("mcts:iterations=2000", seed=1)`` builds one from a spec string.
-Games may ship agents of their own; loading the games registers them too.
+``make_agent("mcts:iterations=2000", seed=1, game="towers")`` builds one from a
+spec string; ``seat_agents(game, ["human", "mcts"], seed)`` builds a match's seats.
 """
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..core.agent import Agent, parse_spec, register_agent, registered_agents
 from ..core.errors import OptionError
+from ..core.game import Game
 from ..core.registry import game_ids
+from ..core.seeds import derive_seed
 
 # importing the agent modules registers them
 from . import greedy, ismcts, mcts, random_agent  # noqa: F401,E402
+
+#: the spec that names a person in a seat list
+HUMAN = "human"
 
 
 def _load_all() -> dict[str, type[Agent]]:
@@ -23,9 +31,9 @@ def _load_all() -> dict[str, type[Agent]]:
     return registered_agents()
 
 
-def agent_names() -> list[str]:
-    """Every agent name that a spec string may use."""
-    return sorted(_load_all())
+def agent_names(game_id: str | None = None) -> list[str]:
+    """Every agent name a spec string may use (only those playing ``game_id`` when given)."""
+    return sorted(name for name, cls in _load_all().items() if game_id is None or cls.supports(game_id))
 
 
 def agent_class(name: str) -> type[Agent]:
@@ -36,8 +44,14 @@ def agent_class(name: str) -> type[Agent]:
         raise OptionError(f"unknown agent {name!r}; known agents: {', '.join(sorted(agents))}") from None
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build an agent from a spec string such as ``mcts:seconds=1.5``."""
+def make_agent(spec: str, seed: int | None = None, game: str | Game | None = None) -> Agent:
+    """Build an agent from a spec string such as ``mcts:seconds=1.5``.
+
+    With ``game`` (an id or a Game), an agent that does not play that game is
+    refused with :class:`~boardlab.core.errors.UnsupportedAgentError`.
+    """
+    if not isinstance(spec, str):
+        raise OptionError(f"an agent spec is text such as 'mcts:iterations=200', not {type(spec).__name__}")
     name, params = parse_spec(spec)
     cls = agent_class(name)
     if "seed" in params:
@@ -45,7 +59,43 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
             f"agent spec {spec!r}: unknown parameter 'seed' (the seed is given separately, not in the spec); "
             f"valid: {', '.join(sorted(cls.params)) or '(none)'}"
         )
+    if game is not None:
+        cls.check_supports(game if isinstance(game, str) else game.id)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise OptionError(f"agent {name}: seed={seed!r} is not a whole number")
     return cls(seed=seed, **params)
 
 
-__all__ = ["Agent", "agent_class", "agent_names", "make_agent", "parse_spec", "register_agent"]
+def seat_agents(game: Game, specs: Sequence[str], seed: int | None = None) -> list[Agent | None]:
+    """One entry per seat for :class:`boardlab.Match`: None for ``human``, else the agent.
+
+    The agent in seat ``s`` gets the seed :func:`agent_seed` (seed, s), so a match's
+    computer players are reproducible from the match's seed.
+    """
+    if len(specs) != game.num_players:
+        raise OptionError(
+            f"{game.id} with {game.num_players} players needs {game.num_players} seats, "
+            f"got {len(specs)}: {','.join(specs)}"
+        )
+    return [
+        None if spec == HUMAN else make_agent(spec, seed=None if seed is None else agent_seed(seed, seat), game=game)
+        for seat, spec in enumerate(specs)
+    ]
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed of the agent in ``seat`` of a game whose seed is ``seed`` (stable across runs)."""
+    return derive_seed(seed, seat + 1)
+
+
+__all__ = [
+    "Agent",
+    "HUMAN",
+    "agent_class",
+    "agent_names",
+    "agent_seed",
+    "make_agent",
+    "parse_spec",
+    "register_agent",
+    "seat_agents",
+]

@@ -11,7 +11,8 @@ an immediate loss, otherwise random".
 from __future__ import annotations
 
 from ..core.agent import Agent, register_agent
-from ..core.game import CHANCE, TERMINAL, Move, Player, State
+from ..core.state import State
+from ..core.values import CHANCE, TERMINAL, Move, Player
 from .search import check_positive, decision_moves, pick_random
 
 #: two scores closer than this are a tie (evaluations are floats summed in different orders)

@@ -28,7 +28,8 @@ import math
 import time
 
 from ..core.agent import Agent, register_agent
-from ..core.game import CHANCE, TERMINAL, Move, Player, State
+from ..core.state import State
+from ..core.values import CHANCE, TERMINAL, Move, Player
 from .search import SearchBudget, backpropagate, check_positive, decision_moves, rollout
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..core.agent import Agent, register_agent
-from ..core.game import Move, State
+from ..core.state import State
+from ..core.values import Move
 from .search import decision_moves, pick_random
 
 

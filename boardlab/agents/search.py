@@ -13,7 +13,8 @@ import time
 from typing import Any, Sequence
 
 from ..core.errors import GameOverError, IllegalMoveError, OptionError
-from ..core.game import CHANCE, TERMINAL, Move, Player, State
+from ..core.state import State
+from ..core.values import CHANCE, TERMINAL, Move, Player
 
 
 def decision_moves(agent_name: str, state: State) -> tuple[Player, list[Move]]:

@@ -14,12 +14,16 @@ from typing import Callable, Sequence
 from rich.console import Console
 from rich.markup import escape
 
+from pathlib import Path
+
 from .. import __version__
+from ..agents import seat_agents
 from ..core.errors import BoardlabError
+from ..core.match import Match
 from ..core.records import Record
 from .common import CliError, build_game, default_seats, make_consoles, new_seed, seat_count, split_specs
 from .info import agents_command, games_command, rules_command
-from .play import PlaySession, build_seats, deciders_of
+from .play import PlaySession
 from .render import render_command
 from .replay import replay_command
 from .simulate import simulate_command
@@ -107,7 +111,7 @@ def _enable_line_editing() -> None:
 
 
 def play_command(args: argparse.Namespace, out: Console, err: Console, read_line: ReadLine) -> int:
-    """Set up the game (new or resumed) and its seats, then run the session."""
+    """Set up the match (new or resumed) and its seats, then run the session."""
     _enable_line_editing()
     specs = split_specs(args.players) if args.players else None
     if args.resume is not None:
@@ -116,26 +120,29 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
                 "--resume takes the game, options, seed and start from the record; "
                 "give no GAME, --option, --seed or --position"
             )
-        record = Record.load(args.resume, validate=False)
-        state = record.replay()  # validates every move on the way
-        if state.is_over():
-            raise CliError(f"{args.resume}: that game is over (boardlab replay {args.resume} shows it)")
+        record = Record.load(args.resume)  # validates every move
+        game = record.game()
         if specs is None:
-            specs = [seat.agent for seat in record.seats] or default_seats(state.game)
-        seed = record.seed
-        seats = build_seats(state.game, specs, seed)
-        deciders = deciders_of(record, record.initial_state)
-        session = PlaySession(state, seats, seed, out, read_line, deciders, record.times)
-        return session.run()
+            specs = [seat.agent for seat in record.seats] or default_seats(game)
+        agents = seat_agents(game, specs, record.seed)
+        match = Match.from_record(record, agents, undo=_undo_policy(specs))
+        if match.is_over():
+            raise CliError(f"{args.resume}: that game is over (boardlab replay {args.resume} shows it)")
+        return PlaySession(match, out, read_line, resumed_from=Path(args.resume).expanduser()).run()
     if args.game is None:
         raise CliError("play needs a game id (see `boardlab games`) or --resume RECORD")
     game = build_game(args.game, seat_count(args.game, None, specs or []), args.option)
     seed = args.seed if args.seed is not None else new_seed()
-    seats = build_seats(game, specs or default_seats(game), seed)
-    state = game.new_state(seed) if args.position is None else game.state_from_position(args.position, seed)
-    if state.is_over():
+    specs = specs or default_seats(game)
+    match = Match(game, seat_agents(game, specs, seed), seed=seed, start=args.position, undo=_undo_policy(specs))
+    if match.is_over():
         raise CliError(f"--position {args.position!r}: the game is already over there")
-    return PlaySession(state, seats, seed, out, read_line).run()
+    return PlaySession(match, out, read_line).run()
+
+
+def _undo_policy(specs: Sequence[str]) -> str:
+    """People sharing the screen may take back each other's moves; one person only their own."""
+    return "same_screen" if sum(spec == "human" for spec in specs) > 1 else "own"
 
 
 def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -> int:

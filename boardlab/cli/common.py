@@ -6,17 +6,16 @@ a particular game.
 
 from __future__ import annotations
 
-import re
 import secrets
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from rich.console import Console
 from rich.panel import Panel
 
 from ..agents import agent_names
 from ..core.errors import BoardlabError, OptionError
-from ..core.game import CHANCE, TERMINAL, Game, State
+from ..core.game import Game
 from ..core.registry import game_class, load
 
 HUMAN = "human"
@@ -77,7 +76,7 @@ def build_game(game_id: str, players: int | None, option_pairs: Sequence[str] | 
 
 def default_computer(game: Game, seconds: float = 2.0) -> str:
     """MCTS thinking ``seconds`` a move; its information-set form where cards or the like are hidden."""
-    names = agent_names()
+    names = agent_names(game.id)
     if game.has_hidden_information and "ismcts" in names:
         return f"ismcts:seconds={seconds:g}"
     return f"mcts:seconds={seconds:g}" if "mcts" in names else "random"
@@ -93,32 +92,21 @@ def new_seed() -> int:
     return secrets.randbits(32)
 
 
-def decider_label(game: Game, state: State) -> str:
-    """``P1 to move`` / ``chance`` / ``game over``: who decides now."""
-    player = state.current_player()
-    if player == TERMINAL:
+def decider_label(game: Game, view: Mapping[str, Any]) -> str:
+    """``White to move`` / ``chance`` / ``game over``: who decides now, from a view envelope."""
+    if view["over"]:
         return "game over"
-    if player == CHANCE:
+    if view["chance"]:
         return "chance"
-    return f"{game.player_name(player)} to move"
+    return f"{game.player_name(view['to_move'])} to move"
 
 
-def board_panel(game: Game, state: State, viewer: int | None, title: str) -> Panel:
-    """The game's own drawing of ``viewer``'s view (rich markup) in a titled frame."""
-    return Panel.fit(state.render(viewer), title=title, subtitle=decider_label(game, state))
+def board_panel(game: Game, view: Mapping[str, Any], title: str) -> Panel:
+    """The game's own drawing of a view envelope (rich markup) in a titled frame."""
+    return Panel.fit(game.render_view(view), title=title, subtitle=decider_label(game, view))
 
 
 def rules_path(game_id: str) -> Path:
     """Where the rules document of ``game_id`` lives in a source checkout."""
     game_class(game_id)  # UnknownGameError lists the valid ids
     return Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{game_id}.md"
-
-
-def hides(state: State, viewers: Sequence[int | None], text: str) -> bool:
-    """True when ``text`` (a move) names a secret one of ``viewers`` may not see.
-
-    Compared token by token (split at spaces and punctuation), so a secret "3"
-    hides ``deal=3`` but not ``d3``.
-    """
-    tokens = set(re.split(r"[\s=,;:/|()\[\]{}]+", text)) | {text}
-    return any(tokens & state.secrets(viewer) for viewer in viewers)

@@ -1,34 +1,28 @@
 """``boardlab play``: a game in the terminal between people and computer players.
 
-A :class:`PlaySession` drives one game. It is the only holder of the real
-state: chance is sampled from the state's seed and announced, people see
-``render(their seat)``, computer players get ``state.resample(seat, rng)``.
-Whoever :meth:`State.current_player` names decides, whether or not it is
-"their turn" in the game's own sense.
+A :class:`PlaySession` is the terminal around a :class:`boardlab.Match`: the
+match holds the real state, resolves chance, hands computer players a resampled
+state and keeps the log; the session reads what people type and prints what
+each of them may see (the match's per-viewer move texts and views).
 """
 
 from __future__ import annotations
 
-import random
 import re
-import tempfile
-import time
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
 
 from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 
 from ..agents import make_agent
-from ..core.agent import Agent
-from ..core.errors import BoardlabError, OptionError
-from ..core.game import CHANCE, TERMINAL, Game, Move, State
-from ..core.records import Record, Seat
-from ..lab.simulate import game_seed
-from .common import HUMAN, board_panel, default_computer, hides
+from ..core.errors import BoardlabError, RefusedError
+from ..core.match import LogEntry, Match
+from ..core.records import Record
+from ..core.values import CHANCE, Player
+from .common import board_panel, default_computer
 
 HELP = """\
 Enter a move in the game's notation, or a command:
@@ -38,44 +32,17 @@ Enter a move in the game's notation, or a command:
   hint         ask the computer for a move (1 s of thought)
   board        draw the board again
   history      the moves so far
+  resign       give up the game
+  draw         offer a draw (where the game has draws by agreement)
   help         this text
   quit         leave the game"""
 
-#: what the deciding-seat marker of the history is for chance outcomes
-_CHANCE_DECIDER = CHANCE
-
-
-@dataclass
-class SeatPlayer:
-    """One seat: a person (``agent`` is None) or a computer player built from ``spec``."""
-
-    spec: str
-    agent: Agent | None
-
-    @property
-    def is_human(self) -> bool:
-        return self.agent is None
+#: clears the screen and the terminal's scrollback, so a hand-over hides the last hand
+CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
 
 
 class _Leave(Exception):
-    """The person closed the input (EOF) or pressed Ctrl-C."""
-
-
-def build_seats(game: Game, specs: Sequence[str], seed: int) -> list[SeatPlayer]:
-    """One :class:`SeatPlayer` per seat; OptionError if the count or a spec is wrong."""
-    if len(specs) != game.num_players:
-        raise OptionError(
-            f"{game.id} with {game.num_players} players needs {game.num_players} entries in "
-            f"--players, got {len(specs)}: {','.join(specs)}"
-        )
-    seats: list[SeatPlayer] = []
-    for seat, spec in enumerate(specs):
-        if spec == HUMAN:
-            seats.append(SeatPlayer(HUMAN, None))
-        else:
-            agent = make_agent(spec, seed=game_seed(seed, seat + 1))
-            seats.append(SeatPlayer(agent.spec(), agent))
-    return seats
+    """The person ended the input (Ctrl-D, Ctrl-C): save what must be kept and stop."""
 
 
 def natural_key(text: str) -> list[tuple[int, int | str]]:
@@ -84,42 +51,33 @@ def natural_key(text: str) -> list[tuple[int, int | str]]:
 
 
 class PlaySession:
-    """One game in the terminal. ``read_line(prompt)`` reads a person's input.
+    """One match in the terminal. ``read_line(prompt)`` reads a person's input.
 
-    ``deciders[i]`` is the seat that chose history move ``i`` (CHANCE for
-    chance outcomes): ``undo`` uses it to go back to a person's decision.
+    ``resumed_from`` is the record file the match was resumed from: leaving
+    unsaved then updates that file rather than writing a new one.
     """
 
     def __init__(
         self,
-        state: State,
-        seats: list[SeatPlayer],
-        seed: int,
+        match: Match,
         out: Console,
         read_line: Callable[[str], str],
-        deciders: list[int] | None = None,
-        times: list[float] | None = None,
+        resumed_from: Path | None = None,
     ) -> None:
-        self.game = state.game
-        self.state = state
-        self.seats = seats
-        self.seed = seed
+        self.match = match
+        self.game = match.game
         self.out = out
         self.read_line = read_line
-        self.deciders: list[int] = list(deciders) if deciders is not None else []
-        self.times: list[float] = list(times) if times is not None else []
-        self.view_rng = random.Random(f"views/{seed}")
-        self.clock_offset = self.times[-1] if self.times else 0.0
-        self.began = time.monotonic()
-        self.saved_ply: int | None = state.ply if state.ply else None
+        self.resumed_from = resumed_from
+        self.saved_ply: int | None = match.ply if resumed_from is not None else None
         self.quit_warned = False
-        self.last_shown_human: int | None = None
-        self.pending_chance: list[str] = []
+        self.last_shown_human: Player | None = None
+        self.announced = len(match.log())
 
     # --- who is at the table -------------------------------------------------
     @property
-    def humans(self) -> list[int]:
-        return [seat for seat, player in enumerate(self.seats) if player.is_human]
+    def humans(self) -> list[Player]:
+        return self.match.humans
 
     @property
     def hot_seat_secrets(self) -> bool:
@@ -128,17 +86,18 @@ class PlaySession:
         humans = self.humans
         if len(humans) < 2 or not self.game.has_hidden_information:
             return False
-        kept_from = [self.state.secrets(seat) for seat in humans]
+        kept_from = [self.match.secrets(seat) for seat in humans]
         return any(secrets != kept_from[0] for secrets in kept_from[1:])
 
-    def viewers(self) -> list[int | None]:
-        """Whose secrets an announcement must keep: the people, or spectators if none."""
-        return list(self.humans) or [None]
+    def announce_viewer(self) -> Player | None:
+        """Whose view announcements use: the one person at the screen, else the spectators'."""
+        humans = self.humans
+        return humans[0] if len(humans) == 1 else None
 
-    def seat_label(self, seat: int) -> str:
-        player = self.seats[seat]
+    def seat_label(self, seat: Player) -> str:
         name = self.game.player_name(seat)
-        return name if player.is_human else f"{name} ({player.spec})"
+        spec = self.match.seats[seat].agent
+        return name if self.match.is_human(seat) else f"{name} ({spec})"
 
     # --- the game loop -------------------------------------------------------
     def run(self) -> int:
@@ -146,66 +105,52 @@ class PlaySession:
         self.out.print(
             f"[bold]{escape(self.game.name)}[/bold]: "
             + escape(", ".join(self.seat_label(s) for s in range(self.game.num_players)))
-            + f"  (seed {self.seed}; type [bold]help[/bold] for commands)"
+            + f"  (seed {self.match.seed}; type [bold]help[/bold] for commands)"
         )
         if not self.humans:
             self.show_board(None)
         try:
             while True:
-                player = self.state.current_player()
-                if player == TERMINAL:
+                seat = self.match.to_move()
+                if seat < 0:
                     self.finish()
                     return 0
-                if player == CHANCE:
-                    self.chance_move()
-                elif self.seats[player].is_human:
-                    if self.human_turn(player) == "quit":
+                if self.match.is_human(seat):
+                    if self.human_turn(seat) == "quit":
                         return 0
                 else:
-                    self.computer_move(player)
+                    self.computer_move(seat)
         except (_Leave, KeyboardInterrupt):  # Ctrl-C may also come while a computer thinks
             self.leave()
             return 130
 
-    def record_move(self, move: Move, decider: int) -> None:
-        self.state.play(move)
-        self.deciders.append(decider)
-        self.times.append(self.clock_offset + time.monotonic() - self.began)
+    def announce(self) -> None:
+        """Print the chance outcomes logged since the last announcement, on one line."""
+        viewer = self.announce_viewer()
+        entries = self.match.log()[self.announced:]
+        chance = [entry.text_for(viewer) for entry in entries if entry.by == CHANCE]
+        self.announced += len(entries)
+        if chance:
+            self.out.print(f"[magenta]chance:[/magenta] {escape(', '.join(chance))}")
 
-    def chance_move(self) -> None:
-        move = self.state.sample_chance()
-        self.record_move(move, _CHANCE_DECIDER)
-        self.pending_chance.append("(hidden)" if hides(self.state, self.viewers(), str(move)) else str(move))
-
-    def announce_chance(self) -> None:
-        """Print the chance outcomes since the last decision on one line (a deal is many)."""
-        if self.pending_chance:
-            self.out.print(f"[magenta]chance:[/magenta] {escape(', '.join(self.pending_chance))}")
-            self.pending_chance.clear()
-
-    def computer_move(self, seat: int) -> None:
-        agent = self.seats[seat].agent
-        assert agent is not None
-        self.announce_chance()
+    def computer_move(self, seat: Player) -> None:
+        self.announce()
         with self.out.status(f"{escape(self.seat_label(seat))} is thinking..."):
-            move = agent.choose(self.state.resample(seat, self.view_rng))
-        try:
-            self.record_move(move, seat)
-        except BoardlabError as exc:
-            raise RuntimeError(f"{self.seat_label(seat)} chose an illegal move: {exc}") from None
-        self.out.print(f"[cyan]{escape(self.seat_label(seat))} plays[/cyan] [bold]{escape(str(move))}[/bold]")
+            move = self.match.think()
+        before = len(self.match.log())
+        self.match.play(seat, move)
+        text = self.match.log()[before].text_for(self.announce_viewer())
+        self.announced = before + 1
+        self.out.print(f"[cyan]{escape(self.seat_label(seat))} plays[/cyan] [bold]{escape(text)}[/bold]")
         if not self.humans:
             self.show_board(None)
 
-    def human_turn(self, seat: int) -> str | None:
+    def human_turn(self, seat: Player) -> str | None:
         """Read commands until ``seat`` moves (None), undoes (None) or quits ("quit")."""
         name = self.game.player_name(seat)
-        self.announce_chance()
         if self.hot_seat_secrets and self.last_shown_human != seat:
-            self.out.rule(f"{escape(name)} to decide")
-            self.ask(f"Pass the screen to {name} and press Enter (others look away) ")
-            if self.out.is_terminal:
-                self.out.clear()
+            self.hand_over(name)
+        self.announce()
         self.last_shown_human = seat
         self.show_board(seat)
         while True:
@@ -217,17 +162,24 @@ class PlaySession:
             if command in ("help", "?"):
                 self.out.print(escape(HELP))
             elif command == "moves":
-                self.show_moves(argument.strip())
+                self.show_moves(seat, argument.strip())
             elif command == "board":
                 self.show_board(seat)
             elif command == "hint":
                 self.hint(seat)
             elif command == "history":
-                self.show_history()
+                self.show_history(seat)
             elif command == "save":
                 self.save(argument.strip())
             elif command == "undo":
-                if self.undo():
+                if self.undo(seat):
+                    return None
+            elif command == "resign":
+                if self.confirm(f"{name}: resign the game? [y/N] "):
+                    self.match.resign(seat)
+                    return None
+            elif command == "draw":
+                if self.offer_draw(seat):
                     return None
             elif command in ("quit", "exit"):
                 if self.unsaved() and not self.quit_warned:
@@ -240,18 +192,31 @@ class PlaySession:
                 self.out.print("Left the game.")
                 return "quit"
             else:
+                before = len(self.match.log())
                 try:
-                    move = self.state.parse_move(line)
+                    self.match.play(seat, line)
                 except BoardlabError as exc:
                     self.out.print(
                         f"[red]Not played:[/red] {escape(str(exc))}  "
                         "(type [bold]moves[/bold] for the legal moves, [bold]help[/bold] for commands)"
                     )
                     continue
-                self.record_move(move, seat)
                 self.quit_warned = False
-                self.out.print(f"[green]{escape(name)} plays[/green] [bold]{escape(str(move))}[/bold]")
+                text = self.match.log()[before].text_for(seat)
+                self.announced = before + 1
+                self.out.print(f"[green]{escape(name)} plays[/green] [bold]{escape(text)}[/bold]")
                 return None
+
+    def hand_over(self, name: str) -> None:
+        """Hide the screen (and its scrollback) before the next person's hand is shown."""
+        if self.out.is_terminal:
+            self.out.file.write(CLEAR_ALL)
+            self.out.file.flush()
+        self.out.rule(f"{escape(name)} to decide")
+        self.ask(f"Pass the screen to {name} and press Enter (others look away) ")
+        if self.out.is_terminal:
+            self.out.file.write(CLEAR_ALL)
+            self.out.file.flush()
 
     def ask(self, prompt: str) -> str:
         try:
@@ -259,94 +224,127 @@ class PlaySession:
         except (EOFError, KeyboardInterrupt):
             raise _Leave from None
 
-    # --- commands ------------------------------------------------------------
-    def show_board(self, viewer: int | None) -> None:
-        title = self.game.name if viewer is None else f"{self.game.name}: {self.game.player_name(viewer)}'s view"
-        self.out.print(board_panel(self.game, self.state, viewer, f"{escape(title)}, move {self.state.ply}"))
+    def confirm(self, prompt: str) -> bool:
+        return self.ask(prompt).strip().lower() in ("y", "yes")
 
-    def show_moves(self, prefix: str = "") -> None:
+    # --- commands ------------------------------------------------------------
+    def show_board(self, viewer: Player | None) -> None:
+        title = self.game.name if viewer is None else f"{self.game.name}: {self.game.player_name(viewer)}'s view"
+        view = self.match.view(viewer)
+        self.out.print(board_panel(self.game, view, f"{escape(title)}, move {self.match.ply}"))
+
+    def show_moves(self, seat: Player, prefix: str = "") -> None:
         """The legal moves in columns, in natural order; only those starting with ``prefix`` if given."""
-        moves = sorted((str(m) for m in self.state.legal_moves()), key=natural_key)
+        moves = sorted((str(m) for m in self.match.legal_moves(seat)), key=natural_key)
         if prefix:
             moves = [m for m in moves if m.startswith(prefix)]
         kind = "candidate moves" if self.game.continuous_moves else "legal moves"
         where = f" starting with {prefix!r}" if prefix else ""
-        self.out.print(escape(f"{len(moves)} {kind}{where}:"))
+        count = f"{len(moves)} {kind}" if len(moves) != 1 else f"1 {kind[:-1]}"
+        self.out.print(escape(f"{count}{where}:"))
         self.out.print(Columns([escape(m) for m in moves], padding=(0, 3)))
         if len(moves) > 60 and not prefix:
             self.out.print("(type [bold]moves TEXT[/bold] to list only the moves starting with TEXT)")
 
-    def hint(self, seat: int) -> None:
+    def hint(self, seat: Player) -> None:
         """A suggestion from the default computer player, seeing only what ``seat`` sees."""
-        adviser = make_agent(default_computer(self.game, seconds=1.0), seed=self.view_rng.getrandbits(32))
+        state = self.match.agent_input(seat)
+        adviser = make_agent(default_computer(self.game, seconds=1.0), seed=state.seed & 0xFFFFFFFF, game=self.game)
         with self.out.status("thinking about a hint..."):
-            move = adviser.choose(self.state.resample(seat, self.view_rng))
+            move = adviser.choose(state)
         self.out.print(f"Hint ({escape(adviser.spec())}): [bold]{escape(str(move))}[/bold]")
 
-    def show_history(self) -> None:
-        if not self.state.history:
+    def show_history(self, viewer: Player) -> None:
+        log = self.match.log()
+        if not log:
             self.out.print("No moves yet.")
             return
-        viewers = self.viewers()
-        parts = []
-        for number, (move, decider) in enumerate(zip(self.state.history, self.deciders), 1):
-            text = str(move)
-            if decider == _CHANCE_DECIDER and hides(self.state, viewers, text):
-                text = "(hidden)"
-            who = "chance" if decider == _CHANCE_DECIDER else self.game.player_name(decider)
-            parts.append(f"{number}. {who} {text}")
+        parts = [self.history_item(entry, viewer) for entry in log]
         self.out.print(escape("   ".join(parts)))
 
-    def undo(self) -> bool:
+    def history_item(self, entry: LogEntry, viewer: Player) -> str:
+        who = "chance" if entry.by == CHANCE else self.game.player_name(entry.by)
+        note = f" ({entry.note})" if entry.note else ""
+        return f"{entry.number}. {who} {entry.text_for(viewer)}{note}"
+
+    def undo(self, seat: Player) -> bool:
         """Back to the previous decision of a person (computer and chance moves undone too)."""
-        if not any(self.seats[d].is_human for d in self.deciders if d >= 0):
-            self.out.print("[red]Nothing to undo:[/red] no move of yours has been played yet.")
+        try:
+            taken = self.match.undo(seat)
+        except RefusedError as exc:
+            self.out.print(f"[red]Nothing to undo:[/red] {escape(str(exc))}")
             return False
-        taken: list[str] = []
-        while True:
-            decider = self.deciders.pop()
-            self.times.pop()
-            taken.append(str(self.state.undo()))
-            if decider >= 0 and self.seats[decider].is_human:
-                break
-        for player in self.seats:
-            if player.agent is not None:
-                player.agent.reset()
+        self.announced = len(self.match.log())
         self.last_shown_human = None
-        shown = [escape(t) for t in reversed(taken)] if not self.game.has_hidden_information else []
+        shown = [escape(str(m)) for m in reversed(taken)] if not self.game.has_hidden_information else []
         detail = f": {' '.join(shown)}" if shown else ""
-        self.out.print(f"[yellow]Took back {len(taken)} move(s){detail}.[/yellow]")
+        count = "1 move" if len(taken) == 1 else f"{len(taken)} moves"
+        self.out.print(f"[yellow]Took back {count}{detail}.[/yellow]")
         return True
 
+    def offer_draw(self, seat: Player) -> bool:
+        """Offer a draw; the other people at the screen answer, computers decide at once."""
+        try:
+            for other in self.humans:
+                if other != seat and not self.confirm(
+                    f"{self.game.player_name(seat)} offers a draw. {self.game.player_name(other)}, accept? [y/N] "
+                ):
+                    self.out.print("The draw was declined.")
+                    return False
+            ended = self.match.offer_draw(seat)
+        except BoardlabError as exc:
+            self.out.print(f"[red]No draw:[/red] {escape(str(exc))}")
+            return False
+        if not ended:
+            self.out.print("The computer declines the draw.")
+        return ended
+
     def record(self) -> Record:
-        seats = [
-            Seat(self.game.player_name(s) if p.is_human else p.spec, p.spec) for s, p in enumerate(self.seats)
-        ]
-        return Record.for_state(
-            self.state,
-            seats,
-            times=self.times,
+        return self.match.record(
             saved_by="boardlab play",
             saved_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         )
 
-    def save(self, path: str) -> bool:
-        if not path:
+    def save(self, path_text: str, *, ask_overwrite: bool = True) -> bool:
+        """Save to ``path_text`` (``~`` expanded); an existing file is replaced only when the
+        person says so. Says exactly which file was written."""
+        if not path_text:
             self.out.print("[red]save needs a file name:[/red] save FILE (e.g. save game.json)")
             return False
-        try:
-            self.record().save(path)
-        except OSError as exc:
-            self.out.print(f"[red]Not saved:[/red] {escape(path)}: {escape(exc.strerror or str(exc))}")
+        path = Path(path_text).expanduser()
+        if path.is_dir():
+            self.out.print(f"[red]Not saved:[/red] {escape(str(path))} is a folder; give a file name in it")
             return False
-        self.saved_ply = self.state.ply
-        self.out.print(f"Saved {self.state.ply} moves to {escape(path)} (boardlab replay {escape(path)}).")
+        if path.exists():
+            if not ask_overwrite or not self.confirm(f"{path} exists. Replace it? [y/N] "):
+                self.out.print(f"Not saved: {escape(str(path))} was kept as it was.")
+                return False
+        try:
+            written = self.record().save(path)
+        except OSError as exc:
+            self.out.print(f"[red]Not saved:[/red] {escape(str(path))}: {escape(exc.strerror or str(exc))}")
+            return False
+        self.saved_ply = self.match.ply
+        self.out.print(f"Saved {self.match.ply} moves to {escape(str(written))} (boardlab replay {escape(str(written))}).")
         return True
 
     def unsaved(self) -> bool:
         """Decisions were made since the last save (chance alone is rebuilt from the seed)."""
-        decided = any(decider >= 0 for decider in self.deciders)
-        return decided and self.saved_ply != self.state.ply and not self.state.is_over()
+        decided = self.match.decisions > 0
+        return decided and self.saved_ply != self.match.ply and not self.match.is_over()
+
+    def recovery_path(self) -> Path:
+        """Where leaving unsaved keeps the game: the file it was resumed from, else a new file
+        in the current folder."""
+        if self.resumed_from is not None:
+            return self.resumed_from
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        path = Path.cwd() / f"boardlab-{self.game.id}-{stamp}.json"
+        number = 2
+        while path.exists():
+            path = Path.cwd() / f"boardlab-{self.game.id}-{stamp}-{number}.json"
+            number += 1
+        return path
 
     def leave(self) -> None:
         """Input ended: keep the game in a recovery file rather than losing it."""
@@ -354,33 +352,32 @@ class PlaySession:
         if not self.unsaved():
             self.out.print("Left the game.")
             return
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        path = Path(tempfile.gettempdir()) / f"boardlab-{self.game.id}-{stamp}.json"
+        path = self.recovery_path()
         try:
             self.record().save(path)
         except OSError as exc:
             self.out.print(f"[red]Left the game; it could not be saved ({escape(str(exc))}).[/red]")
             return
         self.out.print(
-            f"Left the game at move {self.state.ply}; it was saved to {escape(str(path))}. "
+            f"Left the game at move {self.match.ply}; it was saved to {escape(str(path))}. "
             f"Go on with: boardlab play --resume {escape(str(path))}  "
             "(type save FILE before leaving to choose the file)."
         )
 
     def finish(self) -> None:
-        result = self.state.result()
+        result = self.match.result()
         assert result is not None
-        self.announce_chance()
+        self.announce()
         self.show_board(None)
         if result.winner is not None:
             headline = f"{self.seat_label(result.winner)} wins"
         else:
             headline = "Draw between " + ", ".join(self.seat_label(p) for p in result.winners)
+        moves = "1 move" if self.match.ply == 1 else f"{self.match.ply} moves"
         self.out.print(
-            f"[bold]Game over: {escape(headline)}[/bold] ({escape(result.reason)}; {result.score_text()}, "
-            f"{self.state.ply} moves)."
+            f"[bold]Game over: {escape(headline)}[/bold] ({escape(result.reason)}; {result.score_text()}, {moves})."
         )
-        if self.humans and self.saved_ply != self.state.ply:
+        if self.humans and self.saved_ply != self.match.ply:
             self.offer_save()
 
     def offer_save(self) -> None:
@@ -391,15 +388,8 @@ class PlaySession:
             except (EOFError, KeyboardInterrupt):
                 self.out.print()
                 return
-            if not path or self.save(path):
+            try:
+                if not path or self.save(path):
+                    return
+            except _Leave:
                 return
-
-
-def deciders_of(record: Record, state_factory: Callable[[], State]) -> list[int]:
-    """Replay ``record`` to learn who decided each move (CHANCE for chance outcomes)."""
-    state = state_factory()
-    deciders: list[int] = []
-    for text in record.moves:
-        deciders.append(state.current_player())
-        state.play(text)
-    return deciders

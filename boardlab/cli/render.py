@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from ..core.game import State
+from ..core.state import State
 from ..core.records import Record
 from ..core.registry import game_ids
 from .common import CliError, board_panel, build_game
@@ -48,10 +48,10 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
             raise CliError(f"--seat {args.seat}: the game has seats 1..{game.num_players}")
         viewer = args.seat - 1
     if args.output is None:
-        out.print(board_panel(game, state, viewer, escape(f"{game.name}, move {state.ply}")))
+        out.print(board_panel(game, state.view(viewer), escape(f"{game.name}, move {state.ply}")))
         return 0
     if not game.has_image_renderer:
-        out.print(board_panel(game, state, viewer, escape(f"{game.name}, move {state.ply}")))
+        out.print(board_panel(game, state.view(viewer), escape(f"{game.name}, move {state.ply}")))
         err.print(f"[yellow]{escape(game.id)} has no picture renderer: printed the text board instead.[/yellow]")
         return 0
     try:

@@ -8,9 +8,10 @@ from typing import Callable
 from rich.console import Console
 from rich.markup import escape
 
-from ..core.game import CHANCE, State
 from ..core.records import Record
-from .common import CliError, board_panel, hides
+from ..core.state import State
+from ..core.values import CHANCE, Player
+from .common import CliError, board_panel
 
 KEYS = "Enter next, b back, a number jumps there, q quits"
 
@@ -44,7 +45,7 @@ def replay_command(args: argparse.Namespace, out: Console, err: Console, read_li
     record = Record.load(args.file)  # every move re-validated: RecordError names the first bad one
     viewer = _viewer(record, args.seat)
     describe_record(record, out)
-    played_under = record.meta.get("rules_version")
+    played_under = record.rules_version
     current = record.game().rules_version
     if played_under is not None and str(played_under) != current:
         err.print(
@@ -56,29 +57,39 @@ def replay_command(args: argparse.Namespace, out: Console, err: Console, read_li
         number = total if args.final else args.to
         if not 0 <= number <= total:
             raise CliError(f"--to {number}: the record has moves 0..{total}")
-        show(record, record.state_at(number), number, viewer, out)
+        state = record.state_at(max(number - 1, 0))
+        last = ""
+        if number:
+            last = move_text(state, record.moves[number - 1], viewer)
+            state.play(record.moves[number - 1])
+        show(record, state, number, viewer, out, last)
         return 0
     return step_through(record, viewer, out, read_line)
 
 
-def show(record: Record, state: State, number: int, viewer: int | None, out: Console) -> None:
-    """Draw ``state`` (the position after move ``number``) as ``viewer`` sees it."""
+def show(record: Record, state: State, number: int, viewer: int | None, out: Console, last: str = "") -> None:
+    """Draw ``state`` (the position after move ``number``) as ``viewer`` sees it; ``last`` is
+    how the move that led there reads to ``viewer``."""
     title = f"after move {number} of {len(record.moves)}"
-    if number:
-        text = record.moves[number - 1]
-        title += ": (hidden)" if viewer is not None and hides(state, [viewer], text) else f": {text}"
-    out.print(board_panel(state.game, state, viewer, escape(title)))
-    if state.is_over():
-        result = state.result()
-        assert result is not None
+    if number and last:
+        title += f": {last}"
+    out.print(board_panel(state.game, state.view(viewer), escape(title)))
+    result = state.result()
+    if result is None and number == len(record.moves):
+        result = record.result  # a match that ended outside the rules (resignation, agreement, time)
+    if result is not None:
         out.print(f"[bold]Game over:[/bold] {result.score_text()} ({escape(result.reason)})")
+
+
+def move_text(state: State, notation: str, viewer: Player | None) -> str:
+    """How the recorded move ``notation``, about to be played on ``state``, reads to ``viewer``."""
+    return state.move_text(state.parse_move(notation), viewer)
 
 
 def step_through(record: Record, viewer: int | None, out: Console, read_line: Callable[[str], str]) -> int:
     """Interactive stepping; the state moves by play/undo, so each step costs one move."""
     state = record.initial_state()
     total = len(record.moves)
-    deciders: list[int] = []
     out.print(f"Keys: {KEYS}.")
     show(record, state, 0, viewer, out)
     while True:
@@ -96,23 +107,21 @@ def step_through(record: Record, viewer: int | None, out: Console, read_line: Ca
         elif line.isdigit():
             target = int(line)
         else:
-            out.print(f"[red]Unknown key {escape(line)!s}:[/red] {KEYS}.")
+            out.print(f"[red]Unknown key {escape(line[:40])}:[/red] {KEYS}.")
             continue
         if not 0 <= target <= total:
             out.print(f"[yellow]No move {target}: the game has moves 0..{total}.[/yellow]")
             continue
-        forward_one = target == state.ply + 1
         while state.ply > target:
             state.undo()
-            deciders.pop()
+        last = ""
         while state.ply < target:
-            deciders.append(state.current_player())
+            if state.ply == target - 1:
+                last = move_text(state, record.moves[state.ply], viewer)
             state.play(record.moves[state.ply])
-        if forward_one:
-            who = "chance" if deciders[-1] == CHANCE else state.game.player_name(deciders[-1])
-            text = record.moves[target - 1]
-            if viewer is not None and deciders[-1] == CHANCE and hides(state, [viewer], text):
-                text = "(hidden)"  # drawing one seat's view: keep what that seat could not see
+        if last and target >= 1:
+            by = record.movers[target - 1] if record.movers else CHANCE
+            who = "chance" if by == CHANCE else state.game.player_name(by)
             stamp = record.times[target - 1] if target - 1 < len(record.times) else 0.0
-            out.print(f"{escape(who)} played [bold]{escape(text)}[/bold] (at {stamp:.1f} s)")
-        show(record, state, target, viewer, out)
+            out.print(f"{escape(who)} played [bold]{escape(last)}[/bold] (at {stamp:.1f} s)")
+        show(record, state, target, viewer, out, last)

@@ -130,8 +130,8 @@ def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> in
             f"Seat balance (equal wins per seat?): chi-square {summary.seat_balance_chi2:.2f}, "
             f"p = {summary.seat_balance_p:.3g}; {caveat}."
         )
-    reasons = ", ".join(f"{escape(reason)}: {count}" for reason, count in summary.reasons.items())
-    out.print(f"Endings: {reasons}.")
+    endings = ", ".join(f"{escape(code)}: {count}" for code, count in summary.endings.items())
+    out.print(f"Endings: {endings}.")
     if plan.records_dir is not None:
         out.print(f"Records of every game are in {escape(plan.records_dir)}/.")
     return 0

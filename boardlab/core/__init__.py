@@ -1,40 +1,67 @@
-"""The game protocol, errors, options, records and the registry (standard library only)."""
+"""The game protocol, the match driver, records, errors, options and the registry (standard library only)."""
 
+from .agent import Agent, register_agent
 from .errors import (
+    ERROR_CLASSES,
     BoardlabError,
     GameOverError,
     IllegalMoveError,
     NotationError,
+    NotYourTurnError,
     OptionError,
     PositionError,
     RecordError,
+    RefusedError,
+    StaleMoveError,
     UnknownGameError,
+    UnsupportedAgentError,
 )
-from .game import CHANCE, TERMINAL, Game, Move, Player, Result, State, check_position_fields
+from .game import Game, check_position_fields
+from .match import UNDO_POLICIES, LogEntry, Match
 from .options import Option
+from .progress import ProgressTracker
+from .records import Ending, Record, Seat
 from .registry import catalog, game_class, game_ids, load, register
+from .state import VIEW_FORMAT, State
+from .values import CHANCE, MATCH_ENDING_CODES, TERMINAL, Move, Player, Result
 
 __all__ = [
+    "Agent",
     "BoardlabError",
     "CHANCE",
+    "ERROR_CLASSES",
+    "Ending",
     "Game",
     "GameOverError",
     "IllegalMoveError",
+    "LogEntry",
+    "MATCH_ENDING_CODES",
+    "Match",
     "Move",
+    "NotYourTurnError",
     "NotationError",
     "Option",
     "OptionError",
     "Player",
     "PositionError",
+    "ProgressTracker",
+    "Record",
     "RecordError",
+    "RefusedError",
     "Result",
+    "Seat",
+    "StaleMoveError",
     "State",
     "TERMINAL",
+    "UNDO_POLICIES",
     "UnknownGameError",
+    "UnsupportedAgentError",
+    "VIEW_FORMAT",
     "catalog",
     "check_position_fields",
     "game_class",
     "game_ids",
     "load",
     "register",
+    "register_agent",
 ]

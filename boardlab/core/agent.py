@@ -13,11 +13,13 @@ Spec strings name an agent and its parameters: ``mcts``,
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
-from .errors import OptionError
-from .game import Move, State
+from .errors import OptionError, UnsupportedAgentError
+from .state import State
+from .values import Move, Player
 
 
 class Agent:
@@ -30,6 +32,23 @@ class Agent:
     name: ClassVar[str]
     summary: ClassVar[str] = ""
     params: ClassVar[dict[str, tuple[type, Any, str]]] = {}
+    #: the ids of the games this agent plays; None: every game, through the protocol only
+    games: ClassVar[tuple[str, ...] | None] = None
+
+    @classmethod
+    def supports(cls, game_id: str) -> bool:
+        """Whether this agent plays the game ``game_id``."""
+        return cls.games is None or game_id in cls.games
+
+    @classmethod
+    def check_supports(cls, game_id: str) -> None:
+        """Raise :class:`UnsupportedAgentError` naming the agent's games unless it plays ``game_id``."""
+        if not cls.supports(game_id):
+            assert cls.games is not None
+            raise UnsupportedAgentError(
+                f"agent {cls.name} plays only {', '.join(cls.games)}, not {game_id}; "
+                "`boardlab agents` lists the agents for every game"
+            )
 
     def __init__(self, seed: int | None = None, **kwargs: Any) -> None:
         self.seed = seed
@@ -45,8 +64,9 @@ class Agent:
                 try:
                     value = _coerce(kind, value)
                 except (TypeError, ValueError):
+                    expected = "a finite number" if kind is float else f"a {kind.__name__}"
                     raise OptionError(
-                        f"agent {self.name}: parameter {key}={kwargs[key]!r} is not a {kind.__name__}"
+                        f"agent {self.name}: parameter {key}={kwargs[key]!r} is not {expected}"
                     ) from None
             self.settings[key] = value
         self._configure()
@@ -60,7 +80,18 @@ class Agent:
         raise NotImplementedError
 
     def reset(self) -> None:
-        """Forget anything kept between moves (a new game starts)."""
+        """Forget anything kept between moves (a new game starts, or moves were taken back)."""
+
+    def accepts_draw(self, state: State, seat: Player) -> bool:
+        """Whether ``seat`` agrees to end the game as a draw in ``state`` (a resampled state).
+
+        The default accepts when the game's evaluation gives ``seat`` no more than a
+        draw's share, and declines when the game has no evaluation.
+        """
+        estimate = state.evaluate()
+        if estimate is None:
+            return False
+        return float(estimate[seat]) <= 1.0 / state.game.num_players
 
     def spec(self) -> str:
         """The spec string that rebuilds this agent (without its seed)."""
@@ -75,6 +106,11 @@ class Agent:
 
 
 def _coerce(kind: type, value: Any) -> Any:
+    if kind is float:
+        number = float(value)
+        if not math.isfinite(number):
+            raise ValueError(value)  # nan or inf: a budget that never ends, a score that never compares
+        return number
     if kind is bool:
         if isinstance(value, bool):
             return value

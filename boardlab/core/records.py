@@ -1,22 +1,31 @@
-"""Game records: a JSON file per game that saves, loads and replays exactly.
+"""Game records: the one file format that saves, loads and replays a game exactly.
 
-Format (``format`` = 1)::
+Format 2::
 
     {
-      "format": 1,
-      "game": "towers",
-      "players": 2,
-      "options": {"layout": "diagram"},
+      "format": 2,
+      "game": "towers", "players": 2, "options": {"layout": "diagram"},
+      "rules_version": "1",
       "seed": 1234,
-      "start": null,                       # or a position string
+      "start": null,                               # or a position string
       "seats": [{"name": "Ann", "agent": "human"}, {"name": "mcts", "agent": "mcts"}],
-      "moves": [{"move": "b7+", "t": 1.52}, ...],   # notation; t = seconds since the start
-      "result": {"winners": [0], "returns": [1.0, 0.0], "reason": "..."},
-      "meta": {"rules_version": "1", "final_position": "...", ...}   # plus free-form
+      "moves": [{"move": "b7+", "by": 0, "t": 1.52},   # by: the deciding seat, or "chance"
+                {"move": "r3+4", "by": "chance", "t": 1.52}, ...],
+      "ending": null,                              # or {"code": "resign", "seat": 1}
+      "result": {"winners": [0], "returns": [1.0, 0.0], "code": "castles", "reason": "..."},
+      "final_position": "...",
+      "meta": {...}                                # free-form: who saved it, when ...
     }
 
-Chance outcomes are moves too, so a replay is exact. Loading re-validates
-every move and reports the first bad one by its 1-based number.
+Chance outcomes are moves too, so a replay is exact. ``ending`` records how a
+match ended outside the rules (a resignation, a draw by agreement, a timeout
+that loses); the moves then stop before the game's own end. Loading re-validates
+every move, who made it, the result and the final position, and reports the
+first problem by its 1-based move number.
+
+Format 1 records (boardlab 0.1: no ``by``, results without a code) still load:
+they are converted on reading by replaying them, and ``meta["converted_from"]``
+says so.
 
 A record holds the whole game, hidden parts included (the seed, every dealt
 card): it is for saving and analysis, not for showing to a player mid-game.
@@ -30,21 +39,31 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from .errors import BoardlabError, IllegalMoveError, RecordError
-from .game import Game, Result, State
+from .game import Game
 from .registry import load
+from .state import State
+from .values import CHANCE, MATCH_ENDING_CODES, Player, Result
 
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2
+#: the formats :meth:`Record.from_json` reads (older ones are converted)
+READABLE_FORMATS = (1, 2)
+#: record files larger than this are refused before parsing (no real game comes near)
+MAX_RECORD_BYTES = 64 * 1024 * 1024
 
 
-@dataclass
+@dataclass(frozen=True)
 class Seat:
     """Who sat in a seat: a display name and the agent spec (``human`` for a person)."""
 
     name: str
     agent: str = "human"
+
+    @property
+    def is_human(self) -> bool:
+        return self.agent == "human"
 
     def to_json(self) -> dict[str, str]:
         return {"name": self.name, "agent": self.agent}
@@ -60,9 +79,55 @@ class Seat:
         return cls(data["name"], agent)
 
 
+@dataclass(frozen=True)
+class Ending:
+    """A match that ended outside the rules: ``resign`` or ``timeout`` by ``seat``, or ``agreement``."""
+
+    code: str
+    seat: Player | None = None
+
+    def __post_init__(self) -> None:
+        if self.code not in MATCH_ENDING_CODES:
+            raise ValueError(f"ending {self.code!r}: expected one of {', '.join(MATCH_ENDING_CODES)}")
+        if (self.code == "agreement") != (self.seat is None):
+            raise ValueError(f"ending {self.code!r}: a seat is named for resign and timeout only")
+
+    def result(self, game: Game) -> Result:
+        """The result this ending gives: in a 2-player game the other player wins; with more
+        players those left share a draw (the game cannot go on without a seat)."""
+        n = game.num_players
+        if self.code == "agreement":
+            return Result.draw(range(n), n, "drawn by agreement", code="agreement")
+        assert self.seat is not None
+        name = game.player_name(self.seat)
+        what = "resigned" if self.code == "resign" else "ran out of time"
+        others = [p for p in range(n) if p != self.seat]
+        reason = f"{name} {what}" if n == 2 else f"{name} {what}; the others share the game"
+        return Result.shared(others, n, reason, code=self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "seat": self.seat}
+
+    @classmethod
+    def from_json(cls, data: Any, players: int) -> "Ending":
+        if not isinstance(data, Mapping):
+            raise RecordError("record 'ending' must be an object or null")
+        seat = data.get("seat")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+            raise RecordError(f"record 'ending': seat {seat!r} is not a seat of a {players}-player game")
+        try:
+            return cls(str(data.get("code")), seat)
+        except ValueError as exc:
+            raise RecordError(f"record 'ending': {exc}") from None
+
+
 @dataclass
 class Record:
-    """A complete game: what was played, by whom, and how it ended."""
+    """A complete game: what was played, by whom, when, and how it ended.
+
+    ``movers[i]`` is the seat that decided move ``i`` (:data:`CHANCE` for chance
+    outcomes); ``times[i]`` its time in seconds since the start.
+    """
 
     game_id: str
     players: int
@@ -71,8 +136,12 @@ class Record:
     start: str | None = None
     seats: list[Seat] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
+    movers: list[Player] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    ending: Ending | None = None
     result: Result | None = None
+    rules_version: str | None = None
+    final_position: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
 
     # --- building ----------------------------------------------------------
@@ -80,29 +149,40 @@ class Record:
     def for_state(
         cls,
         state: State,
-        seats: list[Seat] | None = None,
-        times: list[float] | None = None,
+        seats: Sequence[Seat] | None = None,
+        *,
+        movers: Sequence[Player] | None = None,
+        times: Sequence[float] | None = None,
+        ending: Ending | None = None,
         **meta: Any,
     ) -> "Record":
-        """A record of everything ``state`` has played so far.
+        """A record of everything ``state`` has played since its start.
 
-        ``times`` gives seconds since the start for each move (zeros when unknown).
-        ``meta["rules_version"]`` notes the rules the game was played under, and
-        ``meta["final_position"]`` the position reached, which :meth:`replay` checks.
+        ``movers`` (who decided each move) is worked out by walking a copy of the
+        state back to its start when not given. ``times`` gives seconds since the
+        start per move (zeros when unknown). ``ending`` names a match-level ending.
         """
-        data = state.to_json()
-        moves = list(data["moves"])
+        history = state.history
+        if movers is None:
+            movers = _movers_of(state)
+        if len(movers) != len(history):
+            raise ValueError(f"{len(movers)} movers for {len(history)} moves")
+        result = state.result() if ending is None else ending.result(state.game)
         return cls(
             game_id=state.game.id,
             players=state.game.num_players,
             options=dict(state.game.options),
             seed=state.seed,
-            start=data["start"],
+            start=state.start_position,
             seats=list(seats or []),
-            moves=moves,
-            times=list(times)[: len(moves)] if times is not None else [0.0] * len(moves),
-            result=state.result(),
-            meta={"rules_version": state.game.rules_version, "final_position": data["position"], **meta},
+            moves=state.history_notation(),
+            movers=list(movers),
+            times=list(times)[: len(history)] if times is not None else [0.0] * len(history),
+            ending=ending,
+            result=result,
+            rules_version=state.game.rules_version,
+            final_position=state.position(),
+            meta=dict(meta),
         )
 
     def game(self) -> Game:
@@ -132,46 +212,59 @@ class Record:
         """
         state = self.initial_state()
         for number, text in enumerate(self.moves, 1):
-            try:
-                state.play(text)
-            except IllegalMoveError as exc:
-                raise RecordError(f"move {number} ({text!r}) is not legal: {exc}", number) from None
+            self._play(state, number)
             yield number, text, state
+
+    def _play(self, state: State, number: int) -> None:
+        """Play move ``number`` (1-based) on ``state``, checking who made it."""
+        text = self.moves[number - 1]
+        to_move = state.current_player()
+        if self.movers and self.movers[number - 1] != to_move:
+            claimed = self.movers[number - 1]
+            raise RecordError(
+                f"move {number} ({_short(text)!r}) is marked as {_who(state, claimed)}'s, "
+                f"but {_who(state, to_move)} was to decide",
+                number,
+            )
+        try:
+            state.play(text)
+        except IllegalMoveError as exc:
+            raise RecordError(f"move {number} ({_short(text)!r}) is not legal: {exc}", number) from None
 
     def state_at(self, number: int) -> State:
         """The state after the first ``number`` moves (0 = the start), every move validated."""
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise RecordError(f"move {number!r}: a move number is a whole number")
         if not 0 <= number <= len(self.moves):
             raise RecordError(f"move {number} does not exist: the record has moves 0..{len(self.moves)}")
         state = self.initial_state()
-        for index, text in enumerate(self.moves[:number], 1):
-            try:
-                state.play(text)
-            except IllegalMoveError as exc:
-                raise RecordError(f"move {index} ({text!r}) is not legal: {exc}", index) from None
+        for index in range(1, number + 1):
+            self._play(state, index)
         return state
 
     def replay(self) -> State:
-        """The final state, every move re-validated; the result and, when recorded, the
-        final position must match the record's (so a change of rules is never silent)."""
+        """The final state, every move re-validated; the result (or the ending) and, when
+        recorded, the final position must match the record's (so a change of rules is never silent)."""
         state = self.state_at(len(self.moves))
-        expected = self.meta.get("final_position")
-        if expected is not None and expected != state.position():
+        if self.final_position is not None and self.final_position != state.position():
             raise RecordError(
-                f"replaying the {len(self.moves)} moves gives the position {state.position()!r}, "
-                f"the record says {expected!r} (rules version then: "
-                f"{self.meta.get('rules_version', 'unknown')}, now: {state.game.rules_version})"
+                f"replaying the {len(self.moves)} moves does not reach the recorded final position "
+                f"(rules version then: {self.rules_version or 'unknown'}, now: {state.game.rules_version})"
+            )
+        actual = state.result() if self.ending is None else self.ending.result(state.game)
+        if self.ending is not None and state.is_over():
+            raise RecordError(
+                f"the record ends by {self.ending.code}, but the moves already end the game "
+                f"({state.result().code})"  # type: ignore[union-attr]
             )
         recorded = self.result
-        actual = state.result()
         if recorded is None:
             if actual is not None:
-                raise RecordError(
-                    f"the record has no result, but replaying ends the game ({actual.reason})"
-                )
-        elif actual is None or actual.winners != recorded.winners:
-            got = "no result" if actual is None else f"winners {list(actual.winners)}"
+                raise RecordError(f"the record has no result, but replaying ends the game ({actual.code})")
+        elif actual is None or actual.winners != recorded.winners or actual.code != recorded.code:
+            got = "no result" if actual is None else f"winners {list(actual.winners)} ({actual.code})"
             raise RecordError(
-                f"the record says winners {list(recorded.winners)}, replaying gives {got}"
+                f"the record says winners {list(recorded.winners)} ({recorded.code}), replaying gives {got}"
             )
         return state
 
@@ -182,33 +275,46 @@ class Record:
             "game": self.game_id,
             "players": self.players,
             "options": self.options,
+            "rules_version": self.rules_version,
             "seed": self.seed,
             "start": self.start,
             "seats": [s.to_json() for s in self.seats],
             "moves": [
-                {"move": m, "t": round(t, 3)} for m, t in zip(self.moves, self._padded_times())
+                {"move": m, "by": "chance" if by == CHANCE else by, "t": round(t, 3)}
+                for m, by, t in zip(self.moves, self._padded_movers(), self._padded_times())
             ],
+            "ending": None if self.ending is None else self.ending.to_json(),
             "result": None if self.result is None else self.result.to_json(),
+            "final_position": self.final_position,
             "meta": self.meta,
         }
 
     def _padded_times(self) -> list[float]:
         return list(self.times) + [0.0] * (len(self.moves) - len(self.times))
 
+    def _padded_movers(self) -> list[Player]:
+        if len(self.movers) == len(self.moves):
+            return list(self.movers)
+        return _replayed_movers(self)
+
     @classmethod
     def from_json(cls, data: Any) -> "Record":
-        """Parse a record (structure only; :meth:`replay` checks the moves)."""
+        """Parse a record. Format 2: structure only (:meth:`replay` checks the moves).
+        Format 1: converted, which replays it (a RecordError names a move that fails)."""
         if not isinstance(data, Mapping):
             raise RecordError("a record must be a JSON object")
         version = data.get("format")
-        if isinstance(version, bool) or version != RECORD_FORMAT:
-            raise RecordError(f"record format {version!r} is not supported (expected {RECORD_FORMAT})")
+        if isinstance(version, bool) or version not in READABLE_FORMATS:
+            raise RecordError(
+                f"record format {version!r} is not supported (this boardlab reads formats "
+                f"{', '.join(map(str, READABLE_FORMATS))})"
+            )
         for key in ("game", "players", "seed", "moves"):
             if key not in data:
                 raise RecordError(f"record has no {key!r} field")
         game_id = data["game"]
         if not isinstance(game_id, str):
-            raise RecordError(f"record 'game' must be a game id, not {game_id!r}")
+            raise RecordError(f"record 'game' must be a game id, not {_short(repr(game_id))}")
         players = _whole_number(data["players"], "players")
         seed = _whole_number(data["seed"], "seed")
         options = data.get("options", {})
@@ -217,7 +323,7 @@ class Record:
         start = data.get("start")
         if start is not None and not isinstance(start, str):
             raise RecordError("record 'start' must be a position string or null")
-        moves, times = _parse_moves(data["moves"])
+        moves, movers, times = _parse_moves(data["moves"], players, version)
         seats_data = data.get("seats", [])
         if not isinstance(seats_data, list):
             raise RecordError("record 'seats' must be a list")
@@ -227,14 +333,17 @@ class Record:
         meta = data.get("meta", {})
         if not isinstance(meta, Mapping):
             raise RecordError("record 'meta' must be an object")
+        meta = dict(meta)
+        ending_data = data.get("ending")
+        ending = None if ending_data is None else Ending.from_json(ending_data, players)
         result_data = data.get("result")
-        try:
-            result = None if result_data is None else Result.from_json(result_data)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"record 'result' is malformed: {exc!r}") from None
-        if result is not None and len(result.returns) != players:
-            raise RecordError(f"record 'result' has {len(result.returns)} returns for {players} players")
-        return cls(
+        rules_version = data.get("rules_version", meta.pop("rules_version", None) if version == 1 else None)
+        final_position = data.get("final_position", meta.pop("final_position", None) if version == 1 else None)
+        if rules_version is not None and not isinstance(rules_version, str):
+            raise RecordError("record 'rules_version' must be text")
+        if final_position is not None and not isinstance(final_position, str):
+            raise RecordError("record 'final_position' must be a position string")
+        record = cls(
             game_id=game_id,
             players=players,
             options=dict(options),
@@ -242,22 +351,33 @@ class Record:
             start=start,
             seats=seats,
             moves=moves,
+            movers=movers,
             times=times,
-            result=result,
-            meta=dict(meta),
+            ending=ending,
+            rules_version=rules_version,
+            final_position=final_position,
+            meta=meta,
         )
+        if version == 1:
+            return _converted_from_format_1(record, result_data)
+        record.result = _parse_result(result_data, players)
+        return record
 
     def dumps(self) -> str:
         """The record as JSON text (what :meth:`save` writes)."""
         return json.dumps(self.to_json(), indent=1) + "\n"
 
-    def save(self, path: str | os.PathLike[str]) -> None:
+    def save(self, path: str | os.PathLike[str], *, overwrite: bool = True) -> Path:
         """Write the record atomically: a crash never leaves half a file or loses the old one.
 
         The text goes to a temporary file in the target's folder, is flushed to
-        disk, then renamed over the target. OSError propagates (no partial file).
+        disk, then renamed over the target. ``overwrite=False`` refuses an existing
+        file with FileExistsError. Returns the path written; OSError propagates
+        (no partial file).
         """
-        target = Path(path)
+        target = Path(path).expanduser()
+        if not overwrite and target.exists():
+            raise FileExistsError(f"{target} already exists")
         text = self.dumps()
         handle, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         try:
@@ -265,13 +385,18 @@ class Record:
                 out.write(text)
                 out.flush()
                 os.fsync(out.fileno())
-            os.replace(tmp_name, target)
+            if overwrite:
+                os.replace(tmp_name, target)
+            else:
+                os.link(tmp_name, target)  # fails if the file appeared meanwhile: never clobber
+                os.unlink(tmp_name)
         except BaseException:
             try:
                 os.unlink(tmp_name)
             except FileNotFoundError:
                 pass
             raise
+        return target
 
     @classmethod
     def loads(cls, text: str, source: str = "record", validate: bool = True) -> "Record":
@@ -280,6 +405,8 @@ class Record:
         With ``validate`` (the default) every move is replayed and re-validated
         (cost: one game replay), so a RecordError names the first bad move.
         """
+        if not isinstance(text, str):
+            raise RecordError(f"{source}: a record is JSON text, not {type(text).__name__}")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -300,8 +427,15 @@ class Record:
 
         With ``validate`` (the default) every move is re-validated, as in :meth:`loads`.
         """
+        if not isinstance(path, (str, os.PathLike)):
+            raise RecordError(f"a record path must be text, not {type(path).__name__}")
+        target = Path(path).expanduser()
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            if target.is_dir():
+                raise RecordError(f"{path}: is a folder, not a record file")
+            if target.stat().st_size > MAX_RECORD_BYTES:
+                raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES // 2**20} MiB, not a record")
+            text = target.read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
@@ -309,28 +443,120 @@ class Record:
         return cls.loads(text, str(path), validate)
 
 
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _who(state: State, player: Player) -> str:
+    if player == CHANCE:
+        return "chance"
+    if 0 <= player < state.game.num_players:
+        return state.game.player_name(player)
+    return "nobody (the game was over)"
+
+
+def _movers_of(state: State) -> list[Player]:
+    """Who decided each move of ``state``'s history: a copy walked back to the start and forward."""
+    walker = state.copy()
+    history = list(walker.history)
+    while walker.history:
+        walker.undo()
+    movers = []
+    for move in history:
+        movers.append(walker.current_player())
+        walker.apply(move)
+    return movers
+
+
+def _replayed_movers(record: Record) -> list[Player]:
+    state = record.initial_state()
+    movers = []
+    for number in range(1, len(record.moves) + 1):
+        movers.append(state.current_player())
+        try:
+            state.play(record.moves[number - 1])
+        except IllegalMoveError as exc:
+            raise RecordError(f"move {number} ({_short(record.moves[number - 1])!r}) is not legal: {exc}", number) from None
+    return movers
+
+
+def _converted_from_format_1(record: Record, result_data: Any) -> Record:
+    """A format 1 record as format 2: replayed for who made each move and the ending's code."""
+    state = record.initial_state()
+    for number, text in enumerate(record.moves, 1):
+        record.movers.append(state.current_player())
+        try:
+            state.play(text)
+        except IllegalMoveError as exc:
+            raise RecordError(
+                f"converting a format 1 record: move {number} ({_short(text)!r}) is not legal: {exc}", number
+            ) from None
+    if result_data is not None:
+        if not isinstance(result_data, Mapping) or "winners" not in result_data:
+            raise RecordError("record 'result' is malformed: expected an object with 'winners'")
+        replayed = state.result()
+        if replayed is None:
+            raise RecordError("converting a format 1 record: it has a result, but its moves do not end the game")
+        try:
+            recorded = Result.from_json({**result_data, "code": replayed.code})
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"record 'result' is malformed: {exc}") from None
+        record.result = recorded
+    record.meta["converted_from"] = 1
+    return record
+
+
+def _parse_result(data: Any, players: int) -> Result | None:
+    if data is None:
+        return None
+    try:
+        result = Result.from_json(data)
+    except KeyError as exc:
+        raise RecordError(f"record 'result' is malformed: it has no {exc.args[0]!r}") from None
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"record 'result' is malformed: {exc}") from None
+    if len(result.returns) != players:
+        raise RecordError(f"record 'result' has {len(result.returns)} returns for {players} players")
+    return result
+
+
 def _whole_number(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"record {name!r} must be a whole number, not {value!r}")
+        raise RecordError(f"record {name!r} must be a whole number, not {_short(repr(value))}")
     return value
 
 
-def _parse_moves(moves_data: Any) -> tuple[list[str], list[float]]:
-    """The moves list of a record: notation strings or ``{move, t}`` objects."""
+def _parse_moves(moves_data: Any, players: int, version: int) -> tuple[list[str], list[Player], list[float]]:
+    """The moves list of a record: ``{move, by, t}`` objects (format 1: notation strings or ``{move, t}``)."""
     if not isinstance(moves_data, list):
         raise RecordError("record 'moves' must be a list")
     moves: list[str] = []
+    movers: list[Player] = []
     times: list[float] = []
     for number, entry in enumerate(moves_data, 1):
-        if isinstance(entry, str):
+        if version == 1 and isinstance(entry, str):
             moves.append(entry)
             times.append(0.0)
             continue
         if not isinstance(entry, Mapping) or not isinstance(entry.get("move"), str):
-            raise RecordError(f"move {number} is not a string or a {{move, t}} object", number)
+            raise RecordError(f"move {number} is not a {{move, by, t}} object", number)
         stamp = entry.get("t", 0.0)
         if isinstance(stamp, bool) or not isinstance(stamp, (int, float)) or not math.isfinite(stamp) or stamp < 0:
-            raise RecordError(f"move {number}: time {stamp!r} is not a number of seconds >= 0", number)
+            raise RecordError(f"move {number}: time {_short(repr(stamp))} is not a number of seconds >= 0", number)
+        if version >= 2:
+            by = entry.get("by")
+            if by == "chance":
+                movers.append(CHANCE)
+            elif isinstance(by, int) and not isinstance(by, bool) and 0 <= by < players:
+                movers.append(by)
+            else:
+                raise RecordError(
+                    f"move {number}: 'by' must be a seat 0..{players - 1} or \"chance\", not {_short(repr(by))}",
+                    number,
+                )
         moves.append(entry["move"])
         times.append(float(stamp))
-    return moves, times
+    return moves, movers, times
+
+
+__all__ = ["Ending", "READABLE_FORMATS", "RECORD_FORMAT", "Record", "Seat"]

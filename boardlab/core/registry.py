@@ -43,10 +43,13 @@ def game_class(game_id: str) -> type[Game]:
     """The class registered under ``game_id``; UnknownGameError lists the valid ids."""
     _discover()
     try:
+        if not isinstance(game_id, str):
+            raise KeyError(game_id)
         return _GAMES[game_id]
     except KeyError:
         valid = ", ".join(sorted(_GAMES)) or "(none)"
-        raise UnknownGameError(f"unknown game {game_id!r}; known games: {valid}") from None
+        shown = game_id if isinstance(game_id, str) and len(game_id) <= 40 else repr(game_id)[:40]
+        raise UnknownGameError(f"unknown game {shown!r}; known games: {valid}") from None
 
 
 def load(game_id: str, players: int | None = None, **options: Any) -> Game:

@@ -1,7 +1,6 @@
 """The lab: computer-vs-computer games, statistics and balance reports."""
 
-from .arena import play_game
 from .simulate import SimulationPlan, game_seed, simulate
 from .stats import GameOutcome, Summary, summarize
 
-__all__ = ["GameOutcome", "SimulationPlan", "Summary", "game_seed", "play_game", "simulate", "summarize"]
+__all__ = ["GameOutcome", "SimulationPlan", "Summary", "game_seed", "simulate", "summarize"]

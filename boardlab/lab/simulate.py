@@ -9,7 +9,6 @@ number of worker processes: game ``i`` always gets the same seed
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import signal
 import time
@@ -18,12 +17,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..agents import make_agent
+from ..agents import agent_seed, make_agent
 from ..core.agent import Agent
 from ..core.errors import OptionError
 from ..core.game import Game
+from ..core.match import Match
 from ..core.registry import load
-from .arena import play_game
+from ..core.seeds import derive_seed
 from .stats import GameOutcome
 
 
@@ -60,14 +60,13 @@ class SimulationPlan:
                 f"agents, got {len(self.agents)}: {','.join(self.agents)}"
             )
         for spec in self.agents:
-            make_agent(spec, seed=0)
+            make_agent(spec, seed=0, game=game)
         return game
 
 
 def game_seed(base_seed: int, index: int) -> int:
     """The seed of game ``index``: a hash of (base seed, index), stable across runs and machines."""
-    digest = hashlib.sha256(f"boardlab-simulate/{base_seed}/{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return derive_seed(base_seed, index)
 
 
 def seat_agents(plan: SimulationPlan, num_players: int, index: int) -> tuple[int, ...]:
@@ -94,21 +93,20 @@ def play_one(plan: SimulationPlan, index: int) -> GameOutcome:
     game = _plan_game(plan)
     seed = game_seed(plan.seed, index)
     seating = seat_agents(plan, game.num_players, index)
-    agents: list[Agent] = [
-        make_agent(plan.agents[agent], seed=game_seed(seed, seat + 1)) for seat, agent in enumerate(seating)
+    agents: list[Agent | None] = [
+        make_agent(plan.agents[agent], seed=agent_seed(seed, seat), game=game) for seat, agent in enumerate(seating)
     ]
     began = time.perf_counter()
+    match = Match(game, agents, seed=seed)
     try:
-        record = play_game(game, agents, seed)
+        result = match.play_out()
     except Exception as exc:
         # name the game so it can be reproduced alone (a rules or agent bug, not bad input)
         raise RuntimeError(f"{game.id} game {index} (seed {seed}, agents {agents!r}) failed: {exc!r}") from exc
     seconds = time.perf_counter() - began
-    result = record.result
-    assert result is not None, "play_game returns finished games only"
     path: str | None = None
     if plan.records_dir is not None:
-        record.meta.update({"simulation_seed": plan.seed, "game_index": index})
+        record = match.record(simulation_seed=plan.seed, game_index=index)
         target = Path(plan.records_dir) / f"{game.id}-{index:05d}.json"
         record.save(target)
         path = str(target)
@@ -118,9 +116,10 @@ def play_one(plan: SimulationPlan, index: int) -> GameOutcome:
         seat_agents=seating,
         winners=tuple(result.winners),
         returns=tuple(result.returns),
+        code=result.code,
         reason=result.reason,
-        moves=len(record.moves),
-        decisions=int(record.meta.get("decisions", len(record.moves))),
+        moves=match.ply,
+        decisions=match.decisions,
         seconds=seconds,
         record_path=path,
     )

@@ -25,6 +25,7 @@ class GameOutcome:
     seat_agents: tuple[int, ...]
     winners: tuple[int, ...]
     returns: tuple[float, ...]
+    code: str
     reason: str
     moves: int
     decisions: int
@@ -65,7 +66,7 @@ class Summary:
     ``seat_balance_chi2`` / ``seat_balance_p``: :func:`seat_balance` of the seat wins.
     ``agent_seat_score[a][s]`` / ``agent_seat_games[a][s]``: agent ``a``'s score
     and games in seat ``s`` (with rotation this separates seat advantage from
-    agent strength).
+    agent strength). ``endings``: games per ending code (``Result.code``).
     """
 
     games: int
@@ -84,7 +85,7 @@ class Summary:
     seat_balance_p: float = math.nan
     agent_seat_score: tuple[tuple[float, ...], ...] = ()
     agent_seat_games: tuple[tuple[int, ...], ...] = ()
-    reasons: dict[str, int] = field(default_factory=dict)
+    endings: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -150,10 +151,10 @@ def summarize(
     agent_games = [0] * len(agents)
     seat_score = [[0.0] * seats for _ in agents]
     seat_games = [[0] * seats for _ in agents]
-    reasons: dict[str, int] = {}
+    endings: dict[str, int] = {}
     draws = 0
     for outcome in outcomes:
-        reasons[outcome.reason] = reasons.get(outcome.reason, 0) + 1
+        endings[outcome.code] = endings.get(outcome.code, 0) + 1
         for seat, agent in enumerate(outcome.seat_agents):
             agent_score[agent] += outcome.returns[seat]
             seat_score[agent][seat] += outcome.returns[seat]
@@ -185,7 +186,7 @@ def summarize(
         seat_balance_p=seat_balance(seat_wins)[1],
         agent_seat_score=tuple(tuple(row) for row in seat_score),
         agent_seat_games=tuple(tuple(row) for row in seat_games),
-        reasons=dict(sorted(reasons.items(), key=lambda item: -item[1])),
+        endings=dict(sorted(endings.items(), key=lambda item: -item[1])),
     )
 
 

@@ -145,12 +145,12 @@ class TreeState(State):
         returns = self.node.returns
         top = max(returns)
         winners = tuple(p for p, value in enumerate(returns) if value == top)
-        return Result(winners, returns, "leaf reached")
+        return Result(winners, returns, "leaf reached", "leaf")
 
     def evaluate(self) -> tuple[float, ...] | None:
         return self.node.estimate if isinstance(self.node, Decide) else None
 
-    def view(self, player: int | None = None) -> dict[str, Any]:
+    def _view(self, player: int | None) -> dict[str, Any]:
         return {"path": list(self.path)}
 
     def position(self) -> str:
@@ -238,9 +238,9 @@ class SecretGuessState(State):
         return Word(text)
 
     def result(self) -> Result | None:
-        return None if self.winner < 0 else Result.win(self.winner, 2, "guess or coin")
+        return None if self.winner < 0 else Result.win(self.winner, 2, "guess or coin", code="decided")
 
-    def view(self, player: int | None = None) -> dict[str, Any]:
+    def _view(self, player: int | None) -> dict[str, Any]:
         return {"card": self.card if player == 1 else None, "choice": self.choice, "winner": self.winner}
 
     def secrets(self, player: int | None) -> set[str]:
@@ -255,6 +255,7 @@ class SecretGuessState(State):
         clone.seed = rng.getrandbits(64)
         if player != 1 and clone.card >= 0:
             clone.card = rng.randrange(2)
+            clone.rebase()
         return clone
 
 

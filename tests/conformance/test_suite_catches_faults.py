@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conformance import test_protocol as protocol
-from tests.conformance.helpers import Budget, leaked
-from tests.support.dicenim import DiceNim, DiceNimState
+from boardlab.core import Result
+from boardlab.testing import checks
+from boardlab.testing.helpers import Budget, leaked
+from tests.support.dicenim import DiceNim, DiceNimState, Secret
 
 SMALL = Budget(random_games=3, variant_games=1, check_every=1, moves_per_check=10, fuzz_examples=20)
 
@@ -23,15 +24,10 @@ class ForgetfulUndoState(DiceNimState):
 
 
 class LeakyViewState(DiceNimState):
-    def view(self, player=None):
-        view = super().view(player)
-        view["note"] = f"opponent holds s{self.secrets_[1 - player]}" if player is not None else ""
+    def _view(self, player):
+        view = super()._view(player)
+        view["opponent"] = str(Secret(1 - player, self.secrets_[1 - player])) if player is not None else ""
         return view
-
-    def secrets(self, player):
-        if player is None or self.secrets_[1 - player] < 0:
-            return set()
-        return {f"s{self.secrets_[1 - player]}"}
 
 
 class PeekingResampleState(DiceNimState):
@@ -53,39 +49,76 @@ class SeedKeepingResampleState(DiceNimState):
         return state
 
 
-def faulty_game(state_class: type[DiceNimState]) -> DiceNim:
-    class Faulty(DiceNim):
-        id = f"faulty-{state_class.__name__}"
-
-        def _new_state(self, seed: int) -> DiceNimState:
-            return state_class(self, seed, self.options["pile"])
-
-    return Faulty()
-
-
-def test_undo_check_catches_an_undo_that_forgets_a_field() -> None:
-    with pytest.raises(AssertionError):
-        protocol.test_undo_walks_back_to_the_start_exactly(faulty_game(ForgetfulUndoState), SMALL)
+class HistoryKeepingResampleState(DiceNimState):
+    def resample(self, player, rng):
+        state = self.copy()  # keeps the real deal of the other secret in history and undo
+        state.seed = rng.getrandbits(64)
+        if state.secrets_[1 - player] >= 0:
+            state.secrets_[1 - player] = rng.randrange(3)
+        return state
 
 
-def test_view_check_catches_a_leaked_secret() -> None:
-    with pytest.raises(AssertionError, match="leaks"):
-        protocol.test_views_are_json_and_hide_each_players_secrets(faulty_game(LeakyViewState), SMALL)
+class TellingMoveTextState(DiceNimState):
+    def _move_text(self, move, viewer):
+        return str(move)  # a dealt secret reads in full to everybody
 
 
-def test_resample_check_catches_a_changed_own_secret() -> None:
-    with pytest.raises(AssertionError):
-        protocol.test_resample_keeps_the_players_view(faulty_game(PeekingResampleState), SMALL)
+class SecretlessState(DiceNimState):
+    def secrets(self, player):  # hidden information declared but never named
+        return set()
 
 
-def test_position_check_catches_a_position_string_that_drops_a_field() -> None:
-    with pytest.raises(AssertionError):
-        protocol.test_positions_round_trip_mid_game(faulty_game(RollForgettingPositionState), SMALL)
+class UndeclaredCodeState(DiceNimState):
+    def result(self):
+        result = super().result()
+        return None if result is None else Result(result.winners, result.returns, result.reason, "mystery")
 
 
-def test_resample_check_catches_a_kept_seed() -> None:
-    with pytest.raises(AssertionError, match="replace the seed"):
-        protocol.test_resample_keeps_the_players_view(faulty_game(SeedKeepingResampleState), SMALL)
+class IllegalDefaultState(DiceNimState):
+    def default_move(self):
+        return Secret(0, 1)  # a deal is no player's move
+
+
+def faulty_game(state_class: type[DiceNimState], **declared) -> DiceNim:
+    attributes = {"id": f"faulty-{state_class.__name__}", **declared}
+
+    def _new_state(self, seed: int) -> DiceNimState:
+        return state_class(self, seed, self.options["pile"])
+
+    attributes["_new_state"] = _new_state
+    return type("Faulty", (DiceNim,), attributes)()
+
+
+@pytest.mark.parametrize(
+    ("check", "state_class", "declared", "message"),
+    [
+        (checks.check_undo_walks_back_to_the_start, ForgetfulUndoState, {}, "undo"),
+        (checks.check_views_are_enveloped_json_and_keep_secrets, LeakyViewState, {}, "leaks"),
+        (checks.check_twins_look_the_same, PeekingResampleState, {}, "changed view"),
+        (checks.check_positions_round_trip, RollForgettingPositionState, {}, None),
+        (checks.check_twins_look_the_same, SeedKeepingResampleState, {}, "replace the seed"),
+        (checks.check_twins_look_the_same, HistoryKeepingResampleState, {}, "rebase"),
+        (checks.check_move_texts_keep_secrets, TellingMoveTextState, {}, "leaks"),
+        (checks.check_declared_nature, SecretlessState, {}, "named nothing"),
+        (checks.check_declared_nature, DiceNimState, {"has_chance": False}, "chance node came up"),
+        (checks.check_declared_nature, DiceNimState, {"has_hidden_information": False}, "secrets in a game"),
+        (checks.check_random_games_end_within_the_bound, UndeclaredCodeState, {}, "result_codes"),
+        (checks.check_default_moves_are_legal, IllegalDefaultState, {}, "not a possible chance outcome|not"),
+    ],
+    ids=lambda value: getattr(value, "__name__", None) if callable(value) else None,
+)
+def test_each_check_catches_its_planted_fault(check, state_class, declared, message) -> None:
+    with pytest.raises((AssertionError, ValueError), match=message):
+        check(faulty_game(state_class, **declared), SMALL)
+
+
+def test_the_unfaulted_test_game_passes_every_check() -> None:
+    game = faulty_game(DiceNimState)
+    for check in checks.CHECKS:
+        if check in (checks.check_catalog_entry, checks.check_bad_player_counts_and_options,
+                     checks.check_records_round_trip):
+            continue  # these load the game by id from the registry
+        check(game, SMALL)
 
 
 def test_leak_finder_matches_whole_tokens_only() -> None:

@@ -56,6 +56,7 @@ ROLLS = [(Roll(v), 1 / 6) for v in range(1, 7)]
 
 class DiceNim(Game):
     id = "dicenim"
+    result_codes = ("last_counter",)
     name = "Dice Nim (test game)"
     options_spec = (Option("pile", 10, "counters at the start", kind=int, minimum=1, maximum=50),)
     has_chance = True
@@ -149,9 +150,14 @@ class DiceNimState(State):
     def result(self):
         if self.current_player() != TERMINAL:
             return None
-        return Result.win(1 - self.to_move, 2, "took the last counter")
+        return Result.win(1 - self.to_move, 2, "took the last counter", code="last_counter")
 
-    def view(self, player=None):
+    def _move_text(self, move, viewer):
+        if isinstance(move, Secret) and viewer != move.player:
+            return f"P{move.player + 1} was dealt a secret"
+        return str(move)
+
+    def _view(self, player):
         mine = None
         if player is not None and self.secrets_[player] >= 0:
             mine = str(Secret(player, self.secrets_[player]))
@@ -169,18 +175,12 @@ class DiceNimState(State):
         return f"{self.pile} {self.to_move} {int(self.rolling)} {self.secrets_[0]} {self.secrets_[1]}"
 
     def resample(self, player, rng: random.Random):
-        """Re-draw the other player's secret and replay the history with it, so that
+        """Re-draw the other player's secret, then start a fresh history here, so that
         neither the state nor its history (nor undo) holds the real secret."""
+        c = self.copy()
+        c.seed = rng.getrandbits(64)
         other = 1 - player
-        fresh_secret = rng.randrange(3)
-        if self._start_position is None:
-            c = self.game.new_state(rng.getrandbits(64))
-        else:
-            c = self.game.state_from_position(self._start_position, rng.getrandbits(64))
-            if c.secrets_[other] >= 0:
-                c.secrets_[other] = fresh_secret
-        for move in self._history:
-            if isinstance(move, Secret) and move.player == other:
-                move = Secret(other, fresh_secret)
-            c.apply(move)
+        if c.secrets_[other] >= 0:
+            c.secrets_[other] = rng.randrange(3)
+        c.rebase()
         return c

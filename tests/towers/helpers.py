@@ -45,9 +45,9 @@ def load(
 
 def cells(state: TowersState) -> dict[str, str]:
     """The non-empty squares of a state as {square: stack letters}."""
-    view = state.view()
+    view = state.view()["board"]
     out = {}
-    for row, line in enumerate(view["board"]):
+    for row, line in enumerate(view["stacks"]):
         for file, cell in enumerate(line):
             if cell:
                 out[f"{FILES[file]}{7 - row}"] = cell

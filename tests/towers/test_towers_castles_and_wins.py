@@ -23,7 +23,7 @@ def test_r6_2_a_castle_is_taken_by_falling_on_it() -> None:
     state = load({**BLACK_SPARE, "g4": "WW"})
     state.play("g4W")
     assert cells(state)["f4"] == "CW"
-    assert state.view()["castle_counts"] == [1, 0]
+    assert state.view()["board"]["castle_counts"] == [1, 0]
 
 
 def test_r6_2_pushing_your_castle_can_expose_another_colour() -> None:
@@ -32,16 +32,16 @@ def test_r6_2_pushing_your_castle_can_expose_another_colour() -> None:
     state.play("d4E")
     after = cells(state)
     assert (after["d4"], after["e4"], after["f4"]) == ("CB", "BBW", "CW")
-    assert state.view()["controllers"]["d4"] == 1
+    assert state.view()["board"]["controllers"]["d4"] == 1
 
 
 def test_r6_3_a_castle_five_tall_counting_the_green_piece_is_crowned() -> None:
     state = load({**BLACK_SPARE, "c4": "WWWWW", "d4": "CBBB"})
-    assert state.view()["crowned"] == {}
+    assert state.view()["board"]["crowned"] == {}
     state.play("c4E")
     assert cells(state)["d4"] == "CBBBW"
-    assert state.view()["crowned"] == {"d4": 0}
-    assert state.view()["crown_counts"] == [1, 0]
+    assert state.view()["board"]["crowned"] == {"d4": 0}
+    assert state.view()["board"]["crown_counts"] == [1, 0]
 
 
 def test_r6_4_a_push_passing_over_a_castle_never_crowns_it() -> None:
@@ -50,7 +50,7 @@ def test_r6_4_a_push_passing_over_a_castle_never_crowns_it() -> None:
     state.play("a4E")
     assert cells(state)["b4"] == "CBBW"
     assert cells(state)["c4"] == "W"
-    assert state.view()["crowned"] == {}
+    assert state.view()["board"]["crowned"] == {}
 
 
 def test_r6_5_a_crowned_castle_cannot_be_landed_on_nor_pushed_by_others() -> None:
@@ -63,12 +63,12 @@ def test_r6_5_a_crowned_castle_cannot_be_landed_on_nor_pushed_by_others() -> Non
 
 def test_r6_5_the_owner_pushing_his_crowned_castle_loses_the_crown() -> None:
     state = load({**BLACK_SPARE, "d4": "CBBBW"})
-    assert state.view()["crowned"] == {"d4": 0}
+    assert state.view()["board"]["crowned"] == {"d4": 0}
     state.play("d4W")
     after = cells(state)
     assert (after["d4"], after["c4"], after["b4"], after["a4"]) == ("C", "B", "CB", "BW")
-    assert state.view()["crowned"] == {}
-    assert "d4" not in state.view()["controllers"]  # a bare castle: nobody controls it
+    assert state.view()["board"]["crowned"] == {}
+    assert "d4" not in state.view()["board"]["controllers"]  # a bare castle: nobody controls it
 
 
 # --- rules 7: winning ------------------------------------------------------------------
@@ -122,7 +122,7 @@ def test_r7_4_tie_goes_to_the_mover() -> None:
     state.play("d3N")
     after = cells(state)
     assert after["d4"] == "CUU" and after["d6"] == "CRRRW"
-    view = state.view()
+    view = state.view()["board"]
     assert view["castle_counts"][1] == 3 and view["crown_counts"][0] == 2
     assert state.winners() == (0,)
 

@@ -52,7 +52,7 @@ def test_r2_layouts_place_two_piece_towers_and_the_five_castles(
     for letter, squares in towers.items():
         assert sorted(sq for sq, stack in board.items() if stack == letter * 2) == squares
     assert sorted(sq for sq, stack in board.items() if stack == "C") == ["b4", "d2", "d4", "d6", "f4"]
-    assert state.view()["reserves"] == [reserve] * players
+    assert state.view()["board"]["reserves"] == [reserve] * players
 
 
 def test_r2_2_sixteen_first_moves_for_each_side_in_the_default_layout() -> None:
@@ -85,12 +85,13 @@ def test_r2_5_random_first_comes_from_the_seed() -> None:
 
 def test_view_is_json_safe_and_complete() -> None:
     state = load({"g1": "B", "d4": "CWWWW", "c5": "BW"})
-    view = state.view(0)
-    assert view == state.view(None) == state.view(1)  # nothing is hidden
-    json.dumps(view)
+    envelope = state.view(0)
+    view = envelope["board"]
+    assert view == state.view(None)["board"] == state.view(1)["board"]  # nothing is hidden
+    json.dumps(envelope)
     assert view["crowned"] == {"d4": 0}
     assert view["controllers"]["c5"] == 0 and view["controllers"]["g1"] == 1
-    assert view["to_move"] == 0 and view["result"] is None
+    assert envelope["to_move"] == 0 and envelope["result"] is None
     assert view["position"] == state.position()
 
 
@@ -142,12 +143,12 @@ def test_random_games_end_within_the_bound_in_both_player_counts() -> None:
             assert abs(sum(state.returns()) - 1) < 1e-9
 
 
-def test_a_full_random_game_runs_through_the_lab_driver() -> None:
-    agents_module = pytest.importorskip("boardlab.agents")
-    lab = pytest.importorskip("boardlab.lab")
-    try:
-        agents = [agents_module.make_agent("random", seed=s) for s in (1, 2)]
-    except OptionError:
-        pytest.skip("no random agent registered yet")
-    record = lab.play_game(boardlab.load("towers"), agents, seed=3)
-    assert record.moves and record.result is not None
+def test_a_full_random_game_runs_through_the_match_driver() -> None:
+    from boardlab.agents import make_agent
+
+    match = boardlab.Match(boardlab.load("towers"), [make_agent("random", seed=s) for s in (1, 2)], seed=3)
+    result = match.play_out()
+    assert result.code in boardlab.load("towers").result_codes
+    record = match.record()
+    assert record.moves and record.result == result
+    assert record.replay().position() == record.final_position

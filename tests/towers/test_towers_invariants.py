@@ -33,7 +33,7 @@ def two_player_boards(draw: st.DrawFn) -> str:
 def snapshot(state: TowersState) -> tuple:
     return (
         state.position(), list(state.control), list(state.reserves), state.zobrist,
-        len(state.hashes), state.current_player(), state.result(),
+        state.progress.moves, state.current_player(), state.result(),
     )
 
 
@@ -42,7 +42,7 @@ def assert_matches_recomputation(state: TowersState) -> None:
     fresh = TowersState(state.game, 0, list(state.stacks), state.to_move, state.no_progress)
     assert fresh.control == state.control
     assert fresh.reserves == state.reserves
-    assert board_hash(state.stacks, state.to_move) == state.zobrist == state.hashes[-1]
+    assert board_hash(state.stacks, state.to_move) == state.zobrist == state.progress.last_key
     assert fresh.castles == state.castles
 
 

@@ -83,7 +83,7 @@ def test_r4_1_building_needs_a_piece_in_reserve() -> None:
     squares["a1"] = "WWWW"
     squares["e2"] = "W"  # 14 x 5 + 4 + 1 = 75
     state = load(squares)
-    assert state.view()["reserves"][0] == 0
+    assert state.view()["board"]["reserves"][0] == 0
     with pytest.raises(IllegalMoveError, match="White has no pieces left in reserve"):
         state.play("a1+")
 

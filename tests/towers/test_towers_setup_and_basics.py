@@ -18,7 +18,7 @@ LAYOUTS = [(2, "diagram"), (2, "split_sides"), (2, "pinwheel"), (4, "diagram"), 
 def test_r2_1_every_layout_has_the_five_castles_of_the_plus(players: int, layout: str) -> None:
     state = boardlab.load("towers", players=players, layout=layout).new_state(seed=0)
     board = cells(state)
-    assert sorted(state.view()["castles"]) == sorted(DEFAULT_CASTLES)
+    assert sorted(state.view()["board"]["castles"]) == sorted(DEFAULT_CASTLES)
     assert all(board[square] == "C" for square in DEFAULT_CASTLES)
 
 
@@ -34,15 +34,15 @@ def test_r2_3_four_players_each_hold_one_corner_with_two_towers() -> None:
 def test_r1_3_setup_pieces_come_out_of_the_supply(players: int, reserve: int) -> None:
     # 75 (2P) or 50 (4P) per colour, the setup towers included: 75 - 8 and 50 - 4.
     state = boardlab.load("towers", players=players).new_state(seed=0)
-    assert state.view()["reserves"] == [reserve] * players
+    assert state.view()["board"]["reserves"] == [reserve] * players
 
 
 def test_r1_3_a_build_uses_one_reserve_piece_and_a_push_none() -> None:
     state = boardlab.load("towers").new_state(seed=0)
     state.play("b7+")
-    assert state.view()["reserves"] == [66, 67]
+    assert state.view()["board"]["reserves"] == [66, 67]
     state.play("g6W")
-    assert state.view()["reserves"] == [66, 67]
+    assert state.view()["board"]["reserves"] == [66, 67]
 
 
 def test_r1_6_castle_pieces_stay_at_the_bottom_of_the_same_squares_through_a_game() -> None:

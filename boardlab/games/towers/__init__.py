@@ -11,7 +11,8 @@ from .evaluation import evaluate
 from .game import Towers
 from .moves import Build, Push, parse_move_text
 from .position import format_position, parse_position
-from .state import TowersRules, TowersState
+from .rules import TowersRules
+from .state import TowersState
 
 __all__ = [
     "CASTLE",

@@ -7,10 +7,11 @@ from typing import Any, Mapping
 
 from boardlab.core import Game, Option, OptionError, register
 
-from .board import COLOUR_NAMES, LAYOUT_CHOICES, MAX_HEIGHT, NO_PROGRESS_DEFAULT, SUPPLY, layout_stacks
+from .board import COLOUR_NAMES, LAYOUT_CHOICES, MAX_HEIGHT, SUPPLY, layout_stacks
 from .position import parse_position
 from .render import render_view
-from .state import TowersRules, TowersState
+from .rules import TowersRules
+from .state import TowersState
 
 _ALL_LAYOUTS = ("diagram", "split_sides", "pinwheel", "four_each", "blocks")
 
@@ -31,6 +32,9 @@ class Towers(Game):
     player_counts = (2, 4)
     rules_version = "1"
     state_class = TowersState
+    draw_by_agreement = True
+    conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
+    result_codes = ("castles", "crowns", "no_moves", "repetition", "no_progress", "move_limit")
     options_spec = (
         Option(
             "layout", "diagram",
@@ -58,8 +62,9 @@ class Towers(Game):
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         super().__init__(players, **options)
-        limit = self.options["no_progress_limit"] or NO_PROGRESS_DEFAULT[self.num_players]
-        self.rules = TowersRules(self.num_players, limit, self.options["ply_cap"])
+        self.rules = TowersRules.from_options(
+            self.num_players, self.options["no_progress_limit"], self.options["ply_cap"]
+        )
 
     def _check_options(self) -> None:
         layout = self.options["layout"]

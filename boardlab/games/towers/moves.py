@@ -29,6 +29,9 @@ class Build(Move):
     def __repr__(self) -> str:
         return f"Build({SQUARE_NAMES[self.square]})"
 
+    def json_fields(self) -> dict[str, str]:
+        return {"square": SQUARE_NAMES[self.square]}
+
 
 @dataclass(frozen=True, slots=True)
 class Push(Move):
@@ -52,6 +55,14 @@ class Push(Move):
 
     def __repr__(self) -> str:
         return f"Push({SQUARE_NAMES[self.square]}, {self.direction})"
+
+    def json_fields(self) -> dict[str, str]:
+        """The pushed square, the direction and the first square the stack moves onto."""
+        return {
+            "from": SQUARE_NAMES[self.square],
+            "direction": self.direction,
+            "to": SQUARE_NAMES[STEP[self.direction_index][self.square]],
+        }
 
 
 #: BUILDS[square] and PUSHES[square][direction_index]: the only move objects ever made

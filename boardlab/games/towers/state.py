@@ -6,33 +6,30 @@ Representation (the hot path of random play and MCTS):
 * ``control``: five bit masks, one per seat plus one for bare castles (index CASTLE),
   of the squares whose top token is that seat's.
 * ``reserves``: pieces each seat still holds (rules 1.7).
-* ``zobrist`` and ``hashes``: the position hash (stacks + seat to move) and one hash
-  per position reached, for threefold repetition (rules 8.1).
+* ``zobrist``: the position hash (stacks + seat to move).
+* ``progress``: the core's :class:`~boardlab.core.ProgressTracker` with the hash of every
+  position reached, the moves since the last build or dropping push, and the move
+  count: threefold repetition (rules 8.1), the no-progress draw (8.2) and the cap (8.3).
 
 The lists are copy-on-write: ``_apply`` replaces them by fresh copies before it
 changes them and never mutates a list a snapshot or a copy may hold. So
-``_snapshot`` is one tuple of references and ``_copy`` copies only ``hashes``.
+``_snapshot`` is one tuple of references and ``_copy`` copies only ``progress``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from boardlab.core import TERMINAL, Move, PositionError, Result, State
+from boardlab.core import TERMINAL, Move, PositionError, ProgressTracker, Result, State
 
 from .board import (
     CASTLE,
-    CASTLES_TO_WIN,
-    COLOUR_LETTERS,
-    COLOUR_NAMES,
-    CROWNS_TO_WIN,
     MAX_HEIGHT,
     NEIGHBOURS,
     NUM_SQUARES,
     SQUARE_BIT,
     SQUARE_NAMES,
     STEP,
-    SUPPLY,
     TURN_KEYS,
     ZOBRIST_TABLES,
     Stack,
@@ -43,38 +40,19 @@ from .board import (
 from .evaluation import evaluate
 from .moves import BUILDS, NEIGHBOUR_PUSHES, Build, Push, parse_move_text
 from .position import format_position
-from .render import state_view
+from .rules import TowersRules
+from .view import state_view
 
 if TYPE_CHECKING:
     from .game import Towers
-
-
-class TowersRules:
-    """The fixed numbers of one game (player count and options), shared by its states."""
-
-    __slots__ = (
-        "players", "castles_to_win", "crowns_to_win", "no_progress_limit", "ply_cap",
-        "supply", "letters", "names",
-    )
-
-    def __init__(self, players: int, no_progress_limit: int, ply_cap: int) -> None:
-        self.players = players
-        self.castles_to_win = CASTLES_TO_WIN[players]
-        self.crowns_to_win = CROWNS_TO_WIN[players]
-        self.no_progress_limit = no_progress_limit
-        #: 0 = no cap (rules 8.3)
-        self.ply_cap = ply_cap
-        self.supply = SUPPLY[players]
-        self.letters = COLOUR_LETTERS[players]
-        self.names = COLOUR_NAMES[players]
 
 
 class TowersState(State):
     """A Towers position with its history. Build with :class:`Towers`, not directly."""
 
     __slots__ = (
-        "rules", "stacks", "control", "reserves", "to_move", "_current", "no_progress",
-        "zobrist", "hashes", "_result", "castles", "castle_mask",
+        "rules", "stacks", "control", "reserves", "to_move", "_current",
+        "zobrist", "progress", "_result", "castles", "castle_mask",
     )
 
     def __init__(
@@ -87,7 +65,6 @@ class TowersState(State):
         self.rules = rules
         self.stacks = list(stacks)
         self.to_move = to_move
-        self.no_progress = no_progress
         control = [0, 0, 0, 0, 0]
         on_board = [0, 0, 0, 0]
         castles = []
@@ -104,7 +81,7 @@ class TowersState(State):
         self.castle_mask = sum(SQUARE_BIT[sq] for sq in castles)
         self.reserves = [rules.supply - on_board[seat] for seat in range(rules.players)]
         self.zobrist = board_hash(self.stacks, to_move)
-        self.hashes = [self.zobrist]
+        self.progress = ProgressTracker(self.zobrist, quiet_moves=no_progress)
         self._result: Result | None = None
         self._current = to_move
         self._settle_loaded_position()
@@ -167,21 +144,20 @@ class TowersState(State):
             )
             reserves = self.reserves = self.reserves.copy()
             reserves[seat] -= 1
-            self.no_progress = 0
             # a build never touches a castle (rules 4.1), so no castle condition can change
-            self._pass_turn(seat, False)
+            self._pass_turn(seat, False, True)
             return
         assert type(move) is Push
-        self._push(move.square, move.direction_index)
-        self._pass_turn(seat, True)
+        dropped = self._push(move.square, move.direction_index)
+        self._pass_turn(seat, True, dropped)
 
-    def _push(self, start: int, direction: int) -> None:
+    def _push(self, start: int, direction: int) -> bool:
         """Run the push algorithm of rules 5.3 on ``self.stacks`` (already a private copy).
 
         The original pieces are the top ``count`` pieces of ``cur``, above ``base`` pieces
         that were there before. At each step the pieces below the next square's height,
         and always the lowest one, stay; the rest drop onto the next square.
-        Updates control masks, the hash and the no-progress counter.
+        Updates control masks and the hash; returns whether pieces dropped (rules 5.10).
         """
         stacks = self.stacks
         step = STEP[direction]
@@ -229,22 +205,23 @@ class TowersState(State):
             else:
                 control[new[-1]] |= SQUARE_BIT[sq]
         self.zobrist = zobrist
-        self.no_progress = 0 if dropped else self.no_progress + 1
+        return dropped
 
-    def _pass_turn(self, mover: int, check_castles: bool) -> None:
-        """Rules 8.4, steps 3-5: castle conditions, passing the turn, then the draws."""
+    def _pass_turn(self, mover: int, check_castles: bool, progress: bool) -> None:
+        """Rules 8.4, steps 3-5: castle conditions, passing the turn, then the draws.
+        ``progress``: the move was a build or a dropping push (rules 5.10, 8.2)."""
         rules = self.rules
         players = rules.players
         if check_castles:
             winner = self._castle_winner(mover)
             if winner is not None:
-                self._finish(mover, (mover + 1) % players, winner)
+                self._finish(mover, (mover + 1) % players, winner, progress)
                 return
         if players == 2:
             nxt = 1 - mover
             if not self.can_move(nxt):
                 reason = f"{rules.names[nxt]} cannot move"
-                self._finish(mover, nxt, Result.win(mover, 2, reason))
+                self._finish(mover, nxt, Result.win(mover, 2, reason, code="no_moves"), progress)
                 return
         else:
             for offset in (1, 2, 3):
@@ -254,31 +231,32 @@ class TowersState(State):
             else:
                 self._finish(
                     mover, (mover + 1) % players,
-                    Result.win(mover, players, "none of the opponents can move"),
+                    Result.win(mover, players, "none of the opponents can move", code="no_moves"),
+                    progress,
                 )
                 return
         zobrist = self.zobrist = self.zobrist ^ TURN_KEYS[mover] ^ TURN_KEYS[nxt]
-        hashes = self.hashes
-        hashes.append(zobrist)
+        tracker = self.progress
+        tracker.record(zobrist, progress)
         self.to_move = nxt
-        no_progress = self.no_progress
-        if no_progress >= rules.no_progress_limit:
-            reason = f"{no_progress} moves without a build or a dropping push"
-        elif no_progress >= 2 and hashes[-no_progress - 1:].count(zobrist) >= 3:
+        quiet = tracker.quiet_moves
+        if quiet >= rules.no_progress_limit:
+            reason, code = f"{quiet} moves without a build or a dropping push", "no_progress"
+        elif quiet >= 2 and tracker.repetitions() >= 3:
             # positions before the last build or dropping push cannot come back (rules 8.1)
-            reason = "threefold repetition"
-        elif rules.ply_cap and len(self._history) + 1 >= rules.ply_cap:
-            reason = f"the ply cap of {rules.ply_cap} was reached"
+            reason, code = "threefold repetition", "repetition"
+        elif rules.ply_cap and self.ply + 1 >= rules.ply_cap:
+            reason, code = f"the ply cap of {rules.ply_cap} was reached", "move_limit"
         else:
             self._current = nxt
             return
-        self._result = Result.draw(range(players), players, reason)
+        self._result = Result.draw(range(players), players, reason, code=code)
         self._current = TERMINAL
 
-    def _finish(self, mover: int, shown_to_move: int, result: Result) -> None:
+    def _finish(self, mover: int, shown_to_move: int, result: Result, progress: bool) -> None:
         """End the game. The position string then names ``shown_to_move`` (rules 10.4)."""
         self.zobrist ^= TURN_KEYS[mover] ^ TURN_KEYS[shown_to_move]
-        self.hashes.append(self.zobrist)
+        self.progress.record(self.zobrist, progress)
         self.to_move = shown_to_move
         self._result = result
         self._current = TERMINAL
@@ -291,10 +269,12 @@ class TowersState(State):
         for offset in range(players):
             seat = (mover + offset) % players
             if controlled[seat] >= rules.castles_to_win:
-                return Result.win(seat, players, f"{rules.names[seat]} controls {controlled[seat]} castles")
+                return Result.win(
+                    seat, players, f"{rules.names[seat]} controls {controlled[seat]} castles", code="castles"
+                )
             if crowned[seat] >= rules.crowns_to_win:
                 return Result.win(
-                    seat, players, f"{rules.names[seat]} controls {crowned[seat]} crowned castles"
+                    seat, players, f"{rules.names[seat]} controls {crowned[seat]} crowned castles", code="crowns"
                 )
         return None
 
@@ -306,17 +286,18 @@ class TowersState(State):
         result = self._castle_winner(previous)
         if result is None and not self.can_move(self.to_move):
             if players == 2:
-                result = Result.win(previous, 2, f"{rules.names[self.to_move]} cannot move")
+                result = Result.win(previous, 2, f"{rules.names[self.to_move]} cannot move", code="no_moves")
             elif any(self.can_move((previous + offset) % players) for offset in (1, 2, 3)):
                 raise PositionError(
                     f"towers position: {rules.names[self.to_move]} is to move but cannot move; in a "
                     "4-player game such a player is skipped (rules 7.6), so this position cannot occur"
                 )
             else:
-                result = Result.win(previous, players, "none of the opponents can move")
-        if result is None and self.no_progress >= rules.no_progress_limit:
+                result = Result.win(previous, players, "none of the opponents can move", code="no_moves")
+        quiet = self.progress.quiet_moves
+        if result is None and quiet >= rules.no_progress_limit:
             result = Result.draw(
-                range(players), players, f"{self.no_progress} moves without a build or a dropping push"
+                range(players), players, f"{quiet} moves without a build or a dropping push", code="no_progress"
             )
         if result is not None:
             self._result = result
@@ -330,17 +311,11 @@ class TowersState(State):
         return self._result
 
     def _snapshot(self) -> Any:
-        return (
-            self.stacks, self.control, self.reserves, self.to_move, self._current,
-            self.no_progress, self.zobrist, self._result,
-        )
+        return (self.stacks, self.control, self.reserves, self.to_move, self._current, self.zobrist, self._result)
 
     def _restore(self, snapshot: Any) -> None:
-        (
-            self.stacks, self.control, self.reserves, self.to_move, self._current,
-            self.no_progress, self.zobrist, self._result,
-        ) = snapshot
-        self.hashes.pop()
+        self.stacks, self.control, self.reserves, self.to_move, self._current, self.zobrist, self._result = snapshot
+        self.progress.undo()
 
     def _copy(self) -> "TowersState":
         clone = TowersState.__new__(TowersState)
@@ -350,9 +325,8 @@ class TowersState(State):
         clone.reserves = self.reserves
         clone.to_move = self.to_move
         clone._current = self._current
-        clone.no_progress = self.no_progress
         clone.zobrist = self.zobrist
-        clone.hashes = self.hashes.copy()
+        clone.progress = self.progress.copy()
         clone._result = self._result
         clone.castles = self.castles
         clone.castle_mask = self.castle_mask
@@ -402,12 +376,17 @@ class TowersState(State):
             )
         return None
 
-    def view(self, player: int | None = None) -> dict[str, Any]:
+    @property
+    def no_progress(self) -> int:
+        """Moves since the last build or dropping push (rules 8.2)."""
+        return self.progress.quiet_moves
+
+    def _view(self, viewer: int | None) -> dict[str, Any]:
         """The whole board: Towers has no hidden information, so every seat sees the same."""
         return state_view(self)
 
     def position(self) -> str:
-        return format_position(self.stacks, self.rules.letters, self.to_move, self.no_progress)
+        return format_position(self.stacks, self.rules.letters, self.to_move, self.progress.quiet_moves)
 
     def evaluate(self) -> Sequence[float]:
         """Estimated returns per seat (see evaluation.py); the result's returns when over."""

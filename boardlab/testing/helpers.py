@@ -1,15 +1,18 @@
-"""Drivers and checks shared by the conformance tests (protocol only, no game knowledge)."""
+"""Drivers and small checks shared by the conformance checks (protocol only, no game knowledge)."""
 
 from __future__ import annotations
 
 import math
 import random
 import re
-from dataclasses import dataclass
-from typing import Any, Iterator
+from dataclasses import dataclass, fields, replace
+from typing import Any, Iterator, Mapping
 
-import boardlab
-from boardlab.core import Game, State
+from ..core.game import Game
+from ..core.errors import OptionError
+from ..core.registry import game_class, load
+from ..core.state import State
+from ..core.values import Move
 
 #: a player for view checks: a seat or None (spectators)
 Viewer = int | None
@@ -17,14 +20,17 @@ Viewer = int | None
 
 @dataclass(frozen=True)
 class Budget:
-    """How much work the suite spends on one game (per test).
+    """How much work the suite spends on one game (per check).
 
     ``random_games``: full random games (default configuration);
     ``variant_games``: random games per other configuration (player count, option value);
     ``check_every``: the expensive per-position checks run at every k-th ply;
     ``moves_per_check``: at most this many legal moves are applied at a checked ply
     (a random sample when there are more; a game with few moves is checked in full);
-    ``fuzz_examples``: hypothesis examples per fuzz test.
+    ``fuzz_examples``: hypothesis examples per fuzz check.
+
+    A game may declare its own in ``Game.conformance_budget`` (a physics game runs
+    fewer, shorter games); :func:`budget_for` reads it.
     """
 
     random_games: int = 12
@@ -32,6 +38,26 @@ class Budget:
     check_every: int = 1
     moves_per_check: int = 40
     fuzz_examples: int = 120
+
+    def scaled(self, factor: float) -> "Budget":
+        """This budget with its game counts and fuzz examples multiplied by ``factor`` (at least 1)."""
+        return replace(
+            self,
+            random_games=max(1, round(self.random_games * factor)),
+            variant_games=max(1, round(self.variant_games * factor)),
+            fuzz_examples=max(1, round(self.fuzz_examples * factor)),
+        )
+
+
+def budget_for(game: Game | str) -> Budget:
+    """The budget a game declares in ``conformance_budget``, over the defaults."""
+    cls = game_class(game) if isinstance(game, str) else type(game)
+    declared: Mapping[str, int] = getattr(cls, "conformance_budget", {}) or {}
+    known = {f.name for f in fields(Budget)}
+    unknown = set(declared) - known
+    if unknown:
+        raise ValueError(f"{cls.id}.conformance_budget: unknown keys {sorted(unknown)}; known: {sorted(known)}")
+    return Budget(**declared)
 
 
 @dataclass(frozen=True)
@@ -43,7 +69,7 @@ class Config:
     options: tuple[tuple[str, Any], ...] = ()
 
     def load(self) -> Game:
-        return boardlab.load(self.game_id, players=self.players, **dict(self.options))
+        return load(self.game_id, players=self.players, **dict(self.options))
 
     def __str__(self) -> str:
         opts = ",".join(f"{k}={v}" for k, v in self.options)
@@ -55,7 +81,7 @@ def configurations(game_id: str, limit: int = 8) -> list[Config]:
 
     One variation at a time (not the product), at most ``limit`` in all.
     """
-    cls = boardlab.game_class(game_id)
+    cls = game_class(game_id)
     default = cls().num_players
     configs = [Config(game_id, default)]
     configs += [Config(game_id, n) for n in cls.allowed_player_counts() if n != default]
@@ -72,13 +98,13 @@ def configurations(game_id: str, limit: int = 8) -> list[Config]:
     for config in configs:
         try:
             config.load()
-        except boardlab.OptionError:
+        except OptionError:
             continue  # an option value that needs another player count, say
         valid.append(config)
     return valid[:limit]
 
 
-def random_move(state: State, rng: random.Random):
+def random_move(state: State, rng: random.Random) -> Move:
     """A chance outcome drawn from the state's seed, or a uniformly random legal move."""
     if state.is_chance():
         return state.sample_chance()
@@ -107,11 +133,17 @@ def checked(state: State, budget: Budget) -> bool:
     return state.ply % budget.check_every == 0 or state.is_over()
 
 
-def sample_moves(state: State, budget: Budget, rng: random.Random) -> list:
+def sample_moves(state: State, budget: Budget, rng: random.Random) -> list[Move]:
+    """Up to ``budget.moves_per_check`` of the legal moves (or chance outcomes) here."""
     moves = state.legal_moves() or [move for move, _ in state.chance_outcomes()]
     if len(moves) > budget.moves_per_check:
         moves = rng.sample(moves, budget.moves_per_check)
     return moves
+
+
+def viewers(game: Game) -> list[Viewer]:
+    """Spectators and every seat."""
+    return [None, *range(game.num_players)]
 
 
 def leaves(value: Any) -> Iterator[str]:
@@ -130,16 +162,14 @@ def leaves(value: Any) -> Iterator[str]:
 _TOKEN_SPLIT = re.compile(r"[\s,;:=/|()\[\]{}<>\"']+")
 
 
-def leaked(view: Any, secrets: set[str]) -> set[str]:
-    """The secrets that appear in ``view``: equal to a leaf or to a token of a text leaf.
-
-    Tokens are split at spaces and punctuation, so a secret ``"K♠"`` is found in
-    ``"hand: K♠ 7♥"`` while a secret ``"3"`` is not found in ``"d3"``.
-    """
+def leaked(shown: Any, secrets: set[str]) -> set[str]:
+    """The secrets that appear in ``shown`` (a view, a text): equal to a leaf or to a token of
+    a text leaf. Tokens are split at spaces and punctuation, so a secret ``"K♠"`` is found in
+    ``"hand: K♠ 7♥"`` while a secret ``"3"`` is not found in ``"d3"``."""
     if not secrets:
         return set()
     found: set[str] = set()
-    for leaf in leaves(view):
+    for leaf in leaves(shown):
         if leaf in secrets:
             found.add(leaf)
         found.update(token for token in _TOKEN_SPLIT.split(leaf) if token in secrets)
@@ -147,7 +177,8 @@ def leaked(view: Any, secrets: set[str]) -> set[str]:
 
 
 def check_returns(state: State) -> None:
-    """The end-of-game contract of docs/api.md: returns in [0, 1] summing to 1, winners = best."""
+    """The end-of-game contract of docs/api.md: returns in [0, 1] summing to 1, winners = best,
+    a code the game declares."""
     result = state.result()
     assert result is not None, f"{state.game.id}: the game is over but result() is None"
     returns = result.returns
@@ -158,3 +189,7 @@ def check_returns(state: State) -> None:
     assert set(result.winners) == {p for p, r in enumerate(returns) if math.isclose(r, best)}, result
     assert state.returns() == returns
     assert state.winners() == result.winners
+    codes = state.game.result_codes
+    assert result.code in codes, (
+        f"{state.game.id}: result code {result.code!r} is not among the game's result_codes {codes}"
+    )

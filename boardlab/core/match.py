@@ -1,0 +1,502 @@
+"""The match driver: one game being played, by people and computer players.
+
+A :class:`Match` is the only holder of a game's real state. The terminal
+(``boardlab play``), the lab (``boardlab simulate``) and the web server all drive
+games through it, so the rules of play around the rules of the game live here
+once:
+
+* **Seats.** Each seat is a person (``None``) or an :class:`~boardlab.core.agent.Agent`.
+  Computer players are handed ``state.resample(seat, rng)``, never the real state.
+* **Chance** is resolved from the game's seed as soon as it comes up, so a match
+  always waits for a seat (or is over) and a seed reproduces a game.
+* **The log.** Every move is logged with who made it, when, and how it reads to
+  each viewer (:meth:`State.move_text`): a hidden draw reads "drew a card" to the
+  others. :meth:`log` gives one viewer's log; nothing else leaves with secrets.
+* **Undo** follows a policy (:data:`UNDO_POLICIES`); **resignation** and **draw
+  agreement** are match actions; an optional **clock** per decision applies the
+  game's :meth:`State.default_move` on a timeout, or the seat loses.
+* **The record** (:meth:`record`) is the one save format, and :meth:`from_record`
+  resumes a saved match exactly (who made each move included).
+
+Bad input raises :class:`~boardlab.core.errors.BoardlabError` subclasses with
+stable codes and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from .agent import Agent
+from .errors import GameOverError, IllegalMoveError, NotYourTurnError, RecordError, RefusedError, StaleMoveError
+from .game import Game
+from .records import Ending, Record, Seat
+from .state import State
+from .values import CHANCE, TERMINAL, Move, Player, Result
+
+#: ``never``: no take-backs. ``own``: a person takes back their own last decision and the
+#: computer and chance moves after it, but never another person's move (online play).
+#: ``same_screen``: any person takes back the last decision of any person (people sharing a screen).
+UNDO_POLICIES = ("never", "own", "same_screen")
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One move of a match: its number (1-based ply), who made it (a seat or CHANCE),
+    when (seconds since the start), how it reads to each viewer, and a note
+    (``timeout`` when the clock made it)."""
+
+    number: int
+    by: Player
+    t: float
+    #: texts[0] for spectators, texts[seat + 1] for each seat; None: the notation for everybody
+    texts: tuple[str, ...] | None
+    notation: str
+    note: str = ""
+
+    def text_for(self, viewer: Player | None) -> str:
+        if self.texts is None:
+            return self.notation
+        return self.texts[0 if viewer is None else viewer + 1]
+
+    def to_json(self, viewer: Player | None) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "number": self.number,
+            "by": "chance" if self.by == CHANCE else self.by,
+            "text": self.text_for(viewer),
+            "t": round(self.t, 3),
+        }
+        if self.note:
+            entry["note"] = self.note
+        return entry
+
+
+class Match:
+    """A game in progress between seats, each a person (None) or an agent.
+
+    ``seed`` fixes the game's chance (and the computer players' view sampling);
+    ``start`` is an optional position string to start from. ``names`` label the
+    seats (default: the agent's spec, or the game's seat name for a person).
+    ``undo`` is one of :data:`UNDO_POLICIES`; ``move_seconds`` an optional time
+    limit per decision of a person; ``clock`` the time source (tests inject one).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        agents: Sequence[Agent | None] | None = None,
+        *,
+        seed: int | None = None,
+        start: str | None = None,
+        names: Sequence[str] | None = None,
+        undo: str = "own",
+        move_seconds: float | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        n = game.num_players
+        agents = list(agents) if agents is not None else [None] * n
+        if len(agents) != n:
+            raise RefusedError(f"{game.id} with {n} players needs {n} seats, got {len(agents)}", code="bad_seats")
+        for agent in agents:
+            if agent is not None:
+                agent.check_supports(game.id)
+        if undo not in UNDO_POLICIES:
+            raise RefusedError(f"undo policy {undo!r}: expected one of {', '.join(UNDO_POLICIES)}", code="bad_seats")
+        if move_seconds is not None and not (move_seconds > 0 and move_seconds < float("inf")):
+            raise RefusedError(f"move_seconds={move_seconds!r}: a time limit is a positive number of seconds")
+        if names is not None and len(names) != n:
+            raise RefusedError(f"{len(names)} names for {n} seats", code="bad_seats")
+        self.game = game
+        self.agents: list[Agent | None] = agents
+        self.seats: list[Seat] = [
+            Seat(
+                names[seat] if names is not None else (game.player_name(seat) if agent is None else agent.spec()),
+                "human" if agent is None else agent.spec(),
+            )
+            for seat, agent in enumerate(agents)
+        ]
+        self.undo_policy = undo
+        self.move_seconds = move_seconds
+        self._clock = clock
+        state = game.new_state(seed) if start is None else game.state_from_position(start, seed)
+        self._state: State = state
+        self.seed: int = state.seed
+        self._view_rng = random.Random(f"views/{self.seed}")
+        self._log: list[LogEntry] = []
+        self._ending: Ending | None = None
+        self._draw_agreed: set[Player] = set()
+        self._began = clock()
+        self._decision_began = self._began
+        for agent in agents:
+            if agent is not None:
+                agent.reset()
+        self._resolve_chance()
+
+    # --- resuming ---------------------------------------------------------------
+    @classmethod
+    def from_record(
+        cls,
+        record: Record,
+        agents: Sequence[Agent | None] | None = None,
+        **settings: Any,
+    ) -> "Match":
+        """Resume a saved match: every move replayed and checked (who made it included),
+        the times kept, the ending (if any) restored. ``agents`` default to people in every
+        seat; ``settings`` are the constructor's keywords (``undo``, ``move_seconds``, ``clock``)."""
+        game = record.game()
+        names = settings.pop("names", None) or ([seat.name for seat in record.seats] or None)
+        match = cls(game, agents, seed=record.seed, start=record.start, names=names, **settings)
+        try:
+            match._replay(record)
+        except IllegalMoveError as exc:
+            raise RecordError(f"the record cannot be resumed: {exc}") from None
+        return match
+
+    # --- reading -------------------------------------------------------------------
+    @property
+    def ply(self) -> int:
+        """Moves played so far (chance outcomes included): a client names it with a move so
+        that two moves racing for one position cannot both land."""
+        return self._state.ply
+
+    def to_move(self) -> Player:
+        """The seat that decides now, or TERMINAL (a match never waits at a chance node)."""
+        if self._ending is not None:
+            return TERMINAL
+        return self._state.current_player()
+
+    def is_over(self) -> bool:
+        return self.to_move() == TERMINAL
+
+    def result(self) -> Result | None:
+        """How the match ended: the game's result, or the ending's (resignation, agreement, timeout)."""
+        if self._ending is not None:
+            return self._ending.result(self.game)
+        return self._state.result()
+
+    @property
+    def ending(self) -> Ending | None:
+        return self._ending
+
+    def is_human(self, seat: Player) -> bool:
+        return 0 <= seat < len(self.agents) and self.agents[seat] is None
+
+    @property
+    def humans(self) -> list[Player]:
+        return [seat for seat, agent in enumerate(self.agents) if agent is None]
+
+    def computer_to_move(self) -> bool:
+        """Whether a computer seat decides now."""
+        seat = self.to_move()
+        return seat >= 0 and self.agents[seat] is not None
+
+    def legal_moves(self, seat: Player) -> list[Move]:
+        """``seat``'s legal moves now; empty when another seat decides or the match is over."""
+        if self.to_move() != seat:
+            return []
+        return self._state.legal_moves()
+
+    def view(self, viewer: Player | None = None) -> dict[str, Any]:
+        """The game's view envelope for ``viewer`` with the match around it: seats, the
+        pending draw offer, the clock, and the match's own ending if it has one."""
+        view = self._state.view(viewer)
+        if self._ending is not None:
+            result = self.result()
+            assert result is not None
+            view.update(to_move=None, chance=False, over=True, result=result.to_json())
+        remaining = self.seconds_left()
+        view["match"] = {
+            "seats": [seat.to_json() for seat in self.seats],
+            "ending": None if self._ending is None else self._ending.to_json(),
+            "draw_offer": sorted(self._draw_agreed) or None,
+            "draw_by_agreement": self.game.draw_by_agreement,
+            "undo": self.undo_policy,
+            "move_seconds": self.move_seconds,
+            "seconds_left": None if remaining is None else round(remaining, 3),
+        }
+        return view
+
+    def log(self, viewer: Player | None = None) -> list[LogEntry]:
+        """Every move so far as ``viewer`` may know it (use ``entry.text_for(viewer)``)."""
+        return list(self._log)
+
+    def log_json(self, viewer: Player | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """The log entries after move ``since`` as JSON for ``viewer``."""
+        return [entry.to_json(viewer) for entry in self._log[since:]]
+
+    @property
+    def decisions(self) -> int:
+        """Moves made by seats (the log also holds chance outcomes)."""
+        return sum(1 for entry in self._log if entry.by >= 0)
+
+    def secrets(self, viewer: Player | None) -> set[str]:
+        """What ``viewer`` may not be shown now (for no-leak checks by callers)."""
+        return self._state.secrets(viewer)
+
+    def record(self, **meta: Any) -> Record:
+        """The match as a record (the one save format); ``meta`` is stored with it."""
+        return Record.for_state(
+            self._state,
+            self.seats,
+            movers=[entry.by for entry in self._log],
+            times=[entry.t for entry in self._log],
+            ending=self._ending,
+            **meta,
+        )
+
+    def elapsed(self) -> float:
+        """Seconds since the match started (a resumed match counts on from its record)."""
+        return self._clock() - self._began
+
+    # --- acting ------------------------------------------------------------------------
+    def play(self, seat: Player, move: Move | str, *, ply: int | None = None, note: str = "") -> Move:
+        """``seat`` makes ``move`` (a Move or notation text), then chance is resolved.
+
+        ``ply`` is the ply the client saw: if another move landed first the move is
+        refused (:class:`StaleMoveError`). Raises :class:`NotYourTurnError` when another
+        seat decides, :class:`GameOverError` after the end, :class:`IllegalMoveError`
+        with the rule's reason otherwise. A refused move changes nothing.
+        """
+        if self.is_over():
+            raise GameOverError(f"{_text(move)}: the game is over")
+        if ply is not None and ply != self._state.ply:
+            raise StaleMoveError(
+                f"{_text(move)}: made for move {ply + 1}, but the game is at move {self._state.ply + 1} "
+                "(another move came first)"
+            )
+        to_move = self._state.current_player()
+        if seat != to_move:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.game.num_players:
+                raise NotYourTurnError(f"{_text(move)}: {seat!r} is not a seat of this game")
+            raise NotYourTurnError(
+                f"{_text(move)}: it is {self.game.player_name(to_move)}'s decision, "
+                f"not {self.game.player_name(seat)}'s"
+            )
+        if isinstance(move, str):
+            move = self._state.parse_move(move)
+        elif isinstance(move, Move):
+            self._state.check_move(move)
+        else:
+            raise IllegalMoveError(f"{_text(move)}: not a move")
+        self._apply(move, seat, note)
+        if self._draw_agreed and seat not in self._draw_agreed:
+            self._draw_agreed.clear()  # moving on instead of agreeing declines the offer
+        self._resolve_chance()
+        return move
+
+    def agent_input(self, seat: Player) -> State:
+        """What a computer player in ``seat`` is handed: a state resampled for that seat."""
+        return self._state.resample(seat, self._view_rng)
+
+    def think(self) -> Move:
+        """The move the computer to move would make (not played). For drivers that run the
+        search elsewhere, use :meth:`agent_input` and the agent's spec instead."""
+        seat = self.to_move()
+        if seat < 0 or self.agents[seat] is None:
+            raise RefusedError("no computer player decides now", code="not_computer_turn")
+        agent = self.agents[seat]
+        assert agent is not None
+        return agent.choose(self.agent_input(seat))
+
+    def play_computer(self) -> Move:
+        """Let the computer to move decide and play its move; returns it."""
+        seat = self.to_move()
+        move = self.think()
+        try:
+            self._state.check_move(move)
+        except IllegalMoveError as exc:
+            raise RuntimeError(f"{self.seats[seat].name} chose an illegal move: {exc}") from None
+        self.play(seat, move)
+        return move
+
+    def play_computers(self, on_move: Callable[[LogEntry], None] | None = None) -> int:
+        """Play computer decisions until a person decides or the match is over; returns how
+        many were played. ``on_move`` sees each new log entry (chance outcomes included)."""
+        played = 0
+        while self.computer_to_move():
+            before = len(self._log)
+            self.play_computer()
+            played += 1
+            if on_move is not None:
+                for entry in self._log[before:]:
+                    on_move(entry)
+        return played
+
+    def play_out(self) -> Result:
+        """Play a match of computers only to its end (the lab's loop); returns the result.
+
+        A game that passes its own ``max_moves`` bound is a rules bug: RuntimeError."""
+        if self.humans:
+            raise RefusedError("play_out needs a computer player in every seat", code="bad_seats")
+        limit = self.game.max_moves
+        while not self.is_over():
+            if self._state.ply >= limit:
+                raise RuntimeError(f"{self.game.id}: game exceeded its bound of {limit} moves")
+            self.play_computer()
+        result = self.result()
+        assert result is not None
+        return result
+
+    # --- undo, resignation, draws -------------------------------------------------------
+    def undo(self, seat: Player) -> list[Move]:
+        """Take back moves for the person in ``seat``, as the undo policy allows; returns the
+        moves taken back, last first. Chance outcomes are taken back too; played again they
+        come out the same (chance is drawn from the seed and the ply)."""
+        if self.undo_policy == "never":
+            raise RefusedError("take-backs are off in this match", code="undo_refused")
+        if not self.is_human(seat):
+            raise RefusedError(f"seat {seat!r} is not a person's seat", code="undo_refused")
+        if self._ending is not None:
+            raise RefusedError(f"the match has ended ({self._ending.code}); nothing can be taken back", code="undo_refused")
+        target = self._undo_target(seat)
+        taken: list[Move] = []
+        while len(self._log) > target:
+            self._log.pop()
+            taken.append(self._state.undo())
+        self._draw_agreed.clear()
+        for agent in self.agents:
+            if agent is not None:
+                agent.reset()
+        self._decision_began = self._clock()
+        return taken
+
+    def _undo_target(self, seat: Player) -> int:
+        """The log length to go back to: just before the decision to take back."""
+        for index in range(len(self._log) - 1, -1, -1):
+            by = self._log[index].by
+            if by < 0 or self.agents[by] is not None:
+                continue
+            if by == seat or self.undo_policy == "same_screen":
+                return index
+            raise RefusedError(
+                f"{self.game.player_name(by)} has moved since your last move; only your own "
+                "move and the computer's replies can be taken back",
+                code="undo_refused",
+            )
+        raise RefusedError("nothing to take back: no move of yours has been played", code="undo_refused")
+
+    def resign(self, seat: Player) -> None:
+        """``seat`` gives up. Where the rules have their own resignation (Honor), it is played
+        and the others go on; otherwise the match ends (:meth:`Ending.result`)."""
+        self._check_seat(seat)
+        if self.is_over():
+            raise GameOverError("the game is over: there is nothing to resign")
+        move = self._state.resign_move(seat) if self._state.current_player() == seat else None
+        if move is not None:
+            self.play(seat, move)
+            return
+        self._end(Ending("resign", seat))
+
+    def offer_draw(self, seat: Player) -> bool:
+        """``seat`` offers (or agrees to) a draw; computer seats answer at once. Returns
+        whether the match ended drawn."""
+        self._check_seat(seat)
+        if not self.game.draw_by_agreement:
+            raise RefusedError(f"{self.game.name} has no draw by agreement", code="no_draws")
+        if self.is_over():
+            raise GameOverError("the game is over: no draw can be agreed")
+        self._draw_agreed.add(seat)
+        for other, agent in enumerate(self.agents):
+            if agent is not None and other not in self._draw_agreed:
+                if agent.accepts_draw(self._state.resample(other, self._view_rng), other):
+                    self._draw_agreed.add(other)
+                else:
+                    self._draw_agreed.clear()
+                    return False
+        if len(self._draw_agreed) == self.game.num_players:
+            self._end(Ending("agreement"))
+            return True
+        return False
+
+    def accept_draw(self, seat: Player) -> bool:
+        """``seat`` agrees to the pending draw offer; returns whether the match ended drawn."""
+        if not self._draw_agreed:
+            raise RefusedError("there is no draw offer to accept", code="no_draw_offer")
+        return self.offer_draw(seat)
+
+    def decline_draw(self, seat: Player) -> None:
+        """``seat`` declines the pending draw offer."""
+        self._check_seat(seat)
+        if not self._draw_agreed:
+            raise RefusedError("there is no draw offer to decline", code="no_draw_offer")
+        self._draw_agreed.clear()
+
+    # --- the clock ----------------------------------------------------------------------
+    def seconds_left(self) -> float | None:
+        """Time left for the person deciding now, or None without a clock (or for a computer)."""
+        if self.move_seconds is None or not self.is_human(self.to_move()):
+            return None
+        return max(0.0, self._decision_began + self.move_seconds - self._clock())
+
+    def expire(self) -> bool:
+        """Apply the clock: when the person deciding now is out of time, play the game's
+        default move for them (noted ``timeout``) or, where the rules have none, end the match
+        with them losing. Returns whether anything happened. Call it from a timer."""
+        left = self.seconds_left()
+        if left is None or left > 0:
+            return False
+        seat = self.to_move()
+        move = self._state.default_move()
+        if move is None:
+            self._end(Ending("timeout", seat))
+        else:
+            self.play(seat, move, note="timeout")
+        return True
+
+    # --- inside ---------------------------------------------------------------------------
+    def _check_seat(self, seat: Player) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.num_players:
+            raise RefusedError(f"{seat!r} is not a seat of this {self.game.num_players}-player game", code="bad_seats")
+
+    def _end(self, ending: Ending) -> None:
+        self._ending = ending
+        self._draw_agreed.clear()
+
+    def _apply(self, move: Move, by: Player, note: str, t: float | None = None) -> None:
+        state = self._state
+        texts: tuple[str, ...] | None = None
+        if self.game.has_hidden_information:
+            texts = tuple(state.move_text(move, viewer) for viewer in (None, *range(self.game.num_players)))
+        notation = str(move)
+        state.apply(move)
+        stamp = self.elapsed() if t is None else t
+        self._log.append(LogEntry(state.ply, by, stamp, texts, notation, note))
+        self._decision_began = self._clock()
+
+    def _resolve_chance(self) -> None:
+        state = self._state
+        while state.current_player() == CHANCE:
+            self._apply(state.sample_chance(), CHANCE, "")
+
+    def _replay(self, record: Record) -> None:
+        """Play ``record``'s moves as they were made (each one checked), keeping their times."""
+        state = self._state
+        self._log.clear()
+        # the constructor resolved opening chance already; start again from the record's start
+        while state.history:
+            state.undo()
+        for number, text in enumerate(record.moves, 1):
+            by = state.current_player()
+            if record.movers and record.movers[number - 1] != by:
+                raise IllegalMoveError(f"record move {number} ({text!r}) was not made by the seat to move")
+            move = state.parse_move(text)
+            self._apply(move, by, "", record.times[number - 1] if number - 1 < len(record.times) else 0.0)
+        last = self._log[-1].t if self._log else 0.0
+        self._began = self._clock() - last
+        self._decision_began = self._clock()
+        if record.ending is not None:
+            self._end(record.ending)
+        else:
+            self._resolve_chance()
+
+
+def _text(move: Any) -> str:
+    text = str(move) if isinstance(move, (str, Move)) else repr(move)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+__all__ = ["LogEntry", "Match", "UNDO_POLICIES"]
