@@ -142,7 +142,7 @@ def test_r3_1_zones_table_and_end_walls(players: int, gap: int) -> None:
     walls = [b for b in boxes if b[3] == physics.WALL]
     assert len(walls) == 2 and walls[0][1] == -1000.0 and walls[1][0] == right and min(w[2] for w in walls) > 100
     game = exact_game(players, zone_gap=gap)
-    assert f"gap={gap}" in game.ruleset
+    assert f"gap={gap}" in game.rules.ruleset
 
 
 def _overlaps(space, code: str, x: float, y: float, angle: float) -> bool:
@@ -224,15 +224,15 @@ def test_r11_5_the_seed_is_committed_at_the_start_and_revealed_at_the_end() -> N
 
     state = exact_game(2).new_state(seed=2**255 + 99)
     commit = hashlib.sha256((2**255 + 99).to_bytes(32, "big")).hexdigest()
-    assert state.view(0)["seed_commit"] == commit and state.view(None)["seed"] is None
+    assert state.view(0)["board"]["seed_commit"] == commit and state.view(None)["board"]["seed"] is None
     resampled = state.resample(1, random.Random(5))
     assert resampled.seed != state.seed and resampled.view(1) == state.view(1)
-    assert resampled.view(1)["seed_commit"] == commit
+    assert resampled.view(1)["board"]["seed_commit"] == commit
     assert f"{state.seed:064x}" not in json.dumps(state.view(0))
     play(state, "build CU1 0", "pass", "rel 30", "build CU2 0", "pass", "rel 90", "build CU3 0", "pass",
          "rel 26")  # misses the cube: a collapse ends the game
     assert state.is_over()
-    revealed = state.view(0)["seed"]
+    revealed = state.view(0)["board"]["seed"]
     assert hashlib.sha256(bytes.fromhex(revealed)).hexdigest() == commit
 
 
@@ -249,8 +249,9 @@ def test_picture_draws_one_outline_per_piece_and_every_piece_on_the_table(tmp_pa
     state = exact_game(2).new_state(seed=1)
     play(state, "build AR1 0", "pass", "rel 30", "build SL1 0", "pass", "rel 90")
     view = state.view(None)
-    view["table"][1] = dict(view["table"][1], x=231.0)  # as if it had rolled far away
-    left, right = table_span(view)
+    board = view["board"]
+    board["table"][1] = dict(board["table"][1], x=231.0)  # as if it had rolled far away
+    left, right = table_span(board)
     assert left <= -5 and right >= 239.0
     render_png(view, str(tmp_path / "t.png"))
     assert (tmp_path / "t.png").stat().st_size > 1000
@@ -260,17 +261,18 @@ def test_r11_4_a_resignation_is_a_resolution_and_carries_its_hash() -> None:
     """Rule 11.4 (B-11.7: every logged resolution carries the state hash): a resignation
     takes pieces off the table and re-settles it, so its record line carries the hash too,
     and a replay that settles differently is refused."""
-    from boardlab.core import PositionError
+    from boardlab.core import Record, RecordError
 
     state = exact_game(3).new_state(seed=1)
     play(state, "build SL1 0", "pass", "pass", "rel 30", "build BR1 0", "pass", "pass", "rel 90",
          "build CU1 0", "pass", "pass", "rel 150", "build CU2 0", "resign")
-    data = state.to_json()
-    assert data["moves"][-1] == f"resign #{state.state_hash()[:16]}"
-    assert state.game.state_from_json(data).position() == state.position()
-    data["moves"][-1] = "resign #" + "0" * 16
-    with pytest.raises(PositionError, match="physics divergence"):
-        state.game.state_from_json(data)
+    record = Record.for_state(state)
+    assert record.moves[-1] == f"resign #{state.state_hash()[:16]}"
+    assert record.movers[-1] == 1, "player 1 resigned at their own decision (the auction)"
+    assert Record.loads(record.dumps()).replay().position() == state.position()
+    record.moves[-1] = "resign #" + "0" * 16
+    with pytest.raises(RecordError, match="physics divergence"):
+        record.replay()
 
 
 def test_text_view_counts_tokens_in_words() -> None:

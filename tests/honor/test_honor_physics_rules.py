@@ -22,6 +22,7 @@ def test_r5_2_a_missed_drop_is_a_collapse() -> None:
     play(state, "build CU1 0", "pass")
     play(state, "rel 19.50")  # 3 cm left of the slab (22.5..37.5): the cube falls past it
     assert state.is_over() and state.result().winners == (1,)
+    assert state.result().code == "last_standing", "rule 8.1: the one player left standing wins"
     assert state.last["collapses"][0][1] == 0
 
 
@@ -78,6 +79,7 @@ def test_r8_2_collapses_at_the_same_step_are_a_draw() -> None:
     (step0, p0), (step1, p1) = state.last["collapses"]
     assert step0 == step1 and {p0, p1} == {0, 1}
     assert state.result().winners == (0, 1) and state.result().is_draw
+    assert state.result().code == "last_to_fall" and state.result().returns == (0.5, 0.5)
 
 
 def test_r8_2_the_tower_that_falls_last_wins() -> None:
@@ -85,6 +87,7 @@ def test_r8_2_the_tower_that_falls_last_wins() -> None:
     (step0, _), (step1, _) = state.last["collapses"]
     assert step0 < step1
     assert state.result().winners == (1,), "last to be standing, even if only briefly"
+    assert state.result().code == "last_to_fall" and state.standing == (False, False)
 
 
 def test_r8_1_a_chain_of_collapses_leaves_the_third_player_standing() -> None:
@@ -109,6 +112,7 @@ def test_r8_3_an_empty_supply_with_two_standing_is_a_draw(monkeypatch: pytest.Mo
     monkeypatch.setattr(type(state), "canonical_space", lambda self: None)
     play(state, "rel 30")
     assert state.result().winners == (0, 1) and "rule 8.3" in state.result().reason
+    assert state.result().code == "all_placed"
 
 
 def test_r4_3_release_legality() -> None:
@@ -152,23 +156,31 @@ def test_r5_2_chain_collapse_a_neighbour_resting_on_a_fallen_tower_falls_next() 
 
 
 def test_r8_3_golden_record_every_piece_placed_is_a_draw() -> None:
-    """A saved game between two normal agents (tremor on): 30 placements, both towers stand.
-    Replaying re-simulates every resolution and checks its recorded hash (rule 11.4)."""
+    """A game saved by boardlab 0.1 (a format 1 record) between two normal agents (tremor on):
+    30 placements, both towers stand. Loading converts it (who made each move, the result's
+    code); replaying re-simulates every resolution and checks its recorded hash (rule 11.4)."""
     from pathlib import Path
 
-    from boardlab.core.records import Record
+    from boardlab.core import CHANCE, Record
 
     record = Record.load(Path(__file__).parent / "data" / "draw_game.json")
+    assert record.meta["converted_from"] == 1
+    assert record.result.code == "all_placed" and record.result.winners == (0, 1)
+    tremors = [i for i, text in enumerate(record.moves) if text.startswith("tremor")]
+    assert [record.movers[i] for i in tremors] == [CHANCE] * 30, "the tremor is chance's move (rule 4.5)"
+    assert record.movers[:3] == [0, 1, 0], "Red opens, Blue raises, Red passes (rule 7.3)"
     state = record.replay()
     assert state.supply == () and state.standing == (True, True)
     assert state.result().winners == (0, 1) and "rule 8.3" in state.result().reason
     assert sum(1 for text in record.moves if "#" in text) == state.placement_index == 30
+    again = Record.loads(record.dumps(), validate=False)
+    assert again.to_json()["format"] == 2 and again.movers == record.movers
 
 
 def test_r9_the_quick_settle_option_shortens_segments_and_changes_the_ruleset() -> None:
     quick = exact_game(2, settle="quick")
     state = play(quick.new_state(seed=1), "build SL1 0", "pass", "rel 30")
     assert 2 * 120 <= state.last["steps"] < 2 * 240
-    assert quick.ruleset.endswith(";settle=quick") and quick.ruleset != exact_game(2).ruleset
+    assert quick.rules.ruleset.endswith(";settle=quick") and quick.rules.ruleset != exact_game(2).rules.ruleset
     with pytest.raises(PositionError, match="ruleset"):
         exact_game(2).state_from_position(state.position())

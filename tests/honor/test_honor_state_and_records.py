@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import boardlab
-from boardlab.core import NotationError, PositionError
+from boardlab.core import NotationError, PositionError, Record, RecordError
 from boardlab.games.honor.moves import Release, Tremor
 from boardlab.games.honor.tremor import TREMOR_GRID, seeded_tremor
 
@@ -38,12 +38,16 @@ def test_r11_4_records_carry_hashes_and_a_mismatch_is_reported() -> None:
     for text in SCRIPT[:3]:
         state.play(text)
     state.play(state.sample_chance())
-    data = state.to_json()
-    assert "#" in data["moves"][-1]
-    assert state.game.state_from_json(data).position() == state.position()
-    data["moves"][-1] = data["moves"][-1][:-1] + ("0" if data["moves"][-1][-1] != "0" else "1")
-    with pytest.raises(PositionError, match="physics divergence"):
-        state.game.state_from_json(data)
+    record = Record.for_state(state)
+    assert record.moves[-1] == f"{state.history[-1]} #{state.state_hash()[:16]}"
+    assert not any("#" in text for text in record.moves[:-1]), "only the resolving move carries a hash"
+    assert Record.loads(record.dumps()).replay().position() == state.position()
+    data = record.to_json()
+    last = data["moves"][-1]["move"]
+    data["moves"][-1]["move"] = last[:-1] + ("0" if last[-1] != "0" else "1")
+    with pytest.raises(RecordError, match="physics divergence") as caught:
+        Record.loads(json.dumps(data))
+    assert caught.value.move_number == len(record.moves)
 
 
 def test_r11_1_positions_round_trip_and_reject_bad_records() -> None:
@@ -76,6 +80,7 @@ def test_r11_5_tremor_follows_the_seeded_formula_and_hides_the_seed() -> None:
     assert not any(secret in leaves for secret in state.secrets(0))
     resampled = state.resample(0, random.Random(1))
     assert resampled.seed != state.seed and resampled.view(0) == state.view(0)
+    assert resampled.history == () and resampled.ply == state.ply == 3, "rebased: no history, the ply counts on"
 
 
 def test_r11_2_the_same_seed_and_moves_give_the_same_hash_across_processes() -> None:
@@ -117,18 +122,19 @@ def test_import_and_discovery_do_not_need_pymunk() -> None:
     assert "boardlab[physics]" in out.stdout
 
 
-def test_r11_4_an_arena_record_saves_loads_and_replays_to_the_same_hash(tmp_path) -> None:
+def test_r11_4_a_match_record_saves_loads_and_replays_to_the_same_hash(tmp_path) -> None:
     from boardlab.agents import make_agent
-    from boardlab.core.records import Record
-    from boardlab.lab import arena
 
     game = boardlab.load("honor", players=2, resign=False)  # so the game ends by a resolution
-    record = arena.play_game(game, [make_agent("random", seed=1), make_agent("random", seed=2)], seed=9)
+    match = boardlab.Match(game, [make_agent("random", seed=1), make_agent("random", seed=2)], seed=9)
+    result = match.play_out()
+    record = match.record()
     assert any("#" in move for move in record.moves)
+    assert record.result.code == result.code and result.code in game.result_codes
     path = tmp_path / "honor.json"
     record.save(path)
     replayed = Record.load(path).replay()
-    direct = game.new_state(9)
+    direct = game.new_state(record.seed)
     for text in record.moves:
         direct.play(text)
     assert replayed.state_hash() == direct.state_hash()

@@ -25,7 +25,7 @@ from boardlab.core.agent import Agent, register_agent
 from . import physics
 from .catalogue import KINDS, convex_hull, kind_of, rest_angles_decidegrees, x_extent
 from .moves import DEFAULT_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release
-from .records import START_POOL
+from .rules import START_POOL
 from .tremor import random_tremor
 
 #: the risk that a piece kind brings down a tower of modest height (static proxy)
@@ -92,6 +92,8 @@ class HonorAgent(Agent):
 
     name = "honor"
     summary = "Honor's own player: simulates placements under tremor-like noise; levels easy/normal/hard"
+    #: it reads Honor's own state (phase, table, physics space): no other game
+    games = ("honor",)
     params = {
         "level": (str, "normal", "easy | normal | hard: search budget and noise"),
     }
@@ -181,7 +183,7 @@ class HonorAgent(Agent):
             if lo > hi:
                 continue
             if not own:
-                zone_lo, zone_hi = state.game.layout.zone(me)
+                zone_lo, zone_hi = state.rules.layout.zone(me)
                 centre = (zone_lo + zone_hi) / 2.0
                 xs = [centre + d for d in (0, -4, 4, -8, 8, -14, 14)]
                 anchor = centre
@@ -231,7 +233,7 @@ class HonorAgent(Agent):
     def _place(self, state: Any) -> Move:
         level = self.level
         started = time.perf_counter()
-        tremor_on = bool(state.game.options["tremor"])
+        tremor_on = state.rules.tremor
         scored: list[tuple[float, int, int]] = []
         for xq, thetaq in self._candidates(state)[: level.screens]:
             scored.append((self._simulate(state, xq, thetaq, 0.0, physics.SCREEN_SETTLE), xq, thetaq))

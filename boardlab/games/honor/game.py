@@ -1,20 +1,18 @@
-"""The Honor rules object: options, ruleset id, state construction, renderers."""
+"""The Honor rules object: options, the ruleset, the length bound, states and renderers."""
 
 from __future__ import annotations
 
 import secrets
-from functools import cached_property
 from typing import Any, Mapping
 
 from boardlab.core import Game, Option, register
 
-from .catalogue import ALL_PIECES, CATALOGUE_SHA256
-from .physics import PYMUNK_VERSION, QUICK_SETTLE, RULED_SETTLE, SettleRule, TableLayout, pymunk_module
-from .records import START_POOL
-from .state import HonorState
-from .tremor import SIGMA_THETA_DEG, SIGMA_X_CM
-
-SEED_BITS = 256
+from .catalogue import ALL_PIECES
+from .physics import pymunk_module
+from .render import render_view
+from .render_image import render_png
+from .rules import SEAT_NAMES, SEED_BITS, START_POOL, HonorRules
+from .state import RESULT_CODES, HonorState
 
 
 @register
@@ -38,26 +36,17 @@ class HonorGame(Game):
     has_chance = True
     has_hidden_information = True
     continuous_moves = True
+    result_codes = RESULT_CODES
     rules_version = "1"
     state_class = HonorState
     has_image_renderer = True
+    #: every move that places a piece runs the physics: few, short games
+    conformance_budget = {"random_games": 3, "variant_games": 1, "check_every": 7, "moves_per_check": 6,
+                          "fuzz_examples": 40}
 
-    @cached_property
-    def layout(self) -> TableLayout:
-        return TableLayout(self.num_players, int(self.options["zone_gap"]))
-
-    @cached_property
-    def settle_rule(self) -> SettleRule:
-        """The settle criterion of every resolution segment (rule 5.3, option ``settle``)."""
-        return QUICK_SETTLE if self.options["settle"] == "quick" else RULED_SETTLE
-
-    @cached_property
-    def ruleset(self) -> str:
-        """The ruleset id (rule 11.1): engine, catalogue, table and tremor; records are valid only against it."""
-        tremor = f"{SIGMA_X_CM:.2f}/{SIGMA_THETA_DEG:.1f}" if self.options["tremor"] else "off"
-        return (f"honor-2d/{self.rules_version};pymunk={PYMUNK_VERSION};cat={CATALOGUE_SHA256[:16]};"
-                f"zone=60;gap={self.options['zone_gap']};tremor={tremor}"
-                + ("" if self.options["settle"] == "ruled" else f";settle={self.options['settle']}"))
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        super().__init__(players, **options)
+        self.rules = HonorRules.from_options(self.num_players, self.options, self.rules_version)
 
     @property
     def max_moves(self) -> int:
@@ -84,20 +73,16 @@ class HonorGame(Game):
     def _state_from_position(self, text: str) -> HonorState:
         pymunk_module()
         state = HonorState(self, 0)
-        state.load_record(text)
+        state.load_position(text)
         return state
 
     def player_name(self, player: int) -> str:
-        return ("Red", "Blue", "Green", "Gold")[player]
+        return SEAT_NAMES[player]
 
     def render_view(self, view: Mapping[str, Any]) -> str:
-        from .render_text import render_text
-
-        return render_text(view)
+        return render_view(view)
 
     def render_image(self, view: Mapping[str, Any], path: str) -> None:
-        from .render_image import render_png
-
         render_png(view, path)
 
 

@@ -14,7 +14,7 @@ A resolving move (``rel`` without tremor, ``tremor`` with it, ``resign``) may ca
 ``#`` and 16 hex digits: the expected canonical-state hash after its resolution.
 Replaying such a record re-simulates and rejects the move on a mismatch. The hash
 is not part of the move's identity: ``str(move)`` is the canonical text without
-it, and :meth:`HonorState.to_json` adds it to every resolving move of a record.
+it, and :meth:`HonorState.history_notation` adds it to every resolving move of a record.
 Short forms for people: ``rel 31.5`` (rotation 0, clearance 0.05), ``rel 31.5 90``,
 ``build CU1`` (bid 0), ``bid 3``, ``accept``; piece ids in any case.
 """
@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from typing import Any
 
 from boardlab.core import Move, NotationError
 
@@ -38,6 +39,9 @@ MIN_CLEARANCE = 2  # 0.02 cm
 MAX_CLEARANCE = 1000  # 10.00 cm
 
 _HASH = re.compile(r"^#([0-9a-f]{16})$")
+#: the largest magnitude a number of a release or tremor may have before it is scaled to units:
+#: far off any table, and small enough that no huge integer is ever built from text like 1e99999
+_MAX_MAGNITUDE = Decimal(10) ** 7
 
 
 def fixed(value: int, decimals: int) -> str:
@@ -57,6 +61,9 @@ class Build(Move):
     def __str__(self) -> str:
         return f"build {self.pid} {self.bid}"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"piece": self.pid, "bid": self.bid}
+
 
 @dataclass(frozen=True, slots=True)
 class Push(Move):
@@ -66,6 +73,9 @@ class Push(Move):
 
     def __str__(self) -> str:
         return f"push {self.pid}"
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"piece": self.pid}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +126,10 @@ class Release(Move):
     def __str__(self) -> str:
         return f"rel {fixed(self.xq, 2)} {fixed(self.thetaq, 1)} {fixed(self.hq, 2)}"
 
+    def json_fields(self) -> dict[str, Any]:
+        """x and clearance in cm, rotation in degrees (the recorded hash is no part of the move)."""
+        return {"x": self.x, "rotation": self.theta_degrees, "clearance": self.clearance}
+
     @property
     def x(self) -> float:
         return self.xq / X_UNITS_PER_CM
@@ -141,6 +155,10 @@ class Tremor(Move):
     def __str__(self) -> str:
         return f"tremor {fixed(self.dxq, 2)} {fixed(self.dthetaq, 1)}"
 
+    def json_fields(self) -> dict[str, Any]:
+        """The hand's error: dx in cm, d-rotation in degrees."""
+        return {"dx": self.dxq / X_UNITS_PER_CM, "rotation": self.dthetaq / THETA_UNITS_PER_DEGREE}
+
 
 @dataclass(frozen=True, slots=True)
 class Resign(Move):
@@ -153,6 +171,9 @@ class Resign(Move):
     def __str__(self) -> str:
         return "resign"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {}
+
 
 HonorMove = Build | Push | Raise | Pass | Accept | PassOn | Release | Tremor | Resign
 
@@ -164,6 +185,8 @@ def _units(text: str, per_unit: int, what: str, original: str) -> int:
         raise NotationError(f"{original!r}: {what} {text!r} is not a number") from None
     if not value.is_finite():
         raise NotationError(f"{original!r}: {what} {text!r} is not a finite number")
+    if abs(value) > _MAX_MAGNITUDE:
+        raise NotationError(f"{original!r}: {what} {text!r} is off any table")
     return int((value * per_unit).to_integral_value(rounding=ROUND_HALF_EVEN))
 
 

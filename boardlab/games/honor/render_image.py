@@ -24,17 +24,20 @@ def _pyplot() -> Any:
 
 
 def table_span(view: Mapping[str, Any]) -> tuple[float, float]:
-    """The x range drawn: every zone and every piece on the table (one that rolled away too)."""
+    """The x range drawn of a view's board part: every zone and every piece on the table
+    (one that rolled away too)."""
     zones = view["zones"]
     left = min([zones[0][0] - 5] + [p["x"] - 8 for p in view["table"]])
     right = max([zones[-1][1] + 5] + [p["x"] + 8 for p in view["table"]])
     return left, right
 
 
-def render_png(view: Mapping[str, Any], path: str) -> None:
-    """Draw the whole table of ``view`` (zones, towers, the piece in hand at its default
-    release or, while the tremor is pending, at the intended release; pools and phase) to
-    a PNG file at ``path``. Pieces that left the zones widen the picture."""
+def render_png(envelope: Mapping[str, Any], path: str) -> None:
+    """Draw the whole table of a view envelope (zones, towers, the piece in hand at its
+    default release or, while the tremor is pending, at the intended release; pools and
+    phase) to a PNG file at ``path``. Pieces that left the zones widen the picture."""
+    view = envelope["board"]
+    names = envelope["seat_names"]
     plt = _pyplot()
     from matplotlib.patches import Polygon, Rectangle
 
@@ -47,7 +50,7 @@ def render_png(view: Mapping[str, Any], path: str) -> None:
         ax.axvspan(lo, hi, ymin=0, ymax=1, color=FACE[seat], alpha=0.06)
         status = "" if view["standing"][seat] else " (out)"
         tokens = view["pools"][seat]
-        ax.text((lo + hi) / 2, -2.2, f"{view['names'][seat]}: {tokens} token{'' if tokens == 1 else 's'}{status}",
+        ax.text((lo + hi) / 2, -2.2, f"{names[seat]}: {tokens} token{'' if tokens == 1 else 's'}{status}",
                 ha="center", va="center", fontsize=8, color="white")
     for piece in view["table"]:
         # one outline per piece: the arch's convex parts would show as stripes
@@ -65,8 +68,8 @@ def render_png(view: Mapping[str, Any], path: str) -> None:
                              fill=False, linestyle="--", edgecolor="black"))
         ax.text(x, floor + 3, placing["pid"], ha="center", va="center", fontsize=5)
     title = f"Honor, turn {view['turn']}, phase {view['phase']}, bank {view['bank']}"
-    if view.get("result"):
-        title += " - winners: " + ", ".join(view["names"][p] for p in view["result"]["winners"])
+    if envelope.get("result"):
+        title += " - winners: " + ", ".join(names[p] for p in envelope["result"]["winners"])
     ax.set_title(title, fontsize=9)
     ax.set_xlim(left, right)
     ax.set_ylim(-3, top)

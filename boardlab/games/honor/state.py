@@ -1,7 +1,7 @@
 """Honor's state: the procedures of a turn (rules section 7) on the canonical record.
 
 Cost: every move but a resolving one takes microseconds; a resolving move (``rel``
-without tremor, ``tremor`` with it) runs the physics, typically 10-60 ms.
+without tremor, ``tremor`` with it, ``resign``) runs the physics, typically 10-60 ms.
 """
 
 from __future__ import annotations
@@ -14,23 +14,31 @@ from typing import TYPE_CHECKING, Any
 from boardlab.core import CHANCE, TERMINAL, IllegalMoveError, Move, Result, State
 
 from . import physics
-from .catalogue import ALL_PIECES, rest_angles_decidegrees, x_extent
+from .catalogue import ALL_PIECES, KINDS
+from .evaluation import evaluate
 from .moves import (
-    DEFAULT_CLEARANCE, FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise,
-    Release, Resign, Tremor, parse_move_text,
+    FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release, Resign, Tremor,
+    parse_move_text,
 )
-from .records import (
-    START_POOL, Auction, PieceOnTable, Placing, PushChain, canonical_json, decode_record, state_hash,
+from .placement import candidate_releases, default_release, release_window, tower_extent
+from .position import (
+    Auction, PieceOnTable, Placing, PushChain, canonical_json, canonical_record, parse_position, state_hash,
 )
+from .rules import START_POOL, HonorRules
 from .tremor import MAX_DTHETA_UNITS, MAX_DX_UNITS, TREMOR_GRID, random_tremor, seed_bytes, seeded_tremor
+from .view import board_view, resampled, seed_secrets
 
 if TYPE_CHECKING:
     from .game import HonorGame
 
-#: a later piece's release x must lie within the tower's extent widened by this (rule 4.3)
-REACH_CM = 3.0
-#: candidate x positions per orientation in legal_moves() (rule 10.4)
-CANDIDATE_COLUMNS = 5
+#: the ending codes of rule 8, by how many players still stand at the end
+LAST_STANDING = "last_standing"  # 8.1: exactly one
+LAST_TO_FALL = "last_to_fall"  # 8.2: none; those who fell last share
+ALL_PLACED = "all_placed"  # 8.3: two or more, the supply empty
+RESULT_CODES = (LAST_STANDING, LAST_TO_FALL, ALL_PLACED)
+#: the order in which a timed-out turn player's default Build picks from the supply (rule 7.14):
+#: the catalogue's order, easy pieces first
+_CATALOGUE_ORDER = {code: rank for rank, code in enumerate(KINDS)}
 
 _FIELDS = ("pools", "bank", "standing", "out_at", "supply", "table", "turn_player", "turn_no", "phase",
            "auction", "push", "placing", "pending", "placement_index", "outcome", "last", "timeouts",
@@ -41,12 +49,13 @@ class HonorState(State):
     """A position of Honor. Every field is immutable (tuples, frozen records, bytes), so
     snapshots and copies share them; ``blob`` is the pickled canonical space (None: cold)."""
 
-    __slots__ = (*_FIELDS, "_trial", "_commit")
+    __slots__ = (*_FIELDS, "rules", "_trial", "commitment")
 
     game: "HonorGame"
 
     def __init__(self, game: "HonorGame", seed: int) -> None:
         super().__init__(game, seed)
+        self.rules: HonorRules = game.rules
         n = game.num_players
         self.pools: tuple[int, ...] = (START_POOL,) * n
         self.bank = 0
@@ -66,19 +75,21 @@ class HonorState(State):
         self.last: dict[str, Any] | None = None
         self.timeouts = 0
         self.blob: bytes | None = None
-        #: (ply of the resolving move, first 16 hex digits of the state hash after it)
+        #: (absolute ply of the resolving move, first 16 hex digits of the state hash after it);
+        #: keyed by ply, not by history index, so it survives a rebase (the ply counts on)
         self.resolutions: tuple[tuple[int, str], ...] = ()
         self._trial: tuple[tuple[int, str, str], tuple[Any, ...]] | None = None
-        #: the seed commitment shown to players, kept by resample (None: computed from the seed)
-        self._commit: str | None = None
+        #: the seed commitment to show instead of the one computed from the seed: set by
+        #: resample, whose fresh seed must not change what players were shown (rule 11.5)
+        self.commitment: str | None = None
 
     @property
     def seed_commit(self) -> str:
         """SHA-256 (hex) of the game seed's 32 bytes (rule 11.5, B-11.6): shown from the start,
         so that the seed revealed at the end can be checked against it."""
-        if self._commit is None:
+        if self.commitment is None:
             return hashlib.sha256(seed_bytes(self.seed)).hexdigest()
-        return self._commit
+        return self.commitment
 
     # === who moves ==================================================================
     def current_player(self) -> int:
@@ -96,11 +107,14 @@ class HonorState(State):
         return TERMINAL
 
     def result(self) -> Result | None:
+        """The end of rule 8; its code follows from how many stand (the position stores the
+        winners and the reason only, so its hash is that of rules version 1's records)."""
         if self.outcome is None:
             return None
         winners, reason = self.outcome
-        n = self.game.num_players
-        return Result.win(winners[0], n, reason) if len(winners) == 1 else Result.draw(winners, n, reason)
+        standing = sum(self.standing)
+        code = LAST_TO_FALL if standing == 0 else LAST_STANDING if standing == 1 else ALL_PLACED
+        return Result.shared(winners, self.game.num_players, reason, code=code)
 
     def next_standing(self, seat: int) -> int:
         """The next standing seat clockwise after ``seat`` (seat k -> k+1 mod n); ``seat`` itself if alone."""
@@ -131,67 +145,58 @@ class HonorState(State):
         elif phase == "PUSH":
             moves.extend((Accept(), PassOn()))
         elif phase == "PLACE":
-            moves.extend(self.candidate_releases())
-        if self.game.options["resign"]:
+            placing = self.placing
+            assert placing is not None
+            moves.extend(candidate_releases(self.table, self.rules.layout, placing.placer, placing.pid))
+        if self.rules.resign:
             moves.append(Resign())
         return moves
 
     def tower_extent(self, player: int) -> tuple[float, float] | None:
-        """[L, R]: the union of the x-extents of the player's pieces (B-14 item 15), or None."""
-        left = right = None
-        for piece in self.table:
-            if piece.owner == player:
-                lo, hi = x_extent(piece.pid, piece.xq * 1e-4, piece.aq * 1e-6)
-                left = lo if left is None else min(left, lo)
-                right = hi if right is None else max(right, hi)
-        return None if left is None else (left, right)  # type: ignore[return-value]
+        """[L, R]: the union of the x-extents of ``player``'s pieces, or None (rule 4.3)."""
+        return tower_extent(self.table, player)
 
     def release_window(self, player: int, pid: str, thetaq: int) -> tuple[int, int]:
-        """The legal x range (0.01 cm units, inclusive) of a release at rotation ``thetaq``:
-        the zone for a foundation (bounding box inside), else the tower's extent ± 3 cm."""
-        extent = self.tower_extent(player)
-        if extent is None:
-            zone_lo, zone_hi = self.game.layout.zone(player)
-            lo, hi = x_extent(pid, 0.0, math.radians(thetaq / 10))
-            return math.ceil(round((zone_lo - lo) * 100, 6)), math.floor(round((zone_hi - hi) * 100, 6))
-        left, right = extent
-        return math.ceil(round((left - REACH_CM) * 100, 6)), math.floor(round((right + REACH_CM) * 100, 6))
-
-    def candidate_releases(self) -> list[Release]:
-        """The documented candidate set (rule 10.4): each rest orientation of the piece x
-        five evenly spaced x over the zone (foundation) or over the tower's extent, h = 0.05."""
-        placing = self.placing
-        assert placing is not None
-        extent = self.tower_extent(placing.placer)
-        releases: list[Release] = []
-        for thetaq in rest_angles_decidegrees(placing.pid[:2]):
-            lo, hi = self.release_window(placing.placer, placing.pid, thetaq)
-            if extent is not None:
-                lo = max(lo, math.ceil(extent[0] * 100))
-                hi = min(hi, math.floor(extent[1] * 100))
-            if lo > hi:
-                continue
-            seen: set[int] = set()
-            for k in range(CANDIDATE_COLUMNS):
-                xq = lo + round((hi - lo) * k / (CANDIDATE_COLUMNS - 1))
-                if xq not in seen:
-                    seen.add(xq)
-                    releases.append(Release(xq, thetaq, DEFAULT_CLEARANCE))
-        return releases
+        """The legal x range (0.01 cm, inclusive) of ``player``'s release of ``pid`` at rotation
+        ``thetaq`` (rule 4.3)."""
+        return release_window(self.table, self.rules.layout, player, pid, thetaq)
 
     def default_release(self) -> Release:
-        """A sensible release for a person: rotation 0, the middle of the legal window."""
+        """The release offered to the placer, and made when their time runs out (rule 7.14)."""
         placing = self.placing
         assert placing is not None
-        lo, hi = self.release_window(placing.placer, placing.pid, 0)
-        return Release((lo + hi) // 2, 0, DEFAULT_CLEARANCE)
+        return default_release(self.table, self.rules.layout, placing.placer, placing.pid)
+
+    # === the match's hooks: timeouts and resignation =====================================
+    def default_move(self) -> Move | None:
+        """What the rules make the player to move do when their time runs out (rule 7.14):
+        Build the supply's first piece in catalogue order at an opening bid of 0, pass in an
+        auction, accept a pushed piece, and make the default release of the piece in hand."""
+        phase = self.phase
+        if phase == "CHOOSE":
+            pid = min(self.supply, key=lambda p: (_CATALOGUE_ORDER[p[:2]], p))
+            return Build(pid, 0)
+        if phase == "AUCTION":
+            return Pass()
+        if phase == "PUSH":
+            return Accept()
+        if phase == "PLACE":
+            return self.default_release()
+        return None
+
+    def resign_move(self, player: int) -> Move | None:
+        """Honor's own resignation (rule 7.13): with the option on, at ``player``'s own decision;
+        the match plays it and the others go on."""
+        if self.rules.resign and player >= 0 and self.current_player() == player:
+            return Resign()
+        return None
 
     # === legality =====================================================================
     def _illegal_reason(self, move: Move) -> str | None:
         phase, player = self.phase, self.current_player()
         if isinstance(move, Resign):
-            if not self.game.options["resign"]:
-                return "resigning is off in this game (option resign, H-22)"
+            if not self.rules.resign:
+                return "rule 7.13: resigning is off in this game (option resign)"
             return self._hash_problem(move)
         if isinstance(move, Build | Push):
             if phase != "CHOOSE":
@@ -244,7 +249,7 @@ class HonorState(State):
 
     def _hash_problem(self, move: Release | Tremor | Resign) -> str | None:
         """A resolving move carrying a recorded hash: simulate now and compare (rule 11.4)."""
-        if move.expect is None or (isinstance(move, Release) and self.game.options["tremor"]):
+        if move.expect is None or (isinstance(move, Release) and self.rules.tremor):
             return None
         trial = self.copy()
         trial._apply(move)
@@ -300,7 +305,7 @@ class HonorState(State):
             self.push = PushChain(chain.pid, chain.pusher, self.next_standing(chain.holder), chain.passes + 1)
             self._offer_push()
         elif isinstance(move, Release):
-            if self.game.options["tremor"]:
+            if self.rules.tremor:
                 self.pending = (move.xq, move.thetaq, move.hq)
                 self.phase = "TREMOR"
             else:
@@ -366,7 +371,7 @@ class HonorState(State):
             return physics.load_space(self.blob)
         specs = [physics.BodySpec(p.pid, p.owner, p.foundation, p.xq * 1e-4, p.yq * 1e-4, p.aq * 1e-6)
                  for p in sorted(self.table, key=lambda piece: piece.order)]
-        return physics.build_space(self.game.layout, specs)
+        return physics.build_space(self.rules.layout, specs)
 
     def _resolve_release(self, xq: int, thetaq: int, hq: int, exq: int, ethetaq: int,
                          trial: tuple[tuple[int, str, str], tuple[Any, ...]] | None, text: str) -> None:
@@ -385,7 +390,7 @@ class HonorState(State):
         spec = physics.BodySpec(placing.pid, placing.placer, foundation, exq / 100, y_release, angle)
         owners = {p.pid: p.owner for p in self.table}
         owners[placing.pid] = placing.placer
-        outcome = physics.resolve(space, owners, self.standing, spec, rule=self.game.settle_rule)
+        outcome = physics.resolve(space, owners, self.standing, spec, rule=self.rules.settle)
         flags = {p.pid: p for p in self.table}
         flags[placing.pid] = PieceOnTable(placing.pid, placing.placer, foundation, self.placement_index, 0, 0, 0)
         self.last = {
@@ -410,7 +415,7 @@ class HonorState(State):
         if any(p.owner == player for p in self.table):
             owners = {p.pid: p.owner for p in self.table}
             outcome = physics.resolve(self.canonical_space(), owners, self.standing, None, frozenset({player}),
-                                      rule=self.game.settle_rule)
+                                      rule=self.rules.settle)
         else:
             outcome = physics.Resolution(poses=[(p.pid, p.xq, p.yq, p.aq) for p in self.table], blob=self.blob or b"")
         self.last = {
@@ -495,93 +500,57 @@ class HonorState(State):
     def _copy(self) -> "HonorState":
         clone = HonorState.__new__(HonorState)
         clone._set_fields(self._fields())
+        clone.rules = self.rules
         clone._trial = None
-        clone._commit = self._commit
+        clone.commitment = self.commitment
         return clone
 
     # === notation and position ======================================================
     def _parse_move(self, text: str) -> Move:
         return parse_move_text(text)
 
-    def record(self) -> dict[str, Any]:
-        """The canonical integer record (rule 11.1): JSON-safe, no seed, no pickle."""
-        return {
-            "v": 1, "ruleset": self.game.ruleset,
-            "pools": list(self.pools), "bank": self.bank, "standing": [int(s) for s in self.standing],
-            "out_at": [None if o is None else list(o) for o in self.out_at], "supply": list(self.supply),
-            "table": [p.to_json() for p in self.table], "turn_player": self.turn_player, "turn_no": self.turn_no,
-            "phase": self.phase, "auction": None if self.auction is None else self.auction.to_json(),
-            "push": None if self.push is None else self.push.to_json(),
-            "placing": None if self.placing is None else self.placing.to_json(),
-            "pending": None if self.pending is None else list(self.pending),
-            "placement_index": self.placement_index,
-            "result": None if self.outcome is None else [list(self.outcome[0]), self.outcome[1]],
-            "last": self.last, "timeouts": self.timeouts,
-        }
-
     def position(self) -> str:
-        return canonical_json(self.record())
+        """The canonical record as one line of canonical JSON (rules 11.1, 11.2)."""
+        return canonical_json(canonical_record(self))
 
     def state_hash(self) -> str:
         """SHA-256 (hex) of the canonical record (rule 11.2)."""
-        return state_hash(self.record())
+        return state_hash(canonical_record(self))
 
-    def load_record(self, text: str) -> None:
-        """Set every field from a position string (validated); the space starts cold."""
-        fields = decode_record(text, self.game.num_players, self.game.ruleset)
+    def load_position(self, text: str) -> None:
+        """Set every field from a position string (validated); the space starts cold (rule 11.3)."""
+        fields = parse_position(text, self.game.num_players, self.rules.ruleset)
         self.outcome = fields.pop("result")
         for name, value in fields.items():
             setattr(self, name, value)
         self.blob = None
         self.resolutions = ()
 
-    def to_json(self) -> dict[str, Any]:
-        """As :meth:`State.to_json`, with each resolving move annotated by ``#`` and the
-        first 16 hex digits of the state hash after it, so a replay verifies every resolution."""
-        data = super().to_json()
+    def history_notation(self) -> list[str]:
+        """The history as records store it: each resolving move followed by ``#`` and the first
+        16 hex digits of the state hash after it (rules 10.3, 11.4), so a replay verifies
+        every resolution."""
+        history = self.history
+        first_ply = self.ply - len(history)
         hashes = dict(self.resolutions)
-        data["moves"] = [
-            text if ply not in hashes or "#" in text else f"{text} #{hashes[ply]}"
-            for ply, text in enumerate(data["moves"])
-        ]
-        return data
+        notation = []
+        for index, move in enumerate(history):
+            expected = hashes.get(first_ply + index)
+            notation.append(str(move) if expected is None else f"{move} #{expected}")
+        return notation
 
-    # === views =======================================================================
+    # === views (view.py) =============================================================
+    def _view(self, viewer: int | None) -> dict[str, Any]:
+        return board_view(self)
+
     def secrets(self, player: int | None) -> set[str]:
-        """The seed is hidden from everyone (it decides future tremor) until the game is over."""
-        if self.phase == "OVER":
-            return set()
-        hidden = {f"{self.seed % (1 << 256):064x}"}
-        if len(str(self.seed)) >= 12:
-            hidden.add(str(self.seed))
-        return hidden
+        return seed_secrets(self)
 
     def resample(self, player: int, rng: random.Random) -> "HonorState":
-        """A copy with a fresh 256-bit seed: everything else is public."""
-        clone = self.copy()
-        clone._commit = self.seed_commit  # the commitment to the real seed, not the seed
-        clone.seed = rng.getrandbits(256)
-        return clone
-
-    def view(self, player: int | None = None) -> dict[str, Any]:
-        from .views import build_view
-
-        return build_view(self, player)
+        return resampled(self, rng)
 
     def evaluate(self) -> list[float]:
-        """Static estimate: standing players share by tokens and a lower, narrower-risk tower."""
-        result = self.result()
-        if result is not None:
-            return list(result.returns)
-        weights = []
-        for p, up in enumerate(self.standing):
-            if not up:
-                weights.append(0.0)
-                continue
-            height = max((piece.yq * 1e-4 for piece in self.table if piece.owner == p), default=0.0)
-            weights.append((1.0 + self.pools[p] / START_POOL) / (1.0 + height / 20.0))
-        total = sum(weights)
-        return [w / total for w in weights]
+        return evaluate(self)
 
 
-__all__ = ["HonorState", "REACH_CM"]
+__all__ = ["HonorState", "RESULT_CODES"]

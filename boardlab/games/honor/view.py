@@ -1,36 +1,38 @@
-"""What a player sees (everything but the seed until the game ends): a JSON-safe dict for renderers and clients."""
+"""What a player sees of Honor: everything but the seed until the game ends (rule 11.5).
+
+:func:`board_view` is the game's part of the view envelope (``view["board"]``);
+:func:`seed_secrets` names the hidden strings for the no-leak checks; :func:`resampled`
+is what an agent is handed. Honor hides the seed from every seat alike, so the view is
+the same for every viewer.
+"""
 
 from __future__ import annotations
 
 import copy
+import random
 from typing import TYPE_CHECKING, Any
 
 from .catalogue import kind_of
 from .moves import fixed
+from .placement import default_release, release_window
+from .rules import SEED_BITS
 from .tremor import seed_bytes
 
 if TYPE_CHECKING:
     from .state import HonorState
 
-
-def build_view(state: "HonorState", player: int | None) -> dict[str, Any]:
-    """The public view of ``state``. Honor's only hidden part is the seed: the view shows its
-    SHA-256 commitment from the start and the seed itself only once the game is over (B-11.6).
-
-    Poses are given both as the canonical integers and as floats (cm, degrees)."""
-    game = state.game
-    n = game.num_players
+def board_view(state: "HonorState") -> dict[str, Any]:
+    """The public part of ``state`` (JSON-safe). It shows the seed's SHA-256 commitment from
+    the start and the seed itself only once the game is over (B-11.6). Poses are given both
+    as the canonical integers and as floats (cm, radians). Who is to move, the seat names
+    and the result are in the envelope around it."""
+    rules = state.rules
     view: dict[str, Any] = {
-        "game": game.id,
-        "ruleset": game.ruleset,
-        "viewer": player,
-        "players": n,
-        "names": [game.player_name(p) for p in range(n)],
+        "ruleset": rules.ruleset,
         "phase": state.phase,
-        "to_move": state.current_player(),
         "turn_player": state.turn_player,
         "turn": state.turn_no,
-        "zones": [list(game.layout.zone(p)) for p in range(n)],
+        "zones": [list(rules.layout.zone(p)) for p in range(rules.players)],
         "pools": list(state.pools),
         "bank": state.bank,
         "standing": list(state.standing),
@@ -51,9 +53,8 @@ def build_view(state: "HonorState", player: int | None) -> dict[str, Any]:
         "pending_release": None,
         "placement_index": state.placement_index,
         "last": copy.deepcopy(state.last),
-        "tremor": bool(game.options["tremor"]),
+        "tremor": rules.tremor,
         "timeouts": state.timeouts,
-        "result": None,
         # the commitment to the seed, shown from the start; the seed itself once the game is over
         "seed_commit": state.seed_commit,
         "seed": None,
@@ -67,8 +68,8 @@ def build_view(state: "HonorState", player: int | None) -> dict[str, Any]:
         view["push"] = {"pid": c.pid, "pusher": c.pusher, "holder": c.holder, "passes": c.passes, "fee": c.fee}
     if state.placing is not None:
         pl = state.placing
-        default = state.default_release() if state.phase == "PLACE" else None
-        lo, hi = state.release_window(pl.placer, pl.pid, 0)
+        default = default_release(state.table, rules.layout, pl.placer, pl.pid) if state.phase == "PLACE" else None
+        lo, hi = release_window(state.table, rules.layout, pl.placer, pl.pid, 0)
         view["placing"] = {
             "pid": pl.pid, "placer": pl.placer, "how": pl.how,
             "foundation": not any(p.owner == pl.placer for p in state.table),
@@ -78,11 +79,31 @@ def build_view(state: "HonorState", player: int | None) -> dict[str, Any]:
     if state.pending is not None:
         xq, tq, hq = state.pending
         view["pending_release"] = f"rel {fixed(xq, 2)} {fixed(tq, 1)} {fixed(hq, 2)}"
-    result = state.result()
-    if result is not None:
-        view["result"] = {"winners": list(result.winners), "reason": result.reason}
-        view["seed"] = f"{seed_bytes(state.seed).hex()}"
+    if state.outcome is not None:
+        view["seed"] = seed_bytes(state.seed).hex()
     return view
 
 
-__all__ = ["build_view"]
+def seed_secrets(state: "HonorState") -> set[str]:
+    """The seed is hidden from everyone (it decides future tremor) until the game is over:
+    its 64 hex digits and, when long enough to be recognised, its decimal form."""
+    if state.outcome is not None:
+        return set()
+    hidden = {seed_bytes(state.seed).hex()}
+    if len(str(state.seed)) >= 12:
+        hidden.add(str(state.seed))
+    return hidden
+
+
+def resampled(state: "HonorState", rng: random.Random) -> "HonorState":
+    """A state every seat could be in: a copy with a fresh 256-bit seed that keeps the
+    commitment to the real one, rebased so that no undo snapshot or history holds the
+    real seed's tremor. Everything else of Honor is public."""
+    clone = state.copy()
+    clone.commitment = state.seed_commit
+    clone.seed = rng.getrandbits(SEED_BITS)
+    clone.rebase()
+    return clone
+
+
+__all__ = ["board_view", "resampled", "seed_secrets"]

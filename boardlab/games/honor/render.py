@@ -1,4 +1,5 @@
-"""A character side view of the table for terminals (rich markup colours by owner).
+"""The terminal drawing of an Honor view envelope: a character side view of the table
+(rich markup colours by owner), then the players, the supply and the phase.
 
 Every cell is sampled at twelve points; a cell is drawn if any point lies inside a
 piece. Foundations are drawn ``▓``, other pieces ``█``, the piece in hand as a
@@ -36,7 +37,8 @@ def _release_numbers(text: str | None) -> tuple[float, float] | None:
     return move.x, move.theta_degrees
 
 
-def _canvas(view: Mapping[str, Any], ghost: tuple[str, float, float, float] | None) -> list[str]:
+def _canvas(view: Mapping[str, Any], names: Sequence[str],
+            ghost: tuple[str, float, float, float] | None) -> list[str]:
     zones = view["zones"]
     left = min(zones[0][0], *(p["x"] - 8 for p in view["table"])) if view["table"] else zones[0][0]
     right = max(zones[-1][1], *(p["x"] + 8 for p in view["table"])) if view["table"] else zones[-1][1]
@@ -76,7 +78,7 @@ def _canvas(view: Mapping[str, Any], ghost: tuple[str, float, float, float] | No
             col = min(cols - 1, int((edge - left) / cm_per_col))
             if 0 <= col:
                 ruler[col] = "┃"
-        name = f"{view['names'][seat]} {lo:g}-{hi:g}cm"
+        name = f"{names[seat]} {lo:g}-{hi:g}cm"
         start = max(0, int((lo - left) / cm_per_col) + 1)
         for i, ch in enumerate(name):
             if start + i < cols:
@@ -142,14 +144,15 @@ def _supply_text(supply: Sequence[str]) -> str:
     return " ".join(f"{code}×{count}" for code, count in counts.items()) or "(empty)"
 
 
-def render_text(view: Mapping[str, Any], release: str | None = None) -> str:
-    """The whole table, players, bank, supply and phase; ``release`` (``rel x θ h``)
-    overrides where the ghost of the piece in hand is drawn."""
-    names = view["names"]
-    lines = _canvas(view, _ghost(view, release))
+def render_view(envelope: Mapping[str, Any], release: str | None = None) -> str:
+    """The whole table, players, bank, supply and phase of a view envelope; ``release``
+    (``rel x θ h``) overrides where the ghost of the piece in hand is drawn."""
+    view = envelope["board"]
+    names = envelope["seat_names"]
+    lines = _canvas(view, names, _ghost(view, release))
     players = []
     for seat, name in enumerate(names):
-        mark = "▶" if view["to_move"] == seat else " "
+        mark = "▶" if envelope["to_move"] == seat else " "
         state = "standing" if view["standing"][seat] else f"out at placement {view['out_at'][seat][0] + 1}"
         tokens = view["pools"][seat]
         players.append(f"{mark} [{COLOURS[seat]}]{name}[/]: {tokens} token{'' if tokens == 1 else 's'}, {state}")
@@ -182,10 +185,11 @@ def render_text(view: Mapping[str, Any], release: str | None = None) -> str:
         what = f"{names[last['resigned']]} resigned" if last.get("resigned") is not None \
             else f"{names[last['placer']]} placed {last['pid']}"
         lines.append(f"last: {what}; {falls}" + ("; timed out" if last["timed_out"] else ""))
-    if view["result"]:
-        winners = " and ".join(names[p] for p in view["result"]["winners"])
-        lines.append(f"game over: {winners} ({view['result']['reason']})")
+    result = envelope["result"]
+    if result:
+        winners = " and ".join(names[p] for p in result["winners"])
+        lines.append(f"game over: {winners} ({result['reason']})")
     return "\n".join(lines)
 
 
-__all__ = ["piece_outline", "render_text"]
+__all__ = ["piece_outline", "render_view"]

@@ -1,5 +1,5 @@
-"""Honor's canonical state record: small frozen value types, the canonical JSON,
-its hash, and the validated inverse (the position string; rules section 11).
+"""Honor's position string (rules section 11): the canonical integer record, its small
+frozen value types, the canonical JSON, its hash, and the validated inverse.
 
 The position string is the canonical JSON of the integer record on one line:
 keys sorted, no spaces, integers and short strings only, no seed. Its SHA-256 is
@@ -13,14 +13,17 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from boardlab.core import PositionError
 
 from .catalogue import ALL_PIECES
+from .rules import START_POOL
+
+if TYPE_CHECKING:
+    from .state import HonorState
 
 PHASES = ("CHOOSE", "AUCTION", "PUSH", "PLACE", "TREMOR", "OVER")
-START_POOL = 10
 RECORD_VERSION = 1
 
 
@@ -83,6 +86,26 @@ class Placing:
 
     def to_json(self) -> list[Any]:
         return [self.pid, self.placer, self.how]
+
+
+def canonical_record(state: "HonorState") -> dict[str, Any]:
+    """The canonical integer record of ``state`` (rule 11.1): JSON-safe, no seed, no pickle.
+
+    The result is stored as [winners, reason] (its code follows from the standing flags,
+    rule 8), so hashes of records saved before result codes existed still match."""
+    return {
+        "v": RECORD_VERSION, "ruleset": state.rules.ruleset,
+        "pools": list(state.pools), "bank": state.bank, "standing": [int(s) for s in state.standing],
+        "out_at": [None if o is None else list(o) for o in state.out_at], "supply": list(state.supply),
+        "table": [p.to_json() for p in state.table], "turn_player": state.turn_player, "turn_no": state.turn_no,
+        "phase": state.phase, "auction": None if state.auction is None else state.auction.to_json(),
+        "push": None if state.push is None else state.push.to_json(),
+        "placing": None if state.placing is None else state.placing.to_json(),
+        "pending": None if state.pending is None else list(state.pending),
+        "placement_index": state.placement_index,
+        "result": None if state.outcome is None else [list(state.outcome[0]), state.outcome[1]],
+        "last": state.last, "timeouts": state.timeouts,
+    }
 
 
 def canonical_json(data: Mapping[str, Any]) -> str:
@@ -158,7 +181,17 @@ def _check_last(last: Any, players: int) -> dict[str, Any] | None:
     return last
 
 
-def decode_record(text: str, players: int, ruleset: str) -> dict[str, Any]:
+def _check_winners(winners: tuple[int, ...], standing: tuple[bool, ...]) -> None:
+    """The winners a finished game can have (rule 8): the one player standing (8.1), some of
+    the players who all fell (8.2), or every player standing when the supply ran out (8.3)."""
+    up = tuple(p for p, flag in enumerate(standing) if flag)
+    if not winners or len(set(winners)) != len(winners) or list(winners) != sorted(winners):
+        raise _fail(f"winners {list(winners)} must be distinct seats in order, at least one")
+    if up and winners != up:
+        raise _fail(f"winners {list(winners)} must be the players standing {list(up)} (rules 8.1, 8.3)")
+
+
+def parse_position(text: str, players: int, ruleset: str) -> dict[str, Any]:
     """Parse and check a position string; return the state's fields as Python values.
 
     Raises PositionError naming the first problem (bad JSON, wrong ruleset,
@@ -228,29 +261,33 @@ def decode_record(text: str, players: int, ruleset: str) -> dict[str, Any]:
     everything = sorted([*supply, *(p.pid for p in table), *in_hand])
     if everything != sorted(ALL_PIECES):
         raise _fail("every piece must be exactly once in the supply, on the table or in hand")
+    turn_player = _int(data["turn_player"], "turn_player", *seat)
     result = None
     if data["result"] is not None:
         winners, reason = _list(data["result"], "result", 2)
-        result = (tuple(_int(p, "winner", *seat) for p in _list(winners, "winners")), str(reason))
+        if not isinstance(reason, str):
+            raise _fail(f"the result's reason must be text, got {reason!r}")
+        result = (tuple(_int(p, "winner", *seat) for p in _list(winners, "winners")), reason)
+        _check_winners(result[0], standing)
     if (phase == "OVER") != (result is not None):
         raise _fail("a result is present exactly when the phase is OVER")
     last = _check_last(data["last"], players)
     if phase != "OVER":
         if sum(standing) < 2:
             raise _fail(f"phase {phase} with fewer than two players standing")
-        actor = {"CHOOSE": data["turn_player"], "AUCTION": auction and auction.to_act,
+        actor = {"CHOOSE": turn_player, "AUCTION": auction and auction.to_act,
                  "PUSH": push and push.holder, "PLACE": placing and placing.placer,
                  "TREMOR": placing and placing.placer}[phase]
         if not standing[actor]:
             raise _fail(f"player {actor} is to act in phase {phase} but is out")
     return {
         "pools": pools, "bank": bank, "standing": standing, "out_at": tuple(out_at), "supply": supply,
-        "table": tuple(table), "turn_player": _int(data["turn_player"], "turn_player", *seat),
+        "table": tuple(table), "turn_player": turn_player,
         "turn_no": _int(data["turn_no"], "turn_no", 1), "phase": phase, "auction": auction, "push": push,
         "placing": placing, "pending": pending, "placement_index": _int(data["placement_index"], "placement_index", 0),
         "result": result, "last": last, "timeouts": _int(data["timeouts"], "timeouts", 0),
     }
 
 
-__all__ = ["Auction", "PHASES", "PieceOnTable", "Placing", "PushChain", "START_POOL",
-           "canonical_json", "decode_record", "state_hash"]
+__all__ = ["Auction", "PHASES", "PieceOnTable", "Placing", "PushChain", "canonical_json", "canonical_record",
+           "parse_position", "state_hash"]

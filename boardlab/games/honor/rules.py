@@ -1,0 +1,63 @@
+"""The fixed numbers of one Honor game, derived once from the player count and the options.
+
+States read ``state.rules`` (a frozen :class:`HonorRules`): the table layout, the settle
+rule, the ruleset id that positions must match, and the option switches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .catalogue import CATALOGUE_SHA256
+from .physics import PYMUNK_VERSION, QUICK_SETTLE, RULED_SETTLE, SettleRule, TableLayout
+from .tremor import SIGMA_THETA_DEG, SIGMA_X_CM
+
+#: tokens each player starts with (rule 1.2); pools never grow
+START_POOL = 10
+#: a later piece's release x must lie within the tower's extent widened by this (rule 4.3)
+REACH_CM = 3.0
+#: candidate x positions per orientation in legal_moves() (rule 10.4)
+CANDIDATE_COLUMNS = 5
+#: the bits of a default (and of a resampled) seed (B-14 item 12, rule 11.5)
+SEED_BITS = 256
+#: the seat names, seat 0 first (rule 1.1)
+SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
+
+
+@dataclass(frozen=True, slots=True)
+class HonorRules:
+    """What the states of one game share: the table, the settle rule, the ruleset id and
+    the switches of the options ``tremor`` (rule 4.5) and ``resign`` (rule 7.13)."""
+
+    players: int
+    layout: TableLayout
+    #: the settle criterion of every resolution segment (rule 5.3, option ``settle``)
+    settle: SettleRule
+    tremor: bool
+    resign: bool
+    #: the ruleset id (rule 11.1): engine, catalogue, table and tremor; positions are valid only against it
+    ruleset: str
+    names: tuple[str, ...]
+
+    @classmethod
+    def from_options(cls, players: int, options: Mapping[str, Any], rules_version: str) -> "HonorRules":
+        tremor = bool(options["tremor"])
+        gap = int(options["zone_gap"])
+        settle = str(options["settle"])
+        tremor_text = f"{SIGMA_X_CM:.2f}/{SIGMA_THETA_DEG:.1f}" if tremor else "off"
+        ruleset = (f"honor-2d/{rules_version};pymunk={PYMUNK_VERSION};cat={CATALOGUE_SHA256[:16]};"
+                   f"zone=60;gap={gap};tremor={tremor_text}"
+                   + ("" if settle == "ruled" else f";settle={settle}"))
+        return cls(
+            players=players,
+            layout=TableLayout(players, gap),
+            settle=QUICK_SETTLE if settle == "quick" else RULED_SETTLE,
+            tremor=tremor,
+            resign=bool(options["resign"]),
+            ruleset=ruleset,
+            names=SEAT_NAMES[:players],
+        )
+
+
+__all__ = ["CANDIDATE_COLUMNS", "HonorRules", "REACH_CM", "SEAT_NAMES", "SEED_BITS", "START_POOL"]
