@@ -39,9 +39,9 @@ MIN_CLEARANCE = 2  # 0.02 cm
 MAX_CLEARANCE = 1000  # 10.00 cm
 
 _HASH = re.compile(r"^#([0-9a-f]{16})$")
-#: the largest magnitude a number of a release or tremor may have before it is scaled to units:
-#: far off any table, and small enough that no huge integer is ever built from text like 1e99999
-_MAX_MAGNITUDE = Decimal(10) ** 7
+#: the largest decimal exponent a number of a release or tremor may have (below 10^8) before it is
+#: scaled to units: far off any table, and no huge integer is ever built from text like 1e99999
+_MAX_EXPONENT = 7
 
 
 def fixed(value: int, decimals: int) -> str:
@@ -185,8 +185,8 @@ def _units(text: str, per_unit: int, what: str, original: str) -> int:
         raise NotationError(f"{original!r}: {what} {text!r} is not a number") from None
     if not value.is_finite():
         raise NotationError(f"{original!r}: {what} {text!r} is not a finite number")
-    if abs(value) > _MAX_MAGNITUDE:
-        raise NotationError(f"{original!r}: {what} {text!r} is off any table")
+    if value.adjusted() > _MAX_EXPONENT:  # exact: no context, so no decimal.Overflow
+        raise NotationError(f"{original!r}: {what} {text!r} is out of range")
     return int((value * per_unit).to_integral_value(rounding=ROUND_HALF_EVEN))
 
 
