@@ -1,0 +1,93 @@
+"""The Overseer rules object: options, the length bound, states."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from boardlab.core import Game, Option, register
+
+from .board import NUM_SQUARES, SEAT_NAMES, SETUPS, setup_board
+from .position import parse_position
+from .render import render_view
+from .rules import NO_CAPTURE_LIMIT, OverseerRules
+from .state import OverseerState
+
+
+@register
+class Overseer(Game):
+    """Overseer: capture the enemy Overseer on a disc of 12 sectors and 8 rings (docs/rules/overseer.md)."""
+
+    id = "overseer"
+    name = "Overseer"
+    summary = (
+        "a disc of 12 sectors x 8 rings that wraps round; seven kinds of piece, Barricades nobody "
+        "can capture; capture the enemy Overseer"
+    )
+    min_players = 2
+    max_players = 2
+    default_players = 2
+    rules_version = "1"
+    state_class = OverseerState
+    draw_by_agreement = True
+    has_chance = False
+    has_hidden_information = False
+    conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
+    result_codes = ("overseer_captured", "insufficient_material", "repetition", "no_capture_limit", "no_moves")
+    options_spec = (
+        Option(
+            "setup", "concentric",
+            "starting armies (rules 5): concentric (24 a side on rings 1-2 and 7-8), chess_sized "
+            "(18 a side), diametric (Black turned half way round the disc)",
+            choices=SETUPS,
+        ),
+        Option(
+            "no_capture_limit", NO_CAPTURE_LIMIT,
+            "plies in a row without a capture that draw the game (rules 7.4)",
+            kind=int, minimum=1, maximum=10_000,
+        ),
+        Option(
+            "no_moves", "draw",
+            "what a player with no legal move gets (rules 7.5): draw, or loss",
+            choices=("draw", "loss"),
+        ),
+        Option(
+            "extended_material_draw", False,
+            "also draw Overseer and one Soldier, Captain, General or Pilot against a bare Overseer (rules 7.2)",
+            kind=bool,
+        ),
+        Option(
+            "loose_capture_marks", False,
+            "read '-' and 'x' alike and work out the capture from the board (rules 9.2)",
+            kind=bool,
+        ),
+    )
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        super().__init__(players, **options)
+        self.rules = OverseerRules.from_options(self.options)
+
+    @property
+    def max_moves(self) -> int:
+        """A proven bound on the plies of any game, from the set-up or a loaded position (rules 7.7).
+
+        Only captures cannot be undone, and the no-capture limit L ends the game at the L-th
+        ply in a row without one. A capture removes a piece other than a Barricade for good;
+        at most 96 - 2 such pieces fit beside the two Overseers, and taking an Overseer ends
+        the game. So a game has at most 95 runs of at most L quiet plies and at most 95
+        captures: 95 * (L + 1) plies (9,595 at the default limit).
+        """
+        captures = NUM_SQUARES - 1
+        return captures * (self.rules.no_capture_limit + 1)
+
+    def player_name(self, player: int) -> str:
+        return SEAT_NAMES[player]
+
+    def _new_state(self, seed: int) -> OverseerState:
+        return OverseerState(self, seed, setup_board(self.rules.setup), 0)
+
+    def _state_from_position(self, text: str) -> OverseerState:
+        board, to_move, since_capture, move_number = parse_position(text, self.rules.no_capture_limit)
+        return OverseerState(self, 0, board, to_move, since_capture, move_number)
+
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        return render_view(view)

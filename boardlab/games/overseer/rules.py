@@ -1,0 +1,35 @@
+"""The fixed numbers and choices of one Overseer game, from its options (rules 11)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+#: plies without a capture that draw the game by default (rules 7.4)
+NO_CAPTURE_LIMIT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class OverseerRules:
+    """What the states of one game share. States read ``self.rules``."""
+
+    #: the starting set-up (rules 5): concentric, chess_sized or diametric
+    setup: str
+    #: plies without a capture that draw (rules 7.4)
+    no_capture_limit: int
+    #: a player with no legal move loses instead of drawing (rules 7.5)
+    no_moves_loses: bool
+    #: also draw Overseer + one Soldier, Captain, General or Pilot against a bare Overseer (rules 7.2)
+    extended_material_draw: bool
+    #: read ``-`` and ``x`` alike and work out the capture from the board (rules 9.2)
+    loose_capture_marks: bool
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> "OverseerRules":
+        return cls(
+            setup=options["setup"],
+            no_capture_limit=options["no_capture_limit"],
+            no_moves_loses=options["no_moves"] == "loss",
+            extended_material_draw=options["extended_material_draw"],
+            loose_capture_marks=options["loose_capture_marks"],
+        )

@@ -1,0 +1,369 @@
+"""The Overseer state: a flat board, incrementally updated, cheap to snapshot and copy.
+
+Representation (the hot path of random play and MCTS):
+
+* ``board``: a list of 96 piece codes (0 = empty; see board.py);
+* ``squares``: per seat, the sorted list of the squares its pieces stand on;
+* ``counts``: a tuple of 16, the number of pieces of each piece code;
+* ``army``: per seat, its pieces other than the Overseer and Barricades (rules 7.2);
+* ``overseers``: the square of each seat's Overseer (-1 once captured);
+* ``zobrist``: the hash of the pieces and the side to move;
+* ``progress``: the core's :class:`~boardlab.core.ProgressTracker`: the positions since the
+  last capture (threefold repetition, rules 7.3) and the plies without a capture (7.4);
+* ``moves``: the legal moves of the side to move, generated once when the turn passes
+  (rules 7.5 needs them anyway), then handed out as copies.
+
+Lists and tuples are copy-on-write: ``_apply`` builds fresh ones and never changes one a
+snapshot or a copy may hold. So ``_snapshot`` is one tuple of references and ``_copy``
+copies only ``progress``.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import TYPE_CHECKING, Any, Sequence
+
+from boardlab.core import TERMINAL, IllegalMoveError, Move, ProgressTracker, Result, State
+
+from .board import (
+    BARRICADE,
+    BLACK,
+    CAPTAIN,
+    BLACK_TO_MOVE_KEY,
+    ENEMY,
+    GENERAL,
+    KIND_LETTERS,
+    KIND_NAMES,
+    NUM_SQUARES,
+    OVERSEER,
+    PILOT,
+    SEAT_NAMES,
+    SOLDIER,
+    SQUARE_BY_NAME,
+    SQUARE_CLASS,
+    SQUARE_NAMES,
+    WHITE,
+    ZOBRIST,
+    Piece,
+    board_hash,
+)
+from .evaluation import evaluate_position
+from .movegen import generate_moves, is_attacked, why_not
+from .moves import OVERSEER_MARK, PieceMove, move_between, parse_notation
+from .position import format_position
+from .rules import OverseerRules
+from .view import state_view
+
+if TYPE_CHECKING:
+    from .game import Overseer
+
+#: a repetition needs at least 8 plies since the last capture: 4 to come back once, 4 again
+_PLIES_FOR_THIRD_OCCURRENCE = 8
+#: the pieces that make the one extra drawn ending of the option extended_material_draw (rules 7.2)
+_LONE_MINOR_KINDS = (SOLDIER, CAPTAIN, GENERAL, PILOT)
+
+
+class OverseerState(State):
+    """An Overseer position with its history. Build with :class:`Overseer`, not directly."""
+
+    __slots__ = (
+        "rules", "board", "squares", "counts", "army", "overseers", "to_move", "_current",
+        "zobrist", "progress", "_result", "moves",
+    )
+
+    def __init__(
+        self, game: "Overseer", seed: int, board: list[Piece], to_move: int,
+        since_capture: int = 0, move_number: int = 1,
+    ) -> None:
+        """Set up from 96 squares; derives the piece lists, counts and hash, then settles a
+        position that is already finished (rules 10.4). Cost: one board scan."""
+        super().__init__(game, seed)
+        self.rules: OverseerRules = game.rules
+        self.board = list(board)
+        self.to_move = to_move
+        squares: tuple[list[int], list[int]] = ([], [])
+        counts = [0] * 16
+        overseers = [-1, -1]
+        for sq, piece in enumerate(self.board):
+            if piece:
+                squares[piece >> 3].append(sq)
+                counts[piece] += 1
+                if piece & 7 == OVERSEER:
+                    overseers[piece >> 3] = sq
+        self.squares = squares
+        self.counts = tuple(counts)
+        self.army = tuple(
+            sum(counts[seat * 8 + kind] for kind in range(2, 7)) for seat in (WHITE, BLACK)
+        )
+        self.overseers = tuple(overseers)
+        self.zobrist = board_hash(self.board, to_move)
+        # the plies before this position count in ``moves``, so the move number goes on (rules 10.1)
+        self.progress = ProgressTracker(
+            self.zobrist, quiet_moves=since_capture, moves=2 * (move_number - 1) + to_move
+        )
+        self._result: Result | None = None
+        self._current = to_move
+        self.moves: list[PieceMove] = []
+        self._settle_loaded_position()
+
+    # --- the rules ---------------------------------------------------------------
+    def _legal_moves(self) -> list[Move]:
+        """The moves of the side to move, generated when the turn passed (a copy of that list)."""
+        return list(self.moves)
+
+    def _apply(self, move: Move) -> None:
+        assert type(move) is PieceMove
+        origin = move.origin
+        target = move.target
+        board = self.board = self.board.copy()
+        piece = board[origin]
+        captured = board[target]
+        board[origin] = 0
+        board[target] = piece
+        seat = self.to_move
+        other = 1 - seat
+        zobrist = self.zobrist ^ ZOBRIST[piece][origin] ^ ZOBRIST[piece][target] ^ BLACK_TO_MOVE_KEY
+        mine = self.squares[seat].copy()
+        mine.remove(origin)
+        insort(mine, target)
+        theirs = self.squares[other]
+        if captured:
+            zobrist ^= ZOBRIST[captured][target]
+            theirs = theirs.copy()
+            theirs.remove(target)
+            counts = list(self.counts)
+            counts[captured] -= 1
+            self.counts = tuple(counts)
+            kind = captured & 7
+            if kind == OVERSEER:
+                overseers = list(self.overseers)
+                overseers[other] = -1
+                self.overseers = tuple(overseers)
+            else:
+                army = list(self.army)
+                army[other] -= 1
+                self.army = tuple(army)
+        self.squares = (mine, theirs) if seat == WHITE else (theirs, mine)
+        if piece & 7 == OVERSEER:
+            self.overseers = (target, self.overseers[1]) if seat == WHITE else (self.overseers[0], target)
+        self.zobrist = zobrist
+        self.to_move = other
+        tracker = self.progress
+        tracker.record(zobrist, captured != 0)
+        # the endings, in the order of rules 7.6
+        if captured & 7 == OVERSEER:
+            self._end(Result.win(
+                seat, 2, f"{SEAT_NAMES[seat]} captured {SEAT_NAMES[other]}'s Overseer on {SQUARE_NAMES[target]}",
+                code="overseer_captured",
+            ))
+            return
+        result = self._draw_by_material() if self.army[0] + self.army[1] <= 1 else None
+        if result is None:
+            quiet = tracker.quiet_moves
+            if quiet >= _PLIES_FOR_THIRD_OCCURRENCE and tracker.repetitions() >= 3:
+                result = Result.draw((0, 1), 2, "the same position came up a third time", code="repetition")
+            elif quiet >= self.rules.no_capture_limit:
+                result = self._no_capture_draw(quiet)
+        if result is not None:
+            self._end(result)
+            return
+        moves = self.moves = generate_moves(board, self.squares[other], other)
+        if moves:
+            self._current = other
+        else:
+            self._end(self._no_moves_result(other))
+
+    def _end(self, result: Result) -> None:
+        self._result = result
+        self._current = TERMINAL
+        self.moves = []
+
+    def _draw_by_material(self) -> Result | None:
+        """Rules 7.2: nothing but Overseers and Barricades (or, with the option, one Soldier,
+        Captain, General or Pilot against a bare Overseer), and the side to move cannot
+        capture the enemy Overseer at once."""
+        white, black = self.army
+        if white or black:
+            if not self.rules.extended_material_draw:
+                return None
+            lone = WHITE if white else BLACK
+            if not any(self.counts[lone * 8 + kind] for kind in _LONE_MINOR_KINDS):
+                return None  # the one piece is a Commander: that wins (rules 7.2)
+            reason = "insufficient material: one minor piece and the Overseers"
+        else:
+            reason = "insufficient material: only the Overseers and Barricades are left"
+        mover = self.to_move
+        if is_attacked(self.board, self.overseers[1 - mover], mover):
+            return None  # the side to move can capture the Overseer and win
+        return Result.draw((0, 1), 2, reason, code="insufficient_material")
+
+    def _no_capture_draw(self, quiet: int) -> Result:
+        return Result.draw((0, 1), 2, f"{quiet} plies without a capture", code="no_capture_limit")
+
+    def _no_moves_result(self, stuck: int) -> Result:
+        reason = f"{SEAT_NAMES[stuck]} has no legal move"
+        if self.rules.no_moves_loses:
+            return Result.win(1 - stuck, 2, reason, code="no_moves")
+        return Result.draw((0, 1), 2, reason, code="no_moves")
+
+    def _settle_loaded_position(self) -> None:
+        """Decide whether a loaded position is already over (rules 10.4), in the order of 7.6."""
+        mover = self.to_move
+        result: Result | None = None
+        if self.overseers[mover] < 0:
+            winner = 1 - mover
+            result = Result.win(
+                winner, 2, f"{SEAT_NAMES[winner]} has captured {SEAT_NAMES[mover]}'s Overseer", code="overseer_captured"
+            )
+        if result is None and self.army[0] + self.army[1] <= 1:
+            result = self._draw_by_material()
+        quiet = self.progress.quiet_moves
+        if result is None and quiet >= self.rules.no_capture_limit:
+            result = self._no_capture_draw(quiet)
+        if result is None:
+            self.moves = generate_moves(self.board, self.squares[mover], mover)
+            if not self.moves:
+                result = self._no_moves_result(mover)
+        if result is not None:
+            self._end(result)
+
+    # --- protocol hooks ------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._current
+
+    def result(self) -> Result | None:
+        return self._result
+
+    def _snapshot(self) -> Any:
+        return (
+            self.board, self.squares, self.counts, self.army, self.overseers, self.to_move,
+            self._current, self.zobrist, self._result, self.moves,
+        )
+
+    def _restore(self, snapshot: Any) -> None:
+        (
+            self.board, self.squares, self.counts, self.army, self.overseers, self.to_move,
+            self._current, self.zobrist, self._result, self.moves,
+        ) = snapshot
+        self.progress.undo()
+
+    def _copy(self) -> "OverseerState":
+        clone = OverseerState.__new__(OverseerState)
+        clone.rules = self.rules
+        clone.board = self.board
+        clone.squares = self.squares
+        clone.counts = self.counts
+        clone.army = self.army
+        clone.overseers = self.overseers
+        clone.to_move = self.to_move
+        clone._current = self._current
+        clone.zobrist = self.zobrist
+        clone.progress = self.progress.copy()
+        clone._result = self._result
+        clone.moves = self.moves
+        return clone
+
+    def _parse_move(self, text: str) -> Move:
+        """Notation to a move (rules 9.2): a leading piece letter must name the piece that stands
+        there, and a ``#`` an Overseer captured. ``x`` must match the board unless the option
+        loose_capture_marks reads ``-`` and ``x`` alike."""
+        notation = parse_notation(text)
+        board = self.board
+        origin, target = notation.origin, notation.target
+        if notation.kind and board[origin] & 7 != notation.kind:
+            held = f"holds {_describe(board[origin])}" if board[origin] else "is empty"
+            raise IllegalMoveError(
+                f"{text.strip()}: {SQUARE_NAMES[origin]} {held}, not a {KIND_NAMES[notation.kind]} "
+                f"('{KIND_LETTERS[notation.kind]}', rule 9.2)"
+            )
+        capture = notation.capture
+        if self.rules.loose_capture_marks:
+            capture = SQUARE_CLASS[self.to_move][board[target]] == ENEMY
+        if notation.overseer_mark and not (
+            board[target] & 7 == OVERSEER and board[target] >> 3 != self.to_move
+        ):
+            held = f"holds {_describe(board[target])}" if board[target] else "is empty"
+            raise IllegalMoveError(
+                f"{text.strip()}: '{OVERSEER_MARK}' marks the capture of the enemy Overseer, and "
+                f"{SQUARE_NAMES[target]} {held} (rule 9.2)"
+            )
+        return move_between(origin, target, capture) or PieceMove(origin, target, capture)
+
+    def _illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` is illegal for the side to move, in a player's words with the rule; None if legal."""
+        if type(move) is not PieceMove or not (0 <= move.origin < NUM_SQUARES and 0 <= move.target < NUM_SQUARES):
+            return "not an Overseer move"
+        board = self.board
+        seat = self.to_move
+        origin, target = move.origin, move.target
+        piece, there = board[origin], board[target]
+        if not piece:
+            return f"{SQUARE_NAMES[origin]} is empty: there is no piece to move (rule 6.1)"
+        if piece >> 3 != seat:
+            return (
+                f"{SQUARE_NAMES[origin]} holds {_describe(piece)}; {SEAT_NAMES[seat]} moves only "
+                f"{SEAT_NAMES[seat]}'s pieces (rule 6.1)"
+            )
+        if there:
+            if there & 7 == BARRICADE:
+                return (
+                    f"{SQUARE_NAMES[target]} holds a Barricade: Barricades are never captured and "
+                    "no piece lands on one (rule 4.2)"
+                )
+            if there >> 3 == seat:
+                return f"{SQUARE_NAMES[target]} holds {SEAT_NAMES[seat]}'s own {KIND_NAMES[there & 7]}: nobody captures his own pieces (rule 4.1)"
+            if piece & 7 == BARRICADE:
+                return f"a Barricade never captures, and {SQUARE_NAMES[target]} holds {_describe(there)} (rules 3.1, 4.3)"
+            if not move.capture:
+                return (
+                    f"{SQUARE_NAMES[target]} holds {_describe(there)}: moving there captures it, written "
+                    f"{SQUARE_NAMES[origin]}x{SQUARE_NAMES[target]} (rule 9.2)"
+                )
+        elif move.capture:
+            return (
+                f"{SQUARE_NAMES[target]} is empty, so there is nothing to capture: the move is written "
+                f"{SQUARE_NAMES[origin]}-{SQUARE_NAMES[target]} (rule 9.2)"
+            )
+        if move in self.moves:
+            return None
+        return why_not(board, seat, origin, target)
+
+    def _view(self, viewer: int | None) -> dict[str, Any]:
+        """The whole board: Overseer has no hidden information, so every seat sees the same."""
+        return state_view(self)
+
+    def position(self) -> str:
+        return format_position(self.board, self.to_move, self.progress.quiet_moves, self.move_number)
+
+    def evaluate(self) -> Sequence[float]:
+        """Estimated returns per seat (see evaluation.py); the result's returns when over."""
+        if self._result is not None:
+            return self._result.returns
+        return evaluate_position(
+            self.board, self.squares, self.counts, self.overseers, self.to_move, len(self.moves)
+        )
+
+    # --- read-only facts for views, tests and agents -------------------------------
+    @property
+    def since_capture(self) -> int:
+        """Plies since the last capture (rules 7.4)."""
+        return self.progress.quiet_moves
+
+    @property
+    def move_number(self) -> int:
+        """The move number of the position string: 1 at the start, +1 after each Black move (rules 10.1)."""
+        return self.progress.moves // 2 + 1
+
+    def piece_at(self, name: str) -> str:
+        """The letter of the piece on the square ``name`` ('' when empty), as in a position string."""
+        piece = self.board[SQUARE_BY_NAME[name.upper()]]
+        if not piece:
+            return ""
+        letter = KIND_LETTERS[piece & 7]
+        return letter if piece >> 3 == WHITE else letter.lower()
+
+
+def _describe(piece: Piece) -> str:
+    return f"{SEAT_NAMES[piece >> 3]}'s {KIND_NAMES[piece & 7]}"
+
+
