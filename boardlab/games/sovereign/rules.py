@@ -1,0 +1,65 @@
+"""The fixed rules of one Sovereign game, read from its options once (docs/rules/sovereign.md, 8)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+#: the build kinds of option ``build`` (rules 8): one level, a whole new tower, several levels
+BUILD_ONE_LEVEL = 0
+BUILD_WHOLE_TOWER = 1
+BUILD_MULTI_LEVEL = 2
+BUILD_MODES = ("one_level", "whole_tower", "multi_level")
+
+
+@dataclass(frozen=True, slots=True)
+class SovereignRules:
+    """What the states of one game share. Field by field, the options of rules 8."""
+
+    #: ground moves reset the climb to the ground (False: ``height_model=relative``, rules 8.1)
+    castle_heights: bool = True
+    #: a tower ends a sliding move (rules 1.5; False: towers are transparent)
+    towers_block_slides: bool = True
+    #: a walk through a castle must go straight (``transit_shape=straight``)
+    straight_transit: bool = False
+    #: a Contractor may walk on through the castle it stepped onto
+    contractor_transit: bool = False
+    build_mode: int = BUILD_ONE_LEVEL
+    diplomat_self_protect: bool = False
+    #: the pin forbids every Diplomat move (False: ``keep-protection``, only moves that expose the Sovereign)
+    strict_pin: bool = True
+    #: a threatened player may make any move that ends the threat (``any_resolving_move``)
+    any_resolving_move: bool = False
+    winning_move_ignores_threat: bool = True
+    path_ban_applies_to_diplomat: bool = False
+    #: a Sovereign without a legal move draws even when not threatened (``sovereign_stalemate=any_time``)
+    stalemate_any_time: bool = False
+    #: a player without a legal move loses instead of drawing (``no_legal_move=loss``)
+    no_legal_move_loses: bool = False
+    #: the occurrence of a position that draws (0 = off)
+    repetition_count: int = 3
+    #: plies of play after which the game is drawn
+    ply_limit: int = 200
+    supply_lower: int = 35
+    supply_top: int = 14
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> "SovereignRules":
+        return cls(
+            castle_heights=options["height_model"] == "castle",
+            towers_block_slides=options["towers_block_slides"],
+            straight_transit=options["transit_shape"] == "straight",
+            contractor_transit=options["contractor_transit"],
+            build_mode=BUILD_MODES.index(options["build"]),
+            diplomat_self_protect=options["diplomat_self_protect"],
+            strict_pin=options["diplomat_pin"] == "strict",
+            any_resolving_move=options["threat_response"] == "any_resolving_move",
+            winning_move_ignores_threat=options["winning_move_ignores_threat"],
+            path_ban_applies_to_diplomat=options["path_ban_applies_to_diplomat"],
+            stalemate_any_time=options["sovereign_stalemate"] == "any_time",
+            no_legal_move_loses=options["no_legal_move"] == "loss",
+            repetition_count=options["repetition_count"],
+            ply_limit=options["ply_limit"],
+            supply_lower=options["supply_lower"],
+            supply_top=options["supply_top"],
+        )

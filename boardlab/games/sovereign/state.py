@@ -1,0 +1,372 @@
+"""The Sovereign state: flat, incrementally updated, cheap to snapshot and copy.
+
+Representation (the hot path of random play and search):
+
+* ``heights``, ``pieces``: 49 ints each (tower levels; piece codes, 0 = empty, see board.py);
+* ``level_sets[h]``: the set of squares of height h; ``piece_sets[code]``: the squares of
+  each piece code; ``occupied``: every piece's square (sets are 49-bit ints);
+* ``pool_lower``, ``pool_top``: the supply; ``placements``: setup placements made (14 in
+  play); ``play_ply``: plies of play made (rule 1.11.4);
+* ``zobrist``: the hash of heights, pieces and the player to move; ``progress``: the core's
+  :class:`~boardlab.core.ProgressTracker` of those hashes, for threefold repetition (1.11.3);
+* ``_moves``: the legal moves of the player to move, computed when the turn begins (the
+  end-of-turn checks of rule 6 need them anyway) and handed out as copies.
+
+Lists are copy-on-write: ``_apply`` replaces a list by a fresh copy before changing it and
+never mutates a list that a snapshot or a copy may hold, so ``_snapshot`` is one tuple of
+references and ``_copy`` copies only the tracker.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from boardlab.core import TERMINAL, IllegalMoveError, Move, PositionError, ProgressTracker, Result, State
+
+from .board import (
+    ALL_SQUARES,
+    BIT,
+    GOAL_RANKS,
+    HEIGHT_KEYS,
+    NUM_SQUARES,
+    PIECE_KEYS,
+    SEAT_NAMES,
+    SETUP_LOWER_PER_PLAYER,
+    SETUP_PLACEMENTS,
+    SETUP_TOP_PER_PLAYER,
+    SETUP_TOWER,
+    SQUARE_NAMES,
+    TURN_KEYS,
+    board_hash,
+)
+from .evaluation import evaluate
+from .explain import illegal_reason
+from .movegen import play_moves, setup_moves
+from .moves import CHECK_SUFFIX, WIN_SUFFIX, ConsultantJump, ContractorMove, Placement, Slide, consultant_jump, parse_move_text
+from .position import ParsedPosition, format_position, winner_on_board
+from .rules import SovereignRules
+from .view import state_view
+
+if TYPE_CHECKING:
+    from .game import Sovereign
+
+
+class SovereignState(State):
+    """A Sovereign position with its history. Made by :class:`Sovereign`, not directly."""
+
+    __slots__ = (
+        "rules", "heights", "pieces", "level_sets", "piece_sets", "occupied", "pool_lower", "pool_top",
+        "to_move", "placements", "play_ply", "zobrist", "progress", "threatened", "_result", "_current", "_moves",
+    )
+
+    def __init__(self, game: "Sovereign", seed: int, parsed: ParsedPosition | None = None) -> None:
+        """The empty board before setup, or a checked position; settles whether it is already over."""
+        super().__init__(game, seed)
+        rules: SovereignRules = game.rules
+        self.rules = rules
+        if parsed is None:
+            parsed = ParsedPosition(
+                [0] * NUM_SQUARES, [0] * NUM_SQUARES, 0, 0,
+                rules.supply_lower - 2 * SETUP_LOWER_PER_PLAYER, rules.supply_top - 2 * SETUP_TOP_PER_PLAYER, 0, None,
+            )
+        self.heights = list(parsed.heights)
+        self.pieces = list(parsed.pieces)
+        level_sets = [0, 0, 0, 0]
+        piece_sets = [0] * 9
+        for square in range(NUM_SQUARES):
+            level_sets[self.heights[square]] |= BIT[square]
+            piece_sets[self.pieces[square]] |= BIT[square]
+        self.level_sets = level_sets
+        piece_sets[0] = 0
+        self.piece_sets = piece_sets
+        self.occupied = sum(piece_sets)
+        self.pool_lower = parsed.pool_lower
+        self.pool_top = parsed.pool_top
+        self.to_move = parsed.to_move
+        self.placements = parsed.placements
+        self.play_ply = parsed.ply
+        self.zobrist = board_hash(self.heights, self.pieces, self.to_move)
+        self.progress = ProgressTracker(self.zobrist, moves=parsed.ply)
+        self.threatened = False
+        self._result: Result | None = None
+        self._current = self.to_move
+        self._moves: list[Move] = []
+        self._settle_loaded(parsed.ending)
+
+    # --- turns ------------------------------------------------------------------------
+    def _begin_turn(self) -> None:
+        """Compute the moves of the player to move; end the game if they have none (rule 6, step 6)."""
+        if self.placements < SETUP_PLACEMENTS:
+            self._moves = setup_moves(self)
+            self.threatened = False
+            self._current = self.to_move
+            return
+        moves, threatened, has_sovereign_move = play_moves(self)
+        self._moves = moves
+        self.threatened = threatened
+        seat = self.to_move
+        name = SEAT_NAMES[seat]
+        if self.rules.stalemate_any_time and not has_sovereign_move:
+            self._end(Result.draw((0, 1), 2, f"{name}'s Sovereign has no legal move", code="sovereign_stalemate"))
+        elif not moves:
+            if threatened:
+                self._end(Result.draw(
+                    (0, 1), 2, f"{name}'s Sovereign is threatened and has no legal move", code="sovereign_stalemate"
+                ))
+            elif self.rules.no_legal_move_loses:
+                self._end(Result.win(1 - seat, 2, f"{name} has no legal move", code="no_legal_move"))
+            else:
+                self._end(Result.draw((0, 1), 2, f"{name} has no legal move", code="no_legal_move"))
+        else:
+            self._current = seat
+
+    def _end(self, result: Result) -> None:
+        self._result = result
+        self._current = TERMINAL
+        self._moves = []
+
+    def _settle_loaded(self, ending: str | None) -> None:
+        """Decide whether a loaded position is over (rule 5.4.6): a win shows on the board, a
+        repetition only in the written ending, the move limit in the ply."""
+        rules = self.rules
+        winners = winner_on_board(self.heights, self.pieces) if self.placements >= SETUP_PLACEMENTS else []
+        if winners:
+            self._end(self._win_result(winners[0]))
+            return
+        if ending == "repetition":
+            self._end(Result.draw((0, 1), 2, "threefold repetition", code="repetition"))
+            return
+        if self.placements >= SETUP_PLACEMENTS and self.play_ply >= rules.ply_limit:
+            self._end(self._limit_result())
+            return
+        self._begin_turn()
+        derived = None if self._result is None else self._result.code
+        if ending is not None and ending != derived:
+            raise PositionError(
+                f"sovereign position: the ending {ending!r} does not fit the position, which "
+                f"{'is not over' if derived is None else f'ends by {derived!r}'} (rule 5.4.6)"
+            )
+
+    def _win_result(self, seat: int) -> Result:
+        square = (self.piece_sets[seat * 4 + 1]).bit_length() - 1
+        return Result.win(
+            seat, 2, f"{SEAT_NAMES[seat]}'s Sovereign stands on the 3-level tower on {SQUARE_NAMES[square]}",
+            code="objective",
+        )
+
+    def _limit_result(self) -> Result:
+        return Result.draw((0, 1), 2, f"{self.rules.ply_limit} plies of play without a result", code="move_limit")
+
+    # --- applying moves ------------------------------------------------------------------------
+    def _apply(self, move: Move) -> None:
+        seat = self.to_move
+        kind = type(move)
+        won = False
+        progress = False
+        if kind is Slide:
+            self._move_piece(move.origin, move.target)  # type: ignore[attr-defined]
+            target = move.target  # type: ignore[attr-defined]
+            won = move.kind == 0 and self.heights[target] == 3 and bool(GOAL_RANKS[seat] & BIT[target])  # type: ignore[attr-defined]
+        elif kind is ContractorMove:
+            self._move_piece(move.origin, move.target)  # type: ignore[attr-defined]
+            self._raise(move.build, move.levels)  # type: ignore[attr-defined]
+        elif kind is ConsultantJump:
+            target = move.target  # type: ignore[attr-defined]
+            captured = self.pieces[target]
+            if captured:
+                assert captured not in (1, 5), "a Sovereign was captured (rule 1.9.5)"
+                self.piece_sets = sets = self.piece_sets.copy()
+                sets[captured] ^= BIT[target]
+                self.zobrist ^= PIECE_KEYS[target * 9 + captured]
+                self.pieces = self.pieces.copy()
+                self.pieces[target] = 0
+                self.occupied ^= BIT[target]
+                progress = True  # a capture can never be undone, so no earlier position comes back
+            self._move_piece(move.origin, target)  # type: ignore[attr-defined]
+            if self.heights[target]:
+                self._lower(target)
+        else:
+            self._place(move)  # type: ignore[arg-type]
+            return
+        self.play_ply += 1
+        self.to_move = 1 - seat
+        self.zobrist ^= TURN_KEYS[0] ^ TURN_KEYS[1]
+        tracker = self.progress
+        tracker.record(self.zobrist, progress)
+        if won:
+            self._end(self._win_result(seat))
+            return
+        count = self.rules.repetition_count
+        if count and tracker.quiet_moves >= 4 * (count - 1) and tracker.repetitions() >= count:
+            self._end(Result.draw((0, 1), 2, "threefold repetition" if count == 3 else
+                                  f"the same position {count} times", code="repetition"))
+            return
+        if self.play_ply >= self.rules.ply_limit:
+            self._end(self._limit_result())
+            return
+        self._begin_turn()
+
+    def _move_piece(self, origin: int, target: int) -> None:
+        pieces = self.pieces = self.pieces.copy()
+        code = pieces[origin]
+        pieces[origin] = 0
+        pieces[target] = code
+        both = BIT[origin] | BIT[target]
+        self.piece_sets = sets = self.piece_sets.copy()
+        sets[code] ^= both
+        self.occupied ^= both
+        self.zobrist ^= PIECE_KEYS[origin * 9 + code] ^ PIECE_KEYS[target * 9 + code]
+
+    def _set_height(self, square: int, new: int) -> None:
+        heights = self.heights = self.heights.copy()
+        old = heights[square]
+        heights[square] = new
+        bit = BIT[square]
+        self.level_sets = sets = self.level_sets.copy()
+        sets[old] ^= bit
+        sets[new] ^= bit
+        self.zobrist ^= HEIGHT_KEYS[square * 4 + old] ^ HEIGHT_KEYS[square * 4 + new]
+
+    def _raise(self, square: int, levels: int) -> None:
+        """Build ``levels`` levels on ``square``, taking lower pieces for levels 1-2 and a top
+        piece for level 3 (rule 1.6.2)."""
+        old = self.heights[square]
+        new = old + levels
+        self.pool_lower -= (new if new < 2 else 2) - (old if old < 2 else 2)
+        if new == 3:
+            self.pool_top -= 1
+        self._set_height(square, new)
+
+    def _lower(self, square: int) -> None:
+        """Remove the top level of ``square`` into the supply (rule 1.7.3)."""
+        old = self.heights[square]
+        if old == 3:
+            self.pool_top += 1
+        else:
+            self.pool_lower += 1
+        self._set_height(square, old - 1)
+
+    def _place(self, move: Placement) -> None:
+        """A setup placement (rules 1.2.3-1.2.6); the supply does not change (rule 1.2.1)."""
+        seat = self.to_move
+        code = seat * 4 + move.kind + 1
+        pieces = self.pieces = self.pieces.copy()
+        pieces[move.square] = code
+        self.piece_sets = sets = self.piece_sets.copy()
+        sets[code] |= BIT[move.square]
+        self.occupied |= BIT[move.square]
+        self.zobrist ^= PIECE_KEYS[move.square * 9 + code]
+        if SETUP_TOWER[move.kind]:
+            self._set_height(move.square, SETUP_TOWER[move.kind])
+        if move.tower >= 0:
+            self._set_height(move.tower, 1)
+        self.placements += 1
+        self.to_move = 1 - seat
+        self.zobrist ^= TURN_KEYS[0] ^ TURN_KEYS[1]
+        self.progress.record(self.zobrist, True)  # repetition counts from the start of play (rule 1.11.3)
+        self._begin_turn()
+
+    # --- protocol hooks -------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._current
+
+    def result(self) -> Result | None:
+        return self._result
+
+    def _legal_moves(self) -> list[Move]:
+        return self._moves.copy()
+
+    def _snapshot(self) -> Any:
+        return (
+            self.heights, self.pieces, self.level_sets, self.piece_sets, self.occupied, self.pool_lower,
+            self.pool_top, self.to_move, self.placements, self.play_ply, self.zobrist, self.threatened,
+            self._result, self._current, self._moves,
+        )
+
+    def _restore(self, snapshot: Any) -> None:
+        (
+            self.heights, self.pieces, self.level_sets, self.piece_sets, self.occupied, self.pool_lower,
+            self.pool_top, self.to_move, self.placements, self.play_ply, self.zobrist, self.threatened,
+            self._result, self._current, self._moves,
+        ) = snapshot
+        self.progress.undo()
+
+    def _copy(self) -> "SovereignState":
+        clone = SovereignState.__new__(SovereignState)
+        clone.rules = self.rules
+        clone.heights = self.heights
+        clone.pieces = self.pieces
+        clone.level_sets = self.level_sets
+        clone.piece_sets = self.piece_sets
+        clone.occupied = self.occupied
+        clone.pool_lower = self.pool_lower
+        clone.pool_top = self.pool_top
+        clone.to_move = self.to_move
+        clone.placements = self.placements
+        clone.play_ply = self.play_ply
+        clone.zobrist = self.zobrist
+        clone.progress = self.progress.copy()
+        clone.threatened = self.threatened
+        clone._result = self._result
+        clone._current = self._current
+        clone._moves = self._moves
+        return clone
+
+    def _parse_move(self, text: str) -> Move:
+        move, suffix = parse_move_text(text)
+        if type(move) is ConsultantJump:
+            move = consultant_jump(move.origin, move.target, move.capture, self.heights[move.target] > 0)
+        if suffix and move in self._moves:
+            self._check_suffix(move, suffix)
+        return move
+
+    def _check_suffix(self, move: Move, suffix: str) -> None:
+        """A written '+' must threaten the opponent's Sovereign and '#' must win (rule 5.2)."""
+        mover = self.to_move
+        self.apply(move)
+        try:
+            won = self._result is not None and self._result.code == "objective"
+            threatens = self._current != TERMINAL and self.threatened
+        finally:
+            self.undo()
+        if suffix == WIN_SUFFIX and not won:
+            raise IllegalMoveError(f"{move}{suffix}: '#' marks a winning move, and {move} does not win (rule 5.2)")
+        if suffix == CHECK_SUFFIX and not threatens:
+            raise IllegalMoveError(
+                f"{move}{suffix}: '+' marks a move that threatens {SEAT_NAMES[1 - mover]}'s Sovereign, "
+                f"and {move} does not{' (it wins: write #)' if won else ''} (rule 5.2)"
+            )
+
+    def _illegal_reason(self, move: Move) -> str | None:
+        if move in self._moves:
+            return None
+        return illegal_reason(self, move)
+
+    def _view(self, viewer: int | None) -> dict[str, Any]:
+        """The whole board: Sovereign hides nothing, so every seat sees the same."""
+        return state_view(self)
+
+    def position(self) -> str:
+        return format_position(
+            self.heights, self.pieces, self.to_move, self.placements, self.pool_lower, self.pool_top,
+            self.play_ply, None if self._result is None else self._result.code,
+        )
+
+    def evaluate(self) -> Sequence[float]:
+        """Estimated returns per seat (evaluation.py); the result's returns once over."""
+        return evaluate(self)
+
+    # --- reading the position -------------------------------------------------------------------
+    @property
+    def in_setup(self) -> bool:
+        return self.placements < SETUP_PLACEMENTS
+
+    def square_set(self, seat: int, kind: int) -> int:
+        """The squares of ``seat``'s pieces of ``kind`` (a 49-bit set)."""
+        return self.piece_sets[seat * 4 + kind + 1]
+
+    def free_squares(self) -> int:
+        return ALL_SQUARES ^ self.occupied
+
+
+__all__ = ["SovereignState"]
