@@ -96,12 +96,12 @@ def state(game: Territories | None = None, **kwargs: Any) -> TerritoriesState:
 
 def resources(st: TerritoriesState, seat: int) -> dict[str, int]:
     """A seat's resources as the public view reports them."""
-    return dict(st.view(None)["players"][seat]["resources"])
+    return dict(st.view(None)["board"]["seats"][seat]["resources"])
 
 
 def hand(st: TerritoriesState, seat: int) -> list[str]:
     """A seat's territory cards, as that seat sees them."""
-    return list(st.view(seat)["players"][seat]["territories"])
+    return list(st.view(seat)["board"]["seats"][seat]["territories"])
 
 
 def play_all(st: TerritoriesState, tokens: str) -> None:

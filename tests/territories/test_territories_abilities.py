@@ -14,7 +14,7 @@ def legal(st) -> set[str]:
 
 
 def grid_card(st, cell: tuple[int, int]) -> str | None:
-    for c, r, code in st.view(None)["grid"]:
+    for c, r, code in st.view(None)["board"]["grid"]:
         if (c, r) == cell:
             return code
     return None
@@ -32,7 +32,7 @@ def test_r7_2_swap_exchanges_a_grid_card_which_enters_the_hand_face_up() -> None
     st.play("[0,0]<>9S")
     assert grid_card(st, (0, 0)) == "9S"
     assert hand(st, 0) == ["2H"]
-    assert st.view(1)["players"][0]["territories"] == ["2H"]  # known to the opponent
+    assert st.view(1)["board"]["seats"][0]["territories"] == ["2H"]  # known to the opponent
     assert resources(st, 0) == {"H": 0, "S": 1, "C": 0, "D": 0}
 
 
@@ -70,21 +70,21 @@ def test_r7_6_a_die_above_your_resources_loses_them_all() -> None:
     st.play("d4")
     assert resources(st, 0) == {"H": 0, "S": 0, "C": 0, "D": 0}
     assert hand(st, 0) == ["9S"]  # territory cards are kept
-    assert st.view(None)["bank"] == {"H": 13, "S": 13, "C": 13, "D": 13}
-    assert st.current_player() == 0 and st.view(None)["phase"] == "main"
+    assert st.view(None)["board"]["bank"] == {"H": 13, "S": 13, "C": 13, "D": 13}
+    assert st.current_player() == 0 and st.view(None)["board"]["phase"] == "main"
 
 
 def test_r7_6_swap_with_no_resources_loses_nothing() -> None:
     st = state(buildings={(1, 1): "0R"}, hand0="9S")
     play_all(st, "swap d1")
-    assert hand(st, 0) == ["9S"] and st.view(None)["phase"] == "main"
+    assert hand(st, 0) == ["9S"] and st.view(None)["board"]["phase"] == "main"
 
 
 def test_r7_6_option_lose_territories_too() -> None:
     st = state(Territories(lose_all="resources_and_territories"), buildings={(1, 1): "0K"},
                res0=(1, 0, 0, 0), hand0="9S")
     play_all(st, "swap d2")
-    assert hand(st, 0) == [] and st.view(None)["discard"] == ["9S"]
+    assert hand(st, 0) == [] and st.view(None)["board"]["discard"] == ["9S"]
 
 
 def test_r7_3_raid_pays_first_and_wins_only_on_a_higher_die() -> None:
@@ -94,7 +94,7 @@ def test_r7_3_raid_pays_first_and_wins_only_on_a_higher_die() -> None:
     outcomes = st.chance_outcomes()
     assert len(outcomes) == 36
     st.play("4v4")  # a tie fails; the payment stays with the bank
-    assert st.view(None)["phase"] == "main" and len(st.view(None)["buildings"]) == 3
+    assert st.view(None)["board"]["phase"] == "main" and len(st.view(None)["board"]["buildings"]) == 3
 
 
 def test_r7_3_raid_destroys_a_town_of_your_choice() -> None:
@@ -104,7 +104,7 @@ def test_r7_3_raid_destroys_a_town_of_your_choice() -> None:
     with pytest.raises(IllegalMoveError, match="no opponent Town"):
         st.play("x3,3")
     st.play("x2,2")
-    assert st.view(None)["players"][1]["supply"]["P"] == 8
+    assert st.view(None)["board"]["seats"][1]["supply"]["P"] == 8
 
 
 def test_r7_3_raid_needs_an_opponent_town() -> None:
@@ -124,10 +124,10 @@ def test_r7_4_convert_targets_share_a_card_and_take_same_or_lower_pieces() -> No
     with pytest.raises(IllegalMoveError, match="same kind or a lower tier"):
         st.play("0,1=B")  # a Temple is not a lower tier than a Fort
     st.play("0,1=R")
-    view = st.view(None)
+    view = st.view(None)["board"]
     assert [0, 1, 0, "R"] in view["buildings"]
-    assert view["players"][0]["points"] == 4 and view["players"][1]["points"] == 2
-    assert view["players"][1]["supply"]["R"] == 2 and view["players"][0]["supply"]["R"] == 1
+    assert view["seats"][0]["points"] == 4 and view["seats"][1]["points"] == 2
+    assert view["seats"][1]["supply"]["R"] == 2 and view["seats"][0]["supply"]["R"] == 1
 
 
 def test_r7_4_convert_needs_a_target_before_paying() -> None:

@@ -22,7 +22,7 @@ def test_r6_1_town_costs_one_of_each_and_takes_a_free_point() -> None:
     assert "P@2,2" not in legal(st) and "P@1,1" in legal(st)
     st.play("P@1,1")
     assert resources(st, 0) == {"H": 0, "S": 0, "C": 0, "D": 0}
-    assert st.view(None)["players"][0]["points"] == 1
+    assert st.view(None)["board"]["seats"][0]["points"] == 1
     assert not any(m.startswith("P@") for m in legal(st))
 
 
@@ -38,10 +38,10 @@ def test_r6_2_upgrading_returns_the_town_to_supply() -> None:
     with pytest.raises(IllegalMoveError, match="no Town left in your supply"):
         st.play("P@2,2")
     st.play("R@0,0")
-    assert st.view(None)["players"][0]["supply"]["P"] == 1
-    assert st.view(None)["players"][0]["points"] == 9
+    assert st.view(None)["board"]["seats"][0]["supply"]["P"] == 1
+    assert st.view(None)["board"]["seats"][0]["points"] == 9
     st.play("P@2,2")  # the freed pawn is a Town again
-    assert st.view(None)["players"][0]["supply"]["P"] == 0
+    assert st.view(None)["board"]["seats"][0]["supply"]["P"] == 0
 
 
 def test_r6_2_upgrade_needs_your_own_town_and_the_right_suit() -> None:
@@ -60,7 +60,7 @@ def test_r6_3_capital_replaces_only_a_tier_two_building() -> None:
     with pytest.raises(IllegalMoveError, match="not a Town"):
         st.play("K@1,1")
     st.play("K@2,2")
-    supply = st.view(None)["players"][0]["supply"]
+    supply = st.view(None)["board"]["seats"][0]["supply"]
     assert supply["K"] == 0 and supply["N"] == 2
 
 
@@ -114,15 +114,17 @@ def test_r8_2_offer_accept_reject_and_the_proposal_limit() -> None:
     assert not any(m.startswith("offer") for m in legal(st))
 
 
-def test_r8_2_unlisted_offers_are_legal_and_bad_ones_explained() -> None:
+def test_r8_2_any_legal_offer_is_listed_and_bad_ones_are_explained() -> None:
     st = state(res0=(3, 0, 0, 1), res1=(0, 3, 1, 0))
-    assert "offer(HHHD:SSSC)" not in legal(st)  # outside the listed family (R10.3)
+    assert "offer(HHHD:SSSC)" in legal(st)  # the complete list (R10.3), not a family of small trades
     with pytest.raises(IllegalMoveError, match="opponent holds only 3 S"):
         st.play("offer(H:SSSS)")
     with pytest.raises(IllegalMoveError, match="H appears on both sides"):
         st.play("offer(H:HS)")
     with pytest.raises(IllegalMoveError, match="territory cards cannot be traded"):
         st.play("offer(H,9H:S)")
+    with pytest.raises(IllegalMoveError, match="both sides of a trade must be non-empty"):
+        st.play("offer(:S)")
     st.play("offer(HHHD:SSSC)")
     st.play("acc")
     assert resources(st, 0) == {"H": 0, "S": 3, "C": 1, "D": 0}
@@ -136,7 +138,7 @@ def test_r8_3_option_counter_offer_answered_by_the_proposer() -> None:
     assert st.current_player() == 0 and legal(st) == {"acc", "rej"}
     st.play("acc")
     assert resources(st, 0) == {"H": 1, "S": 0, "C": 1, "D": 0}
-    assert st.view(None)["proposals"] == 2
+    assert st.view(None)["board"]["proposals"] == 2
 
 
 def test_r8_4_option_territory_cards_become_known_when_traded() -> None:
@@ -145,7 +147,7 @@ def test_r8_4_option_territory_cards_become_known_when_traded() -> None:
         st.play("offer(H:S,QD)")
     st.play("offer(9S:S)")
     st.play("acc")
-    assert st.view(0)["players"][1]["territories"] == ["9S"]  # White knows where it went
+    assert st.view(0)["board"]["seats"][1]["territories"] == ["9S"]  # White knows where it went
 
 
 def test_r9_1_fifteen_points_win_in_the_middle_of_a_turn() -> None:
@@ -153,7 +155,7 @@ def test_r9_1_fifteen_points_win_in_the_middle_of_a_turn() -> None:
     buildings = {(1, 1): "0K", (2, 1): "0R", (3, 1): "0R", (4, 1): "0N", (1, 2): "0N", (2, 2): "0B",
                  (3, 3): "0P", (5, 4): "1P"}
     st = state(res0=(1, 1, 1, 1), buildings=buildings)
-    assert st.view(None)["players"][0]["points"] == 14
+    assert st.view(None)["board"]["seats"][0]["points"] == 14
     st.play("P@0,0")
     assert st.is_over() and st.result().winner == 0 and "15 points" in st.result().reason
     assert st.returns() == (1.0, 0.0)
@@ -168,7 +170,7 @@ def test_r9_1_option_target_points() -> None:
 def test_r9_2_two_own_turns_without_buildings_lose() -> None:
     st = state(buildings={(2, 2): "1P"})
     st.play("end")
-    assert not st.is_over() and st.view(None)["players"][0]["no_building_turns"] == 1
+    assert not st.is_over() and st.view(None)["board"]["seats"][0]["no_building_turns"] == 1
     play_all(st, "r1+1 end r1+1")  # Black's turn does not count for White
     assert not st.is_over()
     st.play("end")
@@ -179,7 +181,7 @@ def test_r9_2_a_building_resets_the_clock() -> None:
     st = state(buildings={(2, 2): "1P"}, res0=(1, 1, 1, 1), nobuild="1,0")
     st.play("P@1,1")
     play_all(st, "end r1+1 end r1+1 end")
-    assert not st.is_over() and st.view(None)["players"][0]["no_building_turns"] == 0
+    assert not st.is_over() and st.view(None)["board"]["seats"][0]["no_building_turns"] == 0
 
 
 def test_r9_2_option_game_turn_clock_both_out_is_a_draw() -> None:
@@ -193,7 +195,7 @@ def test_r9_2_option_game_turn_clock_both_out_is_a_draw() -> None:
 def test_r9_3_turn_cap_ends_on_points() -> None:
     st = state(Territories(max_turns=6), buildings={(1, 1): "0R", (2, 2): "1P"})
     play_all(st, "end r1+1")
-    assert st.view(None)["turn"] == 6
+    assert st.view(None)["board"]["turn"] == 6
     st.play("end")
     assert st.is_over() and st.result().winner == 0 and "turn cap 6" in st.result().reason
 
@@ -209,7 +211,7 @@ def test_r1_5_option_reshuffle_discards_refills_the_empty_pile() -> None:
     st.play("4H>T")
     assert [str(m) for m, _ in st.chance_outcomes()] == ["draw(QD)"]
     st.play("draw(QD)")
-    assert hand(st, 0) == ["QD"] and st.view(None)["discard"] == []
+    assert hand(st, 0) == ["QD"] and st.view(None)["board"]["discard"] == []
 
 
 def test_r10_3_listed_moves_in_a_main_phase_position_are_counted_exactly() -> None:
@@ -224,8 +226,9 @@ def test_r10_3_listed_moves_in_a_main_phase_position_are_counted_exactly() -> No
     assert len(by_kind["town"]) == 29  # 30 intersections, one built on
     assert sorted(by_kind["upgrade"]) == ["B@1,1", "N@1,1", "Q@1,1", "R@1,1"]
     assert len(by_kind["bank"]) == 4 * (3 + 1)  # each suit for each other suit, or a card
-    assert len(by_kind["offer"]) == 4 * 2 * 3 * 2  # 1-2 of one kind for 1-2 of another
-    assert len(moves) == 29 + 4 + 16 + 48 + 1  # and end
+    # every kind left out, given 1-4 times or asked 1-2 times, less an empty side (R10.3)
+    assert len(by_kind["offer"]) == 7**4 - 5**4 - 3**4 + 1 == 1696
+    assert len(moves) == 29 + 4 + 16 + 1696 + 1  # and end
 
 
 def test_r3_3_setup_lists_every_free_intersection() -> None:

@@ -24,7 +24,7 @@ def test_r4_5_wildcards_the_bank_cannot_pay_after_the_roller_chose_are_lost() ->
     st.play("r4+4")
     assert st.current_player() == 1 and legal(st) == {"wild(P2:D)"}
     st.play("wild(P2:D)")
-    assert st.current_player() == 1 and st.view(None)["phase"] == "main"  # White's 2 are lost
+    assert st.current_player() == 1 and st.view(None)["board"]["phase"] == "main"  # White's 2 are lost
     assert resources(st, 0) == {"H": 13, "S": 13, "C": 0, "D": 0}
 
 
@@ -32,7 +32,7 @@ def test_r4_5_the_rollers_capital_draws_first_from_a_short_pile() -> None:
     # The pile holds QD and 9S only; both Capitals trigger on an 8. Black rolls.
     st = state(buildings={(1, 1): "0K", (2, 1): "1K"}, hand0=ALL_BUT_QD_9S, phase="roll", active="1")
     st.play("r4+4")
-    assert st.view(None)["draws_owed"] == [1, 0]
+    assert st.view(None)["board"]["draws_owed"] == [1, 0]
     play_all(st, "draw(9S) draw(QD)")
     assert hand(st, 1) == ["9S"] and "QD" in hand(st, 0)
     one_left = state(buildings={(1, 1): "0K", (2, 1): "1K"}, hand0=ALL_BUT_QD_9S + ",9S",
@@ -46,7 +46,7 @@ def test_r4_5_the_rollers_capital_draws_first_from_a_short_pile() -> None:
 def test_r4_2_a_seven_produces_nothing_and_only_the_roller_draws() -> None:
     st = state(buildings={(1, 1): "0K", (2, 2): "1Q"}, phase="roll", active="1")
     st.play("r1+6")
-    assert st.view(None)["draws_owed"] == [1]
+    assert st.view(None)["board"]["draws_owed"] == [1]
     st.play("draw(QD)")
     assert resources(st, 0) == resources(st, 1) == {"H": 0, "S": 0, "C": 0, "D": 0}
     assert hand(st, 0) == []
@@ -60,7 +60,7 @@ def test_r7_2_option_swap_removed_card_to(where: str, pile: list[str], discard: 
     st = state(Territories(swap_removed_card_to=where), buildings={(1, 1): "0R"}, res0=(1, 0, 0, 0),
                hand0="9S")
     play_all(st, "swap d1 pay(H) [0,0]<>9S")
-    view = st.view(None)
+    view = st.view(None)["board"]
     assert hand(st, 0) == [] and view["pile_bottom"] == pile and view["discard"] == discard
 
 
@@ -71,7 +71,7 @@ def test_r7_3_a_raid_succeeds_on_exactly_15_of_the_36_duels() -> None:
         assert chance == pytest.approx(1 / 36)
         st = state(buildings={(1, 1): "0N", (2, 2): "1P"}, phase="duel", ability="raid")
         st.play(str(duel))
-        wins += st.view(None)["phase"] == "raid_target"
+        wins += st.view(None)["board"]["phase"] == "raid_target"
     assert wins == 15
 
 
@@ -81,7 +81,7 @@ def test_r9_1_a_won_convert_reaching_fifteen_ends_the_game_at_once() -> None:
     buildings = {(1, 1): "0B", (4, 4): "0K", (0, 4): "0R", (1, 4): "0R", (2, 4): "0N", (3, 4): "0N",
                  (5, 0): "0P", (2, 2): "1P", (5, 4): "1P"}
     st = state(buildings=buildings, res0=(1, 1, 1, 1))
-    assert st.view(None)["players"][0]["points"] == 14
+    assert st.view(None)["board"]["seats"][0]["points"] == 14
     play_all(st, "conv 6v2 2,2=P")
     assert st.is_over() and st.result().winner == 0 and "15 points" in st.result().reason
 
@@ -93,7 +93,7 @@ def test_r7_5_expand_above_and_left_gives_negative_points_that_produce() -> None
     st.play("P@-1,1")  # touches 9S and 8S ([0,1]): two cards, one of them new
     play_all(st, "end r4+5")
     assert resources(st, 0) == {"H": 0, "S": 1, "C": 0, "D": 0}
-    assert [-1, 1, 0, "P"] in st.view(None)["buildings"]
+    assert [-1, 1, 0, "P"] in st.view(None)["board"]["buildings"]
 
 
 def test_r7_5_a_point_beside_a_new_card_may_touch_three_cards() -> None:
@@ -130,7 +130,7 @@ def test_r8_2_only_the_active_player_proposes() -> None:
 def test_r5_2_option_hand_limit() -> None:
     st = state(Territories(hand_limit=3), res0=(2, 1, 1, 0), phase="roll", active="1")
     st.play("r3+4")
-    assert st.view(None)["discards_owed"] == [[0, 1]]
+    assert st.view(None)["board"]["discards_owed"] == [[0, 1]]
 
 
 def test_r9_2_option_no_building_turns() -> None:
@@ -173,5 +173,5 @@ def test_r1_5_without_a_refill_the_sevens_draw_is_lost_after_the_discards() -> N
     st.play("r3+4")
     assert st.current_player() == 0  # White discards first; the draw is still owed
     st.play("disc(P1:9H)")
-    assert st.current_player() == 1 and st.view(None)["draws_owed"] == []
-    assert st.view(None)["discard"] == ["9H"]
+    assert st.current_player() == 1 and st.view(None)["board"]["draws_owed"] == []
+    assert st.view(None)["board"]["discard"] == ["9H"]

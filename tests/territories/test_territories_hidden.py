@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
+from boardlab.core import IllegalMoveError
 from boardlab.games.territories import Territories
 from boardlab.games.territories.cards import CARD_CODE, KIND_CHARS, START_SUPPLY
 from tests.territories.helpers import play_all, state
@@ -20,10 +22,10 @@ def view_text(st, viewer) -> str:
 def test_r11_a_view_never_shows_the_opponents_hidden_cards() -> None:
     st = state(hand0="9S,QD", hand1="TS,JD*")
     assert st.secrets(0) >= {"TS"} and "JD" not in st.secrets(0)
-    white = st.view(0)
-    assert white["players"][0]["territories"] == ["9S", "QD"]
-    assert white["players"][1]["territories"] == ["JD"]  # the known one only
-    assert white["players"][1]["territory_count"] == 2
+    white = st.view(0)["board"]
+    assert white["seats"][0]["territories"] == ["9S", "QD"]
+    assert white["seats"][1]["territories"] == ["JD"]  # the known one only
+    assert white["seats"][1]["territory_count"] == 2
     assert '"TS"' not in view_text(st, 0)
     for code in ("9S", "QD", "TS"):
         assert f'"{code}"' not in view_text(st, None)
@@ -38,7 +40,7 @@ def test_r11_two_states_differing_only_in_a_hidden_hand_look_alike_to_the_oppone
 
 def test_r11_resources_by_kind_can_be_hidden_from_views() -> None:
     st = state(Territories(resources_public=False), res0=(2, 0, 1, 0), res1=(0, 3, 0, 0))
-    players = st.view(0)["players"]
+    players = st.view(0)["board"]["seats"]
     assert players[0]["resources"] == {"H": 2, "S": 0, "C": 1, "D": 0}
     assert players[1]["resources"] is None and players[1]["resource_count"] == 3
 
@@ -60,43 +62,47 @@ def test_r11_resample_keeps_the_view_and_redraws_only_unknown_cards() -> None:
         sampled = st.resample(0, rng)
         assert sampled.view(0) == st.view(0)
         assert sampled.ply == st.ply
-        black = sampled.view(1)["players"][1]["territories"]
+        black = sampled.view(1)["board"]["seats"][1]["territories"]
         assert "JD" in black and "9S" not in black and len(black) == 3
-        assert not set(black) & {code for _, _, code in st.view(None)["grid"]}
+        assert not set(black) & {code for _, _, code in st.view(None)["board"]["grid"]}
         seen_hands.add(tuple(black))
     assert len(seen_hands) > 20  # really re-drawn, not copied
 
 
-def test_r11_resample_hides_the_real_draws_in_the_history() -> None:
+def test_r11_2_resample_keeps_no_history_of_the_real_draws() -> None:
     game = Territories()
     st = game.new_state(seed=4)
     rng = random.Random(4)
-    while st.view(None)["players"][1]["territory_count"] == 0 or st.current_player() != 0:
+    while st.view(None)["board"]["seats"][1]["territory_count"] == 0 or st.current_player() != 0:
         st.play(st.sample_chance() if st.is_chance() else rng.choice(st.legal_moves()))
     hidden = st.secrets(0) & {CARD_CODE[c] for c in range(40)}
-    real = {str(m) for m in st.history if str(m).startswith("draw(")}
-    leaks = 0
+    real_hand = [CARD_CODE[c] for c in st.hands[1]]
+    assert hidden and any(str(m).startswith("draw(") for m in st.history)
+    hands = set()
     for _ in range(20):
         sampled = st.resample(0, rng)
-        shown = {str(m) for m in sampled.history if str(m).startswith("draw(")}
-        leaks += shown == real
-        for _ in range(min(25, sampled.ply)):  # undo stays consistent after relabelling
+        assert sampled.history == () and sampled.ply == st.ply  # rebased: no past, the count goes on
+        assert sampled.start_position == sampled.position() != st.position() or sampled.hands == st.hands
+        with pytest.raises(IllegalMoveError, match="nothing to undo"):
             sampled.undo()
-            game.state_from_position(sampled.position())
-    assert hidden and leaks < 20
+        assert sampled.view(0) == st.view(0) and sampled.view(None) == st.view(None)
+        hands.add(tuple(CARD_CODE[c] for c in sampled.hands[1]))
+        sampled.play(sampled.legal_moves()[0])  # a resampled state plays on and undoes its own moves
+        sampled.undo()
+    assert len(hands) > 1 and hands != {tuple(real_hand)}
 
 
 def _invariants(st) -> None:
-    view = st.view(None)
+    view = st.view(None)["board"]
     for suit in "HSCD":
-        held = sum(p["resources"][suit] for p in view["players"])
+        held = sum(p["resources"][suit] for p in view["seats"])
         assert view["bank"][suit] + held == 13
     cards = (
         len(view["grid"]) + view["pile_size"] + len(view["discard"])
-        + sum(p["territory_count"] for p in view["players"])
+        + sum(p["territory_count"] for p in view["seats"])
     )
     assert cards == 40
-    for seat, player in enumerate(view["players"]):
+    for seat, player in enumerate(view["seats"]):
         built = [b[3] for b in view["buildings"] if b[2] == seat]
         for index, kind in enumerate(KIND_CHARS):
             assert player["supply"][kind] + built.count(kind) == START_SUPPLY[index]
@@ -155,25 +161,20 @@ def test_r11_after_a_reshuffle_resample_keeps_the_older_hidden_cards() -> None:
     assert Territories(reshuffle_discards=True).state_from_position(text).position() == text
 
 
-def test_r11_resample_leaves_the_public_past_before_a_reshuffle_alone() -> None:
-    # Black discards TC on a 7 (public); the empty pile then takes QD 2C TC back (R1.5).
-    # White's later draw is re-dealt between QD and TC, but the history still shows TC
-    # discarded, and undoing to before the reshuffle gives Black the view Black really had.
+def test_r11_2_after_a_reshuffle_in_play_resample_redeals_only_the_reshuffled_cards() -> None:
+    # Black discards TC on a 7 (public); the empty pile then takes QD 2C TC back (R1.5) when the
+    # 7's draw is due. White's later draw is one of QD and TC for Black; 9H 9S predate the reshuffle.
     rest = "JC,QH,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,TS,JD,TC"
     game = Territories(reshuffle_discards=True, hand_limit=20)
     st = state(game, res0=(0, 4, 0, 0), res1=(4, 1, 0, 0), hand0="9H,9S", hand1=rest,
                discard="QD,2C", active="1", phase="roll")
     play_all(st, "r3+4 disc(P2:TC) draw(2C) end r1+1 4S>T draw(QD)")
+    assert st.reshuffled and "reshuffled=2C,TC,QD" in st.position()
     rng = random.Random(7)
     seen = set()
     for _ in range(30):
         sampled = st.resample(1, rng)
-        assert sampled.view(1) == st.view(1)
-        assert [str(m) for m in sampled.history[:2]] == ["r3+4", "disc(P2:TC)"]
-        seen.add(str(sampled.history[-1]))
-        real = st.copy()
-        while real.ply > 1:  # back to the owed discard, before the reshuffle
-            real.undo()
-            sampled.undo()
-            assert sampled.view(1) == real.view(1)
-    assert seen == {"draw(QD)", "draw(TC)"}
+        assert sampled.view(1) == st.view(1) and sampled.history == ()
+        assert sampled.reshuffled == st.reshuffled
+        seen.add(tuple(CARD_CODE[c] for c in sampled.hands[0]))
+    assert seen == {("9H", "9S", "QD"), ("9H", "9S", "TC")}

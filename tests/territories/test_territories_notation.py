@@ -110,7 +110,7 @@ def test_r10_4_position_round_trips_with_every_field_in_use() -> None:
     )
     st = Territories().state_from_position(text)
     assert st.position() == text  # canonical: points by row, hands by suit then rank
-    assert st.view(1)["players"][0]["territories"] == ["QD"]  # the starred card
+    assert st.view(1)["board"]["seats"][0]["territories"] == ["QD"]  # the starred card
 
 
 def test_r10_4_position_of_a_finished_game_round_trips() -> None:

@@ -17,7 +17,7 @@ def test_r3_1_deal_fills_the_grid_row_by_row_with_exact_chances() -> None:
     outcomes = st.chance_outcomes()
     assert len(outcomes) == 40 and all(p == pytest.approx(1 / 40) for _, p in outcomes)
     play_all(st, "deal(9H) deal(QS)")
-    assert st.view(None)["grid"][:2] == [[0, 0, "9H"], [1, 0, "QS"]]
+    assert st.view(None)["board"]["grid"][:2] == [[0, 0, "9H"], [1, 0, "QS"]]
     assert len(st.chance_outcomes()) == 38
     with pytest.raises(IllegalMoveError, match="not in the undealt deck"):
         st.play("deal(9H)")
@@ -33,9 +33,9 @@ def test_r3_3_only_the_second_towns_collect_one_per_touching_card() -> None:
     assert resources(st, 0) == {"H": 1, "S": 1, "C": 2, "D": 0}
     st.play("P@5,4")  # P1's second Town: the corner touches only QC
     assert resources(st, 1) == {"H": 0, "S": 0, "C": 1, "D": 0}
-    view = st.view(None)
+    view = st.view(None)["board"]
     assert view["phase"] == "roll" and view["active"] == 1 and view["turn"] == 1
-    assert [p["points"] for p in view["players"]] == [2, 2]
+    assert [p["points"] for p in view["seats"]] == [2, 2]
     assert view["bank"] == {"H": 12, "S": 12, "C": 10, "D": 13}
 
 
@@ -75,11 +75,11 @@ def test_r4_3_capital_collects_every_touching_card_once_and_draws() -> None:
     st.play("r5+3")
     assert resources(st, 0) == {"H": 2, "S": 2, "C": 0, "D": 0}
     assert st.current_player() == CHANCE  # the Capital's card
-    assert st.view(None)["draws_owed"] == [0]
+    assert st.view(None)["board"]["draws_owed"] == [0]
     st.play("draw(QD)")
     assert hand(st, 0) == ["QD"]
-    assert st.view(1)["players"][0]["territories"] == []  # the opponent sees only the count
-    assert st.view(1)["players"][0]["territory_count"] == 1
+    assert st.view(1)["board"]["seats"][0]["territories"] == []  # the opponent sees only the count
+    assert st.view(1)["board"]["seats"][0]["territory_count"] == 1
 
 
 def test_r4_3_option_capital_per_match_and_per_suit() -> None:
@@ -88,7 +88,7 @@ def test_r4_3_option_capital_per_match_and_per_suit() -> None:
     st.play("r4+4")
     # two triggers, each 1 per distinct suit (H and S), and two cards
     assert resources(st, 0) == {"H": 2, "S": 2, "C": 0, "D": 0}
-    assert st.view(None)["draws_owed"] == [0, 0]
+    assert st.view(None)["board"]["draws_owed"] == [0, 0]
 
 
 def test_r4_4_temple_wildcards_chosen_by_the_owner_roller_first() -> None:
@@ -112,14 +112,14 @@ def test_r4_5_shortage_both_claim_nobody_gets_the_suit() -> None:
     st.play("r4+4")
     assert resources(st, 0) == {"H": 1, "S": 6, "C": 0, "D": 0}  # H paid, S withheld
     assert resources(st, 1)["S"] == 6
-    assert st.view(None)["bank"]["S"] == 1
+    assert st.view(None)["board"]["bank"]["S"] == 1
 
 
 def test_r4_5_shortage_a_single_claimant_gets_what_is_left() -> None:
     st = state(buildings={(1, 1): "0Q"}, res1=(0, 12, 0, 0), phase="roll")
     st.play("r4+4")  # the Palace claims 2 S, the bank holds 1
     assert resources(st, 0) == {"H": 2, "S": 1, "C": 0, "D": 0}
-    assert st.view(None)["bank"]["S"] == 0
+    assert st.view(None)["board"]["bank"]["S"] == 0
 
 
 def test_r4_5_option_roller_first_pays_the_roller() -> None:
@@ -145,10 +145,10 @@ def test_r5_2_discards_come_before_the_rollers_draw() -> None:
     discards = {str(m) for m in st.legal_moves()}
     assert "disc(P1:QD)" in discards and "disc(P1:H)" in discards
     st.play("disc(P1:QD)")
-    assert st.view(None)["discard"] == ["QD"]  # public, out of play (R5.3)
+    assert st.view(None)["board"]["discard"] == ["QD"]  # public, out of play (R5.3)
     assert st.current_player() == CHANCE  # only now the roller draws
     st.play("draw(5S)")
-    view = st.view(1)["players"][1]
+    view = st.view(1)["board"]["seats"][1]
     assert view["territories"] == ["5S"] and view["resource_count"] + view["territory_count"] == 8
 
 
@@ -164,6 +164,6 @@ def test_r5_3_option_discarded_cards_go_under_the_pile_and_are_drawn_last() -> N
     st = state(game, res1=(2, 2, 2, 2), hand1="QD", active="1", phase="roll")
     st.play("r3+4")
     st.play("disc(P2:H,QD)")  # 8 resources + 1 card: 2 to discard
-    assert st.view(None)["pile_bottom"] == ["QD"]
+    assert st.view(None)["board"]["pile_bottom"] == ["QD"]
     outcomes = st.chance_outcomes()
     assert all(str(m) != "draw(QD)" for m, _ in outcomes)  # unseen cards first

@@ -62,7 +62,7 @@ def test_r5_1_render_explains_the_building_letters_and_shows_each_hand_against_t
     text = st.render(1)
     assert "White upper case, Black lower case" in text
     assert "hand 4/7" in text and "hand 9/7" in text
-    assert st.view(1)["players"][0]["hand_size"] == 4
+    assert st.view(1)["board"]["seats"][0]["hand_size"] == 4
     limited = state(Territories(hand_limit_counts="resources_only", hand_limit=5), hand1="QD",
                     res1=(2, 2, 2, 2))
     assert "hand 8/5" in limited.render(None)  # territory cards do not count under the option
@@ -70,8 +70,8 @@ def test_r5_1_render_explains_the_building_letters_and_shows_each_hand_against_t
 
 def test_r3_3_the_setup_prompt_says_which_towns_collect() -> None:
     st = Territories().new_state(seed=2)
-    while st.view(None)["phase"] != "setup":
+    while st.view(None)["board"]["phase"] != "setup":
         st.apply(st.sample_chance())
-    assert "collects" not in st.view(None)["decision"]
+    assert "collects" not in st.view(None)["board"]["decision"]
     play_all(st, "P@1,1 P@2,2")
-    assert "collects 1 resource per touching card" in st.view(None)["decision"]
+    assert "collects 1 resource per touching card" in st.view(None)["board"]["decision"]

@@ -33,6 +33,16 @@ from .cards import (
 )
 from .geometry import expansion_cells, shares_card
 from .moves import Announce, ConvertTo, Destroy, Die, Duel, Pay, PlaceCard, SwapCard
+from .phases import (
+    ABILITY_DIE,
+    ABILITY_PAY,
+    ABILITY_PLACE,
+    CONVERT_TARGET,
+    DUEL,
+    MAIN,
+    RAID_TARGET,
+)
+from .transfers import add_known_territory, lose_all, pay_to_bank, remove_territory
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
@@ -104,39 +114,17 @@ def announce_moves(state: "TerritoriesState") -> list[Move]:
     return [Announce(a) for a in (SWAP, RAID, CONVERT, EXPAND) if announce_reason(state, a) is None]
 
 
-def lose_all(state: "TerritoriesState", seat: int) -> None:
-    """R7.6: every resource goes to the bank (and territory cards too, per option lose_all)."""
-    from .actions import discard_territory
-
-    hold = state.res[seat]
-    for suit in range(4):
-        state.bank[suit] += hold[suit]
-        hold[suit] = 0
-    if state.rules.lose_territories:
-        for card in list(state.hands[seat]):
-            discard_territory(state, card)
-        state.hands[seat].clear()
-        state.known[seat].clear()
-
-
 def apply_announce(state: "TerritoriesState", move: Announce) -> None:
-    from .state import ABILITY_DIE, DUEL
-
     state.used[move.ability] += 1
     state.ability = move.ability
     if move.ability in (RAID, CONVERT):
-        seat = state.active
-        for suit in range(4):
-            state.res[seat][suit] -= 1
-            state.bank[suit] += 1
+        pay_to_bank(state, state.active, ONE_OF_EACH)  # paid before the duel, never refunded (R7.3)
         state.phase = DUEL
     else:
         state.phase = ABILITY_DIE
 
 
 def apply_die(state: "TerritoriesState", move: Die) -> None:
-    from .state import ABILITY_PAY, MAIN
-
     state.die = move.value
     if sum(state.res[state.active]) >= move.value:
         state.phase = ABILITY_PAY
@@ -147,8 +135,6 @@ def apply_die(state: "TerritoriesState", move: Die) -> None:
 
 
 def apply_duel(state: "TerritoriesState", move: Duel) -> None:
-    from .state import CONVERT_TARGET, MAIN, RAID_TARGET
-
     if move.attack > move.defence:  # ties fail (R7.3)
         state.phase = RAID_TARGET if state.ability == RAID else CONVERT_TARGET
     else:
@@ -157,28 +143,18 @@ def apply_duel(state: "TerritoriesState", move: Duel) -> None:
 
 
 def apply_pay(state: "TerritoriesState", move: Pay) -> None:
-    from .state import ABILITY_PLACE
-
-    seat = state.active
-    for suit in range(4):
-        state.res[seat][suit] -= move.amounts[suit]
-        state.bank[suit] += move.amounts[suit]
+    pay_to_bank(state, state.active, move.amounts)
     state.phase = ABILITY_PLACE
 
 
 def apply_swap_card(state: "TerritoriesState", move: SwapCard) -> None:
-    from .actions import remove_territory
-    from .state import MAIN
-
     seat = state.active
     removed = state.grid[move.cell]
     remove_territory(state, seat, move.card)
     state.grid[move.cell] = move.card
     destination = state.rules.swap_removed_card_to
     if destination == "hand":  # R7.2: the exchanged card enters the hand face up
-        state.hands[seat].append(removed)
-        state.hands[seat].sort()
-        state.known[seat].add(removed)
+        add_known_territory(state, seat, removed)
     elif destination == "pile_bottom":
         state.bottom.append(removed)
     else:
@@ -188,9 +164,6 @@ def apply_swap_card(state: "TerritoriesState", move: SwapCard) -> None:
 
 
 def apply_place_card(state: "TerritoriesState", move: PlaceCard) -> None:
-    from .actions import remove_territory
-    from .state import MAIN
-
     remove_territory(state, state.active, move.card)
     state.grid[move.cell] = move.card
     state.grid_grew()
@@ -199,8 +172,6 @@ def apply_place_card(state: "TerritoriesState", move: PlaceCard) -> None:
 
 
 def apply_destroy(state: "TerritoriesState", move: Destroy) -> None:
-    from .state import MAIN
-
     owner, _kind = state.buildings.pop(move.point)
     state.supply[owner][TOWN] += 1
     state.phase = MAIN
@@ -208,8 +179,6 @@ def apply_destroy(state: "TerritoriesState", move: Destroy) -> None:
 
 
 def apply_convert(state: "TerritoriesState", move: ConvertTo) -> None:
-    from .state import MAIN
-
     seat = state.active
     owner, kind = state.buildings[move.point]
     state.supply[owner][kind] += 1
@@ -221,8 +190,6 @@ def apply_convert(state: "TerritoriesState", move: ConvertTo) -> None:
 
 def resolution_moves(state: "TerritoriesState") -> list[Move]:
     """The active player's choices while an ability resolves."""
-    from .state import ABILITY_PAY, ABILITY_PLACE, CONVERT_TARGET, RAID_TARGET
-
     seat = state.active
     phase = state.phase
     if phase == ABILITY_PAY:
@@ -246,8 +213,6 @@ def resolution_moves(state: "TerritoriesState") -> list[Move]:
 
 def pending_text(state: "TerritoriesState") -> str:
     """What the ability in progress waits for, in words."""
-    from .state import ABILITY_PAY, ABILITY_PLACE, CONVERT_TARGET, RAID_TARGET
-
     phase = state.phase
     if phase == ABILITY_PAY:
         return f"pay {state.die} resources: pay(...)"
@@ -264,8 +229,6 @@ def pending_text(state: "TerritoriesState") -> str:
 
 def resolution_reason(state: "TerritoriesState", move: Move) -> str | None:
     """Why ``move`` does not resolve the ability in progress."""
-    from .state import ABILITY_PAY, ABILITY_PLACE, CONVERT_TARGET, RAID_TARGET
-
     seat = state.active
     phase = state.phase
     if phase == ABILITY_PAY:

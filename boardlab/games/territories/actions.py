@@ -1,21 +1,19 @@
-"""Decisions other than abilities: setup, building, bank and player trades, discards, wildcards.
+"""Decisions other than abilities and trades: setup, building, discards, wildcards, and the
+validation of every decision.
 
 Each kind of move has a ``*_reason`` function (None when legal, else why not,
 naming the rule) used by ``check_move``, and the generators list exactly the
-moves those functions accept, except player trade proposals: the listed ones
-are a documented family (R8.2: one or two of one resource for one or two of
-another), while any legal proposal may be played.
+moves those functions accept (R10.3).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
 from boardlab.core import Move
 
-from . import abilities
+from . import abilities, trades
 from .cards import (
     CAPITAL,
     CAPITAL_COST,
@@ -23,7 +21,6 @@ from .cards import (
     CARD_SUIT,
     KIND_NAMES,
     KIND_TIER,
-    SUITS,
     TIER_TWO,
     TOWN,
     TOWN_COST,
@@ -35,10 +32,7 @@ from .cards import (
 )
 from .geometry import side_neighbours, touching
 from .moves import (
-    ACCEPT,
-    BUY_TERRITORY,
     END_TURN,
-    REJECT,
     Accept,
     Announce,
     BankTrade,
@@ -55,32 +49,13 @@ from .moves import (
     SwapCard,
     Wild,
 )
+from .phases import COUNTER_RESPOND, FIRST_COLLECTING_STEP, MAIN, RESPOND, ROLL, SETUP, SETUP_STEPS
+from .transfers import discard_territory, pay_to_bank, remove_territory, take_from_bank
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
 
 _MAIN_ONLY = (Build, BankTrade, Offer, Announce, EndTurn)
-
-
-def _pay(state: "TerritoriesState", seat: int, amounts: tuple[int, ...] | list[int]) -> None:
-    hold = state.res[seat]
-    bank = state.bank
-    for suit in range(4):
-        hold[suit] -= amounts[suit]
-        bank[suit] += amounts[suit]
-
-
-def remove_territory(state: "TerritoriesState", seat: int, card: int) -> None:
-    state.hands[seat].remove(card)
-    state.known[seat].discard(card)
-
-
-def discard_territory(state: "TerritoriesState", card: int) -> None:
-    """A discarded territory card goes face up out of play, or under the pile (R5.3)."""
-    if state.rules.discard_to_pile_bottom:
-        state.bottom.append(card)
-    else:
-        state.discard.append(card)
 
 
 # --- setup (R3.3) ----------------------------------------------------------------
@@ -109,15 +84,13 @@ def apply_setup_town(state: "TerritoriesState", point: tuple[int, int]) -> None:
     seat = state.current_player()
     state.buildings[point] = (seat, TOWN)
     state.supply[seat][TOWN] -= 1
-    if state.setup_step >= 2:  # the second Towns collect 1 per touching card (R3.3)
+    if state.setup_step >= FIRST_COLLECTING_STEP:  # the second Towns collect 1 per touching card (R3.3)
         for cell in touching(point, state.grid):
             suit = CARD_SUIT[state.grid[cell]]
             state.res[seat][suit] += 1
             state.bank[suit] -= 1
     state.setup_step += 1
-    if state.setup_step == 4:
-        from .state import ROLL
-
+    if state.setup_step == SETUP_STEPS:
         state.phase = ROLL
         state.active = state.first
         state.turn = 1
@@ -125,8 +98,6 @@ def apply_setup_town(state: "TerritoriesState", point: tuple[int, int]) -> None:
 
 # --- building (R6) ---------------------------------------------------------------
 def build_reason(state: "TerritoriesState", move: Build) -> str | None:
-    from .state import SETUP
-
     seat = state.current_player()
     point, kind = move.point, move.kind
     where = f"{point[0]},{point[1]}"
@@ -186,8 +157,6 @@ def build_moves(state: "TerritoriesState", seat: int) -> list[Move]:
 
 
 def apply_build(state: "TerritoriesState", move: Build) -> None:
-    from .state import SETUP
-
     if state.phase == SETUP:
         apply_setup_town(state, move.point)
         return
@@ -199,181 +168,9 @@ def apply_build(state: "TerritoriesState", move: Build) -> None:
         replaced = state.buildings[move.point][1]
         state.supply[seat][replaced] += 1  # the replaced piece returns to supply (R6.2)
         cost = CAPITAL_COST if kind == CAPITAL else UPGRADE_COST[kind]
-    _pay(state, seat, cost)
+    pay_to_bank(state, seat, cost)
     state.supply[seat][kind] -= 1
     state.buildings[move.point] = (seat, kind)
-
-
-# --- bank trade (R8.1) -----------------------------------------------------------
-def bank_trade_reason(state: "TerritoriesState", move: BankTrade) -> str | None:
-    seat = state.active
-    give = move.give
-    if sum(give) != 4:
-        return "a bank trade gives exactly 4 resources (R8.1)"
-    kinds = [s for s in range(4) if give[s]]
-    if not state.rules.bank_trade_mixed and len(kinds) != 1:
-        return "the bank takes 4 of one kind (R8.1; option bank_trade=mixed4 allows any 4)"
-    if not covers(state.res[seat], give):
-        return shortfall_text(state.res[seat], give)
-    if move.get == BUY_TERRITORY:
-        if not state.can_draw():
-            return "the territory pile is empty (R1.5)"
-        return None
-    if give[move.get]:
-        return f"you must receive a kind you do not give, not {SUITS[move.get]} (R8.1)"
-    if state.bank[move.get] == 0:
-        return f"the bank has no {SUITS[move.get]} left (R8.1)"
-    return None
-
-
-def bank_trade_moves(state: "TerritoriesState", seat: int) -> list[Move]:
-    hold = state.res[seat]
-    if sum(hold) < 4:
-        return []
-    if state.rules.bank_trade_mixed:
-        gives = list(multisets(4, hold))
-    else:
-        gives = [tuple(4 if s == suit else 0 for s in range(4)) for suit in range(4) if hold[suit] >= 4]
-    pile = state.can_draw()
-    moves: list[Move] = []
-    for give in gives:
-        for target in range(4):
-            if not give[target] and state.bank[target]:
-                moves.append(BankTrade(give, target))  # type: ignore[arg-type]
-        if pile:
-            moves.append(BankTrade(give, BUY_TERRITORY))  # type: ignore[arg-type]
-    return moves
-
-
-def apply_bank_trade(state: "TerritoriesState", move: BankTrade) -> None:
-    seat = state.active
-    _pay(state, seat, move.give)
-    if move.get == BUY_TERRITORY:
-        state.draws_owed.append(seat)
-    else:
-        state.res[seat][move.get] += 1
-        state.bank[move.get] -= 1
-
-
-# --- player trades (R8.2 - R8.4) ---------------------------------------------------
-def proposal_reason(
-    state: "TerritoriesState", giver: int, give: tuple[int, ...], give_cards: tuple[int, ...],
-    get: tuple[int, ...], get_cards: tuple[int, ...],
-) -> str | None:
-    """Why ``giver`` may not propose giving ``give``+``give_cards`` for ``get``+``get_cards``."""
-    taker = 1 - giver
-    rules = state.rules
-    if state.proposals >= rules.max_trade_proposals:
-        return f"already {state.proposals} trade proposals this turn (R8.2, max {rules.max_trade_proposals})"
-    if (give_cards or get_cards) and not rules.trade_territories:
-        return "territory cards cannot be traded (R8.4; option trade_territories)"
-    if not (any(give) or give_cards) or not (any(get) or get_cards):
-        return "both sides of a trade must be non-empty (R8.2)"
-    for suit in range(4):
-        if give[suit] and get[suit]:
-            return f"{SUITS[suit]} appears on both sides (R8.2)"
-    if not covers(state.res[giver], give):
-        return shortfall_text(state.res[giver], give)
-    if not covers(state.res[taker], get):
-        hold = state.res[taker]
-        for suit in range(4):
-            if hold[suit] < get[suit]:
-                return f"your opponent holds only {hold[suit]} {SUITS[suit]} (R8.2)"
-    for card in give_cards:
-        if card not in state.hands[giver]:
-            return f"you do not hold {CARD_CODE[card]}"
-    for card in get_cards:
-        if card not in state.hands[taker] or card not in state.known[taker]:
-            return f"you can ask only for cards you know your opponent holds, not {CARD_CODE[card]} (R8.4)"
-    return None
-
-
-def offer_moves(state: "TerritoriesState", seat: int) -> list[Move]:
-    """The listed family (R10.3): 1-2 of one kind for 1-2 of another kind."""
-    if state.proposals >= state.rules.max_trade_proposals:
-        return []
-    return list(_offer_family(tuple(state.res[seat]), tuple(state.res[1 - seat])))
-
-
-@lru_cache(maxsize=4096)
-def _offer_family(mine: tuple[int, ...], theirs: tuple[int, ...]) -> tuple[Offer, ...]:
-    """Cached by holdings: the family depends on nothing else (a hot path in random play)."""
-    moves = []
-    for give_suit in range(4):
-        for give_count in (1, 2):
-            if mine[give_suit] < give_count:
-                break
-            give = tuple(give_count if s == give_suit else 0 for s in range(4))
-            for get_suit in range(4):
-                if get_suit == give_suit:
-                    continue
-                for get_count in (1, 2):
-                    if theirs[get_suit] < get_count:
-                        break
-                    get = tuple(get_count if s == get_suit else 0 for s in range(4))
-                    moves.append(Offer(give, (), get, ()))  # type: ignore[arg-type]
-    return tuple(moves)
-
-
-def apply_offer(state: "TerritoriesState", move: Offer) -> None:
-    from .state import RESPOND
-
-    state.proposals += 1
-    state.offer = (state.active, move.give, move.give_cards, 1 - state.active, move.get, move.get_cards)
-    state.known[state.active].update(move.give_cards)  # named in public: now known (R8.4)
-    state.phase = RESPOND
-
-
-def apply_counter(state: "TerritoriesState", move: Counter) -> None:
-    from .state import COUNTER_RESPOND
-
-    state.proposals += 1
-    responder = 1 - state.active
-    state.offer = (responder, move.give, move.give_cards, state.active, move.get, move.get_cards)
-    state.known[responder].update(move.give_cards)  # named in public: now known (R8.4)
-    state.phase = COUNTER_RESPOND
-
-
-def apply_accept(state: "TerritoriesState", move: Accept) -> None:
-    from .state import MAIN
-
-    assert state.offer is not None
-    giver, give, give_cards, taker, get, get_cards = state.offer
-    for suit in range(4):
-        state.res[giver][suit] += get[suit] - give[suit]
-        state.res[taker][suit] += give[suit] - get[suit]
-    for card in give_cards:  # traded cards are seen by both (R8.4)
-        remove_territory(state, giver, card)
-        state.hands[taker].append(card)
-        state.known[taker].add(card)
-    for card in get_cards:
-        remove_territory(state, taker, card)
-        state.hands[giver].append(card)
-        state.known[giver].add(card)
-    state.hands[giver].sort()
-    state.hands[taker].sort()
-    state.offer = None
-    state.phase = MAIN
-
-
-def apply_reject(state: "TerritoriesState", move: Reject) -> None:
-    from .state import MAIN
-
-    state.offer = None
-    state.phase = MAIN
-
-
-def response_moves(state: "TerritoriesState") -> list[Move]:
-    from .state import RESPOND
-
-    moves: list[Move] = [ACCEPT, REJECT]
-    if state.phase == RESPOND and state.rules.counter_offers:
-        assert state.offer is not None
-        responder = 1 - state.active
-        for offer in offer_moves(state, responder):
-            assert isinstance(offer, Offer)
-            moves.append(Counter(offer.give, (), offer.get, ()))
-    return moves
 
 
 # --- discards (R5.2) and wildcards (R4.4) ----------------------------------------------
@@ -414,7 +211,7 @@ def discard_reason(state: "TerritoriesState", move: Discard) -> str | None:
 
 def apply_discard(state: "TerritoriesState", move: Discard) -> None:
     seat, _owed = state.discards_owed.pop(0)
-    _pay(state, seat, move.amounts)
+    pay_to_bank(state, seat, move.amounts)
     for card in move.cards:
         remove_territory(state, seat, card)
         discard_territory(state, card)
@@ -446,17 +243,15 @@ def wild_reason(state: "TerritoriesState", move: Wild) -> str | None:
 
 def apply_wild(state: "TerritoriesState", move: Wild) -> None:
     seat = state.wild_owed.pop(0)[0]
-    for suit in range(4):
-        state.res[seat][suit] += move.amounts[suit]
-        state.bank[suit] -= move.amounts[suit]
+    take_from_bank(state, seat, move.amounts)
 
 
 # --- MAIN and validation ----------------------------------------------------------
 def main_moves(state: "TerritoriesState") -> list[Move]:
     seat = state.active
     moves = build_moves(state, seat)
-    moves.extend(bank_trade_moves(state, seat))
-    moves.extend(offer_moves(state, seat))
+    moves.extend(trades.bank_trade_moves(state, seat))
+    moves.extend(trades.proposal_moves(state, seat, Offer))
     moves.extend(abilities.announce_moves(state))
     moves.append(END_TURN)
     return moves
@@ -486,8 +281,6 @@ def out_of_turn_reason(move: Move) -> str:
 
 def illegal_reason(state: "TerritoriesState", move: Move) -> str | None:
     """Why ``move`` is illegal for the player to move, or None (for ``check_move``)."""
-    from .state import COUNTER_RESPOND, MAIN, RESPOND, SETUP
-
     if state.discards_owed and state.phase >= MAIN:
         if not isinstance(move, Discard):
             seat, owed = state.discards_owed[0]
@@ -509,16 +302,16 @@ def illegal_reason(state: "TerritoriesState", move: Move) -> str | None:
             if phase == COUNTER_RESPOND:
                 return "a counter-proposal cannot be countered (R8.3)"
             if not state.rules.counter_offers:
-                return "counter-offers are off (option counter_offers)"
-            return proposal_reason(state, 1 - state.active, move.give, move.give_cards, move.get, move.get_cards)
+                return "counter-offers are off (R8.3; option counter_offers)"
+            return trades.proposal_reason(state, 1 - state.active, move)
         return "answer the trade proposal: acc or rej (R8.2)"
     if phase == MAIN:
         if isinstance(move, Build):
             return build_reason(state, move)
         if isinstance(move, BankTrade):
-            return bank_trade_reason(state, move)
+            return trades.bank_trade_reason(state, move)
         if isinstance(move, Offer):
-            return proposal_reason(state, state.active, move.give, move.give_cards, move.get, move.get_cards)
+            return trades.proposal_reason(state, state.active, move)
         if isinstance(move, Announce):
             return abilities.announce_reason(state, move.ability)
         if isinstance(move, EndTurn):

@@ -26,6 +26,7 @@ RANK_NUMBERS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 DECK_SIZE = 40
 GRID_COLUMNS = 5
 GRID_ROWS = 4
+GRID_SIZE = GRID_COLUMNS * GRID_ROWS
 PER_SUIT = 13
 NO_RESOURCES: Resources = (0, 0, 0, 0)
 
@@ -34,6 +35,9 @@ CARD_SUIT: tuple[int, ...] = tuple(card // 10 for card in ALL_CARDS)
 CARD_NUMBER: tuple[int, ...] = tuple(RANK_NUMBERS[card % 10] for card in ALL_CARDS)
 CARD_CODE: tuple[str, ...] = tuple(RANK_CHARS[card % 10] + SUITS[card // 10] for card in ALL_CARDS)
 CODE_TO_CARD: dict[str, Card] = {code: card for card, code in enumerate(CARD_CODE)}
+
+#: the seats' chess colours (R1.3): seat 0 is White, seat 1 Black
+SEAT_NAMES = ("White", "Black")
 
 # Building kinds (chess letters) and their tables (rule R1.3).
 TOWN, FORT, BARRACKS, TEMPLE, PALACE, CAPITAL = range(6)
@@ -60,8 +64,8 @@ ABILITY_NAMES = ("swap", "raid", "conv", "expand")
 ABILITY_KIND = (FORT, BARRACKS, TEMPLE, PALACE)
 
 
-def card_code(card: Card) -> str:
-    return CARD_CODE[card]
+#: ways out of 36 that two dice roll each card number (none rolls 7, so no card has it)
+NUMBER_WAYS: dict[int, int] = {n: 6 - abs(n - 7) for n in range(2, 13) if n != 7}
 
 
 def parse_card(text: str) -> Card:

@@ -1,4 +1,4 @@
-"""The Territories game object: options, registration and the proven length bound."""
+"""The Territories game object: options, registration, result codes and the proven length bound."""
 
 from __future__ import annotations
 
@@ -6,11 +6,15 @@ from typing import Any, Mapping
 
 from boardlab.core import Game, register
 
-from .options import OPTIONS, Rules, parse_extent
+from .cards import SEAT_NAMES
+from .phases import SETUP_STEPS
+from .position import read_position
+from .render import render_view
+from .rules import OPTIONS, RESULT_CODES, TerritoriesRules, parse_extent
 from .state import TerritoriesState
 
-SETUP_MOVES = 20 + 1 + 4
-SEAT_NAMES = ("White", "Black")
+#: the moves before the first turn: 20 deals, the first player, the setup Towns (R3)
+SETUP_MOVES = 20 + 1 + SETUP_STEPS
 
 
 @register
@@ -26,12 +30,14 @@ class Territories(Game):
     options_spec = OPTIONS
     has_chance = True
     has_hidden_information = True
-    rules_version = "1"
+    result_codes = RESULT_CODES
+    rules_version = "2"
     state_class = TerritoriesState
+    conformance_budget = {"random_games": 6, "variant_games": 1, "check_every": 5, "moves_per_check": 25}
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         super().__init__(players, **options)
-        self.rules = Rules(dict(self.options))
+        self.rules = TerritoriesRules.from_options(self.options)
 
     def _check_options(self) -> None:
         parse_extent(self.options["expand_max_extent"])
@@ -63,13 +69,11 @@ class Territories(Game):
         return TerritoriesState(self, seed)
 
     def _state_from_position(self, text: str) -> TerritoriesState:
-        from .position import decode_position
-
-        return decode_position(self, text)
+        state = TerritoriesState(self, 0)
+        read_position(state, text)
+        return state
 
     def render_view(self, view: Mapping[str, Any]) -> str:
-        from .render import render_view
-
         return render_view(view)
 
     def player_name(self, player: int) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from boardlab.core import Move, NotationError
 
@@ -17,6 +18,7 @@ from .cards import (
     ABILITY_NAMES,
     CARD_CODE,
     KIND_CHARS,
+    KIND_NAMES,
     SUITS,
     Card,
     Resources,
@@ -47,6 +49,9 @@ class Deal(Move):
     def __str__(self) -> str:
         return f"deal({CARD_CODE[self.card]})"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"card": CARD_CODE[self.card]}
+
 
 @dataclass(frozen=True, slots=True)
 class FirstPlayer(Move):
@@ -68,6 +73,9 @@ class Roll(Move):
     def __str__(self) -> str:
         return f"r{self.first}+{self.second}"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"dice": [self.first, self.second], "sum": self.first + self.second}
+
 
 @dataclass(frozen=True, slots=True)
 class Draw(Move):
@@ -77,6 +85,9 @@ class Draw(Move):
 
     def __str__(self) -> str:
         return f"draw({CARD_CODE[self.card]})"
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"card": CARD_CODE[self.card]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +121,9 @@ class Build(Move):
     def __str__(self) -> str:
         return f"{KIND_CHARS[self.kind]}@{self.point[0]},{self.point[1]}"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"kind": KIND_CHARS[self.kind], "building": KIND_NAMES[self.kind], "point": list(self.point)}
+
 
 @dataclass(frozen=True, slots=True)
 class BankTrade(Move):
@@ -118,38 +132,61 @@ class BankTrade(Move):
     give: Resources
     get: int  # 0..3 a suit, BUY_TERRITORY a territory card
 
+    @property
+    def target(self) -> str:
+        """What the bank gives: a resource letter, or ``T`` for a territory card."""
+        return "T" if self.get == BUY_TERRITORY else SUITS[self.get]
+
     def __str__(self) -> str:
-        target = "T" if self.get == BUY_TERRITORY else SUITS[self.get]
         suits = [s for s in range(4) if self.give[s]]
         if len(suits) == 1 and self.give[suits[0]] < 10:
-            return f"{self.give[suits[0]]}{SUITS[suits[0]]}>{target}"
-        return f"{resources_text(self.give)}>{target}"
+            return f"{self.give[suits[0]]}{SUITS[suits[0]]}>{self.target}"
+        return self.long_form()
+
+    def long_form(self) -> str:
+        """``DDDD>H``: the resources letter by letter (R10.2); it also parses back to this move."""
+        return f"{resources_text(self.give)}>{self.target}"
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"give": resources_text(self.give), "get": self.target}
 
 
 @dataclass(frozen=True, slots=True)
-class Offer(Move):
-    """The active player's trade proposal: what they give : what they want (R8.2)."""
+class Proposal(Move):
+    """A player trade proposal: what the proposer gives : what they want (R8.2, R8.4)."""
 
     give: Resources
     give_cards: tuple[Card, ...]
     get: Resources
     get_cards: tuple[Card, ...]
 
+    #: the notation's word: ``offer`` or ``counter``
+    word = ""
+
     def __str__(self) -> str:
-        return f"offer({goods_text(self.give, self.give_cards)}:{goods_text(self.get, self.get_cards)})"
+        return f"{self.word}({goods_text(self.give, self.give_cards)}:{goods_text(self.get, self.get_cards)})"
+
+    def json_fields(self) -> dict[str, Any]:
+        return {
+            "give": resources_text(self.give),
+            "give_cards": [CARD_CODE[card] for card in self.give_cards],
+            "get": resources_text(self.get),
+            "get_cards": [CARD_CODE[card] for card in self.get_cards],
+        }
 
 
 @dataclass(frozen=True, slots=True)
-class Counter(Move):
-    """The responder's single counter-proposal (option counter_offers): gives : wants."""
+class Offer(Proposal):
+    """The active player's trade proposal (R8.2)."""
 
-    give: Resources
-    give_cards: tuple[Card, ...]
-    get: Resources
-    get_cards: tuple[Card, ...]
+    word = "offer"
 
-    def __str__(self) -> str:
-        return f"counter({goods_text(self.give, self.give_cards)}:{goods_text(self.get, self.get_cards)})"
+
+@dataclass(frozen=True, slots=True)
+class Counter(Proposal):
+    """The responder's single counter-proposal (option counter_offers, R8.3)."""
+
+    word = "counter"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +214,9 @@ class Announce(Move):
     def __str__(self) -> str:
         return ABILITY_NAMES[self.ability]
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"ability": ABILITY_NAMES[self.ability]}
+
 
 @dataclass(frozen=True, slots=True)
 class Pay(Move):
@@ -186,6 +226,9 @@ class Pay(Move):
 
     def __str__(self) -> str:
         return f"pay({resources_text(self.amounts)})"
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"resources": resources_text(self.amounts)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +241,9 @@ class SwapCard(Move):
     def __str__(self) -> str:
         return f"[{self.cell[0]},{self.cell[1]}]<>{CARD_CODE[self.card]}"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"cell": list(self.cell), "card": CARD_CODE[self.card]}
+
 
 @dataclass(frozen=True, slots=True)
 class PlaceCard(Move):
@@ -209,6 +255,9 @@ class PlaceCard(Move):
     def __str__(self) -> str:
         return f"[{self.cell[0]},{self.cell[1]}]+{CARD_CODE[self.card]}"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"cell": list(self.cell), "card": CARD_CODE[self.card]}
+
 
 @dataclass(frozen=True, slots=True)
 class Destroy(Move):
@@ -218,6 +267,9 @@ class Destroy(Move):
 
     def __str__(self) -> str:
         return f"x{self.point[0]},{self.point[1]}"
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"point": list(self.point)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +281,9 @@ class ConvertTo(Move):
 
     def __str__(self) -> str:
         return f"{self.point[0]},{self.point[1]}={KIND_CHARS[self.kind]}"
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"point": list(self.point), "kind": KIND_CHARS[self.kind], "building": KIND_NAMES[self.kind]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +297,13 @@ class Discard(Move):
     def __str__(self) -> str:
         return f"disc(P{self.label}:{goods_text(self.amounts, self.cards)})"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {
+            "player": f"P{self.label}",
+            "resources": resources_text(self.amounts),
+            "cards": [CARD_CODE[card] for card in self.cards],
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Wild(Move):
@@ -252,6 +314,9 @@ class Wild(Move):
 
     def __str__(self) -> str:
         return f"wild(P{self.label}:{resources_text(self.amounts)})"
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"player": f"P{self.label}", "resources": resources_text(self.amounts)}
 
 
 @dataclass(frozen=True, slots=True)

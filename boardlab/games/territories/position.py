@@ -13,7 +13,8 @@ Fields are ``key=value`` separated by single spaces, in this order (``-`` = empt
 * ``disc``/``wild``: owed ``seat:count`` entries in order; ``draws``: seats owed a card.
 * ``reshuffled``: the cards the last reshuffle of the discards made the pile (option).
 * ``offer``: ``giver>taker:GIVE:GET`` with goods as in the notation (``HH,QS``).
-* ``result``: ``-``, ``draw:REASON`` or ``SEAT:REASON`` with spaces written as ``_``.
+* ``result``: ``-``, ``draw:CODE:REASON`` or ``SEAT:CODE:REASON`` (CODE one of
+  :data:`RESULT_CODES`), spaces in the reason written as ``_``.
 
 The unseen pile is every card not named anywhere else.
 """
@@ -24,20 +25,43 @@ from typing import TYPE_CHECKING, Any
 
 from boardlab.core import NotationError, PositionError, Result
 
+from .abilities import resolution_moves
 from .cards import (
     ABILITY_NAMES,
     ALL_CARDS,
     CARD_CODE,
+    CONVERT,
+    EXPAND,
+    GRID_COLUMNS,
+    GRID_SIZE,
     KIND_CHARS,
     PER_SUIT,
+    RAID,
     START_SUPPLY,
+    SWAP,
     parse_card,
 )
 from .geometry import touching
 from .moves import goods_text, parse_goods
+from .phases import (
+    ABILITY_DIE,
+    ABILITY_PAY,
+    ABILITY_PLACE,
+    CONVERT_TARGET,
+    COUNTER_RESPOND,
+    DEAL,
+    DUEL,
+    FIRST,
+    MAIN,
+    PHASE_NAMES,
+    RAID_TARGET,
+    RESPOND,
+    ROLL,
+    SETUP,
+)
+from .rules import RESULT_CODES
 
 if TYPE_CHECKING:
-    from .game import Territories
     from .state import TerritoriesState
 
 FIELDS = (
@@ -58,8 +82,6 @@ def _counts(values: list[int]) -> str:
 
 def encode_position(state: "TerritoriesState") -> str:
     """The one-line position (cost: O(cards + buildings))."""
-    from .state import PHASE_NAMES
-
     grid = ";".join(
         f"{c},{r}:{CARD_CODE[card]}" for (c, r), card in sorted(state.grid.items(), key=lambda i: (i[0][1], i[0][0]))
     ) or "-"
@@ -80,7 +102,7 @@ def encode_position(state: "TerritoriesState") -> str:
         result = "-"
     else:
         who = "draw" if state.outcome.is_draw else str(state.outcome.winner)
-        result = f"{who}:{state.outcome.reason.replace(' ', '_')}"
+        result = f"{who}:{state.outcome.code}:{state.outcome.reason.replace(' ', '_')}"
     values = {
         "grid": grid,
         "bld": bld,
@@ -169,13 +191,12 @@ class _Reader:
         return (self.integer(key, -99, 99, xy[0]), self.integer(key, -99, 99, xy[1]))
 
 
-def decode_position(game: "Territories", text: str) -> "TerritoriesState":
-    """Parse and validate a position string; PositionError names the bad field."""
-    from .state import DEAL, FIRST, GRID_SIZE, MAIN, PHASE_NAMES, SETUP, TerritoriesState
-
+def read_position(state: "TerritoriesState", text: str) -> None:
+    """Fill ``state``, fresh from the constructor, from a position string, validating every field
+    first: PositionError names the bad field. Cost: O(cards + buildings)."""
     read = _Reader(text)
     values = read.values
-    state = TerritoriesState(game, 0)
+    rules = state.rules
     seen: dict[int, str] = {}
 
     def claim(card: int, key: str) -> None:
@@ -241,7 +262,7 @@ def decode_position(game: "Territories", text: str) -> "TerritoriesState":
     reshuffled = read.cards("reshuffled")
     if len(set(reshuffled)) != len(reshuffled):
         raise read.fail("reshuffled", "a card is named twice")
-    if reshuffled and not game.rules.reshuffle_discards:
+    if reshuffled and not rules.reshuffle_discards:
         raise read.fail("reshuffled", "only with option reshuffle_discards")
     if reshuffled and not state.pool <= set(reshuffled):
         raise read.fail("reshuffled", "after a reshuffle every unseen card of the pile comes from it")
@@ -250,7 +271,7 @@ def decode_position(game: "Territories", text: str) -> "TerritoriesState":
         raise read.fail("phase", f"unknown phase; one of {', '.join(PHASE_NAMES)}")
     state.phase = PHASE_NAMES.index(values["phase"])
     dealing = state.phase == DEAL
-    expected_cells = {(i % 5, i // 5) for i in range(len(state.grid))}
+    expected_cells = {(i % GRID_COLUMNS, i // GRID_COLUMNS) for i in range(len(state.grid))}
     if dealing and (set(state.grid) != expected_cells or state.buildings or seen.keys() - {c for c in state.grid.values()}):
         raise read.fail("grid", "while dealing, the grid is filled row by row from [0,0] and nothing else is out")
     if not dealing and len(state.grid) < GRID_SIZE:
@@ -264,7 +285,7 @@ def decode_position(game: "Territories", text: str) -> "TerritoriesState":
     if state.phase == SETUP and state.setup_step > 3:
         raise read.fail("step", "setup steps are 0..3")
     state.active = read.integer("active", 0, 1)
-    state.turn = read.integer("turn", 0, game.rules.max_turns)
+    state.turn = read.integer("turn", 0, rules.max_turns)
     state.discards_owed = _owed(read, "disc")
     state.wild_owed = _owed(read, "wild")
     state.draws_owed = [] if values["draws"] == "-" else [
@@ -296,13 +317,10 @@ def decode_position(game: "Territories", text: str) -> "TerritoriesState":
     state.last_roll = _roll(read)
     state.outcome = _result(read)
     _check_not_over(read, state)
-    return state
 
 
 def _check_not_over(read: _Reader, state: "TerritoriesState") -> None:
     """A game still going on must not already be won (R9.1) or lost on the clock (R9.2)."""
-    from .state import ROLL
-
     if state.outcome is not None or state.phase < ROLL:
         return
     rules = state.rules
@@ -315,12 +333,6 @@ def _check_not_over(read: _Reader, state: "TerritoriesState") -> None:
 
 def _check_ability(read: _Reader, state: "TerritoriesState") -> None:
     """The ability in progress must be able to finish (the phase's decision must exist)."""
-    from .abilities import resolution_moves
-    from .state import ABILITY_PAY, ABILITY_PLACE, CONVERT_TARGET, RAID_TARGET
-
-    from .cards import CONVERT, RAID, SWAP, EXPAND
-    from .state import ABILITY_DIE, DUEL
-
     allowed = {
         ABILITY_DIE: (SWAP, EXPAND), ABILITY_PAY: (SWAP, EXPAND), ABILITY_PLACE: (SWAP, EXPAND),
         DUEL: (RAID, CONVERT), RAID_TARGET: (RAID,), CONVERT_TARGET: (CONVERT,),
@@ -346,8 +358,6 @@ def _owed(read: _Reader, key: str) -> list[tuple[int, int]]:
 
 
 def _offer(read: _Reader, state: "TerritoriesState") -> tuple[Any, ...] | None:
-    from .state import COUNTER_RESPOND, RESPOND
-
     raw = read.values["offer"]
     responding = state.phase in (RESPOND, COUNTER_RESPOND)
     if raw == "-":
@@ -387,10 +397,13 @@ def _result(read: _Reader) -> Result | None:
     raw = read.values["result"]
     if raw == "-":
         return None
-    who, sep, reason = raw.partition(":")
-    if not sep or not reason:
-        raise read.fail("result", "expected SEAT:REASON, draw:REASON or -")
+    parts = raw.split(":", 2)
+    if len(parts) != 3 or not parts[2]:
+        raise read.fail("result", "expected SEAT:CODE:REASON, draw:CODE:REASON or -")
+    who, code, reason = parts
+    if code not in RESULT_CODES:
+        raise read.fail("result", f"unknown ending code {code!r}; one of {', '.join(RESULT_CODES)}")
     reason = reason.replace("_", " ")
     if who == "draw":
-        return Result.draw((0, 1), 2, reason)
-    return Result.win(read.integer("result", 0, 1, who), 2, reason)
+        return Result.draw((0, 1), 2, reason, code=code)
+    return Result.win(read.integer("result", 0, 1, who), 2, reason, code=code)

@@ -2,8 +2,8 @@
 
 The grid is drawn with its intersections: ``·`` is empty, a chess letter is a
 building (White's in yellow, Black's in cyan; the Capital is ``K``). Cards show
-their code coloured by suit. Everything comes from the view, so a player never
-sees more than :func:`views.build_view` gave them.
+their code coloured by suit. Everything comes from the view envelope, so a
+player never sees more than :func:`.view.state_view` gave them.
 """
 
 from __future__ import annotations
@@ -60,8 +60,11 @@ def grid_lines(view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def render_view(view: Mapping[str, Any]) -> str:
-    """Rich-markup text: grid, both players as the viewer sees them, the decision pending."""
+def render_view(envelope: Mapping[str, Any]) -> str:
+    """Rich-markup text of a view envelope: grid, both players as the viewer sees them, the
+    decision pending."""
+    view = envelope["board"]
+    names = envelope["seat_names"]
     out: list[str] = []
     out.append(
         f"[bold]Territories[/]  turn {view['turn']}/{view['max_turns']}  "
@@ -80,10 +83,9 @@ def render_view(view: Mapping[str, Any]) -> str:
         out.append("discard pile: " + " ".join(_card(c) for c in view["discard"]))
     if view["pile_bottom"]:
         out.append("under the pile: " + " ".join(_card(c) for c in view["pile_bottom"]))
-    for entry in view["players"]:
-        seat = entry["seat"]
+    for seat, entry in enumerate(view["seats"]):
         style = OWNER_STYLE[seat]
-        you = " (you)" if view["viewer"] == seat else ""
+        you = " (you)" if envelope["viewer"] == seat else ""
         label = f" {entry['label']}" if entry["label"] else ""
         shown = entry["territories"]
         hidden = entry["territory_count"] - len(shown)
@@ -92,7 +94,7 @@ def render_view(view: Mapping[str, Any]) -> str:
         points = entry["points"]
         clock = f" | {entry['no_building_turns']} turn(s) without buildings" if entry["no_building_turns"] else ""
         out.append(
-            f"[{style}]{entry['colour']}{label}[/]{you}: {points} point{'s' if points != 1 else ''} | "
+            f"[{style}]{names[seat]}{label}[/]{you}: {points} point{'s' if points != 1 else ''} | "
             f"supply {supply}{clock}"
         )
         out.append(
@@ -103,8 +105,7 @@ def render_view(view: Mapping[str, Any]) -> str:
     if offer is not None:
         gives = ",".join(x for x in [offer["gives"], *offer["gives_cards"]] if x)
         wants = ",".join(x for x in [offer["wants"], *offer["wants_cards"]] if x)
-        colours = [entry["colour"] for entry in view["players"]]
-        out.append(f"open trade: {colours[offer['from']]} gives {gives or '-'} for {wants or '-'}")
+        out.append(f"open trade: {names[offer['from']]} gives {gives or '-'} for {wants or '-'}")
     if view["ability"]:
         die = f" (d6 = {view['die']})" if view["die"] else ""
         out.append(f"ability in progress: {view['ability']}{die}")

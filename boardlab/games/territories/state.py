@@ -2,9 +2,11 @@
 
 Rule numbers refer to docs/rules/territories.md. The rules of each part live in
 sibling modules that operate on this state: :mod:`.production` (the roll),
-:mod:`.actions` (building, trading, discards), :mod:`.abilities` (the four
-abilities), :mod:`.views` (hidden information), :mod:`.position` (the position
-string). This module keeps the fields, the phase machine and the protocol hooks.
+:mod:`.actions` (building, discards, wildcards, validation), :mod:`.trades`
+(bank and player trades), :mod:`.abilities` (the four abilities),
+:mod:`.timeouts` (default moves), :mod:`.view` (hidden information),
+:mod:`.position` (the position string). This module keeps the fields, the
+phase machine and the protocol hooks.
 
 Chance model (R1.4, an interpretation): the 20 grid cards are dealt one chance
 node at a time, and every draw from the face-down pile is a chance node uniform
@@ -14,20 +16,23 @@ pre-shuffled pile, and there is no hidden pile order to leak or determinize.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, Callable
 
 from boardlab.core import CHANCE, TERMINAL, Move, Player, Result, State
 
-from . import abilities, actions, production
+from . import abilities, actions, production, timeouts, trades
 from .cards import (
     ALL_CARDS,
     GRID_COLUMNS,
-    GRID_ROWS,
+    GRID_SIZE,
     KIND_POINTS,
     PER_SUIT,
+    SEAT_NAMES,
     START_SUPPLY,
     Card,
 )
+from .evaluation import evaluate_state
 from .geometry import Cell, Point, intersections
 from .moves import (
     DICE,
@@ -56,22 +61,25 @@ from .moves import (
     Wild,
     parse_token,
 )
-from .options import Rules
+from .phases import (
+    ABILITY_DIE,
+    CHANCE_PHASES,
+    COUNTER_RESPOND,
+    DEAL,
+    DUEL,
+    FIRST,
+    MAIN,
+    RESPOND,
+    ROLL,
+    SETUP,
+    SETUP_ORDER,
+)
+from .position import encode_position
+from .rules import TerritoriesRules
+from .view import hidden_codes, move_text, resample_state, state_view
 
 if TYPE_CHECKING:
     from .game import Territories
-
-# Phases (R4 and R10.3). Pending discards, wildcards and draws take precedence
-# over the phase; they only arise in MAIN.
-DEAL, FIRST, SETUP, ROLL, MAIN, RESPOND, COUNTER_RESPOND = range(7)
-ABILITY_DIE, ABILITY_PAY, ABILITY_PLACE, DUEL, RAID_TARGET, CONVERT_TARGET = range(7, 13)
-PHASE_NAMES = (
-    "deal", "first", "setup", "roll", "main", "respond", "counter_respond",
-    "ability_die", "ability_pay", "ability_place", "duel", "raid_target", "convert_target",
-)
-#: setup snake (R3.3): step -> 0 for P1, 1 for P2
-SETUP_ORDER = (0, 1, 1, 0)
-GRID_SIZE = GRID_COLUMNS * GRID_ROWS
 _ROLL_OUTCOMES = [(move, 1 / 36) for move in ROLLS]
 _DIE_OUTCOMES = [(move, 1 / 6) for move in DICE]
 _DUEL_OUTCOMES = [(move, 1 / 36) for move in DUELS]
@@ -86,14 +94,14 @@ class TerritoriesState(State):
 
     __slots__ = (
         "rules", "grid", "buildings", "hands", "known", "res", "bank", "supply", "discard",
-        "bottom", "reshuffled", "reshuffle_ply", "pool", "first", "phase", "setup_step", "active", "turn", "discards_owed",
+        "bottom", "reshuffled", "pool", "first", "phase", "setup_step", "active", "turn", "discards_owed",
         "wild_owed", "draws_owed", "offer", "ability", "die", "used", "proposals",
-        "no_build", "last_roll", "outcome", "_points_cache", "_relabels",
+        "no_build", "last_roll", "outcome", "_points_cache",
     )
 
     def __init__(self, game: "Territories", seed: int) -> None:
         super().__init__(game, seed)
-        self.rules: Rules = game.rules
+        self.rules: TerritoriesRules = game.rules
         self.grid: dict[Cell, Card] = {}
         self.buildings: dict[Point, tuple[int, int]] = {}
         self.hands: list[list[Card]] = [[], []]
@@ -108,9 +116,6 @@ class TerritoriesState(State):
         #: the cards the last reshuffle (option reshuffle_discards) made the pile: a public set.
         #: The pile held nothing else then, so an opponent's card drawn before it is none of them.
         self.reshuffled: frozenset[Card] = frozenset()
-        #: moves in the history up to the last reshuffle (0: none, or before a loaded position).
-        #: Before it the reshuffled cards were public, so resample relabels only what follows.
-        self.reshuffle_ply: int = 0
         #: the pile's unseen cards; a draw is uniform over them (R1.4)
         self.pool: set[Card] = set(ALL_CARDS)
         self.first: int = -1
@@ -131,9 +136,6 @@ class TerritoriesState(State):
         self.last_roll: tuple[int, int] | None = None
         self.outcome: Result | None = None
         self._points_cache: list[Point] | None = None
-        #: (depth, permutation, floor) layers from resample(): undo snapshots from ``floor`` up
-        #: to below ``depth`` predate the relabelling and are mapped through it when restored
-        self._relabels: tuple[tuple[int, dict[Card, Card], int], ...] = ()
 
     # --- derived quantities ---------------------------------------------------
     def label(self, seat: int) -> int:
@@ -194,7 +196,7 @@ class TerritoriesState(State):
         if phase == SETUP:
             step_label = SETUP_ORDER[self.setup_step]
             return self.first if step_label == 0 else 1 - self.first
-        if phase in (DEAL, FIRST, ROLL, ABILITY_DIE, DUEL):
+        if phase in CHANCE_PHASES:
             return CHANCE
         return self.active
 
@@ -248,7 +250,7 @@ class TerritoriesState(State):
         if phase == SETUP:
             return actions.setup_moves(self)
         if phase == RESPOND or phase == COUNTER_RESPOND:
-            return actions.response_moves(self)
+            return trades.response_moves(self)
         return abilities.resolution_moves(self)
 
     def _illegal_reason(self, move: Move) -> str | None:
@@ -278,7 +280,6 @@ class TerritoriesState(State):
         while due and self.draws_owed and not self.pool and not self.bottom:
             if self.rules.reshuffle_discards and self.discard:
                 self.reshuffled = frozenset(self.discard)
-                self.reshuffle_ply = len(self._history) + 1  # this move is appended after _apply
                 self.pool.update(self.discard)
                 self.discard.clear()
             else:
@@ -292,7 +293,7 @@ class TerritoriesState(State):
         for seat in (self.active, 1 - self.active):
             if self.points(seat) >= target:
                 self.outcome = Result.win(
-                    seat, 2, f"{self.game.player_name(seat)} reached {self.points(seat)} points"
+                    seat, 2, f"{SEAT_NAMES[seat]} reached {self.points(seat)} points", code="points"
                 )
                 return
 
@@ -304,25 +305,29 @@ class TerritoriesState(State):
         for seat in clocked:
             self.no_build[seat] = 0 if self.building_count(seat) else self.no_build[seat] + 1
         losers = [s for s in clocked if self.no_build[s] >= rules.no_building_turns]
-        name = self.game.player_name
         if len(losers) == 2:
-            self.outcome = Result.draw((0, 1), 2, "both players were without buildings too long")
+            self.outcome = Result.draw(
+                (0, 1), 2, "both players were without buildings too long", code="no_buildings"
+            )
             return
         if losers:
             loser = losers[0]
             self.outcome = Result.win(
-                1 - loser, 2,
-                f"{name(loser)} had no buildings for {rules.no_building_turns} turns",
+                1 - loser, 2, f"{SEAT_NAMES[loser]} had no buildings for {rules.no_building_turns} turns",
+                code="no_buildings",
             )
             return
         if self.turn >= rules.max_turns:
             a, b = self.points(0), self.points(1)
             if a == b:
-                self.outcome = Result.draw((0, 1), 2, f"turn cap {rules.max_turns}: equal points {a}")
+                self.outcome = Result.draw(
+                    (0, 1), 2, f"turn cap {rules.max_turns}: equal points {a}", code="move_limit"
+                )
             else:
                 winner = 0 if a > b else 1
                 self.outcome = Result.win(
-                    winner, 2, f"turn cap {rules.max_turns}: {name(winner)} leads {max(a, b)}-{min(a, b)}"
+                    winner, 2, f"turn cap {rules.max_turns}: {SEAT_NAMES[winner]} leads {max(a, b)}-{min(a, b)}",
+                    code="move_limit",
                 )
             return
         self.turn += 1
@@ -377,22 +382,13 @@ class TerritoriesState(State):
             self.discards_owed.copy(), self.wild_owed.copy(), self.draws_owed.copy(), self.offer,
             self.ability, self.die, self.used.copy(), self.proposals, self.no_build.copy(),
             self.last_roll, self.outcome, self._points_cache, self.reshuffled,
-            self.reshuffle_ply,
         )
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        if self._relabels:
-            from .views import permute_snapshot
-
-            index = len(self._snapshots)  # the popped snapshot's place in the stack
-            layers = []
-            for depth, permutation, floor in self._relabels:
-                if floor <= index < depth:
-                    snapshot = permute_snapshot(snapshot, permutation)
-                if min(depth, index) > floor:
-                    layers.append((min(depth, index), permutation, floor))
-            self._relabels = tuple(layers)
+        # copy() shares the undo stack, so a snapshot may be restored by two states: the live
+        # fields are copies of it, never its own objects, which must stay as they were
         self._set_fields(snapshot)
+        self._set_fields(self._snapshot())
 
     def _set_fields(self, snapshot: tuple[Any, ...]) -> None:
         (
@@ -401,40 +397,34 @@ class TerritoriesState(State):
             self.active, self.turn, self.discards_owed, self.wild_owed, self.draws_owed,
             self.offer, self.ability, self.die, self.used, self.proposals, self.no_build,
             self.last_roll, self.outcome, self._points_cache, self.reshuffled,
-            self.reshuffle_ply,
         ) = snapshot
 
     def _copy(self) -> "TerritoriesState":
         clone = TerritoriesState.__new__(TerritoriesState)
         clone.rules = self.rules
         clone._set_fields(self._snapshot())
-        clone._relabels = self._relabels
         return clone
 
     # --- the rest of the protocol lives in sibling modules -----------------------------
-    def view(self, player: Player | None = None) -> dict[str, Any]:
-        from .views import build_view
+    def _view(self, viewer: Player | None) -> dict[str, Any]:
+        return state_view(self, viewer)
 
-        return build_view(self, player)
+    def _move_text(self, move: Move, viewer: Player | None) -> str:
+        return move_text(self, move, viewer)
 
     def secrets(self, player: Player | None) -> set[str]:
-        from .views import hidden_codes
-
         return hidden_codes(self, player)
 
-    def resample(self, player: Player, rng: Any) -> "TerritoriesState":
-        from .views import resample_state
-
+    def resample(self, player: Player, rng: random.Random) -> "TerritoriesState":
         return resample_state(self, player, rng)
 
-    def position(self) -> str:
-        from .position import encode_position
+    def default_move(self) -> Move | None:
+        return timeouts.default_move(self)
 
+    def position(self) -> str:
         return encode_position(self)
 
     def evaluate(self) -> list[float]:
-        from .evaluation import evaluate_state
-
         return evaluate_state(self)
 
 
@@ -444,11 +434,11 @@ _APPLY: dict[type, Callable[[TerritoriesState, Any], None]] = {
     Roll: TerritoriesState._apply_roll,
     Draw: TerritoriesState._apply_draw,
     Build: actions.apply_build,
-    BankTrade: actions.apply_bank_trade,
-    Offer: actions.apply_offer,
-    Counter: actions.apply_counter,
-    Accept: actions.apply_accept,
-    Reject: actions.apply_reject,
+    BankTrade: trades.apply_bank_trade,
+    Offer: trades.apply_offer,
+    Counter: trades.apply_counter,
+    Accept: trades.apply_accept,
+    Reject: trades.apply_reject,
     Discard: actions.apply_discard,
     Wild: actions.apply_wild,
     EndTurn: lambda state, move: state.end_turn(),

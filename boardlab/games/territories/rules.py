@@ -1,10 +1,17 @@
-"""The rules options of Territories (rule R12), named as in the product ruling's A-11."""
+"""The rules options of Territories (rule R12), named as in the product ruling's A-11, and the
+frozen :class:`TerritoriesRules` a game builds from them once."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 from boardlab.core import Option, OptionError
+
+#: the ending codes of the game's results (R9): a player reached the target points (R9.1); a
+#: player had no buildings too long, or both at once, a draw (R9.2); the turn cap (R9.3)
+RESULT_CODES: tuple[str, ...] = ("points", "no_buildings", "move_limit")
 
 OPTIONS: tuple[Option, ...] = (
     Option("production", "all", "who collects on a roll: every player, or only the roller (R4.2)",
@@ -29,7 +36,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("max_trade_proposals", 3, "trade proposals per turn, counter-offers included (R8.2)",
            kind=int, minimum=0, maximum=10),
     Option("counter_offers", False, "the responder may answer one counter-proposal (R8.3)", kind=bool),
-    Option("trade_territories", False, "player trades may include territory cards (R8.4)", kind=bool),
+    Option("trade_territories", False, "player trades may include territory cards, one per side (R8.4)",
+           kind=bool),
     Option("ability_limit", "per_ability_per_turn", "how often an ability may be used in a turn (R7.1)",
            choices=("per_ability_per_turn", "per_building_per_turn", "unlimited")),
     Option("swap_removed_card_to", "hand", "where the grid card taken by a Swap goes (R7.2)",
@@ -71,38 +79,58 @@ def parse_extent(value: object) -> tuple[int, int] | None:
     return width, height
 
 
-class Rules:
-    """The resolved options as plain attributes, read in hot loops (cheaper than dict lookups)."""
+@dataclass(frozen=True, slots=True)
+class TerritoriesRules:
+    """The resolved options of one game as plain attributes, read in hot loops (cheaper than
+    dict lookups). Built once per game by :meth:`from_options`; states read ``self.rules``."""
 
-    __slots__ = (
-        "production_all", "capital_per_suit", "capital_per_match", "shortage_roller_first",
-        "hand_limit", "limit_counts_territories", "discard_to_pile_bottom", "reshuffle_discards",
-        "bank_trade_mixed", "max_trade_proposals", "counter_offers", "trade_territories",
-        "ability_limit", "swap_removed_card_to", "lose_territories", "distance_rule",
-        "expand_max_extent", "target_points", "no_building_turns", "clock_game_turns",
-        "max_turns", "resources_public",
-    )
+    production_all: bool
+    capital_per_suit: bool
+    capital_per_match: bool
+    shortage_roller_first: bool
+    hand_limit: int
+    limit_counts_territories: bool
+    discard_to_pile_bottom: bool
+    reshuffle_discards: bool
+    bank_trade_mixed: bool
+    max_trade_proposals: int
+    counter_offers: bool
+    trade_territories: bool
+    ability_limit: str
+    swap_removed_card_to: str
+    lose_territories: bool
+    distance_rule: bool
+    expand_max_extent: tuple[int, int] | None
+    target_points: int
+    no_building_turns: int
+    clock_game_turns: bool
+    max_turns: int
+    resources_public: bool
 
-    def __init__(self, options: dict[str, object]) -> None:
-        self.production_all = options["production"] == "all"
-        self.capital_per_suit = options["capital_yield"] == "per_suit"
-        self.capital_per_match = options["capital_trigger"] == "per_match"
-        self.shortage_roller_first = options["bank_shortage"] == "roller_first"
-        self.hand_limit = int(options["hand_limit"])  # type: ignore[arg-type]
-        self.limit_counts_territories = options["hand_limit_counts"] == "all"
-        self.discard_to_pile_bottom = options["territory_discard_to"] == "pile_bottom"
-        self.reshuffle_discards = bool(options["reshuffle_discards"])
-        self.bank_trade_mixed = options["bank_trade"] == "mixed4"
-        self.max_trade_proposals = int(options["max_trade_proposals"])  # type: ignore[arg-type]
-        self.counter_offers = bool(options["counter_offers"])
-        self.trade_territories = bool(options["trade_territories"])
-        self.ability_limit = str(options["ability_limit"])
-        self.swap_removed_card_to = str(options["swap_removed_card_to"])
-        self.lose_territories = options["lose_all"] == "resources_and_territories"
-        self.distance_rule = bool(options["distance_rule"])
-        self.expand_max_extent = parse_extent(options["expand_max_extent"])
-        self.target_points = int(options["target_points"])  # type: ignore[arg-type]
-        self.no_building_turns = int(options["no_building_turns"])  # type: ignore[arg-type]
-        self.clock_game_turns = options["no_building_clock"] == "game_turns"
-        self.max_turns = int(options["max_turns"])  # type: ignore[arg-type]
-        self.resources_public = bool(options["resources_public"])
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> "TerritoriesRules":
+        """The rules of validated ``options`` (see :data:`OPTIONS`); OptionError for a bad extent."""
+        return cls(
+            production_all=options["production"] == "all",
+            capital_per_suit=options["capital_yield"] == "per_suit",
+            capital_per_match=options["capital_trigger"] == "per_match",
+            shortage_roller_first=options["bank_shortage"] == "roller_first",
+            hand_limit=int(options["hand_limit"]),
+            limit_counts_territories=options["hand_limit_counts"] == "all",
+            discard_to_pile_bottom=options["territory_discard_to"] == "pile_bottom",
+            reshuffle_discards=bool(options["reshuffle_discards"]),
+            bank_trade_mixed=options["bank_trade"] == "mixed4",
+            max_trade_proposals=int(options["max_trade_proposals"]),
+            counter_offers=bool(options["counter_offers"]),
+            trade_territories=bool(options["trade_territories"]),
+            ability_limit=str(options["ability_limit"]),
+            swap_removed_card_to=str(options["swap_removed_card_to"]),
+            lose_territories=options["lose_all"] == "resources_and_territories",
+            distance_rule=bool(options["distance_rule"]),
+            expand_max_extent=parse_extent(options["expand_max_extent"]),
+            target_points=int(options["target_points"]),
+            no_building_turns=int(options["no_building_turns"]),
+            clock_game_turns=options["no_building_clock"] == "game_turns",
+            max_turns=int(options["max_turns"]),
+            resources_public=bool(options["resources_public"]),
+        )

@@ -1,0 +1,228 @@
+"""Trading (R8): the 4:1 bank trade and player proposals, their answers and counter-proposals.
+
+Proposals are listed completely (R10.3): every proposal ``play()`` accepts is in
+``legal_moves()``. A proposal gives G and asks for R, where G and R are non-empty
+(R8.2), no resource kind is on both sides, the proposer holds G and the opponent
+holds R; with the option ``trade_territories`` a side may also hold one territory
+card (R8.4). For holdings ``m`` (the proposer's) and ``t`` (the opponent's) there are
+
+    prod(1 + m_s + t_s) - prod(1 + m_s) - prod(1 + t_s) + 1
+
+resource-only proposals (each kind is left out, given 1..m_s times, or asked
+1..t_s times; minus the choices with an empty side): 50 for one of each against
+one of each, 464 for two of each against two of each.
+
+Cost: listing them is the hot path of random play and search, so the proposals
+of given holdings are built once and cached (:func:`proposals_for`); a listing
+is then a copy of a tuple of shared, immutable moves.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from boardlab.core import Move
+
+from .cards import CARD_CODE, NO_RESOURCES, SUITS, Card, Resources, covers, multisets, shortfall_text
+from .moves import ACCEPT, BUY_TERRITORY, REJECT, BankTrade, Counter, Offer, Proposal
+from .phases import COUNTER_RESPOND, MAIN, RESPOND
+from .transfers import add_known_territory, pay_to_bank, remove_territory
+
+if TYPE_CHECKING:
+    from .state import TerritoriesState
+
+#: how many holdings' proposal lists are kept; a search revisits few holdings many times
+PROPOSAL_CACHE_SIZE = 512
+#: R8.4 (interpretation): at most this many territory cards on each side of a proposal
+CARDS_PER_SIDE = 1
+
+#: one side of a proposal: (mask of the resource kinds on it, resources, territory cards)
+Side = tuple[int, Resources, tuple[Card, ...]]
+
+
+# --- bank trade (R8.1) -----------------------------------------------------------
+def bank_trade_reason(state: "TerritoriesState", move: BankTrade) -> str | None:
+    seat = state.active
+    give = move.give
+    if sum(give) != 4:
+        return "a bank trade gives exactly 4 resources (R8.1)"
+    kinds = [s for s in range(4) if give[s]]
+    if not state.rules.bank_trade_mixed and len(kinds) != 1:
+        return "the bank takes 4 of one kind (R8.1; option bank_trade=mixed4 allows any 4)"
+    if not covers(state.res[seat], give):
+        return shortfall_text(state.res[seat], give)
+    if move.get == BUY_TERRITORY:
+        if not state.can_draw():
+            return "the territory pile is empty (R1.5)"
+        return None
+    if give[move.get]:
+        return f"you must receive a kind you do not give, not {SUITS[move.get]} (R8.1)"
+    if state.bank[move.get] == 0:
+        return f"the bank has no {SUITS[move.get]} left (R8.1)"
+    return None
+
+
+def bank_trade_moves(state: "TerritoriesState", seat: int) -> list[Move]:
+    hold = state.res[seat]
+    if sum(hold) < 4:
+        return []
+    if state.rules.bank_trade_mixed:
+        gives = list(multisets(4, hold))
+    else:
+        gives = [tuple(4 if s == suit else 0 for s in range(4)) for suit in range(4) if hold[suit] >= 4]
+    pile = state.can_draw()
+    moves: list[Move] = []
+    for give in gives:
+        for target in range(4):
+            if not give[target] and state.bank[target]:
+                moves.append(BankTrade(give, target))  # type: ignore[arg-type]
+        if pile:
+            moves.append(BankTrade(give, BUY_TERRITORY))  # type: ignore[arg-type]
+    return moves
+
+
+def apply_bank_trade(state: "TerritoriesState", move: BankTrade) -> None:
+    seat = state.active
+    pay_to_bank(state, seat, move.give)
+    if move.get == BUY_TERRITORY:
+        state.draws_owed.append(seat)
+    else:
+        state.res[seat][move.get] += 1
+        state.bank[move.get] -= 1
+
+
+# --- player proposals (R8.2 - R8.4) ---------------------------------------------------
+def proposal_reason(state: "TerritoriesState", giver: int, move: Proposal) -> str | None:
+    """Why ``giver`` may not make the proposal ``move`` (an offer or a counter-offer) now."""
+    taker = 1 - giver
+    rules = state.rules
+    give, give_cards, get, get_cards = move.give, move.give_cards, move.get, move.get_cards
+    if state.proposals >= rules.max_trade_proposals:
+        return f"already {state.proposals} trade proposals this turn (R8.2, max {rules.max_trade_proposals})"
+    if (give_cards or get_cards) and not rules.trade_territories:
+        return "territory cards cannot be traded (R8.4; option trade_territories)"
+    if len(give_cards) > CARDS_PER_SIDE or len(get_cards) > CARDS_PER_SIDE:
+        return f"at most {CARDS_PER_SIDE} territory card on each side of a proposal (R8.4)"
+    if not (any(give) or give_cards) or not (any(get) or get_cards):
+        return "both sides of a trade must be non-empty (R8.2)"
+    for suit in range(4):
+        if give[suit] and get[suit]:
+            return f"{SUITS[suit]} appears on both sides (R8.2)"
+    if not covers(state.res[giver], give):
+        return shortfall_text(state.res[giver], give)
+    hold = state.res[taker]
+    for suit in range(4):
+        if hold[suit] < get[suit]:
+            return f"your opponent holds only {hold[suit]} {SUITS[suit]} (R8.2)"
+    for card in give_cards:
+        if card not in state.hands[giver]:
+            return f"you do not hold {CARD_CODE[card]}"
+    for card in get_cards:
+        if card not in state.hands[taker] or card not in state.known[taker]:
+            return f"you can ask only for cards you know your opponent holds, not {CARD_CODE[card]} (R8.4)"
+    return None
+
+
+def proposal_moves(state: "TerritoriesState", giver: int, kind: type[Proposal]) -> tuple[Proposal, ...]:
+    """Every proposal of class ``kind`` (Offer or Counter) that ``giver`` may make now (R8.2-R8.4).
+
+    Complete, deduplicated and in a stable order: by the given side (fewer resources
+    first), then by the wanted side. Cost: a cache lookup; a miss builds every proposal once.
+    """
+    if state.proposals >= state.rules.max_trade_proposals:
+        return ()
+    taker = 1 - giver
+    mine, theirs = state.res[giver], state.res[taker]
+    if state.rules.trade_territories:
+        own_cards = tuple(state.hands[giver])
+        known = state.known[taker]
+        their_cards = tuple(card for card in state.hands[taker] if card in known)
+    else:
+        own_cards = their_cards = ()
+    return proposals_for(kind, (mine[0], mine[1], mine[2], mine[3]),
+                         (theirs[0], theirs[1], theirs[2], theirs[3]), own_cards, their_cards)
+
+
+@lru_cache(maxsize=PROPOSAL_CACHE_SIZE)
+def proposals_for(
+    kind: type[Proposal], mine: Resources, theirs: Resources,
+    own_cards: tuple[Card, ...] = (), their_cards: tuple[Card, ...] = (),
+) -> tuple[Proposal, ...]:
+    """Every proposal giving from ``mine`` (+ one of ``own_cards``) for ``theirs`` (+ one of
+    ``their_cards``): both sides non-empty, no resource kind on both (R8.2, R8.4)."""
+    gets = _sides(theirs, their_cards)
+    found: list[Proposal] = []
+    append = found.append
+    for give_mask, give, give_cards in _sides(mine, own_cards):
+        for get_mask, get, get_cards in gets:
+            if not give_mask & get_mask:
+                append(kind(give, give_cards, get, get_cards))
+    return tuple(found)
+
+
+@lru_cache(maxsize=PROPOSAL_CACHE_SIZE)
+def _sides(holding: Resources, cards: tuple[Card, ...]) -> tuple[Side, ...]:
+    """Every non-empty side drawn from ``holding`` and at most one of ``cards``: fewer resources
+    first, each resource part alone and then with each card."""
+    card_parts: list[tuple[Card, ...]] = [()] + [(card,) for card in cards]
+    sides: list[Side] = [(0, NO_RESOURCES, part) for part in card_parts[1:]]
+    for size in range(1, sum(holding) + 1):
+        for amounts in multisets(size, holding):
+            mask = (amounts[0] > 0) | (amounts[1] > 0) << 1 | (amounts[2] > 0) << 2 | (amounts[3] > 0) << 3
+            sides.extend((mask, amounts, part) for part in card_parts)
+    return tuple(sides)
+
+
+def proposal_count(mine: Resources, theirs: Resources) -> int:
+    """The number of resource-only proposals for these holdings (the formula in the module doc)."""
+    both = only_mine = only_theirs = 1
+    for suit in range(4):
+        both *= 1 + mine[suit] + theirs[suit]
+        only_mine *= 1 + mine[suit]
+        only_theirs *= 1 + theirs[suit]
+    return both - only_mine - only_theirs + 1
+
+
+def apply_offer(state: "TerritoriesState", move: Offer) -> None:
+    state.proposals += 1
+    state.offer = (state.active, move.give, move.give_cards, 1 - state.active, move.get, move.get_cards)
+    state.known[state.active].update(move.give_cards)  # named in public: now known (R8.4)
+    state.phase = RESPOND
+
+
+def apply_counter(state: "TerritoriesState", move: Counter) -> None:
+    state.proposals += 1
+    responder = 1 - state.active
+    state.offer = (responder, move.give, move.give_cards, state.active, move.get, move.get_cards)
+    state.known[responder].update(move.give_cards)  # named in public: now known (R8.4)
+    state.phase = COUNTER_RESPOND
+
+
+def apply_accept(state: "TerritoriesState", move: Move) -> None:
+    assert state.offer is not None
+    giver, give, give_cards, taker, get, get_cards = state.offer
+    for suit in range(4):
+        state.res[giver][suit] += get[suit] - give[suit]
+        state.res[taker][suit] += give[suit] - get[suit]
+    for card in give_cards:  # traded cards are seen by both (R8.4)
+        remove_territory(state, giver, card)
+        add_known_territory(state, taker, card)
+    for card in get_cards:
+        remove_territory(state, taker, card)
+        add_known_territory(state, giver, card)
+    state.offer = None
+    state.phase = MAIN
+
+
+def apply_reject(state: "TerritoriesState", move: Move) -> None:
+    state.offer = None
+    state.phase = MAIN
+
+
+def response_moves(state: "TerritoriesState") -> list[Move]:
+    """Accept, reject, and with the option every counter-proposal the responder may make (R8.3)."""
+    moves: list[Move] = [ACCEPT, REJECT]
+    if state.phase == RESPOND and state.rules.counter_offers:
+        moves.extend(proposal_moves(state, 1 - state.active, Counter))
+    return moves

@@ -1,0 +1,63 @@
+"""Resources and territory cards changing hands: the small mutations every rule module shares.
+
+They keep the conservation laws of R1.4 (bank + holdings = 13 per suit) and of
+the 40 territory cards, and the public knowledge of R11 (which hand cards the
+opponent knows).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from .state import TerritoriesState
+
+
+def pay_to_bank(state: "TerritoriesState", seat: int, amounts: Sequence[int]) -> None:
+    """``seat`` pays ``amounts`` (H, S, C, D) to the bank (R1.4: everything paid returns to it)."""
+    hold = state.res[seat]
+    bank = state.bank
+    for suit in range(4):
+        hold[suit] -= amounts[suit]
+        bank[suit] += amounts[suit]
+
+
+def take_from_bank(state: "TerritoriesState", seat: int, amounts: Sequence[int]) -> None:
+    """``seat`` receives ``amounts`` from the bank (the caller checked the bank holds them)."""
+    hold = state.res[seat]
+    bank = state.bank
+    for suit in range(4):
+        hold[suit] += amounts[suit]
+        bank[suit] -= amounts[suit]
+
+
+def remove_territory(state: "TerritoriesState", seat: int, card: int) -> None:
+    """Take ``card`` out of ``seat``'s hand; it is no longer a hand card anyone knows of."""
+    state.hands[seat].remove(card)
+    state.known[seat].discard(card)
+
+
+def add_known_territory(state: "TerritoriesState", seat: int, card: int) -> None:
+    """``card`` enters ``seat``'s hand face up, so the opponent knows it (R7.2, R8.4, R11)."""
+    hand = state.hands[seat]
+    hand.append(card)
+    hand.sort()
+    state.known[seat].add(card)
+
+
+def discard_territory(state: "TerritoriesState", card: int) -> None:
+    """A discarded territory card goes face up out of play, or under the pile (R5.3, R12)."""
+    if state.rules.discard_to_pile_bottom:
+        state.bottom.append(card)
+    else:
+        state.discard.append(card)
+
+
+def lose_all(state: "TerritoriesState", seat: int) -> None:
+    """R7.6: every resource goes to the bank (and the territory cards too, per option lose_all)."""
+    pay_to_bank(state, seat, tuple(state.res[seat]))  # a copy: the holding itself drops to zero
+    if state.rules.lose_territories:
+        for card in state.hands[seat]:
+            discard_territory(state, card)
+        state.hands[seat] = []
+        state.known[seat] = set()

@@ -1,0 +1,206 @@
+"""Hidden information (R11): what each viewer sees, how each move reads to them, and resampling.
+
+Public: grid, buildings, supplies, points, bank, pile size, discard pile, the
+cards put under the pile, dice, every action. Private: the identities of each
+hand's territory cards (the count is public), except cards that entered a hand
+face up (Swap, the known bottom of the pile, traded cards). Nobody knows the
+unseen pile cards (:attr:`TerritoriesState.pool`). The only move that names a
+hidden card is a draw from the unseen pile: it reads "White drew a card" to
+everybody but the drawer.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from boardlab.core import CHANCE, TERMINAL, Move, Player
+
+from .abilities import pending_text
+from .cards import ABILITY_NAMES, CARD_CODE, KIND_CHARS, SEAT_NAMES, SUITS, resources_text
+from .moves import BankTrade, Draw
+from .phases import COUNTER_RESPOND, DEAL, FIRST, MAIN, PHASE_NAMES, RESPOND, ROLL, SETUP
+
+if TYPE_CHECKING:
+    from .state import TerritoriesState
+
+def _resources(amounts: list[int]) -> dict[str, int]:
+    return {SUITS[s]: amounts[s] for s in range(4)}
+
+
+def decision_text(state: "TerritoriesState") -> str:
+    """Whose decision it is and what it is, in words (the same for every viewer)."""
+    player = state.current_player()
+    if player == TERMINAL:
+        assert state.outcome is not None
+        return f"game over: {state.outcome.reason}"
+    name = SEAT_NAMES
+    if state.phase == DEAL:
+        return f"chance: dealing grid card {len(state.grid) + 1} of 20"
+    if state.phase == FIRST:
+        return "chance: who plays first"
+    if state.phase == SETUP:
+        collects = "; it collects 1 resource per touching card" if state.setup_step >= 2 else ""
+        return f"{name[player]} places a free Town (setup step {state.setup_step + 1} of 4{collects})"
+    if state.phase == ROLL:
+        return f"chance: {name[state.active]} rolls 2d6"
+    if state.phase >= MAIN and state.discards_owed:
+        seat, owed = state.discards_owed[0]
+        return f"{name[seat]} discards {owed} cards (a 7 was rolled)"
+    if state.phase >= MAIN and state.wild_owed:
+        seat, owed = state.wild_owed[0]
+        return f"{name[seat]} chooses {min(owed, sum(state.bank))} Temple wildcard resources"
+    if player == CHANCE and state.draws_owed:
+        return f"chance: {name[state.draws_owed[0]]} draws a territory card"
+    if state.phase == RESPOND:
+        return f"{name[player]} answers the trade proposal (acc / rej)"
+    if state.phase == COUNTER_RESPOND:
+        return f"{name[player]} answers the counter-proposal (acc / rej)"
+    if state.phase == MAIN:
+        return f"{name[player]} acts: build, trade, use an ability, or end"
+    ability = ABILITY_NAMES[state.ability] if state.ability >= 0 else "ability"
+    if player == CHANCE:
+        return f"chance: {ability} dice"
+    return f"{name[player]} resolves {ability}: {pending_text(state)}"
+
+
+def _offer_view(state: "TerritoriesState") -> dict[str, Any] | None:
+    if state.offer is None:
+        return None
+    giver, give, give_cards, taker, get, get_cards = state.offer
+    return {
+        "from": giver,
+        "to": taker,
+        "gives": resources_text(give),
+        "gives_cards": [CARD_CODE[c] for c in give_cards],
+        "wants": resources_text(get),
+        "wants_cards": [CARD_CODE[c] for c in get_cards],
+    }
+
+
+def state_view(state: "TerritoriesState", viewer: Player | None) -> dict[str, Any]:
+    """The board part of the view envelope for ``viewer`` (None = spectators), documented in
+    docs/rules/territories.md (R11). Cost: O(cards + buildings)."""
+    rules = state.rules
+    seats = []
+    for seat in (0, 1):
+        hand = state.hands[seat]
+        own = viewer == seat
+        known = state.known[seat]
+        visible = hand if own else [card for card in hand if card in known]
+        seats.append({
+            "label": f"P{state.label(seat)}" if state.first >= 0 else "",
+            "points": state.points(seat),
+            "resource_count": sum(state.res[seat]),
+            "resources": _resources(state.res[seat]) if (own or rules.resources_public) else None,
+            "territory_count": len(hand),
+            "hand_size": state.hand_size(seat),
+            "territories": [CARD_CODE[c] for c in visible],
+            "known_to_opponent": [CARD_CODE[c] for c in hand if c in known],
+            "supply": {KIND_CHARS[k]: state.supply[seat][k] for k in range(6)},
+            "no_building_turns": state.no_build[seat],
+        })
+    return {
+        "turn": state.turn,
+        "max_turns": rules.max_turns,
+        "target_points": rules.target_points,
+        "hand_limit": rules.hand_limit,
+        "phase": _phase_name(state),
+        "active": state.active,
+        "first": state.first,
+        "decision": decision_text(state),
+        "grid": [[c, r, CARD_CODE[card]] for (c, r), card in sorted(state.grid.items(), key=_reading_order)],
+        "buildings": [
+            [x, y, owner, KIND_CHARS[kind]]
+            for (x, y), (owner, kind) in sorted(state.buildings.items(), key=_reading_order)
+        ],
+        "bank": _resources(state.bank),
+        "pile_size": state.pile_size(),
+        "pile_bottom": [CARD_CODE[c] for c in state.bottom],
+        "discard": [CARD_CODE[c] for c in state.discard],
+        "seats": seats,
+        "last_roll": list(state.last_roll) if state.last_roll else None,
+        "offer": _offer_view(state),
+        "ability": ABILITY_NAMES[state.ability] if state.ability >= 0 else None,
+        "die": state.die if state.ability >= 0 else None,
+        "abilities_used": {ABILITY_NAMES[a]: state.used[a] for a in range(4)},
+        "proposals": state.proposals,
+        "discards_owed": [[seat, owed] for seat, owed in state.discards_owed],
+        "wildcards_owed": [[seat, owed] for seat, owed in state.wild_owed],
+        "draws_owed": list(state.draws_owed),
+    }
+
+
+def _reading_order(item: tuple[tuple[int, int], Any]) -> tuple[int, int]:
+    (x, y), _ = item
+    return (y, x)
+
+
+def _phase_name(state: "TerritoriesState") -> str:
+    if state.outcome is not None:
+        return "over"
+    if state.phase >= MAIN and state.discards_owed:
+        return "discard"
+    if state.phase >= MAIN and state.wild_owed:
+        return "wildcard"
+    if state.phase >= MAIN and state.draws_owed:
+        return "draw"
+    return PHASE_NAMES[state.phase]
+
+
+def move_text(state: "TerritoriesState", move: Move, viewer: Player | None) -> str:
+    """How ``move`` (about to be applied) reads to ``viewer`` (R11.1): the notation, except a draw
+    from the unseen pile, which only the drawer sees ("Black drew a card" to the others), and a
+    bank trade, written in long form (``DDDD>H``) because ``4D`` also names a card."""
+    if isinstance(move, Draw) and move.card in state.pool and state.draws_owed:
+        drawer = state.draws_owed[0]
+        if viewer != drawer:
+            return f"{SEAT_NAMES[drawer]} drew a card"
+    if isinstance(move, BankTrade):
+        return move.long_form()
+    return str(move)
+
+
+def unseen_by(state: "TerritoriesState", viewer: Player | None) -> list[int]:
+    """Cards whose whereabouts ``viewer`` does not know: the pool and others' unknown hand cards."""
+    cards = set(state.pool)
+    for seat in (0, 1):
+        if seat != viewer:
+            cards.update(c for c in state.hands[seat] if c not in state.known[seat])
+    return sorted(cards)
+
+
+def hidden_codes(state: "TerritoriesState", viewer: Player | None) -> set[str]:
+    """Card codes ``viewer`` may not see: exactly what :func:`state_view` must never show."""
+    return {CARD_CODE[c] for c in unseen_by(state, viewer)}
+
+
+def resample_state(state: "TerritoriesState", viewer: Player, rng: random.Random) -> "TerritoriesState":
+    """A state consistent with everything ``viewer`` may know, hidden parts re-drawn; a new seed,
+    and no history (``rebase``), so neither the past moves nor undo can show the real cards.
+
+    The opponent's unknown hand cards are re-dealt uniformly from every card
+    ``viewer`` cannot locate (those cards and the unseen pile); the rest form the
+    pile. Exact under the chance model (R1.4): given the view, the pile is a
+    uniformly random set. After a reshuffle of the discards (R1.5) the pile is the
+    public set ``reshuffled`` and held nothing else, so the opponent's unknown cards
+    from before it are exactly the cards found nowhere else: only the cards drawn
+    from the reshuffled pile are re-dealt, among that pile's cards.
+    Cost: one copy, O(cards).
+    """
+    clone = state.copy()
+    clone.seed = rng.getrandbits(64)
+    other = 1 - viewer
+    known = clone.known[other]
+    hidden = [card for card in clone.hands[other] if card not in known]
+    candidates = unseen_by(clone, viewer)
+    if clone.reshuffled:
+        hidden = [card for card in hidden if card in clone.reshuffled]
+        candidates = [card for card in candidates if card in clone.reshuffled]
+    if hidden:
+        chosen = rng.sample(candidates, len(hidden))
+        kept = [card for card in clone.hands[other] if card not in hidden]
+        clone.hands[other] = sorted(kept + chosen)
+        clone.pool = set(candidates) - set(chosen)
+    clone.rebase()
+    return clone

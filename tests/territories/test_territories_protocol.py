@@ -1,0 +1,128 @@
+"""The protocol's per-game parts: move texts per viewer (R11.1), ending codes (R9.5), moves as
+JSON in the game's own terms (R11.3), and records as the one save format (R10.4)."""
+
+from __future__ import annotations
+
+import pytest
+
+import boardlab
+from boardlab.core import PositionError, Record
+from boardlab.games.territories import RESULT_CODES, Territories
+from tests.territories.helpers import play_all, position, state
+
+# Every card outside the test grid but 3D: with 3D under the pile, the pile holds no unseen card.
+ALL_BUT_3D = "3H,4H,9H,QH,4S,5S,9S,TS,2C,5C,6C,8C,TC,JC,2D,6D,8D,JD,QD"
+
+
+def test_r11_1_a_draw_reads_as_a_card_drawn_to_the_opponent_and_spectators() -> None:
+    st = state(res0=(4, 0, 0, 0))
+    st.play("4H>T")
+    draw = st.parse_move("draw(QD)")
+    assert st.move_text(draw, 0) == "draw(QD)"  # the drawer sees the card
+    assert st.move_text(draw, 1) == "White drew a card"
+    assert st.move_text(draw, None) == "White drew a card"
+    assert "QD" in st.secrets(1) and "QD" in st.secrets(None)
+
+
+def test_r11_1_the_sevens_draw_is_hidden_the_same_way_for_black() -> None:
+    st = state(phase="roll", active="1", buildings={(1, 1): "1P"})
+    st.play("r3+4")
+    draw = st.parse_move("draw(9S)")
+    assert [st.move_text(draw, v) for v in (None, 0, 1)] == ["Black drew a card"] * 2 + ["draw(9S)"]
+
+
+def test_r11_1_a_known_card_from_under_the_pile_is_public() -> None:
+    st = state(res0=(4, 0, 0, 0), hand1=ALL_BUT_3D, bottom="3D")
+    st.play("4H>T")
+    draw = st.parse_move("draw(3D)")
+    assert [st.move_text(draw, v) for v in (None, 0, 1)] == ["draw(3D)"] * 3
+
+
+def test_r11_1_every_other_move_reads_the_same_to_everybody_bank_trades_in_long_form() -> None:
+    st = state(res0=(4, 1, 1, 1), res1=(0, 2, 0, 0), buildings={(1, 1): "0R"}, hand0="9S")
+    for move in st.legal_moves():
+        texts = {st.move_text(move, v) for v in (None, 0, 1)}
+        expected = "HHHH>" + str(move)[-1] if str(move).startswith("4H>") else str(move)
+        assert texts == {expected}  # "4H" would read as the four of Hearts
+        assert st.parse_move(expected) == move
+
+
+def test_r11_1_a_match_log_redacts_the_draw_for_the_other_seat() -> None:
+    start = state(res0=(4, 0, 0, 0)).position()
+    match = boardlab.Match(Territories(), [None, None], seed=5, start=start)
+    match.play(0, "4H>T", ply=match.ply)  # the match draws the card from its seed at once
+    mine, theirs, spectators = match.log_json(0)[-1], match.log_json(1)[-1], match.log_json(None)[-1]
+    assert mine["text"].startswith("draw(") and mine["by"] == "chance"
+    assert theirs["text"] == spectators["text"] == "White drew a card"
+    assert mine["text"][5:7] in match.view(0)["board"]["seats"][0]["territories"]
+
+
+def test_r9_5_the_game_declares_its_ending_codes() -> None:
+    assert Territories.result_codes == RESULT_CODES == ("points", "no_buildings", "move_limit")
+    assert boardlab.load("territories").describe()["result_codes"] == list(RESULT_CODES)
+
+
+def test_r9_5_reaching_the_target_ends_with_code_points() -> None:
+    st = state(Territories(target_points=3), res0=(1, 1, 1, 1), buildings={(1, 1): "0P", (2, 2): "0P"})
+    st.play("P@3,3")
+    assert (st.result().winner, st.result().code) == (0, "points")
+
+
+def test_r9_5_the_no_building_clock_ends_with_code_no_buildings_win_or_draw() -> None:
+    st = state(buildings={(2, 2): "1P"})
+    play_all(st, "end r1+1 end r1+1 end")
+    assert (st.result().winner, st.result().code) == (1, "no_buildings")
+    both = state(Territories(no_building_clock="game_turns"))
+    play_all(both, "end r1+1 end")
+    assert both.result().is_draw and both.result().code == "no_buildings"
+
+
+def test_r9_5_the_turn_cap_ends_with_code_move_limit_on_points_or_equal() -> None:
+    ahead = state(Territories(max_turns=5), buildings={(1, 1): "0R", (2, 2): "1P"})
+    ahead.play("end")
+    assert (ahead.result().winner, ahead.result().code) == (0, "move_limit")
+    equal = state(Territories(max_turns=5), buildings={(1, 1): "0P", (2, 2): "1P"})
+    equal.play("end")
+    assert equal.result().is_draw and equal.result().code == "move_limit"
+
+
+def test_r10_4_the_result_field_holds_the_code() -> None:
+    st = state(Territories(target_points=3), res0=(1, 1, 1, 1), buildings={(1, 1): "0P", (2, 2): "0P"})
+    st.play("P@3,3")
+    assert "result=0:points:White_reached_3_points" in st.position()
+    again = Territories(target_points=3).state_from_position(st.position())
+    assert again.result() == st.result()
+    with pytest.raises(PositionError, match="field result=.*unknown ending code 'castles'"):
+        Territories().state_from_position(position(result="0:castles:White_won"))
+    with pytest.raises(PositionError, match="field result=.*SEAT:CODE:REASON"):
+        Territories().state_from_position(position(result="0:White_won"))
+
+
+@pytest.mark.parametrize(("text", "structure"), [
+    ("P@2,2", {"kind": "P", "building": "Town", "point": [2, 2]}),
+    ("offer(S:CCD)", {"give": "S", "give_cards": [], "get": "CCD", "get_cards": []}),
+    ("4H>T", {"give": "HHHH", "get": "T"}),
+])
+def test_r11_3_moves_as_json_name_points_cards_and_resources(text: str, structure: dict) -> None:
+    st = state(res0=(4, 1, 1, 1), res1=(0, 0, 2, 1))
+    move = st.parse_move(text)
+    assert move.to_json() == {"type": move.json_type(), "text": text, **structure}
+    assert st.move_from_json(move.to_json()) == move
+
+
+def test_r11_3_chance_and_ability_moves_as_json() -> None:
+    st = state(buildings={(1, 1): "0R"}, res0=(1, 0, 0, 0), hand0="9S")
+    play_all(st, "swap d1 pay(H)")
+    assert st.parse_move("[0,0]<>9S").to_json() == {"type": "swap_card", "text": "[0,0]<>9S", "cell": [0, 0],
+                                                    "card": "9S"}
+    roll = state(phase="roll").parse_move("r5+3")
+    assert roll.to_json() == {"type": "roll", "text": "r5+3", "dice": [5, 3], "sum": 8}
+
+
+def test_r10_4_a_record_saves_and_replays_a_game_in_progress() -> None:
+    st = state(res0=(5, 0, 0, 0), res1=(0, 1, 0, 0))
+    play_all(st, "offer(H:S) acc 4H>T draw(QD)")
+    record = Record.loads(Record.for_state(st).dumps())
+    replayed = record.replay()
+    assert replayed.position() == st.position() and "hand0=QD " in replayed.position()
+    assert [str(m) for m in replayed.history] == ["offer(H:S)", "acc", "4H>T", "draw(QD)"]

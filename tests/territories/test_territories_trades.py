@@ -1,0 +1,131 @@
+"""Player trade proposals are listed completely (R8.2 - R8.4, R10.3).
+
+The reference below is deliberately simple: every pair of resource vectors within
+the holdings, filtered by the rules' conditions. The game's generator (cached,
+by sides) must agree with it exactly, each proposal once.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+
+from boardlab.core import IllegalMoveError
+from boardlab.games.territories import Territories, proposal_count
+from boardlab.games.territories.cards import resources_text
+from tests.territories.helpers import play_all, state
+
+
+def listed(st, word: str = "offer") -> list[str]:
+    return [str(m) for m in st.legal_moves() if str(m).startswith(word + "(")]
+
+
+def reference_proposals(mine, theirs, word: str = "offer") -> set[str]:
+    """R8.2 read literally: G within the giver's holding, R within the other's, both non-empty,
+    no kind on both sides."""
+    found = set()
+    for give in product(*(range(count + 1) for count in mine)):
+        for get in product(*(range(count + 1) for count in theirs)):
+            if any(give) and any(get) and not any(g and r for g, r in zip(give, get)):
+                found.add(f"{word}({resources_text(give)}:{resources_text(get)})")
+    return found
+
+
+HOLDINGS = [
+    ((0, 1, 0, 0), (0, 0, 2, 1)),  # offer(S:CCD) among 5
+    ((3, 0, 0, 1), (0, 3, 1, 0)),
+    ((1, 1, 1, 1), (1, 1, 1, 1)),
+    ((2, 2, 2, 2), (2, 2, 2, 2)),
+    ((4, 0, 2, 0), (1, 0, 3, 0)),  # shared kinds: H and C may sit on either side, never both
+    ((5, 0, 3, 0), (0, 0, 0, 0)),  # nothing to ask for: no proposal
+    ((0, 0, 0, 0), (1, 1, 1, 1)),  # nothing to give: no proposal
+]
+
+
+@pytest.mark.parametrize(("mine", "theirs"), HOLDINGS)
+def test_r10_3_every_proposal_the_rules_allow_is_listed_once(mine, theirs) -> None:
+    st = state(res0=mine, res1=theirs)
+    offers = listed(st)
+    assert len(offers) == len(set(offers))  # no duplicates
+    assert set(offers) == reference_proposals(mine, theirs)
+    assert len(offers) == proposal_count(mine, theirs)  # the formula of R10.3
+
+
+def test_r10_3_offer_s_for_ccd_is_listed_with_its_four_smaller_siblings() -> None:
+    st = state(res0=(0, 1, 0, 0), res1=(0, 0, 2, 1))
+    assert listed(st) == ["offer(S:C)", "offer(S:D)", "offer(S:CC)", "offer(S:CD)", "offer(S:CCD)"]
+    st.play("offer(S:CCD)")
+    st.play("acc")
+    assert st.view(None)["board"]["seats"][0]["resources"] == {"H": 0, "S": 0, "C": 2, "D": 1}
+
+
+def test_r10_3_the_counts_of_typical_holdings() -> None:
+    assert proposal_count((1, 1, 1, 1), (1, 1, 1, 1)) == 50
+    assert proposal_count((2, 2, 2, 2), (2, 2, 2, 2)) == 464
+    assert proposal_count((4, 4, 4, 4), (2, 2, 2, 2)) == 1696
+    assert proposal_count((1, 0, 0, 0), (0, 1, 0, 0)) == 1
+
+
+def test_r10_3_no_listed_offer_is_illegal_and_each_plays() -> None:
+    st = state(res0=(2, 1, 0, 2), res1=(1, 2, 2, 0))
+    before = st.position()
+    for move in st.legal_moves():
+        if str(move).startswith("offer("):
+            st.check_move(move)
+            assert st.parse_move(str(move)) == move
+    for text in listed(st)[::37]:
+        st.play(text)
+        assert st.current_player() == 1 and {str(m) for m in st.legal_moves()} == {"acc", "rej"}
+        st.undo()
+    assert st.position() == before
+
+
+def test_r10_3_an_unlisted_well_formed_offer_is_refused_with_its_rule() -> None:
+    st = state(res0=(2, 1, 0, 0), res1=(0, 0, 1, 1))
+    assert "offer(HHH:C)" not in listed(st)
+    with pytest.raises(IllegalMoveError, match=r"offer\(HHH:C\): you hold only 2 H"):
+        st.play("offer(HHH:C)")
+    assert "offer(H:CC)" not in listed(st)
+    with pytest.raises(IllegalMoveError, match=r"opponent holds only 1 C \(R8.2\)"):
+        st.play("offer(H:CC)")
+
+
+def test_r10_3_the_order_is_stable_and_smaller_gifts_come_first() -> None:
+    first = state(res0=(2, 0, 1, 0), res1=(0, 2, 0, 1))
+    again = Territories().state_from_position(first.position())
+    assert listed(first) == listed(again) == listed(first)
+    sizes = [len(text[6:text.index(":")]) for text in listed(first)]
+    assert sizes == sorted(sizes)
+
+
+def test_r8_2_the_proposal_limit_empties_the_list() -> None:
+    st = state(res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
+    play_all(st, "offer(H:S) rej offer(HH:S) rej")
+    assert len(listed(st)) == proposal_count((3, 0, 0, 0), (0, 3, 0, 0))
+    play_all(st, "offer(H:SS) rej")
+    assert listed(st) == []
+
+
+def test_r8_3_option_every_counter_proposal_of_the_responder_is_listed() -> None:
+    st = state(Territories(counter_offers=True), res0=(2, 0, 0, 0), res1=(0, 2, 1, 0))
+    st.play("offer(H:S)")
+    counters = listed(st, "counter")
+    assert len(counters) == len(set(counters))
+    assert set(counters) == reference_proposals((0, 2, 1, 0), (2, 0, 0, 0), "counter")
+    st.play("counter(SSC:HH)")
+    assert {str(m) for m in st.legal_moves()} == {"acc", "rej"}  # a counter is not countered
+
+
+def test_r8_4_option_one_territory_card_per_side_every_such_proposal_listed() -> None:
+    game = Territories(trade_territories=True)
+    st = state(game, res0=(1, 0, 0, 0), res1=(0, 1, 0, 0), hand0="9S,QD", hand1="TS,JD*")
+    offers = listed(st)
+    # give: H, 9S, QD, H+9S, H+QD (5 sides); get: S, JD, S+JD (3 sides); no kind shared
+    assert len(offers) == len(set(offers)) == 5 * 3
+    assert "offer(9S:JD)" in offers and "offer(H,9S:S,JD)" in offers
+    assert not any("TS" in text for text in offers)  # Black's TS is unknown to White
+    with pytest.raises(IllegalMoveError, match="at most 1 territory card on each side"):
+        st.play("offer(9S,QD:S)")
+    for text in offers:
+        st.check_move(st.parse_move(text))
