@@ -66,6 +66,18 @@ def test_r11_1_positions_round_trip_and_reject_bad_records() -> None:
         state.game.state_from_position(json.dumps(record, sort_keys=True))
     with pytest.raises(PositionError, match="JSON"):
         state.game.state_from_position("{not json")
+    record = json.loads(text)
+    record["standing"] = [1, 0]  # out, but no record of when (rule 6.1)
+    with pytest.raises(PositionError, match="rule 6.1"):
+        state.game.state_from_position(json.dumps(record))
+    record = json.loads(text)
+    record.update(phase="OVER", push=None, supply=sorted([*record["supply"], "LG1"]),
+                  result=[[1], "last tower standing (rule 8.1)"])
+    with pytest.raises(PositionError, match="rules 8.1"):  # Blue cannot win while Red stands too
+        state.game.state_from_position(json.dumps(record))
+    record["result"] = [[0, 1], "every piece placed with two or more towers standing (rule 8.3)"]
+    with pytest.raises(PositionError, match="rule 8.3"):  # a draw, but pieces are left to place
+        state.game.state_from_position(json.dumps(record))
 
 
 def test_r11_5_tremor_follows_the_seeded_formula_and_hides_the_seed() -> None:

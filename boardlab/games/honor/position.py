@@ -218,6 +218,11 @@ def parse_position(text: str, players: int, ruleset: str) -> dict[str, Any]:
     for entry in _list(data["out_at"], "out_at", players):
         out_at.append(None if entry is None else (
             _int(_list(entry, "out_at entry", 2)[0], "out_at index", 0), _int(entry[1], "out_at step", 0)))
+    for seat_number, (up, when) in enumerate(zip(standing, out_at)):
+        if up == (when is not None):
+            status = "standing" if up else "out"
+            raise _fail(f"player {seat_number} is {status} but out_at is {when!r}: exactly the players "
+                        "who are out have it (rule 6.1)")
     supply = tuple(_pid(p, "supply piece") for p in _list(data["supply"], "supply"))
     if list(supply) != sorted(set(supply)):
         raise _fail("the supply must be sorted, without repeats")
@@ -269,6 +274,8 @@ def parse_position(text: str, players: int, ruleset: str) -> dict[str, Any]:
             raise _fail(f"the result's reason must be text, got {reason!r}")
         result = (tuple(_int(p, "winner", *seat) for p in _list(winners, "winners")), reason)
         _check_winners(result[0], standing)
+        if sum(standing) >= 2 and supply:
+            raise _fail("a game over with two or more players standing has an empty supply (rule 8.3)")
     if (phase == "OVER") != (result is not None):
         raise _fail("a result is present exactly when the phase is OVER")
     last = _check_last(data["last"], players)
