@@ -1,4 +1,4 @@
-"""The ``boardlab`` command: games, agents, rules, play, simulate, replay, render.
+"""The ``boardlab`` command: games, agents, rules, play, simulate, replay, render, check.
 
 A thin layer: parse and validate the command line, call the library, print
 with rich. Every error for bad input is a BoardlabError printed as one line
@@ -21,6 +21,7 @@ from ..agents import seat_agents
 from ..core.errors import BoardlabError
 from ..core.match import Match
 from ..core.records import Record
+from .check import check_command
 from .common import CliError, build_game, default_seats, make_consoles, new_seed, seat_count, split_specs
 from .info import agents_command, games_command, rules_command
 from .play import PlaySession
@@ -98,6 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--seat", type=int, metavar="S", help="draw seat S's view (1-based; default: spectators)")
     render.add_argument("-o", "--output", metavar="PNG", help="write a picture here")
     _add_game_options(render)
+
+    check = commands.add_parser("check", help="run the conformance suite on a game (for a game's author)")
+    check.add_argument("game", help="game id")
+    check.add_argument("--seats", type=int, help="number of players (default: the game's default)")
+    check.add_argument("--quick", action="store_true", help="a fifth of the random games and fuzz examples")
+    check.add_argument("--no-fuzz", action="store_true", help="skip the hypothesis fuzzing of the parsers")
+    _add_game_options(check)
     return parser
 
 
@@ -165,6 +173,8 @@ def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -
             return replay_command(args, out, err, reader)
         if args.command == "render":
             return render_command(args, out, err)
+        if args.command == "check":
+            return check_command(args, out, err)
         raise CliError(f"unknown command {args.command!r}")
     except BoardlabError as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")

@@ -81,6 +81,7 @@ def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Every computer player with its parameters (for --players specs)."""
     table = Table(title="computer players (spec: name:param=value,...)")
     table.add_column("name", no_wrap=True)
+    table.add_column("games", overflow="fold")
     table.add_column("what it does", overflow="fold")
     table.add_column("parameters", overflow="fold")
     for name in agent_names():
@@ -89,7 +90,8 @@ def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
             f"{key}={default} ({kind.__name__}): {help_text}"
             for key, (kind, default, help_text) in cls.params.items()
         )
-        table.add_row(escape(name), escape(cls.summary), escape(params) or "-")
+        games = "every game" if cls.games is None else ", ".join(cls.games)
+        table.add_row(escape(name), escape(games), escape(cls.summary), escape(params) or "-")
     out.print(table)
     return 0
 

@@ -72,7 +72,8 @@ class PlaySession:
         self.saved_ply: int | None = match.ply if resumed_from is not None else None
         self.quit_warned = False
         self.last_shown_human: Player | None = None
-        self.announced = len(match.log())
+        #: log entries already shown: a new match announces its opening chance, a resumed one does not
+        self.announced = len(match.log()) if resumed_from is not None else 0
 
     # --- who is at the table -------------------------------------------------
     @property

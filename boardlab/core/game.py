@@ -107,6 +107,13 @@ class Game:
         state._start_position = state.position()
         return state
 
+    @property
+    def resigns_by_move(self) -> bool:
+        """Whether the rules have a resignation move of their own (:meth:`State.resign_move`):
+        the resigning player leaves at their next decision and the others play on. Default: no,
+        resigning ends the match (:class:`boardlab.Match`)."""
+        return False
+
     def render_view(self, view: Mapping[str, Any]) -> str:
         """Text (with rich console markup) drawing a view envelope, for terminals. Default: JSON."""
         return json.dumps(view["board"], indent=1)

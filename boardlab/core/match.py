@@ -129,6 +129,8 @@ class Match:
         self._log: list[LogEntry] = []
         self._ending: Ending | None = None
         self._draw_agreed: set[Player] = set()
+        #: seats that resigned while another seat decided, in a game with a resignation move
+        self._resigning: set[Player] = set()
         self._began = clock()
         self._decision_began = self._began
         for agent in agents:
@@ -213,6 +215,7 @@ class Match:
             "seats": [seat.to_json() for seat in self.seats],
             "ending": None if self._ending is None else self._ending.to_json(),
             "draw_offer": sorted(self._draw_agreed) or None,
+            "resigning": sorted(self._resigning) or None,
             "draw_by_agreement": self.game.draw_by_agreement,
             "undo": self.undo_policy,
             "move_seconds": self.move_seconds,
@@ -286,6 +289,7 @@ class Match:
         if self._draw_agreed and seat not in self._draw_agreed:
             self._draw_agreed.clear()  # moving on instead of agreeing declines the offer
         self._resolve_chance()
+        self._play_resignations()
         return move
 
     def agent_input(self, seat: Player) -> State:
@@ -380,16 +384,28 @@ class Match:
         raise RefusedError("nothing to take back: no move of yours has been played", code="undo_refused")
 
     def resign(self, seat: Player) -> None:
-        """``seat`` gives up. Where the rules have their own resignation (Honor), it is played
-        and the others go on; otherwise the match ends (:meth:`Ending.result`)."""
+        """``seat`` gives up. Where the rules have a resignation move of their own (Honor) it is
+        played, at once or at the seat's next decision, and the others go on; otherwise the match
+        ends (:meth:`Ending.result`)."""
         self._check_seat(seat)
         if self.is_over():
             raise GameOverError("the game is over: there is nothing to resign")
-        move = self._state.resign_move(seat) if self._state.current_player() == seat else None
-        if move is not None:
-            self.play(seat, move)
+        if not self.game.resigns_by_move:
+            self._end(Ending("resign", seat))
             return
-        self._end(Ending("resign", seat))
+        self._resigning.add(seat)
+        self._play_resignations()
+
+    def _play_resignations(self) -> None:
+        """Play the rules' resignation of each seat that asked for it, once it decides."""
+        while not self.is_over() and self.to_move() in self._resigning:
+            seat = self.to_move()
+            self._resigning.discard(seat)
+            move = self._state.resign_move(seat)
+            if move is None:
+                self._end(Ending("resign", seat))
+                return
+            self.play(seat, move)
 
     def offer_draw(self, seat: Player) -> bool:
         """``seat`` offers (or agrees to) a draw; computer seats answer at once. Returns

@@ -456,15 +456,14 @@ def _who(state: State, player: Player) -> str:
 
 
 def _movers_of(state: State) -> list[Player]:
-    """Who decided each move of ``state``'s history: a copy walked back to the start and forward."""
+    """Who decided each move of ``state``'s history: after undoing a move, whoever is to decide made it.
+    A copy is walked back to the start (undo only: no move is applied again)."""
     walker = state.copy()
-    history = list(walker.history)
+    movers = []
     while walker.history:
         walker.undo()
-    movers = []
-    for move in history:
         movers.append(walker.current_player())
-        walker.apply(move)
+    movers.reverse()
     return movers
 
 

@@ -151,9 +151,9 @@ class State:
         return None
 
     def resign_move(self, player: Player) -> Move | None:
-        """Optional hook: the rules' own resignation move for ``player``, if the game has one
-        and it is legal now (Honor: the eliminated player leaves, the others play on).
-        None: resigning is an interface action that ends the game (see :class:`boardlab.Match`)."""
+        """Optional hook: the rules' own resignation move for ``player`` at ``player``'s decision, in
+        games whose ``Game.resigns_by_move`` (Honor: the player leaves, the others play on).
+        None otherwise: resigning is then an interface action that ends the match."""
         return None
 
     def history_notation(self) -> list[str]:

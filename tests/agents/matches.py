@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import boardlab
 from boardlab.agents import make_agent
-from boardlab.lab import play_game
+from tests.support.play import played_record
 
 
 def match_score(game_id: str, spec: str, opponent: str, games: int) -> float:
@@ -19,7 +19,7 @@ def match_score(game_id: str, spec: str, opponent: str, games: int) -> float:
         agents = [make_agent(spec, seed=seed), make_agent(opponent, seed=seed + 1000)]
         if seat:
             agents.reverse()
-        result = play_game(game, agents, seed=seed).result
+        result = played_record(game, agents, seed=seed).result
         assert result is not None
         score += result.returns[seat]
     return score

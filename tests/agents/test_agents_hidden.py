@@ -8,7 +8,7 @@ import pytest
 
 from boardlab.agents import make_agent
 from boardlab.core import State
-from boardlab.lab import play_game
+from tests.support.play import played_record
 from tests.agents.toy_games import SecretGuess, dicenim_at, secret_guess_at
 from tests.support.dicenim import DiceNim
 
@@ -16,7 +16,7 @@ AGENT_SPECS = ["random", "greedy", "mcts:iterations=300", "ismcts:iterations=300
 
 
 def _decision_as_driver_would(spec: str, real: State, agent_seed: int, view_seed: int) -> str:
-    """What ``spec`` plays in ``real`` when handed the driver's resample (see lab.arena.play_game)."""
+    """What ``spec`` plays in ``real`` when handed the driver's resample (see boardlab.Match.agent_input)."""
     seat = real.current_player()
     agent = make_agent(spec, seed=agent_seed)
     return str(agent.choose(real.resample(seat, random.Random(view_seed))))
@@ -107,7 +107,7 @@ def test_ismcts_beats_random_at_dice_nim() -> None:
         seat = seed % 2
         if seat:
             agents.reverse()
-        result = play_game(game, agents, seed=seed).result
+        result = played_record(game, agents, seed=seed).result
         assert result is not None
         score += result.returns[seat]
     assert score >= 8
@@ -116,5 +116,5 @@ def test_ismcts_beats_random_at_dice_nim() -> None:
 def test_secret_guess_game_hides_the_card_from_player_0() -> None:
     state = secret_guess_at(1)
     assert "card1" in state.secrets(0)
-    assert state.view(0)["card"] is None and state.view(1)["card"] == 1
+    assert state.view(0)["board"]["card"] is None and state.view(1)["board"]["card"] == 1
     assert SecretGuess().has_hidden_information

@@ -9,7 +9,7 @@ import pytest
 from boardlab.agents import make_agent
 from boardlab.agents.search import rollout
 from boardlab.agents.mcts import MctsAgent
-from boardlab.lab import play_game
+from tests.support.play import played_record
 from tests.agents.toy_games import Chance, Decide, End, dicenim_at, tree_game
 from tests.support.dicenim import DiceNim
 
@@ -44,7 +44,7 @@ def test_same_seed_same_game_and_other_seed_other_game(name: str) -> None:
 
     def moves(agent_seed: int) -> list[str]:
         agents = [make_agent(name, seed=agent_seed), make_agent(name, seed=agent_seed + 1)]
-        return play_game(game, agents, seed=11).moves
+        return played_record(game, agents, seed=11).moves
 
     assert moves(5) == moves(5)
     assert any(moves(5) != moves(other) for other in range(6, 12))

@@ -84,7 +84,7 @@ class LeakyGuessState(SecretGuessState):
     def resample(self, player: int, rng: random.Random) -> "LeakyGuessState":
         clone = LeakyGuessState.__new__(LeakyGuessState)
         clone.game, clone.seed = self.game, rng.getrandbits(64)
-        clone._history, clone._snapshots, clone._start_position = [], [], None
+        clone._history, clone._snapshots, clone._start_position, clone._ply_offset = [], [], None, self.ply
         clone.card, clone.choice, clone.winner = self.card, self.choice, self.winner
         return clone
 
@@ -93,7 +93,7 @@ def _leaky(card: int) -> LeakyGuessState:
     real = secret_guess_at(card, "bet")
     leaky = LeakyGuessState.__new__(LeakyGuessState)
     leaky.game, leaky.seed = real.game, real.seed
-    leaky._history, leaky._snapshots, leaky._start_position = [], [], None
+    leaky._history, leaky._snapshots, leaky._start_position, leaky._ply_offset = [], [], None, 0
     leaky.card, leaky.choice, leaky.winner = real.card, real.choice, real.winner
     return leaky
 

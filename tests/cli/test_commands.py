@@ -19,7 +19,9 @@ import boardlab
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*args: str, stdin: str = "", command: str = "tests.cli.run_boardlab", env: dict | None = None):
+def run(
+    *args: str, stdin: str = "", command: str = "tests.cli.run_boardlab", env: dict | None = None, cwd: Path = ROOT
+):
     """Run the command; the CompletedProcess (text)."""
     environment = {**os.environ, "COLUMNS": "120", "PYTHONPATH": str(ROOT), **(env or {})}
     return subprocess.run(
@@ -27,7 +29,7 @@ def run(*args: str, stdin: str = "", command: str = "tests.cli.run_boardlab", en
         input=stdin,
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=cwd,
         env=environment,
         timeout=120,
     )
@@ -91,7 +93,7 @@ def test_hot_seat_game_with_a_wrong_entry_undo_save_then_replay(tmp_path: Path) 
     assert "3 legal moves:" in out and "take1   take2   take3" in out
     assert "Not played" in out and "take7" in out
     assert "P1 plays take2" in out and "P2 plays take1" in out
-    assert "Took back 2 move(s)" in out  # P2's take1 and the die after it
+    assert "Took back 2 moves" in out  # P2's take1 and the die after it
     assert "P2 plays take3" in out
     assert f"Saved 6 moves to {saved}" in out
 
@@ -111,17 +113,21 @@ def test_resume_goes_on_with_a_saved_game(tmp_path: Path) -> None:
     first = run("play", "dicenim", "--players", "human,random", "--seed", "2", stdin=f"take1\nsave {saved}\nquit\n")
     assert first.returncode == 0, first.stderr
     moves_before = len(json.loads(saved.read_text())["moves"])
-    second = run("play", "--resume", str(saved), stdin=f"take1\nsave {saved}\nquit\n")
+    refused = run("play", "--resume", str(saved), stdin=f"take1\nsave {saved}\nn\nquit\nquit\n")
+    assert refused.returncode == 0, refused.stderr
+    assert "exists. Replace it?" in refused.stdout and "was kept as it was" in refused.stdout
+    assert len(json.loads(saved.read_text())["moves"]) == moves_before  # not replaced without a yes
+    second = run("play", "--resume", str(saved), stdin=f"take1\nsave {saved}\ny\nquit\n")
     assert second.returncode == 0, second.stderr
     assert len(json.loads(saved.read_text())["moves"]) > moves_before
 
 
 def test_end_of_input_exits_cleanly_and_says_where_the_game_is(tmp_path: Path) -> None:
-    done = run("play", "dicenim", "--players", "human,random", "--seed", "2", stdin="take1\n", env={"TMPDIR": str(tmp_path)})
+    done = run("play", "dicenim", "--players", "human,random", "--seed", "2", stdin="take1\n", cwd=tmp_path)
     assert done.returncode == 130
     assert "Traceback" not in done.stderr
     assert "--resume" in done.stdout
-    assert list(tmp_path.glob("boardlab-dicenim-*.json"))
+    assert list(tmp_path.glob("boardlab-dicenim-*.json"))  # in the current folder, not a temporary one
 
 
 def test_a_broken_record_names_the_first_bad_move(tmp_path: Path) -> None:
@@ -207,3 +213,20 @@ def test_replay_refuses_a_seat_that_does_not_exist(tmp_path: Path) -> None:
     assert done.returncode == 2 and "seats 1..2" in done.stderr
     done = run("replay", str(saved), "--to", "99")
     assert done.returncode == 2 and "--to 99" in done.stderr
+
+
+def test_check_runs_the_conformance_suite_on_a_game() -> None:
+    done = run("check", "dicenim", "--quick")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "pass  twins_look_the_same" in done.stdout and "All " in done.stdout
+    unknown = run("check", "chess")
+    assert unknown.returncode == 2 and "unknown game 'chess'" in unknown.stderr
+
+
+def test_a_game_specific_agent_is_refused_for_another_game() -> None:
+    done = run("play", "towers", "--players", "human,honor", "--seed", "1", stdin="b7+\n")
+    assert done.returncode == 2
+    assert "agent honor plays only honor, not towers" in done.stderr
+    assert "Traceback" not in done.stderr
+    listed = run("agents")
+    assert "every game" in listed.stdout

@@ -12,7 +12,9 @@ import pytest
 from rich.console import Console
 
 import boardlab
-from boardlab.cli.play import PlaySession, build_seats
+from boardlab.agents import seat_agents
+from boardlab.cli.play import PlaySession
+from boardlab.core import Match
 from boardlab.core.records import Record
 
 
@@ -20,7 +22,7 @@ from boardlab.core.records import Record
 def test_a_person_plays_every_game_by_typing_notation(game_id: str, tmp_path: Path) -> None:
     game = boardlab.load(game_id)
     seed = 11
-    seats = build_seats(game, ["human"] + ["random"] * (game.num_players - 1), seed)
+    match = Match(game, seat_agents(game, ["human"] + ["random"] * (game.num_players - 1), seed), seed=seed)
     buffer = io.StringIO()
     typed: list[str] = []
     rng = random.Random(1)
@@ -33,7 +35,7 @@ def test_a_person_plays_every_game_by_typing_notation(game_id: str, tmp_path: Pa
         if not typed:
             entry = "?? not a move"
         elif len(typed) < 6:
-            entry = str(rng.choice(session.state.legal_moves()))
+            entry = str(rng.choice(session.match.legal_moves(0)))
         elif len(typed) == 6:
             entry = "undo"
         elif len(typed) == 7:
@@ -43,12 +45,12 @@ def test_a_person_plays_every_game_by_typing_notation(game_id: str, tmp_path: Pa
         typed.append(entry)
         return entry
 
-    session = PlaySession(game.new_state(seed), seats, seed, Console(file=buffer, width=120), person)
+    session = PlaySession(match, Console(file=buffer, width=120), person)
     assert session.run() == 0
     output = buffer.getvalue()
     assert "Not played" in output
-    if session.state.is_over():
+    if match.is_over():
         assert "Game over" in output
     else:
         assert "Took back" in output
-        assert Record.load(target).replay().position() == session.state.position()
+        assert Record.load(target).replay().position() == match.record().final_position

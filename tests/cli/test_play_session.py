@@ -14,9 +14,10 @@ import pytest
 from rich.console import Console
 
 import boardlab
-from boardlab.core import CHANCE
+from boardlab.agents import seat_agents
+from boardlab.core import CHANCE, Match
 from boardlab.core.records import Record
-from boardlab.cli.play import PlaySession, build_seats
+from boardlab.cli.play import PlaySession
 
 
 class Script:
@@ -33,12 +34,21 @@ class Script:
         return self.lines.pop(0)
 
 
+def new_match(game: boardlab.Game, specs: list[str], seed: int) -> Match:
+    undo = "same_screen" if specs.count("human") > 1 else "own"
+    return Match(game, seat_agents(game, specs, seed), seed=seed, undo=undo)
+
+
 def session(specs: list[str], lines: list[str], seed: int = 3) -> tuple[PlaySession, Script, io.StringIO]:
     game = boardlab.load("dicenim")
     buffer = io.StringIO()
     script = Script(lines)
     out = Console(file=buffer, width=100, highlight=False)
-    return PlaySession(game.new_state(seed), build_seats(game, specs, seed), seed, out, script), script, buffer
+    return PlaySession(new_match(game, specs, seed), out, script), script, buffer
+
+
+def moves_of(play: PlaySession) -> list[str]:
+    return play.match.record().moves
 
 
 def test_a_wrong_entry_reprompts_with_the_reason_and_the_game_goes_on() -> None:
@@ -46,7 +56,7 @@ def test_a_wrong_entry_reprompts_with_the_reason_and_the_game_goes_on() -> None:
     assert play.run() == 0
     text = output.getvalue()
     assert "Not played" in text and "take9" in text and "not dice-nim notation" in text
-    assert str(play.state.history[2]) == "take1"
+    assert moves_of(play)[2] == "take1"
     assert script.prompts.count("P1 > ") == 5  # blank, take9, take1 at one decision; then quit twice
 
 
@@ -54,10 +64,10 @@ def test_undo_against_the_computer_goes_back_to_your_last_decision() -> None:
     play, _, output = session(["human", "random"], ["take1", "undo", "quit", "quit"])
     play.run()
     # secrets dealt (2 chance moves) and nothing else: the computer's take and both dice were undone
-    assert play.state.ply == 2
-    assert play.state.current_player() == 0
-    assert play.deciders == [CHANCE, CHANCE]
-    assert "Took back 4 move(s)" in output.getvalue()
+    assert play.match.ply == 2
+    assert play.match.to_move() == 0
+    assert [entry.by for entry in play.match.log()] == [CHANCE, CHANCE]
+    assert "Took back 4 moves" in output.getvalue()
 
 
 def test_undo_in_hot_seat_takes_back_one_decision_and_its_chance() -> None:
@@ -65,9 +75,9 @@ def test_undo_in_hot_seat_takes_back_one_decision_and_its_chance() -> None:
     lines = ["", "take1", "", "take2", "", "undo", "", "quit", "quit"]
     play, script, _ = session(["human", "human"], lines)
     play.run()
-    assert [str(m) for m in play.state.history][2] == "take1"
-    assert play.state.ply == 4  # secrets, take1, its die; P2's take2 and die undone
-    assert play.state.current_player() == 1
+    assert moves_of(play)[2] == "take1"
+    assert play.match.ply == 4  # secrets, take1, its die; P2's take2 and die undone
+    assert play.match.to_move() == 1
     assert any("Pass the screen to P2" in p for p in script.prompts)
 
 
@@ -75,7 +85,7 @@ def test_undo_with_nothing_of_yours_played_says_so() -> None:
     play, _, output = session(["human", "random"], ["undo", "quit"])
     play.run()
     assert "Nothing to undo" in output.getvalue()
-    assert play.state.ply == 2
+    assert play.match.ply == 2
 
 
 def test_save_writes_a_record_that_replays_to_the_same_position(tmp_path: Path) -> None:
@@ -83,9 +93,9 @@ def test_save_writes_a_record_that_replays_to_the_same_position(tmp_path: Path) 
     play, _, output = session(["human", "random"], ["take2", f"save {target}", "quit"])
     assert play.run() == 0
     record = Record.load(target)
-    assert record.replay().position() == play.state.position()
+    assert record.replay().position() == play.match.record().final_position
     assert [s.agent for s in record.seats] == ["human", "random"]
-    assert len(record.times) == len(record.moves) == play.state.ply
+    assert len(record.times) == len(record.moves) == play.match.ply
     assert "Left the game" in output.getvalue()  # saved, so one quit is enough
 
 
@@ -93,7 +103,7 @@ def test_save_into_a_missing_folder_reports_and_keeps_playing(tmp_path: Path) ->
     play, _, output = session(["human", "random"], [f"save {tmp_path}/no/such/dir/x.json", "take1", "quit", "quit"])
     play.run()
     assert "Not saved" in output.getvalue()
-    assert "take1" in [str(m) for m in play.state.history]
+    assert "take1" in moves_of(play)
 
 
 def test_quit_with_an_unsaved_game_warns_once() -> None:
@@ -102,28 +112,42 @@ def test_quit_with_an_unsaved_game_warns_once() -> None:
     assert "not saved" in output.getvalue()
 
 
-def test_end_of_input_keeps_the_game_in_a_recovery_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    import tempfile
-
-    monkeypatch.setattr(tempfile, "tempdir", None)
+def test_end_of_input_keeps_the_game_in_a_recovery_file_in_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
     play, _, output = session(["human", "random"], ["take1"])
     assert play.run() == 130
     saved = list(tmp_path.glob("boardlab-dicenim-*.json"))
     assert len(saved) == 1
-    assert Record.load(saved[0]).replay().position() == play.state.position()
+    assert Record.load(saved[0]).replay().position() == play.match.record().final_position
     assert "--resume" in output.getvalue()
+
+
+def test_leaving_a_resumed_game_updates_the_file_it_came_from(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    first, _, _ = session(["human", "random"], ["take1"])
+    first.run()
+    (saved,) = tmp_path.glob("boardlab-dicenim-*.json")
+    record = Record.load(saved)
+    game = record.game()
+    resumed_match = Match.from_record(record, seat_agents(game, ["human", "random"], record.seed))
+    buffer = io.StringIO()
+    again = PlaySession(resumed_match, Console(file=buffer, width=100), Script(["take1"]), resumed_from=saved)
+    assert again.run() == 130
+    assert list(tmp_path.glob("*.json")) == [saved]  # the same file, updated
+    assert len(Record.load(saved).moves) > len(record.moves)
 
 
 def test_computer_players_get_a_resampled_state_not_the_real_one() -> None:
     play, _, _ = session(["random", "random"], [], seed=9)
     seen: list[tuple[int, int]] = []
-    agent = play.seats[1].agent
+    agent = play.match.agents[1]
     assert agent is not None
     original = agent.choose
 
     def spy(state: boardlab.State):
-        seen.append((state.seed, play.state.seed))
+        seen.append((state.seed, play.match.seed))
         return original(state)
 
     agent.choose = spy  # type: ignore[method-assign]
@@ -138,29 +162,29 @@ def test_the_end_offers_to_save(tmp_path: Path) -> None:
     buffer = io.StringIO()
     out = Console(file=buffer, width=100)
     script = Script(lines)
-    play = PlaySession(game.new_state(1), build_seats(game, ["human", "random"], 1), 1, out, script)
+    play = PlaySession(new_match(game, ["human", "random"], 1), out, script)
     assert play.run() == 0
-    assert play.state.is_over()
+    assert play.match.is_over()
     assert "Game over" in buffer.getvalue()
     assert Record.load(target).result is not None
 
 
-class _SecretsOf:
-    """Just enough of a State for hides(): seat 0 may not see the card QH."""
+def test_announcements_show_each_person_only_what_they_may_know() -> None:
+    # against the computer, the person's own secret is shown and the computer's is not
+    play, _, output = session(["human", "random"], ["quit"])
+    play.run()
+    text = output.getvalue()
+    own = play.match.log()[0].text_for(0)
+    assert own.startswith("secret0=") and own in text
+    assert "P2 was dealt a secret" in text
+    assert play.match.log()[1].text_for(1) not in text
 
-    def secrets(self, viewer):
-        return {"QH"} if viewer == 0 else set()
 
-
-def test_announcements_hide_a_chance_outcome_that_names_a_secret() -> None:
-    from boardlab.cli.common import hides
-
-    state = _SecretsOf()
-    assert hides(state, [0], "deal(QH)")
-    assert hides(state, [1, 0], "P2 draws QH")
-    assert not hides(state, [1], "deal(QH)")  # seat 1 holds it
-    assert not hides(state, [0], "deal(QHX)")  # whole tokens only
-    assert not hides(state, [None], "deal(QH)")
+def test_two_people_at_one_screen_see_the_spectators_announcements() -> None:
+    play, _, output = session(["human", "human"], ["", "quit"])
+    play.run()
+    text = output.getvalue()
+    assert "P1 was dealt a secret" in text and "P2 was dealt a secret" in text
 
 
 def test_hint_suggests_a_legal_move_without_playing_it() -> None:
@@ -170,7 +194,7 @@ def test_hint_suggests_a_legal_move_without_playing_it() -> None:
     assert "Hint (" in text
     suggested = text.split("Hint (")[1].split(": ", 1)[1].split()[0]
     assert suggested in {"take1", "take2", "take3"}
-    assert play.state.ply == 2  # nothing was played
+    assert play.match.ply == 2  # nothing was played
 
 
 def test_no_hand_over_when_every_player_is_kept_from_the_same_secrets() -> None:
@@ -181,7 +205,7 @@ def test_no_hand_over_when_every_player_is_kept_from_the_same_secrets() -> None:
     buffer = io.StringIO()
     script = Script(["build SL1 0", "pass", "quit", "quit"])
     out = Console(file=buffer, width=100, highlight=False)
-    play = PlaySession(game.new_state(5), build_seats(game, ["human", "human"], 5), 5, out, script)
+    play = PlaySession(new_match(game, ["human", "human"], 5), out, script)
     play.run()
-    assert [str(m) for m in play.state.history] == ["build SL1 0", "pass"]
+    assert moves_of(play) == ["build SL1 0", "pass"]
     assert not any("Pass the screen" in prompt for prompt in script.prompts)

@@ -11,13 +11,13 @@ import boardlab
 from boardlab.agents import make_agent
 from boardlab.core import RecordError
 from boardlab.core.records import Record
-from boardlab.lab import play_game
+from tests.support.play import played_record
 
 
 @pytest.fixture
 def record() -> Record:
     game = boardlab.load("dicenim", pile=12)
-    return play_game(game, [make_agent("random", seed=1), make_agent("random", seed=2)], seed=7)
+    return played_record(game, [make_agent("random", seed=1), make_agent("random", seed=2)], seed=7)
 
 
 def write(path: Path, data: object) -> Path:
@@ -34,17 +34,72 @@ def test_a_saved_record_loads_and_replays_to_the_same_end(record: Record, tmp_pa
     assert loaded.seats == record.seats
     final = loaded.replay()
     assert final.is_over() and final.result() == record.result
-    assert loaded.meta["decisions"] == sum(1 for t in record.moves if t.startswith("take"))
+    assert loaded.movers == record.movers
+    assert sum(1 for by in loaded.movers if by >= 0) == sum(1 for t in record.moves if t.startswith("take"))
 
 
 def test_the_file_holds_format_game_options_seed_seats_timed_moves_and_result(record: Record) -> None:
     data = record.to_json()
-    assert data["format"] == 1 and data["game"] == "dicenim" and data["options"] == {"pile": 12}
+    assert data["format"] == 2 and data["game"] == "dicenim" and data["options"] == {"pile": 12}
     assert data["seed"] == 7 and [s["agent"] for s in data["seats"]] == ["random", "random"]
-    assert all(set(entry) == {"move", "t"} for entry in data["moves"])
+    assert all(set(entry) == {"move", "by", "t"} for entry in data["moves"])
+    assert [entry["by"] for entry in data["moves"][:2]] == ["chance", "chance"]  # the secrets are dealt
+    assert {entry["by"] for entry in data["moves"] if entry["move"].startswith("take")} == {0, 1}
     times = [entry["t"] for entry in data["moves"]]
     assert times == sorted(times)
     assert data["result"]["returns"] in ([1.0, 0.0], [0.0, 1.0])
+    assert data["result"]["code"] == "last_counter" and data["ending"] is None
+    assert data["rules_version"] == "1" and data["final_position"] == record.replay().position()
+
+
+def test_a_move_credited_to_the_wrong_seat_is_refused(record: Record) -> None:
+    data = record.to_json()
+    third = data["moves"][2]
+    third["by"] = 1 - third["by"]
+    with pytest.raises(RecordError, match=r"move 3 \('take\d'\) is marked as P\d's, but P\d was to decide") as caught:
+        Record.from_json(data).replay()
+    assert caught.value.move_number == 3
+    data["moves"][2]["by"] = "someone"
+    with pytest.raises(RecordError, match="'by' must be a seat 0..1"):
+        Record.from_json(data)
+
+
+def test_a_format_1_record_is_converted_on_reading(record: Record) -> None:
+    data = record.to_json()
+    old = {
+        "format": 1, "game": data["game"], "players": 2, "options": data["options"], "seed": data["seed"],
+        "start": None, "seats": data["seats"],
+        "moves": [{"move": e["move"], "t": e["t"]} for e in data["moves"]],
+        "result": {key: value for key, value in data["result"].items() if key != "code"},
+        "meta": {"rules_version": "1", "final_position": data["final_position"], "saved_by": "0.1"},
+    }
+    converted = Record.loads(json.dumps(old))
+    assert converted.movers == record.movers and converted.result == record.result
+    assert converted.meta == {"saved_by": "0.1", "converted_from": 1}
+    assert converted.final_position == data["final_position"] and converted.rules_version == "1"
+    assert Record.from_json(converted.to_json()).replay().position() == data["final_position"]
+    old["moves"][2]["move"] = "take9"
+    with pytest.raises(RecordError, match=r"converting a format 1 record: move 3"):
+        Record.loads(json.dumps(old))
+
+
+def test_a_match_ending_is_kept_and_checked(record: Record) -> None:
+    game = boardlab.load("dicenim", pile=12)
+    match = boardlab.Match(game, seed=4)
+    match.play(0, "take1")
+    match.resign(1)
+    data = match.record().to_json()
+    assert data["ending"] == {"code": "resign", "seat": 1} and data["result"]["code"] == "resign"
+    replayed = Record.from_json(data)
+    assert not replayed.replay().is_over()  # the moves stop before the rules end the game
+    assert replayed.result is not None and replayed.result.winners == (0,)
+    data["result"]["winners"] = [1]
+    with pytest.raises(RecordError, match="record says winners"):
+        Record.from_json(data).replay()
+    whole = record.to_json()
+    whole["ending"] = {"code": "agreement", "seat": None}
+    with pytest.raises(RecordError, match="already end the game"):
+        Record.from_json(whole).replay()
 
 
 def test_state_at_gives_each_moment(record: Record) -> None:
@@ -77,7 +132,7 @@ def test_a_move_that_is_not_text_is_reported_by_its_number(record: Record, tmp_p
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(format=2), "format 2 is not supported"),
+        (lambda d: d.update(format=3), "format 3 is not supported"),
         (lambda d: d.update(format=True), "format True is not supported"),
         (lambda d: d.pop("seed"), "no 'seed' field"),
         (lambda d: d.update(seed="7"), "'seed' must be a whole number"),
@@ -87,6 +142,8 @@ def test_a_move_that_is_not_text_is_reported_by_its_number(record: Record, tmp_p
         (lambda d: d["moves"][0].update(t=-1), "time -1"),
         (lambda d: d.update(seats=[{"agent": "random"}, {"name": "x"}]), "seat 1"),
         (lambda d: d.update(result={"winners": [0]}), "'result' is malformed"),
+        (lambda d: d["result"].update(code="Not A Code"), "'result' is malformed"),
+        (lambda d: d.update(ending={"code": "surrender", "seat": 0}), "'ending'"),
     ],
 )
 def test_broken_structure_names_the_field(record: Record, tmp_path: Path, change, message: str) -> None:
@@ -121,12 +178,12 @@ def test_a_result_that_replaying_contradicts_is_refused(record: Record) -> None:
 def test_a_final_position_that_replaying_contradicts_is_refused(record: Record) -> None:
     # Same moves, same winner, different end: e.g. the rules changed since the game was saved.
     data = record.to_json()
-    assert data["meta"]["final_position"] == record.replay().position()
-    data["meta"]["final_position"] = "7 0 0 2 2"
-    with pytest.raises(RecordError, match="the record says '7 0 0 2 2'"):
+    assert data["final_position"] == record.replay().position()
+    data["final_position"] = "7 0 0 2 2"
+    with pytest.raises(RecordError, match="does not reach the recorded final position"):
         Record.from_json(data).replay()
-    del data["meta"]["final_position"]
-    assert Record.from_json(data).replay().is_over()  # older records without it still replay
+    data["final_position"] = None
+    assert Record.from_json(data).replay().is_over()  # a record without it still replays
 
 
 def test_unreadable_files_say_why(tmp_path: Path) -> None:

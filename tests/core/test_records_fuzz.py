@@ -11,9 +11,9 @@ import boardlab
 from boardlab.agents import make_agent
 from boardlab.core import RecordError
 from boardlab.core.records import Record
-from boardlab.lab import play_game
+from tests.support.play import played_record
 
-GOOD = play_game(
+GOOD = played_record(
     boardlab.load("dicenim", pile=6), [make_agent("random", seed=1), make_agent("random", seed=2)], seed=3
 ).to_json()
 

@@ -13,7 +13,7 @@ from boardlab.lab.stats import GameOutcome, LengthStats, summarize, wilson_inter
 def outcome(index: int, seating: tuple[int, ...], winners: tuple[int, ...], moves: int, decisions: int) -> GameOutcome:
     share = 1.0 / len(winners)
     returns = tuple(share if seat in winners else 0.0 for seat in range(len(seating)))
-    return GameOutcome(index, index, seating, winners, returns, "test", moves, decisions, 0.5)
+    return GameOutcome(index, index, seating, winners, returns, "test", "test ending", moves, decisions, 0.5)
 
 
 def test_wins_per_seat_and_per_agent_follow_the_seating() -> None:

@@ -76,6 +76,11 @@ class HonorGame(Game):
         state.load_position(text)
         return state
 
+    @property
+    def resigns_by_move(self) -> bool:
+        """With the resign option the rules have their own resignation (rule 7.13)."""
+        return self.rules.resign
+
     def player_name(self, player: int) -> str:
         return SEAT_NAMES[player]
 

@@ -1,0 +1,38 @@
+"""``boardlab check GAME``: run the conformance suite (boardlab.testing) on a game and report."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.markup import escape
+
+from ..core.registry import load
+from ..testing import CheckOutcome, budget_for, run_conformance
+from .common import parse_options
+
+
+def check_command(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """Every check, one line each as it finishes; exit status 1 when any check fails."""
+    game = load(args.game, players=args.seats, **parse_options(args.option))
+    budget = budget_for(game)
+    if args.quick:
+        budget = budget.scaled(0.2)
+    out.print(
+        f"[bold]Conformance of {escape(game.id)}[/bold] ({game.num_players} players; "
+        f"{budget.random_games} random games per check, fuzz {'off' if args.no_fuzz else 'on'})"
+    )
+
+    def show(outcome: CheckOutcome) -> None:
+        mark = "[green]pass[/green]" if outcome.passed else "[red]FAIL[/red]"
+        out.print(f"  {mark}  {escape(outcome.name.removeprefix('check_'))}  ({outcome.seconds:.1f} s)")
+        if not outcome.passed:
+            out.print("        " + escape(outcome.failure.strip()).replace("\n", "\n        "))
+
+    report = run_conformance(game, budget, fuzz=not args.no_fuzz, on_check=show)
+    failed = len(report.failures)
+    if failed:
+        out.print(f"[red]{failed} of {len(report.outcomes)} checks failed.[/red]")
+        return 1
+    out.print(f"[green]All {len(report.outcomes)} checks passed.[/green]")
+    return 0
