@@ -3,6 +3,8 @@ JSON in the game's own terms (R11.3), and records as the one save format (R10.4)
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import boardlab
@@ -126,3 +128,26 @@ def test_r10_4_a_record_saves_and_replays_a_game_in_progress() -> None:
     replayed = record.replay()
     assert replayed.position() == st.position() and "hand0=QD " in replayed.position()
     assert [str(m) for m in replayed.history] == ["offer(H:S)", "acc", "4H>T", "draw(QD)"]
+
+
+def test_regression_a_copy_walked_back_leaves_the_originals_undo_intact() -> None:
+    # copy() shares the undo stack; a copy undoing to the start and replaying (as a record of the
+    # state does) once corrupted the snapshots the original later undid to (a card dealt twice).
+    st = Territories().new_state(seed=2)
+    rng = random.Random(2)
+    positions = [st.position()]
+    for _ in range(80):
+        st.play(st.sample_chance() if st.is_chance() else rng.choice(st.legal_moves()))
+        positions.append(st.position())
+    for _ in range(2):
+        walker = st.copy()
+        moves = list(walker.history)
+        while walker.history:
+            walker.undo()
+        for move in moves:
+            walker.apply(move)
+        assert walker.position() == st.position()
+    Record.for_state(st)
+    while st.history:
+        st.undo()
+        assert st.position() == positions[st.ply]

@@ -75,3 +75,16 @@ def test_r3_3_the_setup_prompt_says_which_towns_collect() -> None:
     assert "collects" not in st.view(None)["board"]["decision"]
     play_all(st, "P@1,1 P@2,2")
     assert "collects 1 resource per touching card" in st.view(None)["board"]["decision"]
+
+
+def test_r8_2_an_open_proposal_is_worth_the_responders_better_answer() -> None:
+    st = state(buildings={(1, 1): "0P", (3, 3): "1P"}, res0=(4, 0, 0, 0), res1=(0, 4, 0, 0))
+    before = st.evaluate()
+    generous = st.copy()
+    generous.play("offer(HHHH:S)")  # Black gains: the estimate takes Black's acceptance
+    accepted = generous.copy()
+    accepted.play("acc")
+    assert generous.evaluate() == accepted.evaluate() and generous.evaluate()[0] < before[0]
+    greedy = st.copy()
+    greedy.play("offer(H:SSSS)")  # Black loses: the estimate takes Black's rejection
+    assert greedy.evaluate() == before

@@ -9,7 +9,7 @@ Resources are ints in H, S, C, D order; cards are ints (see :mod:`.cards`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from boardlab.core import Move, NotationError
@@ -159,9 +159,17 @@ class Proposal(Move):
     give_cards: tuple[Card, ...]
     get: Resources
     get_cards: tuple[Card, ...]
+    #: the hash, computed once: search hashes every listed proposal at every visit of a node
+    _hash: int = field(init=False, repr=False, compare=False)
 
     #: the notation's word: ``offer`` or ``counter``
     word = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.word, self.give, self.give_cards, self.get, self.get_cards)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return f"{self.word}({goods_text(self.give, self.give_cards)}:{goods_text(self.get, self.get_cards)})"
@@ -175,17 +183,17 @@ class Proposal(Move):
         }
 
 
-@dataclass(frozen=True, slots=True)
 class Offer(Proposal):
-    """The active player's trade proposal (R8.2)."""
+    """The active player's trade proposal (R8.2). Fields, equality and hash are Proposal's."""
 
+    __slots__ = ()
     word = "offer"
 
 
-@dataclass(frozen=True, slots=True)
 class Counter(Proposal):
     """The responder's single counter-proposal (option counter_offers, R8.3)."""
 
+    __slots__ = ()
     word = "counter"
 
 

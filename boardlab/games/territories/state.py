@@ -80,6 +80,7 @@ from .view import hidden_codes, move_text, resample_state, state_view
 
 if TYPE_CHECKING:
     from .game import Territories
+
 _ROLL_OUTCOMES = [(move, 1 / 36) for move in ROLLS]
 _DIE_OUTCOMES = [(move, 1 / 6) for move in DICE]
 _DUEL_OUTCOMES = [(move, 1 / 36) for move in DUELS]
@@ -143,9 +144,6 @@ class TerritoriesState(State):
         if self.first < 0:
             return 0
         return 1 if seat == self.first else 2
-
-    def seat_of_label(self, label: int) -> int:
-        return self.first if label == 1 else 1 - self.first
 
     def grid_grew(self) -> None:
         """Forget the cached intersections (a card was added to the grid)."""

@@ -13,18 +13,20 @@ resource-only proposals (each kind is left out, given 1..m_s times, or asked
 one of each, 464 for two of each against two of each.
 
 Cost: listing them is the hot path of random play and search, so the proposals
-of given holdings are built once and cached (:func:`proposals_for`); a listing
-is then a copy of a tuple of shared, immutable moves.
+of given holdings are cached (:func:`proposals_for`) and every proposal object
+is made once and shared; a listing is then a copy of a tuple of immutable moves
+whose hash is computed once.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import product
 from typing import TYPE_CHECKING
 
 from boardlab.core import Move
 
-from .cards import CARD_CODE, NO_RESOURCES, SUITS, Card, Resources, covers, multisets, shortfall_text
+from .cards import CARD_CODE, SUITS, Card, Resources, covers, multisets, shortfall_text
 from .moves import ACCEPT, BUY_TERRITORY, REJECT, BankTrade, Counter, Offer, Proposal
 from .phases import COUNTER_RESPOND, MAIN, RESPOND
 from .transfers import add_known_territory, pay_to_bank, remove_territory
@@ -33,12 +35,17 @@ if TYPE_CHECKING:
     from .state import TerritoriesState
 
 #: how many holdings' proposal lists are kept; a search revisits few holdings many times
-PROPOSAL_CACHE_SIZE = 512
+PROPOSAL_CACHE_SIZE = 1024
+#: how many holdings' lists of sides are kept
+SIDES_CACHE_SIZE = 4096
+#: proposal objects kept for reuse (about 150 bytes each)
+PROPOSALS_KEPT = 200_000
 #: R8.4 (interpretation): at most this many territory cards on each side of a proposal
 CARDS_PER_SIDE = 1
 
-#: one side of a proposal: (mask of the resource kinds on it, resources, territory cards)
-Side = tuple[int, Resources, tuple[Card, ...]]
+#: one side of a proposal: (mask of the resource kinds on it, resources, territory cards, a key
+#: unique among sides: the resources in base 14, then the card + 1 or 0 in base 41)
+Side = tuple[int, Resources, tuple[Card, ...], int]
 
 
 # --- bank trade (R8.1) -----------------------------------------------------------
@@ -150,27 +157,86 @@ def proposals_for(
     own_cards: tuple[Card, ...] = (), their_cards: tuple[Card, ...] = (),
 ) -> tuple[Proposal, ...]:
     """Every proposal giving from ``mine`` (+ one of ``own_cards``) for ``theirs`` (+ one of
-    ``their_cards``): both sides non-empty, no resource kind on both (R8.2, R8.4)."""
-    gets = _sides(theirs, their_cards)
+    ``their_cards``): both sides non-empty, no resource kind on both (R8.2, R8.4).
+
+    Cost: O(proposals) dictionary lookups; the wanted sides are listed once per set of
+    kinds given (at most 16), and each proposal object is made once per process
+    (:class:`_ProposalTable`), as a search meets the same ones in many holdings.
+    """
+    table = _TABLES[kind]
+    wanted_by_mask: dict[int, tuple[Side, ...]] = {}
     found: list[Proposal] = []
     append = found.append
-    for give_mask, give, give_cards in _sides(mine, own_cards):
-        for get_mask, get, get_cards in gets:
-            if not give_mask & get_mask:
-                append(kind(give, give_cards, get, get_cards))
+    for mask, give, give_cards, give_key in _sides(mine, own_cards):
+        wanted = wanted_by_mask.get(mask)
+        if wanted is None:
+            askable = (
+                0 if mask & 1 else theirs[0], 0 if mask & 2 else theirs[1],
+                0 if mask & 4 else theirs[2], 0 if mask & 8 else theirs[3],
+            )
+            wanted = wanted_by_mask[mask] = _sides(askable, their_cards)
+        made = table.giving(give_key)
+        for _, get, get_cards, get_key in wanted:
+            proposal = made.get(get_key)
+            if proposal is None:
+                proposal = table.make(made, get_key, give, give_cards, get, get_cards)
+            append(proposal)
     return tuple(found)
 
 
-@lru_cache(maxsize=PROPOSAL_CACHE_SIZE)
+class _ProposalTable:
+    """The proposal objects of one kind made so far, by the keys of their given and wanted sides.
+
+    Equal proposals compare equal whichever object they are, so the table may start
+    again at any time: it does when it holds :data:`PROPOSALS_KEPT` proposals.
+    """
+
+    __slots__ = ("kind", "by_give", "count")
+
+    def __init__(self, kind: type[Proposal]) -> None:
+        self.kind = kind
+        self.by_give: dict[int, dict[int, Proposal]] = {}
+        self.count = 0
+
+    def giving(self, give_key: int) -> dict[int, Proposal]:
+        made = self.by_give.get(give_key)
+        if made is None:
+            made = self.by_give[give_key] = {}
+        return made
+
+    def make(
+        self, made: dict[int, Proposal], get_key: int, give: Resources, give_cards: tuple[Card, ...],
+        get: Resources, get_cards: tuple[Card, ...],
+    ) -> Proposal:
+        if self.count >= PROPOSALS_KEPT:
+            self.by_give.clear()
+            self.count = 0
+        proposal = made[get_key] = self.kind(give, give_cards, get, get_cards)
+        self.count += 1
+        return proposal
+
+
+_TABLES: dict[type[Proposal], _ProposalTable] = {kind: _ProposalTable(kind) for kind in (Offer, Counter)}
+
+
+@lru_cache(maxsize=SIDES_CACHE_SIZE)
 def _sides(holding: Resources, cards: tuple[Card, ...]) -> tuple[Side, ...]:
     """Every non-empty side drawn from ``holding`` and at most one of ``cards``: fewer resources
-    first, each resource part alone and then with each card."""
+    first (of one size, more H first, then more S, then more C), each resource part alone
+    and then with each card. Each side comes with its resource mask and its key."""
+    parts = sorted(
+        product(range(holding[0] + 1), range(holding[1] + 1), range(holding[2] + 1), range(holding[3] + 1)),
+        key=lambda a: (a[0] + a[1] + a[2] + a[3], -a[0], -a[1], -a[2]),
+    )
     card_parts: list[tuple[Card, ...]] = [()] + [(card,) for card in cards]
-    sides: list[Side] = [(0, NO_RESOURCES, part) for part in card_parts[1:]]
-    for size in range(1, sum(holding) + 1):
-        for amounts in multisets(size, holding):
-            mask = (amounts[0] > 0) | (amounts[1] > 0) << 1 | (amounts[2] > 0) << 2 | (amounts[3] > 0) << 3
-            sides.extend((mask, amounts, part) for part in card_parts)
+    sides: list[Side] = []
+    for h, s, c, d in parts:
+        mask = (h > 0) | (s > 0) << 1 | (c > 0) << 2 | (d > 0) << 3
+        resource_key = (((h * 14 + s) * 14 + c) * 14 + d) * 41
+        amounts = (h, s, c, d)
+        for part in card_parts:
+            if mask or part:
+                sides.append((mask, amounts, part, resource_key + (part[0] + 1 if part else 0)))
     return tuple(sides)
 
 
