@@ -31,10 +31,41 @@ class GameOutcome:
     decisions: int
     seconds: float
     record_path: str | None = None
+    #: the study variant the game belongs to ("" in a single-variant study)
+    variant: str = ""
+    #: the seat that made the game's first decision (None: no decision was made)
+    first_mover: int | None = None
+    #: legal moves at each decision (:class:`~boardlab.lab.trace.GameTrace`)
+    branching: tuple[int, ...] = ()
+    #: decisions taken at a position already seen in this game
+    repeated: int = 0
+    #: changes of the leader by evaluation; None for a game without ``evaluate()``
+    lead_changes: int | None = None
+    #: the best evaluation a loser reached, and the fraction of the game after which
+    #: the winner's stayed above it; None without a sole winner or an evaluation
+    decisiveness_threshold: float | None = None
+    decided_at: float | None = None
 
     @property
     def is_draw(self) -> bool:
         return len(self.winners) != 1
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """(variant, index): what identifies a game within a study."""
+        return (self.variant, self.index)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object (one line of a study's games.jsonl); :meth:`from_json` reads it back."""
+        return _finite(asdict(self))
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "GameOutcome":
+        """The inverse of :meth:`to_json`; KeyError/TypeError/ValueError on a malformed object."""
+        fields = dict(data)
+        for name in ("seat_agents", "winners", "returns", "branching"):
+            fields[name] = tuple(fields.get(name) or ())
+        return cls(**fields)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,146 @@
+"""One game of a simulation: its seed, its seating, the match, and what the lab measures.
+
+:func:`play_one` is the unit of work every executor runs (in this process, in a
+worker process, on a Ray node): game ``i`` of a plan always gets the same seed
+(:func:`game_seed`) and the same seating (:func:`seat_agents`), so its outcome
+does not depend on where or in which order it is played.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..agents import agent_seed, make_agent
+from ..core.agent import Agent
+from ..core.errors import OptionError
+from ..core.game import Game
+from ..core.match import Match
+from ..core.records import Record
+from ..core.registry import load
+from ..core.seeds import derive_seed
+from .stats import GameOutcome
+from .trace import GameTracer, PlyTick, decisiveness, lead_changes
+
+
+@dataclass(frozen=True)
+class SimulationPlan:
+    """Everything that decides a simulation's games (picklable, sent to workers).
+
+    ``agents`` are spec strings; with fewer agents than seats they repeat
+    around the table. ``rotate`` shifts the seating by one each game so every
+    agent plays every seat equally often (when ``games`` is a multiple of the
+    number of agents). ``variant`` names the plan within a study and
+    ``study_id`` is written into each record's ``meta``. ``records_dir`` is
+    where :func:`~boardlab.lab.simulate.simulate` keeps the study's files.
+    """
+
+    game_id: str
+    agents: tuple[str, ...]
+    games: int
+    seed: int = 0
+    players: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    rotate: bool = False
+    records_dir: str | None = None
+    variant: str = ""
+    study_id: str = ""
+
+    def build_game(self) -> Game:
+        return load(self.game_id, players=self.players, **self.options)
+
+    def validate(self) -> Game:
+        """Build the game and every agent once; raise BoardlabError on bad input."""
+        game = self.build_game()
+        if self.games < 1:
+            raise OptionError(f"the number of games must be at least 1, not {self.games}")
+        if not 1 <= len(self.agents) <= game.num_players:
+            raise OptionError(
+                f"{game.id} with {game.num_players} players takes 1 to {game.num_players} "
+                f"agents, got {len(self.agents)}: {','.join(self.agents)}"
+            )
+        for spec in self.agents:
+            make_agent(spec, seed=0, game=game)
+        return game
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game as a worker hands it back: the figures and the record to store."""
+
+    outcome: GameOutcome
+    record: Record
+
+
+def game_seed(base_seed: int, index: int) -> int:
+    """The seed of game ``index``: a hash of (base seed, index), stable across runs and machines."""
+    return derive_seed(base_seed, index)
+
+
+def seat_agents(plan: SimulationPlan, num_players: int, index: int) -> tuple[int, ...]:
+    """Which agent (index into ``plan.agents``) sits in each seat of game ``index``."""
+    shift = index if plan.rotate else 0
+    count = len(plan.agents)
+    return tuple((seat + shift) % count for seat in range(num_players))
+
+
+_GAME_CACHE: dict[tuple[str, int | None, str], Game] = {}
+
+
+def _plan_game(plan: SimulationPlan) -> Game:
+    """The plan's game, built once per process (games are immutable)."""
+    key = (plan.game_id, plan.players, repr(sorted(plan.options.items())))
+    game = _GAME_CACHE.get(key)
+    if game is None:
+        game = _GAME_CACHE[key] = plan.build_game()
+    return game
+
+
+def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) -> PlayedGame:
+    """Play game ``index`` of ``plan`` in this process, traced; ``on_ply`` gets progress ticks."""
+    game = _plan_game(plan)
+    seed = game_seed(plan.seed, index)
+    seating = seat_agents(plan, game.num_players, index)
+    agents: list[Agent | None] = [
+        make_agent(plan.agents[agent], seed=agent_seed(seed, seat), game=game) for seat, agent in enumerate(seating)
+    ]
+    began = time.perf_counter()
+    match = Match(game, agents, seed=seed)
+    try:
+        tracer = GameTracer(match, on_ply)
+        match.play_computers(on_move=tracer.follow)
+        result = match.result()
+        assert result is not None and match.is_over()
+    except Exception as exc:
+        # name the game so it can be reproduced alone (a rules or agent bug, not bad input)
+        raise RuntimeError(f"{game.id} game {index} (seed {seed}, agents {agents!r}) failed: {exc!r}") from exc
+    seconds = time.perf_counter() - began
+    trace = tracer.trace()
+    threshold: float | None = None
+    decided_at: float | None = None
+    if trace.evaluations is not None and len(result.winners) == 1:
+        threshold, decided_at = decisiveness(trace.evaluations, result.winners[0])
+    outcome = GameOutcome(
+        index=index,
+        seed=seed,
+        seat_agents=seating,
+        winners=tuple(result.winners),
+        returns=tuple(result.returns),
+        code=result.code,
+        reason=result.reason,
+        moves=match.ply,
+        decisions=match.decisions,
+        seconds=seconds,
+        variant=plan.variant,
+        first_mover=trace.first_mover,
+        branching=trace.branching,
+        repeated=trace.repeated,
+        lead_changes=None if trace.evaluations is None else lead_changes(trace.evaluations),
+        decisiveness_threshold=threshold,
+        decided_at=decided_at,
+    )
+    meta: dict[str, Any] = {"simulation_seed": plan.seed, "game_index": index}
+    if plan.study_id:
+        meta.update(study=plan.study_id, variant=plan.variant)
+    return PlayedGame(outcome, match.record(**meta))

@@ -1,0 +1,177 @@
+"""A study's folder: its settings, one line per finished game, and every game's record.
+
+::
+
+    DIR/study.json                      the study's settings and id (see Study.settings)
+    DIR/games.jsonl                     one GameOutcome per line, appended as games finish
+    DIR/<game>-00000.json ...           each game's record (one variant)
+    DIR/<game>-<variant>-00000.json     ... (several variants)
+    DIR/report.html, report.json, ...   written by boardlab.lab.report
+
+The folder is the resume point. A game counts once it has a line in
+``games.jsonl``: its record is saved first (atomically), then the line is
+appended and flushed to disk, so an interruption loses at most the games under
+way, which a new run plays again (the same seeds give the same games). Nothing
+that is not this study's is ever overwritten: a folder holding another study,
+or files the study did not write where it would write, is refused with
+:class:`StudyFolderError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import BoardlabError
+from .play import PlayedGame
+from .stats import GameOutcome
+from .study import OutcomeSink, Study
+
+STUDY_FILE = "study.json"
+GAMES_FILE = "games.jsonl"
+
+
+class StudyFolderError(BoardlabError):
+    """A study folder that cannot be used without losing or mixing data."""
+
+    code = "bad_study_folder"
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", name).strip("_")
+
+
+class StudyFolder(OutcomeSink):
+    """Open (create, or continue) the folder of ``study``; refuse anything else."""
+
+    def __init__(self, folder: str | os.PathLike[str], study: Study) -> None:
+        self.folder = Path(folder).expanduser()
+        self.study = study
+        self.settings = study.settings()
+        self.study_id = study.study_id
+        self._check_folder()
+        self._outcomes = self._read_games()
+        self._file_names = self._record_names()
+
+    # --- opening -----------------------------------------------------------------
+    def _check_folder(self) -> None:
+        folder = self.folder
+        if folder.exists() and not folder.is_dir():
+            raise StudyFolderError(f"{folder} is a file, not a folder: give a folder for the study's records")
+        settings_path = folder / STUDY_FILE
+        if settings_path.exists():
+            try:
+                stored = json.loads(settings_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise StudyFolderError(f"{settings_path}: unreadable ({exc}); not touching that folder") from None
+            if not isinstance(stored, dict) or stored.get("settings") != json.loads(json.dumps(self.settings)):
+                raise StudyFolderError(
+                    f"{folder} holds a different study ({_differences(stored, self.settings)}); "
+                    "run with the same settings to continue it, or choose another folder"
+                )
+            return
+        if folder.exists() and any(folder.iterdir()):
+            raise StudyFolderError(
+                f"{folder} is not empty and holds no boardlab study ({STUDY_FILE}); "
+                "choose a new or empty folder so nothing in it is overwritten"
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"study_id": self.study_id, "settings": self.settings}, indent=1) + "\n"
+        _write_atomically(settings_path, text)
+
+    def _read_games(self) -> dict[tuple[str, int], GameOutcome]:
+        """The games of earlier runs; an unreadable line is refused (the file is not ours)."""
+        path = self.folder / GAMES_FILE
+        outcomes: dict[tuple[str, int], GameOutcome] = {}
+        if not path.exists():
+            return outcomes
+        # every complete line ends with a newline: what follows the last one is a line
+        # an interrupted run did not finish, dropped here (that game is played again)
+        *lines, _unfinished = path.read_bytes().split(b"\n")
+        kept = 0
+        for number, line in enumerate(lines, 1):
+            kept += len(line) + 1
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+                if data.pop("study") != self.study_id:
+                    raise ValueError("another study's game")
+                outcome = GameOutcome.from_json(data)
+            except (ValueError, KeyError, TypeError) as exc:
+                raise StudyFolderError(f"{path} line {number}: not a game of this study ({exc})") from None
+            # a game is counted once even if a line was ever written twice
+            outcomes.setdefault(outcome.key, outcome)
+        if kept < path.stat().st_size:
+            with path.open("r+b") as handle:
+                handle.truncate(kept)
+        return outcomes
+
+    def _record_names(self) -> dict[str, str]:
+        """The file-name part of each variant ("" when there is only one)."""
+        variants = [variant.name for variant in self.study.variants]
+        if len(variants) == 1:
+            return {variants[0]: ""}
+        slugs = {name: _slug(name) or f"v{number}" for number, name in enumerate(variants)}
+        if len(set(slugs.values())) != len(slugs):
+            slugs = {name: f"v{number}-{slugs[name]}" for number, name in enumerate(variants)}
+        return slugs
+
+    # --- the sink -------------------------------------------------------------------
+    def done(self) -> dict[tuple[str, int], GameOutcome]:
+        return dict(self._outcomes)
+
+    def record_path(self, variant: str, index: int) -> Path:
+        slug = self._file_names[variant]
+        middle = f"-{slug}" if slug else ""
+        return self.folder / f"{self.study.game_id}{middle}-{index:05d}.json"
+
+    def add(self, played: PlayedGame) -> GameOutcome:
+        """Store a finished game: its record, then its line. Returns the outcome with its record path."""
+        outcome = played.outcome
+        if outcome.key in self._outcomes:
+            return self._outcomes[outcome.key]
+        target = self.record_path(outcome.variant, outcome.index)
+        if target.exists():
+            self._check_own_record(target, outcome)
+        played.record.save(target)
+        stored = GameOutcome(**{**outcome.__dict__, "record_path": str(target)})
+        line = json.dumps({"study": self.study_id, **stored.to_json()}, separators=(",", ":")) + "\n"
+        with (self.folder / GAMES_FILE).open("a", encoding="utf-8") as games:
+            games.write(line)
+            games.flush()
+            os.fsync(games.fileno())
+        self._outcomes[stored.key] = stored
+        return stored
+
+    def _check_own_record(self, path: Path, outcome: GameOutcome) -> None:
+        """A record left by an interrupted run of this study may be replaced (the game is
+        played again from the same seed); anything else is refused."""
+        try:
+            meta = json.loads(path.read_text(encoding="utf-8")).get("meta", {})
+        except (OSError, ValueError, AttributeError):
+            meta = {}
+        if not (
+            isinstance(meta, dict)
+            and meta.get("study") == self.study_id
+            and meta.get("variant") == outcome.variant
+            and meta.get("game_index") == outcome.index
+        ):
+            raise StudyFolderError(f"{path} exists and is not this study's record of game {outcome.index}; not overwriting it")
+
+
+def _differences(stored: Any, settings: dict[str, Any]) -> str:
+    old = stored.get("settings") if isinstance(stored, dict) else None
+    if not isinstance(old, dict):
+        return "its study.json is not one this version writes"
+    changed = [key for key in sorted(set(old) | set(settings)) if old.get(key) != json.loads(json.dumps(settings.get(key)))]
+    return "different " + ", ".join(changed) if changed else "different settings"
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
