@@ -1,0 +1,101 @@
+"""The FastAPI app: :func:`create_app` builds one from its settings (and optionally a storage),
+with no global state, so tests build as many as they like."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from .. import __version__
+from ..core.errors import BoardlabError
+from .computer import ComputerPlayers
+from .errors import ERROR_STATUS, error_body, status_for
+from .limits import BodyLimit
+from .routers import actions, catalog, live, records, rooms
+from .service import RoomService
+from .settings import Settings
+from .storage import Storage
+
+log = logging.getLogger("boardlab.server")
+
+DESCRIPTION = """Online rooms for every boardlab game: seats for people here, invited people
+and the computer; live updates over a WebSocket; storage that survives a restart.
+Errors are `{"error": {"code", "message"}}` with stable codes (docs/server.md)."""
+
+
+def create_app(settings: Settings | None = None, storage: Storage | None = None) -> FastAPI:
+    """The server as an ASGI app. ``storage`` defaults to the one ``settings`` names."""
+    settings = settings or Settings()
+    storage = storage or Storage(settings.storage_url())
+    service = RoomService(settings, storage, ComputerPlayers(settings.computer_workers))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.close()
+
+    app = FastAPI(title="boardlab", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.storage = storage
+    app.state.service = service
+    for module in (catalog, rooms, actions, records, live):
+        app.include_router(module.router)
+    _handle_errors(app)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    if settings.static_dir is not None and settings.static_dir.is_dir():
+        # the browser pages (the next issue); mounted last so that /api and /docs come first
+        app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
+    return app
+
+
+def _handle_errors(app: FastAPI) -> None:
+    """One place that turns every refusal into ``{"error": {"code", "message"}}``."""
+
+    @app.exception_handler(BoardlabError)
+    async def boardlab_error(_request: Request, exc: BoardlabError) -> JSONResponse:
+        return JSONResponse(error_body(exc.code, str(exc)), status_code=status_for(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        broken = [error for error in errors if error.get("type") == "json_invalid"]
+        if broken:
+            detail = broken[0].get("ctx", {}).get("error", broken[0].get("msg", ""))
+            return JSONResponse(error_body("bad_json", f"the body is not valid JSON: {detail}"), status_code=ERROR_STATUS["bad_json"])
+        problems = "; ".join(_describe(error) for error in errors[:5])
+        return JSONResponse(error_body("bad_request", problems), status_code=ERROR_STATUS["bad_request"])
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
+        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        message = "the server failed to handle the request; nothing was changed"
+        return JSONResponse(error_body("internal_error", message), status_code=ERROR_STATUS["internal_error"])
+
+
+def _describe(error: dict[str, object]) -> str:
+    """One validation problem as ``field: what is wrong``."""
+    where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")  # type: ignore[union-attr]
+    message = str(error.get("msg", "invalid"))
+    if error.get("type") == "missing" and not where:
+        return "a JSON body is required"
+    if error.get("type") == "extra_forbidden":
+        message = "unknown field"
+    return f"{where or 'body'}: {message}"
+
+
+__all__ = ["create_app"]

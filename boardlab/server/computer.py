@@ -1,0 +1,87 @@
+"""The computer thinks here: a pool of processes, off the event loop.
+
+A search is handed only what the match hands a computer player: the agent's spec, a
+seed, and :meth:`Match.agent_input` (a state resampled for its seat, never the real
+one). The worker rebuilds the agent with :func:`boardlab.agents.make_agent` and sends
+back the move's notation. A search that outlives its deadline is abandoned (the room
+plays a fallback move) and a broken pool is replaced, so one room's search never holds
+up another room's moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from ..agents import make_agent
+from ..core.registry import game_ids
+from ..core.state import State
+
+log = logging.getLogger("boardlab.server")
+
+
+def think(spec: str, seed: int, state: State) -> str:
+    """Run in a worker: the move the agent ``spec`` (seeded with ``seed``) chooses in ``state``."""
+    agent = make_agent(spec, seed=seed, game=state.game)
+    return str(agent.choose(state))
+
+
+def _warm_up() -> int:
+    # import every game (and the agents they ship) once, before the first real search
+    game_ids()
+    return os.getpid()
+
+
+class ComputerPlayers:
+    """The pool the computer seats of every room think in.
+
+    ``workers`` processes (spawned, so a worker never inherits the server's threads or
+    sockets); 0 thinks in threads of this process instead, which tests use to avoid
+    process start-up.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor: Executor | None = None
+
+    def start(self) -> None:
+        self._executor = self._new_executor()
+        if isinstance(self._executor, ProcessPoolExecutor):
+            for _ in range(self.workers):
+                self._executor.submit(_warm_up)
+
+    def _new_executor(self) -> Executor:
+        if self.workers <= 0:
+            return ThreadPoolExecutor(max_workers=2, thread_name_prefix="boardlab-think")
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    async def choose(self, spec: str, seed: int, state: State, deadline: float) -> str | None:
+        """The notation of the agent's move, or None when the search failed or took longer
+        than ``deadline`` seconds (the caller then plays a fallback move)."""
+        if self._executor is None:
+            self.start()
+        assert self._executor is not None
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(self._executor, think, spec, seed, state), deadline)
+        except asyncio.TimeoutError:
+            log.warning("computer %s took longer than %.0f s; playing a fallback move", spec, deadline)
+        except BrokenProcessPool:
+            log.error("the computer's process pool broke (a worker died); starting a new one")
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._new_executor()
+        except Exception:  # an agent's bug must not take the room down: it is logged, the room goes on
+            log.exception("computer %s failed to choose a move", spec)
+        return None
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+__all__ = ["ComputerPlayers", "think"]

@@ -1,0 +1,40 @@
+"""What routes are given through ``Depends``: the room service and the caller's seat token."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header
+from starlette.requests import HTTPConnection
+
+from .errors import BadTokenError
+from .service import RoomService
+
+
+def get_service(connection: HTTPConnection) -> RoomService:
+    service: RoomService = connection.app.state.service
+    return service
+
+
+def seat_token(
+    authorization: Annotated[
+        str | None, Header(description="Bearer TOKEN: the seat token from creating or joining the room")
+    ] = None,
+    x_seat_token: Annotated[str | None, Header(description="the seat token, as an alternative to Authorization")] = None,
+) -> str | None:
+    """The caller's seat token: ``Authorization: Bearer TOKEN`` or ``X-Seat-Token: TOKEN``; None
+    for a spectator."""
+    if authorization is not None:
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise BadTokenError("the Authorization header must be 'Bearer TOKEN'")
+        return token.strip()
+    if x_seat_token is not None:
+        return x_seat_token.strip() or None
+    return None
+
+
+Service = Annotated[RoomService, Depends(get_service)]
+Token = Annotated[str | None, Depends(seat_token)]
+
+__all__ = ["Service", "Token", "get_service", "seat_token"]

@@ -1,0 +1,143 @@
+"""The server's errors and the one table that maps every error code to an HTTP status.
+
+Every refusal is a :class:`~boardlab.core.errors.BoardlabError` (the core's for game and
+match errors, the classes below for the server's own), so one exception handler turns
+them all into ``{"error": {"code": ..., "message": ...}}``. Codes are stable: clients
+branch on them, docs/server.md lists them (a test keeps the two in step).
+"""
+
+from __future__ import annotations
+
+from ..core.errors import (
+    BoardlabError,
+    IllegalMoveError,
+    OptionError,
+    RecordError,
+    RefusedError,
+)
+
+
+class ServerError(BoardlabError):
+    """A request the server refuses for a reason outside the game's rules."""
+
+    code = "bad_request"
+
+
+class BadJsonError(ServerError):
+    code = "bad_json"
+
+
+class BodyTooLargeError(ServerError):
+    code = "body_too_large"
+
+
+class UnknownRoomError(ServerError):
+    code = "unknown_room"
+
+
+class MissingTokenError(ServerError):
+    code = "missing_token"
+
+
+class BadTokenError(ServerError):
+    code = "bad_token"
+
+
+class NotYourSeatError(ServerError):
+    code = "not_your_seat"
+
+
+class BadInviteError(ServerError):
+    code = "bad_invite"
+
+
+class SeatTakenError(ServerError):
+    code = "seat_taken"
+
+
+class WaitingForPlayersError(ServerError):
+    code = "waiting_for_players"
+
+
+class GameNotOverError(ServerError):
+    code = "game_not_over"
+
+
+class StorageUnavailableError(ServerError):
+    code = "storage_unavailable"
+
+
+#: every code the server sends, with its HTTP status (docs/server.md has the same table)
+ERROR_STATUS: dict[str, int] = {
+    # the server's own
+    "bad_request": 422,
+    "bad_json": 400,
+    "body_too_large": 413,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "unknown_room": 404,
+    "missing_token": 401,
+    "bad_token": 403,
+    "not_your_seat": 403,
+    "bad_invite": 403,
+    "seat_taken": 409,
+    "waiting_for_players": 409,
+    "game_not_over": 409,
+    "storage_unavailable": 503,
+    "internal_error": 500,
+    # the core's (boardlab.core.errors), and the match's specific refusals
+    "bad_input": 400,
+    "unknown_game": 404,
+    "bad_option": 422,
+    "agent_not_for_game": 422,
+    "illegal_move": 422,
+    "bad_notation": 422,
+    "game_over": 409,
+    "not_your_turn": 409,
+    "stale_move": 409,
+    "refused": 409,
+    "undo_refused": 409,
+    "no_draws": 409,
+    "no_draw_offer": 409,
+    "bad_seats": 422,
+    "not_computer_turn": 409,
+    "bad_position": 422,
+    "bad_record": 422,
+}
+
+
+def status_for(error: BoardlabError) -> int:
+    """The HTTP status of ``error``: its code's entry, else its class's family (a code a
+    game or the match adds later still gets a sensible status)."""
+    status = ERROR_STATUS.get(error.code)
+    if status is not None:
+        return status
+    if isinstance(error, (IllegalMoveError, OptionError, RecordError)):
+        return 422
+    if isinstance(error, RefusedError):
+        return 409
+    return 400
+
+
+def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
+    """The JSON body of every refusal."""
+    return {"error": {"code": code, "message": message}}
+
+
+__all__ = [
+    "BadInviteError",
+    "BadJsonError",
+    "BadTokenError",
+    "BodyTooLargeError",
+    "ERROR_STATUS",
+    "GameNotOverError",
+    "MissingTokenError",
+    "NotYourSeatError",
+    "SeatTakenError",
+    "ServerError",
+    "StorageUnavailableError",
+    "UnknownRoomError",
+    "WaitingForPlayersError",
+    "error_body",
+    "status_for",
+]

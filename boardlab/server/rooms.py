@@ -1,0 +1,284 @@
+"""A room in memory: one :class:`boardlab.Match`, its seats, and what storage holds of it.
+
+Also the pieces every route needs: seat kinds, tokens (kept only as SHA-256 hashes),
+building a room's match back from its stored rows, and the one message a client gets
+(:func:`state_message`), which carries nothing but the viewer's view, the viewer's log
+and, to the seat that decides, its legal moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..agents import agent_seed, make_agent
+from ..core.agent import Agent
+from ..core.errors import OptionError
+from ..core.game import Game
+from ..core.match import Match
+from ..core.records import Ending, Record, Seat
+from ..core.registry import load
+from ..core.values import Player
+from .errors import BadTokenError, MissingTokenError, NotYourSeatError
+from .levels import DEFAULT_LEVEL, LEVELS, level_spec
+from .storage import MoveRow, RoomRow, SeatRow, StoredRoom
+
+#: who sits in a seat: a person at the creator's screen, an invited person, the computer
+SEAT_KINDS = ("here", "invite", "computer")
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+HUMAN = "human"
+
+
+def new_secret() -> str:
+    """A token or invite code: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def new_room_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def hash_secret(secret: str) -> str:
+    """What storage keeps of a token or invite code."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """One parsed entry of a room's ``seats`` list: ``here``, ``invite`` or ``computer:LEVEL``."""
+
+    kind: str
+    level: str | None = None
+
+    @classmethod
+    def parse(cls, text: str, number: int) -> "SeatChoice":
+        kind, _, level = text.strip().partition(":")
+        if kind not in SEAT_KINDS:
+            raise OptionError(
+                f"seat {number}: {text!r} is not a seat; use here, invite or computer:LEVEL "
+                f"(levels: {', '.join(LEVELS)})"
+            )
+        if kind != "computer":
+            if level:
+                raise OptionError(f"seat {number}: {kind} takes no level ({text!r})")
+            return cls(kind)
+        level = level or DEFAULT_LEVEL
+        if level not in LEVELS:
+            raise OptionError(f"seat {number}: unknown computer level {level!r}; levels: {', '.join(LEVELS)}")
+        return cls(kind, level)
+
+
+@dataclass(eq=False)
+class Room:
+    """A room being played. Every change happens under ``lock``, on the event loop."""
+
+    row: RoomRow
+    game: Game
+    match: Match
+    seats: list[SeatRow]
+    #: the moves storage holds, to write only what changed
+    stored: list[MoveRow]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: set when memory may be ahead of storage (a failed write): reload before the next action
+    stale: bool = False
+    computer_task: asyncio.Task[None] | None = None
+    clock_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def revision(self) -> int:
+        return self.row.revision
+
+    @property
+    def status(self) -> str:
+        if self.match.is_over():
+            return FINISHED
+        if any(seat.kind == "invite" and seat.token_hash is None for seat in self.seats):
+            return WAITING
+        return PLAYING
+
+    def held_by(self, token: str | None) -> list[Player]:
+        """The seats ``token`` holds ([] for no token: a spectator); BadTokenError if it holds none."""
+        if token is None:
+            return []
+        digest = hash_secret(token)
+        held = [seat.seat for seat in self.seats if seat.token_hash and hmac.compare_digest(seat.token_hash, digest)]
+        if not held:
+            raise BadTokenError(f"this token holds no seat in room {self.id}")
+        return held
+
+    def acting_seat(self, token: str | None, seat: Player | None) -> Player:
+        """The seat a token acts for: ``seat`` if named (and held), else the held seat that
+        decides now, else the only held seat."""
+        if token is None:
+            raise MissingTokenError(f"room {self.id}: acting needs a seat token (Authorization: Bearer TOKEN)")
+        held = self.held_by(token)
+        if seat is not None:
+            if seat not in held:
+                raise NotYourSeatError(f"room {self.id}: this token does not hold seat {seat}")
+            return seat
+        to_move = self.match.to_move()
+        if to_move in held:
+            return to_move
+        if len(held) == 1:
+            return held[0]
+        raise NotYourSeatError(f"room {self.id}: this token holds seats {held}; name the seat")
+
+    def viewer(self, held: list[Player], seat: Player | None) -> Player | None:
+        """Whose view a holder of ``held`` is shown: ``seat`` if named (and held), the held seat
+        deciding now, the first held seat, or None (spectators)."""
+        if seat is not None:
+            if seat not in held:
+                raise NotYourSeatError(f"room {self.id}: this token does not hold seat {seat}; spectators see seat None")
+            return seat
+        if not held:
+            return None
+        to_move = self.match.to_move()
+        return to_move if to_move in held else held[0]
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        return public_seats(self.seats)
+
+    def pending(self) -> dict[str, Any]:
+        """The match state that the record does not hold: a draw offer, queued resignations."""
+        extras = self.match.view(None)["match"]
+        return {"draw_offer": extras["draw_offer"] or [], "resigning": extras["resigning"] or []}
+
+    def summary(self) -> dict[str, Any]:
+        return room_summary(self.row, self.seats, len(self.match.log()), self.status)
+
+
+def public_seats(seats: list[SeatRow]) -> list[dict[str, Any]]:
+    """What anyone may know of the seats: never a token, an invite code or a hash."""
+    return [
+        {
+            "seat": seat.seat,
+            "kind": seat.kind,
+            "name": seat.name,
+            "agent": seat.spec if seat.kind == "computer" else HUMAN,
+            "joined": seat.kind != "invite" or seat.token_hash is not None,
+        }
+        for seat in seats
+    ]
+
+
+def room_summary(row: RoomRow, seats: list[SeatRow], moves: int, status: str | None = None) -> dict[str, Any]:
+    """A room as listings show it (no seed: it is a secret while the game goes on)."""
+    return {
+        "room": row.id,
+        "game": row.game,
+        "players": row.players,
+        "options": row.options,
+        "status": status or row.status,
+        "seats": public_seats(seats),
+        "moves": moves,
+        "undo": row.undo,
+        "move_seconds": row.move_seconds,
+        "created": row.created,
+        "updated": row.updated,
+        "result": row.result,
+    }
+
+
+def state_message(room: Room, viewer: Player | None, held: list[Player]) -> dict[str, Any]:
+    """The one message a client gets: the viewer's view and log, and the legal moves of the
+    viewer's seat when it decides now (to a holder of that seat only). Nothing else derived
+    from the real state: spectators (``viewer`` None) get ``view(None)``."""
+    match = room.match
+    status = room.status
+    to_move = match.to_move()
+    deciding = viewer is not None and viewer == to_move and status == PLAYING
+    return {
+        "type": "state",
+        "room": room.id,
+        "game": room.game.id,
+        "status": status,
+        "revision": room.revision,
+        "ply": match.ply,
+        "seat": viewer,
+        "your_seats": held,
+        "seats": room.public_seats(),
+        "to_move": to_move if to_move >= 0 else None,
+        "thinking": status == PLAYING and match.computer_to_move(),
+        "view": match.view(viewer),
+        "log": match.log_json(viewer),
+        "legal_moves": [move.to_json() for move in match.legal_moves(viewer)] if deciding else [],  # type: ignore[arg-type]
+    }
+
+
+def match_rows(match: Match) -> list[MoveRow]:
+    """The match's moves as storage rows (the record's notation, who, when, the log's note)."""
+    record = match.record()
+    notes = [entry.note for entry in match.log()]
+    return [
+        MoveRow(number, text, by, t, notes[number - 1] if number - 1 < len(notes) else "")
+        for number, (text, by, t) in enumerate(zip(record.moves, record.movers, record.times), 1)
+    ]
+
+
+def seat_agent(game: Game, seat: SeatRow, seed: int) -> Agent | None:
+    """The agent object in a computer seat (the match needs it to know the seat is a computer's,
+    and to answer draw offers); the search itself runs in the pool from its spec."""
+    if seat.kind != "computer":
+        return None
+    return make_agent(seat.spec, seed=agent_seed(seed, seat.seat), game=game)
+
+
+def computer_spec(game: Game, choice: SeatChoice) -> str:
+    assert choice.level is not None
+    return level_spec(game, choice.level)
+
+
+def build_match(stored: StoredRoom, clock: Callable[[], float]) -> tuple[Game, Match]:
+    """The room's match, rebuilt from its rows: every move replayed and checked (who made it
+    included), the ending and what was pending (a draw offer, a queued resignation) restored."""
+    row = stored.room
+    game = load(row.game, players=row.players, **row.options)
+    agents = [seat_agent(game, seat, row.seed) for seat in stored.seats]
+    record = Record(
+        game_id=row.game,
+        players=row.players,
+        options=dict(row.options),
+        seed=row.seed,
+        start=row.start,
+        seats=[Seat(seat.name, seat.spec if seat.kind == "computer" else HUMAN) for seat in stored.seats],
+        moves=[move.text for move in stored.moves],
+        movers=[move.by for move in stored.moves],
+        times=[move.t for move in stored.moves],
+        ending=None if row.ending is None else Ending(row.ending["code"], row.ending.get("seat")),
+    )
+    match = Match.from_record(record, agents, undo=row.undo, move_seconds=row.move_seconds, clock=clock)
+    pending = row.pending or {}
+    for seat in pending.get("resigning", []):
+        match.resign(seat)
+    for seat in pending.get("draw_offer", []):
+        if match.is_human(seat):
+            match.offer_draw(seat)
+    return game, match
+
+
+__all__ = [
+    "FINISHED",
+    "PLAYING",
+    "Room",
+    "SEAT_KINDS",
+    "SeatChoice",
+    "WAITING",
+    "build_match",
+    "computer_spec",
+    "hash_secret",
+    "match_rows",
+    "new_room_id",
+    "new_secret",
+    "public_seats",
+    "room_summary",
+    "seat_agent",
+    "state_message",
+]

@@ -1,0 +1,1 @@
+"""One router per resource: the game catalog, rooms, actions in a room, live updates, records."""

@@ -1,0 +1,37 @@
+"""What a seat does in a room: move, take back, resign, offer/accept/decline a draw.
+
+Every action needs the seat's token and answers with the room's new state as that seat
+sees it, after the change is committed to storage. A refusal changes nothing.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from ..deps import Service, Token
+from ..schemas import DrawRequest, ErrorResponse, MoveRequest, SeatRequest, StateMessage
+
+router = APIRouter(prefix="/api/rooms/{room_id}", tags=["actions"], responses={"4XX": {"model": ErrorResponse}})
+
+
+@router.post("/moves", response_model=StateMessage, summary="make a move")
+async def make_move(room_id: str, body: MoveRequest, service: Service, token: Token) -> JSONResponse:
+    """``move`` is a legal move's ``text``; ``ply`` the state's ply the move was chosen in. A move
+    for an older ply gets ``stale_move``: of two moves racing for one ply exactly one lands."""
+    return JSONResponse(await service.play(room_id, token, body.move, body.ply, body.revision, body.seat))
+
+
+@router.post("/undo", response_model=StateMessage, summary="take back your last move (and the computer's replies)")
+async def undo(room_id: str, service: Service, token: Token, body: SeatRequest | None = None) -> JSONResponse:
+    return JSONResponse(await service.undo(room_id, token, body.seat if body else None))
+
+
+@router.post("/resign", response_model=StateMessage, summary="resign")
+async def resign(room_id: str, service: Service, token: Token, body: SeatRequest | None = None) -> JSONResponse:
+    return JSONResponse(await service.resign(room_id, token, body.seat if body else None))
+
+
+@router.post("/draw", response_model=StateMessage, summary="offer, accept or decline a draw (games with draws by agreement)")
+async def draw(room_id: str, body: DrawRequest, service: Service, token: Token) -> JSONResponse:
+    return JSONResponse(await service.draw(room_id, token, body.action, body.seat))

@@ -1,0 +1,121 @@
+"""``/api/rooms/{room_id}/live``: a WebSocket per room that sends the room's state at once on
+connecting and again after every change.
+
+The seat token comes as ``?token=`` or later in a message ``{"type": "auth", "token": ...}``
+(the state is then re-sent as that seat sees it); without one the client is a spectator.
+A client may also send ``{"type": "ping"}`` (answered ``{"type": "pong"}``). Moves and the
+other actions go through the HTTP routes, which acknowledge them once they are stored.
+Refusals arrive as ``{"type": "error", "error": {"code", "message"}}``; an unknown room or a
+bad token closes the socket with code 4000 + the HTTP status (4404, 4403).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, Optional
+
+from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+
+from ...core.errors import BoardlabError
+from ..deps import Service
+from ..errors import BadJsonError, BodyTooLargeError, ServerError, error_body, status_for
+from ..service import RoomService, Watcher
+
+router = APIRouter(tags=["live"])
+
+
+class Connection:
+    """One socket: its watcher (replaced on ``auth``) and one lock so that state messages
+    and replies never interleave."""
+
+    def __init__(self, websocket: WebSocket, service: RoomService, room_id: str, max_bytes: int) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.room_id = room_id
+        self.max_bytes = max_bytes
+        self.watcher: Watcher | None = None
+        self._sender: asyncio.Task[None] | None = None
+        self._send_lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self._send_lock:
+            await self.websocket.send_text(json.dumps(message))
+
+    async def error(self, error: BoardlabError) -> None:
+        await self.send({"type": "error", **error_body(error.code, str(error))})
+
+    async def watch(self, token: str | None, seat: int | None) -> None:
+        watcher = await self.service.watch(self.room_id, token, seat)
+        self.stop()
+        self.watcher = watcher
+        self._sender = asyncio.get_running_loop().create_task(self._send_states(watcher))
+
+    async def _send_states(self, watcher: Watcher) -> None:
+        try:
+            while True:
+                await self.send(await watcher.next_message())
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the client went away; the receiving side cleans up
+
+    def stop(self) -> None:
+        if self._sender is not None:
+            self._sender.cancel()
+            self._sender = None
+        if self.watcher is not None:
+            self.service.unwatch(self.room_id, self.watcher)
+            self.watcher = None
+
+    async def handle(self, text: str) -> None:
+        if len(text) > self.max_bytes:
+            raise BodyTooLargeError(f"a message is larger than {self.max_bytes} bytes")
+        try:
+            message = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise BadJsonError(f"the message is not valid JSON ({exc.msg} at {exc.pos})") from None
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "ping":
+            await self.send({"type": "pong"})
+        elif kind == "auth":
+            token, seat = message.get("token"), message.get("seat")
+            if token is not None and not isinstance(token, str):
+                raise ServerError("auth: 'token' is text")
+            if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+                raise ServerError("auth: 'seat' is a seat number")
+            await self.watch(token, seat)
+        else:
+            raise ServerError(f"unknown message type {kind!r}: send auth or ping (moves go to POST .../moves)")
+
+
+@router.websocket("/api/rooms/{room_id}/live")
+async def live(
+    websocket: WebSocket,
+    room_id: str,
+    service: Service,
+    token: Optional[str] = Query(None),
+    seat: Optional[int] = Query(None),
+) -> None:
+    await websocket.accept()
+    connection = Connection(websocket, service, room_id, websocket.app.state.settings.max_body_bytes)
+    try:
+        await connection.watch(token, seat)
+    except BoardlabError as exc:
+        await connection.error(exc)
+        await websocket.close(code=4000 + status_for(exc))
+        return
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            try:
+                text = frame.get("text")
+                if text is None:
+                    raise BadJsonError("messages are JSON text frames, not binary")
+                await connection.handle(text)
+            except BoardlabError as exc:
+                await connection.error(exc)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        connection.stop()

@@ -1,0 +1,60 @@
+"""``/api/rooms``: create a room, list rooms, look at one, join an invited seat."""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+
+from ..deps import Service, Token
+from ..schemas import CreatedRoom, CreateRoomRequest, ErrorResponse, JoinedRoom, JoinRequest, RoomSummary, StateMessage
+from ..service import NewRoom
+from ..rooms import state_message
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses={"4XX": {"model": ErrorResponse}})
+
+
+@router.post("", status_code=201, response_model=CreatedRoom, summary="create a room")
+async def create_room(body: CreateRoomRequest, service: Service) -> JSONResponse:
+    """Create a room for ``game`` with one entry per seat in ``seats``. The answer holds the
+    token of the ``here`` seats and one invite code per ``invite`` seat: both are shown only
+    here (storage keeps hashes)."""
+    created = await service.create(
+        NewRoom(body.game, body.players, dict(body.options), body.seats, body.names, body.undo, body.move_seconds)
+    )
+    room = created.room
+    async with room.lock:
+        held = room.held_by(created.token)
+        state = state_message(room, room.viewer(held, None), held)
+    invites = [
+        {"seat": seat, "code": code, "link": f"/rooms/{room.id}?invite={code}"} for seat, code in created.invites.items()
+    ]
+    return JSONResponse({"room": room.id, "token": created.token, "invites": invites, "state": state}, status_code=201)
+
+
+@router.get("", response_model=list[RoomSummary], summary="list rooms")
+async def list_rooms(
+    service: Service,
+    status: Literal["open", "playing", "finished", "all"] = Query("all", description="open: waiting for invited players"),
+    game: Optional[str] = Query(None, max_length=64, description="only this game's rooms"),
+) -> JSONResponse:
+    """The most recently active rooms (at most 100), newest first."""
+    return JSONResponse(await service.list_rooms(status, game))
+
+
+@router.get("/{room_id}", response_model=StateMessage, summary="the room's state as this token (or a spectator) sees it")
+async def room_state(
+    room_id: str,
+    service: Service,
+    token: Token,
+    seat: Optional[int] = Query(None, ge=0, le=15, description="whose view, among the token's seats"),
+) -> JSONResponse:
+    return JSONResponse(await service.state(room_id, token, seat))
+
+
+@router.post("/{room_id}/join", response_model=JoinedRoom, summary="take an invited seat with its invite code")
+async def join_room(room_id: str, body: JoinRequest, service: Service) -> JSONResponse:
+    """The code works once: the seat's token is in the answer and nowhere else."""
+    token, seat, state = await service.join(room_id, body.code, body.name)
+    return JSONResponse({"room": room_id, "seat": seat, "token": token, "state": state})

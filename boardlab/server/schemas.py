@@ -1,0 +1,133 @@
+"""The request bodies (validated before anything runs; unknown fields are refused) and the
+shapes of the answers, for the OpenAPI page."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from ..core.state import MAX_MOVE_TEXT
+
+OptionValue = Union[bool, int, float, str]
+SeatName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+#: a seat number in a request: the games seat at most a handful of players
+SeatNumber = Field(default=None, ge=0, le=15, description="the seat to act for; default: the token's seat that decides now")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateRoomRequest(Strict):
+    game: str = Field(max_length=64, description="a game id from GET /api/games")
+    players: Optional[int] = Field(default=None, ge=1, le=16, description="the number of seats (default: the game's)")
+    options: dict[str, OptionValue] = Field(default_factory=dict, description="the game's options by name")
+    seats: Optional[list[str]] = Field(
+        default=None,
+        max_length=16,
+        description="one per seat: here (a person at this screen, played with the room's token), "
+        "invite (a person joining with an invite code) or computer:LEVEL (easy, normal, hard); "
+        "default: here, then computer:normal",
+    )
+    names: Optional[list[SeatName]] = Field(default=None, max_length=16, description="a display name per seat")
+    undo: Optional[Literal["never", "own", "same_screen"]] = Field(
+        default=None,
+        description="take-backs; default: same_screen for people at one screen, never with an invited "
+        "person, own for one person against the computer",
+    )
+    move_seconds: Optional[float] = Field(
+        default=None, gt=0, le=86400, description="a time limit per decision of a person (the game's ruling decides a timeout)"
+    )
+
+
+class JoinRequest(Strict):
+    code: str = Field(min_length=1, max_length=100, description="the invite code from the invite link")
+    name: Optional[SeatName] = Field(default=None, description="the name to show")
+
+
+class MoveRequest(Strict):
+    move: str = Field(min_length=1, max_length=MAX_MOVE_TEXT, description="the move in the game's notation (a legal move's 'text')")
+    ply: int = Field(ge=0, description="the ply of the state the move was chosen in (the message's 'ply')")
+    revision: Optional[int] = Field(default=None, ge=0, description="optionally, the message's 'revision': stricter than ply")
+    seat: Optional[int] = SeatNumber
+
+
+class SeatRequest(Strict):
+    seat: Optional[int] = SeatNumber
+
+
+class DrawRequest(Strict):
+    action: Literal["offer", "accept", "decline"]
+    seat: Optional[int] = SeatNumber
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="stable, machine-readable: see docs/server.md")
+    message: str = Field(description="what was wrong, for people")
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+class StateMessage(BaseModel):
+    """What a client is sent, over HTTP and the WebSocket alike."""
+
+    type: Literal["state"]
+    room: str
+    game: str
+    status: Literal["waiting", "playing", "finished"]
+    revision: int = Field(description="bumped by every change of the room")
+    ply: int = Field(description="send it back with a move")
+    seat: Optional[int] = Field(description="whose view this is (null: spectators)")
+    your_seats: list[int]
+    seats: list[dict[str, Any]]
+    to_move: Optional[int]
+    thinking: bool = Field(description="a computer seat is deciding")
+    view: dict[str, Any] = Field(description="match.view(seat): the game's view envelope and the match around it")
+    log: list[dict[str, Any]] = Field(description="the moves as this seat may know them")
+    legal_moves: list[dict[str, Any]] = Field(description="move.to_json() of each legal move, only to the seat that decides")
+
+
+class CreatedRoom(BaseModel):
+    room: str
+    token: Optional[str] = Field(description="the seat token of the 'here' seats (keep it secret; shown once)")
+    invites: list[dict[str, Any]] = Field(description="per invited seat: seat, code, link")
+    state: StateMessage
+
+
+class JoinedRoom(BaseModel):
+    room: str
+    seat: int
+    token: str = Field(description="this seat's token (keep it secret; shown once)")
+    state: StateMessage
+
+
+class RoomSummary(BaseModel):
+    room: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    status: str
+    seats: list[dict[str, Any]]
+    moves: int
+    undo: str
+    move_seconds: Optional[float]
+    created: float
+    updated: float
+    result: Optional[dict[str, Any]]
+
+
+__all__ = [
+    "CreateRoomRequest",
+    "CreatedRoom",
+    "DrawRequest",
+    "ErrorResponse",
+    "JoinRequest",
+    "JoinedRoom",
+    "MoveRequest",
+    "RoomSummary",
+    "SeatRequest",
+    "StateMessage",
+]

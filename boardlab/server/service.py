@@ -1,0 +1,542 @@
+"""The room service: every room's match, its storage, its computer seats, its clock, its watchers.
+
+The one authority over rooms. Each room holds one :class:`boardlab.Match` in memory
+(rebuilt from storage on first access and at start-up) and changes only under its own
+lock, in three steps: the match acts (a refusal raises and changes nothing), the change
+is committed to storage, then it is acknowledged and sent to every watcher. If the
+commit fails the room is reloaded from storage, so memory never runs ahead of what a
+restart would find.
+
+After every change the service looks at what comes next: a computer seat to move gets
+a search in the pool (:mod:`.computer`), a person with a time limit gets a timer. A
+search whose room moved on meanwhile (an undo, a resignation) is thrown away: it is
+played only if the room's revision is the one it started from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import random
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Coroutine, TypeVar
+
+from ..core.errors import BoardlabError, OptionError, RefusedError, StaleMoveError
+from ..core.match import UNDO_POLICIES, Match
+from ..core.registry import load
+from ..core.seeds import derive_seed
+from ..core.values import Player
+from .computer import ComputerPlayers
+from .errors import (
+    BadInviteError,
+    GameNotOverError,
+    SeatTakenError,
+    StorageUnavailableError,
+    UnknownRoomError,
+    WaitingForPlayersError,
+)
+from .levels import DEADLINE_SECONDS, DEFAULT_LEVEL
+from .rooms import (
+    FINISHED,
+    HUMAN,
+    PLAYING,
+    WAITING,
+    Room,
+    SeatChoice,
+    build_match,
+    computer_spec,
+    hash_secret,
+    match_rows,
+    new_room_id,
+    new_secret,
+    room_summary,
+    seat_agent,
+    state_message,
+)
+from .settings import Settings
+from .storage import Change, MoveRow, RoomRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
+
+log = logging.getLogger("boardlab.server")
+T = TypeVar("T")
+Message = dict[str, Any]
+
+#: what ``GET /api/rooms?status=`` accepts, and the stored statuses each one lists
+LISTINGS = {
+    "open": (WAITING,),
+    "playing": (PLAYING,),
+    "finished": (FINISHED,),
+    "all": (WAITING, PLAYING, FINISHED),
+}
+
+
+@dataclass(frozen=True)
+class NewRoom:
+    """A room to create (validated by the schema; checked against the game here)."""
+
+    game: str
+    players: int | None
+    options: dict[str, Any]
+    seats: list[str] | None
+    names: list[str] | None
+    undo: str | None
+    move_seconds: float | None
+
+
+@dataclass
+class Created:
+    room: Room
+    token: str | None
+    invites: dict[Player, str]
+
+
+class Watcher:
+    """One live connection to a room: the seats its token holds and the seat it asked for.
+    Only the latest state is kept: a slow client skips states, never gets them out of order."""
+
+    def __init__(self, held: list[Player], seat: Player | None) -> None:
+        self.held = held
+        self.seat = seat
+        self._latest: Message | None = None
+        self._ready = asyncio.Event()
+
+    def push(self, message: Message) -> None:
+        self._latest = message
+        self._ready.set()
+
+    async def next_message(self) -> Message:
+        await self._ready.wait()
+        self._ready.clear()
+        assert self._latest is not None
+        return self._latest
+
+
+class RoomService:
+    def __init__(self, settings: Settings, storage: Storage, computer: ComputerPlayers) -> None:
+        self.settings = settings
+        self.storage = storage
+        self.computer = computer
+        self._rooms: dict[str, Room] = {}
+        self._load_lock = asyncio.Lock()
+        self._watchers: dict[str, set[Watcher]] = defaultdict(set)
+        # storage calls block: they run here, off the event loop (SQLite: one writer thread)
+        self._storage_threads = ThreadPoolExecutor(storage.parallel_writers, thread_name_prefix="boardlab-storage")
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing = False
+
+    # --- life -------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Start the computer's pool and resume every unfinished room (pending computer moves
+        and clocks included) in the background."""
+        self.computer.start()
+        self._spawn(self._resume_all())
+
+    async def close(self) -> None:
+        self._closing = True
+        for room in self._rooms.values():
+            if room.clock_timer is not None:
+                room.clock_timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.computer.close()
+        self._storage_threads.shutdown(wait=True)
+
+    async def _resume_all(self) -> None:
+        for room_id in await self._db(self.storage.unfinished_room_ids):
+            try:
+                await self.room(room_id)
+            except Exception:  # one broken room must not keep the others from resuming
+                log.exception("room %s could not be resumed", room_id)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _db(self, call: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._storage_threads, call, *args)
+
+    # --- finding rooms ------------------------------------------------------------------
+    async def room(self, room_id: str) -> Room:
+        """The room, from memory or rebuilt from storage; UnknownRoomError if there is none."""
+        room = self._rooms.get(room_id)
+        if room is not None:
+            return room
+        async with self._load_lock:
+            room = self._rooms.get(room_id)
+            if room is None:
+                stored = await self._load(room_id)
+                game, match = build_match(stored, self.settings.clock)
+                room = Room(stored.room, game, match, stored.seats, stored.moves)
+                self._rooms[room_id] = room
+        self._schedule(room)
+        return room
+
+    async def _load(self, room_id: str) -> StoredRoom:
+        try:
+            stored = await self._db(self.storage.load_room, room_id)
+        except Exception as exc:
+            log.exception("loading room %s failed", room_id)
+            raise StorageUnavailableError(f"room {room_id}: storage is not available ({type(exc).__name__})") from None
+        if stored is None:
+            raise UnknownRoomError(f"there is no room {room_id!r}")
+        return stored
+
+    async def _refresh(self, room: Room) -> None:
+        """Rebuild ``room`` in place from storage (its lock and watchers stay)."""
+        stored = await self._load(room.id)
+        room.game, room.match = build_match(stored, self.settings.clock)
+        room.row, room.seats, room.stored = stored.room, stored.seats, stored.moves
+        room.stale = False
+
+    async def list_rooms(self, listing: str, game: str | None) -> list[dict[str, Any]]:
+        rows = await self._db(self.storage.list_rooms, LISTINGS[listing], game, self.settings.rooms_listed)
+        return [room_summary(row, seats, count) for row, seats, count in rows]
+
+    # --- creating and joining -------------------------------------------------------------
+    async def create(self, request: NewRoom) -> Created:
+        game = load(request.game, players=request.players, **request.options)
+        n = game.num_players
+        if request.seats is None:
+            choices = [SeatChoice("here")] + [SeatChoice("computer", DEFAULT_LEVEL)] * (n - 1)
+        else:
+            choices = [SeatChoice.parse(text, number) for number, text in enumerate(request.seats, 1)]
+        if len(choices) != n:
+            raise RefusedError(f"{game.id} with {n} players needs {n} seats, got {len(choices)}", code="bad_seats")
+        if request.names is not None and len(request.names) != n:
+            raise RefusedError(f"{len(request.names)} names for {n} seats", code="bad_seats")
+        undo = request.undo or default_undo(choices)
+        if undo not in UNDO_POLICIES:
+            raise OptionError(f"undo policy {undo!r}: expected one of {', '.join(UNDO_POLICIES)}")
+        seed = self.settings.seed_source()
+        here = [choice.kind == "here" for choice in choices]
+        token = new_secret() if any(here) else None
+        invites: dict[Player, str] = {}
+        seats: list[SeatRow] = []
+        for seat, choice in enumerate(choices):
+            name = request.names[seat] if request.names else default_name(game.player_name(seat), choice)
+            spec = computer_spec(game, choice) if choice.kind == "computer" else HUMAN
+            seat_row = SeatRow(seat, choice.kind, spec, name, level=choice.level)
+            if choice.kind == "here":
+                assert token is not None
+                seat_row.token_hash = hash_secret(token)
+            elif choice.kind == "invite":
+                invites[seat] = new_secret()
+                seat_row.invite_hash = hash_secret(invites[seat])
+            seats.append(seat_row)
+        agents = [seat_agent(game, seat_row, seed) for seat_row in seats]
+        match = Match(
+            game,
+            agents,
+            seed=seed,
+            names=[seat_row.name for seat_row in seats],
+            undo=undo,
+            move_seconds=request.move_seconds,
+            clock=self.settings.clock,
+        )
+        now = time.time()
+        row = RoomRow(
+            new_room_id(), game.id, n, dict(game.options), seed, None, undo, request.move_seconds,
+            WAITING if invites else PLAYING, created=now, updated=now,
+        )
+        room = Room(row, game, match, seats, match_rows(match))
+        try:
+            await self._db(self.storage.create_room, StoredRoom(row, seats, room.stored))
+        except Exception as exc:
+            log.exception("creating a room failed")
+            raise StorageUnavailableError(f"the room could not be saved ({type(exc).__name__}); nothing was created") from None
+        self._rooms[row.id] = room
+        self._schedule(room)
+        return Created(room, token, invites)
+
+    async def join(self, room_id: str, code: str, name: str | None) -> tuple[str, Player, Message]:
+        """Take the invited seat whose code is ``code``: returns the seat's new token, the seat,
+        and its state. The code works once: BadInviteError for a wrong one, SeatTakenError after."""
+        token = new_secret()
+        claimed: list[Player] = []
+
+        def claim(room: Room) -> SeatClaim:
+            digest = hash_secret(code)
+            for seat in room.seats:
+                if seat.invite_hash is not None and hmac.compare_digest(seat.invite_hash, digest):
+                    if seat.token_hash is not None:
+                        raise SeatTakenError(f"room {room.id}: seat {seat.seat} has been taken with this invite")
+                    seat.token_hash = hash_secret(token)
+                    if name is not None:
+                        seat.name = name
+                    claimed.append(seat.seat)
+                    # a fresh match from the record: the clock of the first decision starts now
+                    room.match = self._rebuilt(room)
+                    return SeatClaim(seat.seat, seat.invite_hash, seat.token_hash, name)
+            raise BadInviteError(f"room {room_id}: this invite code is not valid here")
+
+        room, message = await self._change(room_id, claim, lambda room: (claimed, None), conflict=SeatTakenError)
+        return token, claimed[0], message
+
+    def _rebuilt(self, room: Room) -> Match:
+        return Match.from_record(
+            room.match.record(),
+            room.match.agents,
+            names=[seat.name for seat in room.seats],
+            undo=room.row.undo,
+            move_seconds=room.row.move_seconds,
+            clock=self.settings.clock,
+        )
+
+    # --- acting ---------------------------------------------------------------------------
+    async def state(self, room_id: str, token: str | None, seat: Player | None) -> Message:
+        room = await self.room(room_id)
+        async with room.lock:
+            if room.stale:
+                await self._refresh(room)
+            held = room.held_by(token)
+            return state_message(room, room.viewer(held, seat), held)
+
+    async def play(self, room_id: str, token: str | None, text: str, ply: int, revision: int | None, seat: Player | None) -> Message:
+        def move(room: Room) -> None:
+            acting = room.acting_seat(token, seat)
+            self._check_playing(room)
+            if revision is not None and revision != room.revision:
+                raise StaleMoveError(
+                    f"{text}: made at revision {revision}, but room {room.id} is at revision {room.revision} "
+                    "(something happened first)"
+                )
+            room.match.play(acting, text, ply=ply)
+
+        return (await self._change(room_id, move, self._holder(token, seat)))[1]
+
+    async def undo(self, room_id: str, token: str | None, seat: Player | None) -> Message:
+        def take_back(room: Room) -> None:
+            acting = room.acting_seat(token, seat)
+            self._check_playing(room)
+            room.match.undo(acting)
+
+        return (await self._change(room_id, take_back, self._holder(token, seat)))[1]
+
+    async def resign(self, room_id: str, token: str | None, seat: Player | None) -> Message:
+        def give_up(room: Room) -> None:
+            room.match.resign(room.acting_seat(token, seat))
+
+        return (await self._change(room_id, give_up, self._holder(token, seat)))[1]
+
+    async def draw(self, room_id: str, token: str | None, action: str, seat: Player | None) -> Message:
+        def answer(room: Room) -> None:
+            acting = room.acting_seat(token, seat)
+            self._check_playing(room)
+            if action == "offer":
+                room.match.offer_draw(acting)
+            elif action == "accept":
+                room.match.accept_draw(acting)
+            else:
+                room.match.decline_draw(acting)
+
+        return (await self._change(room_id, answer, self._holder(token, seat)))[1]
+
+    async def record(self, room_id: str) -> dict[str, Any]:
+        """The finished game's record (the file ``boardlab replay`` reads); GameNotOverError
+        before the end, since a record holds every secret."""
+        room = await self.room(room_id)
+        async with room.lock:
+            if not room.match.is_over():
+                raise GameNotOverError(f"room {room_id}: the game is not over; its record holds hidden information")
+            return room.match.record(room=room.id, saved_by="boardlab serve").to_json()
+
+    @staticmethod
+    def _check_playing(room: Room) -> None:
+        if room.status == WAITING:
+            waiting = [seat.seat for seat in room.seats if seat.kind == "invite" and seat.token_hash is None]
+            raise WaitingForPlayersError(f"room {room.id}: waiting for the invited player(s) in seat(s) {waiting}")
+
+    @staticmethod
+    def _holder(token: str | None, seat: Player | None) -> Callable[[Room], tuple[list[Player], Player | None]]:
+        """Whose state answers an action: the acting token's, from the seat it acted for."""
+
+        def holder(room: Room) -> tuple[list[Player], Player | None]:
+            held = room.held_by(token)
+            return held, seat
+
+        return holder
+
+    async def _change(
+        self,
+        room_id: str,
+        action: Callable[[Room], Any],
+        answer_for: Callable[[Room], tuple[list[Player], Player | None]],
+        conflict: type[BoardlabError] = StaleMoveError,
+    ) -> tuple[Room, Message]:
+        """Run ``action`` on the room under its lock, commit it, tell the watchers, and
+        answer with the state ``answer_for`` names. A refusal changes nothing."""
+        room = await self.room(room_id)
+        async with room.lock:
+            if room.stale:
+                await self._refresh(room)
+            outcome = action(room)
+            await self._commit(room, outcome if isinstance(outcome, SeatClaim) else None, conflict)
+            held, seat = answer_for(room)
+            message = state_message(room, room.viewer(held, seat), held)
+            self._broadcast(room)
+        self._schedule(room)
+        return room, message
+
+    async def _commit(self, room: Room, claim: SeatClaim | None = None, conflict: type[BoardlabError] = StaleMoveError) -> None:
+        """Write what changed (the moves after the last one storage shares, the room's fields) in
+        one transaction, against the revision the change was made on. On any failure the room
+        is reloaded from storage and the action refused."""
+        rows = match_rows(room.match)
+        keep = shared_prefix(room.stored, rows)
+        result = room.match.result()
+        status = room.status
+        ending = room.match.ending
+        fields = {
+            "status": status,
+            "ending": None if ending is None else ending.to_json(),
+            "pending": room.pending(),
+            "result": None if result is None else result.to_json(),
+        }
+        change = Change(room.id, room.revision, keep, rows[keep:], fields, claim)
+        try:
+            await self._db(self.storage.commit, change)
+        except StorageConflict as exc:
+            room.stale = True
+            raise conflict(f"room {room.id}: another action came first ({exc}); nothing was changed") from None
+        except Exception as exc:
+            room.stale = True
+            log.exception("room %s: saving a change failed", room.id)
+            raise StorageUnavailableError(f"room {room.id}: the change could not be saved ({type(exc).__name__}); nothing was changed") from None
+        room.stored = rows
+        room.row.revision += 1
+        room.row.updated = time.time()
+        room.row.status = status
+        room.row.ending, room.row.pending, room.row.result = fields["ending"], fields["pending"], fields["result"]
+
+    # --- watchers ---------------------------------------------------------------------------
+    async def watch(self, room_id: str, token: str | None, seat: Player | None) -> Watcher:
+        """A new watcher of the room, holding the current state at once."""
+        room = await self.room(room_id)
+        async with room.lock:
+            held = room.held_by(token)
+            room.viewer(held, seat)  # refuses a seat the token does not hold
+            watcher = Watcher(held, seat)
+            watcher.push(state_message(room, room.viewer(held, seat), held))
+            self._watchers[room_id].add(watcher)
+        return watcher
+
+    def unwatch(self, room_id: str, watcher: Watcher) -> None:
+        watchers = self._watchers.get(room_id)
+        if watchers is not None:
+            watchers.discard(watcher)
+            if not watchers:
+                del self._watchers[room_id]
+
+    def _broadcast(self, room: Room) -> None:
+        made: dict[tuple[Player | None, tuple[Player, ...]], Message] = {}
+        for watcher in self._watchers.get(room.id, ()):
+            viewer = room.viewer(watcher.held, watcher.seat)
+            key = (viewer, tuple(watcher.held))
+            if key not in made:
+                made[key] = state_message(room, viewer, watcher.held)
+            watcher.push(made[key])
+
+    # --- what comes next: the computer, the clock ---------------------------------------------
+    def _schedule(self, room: Room) -> None:
+        if self._closing:
+            return
+        self._arm_clock(room)
+        if room.status == PLAYING and room.match.computer_to_move():
+            if room.computer_task is None or room.computer_task.done():
+                room.computer_task = self._spawn(self._computer_turns(room))
+
+    async def _computer_turns(self, room: Room) -> None:
+        """Play the computer seats' decisions until a person decides (or the room moves on)."""
+        while not self._closing:
+            async with room.lock:
+                if room.stale or room.status != PLAYING or not room.match.computer_to_move():
+                    return
+                seat = room.match.to_move()
+                revision, ply = room.revision, room.match.ply
+                seat_row = room.seats[seat]
+                # the seed depends on the room and the position: a resumed room thinks the same way
+                seed = derive_seed(room.row.seed, ply)
+                state = room.match.agent_input(seat)
+            deadline = DEADLINE_SECONDS.get(seat_row.level or "", max(DEADLINE_SECONDS.values()))
+            text = await self.computer.choose(seat_row.spec, seed, state, deadline + self.settings.think_grace_seconds)
+            async with room.lock:
+                if room.stale or room.revision != revision:
+                    continue  # an undo, a resignation, a draw came first: think again if still needed
+                try:
+                    if text is None:
+                        raise RefusedError("no move came back")
+                    room.match.play(seat, text, ply=ply)
+                except BoardlabError as exc:
+                    fallback = random.Random(seed).choice(room.match.legal_moves(seat))
+                    log.error("room %s: computer %s: %s; playing %s instead", room.id, seat_row.spec, exc, fallback)
+                    room.match.play(seat, fallback, ply=ply)
+                try:
+                    await self._commit(room)
+                except BoardlabError:
+                    log.error("room %s: the computer's move could not be saved; the room was reloaded", room.id)
+                    return
+                self._broadcast(room)
+                self._arm_clock(room)
+
+    def _arm_clock(self, room: Room) -> None:
+        if room.clock_timer is not None:
+            room.clock_timer.cancel()
+            room.clock_timer = None
+        if room.row.move_seconds is None or room.status != PLAYING:
+            return
+        left = room.match.seconds_left()
+        if left is None:
+            return
+        revision = room.revision
+        room.clock_timer = asyncio.get_running_loop().call_later(
+            left + 0.02, lambda: self._spawn(self._expire(room, revision))
+        )
+
+    async def _expire(self, room: Room, revision: int) -> None:
+        async with room.lock:
+            if room.stale or room.revision != revision or room.status != PLAYING:
+                return
+            if not room.match.expire():
+                self._arm_clock(room)  # the timer fired a little early
+                return
+            try:
+                await self._commit(room)
+            except BoardlabError:
+                log.error("room %s: a timeout could not be saved; the room was reloaded", room.id)
+                return
+            self._broadcast(room)
+        self._schedule(room)
+
+
+def shared_prefix(stored: list[MoveRow], rows: list[MoveRow]) -> int:
+    """How many leading moves storage already holds as they are now."""
+    count = 0
+    for old, new in zip(stored, rows):
+        if old.text != new.text or old.by != new.by:
+            break
+        count += 1
+    return count
+
+
+def default_undo(choices: list[SeatChoice]) -> str:
+    """Take-backs: between people at one screen, the last person's move; with an invited person
+    none (a take-back needs the other's consent); a person alone against the computer, their own."""
+    if any(choice.kind == "invite" for choice in choices):
+        return "never"
+    people = sum(choice.kind == "here" for choice in choices)
+    return "same_screen" if people > 1 else "own"
+
+
+def default_name(seat_name: str, choice: SeatChoice) -> str:
+    if choice.kind == "computer":
+        return f"Computer ({choice.level})"
+    return seat_name
+
+
+__all__ = ["Created", "LISTINGS", "NewRoom", "RoomService", "Watcher", "default_undo", "shared_prefix"]

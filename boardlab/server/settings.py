@@ -1,0 +1,76 @@
+"""The server's settings: one frozen value made by ``boardlab serve`` (or a test) and injected.
+
+Nothing in the server reads the environment or a global; :func:`create_app` takes a
+:class:`Settings` and everything else is built from it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..core.errors import OptionError
+
+#: request bodies larger than this are refused before they are parsed (a move is a few bytes)
+MAX_BODY_BYTES = 64 * 1024
+#: the SQLite file inside the data folder
+SQLITE_FILE = "boardlab.sqlite3"
+#: where the browser pages live (the next issue builds them); served at ``/`` when present
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def _new_seed() -> int:
+    # 62 bits: fits PostgreSQL's signed BIGINT with room to spare
+    return secrets.randbits(62)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one server runs.
+
+    ``database_url`` selects the storage: None keeps a SQLite file in ``data_dir``;
+    ``postgresql://...`` (or ``postgresql+psycopg://...``) uses PostgreSQL through psycopg 3.
+    ``computer_workers`` is the size of the process pool the computer thinks in; 0 thinks
+    in threads instead (tests: no process start-up, the same code path otherwise).
+    ``think_grace_seconds`` is added to a level's think time before the server gives up on
+    a search and plays a fallback move. ``seed_source`` and ``clock`` are injected by tests.
+    """
+
+    data_dir: Path = Path("boardlab-data")
+    database_url: str | None = None
+    max_body_bytes: int = MAX_BODY_BYTES
+    computer_workers: int = 2
+    think_grace_seconds: float = 5.0
+    static_dir: Path | None = STATIC_DIR
+    rooms_listed: int = 100
+    seed_source: Callable[[], int] = field(default=_new_seed, compare=False)
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False)
+
+    def storage_url(self) -> str:
+        """The SQLAlchemy URL: the SQLite file in ``data_dir`` by default; PostgreSQL URLs are
+        given the psycopg 3 driver when they name none."""
+        if self.database_url is None:
+            return f"sqlite:///{(self.data_dir / SQLITE_FILE).resolve()}"
+        return normalize_database_url(self.database_url)
+
+
+def normalize_database_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` become ``postgresql+psycopg://`` (psycopg 3);
+    ``sqlite:///`` passes; anything else is refused with OptionError naming what is accepted."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise OptionError(f"--database-url {url!r}: expected postgresql://USER@HOST/DB or sqlite:///FILE")
+    scheme = scheme.lower()
+    if scheme in ("postgresql", "postgres", "postgresql+psycopg"):
+        return f"postgresql+psycopg://{rest}"
+    if scheme == "sqlite":
+        return url
+    raise OptionError(
+        f"--database-url: the scheme {scheme!r} is not supported; use postgresql://... (psycopg 3) or sqlite:///FILE"
+    )
+
+
+__all__ = ["MAX_BODY_BYTES", "STATIC_DIR", "Settings", "normalize_database_url"]

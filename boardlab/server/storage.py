@@ -1,0 +1,305 @@
+"""Storage: rooms, seats and moves in SQLite (a file in the data folder) or PostgreSQL.
+
+The same SQLAlchemy 2 Core code serves both. Three tables:
+
+* ``rooms``: a room's settings (game, options, seed, start, undo policy, clock), its
+  status, a ``revision`` bumped by every change, the match's ending and what is pending
+  (a draw offer, a queued resignation);
+* ``seats``: per seat, who sits there (``here``, ``invite`` or ``computer``), the agent spec,
+  and the SHA-256 hashes of its token and of its unused invite code (never the secrets);
+* ``moves``: the record's moves, one row per move with ``(room_id, number)`` as the
+  primary key, so two writers can never both add move ``n``.
+
+Every change is one transaction that first moves the room's revision on *only if it is
+still the revision the change was made against* (``UPDATE ... WHERE revision = :seen``),
+then rewrites the moves after the last one kept. So a change is committed before it is
+acknowledged, and of two racing changes exactly one lands; the other gets
+:class:`StorageConflict`. The calls are synchronous; the room service runs them off the
+event loop.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("start", Text, nullable=True),
+    Column("undo", String(16), nullable=False),
+    Column("move_seconds", Float, nullable=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("revision", Integer, nullable=False),
+    Column("ending", JSON, nullable=True),
+    Column("pending", JSON, nullable=False),
+    Column("result", JSON, nullable=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False, index=True),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("spec", String(200), nullable=False),
+    Column("level", String(16), nullable=True),
+    Column("name", String(80), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+    Column("invite_hash", String(64), nullable=True),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("text", Text, nullable=False),
+    Column("by", Integer, nullable=False),
+    Column("t", Float, nullable=False),
+    Column("note", String(32), nullable=False, default=""),
+)
+
+
+class StorageConflict(Exception):
+    """The room changed since the change was made (another writer came first)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    spec: str
+    name: str
+    token_hash: str | None = None
+    invite_hash: str | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    number: int
+    text: str
+    by: int
+    t: float
+    note: str = ""
+
+
+@dataclass
+class RoomRow:
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    start: str | None
+    undo: str
+    move_seconds: float | None
+    status: str
+    revision: int = 0
+    ending: dict[str, Any] | None = None
+    pending: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    created: float = 0.0
+    updated: float = 0.0
+
+
+@dataclass
+class StoredRoom:
+    room: RoomRow
+    seats: list[SeatRow]
+    moves: list[MoveRow]
+
+
+@dataclass(frozen=True)
+class SeatClaim:
+    """Give ``seat`` its token, only if its invite code is ``invite_hash`` and nobody has used it."""
+
+    seat: int
+    invite_hash: str
+    token_hash: str
+    name: str | None
+
+
+@dataclass(frozen=True)
+class Change:
+    """One committed change of a room: moves after ``keep`` replaced by ``new_moves``, the
+    room's fields in ``room_fields``, optionally a seat claimed; made against ``revision``."""
+
+    room_id: str
+    revision: int
+    keep: int
+    new_moves: Sequence[MoveRow] = ()
+    room_fields: dict[str, Any] = field(default_factory=dict)
+    claim: SeatClaim | None = None
+
+
+class Storage:
+    """The database behind the rooms. ``url`` is a SQLAlchemy URL (see Settings.storage_url)."""
+
+    def __init__(self, url: str) -> None:
+        parsed = make_url(url)
+        self.dialect = parsed.get_backend_name()
+        if self.dialect == "sqlite":
+            if parsed.database:
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+        metadata.create_all(self.engine)
+
+    @property
+    def parallel_writers(self) -> int:
+        """How many threads may write at once usefully: SQLite has one writer."""
+        return 1 if self.dialect == "sqlite" else 4
+
+    def describe(self) -> str:
+        """Where the data is, without a password."""
+        return self.engine.url.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- writing -------------------------------------------------------------------
+    def create_room(self, stored: StoredRoom) -> None:
+        room = stored.room
+        with self.engine.begin() as conn:
+            conn.execute(insert(rooms).values(**_room_values(room)))
+            conn.execute(insert(seats), [{"room_id": room.id, **vars(seat)} for seat in stored.seats])
+            if stored.moves:
+                conn.execute(insert(moves), [{"room_id": room.id, **vars(move)} for move in stored.moves])
+
+    def commit(self, change: Change) -> None:
+        """Apply ``change`` in one transaction, or raise StorageConflict and change nothing."""
+        fields = dict(change.room_fields, revision=change.revision + 1, updated=time.time())
+        try:
+            with self.engine.begin() as conn:
+                moved_on = conn.execute(
+                    update(rooms)
+                    .where(and_(rooms.c.id == change.room_id, rooms.c.revision == change.revision))
+                    .values(**fields)
+                ).rowcount
+                if moved_on != 1:
+                    raise StorageConflict(f"room {change.room_id} is no longer at revision {change.revision}")
+                if change.claim is not None:
+                    claim = change.claim
+                    values: dict[str, Any] = {"token_hash": claim.token_hash}
+                    if claim.name is not None:
+                        values["name"] = claim.name
+                    claimed = conn.execute(
+                        update(seats)
+                        .where(
+                            and_(
+                                seats.c.room_id == change.room_id,
+                                seats.c.seat == claim.seat,
+                                seats.c.invite_hash == claim.invite_hash,
+                                seats.c.token_hash.is_(None),
+                            )
+                        )
+                        .values(**values)
+                    ).rowcount
+                    if claimed != 1:
+                        raise StorageConflict(f"seat {claim.seat} of room {change.room_id} is taken")
+                conn.execute(delete(moves).where(and_(moves.c.room_id == change.room_id, moves.c.number > change.keep)))
+                if change.new_moves:
+                    conn.execute(
+                        insert(moves), [{"room_id": change.room_id, **vars(move)} for move in change.new_moves]
+                    )
+        except IntegrityError as exc:
+            raise StorageConflict(f"room {change.room_id}: {exc.orig}") from None
+
+    # --- reading -------------------------------------------------------------------
+    def load_room(self, room_id: str) -> StoredRoom | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(
+                select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat)
+            ).mappings()
+            move_rows = conn.execute(
+                select(moves).where(moves.c.room_id == room_id).order_by(moves.c.number)
+            ).mappings()
+            return StoredRoom(
+                RoomRow(**dict(row)),
+                [SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}) for seat in seat_rows],
+                [MoveRow(**{k: v for k, v in move.items() if k != "room_id"}) for move in move_rows],
+            )
+
+    def list_rooms(self, statuses: Sequence[str], game: str | None, limit: int) -> list[tuple[RoomRow, list[SeatRow], int]]:
+        """The latest rooms in ``statuses`` (of ``game`` if given), most recently changed first,
+        each with its seats and number of moves."""
+        query = select(rooms).where(rooms.c.status.in_(list(statuses)))
+        if game is not None:
+            query = query.where(rooms.c.game == game)
+        query = query.order_by(rooms.c.updated.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            room_rows = [RoomRow(**dict(row)) for row in conn.execute(query).mappings()]
+            ids = [room.id for room in room_rows]
+            if not ids:
+                return []
+            seat_map: dict[str, list[SeatRow]] = {room_id: [] for room_id in ids}
+            for seat in conn.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.seat)).mappings():
+                seat_map[seat["room_id"]].append(SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}))
+            counts = dict(
+                conn.execute(
+                    select(moves.c.room_id, func.count()).where(moves.c.room_id.in_(ids)).group_by(moves.c.room_id)
+                ).all()
+            )
+        return [(room, seat_map[room.id], int(counts.get(room.id, 0))) for room in room_rows]
+
+    def unfinished_room_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(rooms.c.id).where(rooms.c.status != "finished")).scalars())
+
+
+def _room_values(room: RoomRow) -> dict[str, Any]:
+    return dict(vars(room))
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL: readers never wait for the writer; FULL: a commit is on disk before it returns,
+    # so an acknowledged move survives a crash of the process and of the machine
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+__all__ = ["Change", "MoveRow", "RoomRow", "SeatClaim", "SeatRow", "Storage", "StorageConflict", "StoredRoom"]
