@@ -27,6 +27,7 @@ from .info import agents_command, games_command, rules_command
 from .play import PlaySession
 from .render import render_command
 from .replay import replay_command
+from .serve import add_serve_parser, serve_command
 from .simulate import simulate_command
 
 ReadLine = Callable[[str], str]
@@ -106,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--quick", action="store_true", help="a fifth of the random games and fuzz examples")
     check.add_argument("--no-fuzz", action="store_true", help="skip the hypothesis fuzzing of the parsers")
     _add_game_options(check)
+
+    add_serve_parser(commands)
     return parser
 
 
@@ -175,6 +178,8 @@ def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -
             return render_command(args, out, err)
         if args.command == "check":
             return check_command(args, out, err)
+        if args.command == "serve":
+            return serve_command(args, out, err)
         raise CliError(f"unknown command {args.command!r}")
     except BoardlabError as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")

@@ -1,0 +1,64 @@
+"""``boardlab serve``: run the game server (FastAPI under uvicorn) until interrupted."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from .common import CliError
+
+
+def add_serve_parser(commands: Any) -> None:
+    serve = commands.add_parser(
+        "serve", help="run the game server: online rooms, the computer as an opponent (needs boardlab[web])"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="postgresql://USER:PASSWORD@HOST/DB for a shared deployment (default: a SQLite file in --data-dir)",
+    )
+    serve.add_argument("--data-dir", default="boardlab-data", metavar="DIR", help="where the SQLite file lives (default ./boardlab-data)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=max(1, min(4, os.cpu_count() or 1)),
+        help="processes the computer thinks in (default: the cores, at most 4)",
+    )
+    serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"], help="server log level")
+
+
+def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
+    try:
+        import uvicorn
+
+        from ..server import Settings, create_app
+        from ..server.storage import Storage
+    except ImportError as exc:
+        raise CliError(f"boardlab serve needs the web extra ({exc.name} is missing): pip install 'boardlab[web]'") from None
+    if not 0 <= args.port <= 65535:
+        raise CliError(f"--port {args.port}: a port is 0..65535")
+    if args.workers < 1:
+        raise CliError(f"--workers {args.workers}: the computer needs at least one process")
+    settings = Settings(data_dir=Path(args.data_dir).expanduser(), database_url=args.database_url, computer_workers=args.workers)
+    try:
+        storage = Storage(settings.storage_url())
+    except Exception as exc:  # the database's own error says best what is wrong (no server, bad password ...)
+        raise CliError(f"cannot open the database: {exc}") from None
+    app = create_app(settings, storage)
+    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    out.print(f"boardlab serves at [bold]http://{escape(shown_host)}:{args.port}/[/bold]  (API: /docs)")
+    out.print(f"data: {escape(storage.describe())}; Ctrl-C stops it", highlight=False)
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=settings.max_body_bytes)
+    return 0
+
+
+__all__ = ["add_serve_parser", "serve_command"]
