@@ -28,7 +28,9 @@ from .play import PlaySession
 from .render import render_command
 from .replay import replay_command
 from .serve import add_serve_parser, serve_command
+from .lab import add_lab_parser, lab_command
 from .simulate import simulate_command
+from .tournament import add_tournament_parser, tournament_command
 
 ReadLine = Callable[[str], str]
 
@@ -84,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--records", metavar="DIR", help="save every game's record in DIR")
     simulate.add_argument("--json", action="store_true", help="print the statistics as JSON")
     _add_game_options(simulate)
+
+    add_lab_parser(commands)
+    add_tournament_parser(commands)
 
     replay = commands.add_parser("replay", help="step through a saved game")
     replay.add_argument("file", help="a record (JSON) saved by play or simulate")
@@ -172,6 +177,10 @@ def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -
             return play_command(args, out, err, reader)
         if args.command == "simulate":
             return simulate_command(args, out, err)
+        if args.command == "lab":
+            return lab_command(args, out, err)
+        if args.command == "tournament":
+            return tournament_command(args, out, err)
         if args.command == "replay":
             return replay_command(args, out, err, reader)
         if args.command == "render":

@@ -1,4 +1,9 @@
-"""``boardlab simulate``: many computer games with a progress bar, then the statistics."""
+"""``boardlab simulate``: the quick summary of many computer games (the lab's engine).
+
+With ``--records DIR`` the games are a resumable study in DIR (boardlab.lab.store):
+run again, it continues; a folder holding anything else is refused. Ctrl-C prints
+the statistics of the games finished so far.
+"""
 
 from __future__ import annotations
 
@@ -9,23 +14,16 @@ import math
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..lab.simulate import SimulationPlan, simulate
-from ..lab.stats import GameOutcome, Summary, summarize
+from ..lab.executors import make_executor
+from ..lab.play import SimulationPlan
+from ..lab.presets import expand_all
+from ..lab.stats import Summary, summarize
+from ..lab.store import StudyFolder
+from ..lab.study import single_variant_study
 from .common import build_game, parse_options, seat_count, split_specs
-
-
-def agent_labels(specs: list[str]) -> list[str]:
-    """Display names: a spec listed twice becomes ``random#1``, ``random#2``."""
-    labels = []
-    for index, spec in enumerate(specs):
-        if specs.count(spec) > 1:
-            labels.append(f"{spec}#{specs[: index + 1].count(spec)}")
-        else:
-            labels.append(spec)
-    return labels
+from .lab import agent_labels, interrupted_note, run_with_display, seat_names
 
 
 def _num(value: float, digits: int = 1) -> str:
@@ -75,6 +73,7 @@ def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> in
     specs = split_specs(args.players)
     players = seat_count(args.game, args.seats, specs)
     game = build_game(args.game, players, args.option)
+    specs = expand_all(specs, game)
     plan = SimulationPlan(
         game_id=game.id,
         agents=tuple(specs),
@@ -86,36 +85,31 @@ def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> in
         records_dir=args.records,
     )
     plan.validate()
-    labels = agent_labels(specs)
-    # Refreshed by hand (no timer thread) because the process pool forks workers.
-    progress = Progress(
-        TextColumn(f"{escape(game.id)}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        auto_refresh=False,
-        transient=not args.json and err.is_terminal,
-    )
-    with progress:
-        task = progress.add_task("games", total=plan.games)
-
-        def advance(_outcome: GameOutcome) -> None:
-            progress.advance(task)
-            progress.refresh()
-
-        outcomes = simulate(plan, jobs=args.jobs, on_outcome=advance)
-    seat_names = [game.player_name(seat) for seat in range(game.num_players)]
-    summary = summarize(outcomes, labels, seat_names)
+    study = single_variant_study(plan)
+    executor = make_executor("process", args.jobs)
+    folder = StudyFolder(args.records, study) if args.records is not None else None
+    games, interrupted = run_with_display(study, executor, folder, err, game.id, transient=not args.json)
+    outcomes = games[""]
+    summary = summarize(outcomes, agent_labels(specs), seat_names(game))
     if args.json:
         data = summary.to_json()
         data.update({"game": game.id, "options": dict(game.options), "seed": plan.seed, "rotate": plan.rotate})
+        if interrupted:
+            data["interrupted"] = True
         sys.stdout.write(json.dumps(data, indent=1) + "\n")
-        return 0
+    elif outcomes:
+        print_summary(out, game.name, game.num_players, plan, summary)
+    if interrupted:
+        interrupted_note(err, games, folder.folder if folder is not None else None)
+        return 130
+    return 0
+
+
+def print_summary(out: Console, game_name: str, players: int, plan: SimulationPlan, summary: Summary) -> None:
+    labels = list(summary.agents)
     seating = "rotating seats" if plan.rotate else "fixed seats"
     out.print(
-        f"{escape(game.name)}, {game.num_players} players, {escape(', '.join(labels))} ({seating}), "
+        f"{escape(game_name)}, {players} players, {escape(', '.join(labels))} ({seating}), "
         f"base seed {plan.seed}."
     )
     for table in summary_tables(summary):
@@ -123,7 +117,7 @@ def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> in
     if not math.isnan(summary.seat_balance_p):
         caveat = (
             "a small p means a seat advantage"
-            if plan.rotate or len(set(specs)) == 1
+            if plan.rotate or len(set(plan.agents)) == 1
             else "the agents differ by seat: use --rotate to measure the seat advantage"
         )
         out.print(
@@ -133,5 +127,4 @@ def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> in
     endings = ", ".join(f"{escape(code)}: {count}" for code, count in summary.endings.items())
     out.print(f"Endings: {endings}.")
     if plan.records_dir is not None:
-        out.print(f"Records of every game are in {escape(plan.records_dir)}/.")
-    return 0
+        out.print(f"Records of every game are in {escape(plan.records_dir)}/ (run again to extend or resume).")

@@ -1,0 +1,232 @@
+"""``boardlab lab``: a designer's study (variants side by side, a report), and the progress
+display that ``lab``, ``simulate`` and ``tournament`` share.
+
+The study runs on the lab's one engine (boardlab.lab); this module parses the
+command line, draws progress and prints the summary. Progress is drawn on
+stderr: a bar on a terminal, a plain line every few seconds on a pipe. Ctrl-C
+stops the workers; the games finished so far are kept (in the study folder)
+and summarised, and running the same command again continues the study.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..core.game import Game
+from ..lab.executors import BACKENDS, Executor, make_executor
+from ..lab.presets import PRESETS, expand_all, preset_seats
+from ..lab.progress import StudyProgress
+from ..lab.report import build_report, format_figure, variant_label, write_report
+from ..lab.stats import GameOutcome
+from ..lab.store import StudyFolder
+from ..lab.study import OutcomeSink, Study, StudyInterrupted, option_variants, parse_vary, run_study
+from .common import CliError, build_game, parse_options, seat_count, split_specs
+
+#: on a pipe, a progress line at most this often
+PIPE_LINE_SECONDS = 5.0
+#: on a terminal, the bar is redrawn at most this often
+TERMINAL_REFRESH_SECONDS = 0.2
+
+
+def clock_text(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    whole = int(seconds)
+    return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+
+
+class StudyDisplay:
+    """Draws a run's progress on ``err``; pass it as ``run_study``'s ``on_progress``.
+
+    Refreshed by hand, never by a timer thread, because the process pool forks
+    its workers while it runs.
+    """
+
+    def __init__(self, err: Console, title: str, transient: bool) -> None:
+        self._err = err
+        self._title = title
+        self._last = 0.0
+        self._terminal = err.is_terminal
+        self._bar: Progress | None = None
+        self._task: Any = None
+        if self._terminal:
+            self._bar = Progress(
+                TextColumn(escape(title)),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[under_way]}"),
+                TimeElapsedColumn(),
+                TextColumn("{task.fields[left]}"),
+                console=err,
+                auto_refresh=False,
+                transient=transient,
+            )
+
+    def __enter__(self) -> "StudyDisplay":
+        if self._bar is not None:
+            self._bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+
+    def __call__(self, progress: StudyProgress, force: bool = False) -> None:
+        now = time.monotonic()
+        every = TERMINAL_REFRESH_SECONDS if self._terminal else PIPE_LINE_SECONDS
+        finished = progress.done == progress.total
+        if not force and not finished and now - self._last < every:
+            return
+        self._last = now
+        snap = progress.snapshot()
+        under_way = f"{snap.running} under way, {snap.running_moves} moves" if snap.running else ""
+        left = f"about {clock_text(snap.remaining)} left" if snap.remaining is not None else "time left: after the first game"
+        if self._bar is not None:
+            if self._task is None:
+                self._task = self._bar.add_task("games", total=snap.total, completed=snap.done, under_way="", left="")
+            self._bar.update(self._task, completed=snap.done, under_way=under_way, left=left)
+            self._bar.refresh()
+            return
+        resumed = f" ({snap.resumed} from an earlier run)" if snap.resumed else ""
+        self._err.print(
+            f"{escape(self._title)}: {snap.done}/{snap.total} games{resumed}"
+            f"{'; ' + under_way if under_way else ''}; {clock_text(snap.elapsed)} elapsed; {left}",
+            soft_wrap=True,
+        )
+
+
+def run_with_display(
+    study: Study, executor: Executor, sink: OutcomeSink | None, err: Console, title: str, transient: bool = True
+) -> tuple[dict[str, list[GameOutcome]], bool]:
+    """Run ``study`` with a progress display; (outcomes per variant, whether Ctrl-C stopped it)."""
+    display = StudyDisplay(err, title, transient)
+    with display:
+        try:
+            return run_study(study, executor, sink, on_progress=display), False
+        except StudyInterrupted as stop:
+            return stop.outcomes, True
+
+
+def interrupted_note(err: Console, outcomes: Mapping[str, Sequence[GameOutcome]], folder: Path | None) -> None:
+    finished = sum(len(games) for games in outcomes.values())
+    again = (
+        f" They are stored in {escape(str(folder))}/: run the same command again to continue."
+        if folder is not None
+        else " Give an output folder (--out, --records) to keep them for a later run."
+    )
+    err.print(f"interrupted: statistics of the {finished} finished games above.{again}")
+
+
+def add_study_arguments(parser: argparse.ArgumentParser, games_help: str) -> None:
+    """The arguments every study command takes (besides its agents)."""
+    parser.add_argument("game", help="game id")
+    parser.add_argument("-n", "--games", type=int, default=100, help=games_help)
+    parser.add_argument("--seats", type=int, help="number of players (default: one per listed agent)")
+    parser.add_argument("--seed", type=int, default=0, help="base seed; game i gets a seed derived from it")
+    parser.add_argument("--jobs", "-j", type=int, default=1, help="worker processes, or Ray CPUs for a local Ray (default 1)")
+    parser.add_argument("--backend", choices=BACKENDS, default="process", help="where games run (default: this machine)")
+    parser.add_argument("--address", help="with --backend ray: the cluster to use (e.g. auto, or ray://HOST:10001)")
+    parser.add_argument("--option", "-O", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
+
+
+def add_lab_parser(commands: Any) -> None:
+    lab = commands.add_parser("lab", help="a designer's study: metrics per rule variant, a report, resumable")
+    add_study_arguments(lab, "games per variant (default 100)")
+    lab.add_argument("--players", help="agent specs, e.g. mcts,greedy (repeat around the table); or use --preset")
+    lab.add_argument("--preset", choices=sorted(PRESETS), help="a named agent setting in every seat (docs/lab.md)")
+    lab.add_argument("--vary", action="append", metavar="NAME=V1,V2", help="run the study for each value (repeatable)")
+    lab.add_argument("--out", metavar="DIR", help="the study folder: records, games, report (default lab-GAME)")
+    lab.add_argument("--fixed-seats", action="store_true", help="do not rotate the seating between games")
+    lab.add_argument("--json", action="store_true", help="print the report's data as JSON")
+
+
+def resolve_agents(args: argparse.Namespace) -> tuple[Game, list[str]]:
+    """The game and its agent specs (presets expanded) from --players / --preset."""
+    if args.preset and args.players:
+        raise CliError("give --players or --preset, not both")
+    if not args.preset and not args.players:
+        raise CliError(f"give --players (agent specs) or --preset ({', '.join(sorted(PRESETS))})")
+    specs = split_specs(args.players) if args.players else []
+    game = build_game(args.game, seat_count(args.game, args.seats, specs), args.option)
+    if args.preset:
+        return game, preset_seats(args.preset, game)
+    return game, expand_all(specs, game)
+
+
+def seat_names(game: Game) -> list[str]:
+    return [game.player_name(seat) for seat in range(game.num_players)]
+
+
+def lab_command(args: argparse.Namespace, out: Console, err: Console) -> int:
+    game, specs = resolve_agents(args)
+    study = Study(
+        game_id=game.id,
+        variants=option_variants(specs, parse_vary(args.vary)),
+        games=args.games,
+        seed=args.seed,
+        players=game.num_players,
+        rotate=not args.fixed_seats,
+        options=parse_options(args.option),
+    )
+    study.validate()
+    executor = make_executor(args.backend, args.jobs, args.address)
+    folder = StudyFolder(Path(args.out) if args.out else Path(f"lab-{game.id}"), study)
+    outcomes, interrupted = run_with_display(study, executor, folder, err, game.id)
+    labels = agent_labels(specs)
+    settings = {**folder.settings, "study_id": folder.study_id, "games_per_variant": study.games}
+    report = build_report(settings, outcomes, seat_names(game), labels)
+    html = write_report(folder.folder, report, outcomes)
+    if args.json:
+        sys.stdout.write(json.dumps(report, indent=1) + "\n")
+    else:
+        print_report(out, report)
+        out.print(f"Report: {escape(str(html))} (and report.json, summary.csv, differences.csv, games.csv).")
+    if interrupted:
+        interrupted_note(err, outcomes, folder.folder)
+        return 130
+    return 0
+
+
+def agent_labels(specs: Sequence[str]) -> list[str]:
+    """Display names: a spec listed twice becomes ``random#1``, ``random#2``."""
+    labels = []
+    for index, spec in enumerate(specs):
+        labels.append(f"{spec}#{specs[: index + 1].count(spec)}" if specs.count(spec) > 1 else spec)
+    return labels
+
+
+def print_report(out: Console, report: Mapping[str, Any]) -> None:
+    """The metrics per variant, and the differences from the first, as rich tables."""
+    variants = report["variants"]
+    table = Table(title=f"{sum(v['games'] for v in variants)} games: metrics with 95% intervals")
+    table.add_column("metric")
+    for variant in variants:
+        table.add_column(escape(variant_label(variant["variant"])), justify="right")
+    for metric in report["metrics"]:
+        table.add_row(
+            escape(metric["title"]), *(format_figure(v["metrics"][metric["key"]], metric["kind"]) for v in variants)
+        )
+    for title, key in (("first player advantage p", "first_player_p"), ("seat balance p", "seat_balance_p")):
+        table.add_row(title, *("-" if v[key] is None else f"{v[key]:.3g}" for v in variants))
+    out.print(table)
+    for comparison in report["comparisons"]:
+        differences = Table(title=f"{escape(comparison['variant'])} minus {escape(variant_label(comparison['baseline']))}")
+        differences.add_column("metric")
+        differences.add_column("difference [95%]", justify="right")
+        differences.add_column("sure?", justify="center")
+        for metric in report["metrics"]:
+            figure = comparison["differences"][metric["key"]]
+            kind = "rate" if metric["kind"] in ("rate", "balance") else "mean"
+            sure = figure["low"] is not None and (figure["low"] > 0 or figure["high"] < 0)
+            differences.add_row(escape(metric["title"]), format_figure(figure, kind), "yes" if sure else "")
+        out.print(differences)

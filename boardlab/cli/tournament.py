@@ -1,0 +1,81 @@
+"""``boardlab tournament``: a round robin of agents with seats rotated, then ratings.
+
+Every combination of as many agents as the game has seats plays ``-n`` games
+(a multiple of the seat count keeps the seating even). With ``--out DIR`` the
+tournament is a resumable study with a report (ratings included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ..lab.executors import make_executor
+from ..lab.presets import expand_all
+from ..lab.ratings import Rating, pairings, rate
+from ..lab.report import build_report, write_report
+from ..lab.store import StudyFolder
+from ..lab.study import Study
+from .common import build_game, parse_options, split_specs
+from .lab import add_study_arguments, interrupted_note, run_with_display, seat_names
+
+
+def add_tournament_parser(commands: Any) -> None:
+    tournament = commands.add_parser("tournament", help="a round robin of agents with seats rotated, rated with intervals")
+    add_study_arguments(tournament, "games per pairing (default 20)")
+    tournament.set_defaults(games=20)
+    tournament.add_argument("--agents", required=True, help="agent specs, e.g. random,greedy,mcts:iterations=200")
+    tournament.add_argument("--out", metavar="DIR", help="keep the games (resumable) and write a report here")
+    tournament.add_argument("--json", action="store_true", help="print the ratings as JSON")
+
+
+def tournament_command(args: argparse.Namespace, out: Console, err: Console) -> int:
+    game = build_game(args.game, args.seats, args.option)
+    specs = expand_all(split_specs(args.agents), game)
+    study = Study(
+        game_id=game.id,
+        variants=pairings(specs, game.num_players),
+        games=args.games,
+        seed=args.seed,
+        players=game.num_players,
+        rotate=True,
+        options=parse_options(args.option),
+    )
+    study.validate()
+    executor = make_executor(args.backend, args.jobs, args.address)
+    folder = StudyFolder(Path(args.out), study) if args.out else None
+    outcomes, interrupted = run_with_display(study, executor, folder, err, f"{game.id} tournament")
+    ratings = rate(study, outcomes, specs)
+    if folder is not None:
+        settings = {**folder.settings, "study_id": folder.study_id, "games_per_variant": study.games}
+        report = build_report(settings, outcomes, seat_names(game), [], [r.to_json() for r in ratings])
+        html = write_report(folder.folder, report, outcomes)
+    if args.json:
+        sys.stdout.write(json.dumps([r.to_json() for r in ratings], indent=1) + "\n")
+    else:
+        out.print(ratings_table(game.name, sum(len(games) for games in outcomes.values()), ratings))
+        if folder is not None:
+            out.print(f"Report: {escape(str(html))}.")
+    if interrupted:
+        interrupted_note(err, outcomes, folder.folder if folder is not None else None)
+        return 130
+    return 0
+
+
+def ratings_table(game_name: str, games: int, ratings: list[Rating]) -> Table:
+    table = Table(title=f"{escape(game_name)}: {games} games, openskill ratings (95% intervals)")
+    for column in ("agent", "rating", "95% interval", "games", "score rate"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for entry in ratings:
+        table.add_row(
+            escape(entry.agent), f"{entry.mu:.1f}", f"{entry.low:.1f} - {entry.high:.1f}", str(entry.games),
+            f"{entry.score_rate:.1%}",
+        )
+    return table

@@ -1,0 +1,125 @@
+"""Confidence intervals and tests for the lab's metrics (standard library only).
+
+Every interval is 95% unless ``z`` says otherwise. Which one a metric uses is
+set by its kind (docs/lab.md, "How sure is a figure?"):
+
+* a rate (a share of games): the Wilson score interval; the difference of two
+  rates: Newcombe's hybrid score interval built from the two Wilson intervals;
+* a mean (of a per-game figure): the normal interval mean +- z s / sqrt(n); the
+  difference of two means: Welch's normal interval;
+* anything else (balance): a percentile bootstrap with a fixed seed, so a
+  report is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from typing import Callable, Sequence, TypeVar
+
+from .stats import wilson_interval
+
+Z95 = 1.96
+BOOTSTRAP_SAMPLES = 1000
+BOOTSTRAP_SEED = 20240611
+
+Row = TypeVar("Row")
+Interval = tuple[float, float]
+
+
+def newcombe_difference(
+    successes_a: int, trials_a: int, successes_b: int, trials_b: int, z: float = Z95
+) -> tuple[float, Interval]:
+    """The difference of two rates, b - a, and Newcombe's hybrid score interval for it."""
+    if trials_a == 0 or trials_b == 0:
+        return (math.nan, (math.nan, math.nan))
+    rate_a, rate_b = successes_a / trials_a, successes_b / trials_b
+    low_a, high_a = wilson_interval(successes_a, trials_a, z)
+    low_b, high_b = wilson_interval(successes_b, trials_b, z)
+    difference = rate_b - rate_a
+    low = difference - math.sqrt((rate_b - low_b) ** 2 + (high_a - rate_a) ** 2)
+    high = difference + math.sqrt((high_b - rate_b) ** 2 + (rate_a - low_a) ** 2)
+    return difference, (low, high)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, Interval]:
+    """The mean and its normal interval; (nan, nan) bounds with fewer than two values."""
+    if not values:
+        return (math.nan, (math.nan, math.nan))
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return (mean, (math.nan, math.nan))
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, (mean - half, mean + half)
+
+
+def welch_difference(values_a: Sequence[float], values_b: Sequence[float], z: float = Z95) -> tuple[float, Interval]:
+    """mean(b) - mean(a) with Welch's normal interval (unequal variances)."""
+    if len(values_a) < 2 or len(values_b) < 2:
+        return (math.nan, (math.nan, math.nan))
+    difference = statistics.fmean(values_b) - statistics.fmean(values_a)
+    spread = math.sqrt(statistics.variance(values_a) / len(values_a) + statistics.variance(values_b) / len(values_b))
+    return difference, (difference - z * spread, difference + z * spread)
+
+
+def binomial_two_sided_p(successes: int, trials: int, probability: float) -> float:
+    """Exact two-sided binomial test of ``successes`` in ``trials`` against ``probability``:
+    the total probability of every count no more likely than the one seen. O(trials)."""
+    if trials == 0:
+        return 1.0
+    if probability <= 0.0 or probability >= 1.0:
+        return 1.0 if successes == round(probability * trials) else 0.0
+
+    def log_pmf(k: int) -> float:
+        return (
+            math.lgamma(trials + 1)
+            - math.lgamma(k + 1)
+            - math.lgamma(trials - k + 1)
+            + k * math.log(probability)
+            + (trials - k) * math.log1p(-probability)
+        )
+
+    observed = log_pmf(successes)
+    # a relative tolerance so counts exactly as likely as the one seen are included
+    limit = observed + 1e-7 * max(1.0, abs(observed))
+    total = sum(math.exp(value) for value in map(log_pmf, range(trials + 1)) if value <= limit)
+    return min(1.0, total)
+
+
+def bootstrap_interval(
+    rows: Sequence[Row], statistic: Callable[[Sequence[Row]], float], samples: int = BOOTSTRAP_SAMPLES
+) -> Interval:
+    """A percentile bootstrap interval of ``statistic`` over games (seeded: reproducible)."""
+    values = _bootstrap(rows, statistic, samples, random.Random(BOOTSTRAP_SEED))
+    return _percentiles(values)
+
+
+def bootstrap_difference(
+    rows_a: Sequence[Row],
+    rows_b: Sequence[Row],
+    statistic: Callable[[Sequence[Row]], float],
+    samples: int = BOOTSTRAP_SAMPLES,
+) -> tuple[float, Interval]:
+    """statistic(b) - statistic(a) with a percentile bootstrap interval, each set resampled alone."""
+    if not rows_a or not rows_b:
+        return (math.nan, (math.nan, math.nan))
+    rng = random.Random(BOOTSTRAP_SEED)
+    values_a = _bootstrap(rows_a, statistic, samples, rng)
+    values_b = _bootstrap(rows_b, statistic, samples, rng)
+    differences = [b - a for a, b in zip(values_a, values_b)]
+    return statistic(rows_b) - statistic(rows_a), _percentiles(differences)
+
+
+def _bootstrap(rows: Sequence[Row], statistic: Callable[[Sequence[Row]], float], samples: int, rng: random.Random) -> list[float]:
+    if not rows:
+        return []
+    return [statistic(rng.choices(rows, k=len(rows))) for _ in range(samples)]
+
+
+def _percentiles(values: list[float]) -> Interval:
+    if not values:
+        return (math.nan, math.nan)
+    values = sorted(values)
+    last = len(values) - 1
+    return values[round(0.025 * last)], values[round(0.975 * last)]

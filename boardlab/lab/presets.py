@@ -1,0 +1,43 @@
+"""Named agent settings for the lab: ``--preset quick`` or ``quick`` in an agent list.
+
+A preset is a spec string chosen by measurement (bench/lab_speed.py and
+docs/lab.md, "Presets"); it expands before agents are built, so records and
+reports show the real spec. Where information is hidden the information-set
+form of the search is used.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..agents import agent_names
+from ..core.errors import OptionError
+from ..core.game import Game
+
+#: name -> (spec for perfect-information games, spec where information is hidden)
+PRESETS: dict[str, tuple[str, str]] = {
+    # the cheapest measured setting that beats greedy on Towers (docs/lab.md, "Presets")
+    "quick": ("mcts:iterations=200,rollout_depth=1", "ismcts:iterations=200,rollout_depth=1"),
+}
+
+
+def expand(spec: str, game: Game) -> str:
+    """``spec`` itself, or the setting a preset name stands for in ``game``."""
+    if spec not in PRESETS:
+        return spec
+    perfect, hidden = PRESETS[spec]
+    chosen = hidden if game.has_hidden_information else perfect
+    if chosen.partition(":")[0] not in agent_names(game.id):
+        raise OptionError(f"preset {spec!r} ({chosen}) does not play {game.id}")
+    return chosen
+
+
+def expand_all(specs: Sequence[str], game: Game) -> list[str]:
+    return [expand(spec, game) for spec in specs]
+
+
+def preset_seats(name: str, game: Game) -> list[str]:
+    """``--preset NAME``: the preset in every seat."""
+    if name not in PRESETS:
+        raise OptionError(f"unknown preset {name!r}; presets: {', '.join(sorted(PRESETS))}")
+    return [expand(name, game)] * game.num_players
