@@ -19,6 +19,7 @@ import asyncio
 import hmac
 import logging
 import random
+import re
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ from typing import Any, Callable, Coroutine, TypeVar
 
 from ..core.errors import BoardlabError, OptionError, RefusedError, StaleMoveError
 from ..core.match import UNDO_POLICIES, Match
+from ..core.records import Record
 from ..core.registry import load
 from ..core.seeds import derive_seed
 from ..core.values import Player
@@ -62,6 +64,8 @@ from .storage import Change, MoveRow, RoomRow, SeatClaim, SeatRow, Storage, Stor
 
 log = logging.getLogger("boardlab.server")
 T = TypeVar("T")
+#: what a room id may look like (anything else is unknown without asking storage)
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 Message = dict[str, Any]
 
 #: what ``GET /api/rooms?status=`` accepts, and the stored statuses each one lists
@@ -167,6 +171,8 @@ class RoomService:
         room = self._rooms.get(room_id)
         if room is not None:
             return room
+        if not ROOM_ID.fullmatch(room_id):
+            raise UnknownRoomError(f"there is no room {room_id[:40]!r}")
         async with self._load_lock:
             room = self._rooms.get(room_id)
             if room is None:
@@ -176,6 +182,10 @@ class RoomService:
                 self._rooms[room_id] = room
         self._schedule(room)
         return room
+
+    def loaded(self, room_id: str) -> Room | None:
+        """The room if it is in memory (for checks and diagnostics; routes use :meth:`room`)."""
+        return self._rooms.get(room_id)
 
     async def _load(self, room_id: str) -> StoredRoom:
         try:
@@ -337,14 +347,14 @@ class RoomService:
 
         return (await self._change(room_id, answer, self._holder(token, seat)))[1]
 
-    async def record(self, room_id: str) -> dict[str, Any]:
+    async def record(self, room_id: str) -> Record:
         """The finished game's record (the file ``boardlab replay`` reads); GameNotOverError
         before the end, since a record holds every secret."""
         room = await self.room(room_id)
         async with room.lock:
             if not room.match.is_over():
                 raise GameNotOverError(f"room {room_id}: the game is not over; its record holds hidden information")
-            return room.match.record(room=room.id, saved_by="boardlab serve").to_json()
+            return room.match.record(room=room.id, saved_by="boardlab serve")
 
     @staticmethod
     def _check_playing(room: Room) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from fastapi import APIRouter
 from fastapi.responses import Response
 
@@ -16,9 +14,9 @@ router = APIRouter(prefix="/api/rooms/{room_id}", tags=["records"], responses={"
 @router.get("/record", summary="download a finished game's record (game_not_over before the end)")
 async def download_record(room_id: str, service: Service) -> Response:
     record = await service.record(room_id)
-    filename = f"boardlab-{record['game']}-{room_id}.json"
+    filename = f"boardlab-{record.game_id}-{room_id}.json"
     return Response(
-        json.dumps(record, indent=1) + "\n",
+        record.dumps(),
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
