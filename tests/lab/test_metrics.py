@@ -1,0 +1,216 @@
+"""Every study metric on hand-made games whose answers are worked out by hand (docs/lab.md)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from boardlab.lab.intervals import (
+    binomial_two_sided_p,
+    bootstrap_interval,
+    mean_interval,
+    newcombe_difference,
+    welch_difference,
+)
+from boardlab.lab.metrics import (
+    balance,
+    branching_curve,
+    difference,
+    estimate,
+    first_player_test,
+    histogram,
+    histogram_edges,
+    metric_definitions,
+    variant_metrics,
+)
+from boardlab.lab.stats import GameOutcome
+from boardlab.lab.trace import decisiveness, lead_changes, leaders, repetition_key
+
+SEATS = ["White", "Black"]
+
+
+def game(
+    index: int,
+    winners: tuple[int, ...],
+    *,
+    first: int = 0,
+    decisions: int = 10,
+    code: str = "castles",
+    branching: tuple[int, ...] = (),
+    repeated: int = 0,
+    lead: int | None = None,
+    decided_at: float | None = None,
+    threshold: float | None = None,
+    seating: tuple[int, ...] = (0, 1),
+) -> GameOutcome:
+    share = 1.0 / len(winners)
+    returns = tuple(share if seat in winners else 0.0 for seat in range(2))
+    return GameOutcome(
+        index, index, seating, winners, returns, code, code, decisions, decisions, 0.1,
+        first_mover=first, branching=branching, repeated=repeated, lead_changes=lead,
+        decided_at=decided_at, decisiveness_threshold=threshold,
+    )
+
+
+METRICS = {metric.key: metric for metric in metric_definitions(SEATS, ["a", "b"])}
+
+
+# --- per-game figures from an evaluation series ---------------------------------------
+def test_leaders_skip_ties_and_lead_changes_count_only_real_changes() -> None:
+    series = [(0.5, 0.5), (0.6, 0.4), (0.5, 0.5), (0.6, 0.4), (0.3, 0.7), (0.2, 0.8), (0.9, 0.1)]
+    assert leaders(series) == [None, 0, None, 0, 1, 1, 0]
+    # White leads, a tie in between is no change, then Black, then White again
+    assert lead_changes(series) == 2
+    assert lead_changes([(0.5, 0.5)] * 4) == 0
+    assert lead_changes([(0.2, 0.3, 0.5), (0.6, 0.3, 0.1), (0.1, 0.8, 0.1)]) == 2  # three players
+
+
+def test_decisiveness_is_the_first_point_above_every_losers_best() -> None:
+    # the loser (seat 1) peaks at 0.7; the winner first exceeds 0.7 at point 3 of 0..4
+    series = [(0.5, 0.5), (0.3, 0.7), (0.6, 0.4), (0.8, 0.2), (1.0, 0.0)]
+    assert decisiveness(series, winner=0) == (0.7, 0.75)
+    # a comeback: the winner is never above the loser's best until the final result
+    comeback = [(0.5, 0.5), (0.1, 0.9), (0.2, 0.8), (1.0, 0.0)]
+    assert decisiveness(comeback, winner=0) == (0.9, 1.0)
+    # ahead from the first point on: decided at 0
+    assert decisiveness([(0.6, 0.4), (0.7, 0.3), (1.0, 0.0)], winner=0) == (0.4, 0.0)
+
+
+def test_repetition_key_drops_trailing_counters_only() -> None:
+    assert repetition_key("-,WW,-/C,- W 12") == "-,WW,-/C,- W"
+    assert repetition_key("board w 6 4") == "board w"
+    assert repetition_key("12") == "12"  # a position of one number keeps it
+    assert repetition_key("a 3 b") == "a 3 b"
+
+
+# --- rates, balance, tests --------------------------------------------------------------
+def test_seat_win_rates_draws_completion_and_limits() -> None:
+    games = [
+        game(0, (0,)), game(1, (0,)), game(2, (1,)),
+        game(3, (0, 1), code="move_limit"), game(4, (0, 1), code="repetition"),
+    ]
+    assert estimate(METRICS["win_0"], games).value == pytest.approx(2 / 5)
+    assert estimate(METRICS["win_1"], games).value == pytest.approx(1 / 5)
+    assert estimate(METRICS["draws"], games).value == pytest.approx(2 / 5)
+    assert estimate(METRICS["completion"], games).value == pytest.approx(3 / 5)
+    assert estimate(METRICS["limit"], games).value == pytest.approx(1 / 5)
+    assert estimate(METRICS["repetition_end"], games).value == pytest.approx(1 / 5)
+    wins = estimate(METRICS["win_0"], games)
+    assert (wins.low, wins.high) == (pytest.approx(0.1176, abs=1e-4), pytest.approx(0.7693, abs=1e-4))  # Wilson, 2 of 5
+
+
+def test_first_player_wins_counts_the_first_mover_among_decided_games() -> None:
+    # random_first-style games: seat 1 moved first in games 1 and 2
+    games = [game(0, (0,), first=0), game(1, (1,), first=1), game(2, (0,), first=1), game(3, (0, 1))]
+    first = estimate(METRICS["first_player_wins"], games)
+    assert (first.value, first.games) == (pytest.approx(2 / 3), 3)  # the draw is left out
+
+
+def test_first_player_test_is_an_exact_binomial_test() -> None:
+    # 60 first-player wins of 100 against 1/2: the textbook two-sided p = 0.0569
+    games = [game(i, (0,)) for i in range(60)] + [game(60 + i, (1,)) for i in range(40)]
+    assert first_player_test(games, seats=2) == pytest.approx(0.05689, abs=1e-4)
+    assert binomial_two_sided_p(5, 10, 0.5) == pytest.approx(1.0)
+    assert binomial_two_sided_p(0, 10, 0.5) == pytest.approx(2 / 1024)
+    assert binomial_two_sided_p(3, 3, 1 / 3) == pytest.approx(1 / 27)
+
+
+def test_balance_is_one_minus_the_spread_of_seat_score_rates() -> None:
+    even = [game(0, (0,)), game(1, (1,))]
+    assert balance(even) == 1.0
+    lopsided = [game(0, (0,)), game(1, (0,)), game(2, (0,)), game(3, (0, 1))]
+    # score rates: White (3 + 0.5) / 4, Black 0.5 / 4: spread 0.75
+    assert balance(lopsided) == pytest.approx(0.25)
+    figure = estimate(METRICS["balance"], lopsided)
+    assert figure.low <= figure.value <= figure.high
+
+
+def test_means_of_length_branching_repetition_lead_changes_and_decisiveness() -> None:
+    games = [
+        game(0, (0,), decisions=10, branching=(2, 4), repeated=1, lead=1, decided_at=0.5, threshold=0.6),
+        game(1, (1,), decisions=20, branching=(6,), repeated=5, lead=3, decided_at=1.0, threshold=0.8),
+    ]
+    assert estimate(METRICS["decisions"], games).value == 15
+    assert estimate(METRICS["branching"], games).value == pytest.approx(4.5)  # (3 + 6) / 2: each game's mean first
+    assert estimate(METRICS["repetition"], games).value == pytest.approx((0.1 + 0.25) / 2)
+    assert estimate(METRICS["lead_changes"], games).value == 2
+    assert estimate(METRICS["decided_at"], games).value == pytest.approx(0.75)
+    assert estimate(METRICS["decisiveness_threshold"], games).value == pytest.approx(0.7)
+    interval = estimate(METRICS["decisions"], games)
+    # mean 15, sample standard deviation 7.071: 15 +- 1.96 * 7.071 / sqrt(2) = 15 +- 9.8
+    assert (interval.low, interval.high) == (pytest.approx(5.2), pytest.approx(24.8))
+
+
+def test_undefined_figures_leave_a_game_out() -> None:
+    games = [game(0, (0,), lead=None), game(1, (1,), lead=4)]
+    lead = estimate(METRICS["lead_changes"], games)
+    assert (lead.value, lead.games) == (4, 1)
+    assert math.isnan(lead.low)  # one game: no interval
+    assert math.isnan(estimate(METRICS["lead_changes"], [game(0, (0,))]).value)
+
+
+def test_agent_score_follows_the_seating() -> None:
+    games = [game(0, (0,), seating=(0, 1)), game(1, (0,), seating=(1, 0)), game(2, (0, 1), seating=(0, 1))]
+    assert estimate(METRICS["score_0"], games).value == pytest.approx((1 + 0 + 0.5) / 3)
+    assert estimate(METRICS["score_1"], games).value == pytest.approx((0 + 1 + 0.5) / 3)
+
+
+# --- differences between variants ---------------------------------------------------------
+def test_rate_difference_uses_newcombes_interval() -> None:
+    # Newcombe (1998), example (e): 56/70 against 48/80: difference 0.2, interval 0.0524 to 0.3339
+    difference_value, (low, high) = newcombe_difference(48, 80, 56, 70)
+    assert difference_value == pytest.approx(0.2)
+    assert (low, high) == (pytest.approx(0.0524, abs=1e-3), pytest.approx(0.3339, abs=1e-3))
+
+
+def test_a_clear_difference_is_sure_and_no_difference_is_not() -> None:
+    fair = [game(i, (i % 2,)) for i in range(200)]
+    unfair = [game(i, (0,) if i % 10 < 8 else (1,)) for i in range(200)]
+    change = difference(METRICS["win_0"], fair, unfair)
+    assert change.value == pytest.approx(0.3) and change.excludes_zero
+    fairer = difference(METRICS["balance"], unfair, fair)
+    assert fairer.value == pytest.approx(0.6) and fairer.low > 0
+    same = difference(METRICS["win_0"], fair, fair)
+    assert same.value == 0 and not same.excludes_zero
+
+
+def test_mean_difference_uses_welchs_interval() -> None:
+    value, (low, high) = welch_difference([1.0, 2.0, 3.0], [4.0, 6.0, 8.0])
+    # 6 - 2 = 4; variances 1 and 4 over 3 games: sqrt(5/3) = 1.291
+    assert value == 4
+    assert (low, high) == (pytest.approx(4 - 1.96 * 1.2910, abs=1e-3), pytest.approx(4 + 1.96 * 1.2910, abs=1e-3))
+    assert math.isnan(mean_interval([])[0])  # no games, no mean
+
+
+def test_bootstrap_is_reproducible() -> None:
+    rows = [game(i, (int(i % 3 == 0),)) for i in range(30)]
+    assert bootstrap_interval(rows, balance) == bootstrap_interval(rows, balance)
+
+
+# --- shapes for the report ------------------------------------------------------------------
+def test_histogram_bins_cover_every_length_once() -> None:
+    lengths = [3, 5, 5, 9, 12]
+    edges = histogram_edges(lengths, bins=5)
+    assert edges[0] <= 3 and edges[-1] >= 12
+    counts = histogram(lengths, edges)
+    assert sum(counts) == len(lengths)
+    assert histogram([0, 1, 2, 2], [0, 1, 2]) == [1, 3]  # the last bin holds its upper edge
+
+
+def test_branching_curve_averages_each_tenth_of_each_game() -> None:
+    rising = game(0, (0,), branching=tuple(range(10)))  # part p holds decision p
+    flat = game(1, (1,), branching=(5,) * 20)  # two decisions per part
+    curve = branching_curve([rising, flat])
+    assert curve == [(part + 5) / 2 for part in range(10)]
+    short = branching_curve([game(0, (0,), branching=(4, 8))])
+    assert short[0] == 4 and short[5] == 8 and short[1] is None
+
+
+def test_variant_metrics_collects_tests_and_endings() -> None:
+    games = [game(0, (0,)), game(1, (0,)), game(2, (1,), code="crowns")]
+    figures = variant_metrics("layout=a", games, list(METRICS.values()), seats=2)
+    assert figures.endings == {"castles": 2, "crowns": 1}
+    assert figures.games == 3
+    assert figures.first_player_p == pytest.approx(1.0)
+    assert figures.to_json()["metrics"]["win_0"]["value"] == pytest.approx(2 / 3)
