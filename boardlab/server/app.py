@@ -77,6 +77,9 @@ def _handle_errors(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # FastAPI's only 400: a body it could not decode
+            message = f"the body is not valid JSON: {exc.detail}"
+            return JSONResponse(error_body("bad_json", message), status_code=ERROR_STATUS["bad_json"])
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
         return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
 
