@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Callable, Literal, Sequence
 
 from .intervals import (
@@ -30,7 +30,7 @@ from .intervals import (
     newcombe_difference,
     welch_difference,
 )
-from .stats import GameOutcome, seat_balance, wilson_interval
+from .stats import GameOutcome, LengthStats, seat_balance, wilson_interval
 
 #: ending codes that mean "stopped by a limit", not decided by play (docs/api.md, "Results")
 LIMIT_CODES = ("move_limit", "no_progress")
@@ -257,9 +257,12 @@ class VariantMetrics:
     seat_balance_p: float
     endings: dict[str, int]
     branching_curve: list[float | None]
+    #: the spread of the lengths: "decisions" and "moves" -> LengthStats
+    lengths: dict[str, LengthStats]
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "lengths": {name: _finite_fields(asdict(stats)) for name, stats in self.lengths.items()},
             "variant": self.variant,
             "games": self.games,
             "metrics": {key: value.to_json() for key, value in self.estimates.items()},
@@ -287,8 +290,16 @@ def variant_metrics(
         seat_balance_p=seat_balance(seat_wins)[1],
         endings=dict(sorted(endings.items(), key=lambda item: -item[1])),
         branching_curve=branching_curve(outcomes),
+        lengths={
+            "decisions": LengthStats.of([o.decisions for o in outcomes]),
+            "moves": LengthStats.of([o.moves for o in outcomes]),
+        },
     )
 
 
 def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
+
+
+def _finite_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    return {key: _finite(value) if isinstance(value, float) else value for key, value in fields.items()}

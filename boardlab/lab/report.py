@@ -160,6 +160,7 @@ def render_html(report: Mapping[str, Any]) -> str:
         "<p class=reading>Each figure with its 95% interval; docs/lab.md defines every metric.</p>",
         _metrics_table(report),
     ]
+    parts += ["<h2>Game length</h2>", _lengths_table(report)]
     if report["comparisons"]:
         parts += [
             "<h2>Differences from the first variant</h2>",
@@ -238,6 +239,17 @@ def _differences_table(report: Mapping[str, Any]) -> str:
             kind = "rate" if metric["kind"] in ("rate", "balance") else "mean"
             cells.append(f"<td{' class=sure' if sure else ''}>{_e(format_figure(figure, kind))}</td>")
         rows.append(f"<tr><td>{_e(metric['title'])}</td>{''.join(cells)}</tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def _lengths_table(report: Mapping[str, Any]) -> str:
+    rows = ["<table><tr><th>variant</th><th>counting</th><th>mean</th><th>std dev</th><th>median</th>"
+            "<th>min</th><th>max</th></tr>"]
+    for variant in report["variants"]:
+        for counting, stats in variant["lengths"].items():
+            cells = "".join(f"<td>{format_value(stats[key], 'mean')}</td>" for key in ("mean", "stdev", "median", "minimum", "maximum"))
+            rows.append(f"<tr><td>{_e(variant_label(variant['variant']))}</td><td>{_e(counting)}</td>{cells}</tr>")
     rows.append("</table>")
     return "\n".join(rows)
 

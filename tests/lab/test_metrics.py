@@ -214,3 +214,4 @@ def test_variant_metrics_collects_tests_and_endings() -> None:
     assert figures.games == 3
     assert figures.first_player_p == pytest.approx(1.0)
     assert figures.to_json()["metrics"]["win_0"]["value"] == pytest.approx(2 / 3)
+    assert figures.lengths["decisions"].mean == 10 and figures.lengths["decisions"].stdev == 0
