@@ -21,6 +21,7 @@ from ..core.seeds import derive_seed
 
 # importing the agent modules registers them
 from . import greedy, ismcts, mcts, random_agent  # noqa: F401,E402
+from .levels import DEFAULT_LEVEL, LEVELS, THINK_SECONDS, level_spec
 
 #: the spec that names a person in a seat list
 HUMAN = "human"
@@ -66,8 +67,16 @@ def make_agent(spec: str, seed: int | None = None, game: str | Game | None = Non
     return cls(seed=seed, **params)
 
 
+def resolve_spec(game: Game, spec: str) -> str:
+    """A seat's spec with a level name (``easy``, ``normal``, ``hard``) turned into the agent
+    spec that plays ``game`` at that level; other specs unchanged."""
+    _load_all()
+    return level_spec(game, spec) if spec in LEVELS else spec
+
+
 def seat_agents(game: Game, specs: Sequence[str], seed: int | None = None) -> list[Agent | None]:
-    """One entry per seat for :class:`boardlab.Match`: None for ``human``, else the agent.
+    """One entry per seat for :class:`boardlab.Match`: None for ``human``, else the agent
+    (a level name such as ``hard`` stands for :func:`level_spec`).
 
     The agent in seat ``s`` gets the seed :func:`agent_seed` (seed, s), so a match's
     computer players are reproducible from the match's seed.
@@ -78,7 +87,9 @@ def seat_agents(game: Game, specs: Sequence[str], seed: int | None = None) -> li
             f"got {len(specs)}: {','.join(specs)}"
         )
     return [
-        None if spec == HUMAN else make_agent(spec, seed=None if seed is None else agent_seed(seed, seat), game=game)
+        None
+        if spec == HUMAN
+        else make_agent(resolve_spec(game, spec), seed=None if seed is None else agent_seed(seed, seat), game=game)
         for seat, spec in enumerate(specs)
     ]
 
@@ -90,12 +101,17 @@ def agent_seed(seed: int, seat: int) -> int:
 
 __all__ = [
     "Agent",
+    "DEFAULT_LEVEL",
     "HUMAN",
+    "LEVELS",
+    "THINK_SECONDS",
     "agent_class",
     "agent_names",
     "agent_seed",
     "make_agent",
     "parse_spec",
+    "level_spec",
     "register_agent",
+    "resolve_spec",
     "seat_agents",
 ]

@@ -30,7 +30,7 @@ import time
 from ..core.agent import Agent, register_agent
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
-from .search import SearchBudget, backpropagate, check_positive, decision_moves, rollout
+from .search import SETTLE_CHECK_EVERY, SearchBudget, backpropagate, check_positive, decision_moves, rollout, settled
 from .mcts import DEFAULT_ITERATIONS, SEARCH_PARAMS
 
 
@@ -89,6 +89,10 @@ class IsmctsAgent(Agent):
         self.last_iterations = 0
         self.last_seconds = 0.0
 
+    def interrupt(self) -> None:
+        """End the search in progress at its next iteration and play the best move so far."""
+        self.budget.stop_requested = True
+
     def choose(self, state: State) -> Move:
         _observer, moves = decision_moves(self.name, state)
         if len(moves) == 1:
@@ -115,6 +119,7 @@ class IsmctsAgent(Agent):
         # without hidden information every determinization is the state itself (new seed only)
         pool_size = self.pool_size if state.game.has_hidden_information else 1
         pool = [state.resample(observer, rng) for _ in range(pool_size)]
+        root_moves = state.legal_moves()  # the observer's own moves: the same in every determinization
         root = _InfoNode(None, None, CHANCE)
         budget = self.budget
         budget.start()
@@ -165,6 +170,10 @@ class IsmctsAgent(Agent):
                 world.apply(node.move)  # type: ignore[arg-type]
             backpropagate(node, rollout(world, rng, depth_limit))
             done += 1
+            if done % SETTLE_CHECK_EVERY == 0 and len(root.children) >= len(root_moves) and settled(
+                [root.children[move].visits for move in root_moves if move in root.children], budget, done
+            ):
+                break
         self.last_iterations = done
         self.last_seconds = time.perf_counter() - began
         return root

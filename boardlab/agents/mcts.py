@@ -30,7 +30,7 @@ import time
 from ..core.agent import Agent, register_agent
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
-from .search import SearchBudget, backpropagate, check_positive, decision_moves, rollout
+from .search import SETTLE_CHECK_EVERY, SearchBudget, backpropagate, check_positive, decision_moves, rollout, settled
 
 
 # Why these defaults. Tuned by self-play on Towers (2 players, seats alternating, one core;
@@ -118,6 +118,10 @@ class MctsAgent(Agent):
         self.last_iterations = 0
         self.last_seconds = 0.0
 
+    def interrupt(self) -> None:
+        """End the search in progress at its next iteration and play the best move so far."""
+        self.budget.stop_requested = True
+
     def choose(self, state: State) -> Move:
         _mover, moves = decision_moves(self.name, state)
         if len(moves) == 1:
@@ -198,6 +202,10 @@ class MctsAgent(Agent):
                 state.apply(node.move)  # type: ignore[arg-type]
             backpropagate(node, rollout(state, rng, depth_limit))
             done += 1
+            if done % SETTLE_CHECK_EVERY == 0 and not root.untried and settled(
+                [child.visits for child in root.children], budget, done
+            ):
+                break
         self.last_iterations = done
         self.last_seconds = time.perf_counter() - began
         return root

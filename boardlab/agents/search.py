@@ -56,7 +56,7 @@ class SearchBudget:
     budget alone makes a seeded search exactly reproducible; a time budget does not.
     """
 
-    __slots__ = ("iterations", "seconds", "_deadline")
+    __slots__ = ("iterations", "seconds", "_deadline", "_began", "stop_requested")
 
     def __init__(self, iterations: int | None, seconds: float | None) -> None:
         if iterations is None and seconds is None:
@@ -64,6 +64,9 @@ class SearchBudget:
         self.iterations = iterations
         self.seconds = seconds
         self._deadline = 0.0
+        self._began = 0.0
+        #: set from another thread (a person pressing "move now"): the search ends at its next check
+        self.stop_requested = False
 
     @classmethod
     def from_settings(cls, agent_name: str, settings: dict[str, Any], default_iterations: int) -> "SearchBudget":
@@ -82,16 +85,50 @@ class SearchBudget:
 
     def start(self) -> None:
         """Start the clock for a time budget."""
+        self.stop_requested = False
+        self._began = time.perf_counter()
         if self.seconds is not None:
-            self._deadline = time.perf_counter() + self.seconds
+            self._deadline = self._began + self.seconds
 
     def exhausted(self, done: int) -> bool:
         """True once ``done`` iterations use up the budget (always lets one iteration run)."""
         if done == 0:
             return False
+        if self.stop_requested:
+            return True
         if self.iterations is not None and done >= self.iterations:
             return True
         return self.seconds is not None and time.perf_counter() >= self._deadline
+
+    def remaining(self, done: int) -> float:
+        """At most how many more iterations the budget allows: the iteration limit, or the time
+        left at the rate so far (the smaller of the two)."""
+        left = float("inf")
+        if self.iterations is not None:
+            left = self.iterations - done
+        if self.seconds is not None and done:
+            now = time.perf_counter()
+            rate = done / max(now - self._began, 1e-9)
+            left = min(left, (self._deadline - now) * rate)
+        return left
+
+
+#: how often (in iterations) a search checks whether its decision is settled
+SETTLE_CHECK_EVERY = 128
+
+
+def settled(visit_counts: Sequence[int], budget: SearchBudget, done: int) -> bool:
+    """Whether the most visited move can no longer be overtaken in the budget left: then more
+    search cannot change the decision (so stopping keeps a seeded search's choice)."""
+    if len(visit_counts) < 2:
+        return len(visit_counts) == 1
+    first = second = 0
+    for visits in visit_counts:
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
+    return first - second > budget.remaining(done)
 
 
 def uniform_returns(num_players: int) -> tuple[float, ...]:

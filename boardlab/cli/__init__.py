@@ -17,7 +17,7 @@ from rich.markup import escape
 from pathlib import Path
 
 from .. import __version__
-from ..agents import seat_agents
+from ..agents import DEFAULT_LEVEL, LEVELS, seat_agents
 from ..core.errors import BoardlabError
 from ..core.match import Match
 from ..core.records import Record
@@ -67,8 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", nargs="?", help="game id (omit with --resume)")
     play.add_argument(
         "--players",
-        help="one entry per seat: human or an agent spec, e.g. human,mcts:seconds=2 "
-        "(default: you against MCTS, 2 s a move; ISMCTS where information is hidden)",
+        help="one entry per seat: human, a level (easy, normal, hard) or an agent spec, e.g. "
+        "human,hard or human,mcts:seconds=2 (default: you against the computer at --level)",
+    )
+    play.add_argument(
+        "--level",
+        choices=LEVELS,
+        default=DEFAULT_LEVEL,
+        help="the computer's level where --players does not name one: easy (instant), normal "
+        "(about 1 s a move), hard (about 3 s) (default: normal)",
     )
     play.add_argument("--seed", type=int, help="seed of the game's chance (printed at the start)")
     play.add_argument("--resume", metavar="RECORD", help="go on with a saved game")
@@ -103,7 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--seats", dest="num_players", type=int, help="number of players (with a game id)")
     render.add_argument("--seed", type=int, help="seed of the state (with a game id)")
     render.add_argument("--seat", type=int, metavar="S", help="draw seat S's view (1-based; default: spectators)")
-    render.add_argument("-o", "--output", metavar="PNG", help="write a picture here")
+    render.add_argument(
+        "-o", "--output", metavar="FILE", help="write FILE.png (a picture, where the game draws one) or FILE.txt (the text board)"
+    )
+    render.add_argument("--force", action="store_true", help="replace the -o file if it exists")
     _add_game_options(render)
 
     check = commands.add_parser("check", help="run the conformance suite on a game (for a game's author)")
@@ -139,21 +149,28 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
         record = Record.load(args.resume)  # validates every move
         game = record.game()
         if specs is None:
-            specs = [seat.agent for seat in record.seats] or default_seats(game)
+            specs = [seat.agent for seat in record.seats] or default_seats(game, args.level)
         agents = seat_agents(game, specs, record.seed)
         match = Match.from_record(record, agents, undo=_undo_policy(specs))
         if match.is_over():
             raise CliError(f"{args.resume}: that game is over (boardlab replay {args.resume} shows it)")
-        return PlaySession(match, out, read_line, resumed_from=Path(args.resume).expanduser()).run()
+        return PlaySession(
+            match, out, read_line, resumed_from=Path(args.resume).expanduser(), move_now_input=_move_now_input()
+        ).run()
     if args.game is None:
         raise CliError("play needs a game id (see `boardlab games`) or --resume RECORD")
     game = build_game(args.game, seat_count(args.game, None, specs or []), args.option)
     seed = args.seed if args.seed is not None else new_seed()
-    specs = specs or default_seats(game)
+    specs = specs or default_seats(game, args.level)
     match = Match(game, seat_agents(game, specs, seed), seed=seed, start=args.position, undo=_undo_policy(specs))
     if match.is_over():
         raise CliError(f"--position {args.position!r}: the game is already over there")
-    return PlaySession(match, out, read_line).run()
+    return PlaySession(match, out, read_line, move_now_input=_move_now_input()).run()
+
+
+def _move_now_input():
+    """Standard input when a person types at a terminal: Enter then makes the computer move now."""
+    return sys.stdin if sys.stdin.isatty() else None
 
 
 def _undo_policy(specs: Sequence[str]) -> str:

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 from rich.console import Console
 from rich.panel import Panel
 
-from ..agents import agent_names
+from ..agents import DEFAULT_LEVEL, level_spec
 from ..core.errors import BoardlabError, OptionError
 from ..core.game import Game
 from ..core.registry import game_class, load
@@ -74,17 +74,14 @@ def build_game(game_id: str, players: int | None, option_pairs: Sequence[str] | 
     return load(game_id, players=players, **parse_options(option_pairs))
 
 
-def default_computer(game: Game, seconds: float = 2.0) -> str:
-    """MCTS thinking ``seconds`` a move; its information-set form where cards or the like are hidden."""
-    names = agent_names(game.id)
-    if game.has_hidden_information and "ismcts" in names:
-        return f"ismcts:seconds={seconds:g}"
-    return f"mcts:seconds={seconds:g}" if "mcts" in names else "random"
+def default_computer(game: Game, level: str = DEFAULT_LEVEL) -> str:
+    """The computer's spec at ``level`` (boardlab.agents.levels: easy, normal, hard)."""
+    return level_spec(game, level)
 
 
-def default_seats(game: Game) -> list[str]:
-    """A human in seat 1 against the default computer in every other seat."""
-    return [HUMAN] + [default_computer(game)] * (game.num_players - 1)
+def default_seats(game: Game, level: str = DEFAULT_LEVEL) -> list[str]:
+    """A human in seat 1 against the computer at ``level`` in every other seat."""
+    return [HUMAN] + [default_computer(game, level)] * (game.num_players - 1)
 
 
 def new_seed() -> int:

@@ -9,9 +9,11 @@ each of them may see (the match's per-viewer move texts and views).
 from __future__ import annotations
 
 import re
+import select
+import threading
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TextIO
 
 from rich.columns import Columns
 from rich.console import Console
@@ -29,7 +31,7 @@ Enter a move in the game's notation, or a command:
   moves [TEXT] list the legal moves (only those starting with TEXT)
   undo         take back your last move (and the computer's and chance moves after it)
   save FILE    save the game as a record (boardlab replay FILE shows it; --resume FILE goes on)
-  hint         ask the computer for a move (1 s of thought)
+  hint         ask the computer for a move (as it plays at level normal)
   board        draw the board again
   history      the moves so far
   resign       give up the game
@@ -63,8 +65,11 @@ class PlaySession:
         out: Console,
         read_line: Callable[[str], str],
         resumed_from: Path | None = None,
+        move_now_input: TextIO | None = None,
     ) -> None:
         self.match = match
+        #: where a line (Enter) makes a thinking computer move at once; None: it thinks its full time
+        self.move_now_input = move_now_input
         self.game = match.game
         self.out = out
         self.read_line = read_line
@@ -136,8 +141,9 @@ class PlaySession:
 
     def computer_move(self, seat: Player) -> None:
         self.announce()
-        with self.out.status(f"{escape(self.seat_label(seat))} is thinking..."):
-            move = self.match.think()
+        hint = " (press Enter to make it move now)" if self.move_now_input is not None else ""
+        with self.out.status(f"{escape(self.seat_label(seat))} is thinking...{hint}"):
+            move = self.think_or_move_now(seat)
         before = len(self.match.log())
         self.match.play(seat, move)
         text = self.match.log()[before].text_for(self.announce_viewer())
@@ -145,6 +151,38 @@ class PlaySession:
         self.out.print(f"[cyan]{escape(self.seat_label(seat))} plays[/cyan] [bold]{escape(text)}[/bold]")
         if not self.humans:
             self.show_board(None)
+
+    def think_or_move_now(self, seat: Player):
+        """The computer's move; with ``move_now_input``, a line typed meanwhile stops its search
+        and it plays the best move found so far."""
+        source = self.move_now_input
+        agent = self.match.agents[seat]
+        if source is None or agent is None:
+            return self.match.think()
+        outcome: dict[str, object] = {}
+
+        def search() -> None:
+            try:
+                outcome["move"] = self.match.think()
+            except BaseException as exc:  # handed to the main thread, which raises it
+                outcome["error"] = exc
+
+        worker = threading.Thread(target=search, name="computer-move", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                ready, _, _ = select.select([source], [], [], 0.1)
+                if ready:
+                    source.readline()
+                    agent.interrupt()
+                    worker.join()
+        except BaseException:
+            agent.interrupt()  # Ctrl-C: stop the search too, then leave
+            worker.join()
+            raise
+        if "error" in outcome:
+            raise outcome["error"]  # type: ignore[misc]
+        return outcome["move"]
 
     def human_turn(self, seat: Player) -> str | None:
         """Read commands until ``seat`` moves (None), undoes (None) or quits ("quit")."""
@@ -250,7 +288,7 @@ class PlaySession:
     def hint(self, seat: Player) -> None:
         """A suggestion from the default computer player, seeing only what ``seat`` sees."""
         state = self.match.agent_input(seat)
-        adviser = make_agent(default_computer(self.game, seconds=1.0), seed=state.seed & 0xFFFFFFFF, game=self.game)
+        adviser = make_agent(default_computer(self.game), seed=state.seed & 0xFFFFFFFF, game=self.game)
         with self.out.status("thinking about a hint..."):
             move = adviser.choose(state)
         self.out.print(f"Hint ({escape(adviser.spec())}): [bold]{escape(str(move))}[/bold]")

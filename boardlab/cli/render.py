@@ -8,6 +8,7 @@ games without one get their text board printed.
 from __future__ import annotations
 
 import argparse
+import io
 from pathlib import Path
 
 from rich.console import Console
@@ -39,6 +40,26 @@ def state_to_render(args: argparse.Namespace) -> State:
     return game.new_state(args.seed if args.seed is not None else 0)
 
 
+def output_target(name: str, force: bool) -> Path:
+    """The file ``-o`` names, checked before anything is drawn: a ``.png`` or ``.txt`` name, not a
+    folder, in a folder that exists, and not an existing file unless ``--force``."""
+    if not name.strip():
+        raise CliError("-o: empty file name (give e.g. board.png or board.txt)")
+    path = Path(name).expanduser()
+    if path.is_dir():
+        raise CliError(f"-o {name}: is a folder; give a file name such as {path / 'board.png'}")
+    suffix = path.suffix.lower()
+    if suffix not in (".png", ".txt"):
+        raise CliError(
+            f"-o {name}: the name must end in .png (a picture) or .txt (the text board), not {suffix or 'nothing'!r}"
+        )
+    if not path.parent.is_dir():
+        raise CliError(f"-o {name}: the folder {path.parent} does not exist")
+    if path.exists() and not force:
+        raise CliError(f"-o {name}: the file exists; add --force to replace it")
+    return path
+
+
 def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     state = state_to_render(args)
     game = state.game
@@ -47,15 +68,25 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         if not 1 <= args.seat <= game.num_players:
             raise CliError(f"--seat {args.seat}: the game has seats 1..{game.num_players}")
         viewer = args.seat - 1
+    view = state.view(viewer)
+    title = escape(f"{game.name}, move {state.ply}")
     if args.output is None:
-        out.print(board_panel(game, state.view(viewer), escape(f"{game.name}, move {state.ply}")))
+        out.print(board_panel(game, view, title))
+        return 0
+    target = output_target(args.output, args.force)
+    if target.suffix.lower() == ".txt":
+        plain = Console(width=120, no_color=True, color_system=None, record=True, file=io.StringIO())
+        plain.print(board_panel(game, view, title))
+        target.write_text(plain.export_text(), encoding="utf-8")
+        out.print(f"Wrote the text board to {escape(str(target))} ({game.id}, move {state.ply}).")
         return 0
     if not game.has_image_renderer:
-        out.print(board_panel(game, state.view(viewer), escape(f"{game.name}, move {state.ply}")))
-        err.print(f"[yellow]{escape(game.id)} has no picture renderer: printed the text board instead.[/yellow]")
-        return 0
+        raise CliError(
+            f"{game.id} has no picture renderer, so {args.output} was not written; "
+            f"use -o {target.with_suffix('.txt')} for the text board, or no -o to print it"
+        )
     try:
-        game.render_image(state.view(viewer), args.output)
+        game.render_image(view, str(target))
     except ImportError as exc:
         if (exc.name or "").startswith("boardlab"):
             raise  # a part of boardlab itself is missing: a bug, not an extra to install
@@ -65,5 +96,5 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         ) from None
     except OSError as exc:
         raise CliError(f"{args.output}: cannot write the picture: {exc.strerror or exc}") from None
-    out.print(f"Wrote {escape(args.output)} ({game.id}, move {state.ply}).")
+    out.print(f"Wrote the picture {escape(str(target))} ({game.id}, move {state.ply}).")
     return 0

@@ -82,6 +82,10 @@ class Agent:
     def reset(self) -> None:
         """Forget anything kept between moves (a new game starts, or moves were taken back)."""
 
+    def interrupt(self) -> None:
+        """Asked from another thread while :meth:`choose` runs: decide now with what is known.
+        Agents that search override it; the default decides in its own time."""
+
     def accepts_draw(self, state: State, seat: Player) -> bool:
         """Whether ``seat`` agrees to end the game as a draw in ``state`` (a resampled state).
 

@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from boardlab.core import OptionError
+
 from boardlab.agents import make_agent
 from boardlab.agents.search import rollout
 from boardlab.agents.mcts import MctsAgent
@@ -22,8 +24,18 @@ def mcts(spec: str = "mcts:iterations=600", seed: int = 0) -> MctsAgent:
     return agent
 
 
+@pytest.fixture
+def never_settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Searches run their whole budget (no early stop once the decision is settled)."""
+    import boardlab.agents.ismcts
+    import boardlab.agents.mcts
+
+    for module in (boardlab.agents.mcts, boardlab.agents.ismcts):
+        monkeypatch.setattr(module, "settled", lambda *args: False)
+
+
 @pytest.mark.parametrize("name", ["mcts", "ismcts"])
-def test_iteration_budget_is_honoured_exactly(name: str) -> None:
+def test_iteration_budget_is_honoured_exactly(name: str, never_settled: None) -> None:
     for iterations in (1, 37, 400):
         agent = make_agent(f"{name}:iterations={iterations}", seed=1)
         agent.choose(dicenim_at(9))
@@ -31,11 +43,40 @@ def test_iteration_budget_is_honoured_exactly(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["mcts", "ismcts"])
-def test_time_budget_stops_the_search(name: str) -> None:
+def test_time_budget_stops_the_search(name: str, never_settled: None) -> None:
     agent = make_agent(f"{name}:seconds=0.05", seed=1)
     agent.choose(dicenim_at(40))
     assert agent.last_iterations > 0
     assert 0.05 <= agent.last_seconds < 1.0
+
+
+@pytest.mark.parametrize("name", ["mcts", "ismcts"])
+def test_a_settled_decision_stops_early_and_is_the_same_decision(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 15 item 10: an obvious decision does not take the whole budget, and stopping early
+    # never changes it (the most visited move could no longer be overtaken)
+    stopped = []
+    for seed in range(4):
+        agent = make_agent(f"{name}:iterations=3000", seed=seed)
+        early = str(agent.choose(dicenim_at(9)))
+        stopped.append(agent.last_iterations < 3000)
+        with monkeypatch.context() as patch:
+            import boardlab.agents.ismcts
+            import boardlab.agents.mcts
+
+            for module in (boardlab.agents.mcts, boardlab.agents.ismcts):
+                patch.setattr(module, "settled", lambda *args: False)
+            full = make_agent(f"{name}:iterations=3000", seed=seed)
+            assert str(full.choose(dicenim_at(9))) == early
+            assert full.last_iterations == 3000
+    assert any(stopped)
+
+
+@pytest.mark.parametrize("name", ["mcts", "ismcts"])
+def test_nan_and_infinite_parameters_are_refused(name: str) -> None:
+    # issue 15 item 4: mcts:seconds=nan or inf (and c=nan/inf) made the computer think forever
+    for spec in ("seconds=nan", "seconds=inf", "c=nan", "c=inf", "seconds=-1"):
+        with pytest.raises(OptionError, match="finite number|must be"):
+            make_agent(f"{name}:{spec}")
 
 
 @pytest.mark.parametrize("name", ["mcts:iterations=200", "ismcts:iterations=200", "greedy", "random"])

@@ -168,14 +168,43 @@ def test_simulate_json_with_jobs_and_records_matches_a_serial_run(tmp_path: Path
     assert run("replay", str(records[0]), "--final").returncode == 0
 
 
-def test_render_prints_the_text_board_for_a_game_without_pictures(tmp_path: Path) -> None:
-    done = run("render", "dicenim", "--position", "7 1 0 2 0", "-o", str(tmp_path / "x.png"))
-    assert done.returncode == 0
-    assert '"pile": 7' in done.stdout
-    assert "no picture renderer" in done.stderr
-    assert not (tmp_path / "x.png").exists()
+def test_render_prints_the_text_board_and_writes_it_as_text(tmp_path: Path) -> None:
+    shown = run("render", "dicenim", "--position", "7 1 0 2 0")
+    assert shown.returncode == 0 and '"pile": 7' in shown.stdout
+    done = run("render", "dicenim", "--position", "7 1 0 2 0", "-o", str(tmp_path / "x.txt"))
+    assert done.returncode == 0, done.stderr
+    assert f"Wrote the text board to {tmp_path / 'x.txt'}" in done.stdout.replace("\n", "")
+    assert '"pile": 7' in (tmp_path / "x.txt").read_text() and "\x1b[" not in (tmp_path / "x.txt").read_text()
     bad = run("render", "dicenim", "--position", "7 1 0")
     assert bad.returncode == 2 and "expected 5 fields" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("x.png", "no picture renderer, so"),  # issue 15 item 8: it used to write nothing and exit 0
+        ("board", "must end in .png"),  # it used to write board.png and say "Wrote board"
+        ("", "empty file name"),
+        ("x.jpeg", "must end in .png"),
+        ("no/such/folder/x.txt", "does not exist"),
+    ],
+)
+def test_render_refuses_what_it_cannot_write_and_writes_nothing(tmp_path: Path, name: str, message: str) -> None:
+    done = run("render", "dicenim", "-o", name, cwd=tmp_path)
+    assert done.returncode == 2 and message in done.stderr.replace("\n", " "), done.stderr
+    assert "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_render_to_a_folder_or_an_existing_file_is_refused(tmp_path: Path) -> None:
+    folder = run("render", "dicenim", "-o", str(tmp_path))
+    assert folder.returncode == 2 and "is a folder" in folder.stderr
+    (tmp_path / "old.txt").write_text("keep me")
+    kept = run("render", "dicenim", "-o", str(tmp_path / "old.txt"))
+    assert kept.returncode == 2 and "--force" in kept.stderr
+    assert (tmp_path / "old.txt").read_text() == "keep me"
+    replaced = run("render", "dicenim", "-o", str(tmp_path / "old.txt"), "--force")
+    assert replaced.returncode == 0 and "pile" in (tmp_path / "old.txt").read_text()
 
 
 @pytest.mark.parametrize("game_id", [g for g in boardlab.game_ids() if boardlab.game_class(g).has_image_renderer])
@@ -184,6 +213,7 @@ def test_render_writes_a_png_where_the_game_draws_pictures(game_id: str, tmp_pat
     done = run("render", game_id, "-o", str(target))
     assert done.returncode == 0, done.stderr
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"Wrote the picture {target}" in done.stdout.replace("\n", "")
 
 
 def test_play_from_a_position_string() -> None:

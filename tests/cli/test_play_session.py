@@ -209,3 +209,40 @@ def test_no_hand_over_when_every_player_is_kept_from_the_same_secrets() -> None:
     play.run()
     assert moves_of(play) == ["build SL1 0", "pass"]
     assert not any("Pass the screen" in prompt for prompt in script.prompts)
+
+
+def test_enter_makes_a_thinking_computer_move_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 15 item 10: a key makes the computer move now instead of thinking its full time
+    import os
+    import time
+
+    monkeypatch.chdir(tmp_path)
+    game = boardlab.load("dicenim")
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"\n")
+    buffer = io.StringIO()
+    with os.fdopen(read_end) as source:
+        play = PlaySession(
+            new_match(game, ["mcts:seconds=60", "human"], 3), Console(file=buffer, width=100), Script(["quit", "quit"]),
+            move_now_input=source,
+        )
+        began = time.monotonic()
+        play.run()
+    os.close(write_end)
+    assert time.monotonic() - began < 30  # far below the 60 s budget: the search was cut short
+    assert "P1 (mcts:seconds=60.0) plays" in buffer.getvalue()
+    assert play.match.log()[2].by == 0  # the computer did move
+
+
+def test_levels_name_the_computer_for_every_game() -> None:
+    from boardlab.agents import LEVELS, level_spec, make_agent, resolve_spec
+
+    for game_id in boardlab.game_ids():
+        game = boardlab.load(game_id)
+        specs = [level_spec(game, level) for level in LEVELS]
+        assert len(set(specs)) == 3, specs
+        match = new_match(game, ["human"] + ["hard"] * (game.num_players - 1), 1)
+        assert specs[2] == resolve_spec(game, "hard")
+        assert match.seats[1].agent == make_agent(specs[2], game=game).spec()
+    with pytest.raises(boardlab.OptionError, match="unknown level"):
+        level_spec(boardlab.load("towers"), "grandmaster")
