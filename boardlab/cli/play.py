@@ -41,10 +41,31 @@ Enter a move in the game's notation, or a command:
 
 #: clears the screen and the terminal's scrollback, so a hand-over hides the last hand
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
+#: a longer run of alike chance outcomes is announced by its count (the board shows them)
+CHANCE_RUN_SHOWN = 3
 
 
 class _Leave(Exception):
     """The person ended the input (Ctrl-D, Ctrl-C): save what must be kept and stop."""
+
+
+def chance_summary(entries: list[LogEntry], viewer: Player | None) -> list[str]:
+    """The chance outcomes among ``entries`` as ``viewer`` may read them; a run of more than
+    :data:`CHANCE_RUN_SHOWN` alike outcomes (a deal of 20 cards) is counted, not listed."""
+    chance = [entry for entry in entries if entry.by == CHANCE]
+    parts: list[str] = []
+    start = 0
+    while start < len(chance):
+        end = start
+        while end < len(chance) and chance[end].kind == chance[start].kind:
+            end += 1
+        run = chance[start:end]
+        if len(run) > CHANCE_RUN_SHOWN:
+            parts.append(f"{run[0].kind} ×{len(run)}")
+        else:
+            parts.extend(entry.text_for(viewer) for entry in run)
+        start = end
+    return parts
 
 
 def natural_key(text: str) -> list[tuple[int, int | str]]:
@@ -132,12 +153,11 @@ class PlaySession:
 
     def announce(self) -> None:
         """Print the chance outcomes logged since the last announcement, on one line."""
-        viewer = self.announce_viewer()
         entries = self.match.log()[self.announced:]
-        chance = [entry.text_for(viewer) for entry in entries if entry.by == CHANCE]
         self.announced += len(entries)
-        if chance:
-            self.out.print(f"[magenta]chance:[/magenta] {escape(', '.join(chance))}")
+        parts = chance_summary(entries, self.announce_viewer())
+        if parts:
+            self.out.print(f"[magenta]chance:[/magenta] {escape(', '.join(parts))}")
 
     def computer_move(self, seat: Player) -> None:
         self.announce()
@@ -270,7 +290,8 @@ class PlaySession:
     def show_board(self, viewer: Player | None) -> None:
         title = self.game.name if viewer is None else f"{self.game.name}: {self.game.player_name(viewer)}'s view"
         view = self.match.view(viewer)
-        self.out.print(board_panel(self.game, view, f"{escape(title)}, move {self.match.ply}"))
+        # a person counts the decisions, not the dice and cards dealt between them
+        self.out.print(board_panel(self.game, view, f"{escape(title)}, move {self.match.decisions + 1}"))
 
     def show_moves(self, seat: Player, prefix: str = "") -> None:
         """The legal moves in columns, in natural order; only those starting with ``prefix`` if given."""

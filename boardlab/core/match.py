@@ -57,6 +57,8 @@ class LogEntry:
     texts: tuple[str, ...] | None
     notation: str
     note: str = ""
+    #: the move's type (``Move.json_type``): lets a client group a run of alike moves (a deal)
+    kind: str = ""
 
     def text_for(self, viewer: Player | None) -> str:
         if self.texts is None:
@@ -67,6 +69,7 @@ class LogEntry:
         entry: dict[str, Any] = {
             "number": self.number,
             "by": "chance" if self.by == CHANCE else self.by,
+            "type": self.kind,
             "text": self.text_for(viewer),
             "t": round(self.t, 3),
         }
@@ -480,7 +483,7 @@ class Match:
         notation = str(move)
         state.apply(move)
         stamp = self.elapsed() if t is None else t
-        self._log.append(LogEntry(state.ply, by, stamp, texts, notation, note))
+        self._log.append(LogEntry(state.ply, by, stamp, texts, notation, note, move.json_type()))
         self._decision_began = self._clock()
 
     def _resolve_chance(self) -> None:

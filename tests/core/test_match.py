@@ -81,7 +81,9 @@ def test_each_viewer_reads_the_log_as_it_may_know_it() -> None:
     deal_of_p2 = match.log()[1]
     assert deal_of_p2.text_for(1).startswith("secret1=")
     assert deal_of_p2.text_for(0) == deal_of_p2.text_for(None) == "P2 was dealt a secret"
-    assert match.log_json(0)[1] == {"number": 2, "by": "chance", "text": "P2 was dealt a secret", "t": 0.0}
+    assert match.log_json(0)[1] == {
+        "number": 2, "by": "chance", "type": "secret", "text": "P2 was dealt a secret", "t": 0.0
+    }
 
 
 def test_computer_players_are_handed_a_resampled_state() -> None:
