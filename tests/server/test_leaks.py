@@ -84,8 +84,6 @@ def test_no_message_to_a_seat_or_a_spectator_holds_a_secret_of_theirs(
     sqlite_server: Harness, built: BuiltMessages, game: str, opponent: str
 ) -> None:
     server = sqlite_server
-    if game == "honor" and opponent != "invite":
-        pytest.skip("Honor's own agent needs a second a decision; its messages are those of the people's game")
     created = server.create(game, ["here", opponent])
     tokens: dict[int, str] = {0: created.token}
     if opponent == "invite":

@@ -1,0 +1,134 @@
+"""A real ``boardlab serve`` process, killed with SIGKILL mid-game and started again on the same
+storage, loses nothing: every room comes back exactly as its players and spectators last
+saw it, and a computer move that was being thought about when the server died is played."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from tests.server.conftest import empty_postgres
+from tests.server.harness import auth
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def serving(data_dir: Path, database_url: str | None, log: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[bytes]]]:
+    """A ``boardlab serve`` process (in a session of its own, so that its whole process group,
+    the computer's pool included, can be killed) and a client for it."""
+    port = free_port()
+    command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
+    if database_url is not None:
+        command += ["--database-url", database_url]
+    with open(log, "ab") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if client.get("/api/games").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"boardlab serve did not start:\n{log.read_text(errors='replace')[-3000:]}")
+            time.sleep(0.1)
+        yield client, process
+    finally:
+        client.close()
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+
+def kill_hard(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL to the server and its pool: no shutdown code runs."""
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+
+
+def state(client: httpx.Client, room: str, token: str | None) -> dict[str, Any]:
+    response = client.get(f"/api/rooms/{room}", headers=auth(token))
+    assert response.status_code == 200, response.text
+    message = response.json()
+    message["view"]["match"].pop("seconds_left")
+    return message
+
+
+def wait_for(client: httpx.Client, room: str, token: str | None, ply: int, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        message = state(client, room, token)
+        if message["ply"] >= ply and not message["thinking"]:
+            return message
+        assert time.monotonic() < deadline, f"room {room} stayed at ply {message['ply']}"
+        time.sleep(0.05)
+
+
+def create(client: httpx.Client, body: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/api/rooms", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def move(client: httpx.Client, room: str, token: str, message: dict[str, Any]) -> dict[str, Any]:
+    text = message["legal_moves"][0]["text"]
+    response = client.post(f"/api/rooms/{room}/moves", json={"move": text, "ply": message["ply"]}, headers=auth(token))
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+@pytest.mark.parametrize("storage", ["sqlite", "postgresql"])
+def test_a_server_killed_mid_game_resumes_every_room_exactly(request: pytest.FixtureRequest, tmp_path: Path, storage: str) -> None:
+    url = None if storage == "sqlite" else empty_postgres(request.getfixturevalue("postgres_url"))
+    log = tmp_path / "serve.log"
+    with serving(tmp_path, url, log) as (client, process):
+        # a person against the computer (the reply came from the pool)
+        versus = create(client, {"game": "towers", "seats": ["here", "computer:easy"]})
+        mine = move(client, versus["room"], versus["token"], versus["state"])
+        wait_for(client, versus["room"], versus["token"], mine["ply"] + 1)
+        # hidden cards and chance, between a person here and an invited one
+        cards = create(client, {"game": "territories", "seats": ["here", "invite"]})
+        guest = client.post(f"/api/rooms/{cards['room']}/join", json={"code": cards["invites"][0]["code"]}).json()
+        tokens = {0: cards["token"], 1: guest["token"]}
+        for _ in range(6):
+            seen = state(client, cards["room"], cards["token"])
+            seat = seen["to_move"]
+            move(client, cards["room"], tokens[seat], state(client, cards["room"], tokens[seat]))
+        # the computer opens with a long think: the server dies in the middle of it
+        thinking = create(client, {"game": "towers", "seats": ["computer:hard", "here"]})
+        assert state(client, thinking["room"], thinking["token"])["thinking"]
+        watched = {
+            versus["room"]: [None, versus["token"]],
+            cards["room"]: [None, *tokens.values()],
+            thinking["room"]: [None, thinking["token"]],
+        }
+        before = {room: [state(client, room, token) for token in held] for room, held in watched.items()}
+        kill_hard(process)
+
+    with serving(tmp_path, url, log) as (client, _process):
+        for room, held in watched.items():
+            if room == thinking["room"]:
+                continue
+            assert [state(client, room, token) for token in held] == before[room]
+        resumed = wait_for(client, thinking["room"], thinking["token"], 1)
+        assert [entry["by"] for entry in resumed["log"]] == [0] and resumed["legal_moves"]
+        # and play goes on
+        again = move(client, versus["room"], versus["token"], state(client, versus["room"], versus["token"]))
+        wait_for(client, versus["room"], versus["token"], again["ply"] + 1)
