@@ -214,7 +214,7 @@ def print_report(out: Console, report: Mapping[str, Any]) -> None:
         table.add_column(escape(variant_label(variant["variant"])), justify="right")
     for metric in report["metrics"]:
         table.add_row(
-            escape(metric["title"]), *(format_figure(v["metrics"][metric["key"]], metric["kind"]) for v in variants)
+            escape(metric["title"]), *(format_figure(v["metrics"][metric["key"]], metric["percent"]) for v in variants)
         )
     for title, key in (("first player advantage p", "first_player_p"), ("seat balance p", "seat_balance_p")):
         table.add_row(title, *("-" if v[key] is None else f"{v[key]:.3g}" for v in variants))
@@ -226,7 +226,6 @@ def print_report(out: Console, report: Mapping[str, Any]) -> None:
         differences.add_column("sure?", justify="center")
         for metric in report["metrics"]:
             figure = comparison["differences"][metric["key"]]
-            kind = "rate" if metric["kind"] in ("rate", "balance") else "mean"
             sure = figure["low"] is not None and (figure["low"] > 0 or figure["high"] < 0)
-            differences.add_row(escape(metric["title"]), format_figure(figure, kind), "yes" if sure else "")
+            differences.add_row(escape(metric["title"]), format_figure(figure, metric["percent"]), "yes" if sure else "")
         out.print(differences)

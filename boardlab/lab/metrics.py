@@ -49,6 +49,12 @@ class Metric:
     kind: Kind
     per_game: Callable[[GameOutcome], float | None]
     reading: str
+    #: a mean of shares in [0, 1], shown as a percentage and kept within [0, 1]
+    share: bool = False
+
+    @property
+    def shown_as_percent(self) -> bool:
+        return self.kind != "mean" or self.share
 
 
 @dataclass(frozen=True)
@@ -123,14 +129,18 @@ def metric_definitions(seat_names: Sequence[str], agents: Sequence[str] = ()) ->
         Metric("decisions", "length in decisions", "mean", lambda o: float(o.decisions), "players' moves per game"),
         Metric("moves", "length in all moves", "mean", lambda o: float(o.moves), "moves per game, chance outcomes included"),
         Metric("branching", "branching factor", "mean", _mean_branching, "legal moves per decision, averaged over a game"),
-        Metric("repetition", "repeated positions", "mean", _repetition, "share of decisions taken at a position seen before"),
+        Metric(
+            "repetition", "repeated positions", "mean", _repetition, "share of decisions taken at a position seen before",
+            share=True,
+        ),
         Metric("lead_changes", "lead changes", "mean", lambda o: _optional(o.lead_changes), "changes of the leader by evaluation per game"),
         Metric(
             "decided_at",
             "decided at (fraction of the game)",
             "mean",
             lambda o: o.decided_at,
-            "how early the winner could be told: 0 at the start, 1 only at the end",
+            "how early the winner could be told: 0% at the start, 100% only at the end",
+            share=True,
         ),
         Metric(
             "decisiveness_threshold",
@@ -148,6 +158,7 @@ def metric_definitions(seat_names: Sequence[str], agents: Sequence[str] = ()) ->
                 "mean",
                 lambda o, number=number: _agent_score(o, number),
                 "wins plus shares of draws, per game played",
+                share=True,
             )
         )
     return metrics
@@ -182,6 +193,8 @@ def estimate(metric: Metric, outcomes: Sequence[GameOutcome]) -> Estimate:
         low, high = wilson_interval(successes, len(values))
         return Estimate(successes / len(values), low, high, len(values))
     mean, (low, high) = mean_interval(values)
+    if metric.share:  # a normal interval may spill past what a share can be
+        low, high = max(0.0, low), min(1.0, high)
     return Estimate(mean, low, high, len(values))
 
 

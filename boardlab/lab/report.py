@@ -65,7 +65,10 @@ def build_report(
         "study": dict(settings),
         "seat_names": list(seat_names),
         "agents": list(agents),
-        "metrics": [{"key": m.key, "title": m.title, "kind": m.kind, "reading": m.reading} for m in metrics],
+        "metrics": [
+            {"key": m.key, "title": m.title, "kind": m.kind, "percent": m.shown_as_percent, "reading": m.reading}
+            for m in metrics
+        ],
         "variants": variants,
         "comparisons": comparisons,
     }
@@ -190,18 +193,18 @@ def _settings_line(report: Mapping[str, Any]) -> str:
     )
 
 
-def format_value(value: float | None, kind: str) -> str:
-    """A figure as text: rates and balance as percentages, means with 3 significant digits."""
+def format_value(value: float | None, percent: bool) -> str:
+    """A figure as text: shares as percentages, other means with 3 significant digits."""
     if value is None:
         return "-"
-    return f"{value:.1%}" if kind in ("rate", "balance") else f"{value:.3g}"
+    return f"{value:.1%}" if percent else f"{value:.3g}"
 
 
-def format_figure(figure: Mapping[str, Any], kind: str) -> str:
+def format_figure(figure: Mapping[str, Any], percent: bool) -> str:
     """``value [low, high]`` of a figure from the report's JSON."""
-    text = format_value(figure["value"], kind)
+    text = format_value(figure["value"], percent)
     if figure["low"] is not None and figure["high"] is not None:
-        text += f" [{format_value(figure['low'], kind)}, {format_value(figure['high'], kind)}]"
+        text += f" [{format_value(figure['low'], percent)}, {format_value(figure['high'], percent)}]"
     return text
 
 
@@ -214,7 +217,7 @@ def _metrics_table(report: Mapping[str, Any]) -> str:
     rows = ["<table><tr><th>metric</th>" + "".join(f"<th>{_e(variant_label(v['variant']))}</th>" for v in variants)
             + "<th>how to read it</th></tr>"]
     for metric in report["metrics"]:
-        cells = "".join(f"<td>{_e(format_figure(v['metrics'][metric['key']], metric['kind']))}</td>" for v in variants)
+        cells = "".join(f"<td>{_e(format_figure(v['metrics'][metric['key']], metric['percent']))}</td>" for v in variants)
         rows.append(f"<tr><td>{_e(metric['title'])}</td>{cells}<td class=reading>{_e(metric['reading'])}</td></tr>")
     tests = (
         ("first player advantage: p (exact binomial)", "first_player_p"),
@@ -236,8 +239,7 @@ def _differences_table(report: Mapping[str, Any]) -> str:
         for comparison in comparisons:
             figure = comparison["differences"][metric["key"]]
             sure = figure["low"] is not None and (figure["low"] > 0 or figure["high"] < 0)
-            kind = "rate" if metric["kind"] in ("rate", "balance") else "mean"
-            cells.append(f"<td{' class=sure' if sure else ''}>{_e(format_figure(figure, kind))}</td>")
+            cells.append(f"<td{' class=sure' if sure else ''}>{_e(format_figure(figure, metric['percent']))}</td>")
         rows.append(f"<tr><td>{_e(metric['title'])}</td>{''.join(cells)}</tr>")
     rows.append("</table>")
     return "\n".join(rows)
@@ -248,7 +250,7 @@ def _lengths_table(report: Mapping[str, Any]) -> str:
             "<th>min</th><th>max</th></tr>"]
     for variant in report["variants"]:
         for counting, stats in variant["lengths"].items():
-            cells = "".join(f"<td>{format_value(stats[key], 'mean')}</td>" for key in ("mean", "stdev", "median", "minimum", "maximum"))
+            cells = "".join(f"<td>{format_value(stats[key], False)}</td>" for key in ("mean", "stdev", "median", "minimum", "maximum"))
             rows.append(f"<tr><td>{_e(variant_label(variant['variant']))}</td><td>{_e(counting)}</td>{cells}</tr>")
     rows.append("</table>")
     return "\n".join(rows)
