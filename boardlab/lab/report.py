@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from .metrics import (
-    VariantMetrics,
     difference,
     histogram,
     histogram_edges,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +139,7 @@ class StudyFolder(OutcomeSink):
         if target.exists():
             self._check_own_record(target, outcome)
         played.record.save(target)
-        stored = GameOutcome(**{**outcome.__dict__, "record_path": str(target)})
+        stored = replace(outcome, record_path=str(target))
         line = json.dumps({"study": self.study_id, **stored.to_json()}, separators=(",", ":")) + "\n"
         with (self.folder / GAMES_FILE).open("a", encoding="utf-8") as games:
             games.write(line)

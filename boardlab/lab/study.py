@@ -24,7 +24,7 @@ from ..core.errors import OptionError
 from ..core.game import Game
 from ..core.registry import load
 from .executors import Executor, SerialExecutor, Task
-from .play import SimulationPlan
+from .play import PlayedGame, SimulationPlan
 from .progress import StudyProgress
 from .stats import GameOutcome
 
@@ -83,6 +83,7 @@ class Study:
         """Everything that decides the games except their number (a study may grow), with
         each variant's options as the game normalises them (defaults filled in)."""
         variants = []
+        players = self.players
         for variant in self.variants:
             game = load(self.game_id, players=self.players, **{**self.options, **variant.options})
             variants.append({"name": variant.name, "options": dict(game.options), "agents": list(variant.agents)})
@@ -161,7 +162,7 @@ class OutcomeSink:
         """Games already finished by an earlier run."""
         return {}
 
-    def add(self, played: Any) -> GameOutcome:
+    def add(self, played: PlayedGame) -> GameOutcome:
         return played.outcome
 
 
