@@ -1,11 +1,13 @@
 """A cheap static evaluation of Overseer positions for the agents (MCTS leaves, greedy play).
 
 Each side gets a score in Soldier units from material, mobility and the safety of the two
-Overseers; the difference becomes the estimated returns through a logistic curve, so they
-lie in [0, 1] and sum to 1. A side to move that can capture the enemy Overseer has won
-(rules 7.1), whatever else stands on the board.
-Cost: one move generation for the side not to move plus a few attack tests, about
-20-40 microseconds in a middle game.
+Overseers (the squares round each that the enemy attacks, and those it could flee to).
+The difference, shrunk when little material is left (an Overseer on a board without
+corners is hard to catch, rule 7.2) and as the no-capture limit nears (7.4), becomes the
+estimated returns through a logistic curve, so they lie in [0, 1] and sum to 1. A side to
+move that can capture the enemy Overseer has won (rule 7.1), whatever else stands there.
+Cost: one move generation for the side not to move plus up to 18 attack tests, about
+30-60 microseconds in a middle game.
 """
 
 from __future__ import annotations
@@ -35,26 +37,33 @@ VALUES: dict[int, float] = {BARRICADE: 0.0, SOLDIER: 1.0, CAPTAIN: 2.5, GENERAL:
 PIECE_VALUE: tuple[float, ...] = tuple(VALUES.get(code & 7, 0.0) if code & 7 else 0.0 for code in range(16))
 WEIGHT_MOBILITY = 0.05
 #: the side to move has an Overseer that can be taken next turn: it must spend its move on it
-PENALTY_OVERSEER_ATTACKED = 1.5
-#: per empty or capturable square next to an Overseer that no enemy attacks: room to run
-WEIGHT_ESCAPE = 0.15
+PENALTY_OVERSEER_ATTACKED = 1.0
+#: per square next to the enemy Overseer that one's pieces attack: the net closing in
+WEIGHT_PRESSURE = 0.3
+#: per square next to one's Overseer it could step to without being attacked there: room to run
+WEIGHT_ESCAPE = 0.2
 #: a side to move that can take the enemy Overseer is as good as winning (not 1: not yet played)
 CERTAIN = 0.98
 #: one Soldier unit of advantage moves the estimate by about 0.06 near an even position
 SCALE = 4.0
+#: with little material left nobody can catch an Overseer on a board without corners (rule
+#: 7.2): the advantage counts for ``material / (material + FEW_PIECES)`` of itself
+FEW_PIECES = 12.0
 
 
-def _escape_squares(board: Sequence[Piece], overseer: Square, seat: int) -> int:
-    """Squares next to ``seat``'s Overseer it could step to without being attacked there."""
-    count = 0
+def _overseer_zone(board: Sequence[Piece], overseer: Square, seat: int) -> tuple[int, int]:
+    """(squares next to ``seat``'s Overseer the enemy attacks, squares it could flee to safely)."""
+    attacked = escapes = 0
     enemy = 1 - seat
     for nxt in NEIGHBOURS[overseer]:
         piece = board[nxt]
-        if piece and (piece >> 3 == seat or piece & 7 == BARRICADE):
-            continue
-        if not is_attacked(board, nxt, enemy):
-            count += 1
-    return count
+        if piece & 7 == BARRICADE:
+            continue  # nobody lands there
+        if is_attacked(board, nxt, enemy):
+            attacked += 1
+        elif not piece or piece >> 3 == enemy:
+            escapes += 1
+    return attacked, escapes
 
 
 def evaluate_position(
@@ -64,9 +73,11 @@ def evaluate_position(
     overseers: Sequence[Square],
     to_move: int,
     mover_moves: int,
+    since_capture: int = 0,
+    no_capture_limit: int = 100,
 ) -> tuple[float, float]:
     """Estimated returns (White, Black) of an unfinished position with ``to_move`` to play,
-    who has ``mover_moves`` legal moves."""
+    who has ``mover_moves`` legal moves, ``since_capture`` plies after the last capture."""
     other = 1 - to_move
     if is_attacked(board, overseers[other], to_move):
         won = (CERTAIN, 1.0 - CERTAIN)
@@ -82,8 +93,14 @@ def evaluate_position(
     if is_attacked(board, overseers[to_move], other):
         score[to_move] -= PENALTY_OVERSEER_ATTACKED
     for seat in (0, 1):
-        score[seat] += WEIGHT_ESCAPE * _escape_squares(board, overseers[seat], seat)
-    white = 1.0 / (1.0 + math.exp((score[1] - score[0]) / SCALE))
+        attacked, escapes = _overseer_zone(board, overseers[seat], seat)
+        score[seat] += WEIGHT_ESCAPE * escapes
+        score[1 - seat] += WEIGHT_PRESSURE * attacked
+    total = material[0] + material[1]
+    # an advantage matters less with few pieces left and as the no-capture limit nears (rules 7.2, 7.4)
+    left = 1.0 - since_capture / no_capture_limit
+    advantage = (score[0] - score[1]) * total / (total + FEW_PIECES) * left
+    white = 1.0 / (1.0 + math.exp(-advantage / SCALE))
     return (white, 1.0 - white)
 
 

@@ -86,6 +86,8 @@ def parse_position(text: str, no_capture_limit: int) -> Position:
     since_capture = _number(prefix, clock_text, "the plies since the last capture", 0, no_capture_limit)
     move_number = _number(prefix, number_text, "the move number", 1, MAX_MOVE_NUMBER)
     overseers = [board.count(seat * 8 + OVERSEER) for seat in (WHITE, BLACK)]
+    if overseers == [0, 0]:
+        raise PositionError(f"{prefix}: neither side has an Overseer (rule 10.3)")
     for seat in (WHITE, BLACK):
         count = overseers[seat]
         if count > 1:
@@ -95,8 +97,6 @@ def parse_position(text: str, no_capture_limit: int) -> Position:
                 f"{prefix}: {SEAT_NAMES[seat]} has no Overseer but {SEAT_NAMES[to_move]} is to move; only the "
                 "side to move can have lost its Overseer, to the move just made (rule 10.3)"
             )
-    if overseers == [0, 0]:
-        raise PositionError(f"{prefix}: neither side has an Overseer (rule 10.3)")
     return Position(board, to_move, since_capture, move_number)
 
 

@@ -17,6 +17,8 @@ DARK_SQUARE = "on grey23"
 LAST_MOVE = "bold yellow"
 SEAM = "[bold cyan]║[/]"
 EMPTY = "·"
+#: beside the rows: the piece letters, and what the brackets mean
+LEGEND = tuple(f"{KIND_LETTERS[kind]} {KIND_NAMES[kind]}" for kind in KINDS) + ("\\[ ] last move",)
 
 
 def _cell(name: str, view: Mapping[str, Any], dark: set[str], last: tuple[str, str] | None) -> str:
@@ -50,14 +52,14 @@ def render_view(envelope: Mapping[str, Any]) -> str:
     dark = set(view["dark_squares"])
     last_move = view.get("last_move")
     last = (last_move["from"], last_move["to"]) if last_move else None
-    header = "        " + "".join(f" {sector} " for sector in SECTORS)
+    header = "         " + "".join(f" {sector} " for sector in SECTORS)
     lines = [header]
-    for index in range(NUM_INDICES, 0, -1):
+    for row, index in enumerate(range(NUM_INDICES, 0, -1)):
         label = {NUM_INDICES: "rim", 1: "ctr"}.get(index, "")
         cells = "".join(_cell(f"{sector}{index}", view, dark, last) for sector in SECTORS)
-        lines.append(f" {index} {label:>3} {SEAM}{cells}{SEAM} {index}")
+        lines.append(f"  {index} {label:>3} {SEAM}{cells}{SEAM} {index}   {LEGEND[row]}")
     lines.append(header)
-    lines.append(f"        {SEAM} = the L|A seam: each ring goes on from L to A.  Index 1 is the centre, 8 the rim.")
+    lines.append(f"         {SEAM} the L|A seam: every ring goes on from L to A")
     to_move = envelope["to_move"]
     for seat in (1, 0):
         marker = "▶ " if to_move == seat else "  "
@@ -66,9 +68,8 @@ def render_view(envelope: Mapping[str, Any]) -> str:
             f"{_material(view['material'][seat], seat)}"
         )
     lines.append(
-        f"Move {view['move_number']}, ply {envelope['ply']}; "
-        f"{view['plies_since_capture']}/{view['no_capture_limit']} plies without a capture. "
-        "O Overseer, M Commander, G General, C Captain, P Pilot, S Soldier, B Barricade"
+        f"Move {view['move_number']} (ply {envelope['ply']}); "
+        f"{view['plies_since_capture']}/{view['no_capture_limit']} plies without a capture"
     )
     result = envelope.get("result")
     if not result:

@@ -340,7 +340,8 @@ class OverseerState(State):
         if self._result is not None:
             return self._result.returns
         return evaluate_position(
-            self.board, self.squares, self.counts, self.overseers, self.to_move, len(self.moves)
+            self.board, self.squares, self.counts, self.overseers, self.to_move, len(self.moves),
+            self.progress.quiet_moves, self.rules.no_capture_limit,
         )
 
     # --- read-only facts for views, tests and agents -------------------------------
