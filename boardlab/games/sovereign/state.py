@@ -9,8 +9,9 @@ Representation (the hot path of random play and search):
   play); ``play_ply``: plies of play made (rule 1.11.4);
 * ``zobrist``: the hash of heights, pieces and the player to move; ``progress``: the core's
   :class:`~boardlab.core.ProgressTracker` of those hashes, for threefold repetition (1.11.3);
-* ``_moves``: the legal moves of the player to move, computed when the turn begins (the
-  end-of-turn checks of rule 6 need them anyway) and handed out as copies.
+* ``threatened``: whether the player to move has a threatened Sovereign (rule 1.9.1);
+* ``_moves``: the legal moves of the player to move, made when first asked for (None until
+  then) and handed out as copies; whether any exists is settled when the turn begins.
 
 Lists are copy-on-write: ``_apply`` replaces a list by a fresh copy before changing it and
 never mutates a list that a snapshot or a copy may hold, so ``_snapshot`` is one tuple of
@@ -41,7 +42,7 @@ from .board import (
 )
 from .evaluation import evaluate
 from .explain import illegal_reason
-from .movegen import play_moves, setup_moves
+from .movegen import play_moves, setup_moves, turn_status
 from .moves import CHECK_SUFFIX, WIN_SUFFIX, ConsultantJump, ContractorMove, Placement, Slide, consultant_jump, parse_move_text
 from .position import ParsedPosition, format_position, winner_on_board
 from .rules import SovereignRules
@@ -90,25 +91,25 @@ class SovereignState(State):
         self.threatened = False
         self._result: Result | None = None
         self._current = self.to_move
-        self._moves: list[Move] = []
+        self._moves: list[Move] | None = None
         self._settle_loaded(parsed.ending)
 
     # --- turns ------------------------------------------------------------------------
     def _begin_turn(self) -> None:
-        """Compute the moves of the player to move; end the game if they have none (rule 6, step 6)."""
+        """Settle whether the player to move can move; end the game if not (rule 6, step 6).
+        The list of moves itself is made when first asked for."""
+        self._moves = None
         if self.placements < SETUP_PLACEMENTS:
-            self._moves = setup_moves(self)
-            self.threatened = False
+            self.threatened = False  # every setup step has a free square (rule 1.2.5)
             self._current = self.to_move
             return
-        moves, threatened, has_sovereign_move = play_moves(self)
-        self._moves = moves
+        threatened, has_move, has_sovereign_move = turn_status(self)
         self.threatened = threatened
         seat = self.to_move
         name = SEAT_NAMES[seat]
         if self.rules.stalemate_any_time and not has_sovereign_move:
             self._end(Result.draw((0, 1), 2, f"{name}'s Sovereign has no legal move", code="sovereign_stalemate"))
-        elif not moves:
+        elif not has_move:
             if threatened:
                 self._end(Result.draw(
                     (0, 1), 2, f"{name}'s Sovereign is threatened and has no legal move", code="sovereign_stalemate"
@@ -119,6 +120,19 @@ class SovereignState(State):
                 self._end(Result.draw((0, 1), 2, f"{name} has no legal move", code="no_legal_move"))
         else:
             self._current = seat
+
+    def move_list(self) -> list[Move]:
+        """The legal moves of the player to move (shared, do not change it); made once per position."""
+        moves = self._moves
+        if moves is None:
+            if self._current == TERMINAL:
+                moves = []
+            elif self.placements < SETUP_PLACEMENTS:
+                moves = setup_moves(self)
+            else:
+                moves = play_moves(self)[0]
+            self._moves = moves
+        return moves
 
     def _end(self, result: Result) -> None:
         self._result = result
@@ -274,7 +288,7 @@ class SovereignState(State):
         return self._result
 
     def _legal_moves(self) -> list[Move]:
-        return self._moves.copy()
+        return self.move_list().copy()
 
     def _snapshot(self) -> Any:
         return (
@@ -316,7 +330,7 @@ class SovereignState(State):
         move, suffix = parse_move_text(text)
         if type(move) is ConsultantJump:
             move = consultant_jump(move.origin, move.target, move.capture, self.heights[move.target] > 0)
-        if suffix and move in self._moves:
+        if suffix and move in self.move_list():
             self._check_suffix(move, suffix)
         return move
 
@@ -338,7 +352,7 @@ class SovereignState(State):
             )
 
     def _illegal_reason(self, move: Move) -> str | None:
-        if move in self._moves:
+        if move in self.move_list():
             return None
         return illegal_reason(self, move)
 
