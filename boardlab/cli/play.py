@@ -31,6 +31,8 @@ Enter a move in the game's notation, or a command:
   moves [TEXT] list the legal moves (only those starting with TEXT)
   undo         take back your last move (and the computer's and chance moves after it)
   save FILE    save the game as a record (boardlab replay FILE shows it; --resume FILE goes on)
+  preview MOVE show the board after MOVE without playing it
+  picture on|off  after every move, write the table's picture to a PNG (games that draw pictures)
   hint         ask the computer for a move (as it plays at level normal)
   board        draw the board again
   history      the moves so far
@@ -96,6 +98,8 @@ class PlaySession:
         self.read_line = read_line
         self.resumed_from = resumed_from
         self.saved_ply: int | None = match.ply if resumed_from is not None else None
+        #: where ``picture on`` writes the table's picture after every move (None: off)
+        self.picture_path: Path | None = None
         self.quit_warned = False
         self.last_shown_human: Player | None = None
         #: log entries already shown: a new match announces its opening chance, a resumed one does not
@@ -226,6 +230,10 @@ class PlaySession:
                 self.show_board(seat)
             elif command == "hint":
                 self.hint(seat)
+            elif command == "preview":
+                self.show_preview(seat, argument.strip())
+            elif command == "picture":
+                self.set_picture(argument.strip().lower())
             elif command == "history":
                 self.show_history(seat)
             elif command == "save":
@@ -290,8 +298,47 @@ class PlaySession:
     def show_board(self, viewer: Player | None) -> None:
         title = self.game.name if viewer is None else f"{self.game.name}: {self.game.player_name(viewer)}'s view"
         view = self.match.view(viewer)
+        self.write_picture(viewer)
         # a person counts the decisions, not the dice and cards dealt between them
         self.out.print(board_panel(self.game, view, f"{escape(title)}, move {self.match.decisions + 1}"))
+
+    def show_preview(self, seat: Player, text: str) -> None:
+        """Draw the board as it would be after ``text``, without playing it."""
+        if not text:
+            self.out.print("[red]preview needs a move:[/red] preview MOVE (type moves for the legal ones)")
+            return
+        try:
+            view = self.match.preview(seat, text)
+        except BoardlabError as exc:
+            self.out.print(f"[red]No preview:[/red] {escape(str(exc))}")
+            return
+        self.out.print(board_panel(self.game, view, f"preview of {escape(text)} (not played)"))
+
+    def set_picture(self, setting: str) -> None:
+        """``picture on``: after every move write the table's picture (games that draw one)."""
+        if setting == "off":
+            self.picture_path = None
+            self.out.print("Pictures off.")
+            return
+        if setting != "on":
+            self.out.print("[red]picture on or picture off[/red]")
+            return
+        if not self.game.has_image_renderer:
+            self.out.print(f"[red]{escape(self.game.name)} has no picture renderer:[/red] the text board is all there is.")
+            return
+        self.picture_path = Path.cwd() / f"boardlab-{self.game.id}-table.png"
+        self.out.print(f"Pictures on: after every move the table is drawn to {escape(str(self.picture_path))}.")
+        self.write_picture(self.last_shown_human)
+
+    def write_picture(self, viewer: Player | None) -> None:
+        """Draw the table to :attr:`picture_path` (when on); a failure is reported, never fatal."""
+        if self.picture_path is None:
+            return
+        try:
+            self.game.render_image(self.match.view(viewer), str(self.picture_path))
+        except (ImportError, OSError) as exc:
+            self.out.print(f"[red]No picture:[/red] {escape(str(exc))}; pictures off.")
+            self.picture_path = None
 
     def show_moves(self, seat: Player, prefix: str = "") -> None:
         """The legal moves in columns, in natural order; only those starting with ``prefix`` if given."""

@@ -295,6 +295,19 @@ class Match:
         self._play_resignations()
         return move
 
+    def preview(self, seat: Player, move: Move | str) -> dict[str, Any]:
+        """``seat``'s view after ``move`` (notation or Move), without playing it: what a person
+        sees before committing. Worked out on a state resampled for ``seat``, so it shows nothing
+        the seat may not know. Errors as :meth:`play`; nothing changes."""
+        to_move = self.to_move()
+        if to_move != seat:
+            if to_move == TERMINAL:
+                raise GameOverError(f"{_text(move)}: the game is over")
+            raise NotYourTurnError(f"{_text(move)}: only the seat to decide can preview its moves")
+        # its own generator: a person's previews never change what the computer players are handed
+        hidden = random.Random(f"preview/{self.seed}/{self.ply}")
+        return self._state.resample(seat, hidden).preview(move).view(seat)
+
     def agent_input(self, seat: Player) -> State:
         """What a computer player in ``seat`` is handed: a state resampled for that seat."""
         return self._state.resample(seat, self._view_rng)

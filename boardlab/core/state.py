@@ -156,6 +156,14 @@ class State:
         None otherwise: resigning is then an interface action that ends the match."""
         return None
 
+    def _preview(self, move: Move) -> "State":
+        """Optional hook: the state ``move`` leads to, for showing a person before they commit.
+        Default: a copy with the move applied (a chance node after it is left pending). A game
+        may resolve what follows in a neutral way (Honor: the release without tremor)."""
+        preview = self.copy()
+        preview.apply(move)
+        return preview
+
     def history_notation(self) -> list[str]:
         """The notation of every move in :attr:`history`, as records store it. Games may annotate
         (Honor adds the state hash after each physics resolution)."""
@@ -293,6 +301,17 @@ class State:
         self._history = []
         self._snapshots = []
         self._start_position = self.position()
+
+    def preview(self, move: Move | str) -> "State":
+        """The state a legal move (object or notation) would lead to, leaving this one unchanged;
+        errors as :meth:`play`."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif isinstance(move, Move):
+            self.check_move(move)
+        else:
+            raise IllegalMoveError(f"{_shorten(repr(move))}: not a move")
+        return self._preview(move)
 
     def move_text(self, move: Move, viewer: Player | None) -> str:
         """How ``move``, about to be applied to this state, reads to ``viewer`` (None: spectators).

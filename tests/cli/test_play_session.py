@@ -258,3 +258,19 @@ def test_a_long_run_of_alike_chance_outcomes_is_counted_not_listed() -> None:
     decision = LogEntry(22, 0, 0.0, None, "end", "", "end_turn")
     assert chance_summary([*deal, first, decision], None) == ["deal ×20", "P1=seat0"]
     assert chance_summary(deal[:3], None) == ["deal(c1)", "deal(c2)", "deal(c3)"]
+
+
+def test_preview_shows_a_move_without_playing_it() -> None:
+    play, _, output = session(["human", "random"], ["preview take3", "preview take9", "quit"])
+    play.run()
+    text = output.getvalue()
+    assert "preview of take3 (not played)" in text
+    assert '"pile": 7' in text  # 10 counters less the 3 previewed
+    assert "No preview" in text and "take9" in text
+    assert play.match.ply == 2  # nothing was played
+
+
+def test_picture_on_refuses_a_game_without_pictures() -> None:
+    play, _, output = session(["human", "random"], ["picture on", "quit"])
+    play.run()
+    assert "has no picture renderer" in output.getvalue()

@@ -270,3 +270,16 @@ def test_a_resignation_the_rules_have_is_played_at_the_seats_next_decision() -> 
     assert match.log()[-1].notation == "resign" and match.log()[-1].by == 2
     assert not match.is_over() and match.view(0)["match"]["resigning"] is None
     assert match.view(0)["board"]["standing"] == [True, True, False]
+
+
+def test_a_preview_shows_the_seats_view_after_a_move_and_changes_nothing() -> None:
+    match = dicenim_match()
+    before = match.record().moves
+    view = match.preview(0, "take3")
+    assert view["board"]["pile"] == 9 and view["viewer"] == 0
+    assert view["chance"]  # the die after the take is not rolled in a preview
+    assert match.record().moves == before
+    with pytest.raises(NotYourTurnError):
+        match.preview(1, "take1")
+    with pytest.raises(IllegalMoveError):
+        match.preview(0, "take9")
