@@ -11,12 +11,12 @@ from .errors import BadTokenError
 from .service import RoomService
 
 
-def get_service(connection: HTTPConnection) -> RoomService:
+async def get_service(connection: HTTPConnection) -> RoomService:
     service: RoomService = connection.app.state.service
     return service
 
 
-def seat_token(
+async def seat_token(
     authorization: Annotated[
         str | None, Header(description="Bearer TOKEN: the seat token from creating or joining the room")
     ] = None,

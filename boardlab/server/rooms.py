@@ -85,6 +85,8 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: set when memory may be ahead of storage (a failed write): reload before the next action
     stale: bool = False
+    #: log entries the last change left as they were (watchers are sent only the rest)
+    unchanged_log: int = 0
     computer_task: asyncio.Task[None] | None = None
     clock_timer: asyncio.TimerHandle | None = None
 
@@ -208,6 +210,7 @@ def state_message(room: Room, viewer: Player | None, held: list[Player]) -> dict
         "to_move": to_move if to_move >= 0 else None,
         "thinking": status == PLAYING and match.computer_to_move(),
         "view": match.view(viewer),
+        "log_start": 0,
         "log": match.log_json(viewer),
         "legal_moves": [move.to_json() for move in match.legal_moves(viewer)] if deciding else [],  # type: ignore[arg-type]
     }

@@ -86,7 +86,10 @@ class StateMessage(BaseModel):
     to_move: Optional[int]
     thinking: bool = Field(description="a computer seat is deciding")
     view: dict[str, Any] = Field(description="match.view(seat): the game's view envelope and the match around it")
-    log: list[dict[str, Any]] = Field(description="the moves as this seat may know them")
+    log_start: int = Field(
+        description="0 over HTTP; on the WebSocket, how many log entries of the previous message stay (the rest is replaced by 'log')"
+    )
+    log: list[dict[str, Any]] = Field(description="the moves as this seat may know them, from entry log_start on")
     legal_moves: list[dict[str, Any]] = Field(description="move.to_json() of each legal move, only to the seat that decides")
 
 

@@ -61,6 +61,7 @@ from .rooms import (
 )
 from .settings import Settings
 from .storage import Change, MoveRow, RoomRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
+from .writer import GroupCommitter
 
 log = logging.getLogger("boardlab.server")
 T = TypeVar("T")
@@ -99,23 +100,37 @@ class Created:
 
 class Watcher:
     """One live connection to a room: the seats its token holds and the seat it asked for.
-    Only the latest state is kept: a slow client skips states, never gets them out of order."""
+
+    Only the latest state is kept: a slow client skips states, never gets them out of order.
+    The log goes as a delta: each message sent names ``log_start``, the number of entries
+    the client keeps from the previous message on this connection, and carries the entries
+    from there on (all of them in the first message; fewer after an undo took some back).
+    """
 
     def __init__(self, held: list[Player], seat: Player | None) -> None:
         self.held = held
         self.seat = seat
         self._latest: Message | None = None
         self._ready = asyncio.Event()
+        #: log entries the client holds, and how many of them are still valid
+        self._known = 0
+        self._valid = 0
 
-    def push(self, message: Message) -> None:
+    def push(self, message: Message, unchanged_log: int) -> None:
+        """Queue ``message`` (with the viewer's whole log); the first ``unchanged_log`` log
+        entries are the same as in the previous message pushed."""
         self._latest = message
+        self._valid = min(self._valid, unchanged_log)
         self._ready.set()
 
     async def next_message(self) -> Message:
         await self._ready.wait()
         self._ready.clear()
-        assert self._latest is not None
-        return self._latest
+        message = self._latest
+        assert message is not None
+        start = min(self._known, self._valid)
+        self._known = self._valid = len(message["log"])
+        return {**message, "log_start": start, "log": message["log"][start:]}
 
 
 class RoomService:
@@ -126,8 +141,9 @@ class RoomService:
         self._rooms: dict[str, Room] = {}
         self._load_lock = asyncio.Lock()
         self._watchers: dict[str, set[Watcher]] = defaultdict(set)
-        # storage calls block: they run here, off the event loop (SQLite: one writer thread)
-        self._storage_threads = ThreadPoolExecutor(storage.parallel_writers, thread_name_prefix="boardlab-storage")
+        # storage calls block: reads run in these threads, writes in the group committer's
+        self._readers = ThreadPoolExecutor(2, thread_name_prefix="boardlab-read")
+        self._committer = GroupCommitter(storage)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
 
@@ -136,6 +152,7 @@ class RoomService:
         """Start the computer's pool and resume every unfinished room (pending computer moves
         and clocks included) in the background."""
         self.computer.start()
+        self._committer.start()
         self._spawn(self._resume_all())
 
     async def close(self) -> None:
@@ -147,7 +164,8 @@ class RoomService:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self.computer.close()
-        self._storage_threads.shutdown(wait=True)
+        await self._committer.close()
+        self._readers.shutdown(wait=True)
 
     async def _resume_all(self) -> None:
         for room_id in await self._db(self.storage.unfinished_room_ids):
@@ -163,7 +181,8 @@ class RoomService:
         return task
 
     async def _db(self, call: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._storage_threads, call, *args)
+        """A read from storage, off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._readers, call, *args)
 
     # --- finding rooms ------------------------------------------------------------------
     async def room(self, room_id: str) -> Room:
@@ -203,6 +222,8 @@ class RoomService:
         room.game, room.match = build_match(stored, self.settings.clock)
         room.row, room.seats, room.stored = stored.room, stored.seats, stored.moves
         room.stale = False
+        room.unchanged_log = 0  # what watchers hold may be what another server replaced
+        self._broadcast(room)
 
     async def list_rooms(self, listing: str, game: str | None) -> list[dict[str, Any]]:
         rows = await self._db(self.storage.list_rooms, LISTINGS[listing], game, self.settings.rooms_listed)
@@ -256,7 +277,7 @@ class RoomService:
         )
         room = Room(row, game, match, seats, match_rows(match))
         try:
-            await self._db(self.storage.create_room, StoredRoom(row, seats, room.stored))
+            await self._committer.write(StoredRoom(row, seats, room.stored))
         except Exception as exc:
             log.exception("creating a room failed")
             raise StorageUnavailableError(f"the room could not be saved ({type(exc).__name__}); nothing was created") from None
@@ -410,7 +431,10 @@ class RoomService:
         }
         change = Change(room.id, room.revision, keep, rows[keep:], fields, claim)
         try:
-            await self._db(self.storage.commit, change)
+            await self._committer.write(change)
+        except asyncio.CancelledError:
+            room.stale = True  # whether it landed is unknown: the next action reloads the room
+            raise
         except StorageConflict as exc:
             room.stale = True
             raise conflict(f"room {room.id}: another action came first ({exc}); nothing was changed") from None
@@ -419,6 +443,7 @@ class RoomService:
             log.exception("room %s: saving a change failed", room.id)
             raise StorageUnavailableError(f"room {room.id}: the change could not be saved ({type(exc).__name__}); nothing was changed") from None
         room.stored = rows
+        room.unchanged_log = keep
         room.row.revision += 1
         room.row.updated = time.time()
         room.row.status = status
@@ -432,7 +457,7 @@ class RoomService:
             held = room.held_by(token)
             room.viewer(held, seat)  # refuses a seat the token does not hold
             watcher = Watcher(held, seat)
-            watcher.push(state_message(room, room.viewer(held, seat), held))
+            watcher.push(state_message(room, room.viewer(held, seat), held), 0)
             self._watchers[room_id].add(watcher)
         return watcher
 
@@ -450,7 +475,7 @@ class RoomService:
             key = (viewer, tuple(watcher.held))
             if key not in made:
                 made[key] = state_message(room, viewer, watcher.held)
-            watcher.push(made[key])
+            watcher.push(made[key], room.unchanged_log)
 
     # --- what comes next: the computer, the clock ---------------------------------------------
     def _schedule(self, room: Room) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Sequence, Union
 
 from sqlalchemy import (
     JSON,
@@ -45,7 +45,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
@@ -168,6 +168,10 @@ class Change:
     claim: SeatClaim | None = None
 
 
+#: one unit of a group commit: a new room, or a change of one
+Write = Union["StoredRoom", "Change"]
+
+
 class Storage:
     """The database behind the rooms. ``url`` is a SQLAlchemy URL (see Settings.storage_url)."""
 
@@ -183,11 +187,6 @@ class Storage:
             self.engine = create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
         metadata.create_all(self.engine)
 
-    @property
-    def parallel_writers(self) -> int:
-        """How many threads may write at once usefully: SQLite has one writer."""
-        return 1 if self.dialect == "sqlite" else 4
-
     def describe(self) -> str:
         """Where the data is, without a password."""
         return self.engine.url.render_as_string(hide_password=True)
@@ -197,51 +196,72 @@ class Storage:
 
     # --- writing -------------------------------------------------------------------
     def create_room(self, stored: StoredRoom) -> None:
-        room = stored.room
-        with self.engine.begin() as conn:
-            conn.execute(insert(rooms).values(**_room_values(room)))
-            conn.execute(insert(seats), [{"room_id": room.id, **vars(seat)} for seat in stored.seats])
-            if stored.moves:
-                conn.execute(insert(moves), [{"room_id": room.id, **vars(move)} for move in stored.moves])
+        """Store a new room, its seats and its opening moves (raises on failure)."""
+        _raise(self.write_many([stored])[0])
 
     def commit(self, change: Change) -> None:
         """Apply ``change`` in one transaction, or raise StorageConflict and change nothing."""
-        fields = dict(change.room_fields, revision=change.revision + 1, updated=time.time())
+        _raise(self.write_many([change])[0])
+
+    def write_many(self, writes: Sequence[Write]) -> list[BaseException | None]:
+        """Group commit: every write in one transaction (one flush to disk for all of them), each
+        one's outcome in order (None: stored). If one write fails, each is retried in a
+        transaction of its own, so a conflict refuses only its own write."""
         try:
             with self.engine.begin() as conn:
-                moved_on = conn.execute(
-                    update(rooms)
-                    .where(and_(rooms.c.id == change.room_id, rooms.c.revision == change.revision))
-                    .values(**fields)
-                ).rowcount
-                if moved_on != 1:
-                    raise StorageConflict(f"room {change.room_id} is no longer at revision {change.revision}")
-                if change.claim is not None:
-                    claim = change.claim
-                    values: dict[str, Any] = {"token_hash": claim.token_hash}
-                    if claim.name is not None:
-                        values["name"] = claim.name
-                    claimed = conn.execute(
-                        update(seats)
-                        .where(
-                            and_(
-                                seats.c.room_id == change.room_id,
-                                seats.c.seat == claim.seat,
-                                seats.c.invite_hash == claim.invite_hash,
-                                seats.c.token_hash.is_(None),
-                            )
-                        )
-                        .values(**values)
-                    ).rowcount
-                    if claimed != 1:
-                        raise StorageConflict(f"seat {claim.seat} of room {change.room_id} is taken")
-                conn.execute(delete(moves).where(and_(moves.c.room_id == change.room_id, moves.c.number > change.keep)))
-                if change.new_moves:
-                    conn.execute(
-                        insert(moves), [{"room_id": change.room_id, **vars(move)} for move in change.new_moves]
+                for write in writes:
+                    self._write(conn, write)
+            return [None] * len(writes)
+        except Exception as exc:
+            if len(writes) == 1:
+                return [_as_conflict(exc, writes[0])]
+        return [self._write_alone(write) for write in writes]
+
+    def _write_alone(self, write: Write) -> BaseException | None:
+        try:
+            with self.engine.begin() as conn:
+                self._write(conn, write)
+        except Exception as exc:
+            return _as_conflict(exc, write)
+        return None
+
+    def _write(self, conn: Connection, write: Write) -> None:
+        if isinstance(write, StoredRoom):
+            room = write.room
+            conn.execute(insert(rooms).values(**vars(room)))
+            conn.execute(insert(seats), [{"room_id": room.id, **vars(seat)} for seat in write.seats])
+            if write.moves:
+                conn.execute(insert(moves), [{"room_id": room.id, **vars(move)} for move in write.moves])
+            return
+        change = write
+        fields = dict(change.room_fields, revision=change.revision + 1, updated=time.time())
+        moved_on = conn.execute(
+            update(rooms).where(and_(rooms.c.id == change.room_id, rooms.c.revision == change.revision)).values(**fields)
+        ).rowcount
+        if moved_on != 1:
+            raise StorageConflict(f"room {change.room_id} is no longer at revision {change.revision}")
+        if change.claim is not None:
+            claim = change.claim
+            values: dict[str, Any] = {"token_hash": claim.token_hash}
+            if claim.name is not None:
+                values["name"] = claim.name
+            claimed = conn.execute(
+                update(seats)
+                .where(
+                    and_(
+                        seats.c.room_id == change.room_id,
+                        seats.c.seat == claim.seat,
+                        seats.c.invite_hash == claim.invite_hash,
+                        seats.c.token_hash.is_(None),
                     )
-        except IntegrityError as exc:
-            raise StorageConflict(f"room {change.room_id}: {exc.orig}") from None
+                )
+                .values(**values)
+            ).rowcount
+            if claimed != 1:
+                raise StorageConflict(f"seat {claim.seat} of room {change.room_id} is taken")
+        conn.execute(delete(moves).where(and_(moves.c.room_id == change.room_id, moves.c.number > change.keep)))
+        if change.new_moves:
+            conn.execute(insert(moves), [{"room_id": change.room_id, **vars(move)} for move in change.new_moves])
 
     # --- reading -------------------------------------------------------------------
     def load_room(self, room_id: str) -> StoredRoom | None:
@@ -288,8 +308,17 @@ class Storage:
             return list(conn.execute(select(rooms.c.id).where(rooms.c.status != "finished")).scalars())
 
 
-def _room_values(room: RoomRow) -> dict[str, Any]:
-    return dict(vars(room))
+def _as_conflict(error: BaseException, write: Write) -> BaseException:
+    """A broken unique key means another writer stored that move first: a conflict, like a
+    revision that moved on. Other errors (the database is gone) stay as they are."""
+    if isinstance(error, IntegrityError) and isinstance(write, Change):
+        return StorageConflict(f"room {write.room_id}: {error.orig}")
+    return error
+
+
+def _raise(outcome: BaseException | None) -> None:
+    if outcome is not None:
+        raise outcome
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -302,4 +331,4 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-__all__ = ["Change", "MoveRow", "RoomRow", "SeatClaim", "SeatRow", "Storage", "StorageConflict", "StoredRoom"]
+__all__ = ["Change", "MoveRow", "RoomRow", "SeatClaim", "SeatRow", "Storage", "StorageConflict", "StoredRoom", "Write"]

@@ -55,9 +55,11 @@ def test_the_computers_move_arrives_without_asking(server: Harness) -> None:
         watcher.receive_json()
         server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0)
         seen = watcher.receive_json()
+        log = seen["log"]
         while seen["ply"] < 2:
             seen = watcher.receive_json()
-        assert seen["log"][1]["by"] == 1 and seen["legal_moves"] and not seen["thinking"]
+            log = log[: seen["log_start"]] + seen["log"]
+        assert [entry["by"] for entry in log] == [0, 1] and seen["legal_moves"] and not seen["thinking"]
 
 
 def test_a_token_sent_in_a_message_turns_a_spectator_into_its_seat(server: Harness) -> None:
@@ -93,3 +95,20 @@ def test_a_bad_token_or_room_closes_the_socket_with_the_error(
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
         assert closed.value.code == close
+
+
+def test_the_log_comes_as_a_delta_after_the_first_message(server: Harness) -> None:
+    created = server.create("towers", ["here", "here"])
+    with server.client.websocket_connect(live(created.room, created.token)) as socket:
+        assert socket.receive_json()["log_start"] == 0
+        state = created.state
+        texts = []
+        for _ in range(3):
+            texts.append(state["legal_moves"][0]["text"])
+            state = server.move(created.room, created.token, texts[-1], state["ply"]).json()
+            message = socket.receive_json()
+            assert message["log_start"] == len(texts) - 1 and [entry["text"] for entry in message["log"]] == texts[-1:]
+        server.act(created.room, created.token, "undo")
+        undone = socket.receive_json()
+        assert undone["log_start"] == 2 and undone["log"] == []
+        assert state["log_start"] == 0 and len(state["log"]) == 3  # HTTP answers carry the whole log

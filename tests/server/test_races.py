@@ -135,10 +135,10 @@ def test_a_move_that_cannot_be_stored_is_refused_and_changes_nothing(server: Har
     created = server.create("towers", ["here", "here"])
     before = server.state(created.room, created.token)
 
-    def broken(_change: Change) -> None:
+    def broken(_writes: list[Change]) -> list[BaseException | None]:
         raise OperationalError("COMMIT", {}, Exception("disk I/O error"))
 
-    monkeypatch.setattr(server.storage, "commit", broken)
+    monkeypatch.setattr(server.storage, "write_many", broken)
     response = server.move(created.room, created.token, before["legal_moves"][0]["text"], 0)
     assert (response.status_code, response.json()["error"]["code"]) == (503, StorageUnavailableError.code)
     monkeypatch.undo()
