@@ -53,16 +53,21 @@ class StudyProgress:
         self._clock = clock
         self._began = clock()
         self._running: dict[tuple[str, int], int] = {}
+        #: a worker's last tick may arrive after its game's result: it must not revive the game
+        self._finished_keys: set[tuple[str, int]] = set()
         self._moves_done = 0
         self._finished_here = 0
 
     def moved(self, key: tuple[str, int], ply: int) -> None:
         """Game ``key`` (variant, index) has reached move ``ply``."""
+        if key in self._finished_keys:
+            return
         self._running[key] = ply
         self._notify()
 
     def finished(self, outcome: GameOutcome) -> None:
         self._running.pop(outcome.key, None)
+        self._finished_keys.add(outcome.key)
         self.done += 1
         self._finished_here += 1
         self._moves_done += outcome.moves

@@ -160,6 +160,8 @@ def test_progress_clock_runs_from_the_start_and_counts_games_under_way() -> None
     # 1.5 games' worth of work in 30 s (game 1 is half done); 2.5 left: 50 s
     assert (snap.done, snap.running) == (1, 1)
     assert snap.remaining == pytest.approx(50.0)
+    progress.moved(("", 0), 79)  # a worker's late tick for a finished game
+    assert progress.snapshot().running == 1
 
 
 def test_the_process_pool_forwards_progress_within_games(monkeypatch: pytest.MonkeyPatch) -> None:
