@@ -99,23 +99,27 @@ def test_r8_1_option_mixed_bank_trade() -> None:
 
 def test_r8_2_offer_accept_reject_and_the_proposal_limit() -> None:
     st = state(res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
+    assert "propose" in legal(st) and not any(m.startswith("offer(") for m in legal(st))
+    st.play("propose")
+    assert st.current_player() == 0 and "offer(HH:S)" in legal(st) and "end" not in legal(st)
     st.play("offer(HH:S)")
     assert st.current_player() == 1 and legal(st) == {"acc", "rej"}
     st.play("acc")
     assert resources(st, 0) == {"H": 1, "S": 1, "C": 0, "D": 0}
     assert resources(st, 1) == {"H": 2, "S": 2, "C": 0, "D": 0}
-    st.play("offer(H:SS)")
-    st.play("rej")
+    play_all(st, "propose offer(H:SS) rej")
     assert resources(st, 0) == {"H": 1, "S": 1, "C": 0, "D": 0}
-    st.play("offer(S:H)")
-    st.play("rej")
-    with pytest.raises(IllegalMoveError, match="already 3 trade proposals"):
-        st.play("offer(S:H)")
-    assert not any(m.startswith("offer") for m in legal(st))
+    play_all(st, "propose offer(S:H) rej")
+    with pytest.raises(IllegalMoveError, match="propose: already 3 trade proposals"):
+        st.play("propose")
+    assert "propose" not in legal(st)
 
 
-def test_r8_2_any_legal_offer_is_listed_and_bad_ones_are_explained() -> None:
+def test_r8_2_a_proposal_is_announced_then_named_and_bad_ones_are_explained() -> None:
     st = state(res0=(3, 0, 0, 1), res1=(0, 3, 1, 0))
+    with pytest.raises(IllegalMoveError, match=r"offer\(H:S\): announce the proposal first: propose"):
+        st.play("offer(H:S)")
+    st.play("propose")
     assert "offer(HHHD:SSSC)" in legal(st)  # the complete list (R10.3), not a family of small trades
     with pytest.raises(IllegalMoveError, match="opponent holds only 3 S"):
         st.play("offer(H:SSSS)")
@@ -125,15 +129,28 @@ def test_r8_2_any_legal_offer_is_listed_and_bad_ones_are_explained() -> None:
         st.play("offer(H,9H:S)")
     with pytest.raises(IllegalMoveError, match="both sides of a trade must be non-empty"):
         st.play("offer(:S)")
+    with pytest.raises(IllegalMoveError, match="end: name the trade proposal announced"):
+        st.play("end")
     st.play("offer(HHHD:SSSC)")
     st.play("acc")
     assert resources(st, 0) == {"H": 0, "S": 3, "C": 1, "D": 0}
 
 
+def test_r8_2_no_announcement_without_a_possible_trade() -> None:
+    alone = state(res0=(2, 0, 0, 0), res1=(3, 0, 0, 0))  # only H on both sides
+    assert "propose" not in legal(alone)
+    with pytest.raises(IllegalMoveError, match="propose: no trade is possible"):
+        alone.play("propose")
+
+
 def test_r8_3_option_counter_offer_answered_by_the_proposer() -> None:
     st = state(Territories(counter_offers=True), res0=(3, 0, 0, 0), res1=(0, 3, 1, 0))
-    st.play("offer(HH:S)")
-    assert "counter(S:H)" in legal(st)
+    play_all(st, "propose offer(HH:S)")
+    assert legal(st) == {"acc", "rej", "counter"}
+    with pytest.raises(IllegalMoveError, match="announce the counter-proposal first"):
+        st.play("counter(C:HH)")
+    st.play("counter")
+    assert st.current_player() == 1 and "counter(S:H)" in legal(st)
     st.play("counter(C:HH)")
     assert st.current_player() == 0 and legal(st) == {"acc", "rej"}
     st.play("acc")
@@ -143,10 +160,10 @@ def test_r8_3_option_counter_offer_answered_by_the_proposer() -> None:
 
 def test_r8_4_option_territory_cards_become_known_when_traded() -> None:
     st = state(Territories(trade_territories=True), res0=(1, 0, 0, 0), res1=(0, 1, 0, 0), hand0="9S")
+    st.play("propose")
     with pytest.raises(IllegalMoveError, match="cards you know your opponent holds"):
         st.play("offer(H:S,QD)")
-    st.play("offer(9S:S)")
-    st.play("acc")
+    play_all(st, "offer(9S:S) acc")
     assert st.view(0)["board"]["seats"][1]["territories"] == ["9S"]  # White knows where it went
 
 
@@ -201,7 +218,7 @@ def test_r9_3_turn_cap_ends_on_points() -> None:
 
 
 def test_r9_4_max_moves_bound_follows_the_options() -> None:
-    assert Territories().max_moves == 25 + 200 * (15 + 6 + 2 * 69 + 16)
+    assert Territories().max_moves == 25 + 200 * (15 + 9 + 2 * 69 + 16)
     assert Territories(ability_limit="unlimited").max_moves > Territories().max_moves
 
 
@@ -221,14 +238,16 @@ def test_r10_3_listed_moves_in_a_main_phase_position_are_counted_exactly() -> No
         "town": [m for m in moves if m.startswith("P@")],
         "upgrade": [m for m in moves if m[0] in "RNBQ" and "@" in m],
         "bank": [m for m in moves if ">" in m],
-        "offer": [m for m in moves if m.startswith("offer(")],
+        "propose": [m for m in moves if m == "propose"],
     }
     assert len(by_kind["town"]) == 29  # 30 intersections, one built on
     assert sorted(by_kind["upgrade"]) == ["B@1,1", "N@1,1", "Q@1,1", "R@1,1"]
     assert len(by_kind["bank"]) == 4 * (3 + 1)  # each suit for each other suit, or a card
+    assert by_kind["propose"] == ["propose"]  # its 1,696 proposals are listed once announced
+    assert len(moves) == 29 + 4 + 16 + 1 + 1  # and end
+    st.play("propose")
     # every kind left out, given 1-4 times or asked 1-2 times, less an empty side (R10.3)
-    assert len(by_kind["offer"]) == 7**4 - 5**4 - 3**4 + 1 == 1696
-    assert len(moves) == 29 + 4 + 16 + 1696 + 1  # and end
+    assert len(st.legal_moves()) == 7**4 - 5**4 - 3**4 + 1 == 1696
 
 
 def test_r3_3_setup_lists_every_free_intersection() -> None:

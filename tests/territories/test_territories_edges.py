@@ -108,22 +108,22 @@ def test_r7_5_a_point_beside_a_new_card_may_touch_three_cards() -> None:
 
 def test_r8_2_option_max_trade_proposals() -> None:
     st = state(Territories(max_trade_proposals=1), res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
-    play_all(st, "offer(H:S) rej")
+    play_all(st, "propose offer(H:S) rej")
     with pytest.raises(IllegalMoveError, match="max 1"):
-        st.play("offer(H:S)")
+        st.play("propose")
     none = state(Territories(max_trade_proposals=0), res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
-    assert not any(m.startswith("offer") for m in legal(none))
+    assert "propose" not in legal(none)
 
 
 def test_r8_2_only_the_active_player_proposes() -> None:
     st = state(Territories(counter_offers=False), res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
-    st.play("offer(H:S)")
+    play_all(st, "propose offer(H:S)")
     assert st.current_player() == 1
     with pytest.raises(IllegalMoveError, match="answer the trade proposal"):
-        st.play("offer(S:H)")  # the responder cannot propose
+        st.play("propose")  # the responder cannot propose
     play_all(st, "rej end r1+1")
     assert st.current_player() == 1  # Black's own turn: now Black may propose
-    st.play("offer(S:H)")
+    play_all(st, "propose offer(S:H)")
     assert st.current_player() == 0
 
 

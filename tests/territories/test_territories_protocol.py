@@ -107,6 +107,8 @@ def test_r10_4_the_result_field_holds_the_code() -> None:
 ])
 def test_r11_3_moves_as_json_name_points_cards_and_resources(text: str, structure: dict) -> None:
     st = state(res0=(4, 1, 1, 1), res1=(0, 0, 2, 1))
+    if text.startswith("offer("):
+        st.play("propose")
     move = st.parse_move(text)
     assert move.to_json() == {"type": move.json_type(), "text": text, **structure}
     assert st.move_from_json(move.to_json()) == move
@@ -123,11 +125,11 @@ def test_r11_3_chance_and_ability_moves_as_json() -> None:
 
 def test_r10_4_a_record_saves_and_replays_a_game_in_progress() -> None:
     st = state(res0=(5, 0, 0, 0), res1=(0, 1, 0, 0))
-    play_all(st, "offer(H:S) acc 4H>T draw(QD)")
+    play_all(st, "propose offer(H:S) acc 4H>T draw(QD)")
     record = Record.loads(Record.for_state(st).dumps())
     replayed = record.replay()
     assert replayed.position() == st.position() and "hand0=QD " in replayed.position()
-    assert [str(m) for m in replayed.history] == ["offer(H:S)", "acc", "4H>T", "draw(QD)"]
+    assert [str(m) for m in replayed.history] == ["propose", "offer(H:S)", "acc", "4H>T", "draw(QD)"]
 
 
 def test_regression_a_copy_walked_back_leaves_the_originals_undo_intact() -> None:

@@ -26,10 +26,18 @@ def test_r13_1_acting_in_the_main_phase_ends_the_turn() -> None:
 
 def test_r13_2_a_proposal_or_counter_proposal_is_rejected() -> None:
     st = state(Territories(counter_offers=True), res0=(2, 0, 0, 0), res1=(0, 2, 1, 0))
-    st.play("offer(H:S)")
+    play_all(st, "propose offer(H:S)")
     assert st.current_player() == 1 and default(st) == "rej"
-    st.play("counter(C:H)")
+    play_all(st, "counter counter(C:H)")
     assert st.current_player() == 0 and default(st) == "rej"
+
+
+def test_r13_2_an_announced_proposal_is_named_as_the_first_listed() -> None:
+    st = state(Territories(counter_offers=True), res0=(2, 0, 1, 0), res1=(0, 2, 1, 0))
+    st.play("propose")
+    assert default(st) == "offer(H:S)" == str(st.legal_moves()[0])  # the smallest: one for one
+    play_all(st, "offer(C:S) counter")
+    assert default(st) == "counter(S:H)"
 
 
 def test_r13_3_discards_take_the_kind_held_most_one_at_a_time() -> None:
@@ -113,6 +121,7 @@ def test_r13_a_match_plays_the_default_for_a_person_out_of_time() -> None:
     game = Territories()
     start = state(res0=(2, 0, 0, 0), res1=(0, 2, 0, 0)).position()
     match = boardlab.Match(game, [None, None], seed=3, start=start, move_seconds=30, clock=lambda: now[0])
+    match.play(0, "propose", ply=match.ply)
     match.play(0, "offer(H:S)", ply=match.ply)
     now[0] = 31.0
     assert match.expire()

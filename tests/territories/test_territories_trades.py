@@ -1,8 +1,9 @@
-"""Player trade proposals are listed completely (R8.2 - R8.4, R10.3).
+"""Player trade proposals are listed completely (R8.2 - R8.4, R10.3): once announced
+(``propose``), every proposal the rules allow is a listed move, each once.
 
 The reference below is deliberately simple: every pair of resource vectors within
 the holdings, filtered by the rules' conditions. The game's generator (cached,
-by sides) must agree with it exactly, each proposal once.
+by sides) must agree with it exactly.
 """
 
 from __future__ import annotations
@@ -11,14 +12,22 @@ from itertools import product
 
 import pytest
 
-from boardlab.core import IllegalMoveError
+from boardlab.core import IllegalMoveError, PositionError
 from boardlab.games.territories import Territories, proposal_count
 from boardlab.games.territories.cards import resources_text
-from tests.territories.helpers import play_all, state
+from tests.territories.helpers import play_all, position, state
 
 
 def listed(st, word: str = "offer") -> list[str]:
     return [str(m) for m in st.legal_moves() if str(m).startswith(word + "(")]
+
+
+def proposing(**fields) -> object:
+    """A state from :func:`state` where White has announced a proposal, when one is possible."""
+    st = state(**fields)
+    if "propose" in {str(m) for m in st.legal_moves()}:
+        st.play("propose")
+    return st
 
 
 def reference_proposals(mine, theirs, word: str = "offer") -> set[str]:
@@ -45,7 +54,7 @@ HOLDINGS = [
 
 @pytest.mark.parametrize(("mine", "theirs"), HOLDINGS)
 def test_r10_3_every_proposal_the_rules_allow_is_listed_once(mine, theirs) -> None:
-    st = state(res0=mine, res1=theirs)
+    st = proposing(res0=mine, res1=theirs)
     offers = listed(st)
     assert len(offers) == len(set(offers))  # no duplicates
     assert set(offers) == reference_proposals(mine, theirs)
@@ -53,8 +62,8 @@ def test_r10_3_every_proposal_the_rules_allow_is_listed_once(mine, theirs) -> No
 
 
 def test_r10_3_offer_s_for_ccd_is_listed_with_its_four_smaller_siblings() -> None:
-    st = state(res0=(0, 1, 0, 0), res1=(0, 0, 2, 1))
-    assert listed(st) == ["offer(S:C)", "offer(S:D)", "offer(S:CC)", "offer(S:CD)", "offer(S:CCD)"]
+    st = proposing(res0=(0, 1, 0, 0), res1=(0, 0, 2, 1))
+    assert [str(m) for m in st.legal_moves()] == ["offer(S:C)", "offer(S:D)", "offer(S:CC)", "offer(S:CD)", "offer(S:CCD)"]
     st.play("offer(S:CCD)")
     st.play("acc")
     assert st.view(None)["board"]["seats"][0]["resources"] == {"H": 0, "S": 0, "C": 2, "D": 1}
@@ -68,7 +77,7 @@ def test_r10_3_the_counts_of_typical_holdings() -> None:
 
 
 def test_r10_3_no_listed_offer_is_illegal_and_each_plays() -> None:
-    st = state(res0=(2, 1, 0, 2), res1=(1, 2, 2, 0))
+    st = proposing(res0=(2, 1, 0, 2), res1=(1, 2, 2, 0))
     before = st.position()
     for move in st.legal_moves():
         if str(move).startswith("offer("):
@@ -82,7 +91,7 @@ def test_r10_3_no_listed_offer_is_illegal_and_each_plays() -> None:
 
 
 def test_r10_3_an_unlisted_well_formed_offer_is_refused_with_its_rule() -> None:
-    st = state(res0=(2, 1, 0, 0), res1=(0, 0, 1, 1))
+    st = proposing(res0=(2, 1, 0, 0), res1=(0, 0, 1, 1))
     assert "offer(HHH:C)" not in listed(st)
     with pytest.raises(IllegalMoveError, match=r"offer\(HHH:C\): you hold only 2 H"):
         st.play("offer(HHH:C)")
@@ -92,24 +101,24 @@ def test_r10_3_an_unlisted_well_formed_offer_is_refused_with_its_rule() -> None:
 
 
 def test_r10_3_the_order_is_stable_and_smaller_gifts_come_first() -> None:
-    first = state(res0=(2, 0, 1, 0), res1=(0, 2, 0, 1))
+    first = proposing(res0=(2, 0, 1, 0), res1=(0, 2, 0, 1))
     again = Territories().state_from_position(first.position())
     assert listed(first) == listed(again) == listed(first)
     sizes = [len(text[6:text.index(":")]) for text in listed(first)]
     assert sizes == sorted(sizes)
 
 
-def test_r8_2_the_proposal_limit_empties_the_list() -> None:
+def test_r8_2_the_list_stays_complete_until_the_limit_and_then_none_is_announced() -> None:
     st = state(res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
-    play_all(st, "offer(H:S) rej offer(HH:S) rej")
-    assert len(listed(st)) == proposal_count((3, 0, 0, 0), (0, 3, 0, 0))
+    play_all(st, "propose offer(H:S) rej propose offer(HH:S) rej propose")
+    assert len(listed(st)) == proposal_count((3, 0, 0, 0), (0, 3, 0, 0))  # the third, complete
     play_all(st, "offer(H:SS) rej")
-    assert listed(st) == []
+    assert "propose" not in {str(m) for m in st.legal_moves()}
 
 
 def test_r8_3_option_every_counter_proposal_of_the_responder_is_listed() -> None:
     st = state(Territories(counter_offers=True), res0=(2, 0, 0, 0), res1=(0, 2, 1, 0))
-    st.play("offer(H:S)")
+    play_all(st, "propose offer(H:S) counter")
     counters = listed(st, "counter")
     assert len(counters) == len(set(counters))
     assert set(counters) == reference_proposals((0, 2, 1, 0), (2, 0, 0, 0), "counter")
@@ -120,6 +129,7 @@ def test_r8_3_option_every_counter_proposal_of_the_responder_is_listed() -> None
 def test_r8_4_option_one_territory_card_per_side_every_such_proposal_listed() -> None:
     game = Territories(trade_territories=True)
     st = state(game, res0=(1, 0, 0, 0), res1=(0, 1, 0, 0), hand0="9S,QD", hand1="TS,JD*")
+    st.play("propose")
     offers = listed(st)
     # give: H, 9S, QD, H+9S, H+QD (5 sides); get: S, JD, S+JD (3 sides); no kind shared
     assert len(offers) == len(set(offers)) == 5 * 3
@@ -129,3 +139,22 @@ def test_r8_4_option_one_territory_card_per_side_every_such_proposal_listed() ->
         st.play("offer(9S,QD:S)")
     for text in offers:
         st.check_move(st.parse_move(text))
+
+
+def test_r8_3_option_no_counter_announcement_once_the_limit_is_reached() -> None:
+    st = state(Territories(counter_offers=True, max_trade_proposals=1), res0=(2, 0, 0, 0), res1=(0, 2, 0, 0))
+    play_all(st, "propose offer(H:S)")
+    assert {str(m) for m in st.legal_moves()} == {"acc", "rej"}
+    with pytest.raises(IllegalMoveError, match="counter: already 1 trade proposals this turn"):
+        st.play("counter")
+
+
+def test_r10_4_a_position_naming_a_proposal_round_trips_and_is_checked() -> None:
+    st = proposing(res0=(1, 0, 0, 0), res1=(0, 1, 0, 0))
+    text = st.position()
+    assert "phase=propose" in text and "proposals=1" in text
+    assert Territories().state_from_position(text).legal_moves() == st.legal_moves()
+    with pytest.raises(PositionError, match="field proposals=.*counts toward the limit when announced"):
+        Territories().state_from_position(text.replace("proposals=1", "proposals=0"))
+    with pytest.raises(PositionError, match="field phase=.*no trade can be proposed"):
+        Territories().state_from_position(position(res0=(1, 0, 0, 0), phase="propose", proposals="1"))

@@ -19,7 +19,7 @@ def test_render_shows_grid_buildings_hands_and_the_decision() -> None:
 
 def test_render_names_a_pending_trade_and_who_answers() -> None:
     st = state(res0=(2, 0, 0, 0), res1=(0, 1, 0, 0))
-    st.play("offer(HH:S)")
+    play_all(st, "propose offer(HH:S)")
     text = Territories().render_view(st.view(1))
     assert "White gives HH for S" in text and "Black answers the trade proposal" in text
 
@@ -81,10 +81,10 @@ def test_r8_2_an_open_proposal_is_worth_the_responders_better_answer() -> None:
     st = state(buildings={(1, 1): "0P", (3, 3): "1P"}, res0=(4, 0, 0, 0), res1=(0, 4, 0, 0))
     before = st.evaluate()
     generous = st.copy()
-    generous.play("offer(HHHH:S)")  # Black gains: the estimate takes Black's acceptance
+    play_all(generous, "propose offer(HHHH:S)")  # Black gains: the estimate takes Black's acceptance
     accepted = generous.copy()
     accepted.play("acc")
     assert generous.evaluate() == accepted.evaluate() and generous.evaluate()[0] < before[0]
     greedy = st.copy()
-    greedy.play("offer(H:SSSS)")  # Black loses: the estimate takes Black's rejection
+    play_all(greedy, "propose offer(H:SSSS)")  # Black loses: the estimate takes Black's rejection
     assert greedy.evaluate() == before

@@ -33,6 +33,7 @@ from .cards import (
 from .geometry import side_neighbours, touching
 from .moves import (
     END_TURN,
+    PROPOSE_TRADE,
     Accept,
     Announce,
     BankTrade,
@@ -45,17 +46,29 @@ from .moves import (
     Offer,
     Pay,
     PlaceCard,
+    ProposeCounter,
+    ProposeTrade,
     Reject,
     SwapCard,
     Wild,
 )
-from .phases import COUNTER_RESPOND, FIRST_COLLECTING_STEP, MAIN, RESPOND, ROLL, SETUP, SETUP_STEPS
+from .phases import (
+    COUNTER_PROPOSE,
+    COUNTER_RESPOND,
+    FIRST_COLLECTING_STEP,
+    MAIN,
+    PROPOSE,
+    RESPOND,
+    ROLL,
+    SETUP,
+    SETUP_STEPS,
+)
 from .transfers import discard_territory, pay_to_bank, remove_territory, take_from_bank
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
 
-_MAIN_ONLY = (Build, BankTrade, Offer, Announce, EndTurn)
+_MAIN_ONLY = (Build, BankTrade, ProposeTrade, Offer, Announce, EndTurn)
 
 
 # --- setup (R3.3) ----------------------------------------------------------------
@@ -251,7 +264,8 @@ def main_moves(state: "TerritoriesState") -> list[Move]:
     seat = state.active
     moves = build_moves(state, seat)
     moves.extend(trades.bank_trade_moves(state, seat))
-    moves.extend(trades.proposal_moves(state, seat, Offer))
+    if trades.announce_reason(state, seat) is None:
+        moves.append(PROPOSE_TRADE)
     moves.extend(abilities.announce_moves(state))
     moves.append(END_TURN)
     return moves
@@ -262,7 +276,7 @@ _WHEN_LEGAL: tuple[tuple[type, str], ...] = (
     (Discard, "nobody owes discards now: they follow a roll of 7 (R5.2)"),
     (Wild, "nobody is owed Temple wildcards now: they follow production (R4.4)"),
     ((Accept, Reject), "no trade proposal is open (R8.2)"),
-    (Counter, "a counter-proposal answers an open proposal (R8.3)"),
+    ((ProposeCounter, Counter), "a counter-proposal answers an open proposal (R8.3)"),
     (Pay, "no Swap or Expand waits for payment: announce swap or expand first (R7.2, R7.5)"),
     (SwapCard, "no Swap is being resolved: announce swap first (R7.2)"),
     (PlaceCard, "no Expand is being resolved: announce expand first (R7.5)"),
@@ -298,20 +312,32 @@ def illegal_reason(state: "TerritoriesState", move: Move) -> str | None:
     if phase == RESPOND or phase == COUNTER_RESPOND:
         if isinstance(move, (Accept, Reject)):
             return None
-        if isinstance(move, Counter):
+        if isinstance(move, (ProposeCounter, Counter)):
             if phase == COUNTER_RESPOND:
                 return "a counter-proposal cannot be countered (R8.3)"
             if not state.rules.counter_offers:
                 return "counter-offers are off (R8.3; option counter_offers)"
-            return trades.proposal_reason(state, 1 - state.active, move)
+            if isinstance(move, Counter):
+                return "announce the counter-proposal first: counter, then counter(GIVE:GET) (R8.3)"
+            return trades.announce_reason(state, 1 - state.active)
         return "answer the trade proposal: acc or rej (R8.2)"
+    if phase == PROPOSE:
+        if isinstance(move, Offer):
+            return trades.proposal_reason(state, state.active, move)
+        return "name the trade proposal announced: offer(GIVE:GET) (R8.2)"
+    if phase == COUNTER_PROPOSE:
+        if isinstance(move, Counter):
+            return trades.proposal_reason(state, 1 - state.active, move)
+        return "name the counter-proposal announced: counter(GIVE:GET) (R8.3)"
     if phase == MAIN:
         if isinstance(move, Build):
             return build_reason(state, move)
         if isinstance(move, BankTrade):
             return trades.bank_trade_reason(state, move)
+        if isinstance(move, ProposeTrade):
+            return trades.announce_reason(state, state.active)
         if isinstance(move, Offer):
-            return trades.proposal_reason(state, state.active, move)
+            return "announce the proposal first: propose, then offer(GIVE:GET) (R8.2)"
         if isinstance(move, Announce):
             return abilities.announce_reason(state, move.ability)
         if isinstance(move, EndTurn):

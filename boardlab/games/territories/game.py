@@ -48,7 +48,8 @@ class Territories(Game):
 
         Setup is 25 moves (20 deals, first player, 4 Towns). A turn holds at most:
         15 fixed moves (roll, 2 discards, the 7's draw, 2 wildcard choices, up to 8
-        Capital draws, end); 2P trade moves (P proposals, each answered once); every
+        Capital draws, end); 3P trade moves (P proposals, each announced, named and
+        answered once, a counter-proposal answering instead); every
         build, upgrade or Capital spends >= 4 resources and a bank trade >= 3 net,
         and resources enter the mover's hand mid-turn only through the <= P accepted
         trades (at most 52 each), so there are <= 52(1+P)/3 of them, each followed by
@@ -62,7 +63,7 @@ class Territories(Game):
         activations = {"per_ability_per_turn": 4, "per_building_per_turn": 12}.get(
             rules.ability_limit, budget
         )
-        per_turn = 15 + 2 * proposals + 2 * (budget // 3) + 4 * activations
+        per_turn = 15 + 3 * proposals + 2 * (budget // 3) + 4 * activations
         return SETUP_MOVES + rules.max_turns * per_turn
 
     def _new_state(self, seed: int) -> TerritoriesState:

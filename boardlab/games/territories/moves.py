@@ -152,6 +152,22 @@ class BankTrade(Move):
 
 
 @dataclass(frozen=True, slots=True)
+class ProposeTrade(Move):
+    """The active player announces a trade proposal, named by the next move (R8.2)."""
+
+    def __str__(self) -> str:
+        return "propose"
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeCounter(Move):
+    """The responder announces a counter-proposal, named by the next move (option counter_offers, R8.3)."""
+
+    def __str__(self) -> str:
+        return "counter"
+
+
+@dataclass(frozen=True, slots=True)
 class Proposal(Move):
     """A player trade proposal: what the proposer gives : what they want (R8.2, R8.4)."""
 
@@ -335,6 +351,8 @@ class EndTurn(Move):
         return "end"
 
 
+PROPOSE_TRADE = ProposeTrade()
+PROPOSE_COUNTER = ProposeCounter()
 ACCEPT = Accept()
 REJECT = Reject()
 END_TURN = EndTurn()
@@ -357,7 +375,7 @@ _RE_CONVERT = re.compile(rf"{_POINT}=([PRNBQK])$", re.IGNORECASE)
 _RE_LABELLED = re.compile(r"P([12]):(.*)$", re.IGNORECASE)
 
 NOTATION_HELP = (
-    "P@x,y R@x,y N@x,y B@x,y Q@x,y K@x,y, 4D>H, 4S>T, offer(HH:S), counter(S:HD), acc, rej, "
+    "P@x,y R@x,y N@x,y B@x,y Q@x,y K@x,y, 4D>H, 4S>T, propose, offer(HH:S), counter, counter(S:HD), acc, rej, "
     "swap, raid, conv, expand, pay(HHSD), [c,r]<>9H, [c,r]+QS, xX,Y, X,Y=R, disc(P2:HHS,QS), "
     "wild(P1:C), end; chance: deal(9H), P1=seat0, r5+3, draw(QS), d4, 5v3"
 )
@@ -419,6 +437,10 @@ def parse_token(text: str) -> Move:
     lower = token.lower()
     if lower == "end":
         return END_TURN
+    if lower == "propose":
+        return PROPOSE_TRADE
+    if lower == "counter":
+        return PROPOSE_COUNTER
     if lower == "acc":
         return ACCEPT
     if lower == "rej":

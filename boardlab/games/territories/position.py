@@ -48,18 +48,21 @@ from .phases import (
     ABILITY_PAY,
     ABILITY_PLACE,
     CONVERT_TARGET,
+    COUNTER_PROPOSE,
     COUNTER_RESPOND,
     DEAL,
     DUEL,
     FIRST,
     MAIN,
     PHASE_NAMES,
+    PROPOSE,
     RAID_TARGET,
     RESPOND,
     ROLL,
     SETUP,
 )
 from .rules import RESULT_CODES
+from .trades import can_propose
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
@@ -306,13 +309,14 @@ def read_position(state: "TerritoriesState", text: str) -> None:
     if ability != "-" and ability not in ABILITY_NAMES:
         raise read.fail("ability", f"one of {', '.join(ABILITY_NAMES)} or -")
     state.ability = ABILITY_NAMES.index(ability) if ability != "-" else -1
-    ability_phase = state.phase >= PHASE_NAMES.index("ability_die")
+    ability_phase = state.phase >= ABILITY_DIE
     if ability_phase != (state.ability >= 0):
         raise read.fail("ability", f"an ability is named exactly when the phase is an ability's (phase {values['phase']})")
     state.die = read.integer("die", 0, 6)
     _check_ability(read, state)
     state.used = read.counts("used", 4, 99)
     state.proposals = read.integer("proposals", 0, 99)
+    _check_proposal(read, state)
     state.no_build = read.counts("nobuild", 2, 99)
     state.last_roll = _roll(read)
     state.outcome = _result(read)
@@ -344,6 +348,17 @@ def _check_ability(read: _Reader, state: "TerritoriesState") -> None:
     if state.phase in (ABILITY_PLACE, RAID_TARGET, CONVERT_TARGET):
         if state.first < 0 or not resolution_moves(state):
             raise read.fail("ability", f"nothing can resolve {ABILITY_NAMES[state.ability]} in this position")
+
+
+def _check_proposal(read: _Reader, state: "TerritoriesState") -> None:
+    """A proposal being named was counted when announced, and some proposal can be named."""
+    if state.phase not in (PROPOSE, COUNTER_PROPOSE):
+        return
+    if state.proposals < 1:
+        raise read.fail("proposals", "a proposal being named counts toward the limit when announced (R8.2)")
+    giver = state.active if state.phase == PROPOSE else 1 - state.active
+    if not can_propose(state, giver):
+        raise read.fail("phase", f"{read.values['phase']}: no trade can be proposed in this position")
 
 
 def _owed(read: _Reader, key: str) -> list[tuple[int, int]]:

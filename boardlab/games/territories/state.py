@@ -55,6 +55,8 @@ from .moves import (
     Offer,
     Pay,
     PlaceCard,
+    ProposeCounter,
+    ProposeTrade,
     Reject,
     Roll,
     SwapCard,
@@ -64,11 +66,13 @@ from .moves import (
 from .phases import (
     ABILITY_DIE,
     CHANCE_PHASES,
+    COUNTER_PROPOSE,
     COUNTER_RESPOND,
     DEAL,
     DUEL,
     FIRST,
     MAIN,
+    PROPOSE,
     RESPOND,
     ROLL,
     SETUP,
@@ -191,6 +195,10 @@ class TerritoriesState(State):
             if phase == RESPOND:
                 return 1 - self.active
             return self.active
+        if phase == PROPOSE:
+            return self.active
+        if phase == COUNTER_PROPOSE:
+            return 1 - self.active
         if phase == SETUP:
             step_label = SETUP_ORDER[self.setup_step]
             return self.first if step_label == 0 else 1 - self.first
@@ -249,6 +257,10 @@ class TerritoriesState(State):
             return actions.setup_moves(self)
         if phase == RESPOND or phase == COUNTER_RESPOND:
             return trades.response_moves(self)
+        if phase == PROPOSE:
+            return list(trades.proposal_moves(self, self.active, Offer))
+        if phase == COUNTER_PROPOSE:
+            return list(trades.proposal_moves(self, 1 - self.active, Counter))
         return abilities.resolution_moves(self)
 
     def _illegal_reason(self, move: Move) -> str | None:
@@ -433,6 +445,8 @@ _APPLY: dict[type, Callable[[TerritoriesState, Any], None]] = {
     Draw: TerritoriesState._apply_draw,
     Build: actions.apply_build,
     BankTrade: trades.apply_bank_trade,
+    ProposeTrade: trades.apply_propose,
+    ProposeCounter: trades.apply_propose_counter,
     Offer: trades.apply_offer,
     Counter: trades.apply_counter,
     Accept: trades.apply_accept,

@@ -17,13 +17,29 @@ from .abilities import convert_targets
 from .actions import town_site_reason
 from .cards import CARD_NUMBER, KIND_POINTS, NUMBER_WAYS, SWAP, TOWN, Resources
 from .geometry import Point, cell_corners, cells_around, expansion_cells
-from .moves import END_TURN, REJECT, Build, ConvertTo, Destroy, Discard, Pay, PlaceCard, SwapCard, Wild
+from .trades import proposal_moves
+from .moves import (
+    END_TURN,
+    REJECT,
+    Build,
+    ConvertTo,
+    Counter,
+    Destroy,
+    Discard,
+    Offer,
+    Pay,
+    PlaceCard,
+    SwapCard,
+    Wild,
+)
 from .phases import (
     ABILITY_PAY,
     ABILITY_PLACE,
     CONVERT_TARGET,
+    COUNTER_PROPOSE,
     COUNTER_RESPOND,
     MAIN,
+    PROPOSE,
     RAID_TARGET,
     RESPOND,
     SETUP,
@@ -48,6 +64,10 @@ def default_move(state: "TerritoriesState") -> Move | None:
         return END_TURN
     if phase == RESPOND or phase == COUNTER_RESPOND:
         return REJECT
+    if phase == PROPOSE:
+        return proposal_moves(state, state.active, Offer)[0]
+    if phase == COUNTER_PROPOSE:
+        return proposal_moves(state, 1 - state.active, Counter)[0]
     if phase == ABILITY_PAY:
         return Pay(largest_first(state.res[state.active], state.die))
     if phase == ABILITY_PLACE:

@@ -1,7 +1,11 @@
 """Trading (R8): the 4:1 bank trade and player proposals, their answers and counter-proposals.
 
-Proposals are listed completely (R10.3): every proposal ``play()`` accepts is in
-``legal_moves()``. A proposal gives G and asks for R, where G and R are non-empty
+A proposal is announced (``propose``; ``counter`` for a counter-proposal), which
+counts it toward the turn's limit, and then named (``offer(G:R)``,
+``counter(G:R)``) among the complete list of proposals (R8.2, R10.3): every
+proposal ``play()`` accepts is in ``legal_moves()``, and a decision among the
+builds and the rest of a turn holds one announcement rather than hundreds of
+proposals. A proposal gives G and asks for R, where G and R are non-empty
 (R8.2), no resource kind is on both sides, the proposer holds G and the opponent
 holds R; with the option ``trade_territories`` a side may also hold one territory
 card (R8.4). For holdings ``m`` (the proposer's) and ``t`` (the opponent's) there are
@@ -27,8 +31,8 @@ from typing import TYPE_CHECKING
 from boardlab.core import Move
 
 from .cards import CARD_CODE, SUITS, Card, Resources, covers, multisets, shortfall_text
-from .moves import ACCEPT, BUY_TERRITORY, REJECT, BankTrade, Counter, Offer, Proposal
-from .phases import COUNTER_RESPOND, MAIN, RESPOND
+from .moves import ACCEPT, BUY_TERRITORY, PROPOSE_COUNTER, REJECT, BankTrade, Counter, Offer, Proposal
+from .phases import COUNTER_PROPOSE, COUNTER_RESPOND, MAIN, PROPOSE, RESPOND
 from .transfers import add_known_territory, pay_to_bank, remove_territory
 
 if TYPE_CHECKING:
@@ -101,12 +105,10 @@ def apply_bank_trade(state: "TerritoriesState", move: BankTrade) -> None:
 
 # --- player proposals (R8.2 - R8.4) ---------------------------------------------------
 def proposal_reason(state: "TerritoriesState", giver: int, move: Proposal) -> str | None:
-    """Why ``giver`` may not make the proposal ``move`` (an offer or a counter-offer) now."""
+    """Why ``giver`` may not name the proposal ``move`` (an offer or a counter-offer) announced."""
     taker = 1 - giver
     rules = state.rules
     give, give_cards, get, get_cards = move.give, move.give_cards, move.get, move.get_cards
-    if state.proposals >= rules.max_trade_proposals:
-        return f"already {state.proposals} trade proposals this turn (R8.2, max {rules.max_trade_proposals})"
     if (give_cards or get_cards) and not rules.trade_territories:
         return "territory cards cannot be traded (R8.4; option trade_territories)"
     if len(give_cards) > CARDS_PER_SIDE or len(get_cards) > CARDS_PER_SIDE:
@@ -131,24 +133,47 @@ def proposal_reason(state: "TerritoriesState", giver: int, move: Proposal) -> st
     return None
 
 
+def announce_reason(state: "TerritoriesState", giver: int) -> str | None:
+    """Why ``giver`` may not announce a proposal (or a counter-proposal) now (R8.2, R8.3)."""
+    rules = state.rules
+    if state.proposals >= rules.max_trade_proposals:
+        return f"already {state.proposals} trade proposals this turn (R8.2, max {rules.max_trade_proposals})"
+    if not can_propose(state, giver):
+        return "no trade is possible: each side needs something its giver holds, no kind on both sides (R8.2)"
+    return None
+
+
+def can_propose(state: "TerritoriesState", giver: int) -> bool:
+    """Whether ``giver`` has any proposal to make (R8.2, R8.4), without listing them. Cost: O(1)."""
+    mine, theirs = state.res[giver], state.res[1 - giver]
+    if state.rules.trade_territories:
+        own_cards, their_cards = _tradable_cards(state, giver)
+        if own_cards and (any(theirs) or their_cards):
+            return True  # a card alone on the given side
+        if their_cards and (any(mine) or own_cards):
+            return True  # a card alone on the wanted side
+    given = [suit for suit in range(4) if mine[suit]]
+    wanted = [suit for suit in range(4) if theirs[suit]]
+    return bool(given and wanted) and not (len(given) == 1 and given == wanted)
+
+
 def proposal_moves(state: "TerritoriesState", giver: int, kind: type[Proposal]) -> tuple[Proposal, ...]:
-    """Every proposal of class ``kind`` (Offer or Counter) that ``giver`` may make now (R8.2-R8.4).
+    """Every proposal of class ``kind`` (Offer or Counter) that ``giver`` may name (R8.2-R8.4).
 
     Complete, deduplicated and in a stable order: by the given side (fewer resources
-    first), then by the wanted side. Cost: a cache lookup; a miss builds every proposal once.
+    first), then by the wanted side. Cost: a cache lookup; a miss lists them, reusing
+    the proposal objects made before.
     """
-    if state.proposals >= state.rules.max_trade_proposals:
-        return ()
-    taker = 1 - giver
-    mine, theirs = state.res[giver], state.res[taker]
-    if state.rules.trade_territories:
-        own_cards = tuple(state.hands[giver])
-        known = state.known[taker]
-        their_cards = tuple(card for card in state.hands[taker] if card in known)
-    else:
-        own_cards = their_cards = ()
+    mine, theirs = state.res[giver], state.res[1 - giver]
+    own_cards, their_cards = _tradable_cards(state, giver) if state.rules.trade_territories else ((), ())
     return proposals_for(kind, (mine[0], mine[1], mine[2], mine[3]),
                          (theirs[0], theirs[1], theirs[2], theirs[3]), own_cards, their_cards)
+
+
+def _tradable_cards(state: "TerritoriesState", giver: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The giver's territory cards, and the opponent's cards the giver knows of (R8.4)."""
+    known = state.known[1 - giver]
+    return tuple(state.hands[giver]), tuple(card for card in state.hands[1 - giver] if card in known)
 
 
 @lru_cache(maxsize=PROPOSAL_CACHE_SIZE)
@@ -250,15 +275,24 @@ def proposal_count(mine: Resources, theirs: Resources) -> int:
     return both - only_mine - only_theirs + 1
 
 
+def apply_propose(state: "TerritoriesState", move: Move) -> None:
+    state.proposals += 1  # an announced proposal counts toward the limit (R8.2)
+    state.phase = PROPOSE
+
+
+def apply_propose_counter(state: "TerritoriesState", move: Move) -> None:
+    state.proposals += 1  # the counter-proposal counts toward the limit (R8.3)
+    state.offer = None  # countering declines the open proposal
+    state.phase = COUNTER_PROPOSE
+
+
 def apply_offer(state: "TerritoriesState", move: Offer) -> None:
-    state.proposals += 1
     state.offer = (state.active, move.give, move.give_cards, 1 - state.active, move.get, move.get_cards)
     state.known[state.active].update(move.give_cards)  # named in public: now known (R8.4)
     state.phase = RESPOND
 
 
 def apply_counter(state: "TerritoriesState", move: Counter) -> None:
-    state.proposals += 1
     responder = 1 - state.active
     state.offer = (responder, move.give, move.give_cards, state.active, move.get, move.get_cards)
     state.known[responder].update(move.give_cards)  # named in public: now known (R8.4)
@@ -287,8 +321,7 @@ def apply_reject(state: "TerritoriesState", move: Move) -> None:
 
 
 def response_moves(state: "TerritoriesState") -> list[Move]:
-    """Accept, reject, and with the option every counter-proposal the responder may make (R8.3)."""
-    moves: list[Move] = [ACCEPT, REJECT]
-    if state.phase == RESPOND and state.rules.counter_offers:
-        moves.extend(proposal_moves(state, 1 - state.active, Counter))
-    return moves
+    """Accept, reject, and with the option the announcement of a counter-proposal (R8.3)."""
+    if state.phase == RESPOND and state.rules.counter_offers and announce_reason(state, 1 - state.active) is None:
+        return [ACCEPT, REJECT, PROPOSE_COUNTER]
+    return [ACCEPT, REJECT]

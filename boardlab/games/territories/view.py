@@ -19,7 +19,7 @@ from boardlab.core import CHANCE, TERMINAL, Move, Player
 from .abilities import pending_text
 from .cards import ABILITY_NAMES, CARD_CODE, KIND_CHARS, SEAT_NAMES, SUITS, resources_text
 from .moves import BankTrade, Draw
-from .phases import COUNTER_RESPOND, DEAL, FIRST, MAIN, PHASE_NAMES, RESPOND, ROLL, SETUP
+from .phases import COUNTER_PROPOSE, COUNTER_RESPOND, DEAL, FIRST, MAIN, PHASE_NAMES, PROPOSE, RESPOND, ROLL, SETUP
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
@@ -56,6 +56,10 @@ def decision_text(state: "TerritoriesState") -> str:
         return f"{name[player]} answers the trade proposal (acc / rej)"
     if state.phase == COUNTER_RESPOND:
         return f"{name[player]} answers the counter-proposal (acc / rej)"
+    if state.phase == PROPOSE:
+        return f"{name[player]} names the trade proposal: offer(GIVE:GET)"
+    if state.phase == COUNTER_PROPOSE:
+        return f"{name[player]} names the counter-proposal: counter(GIVE:GET)"
     if state.phase == MAIN:
         return f"{name[player]} acts: build, trade, use an ability, or end"
     ability = ABILITY_NAMES[state.ability] if state.ability >= 0 else "ability"
