@@ -135,7 +135,7 @@ def test_agents_capture_the_overseer(spec: str) -> None:
         assert str(make_agent(spec, seed=seed).choose(state)) == "B1xH7"
 
 
-@pytest.mark.parametrize("spec", ["mcts:iterations=600", "greedy"])
+@pytest.mark.parametrize("spec", ["mcts:iterations=600,rollout_depth=1", "mcts:iterations=2000", "greedy"])
 def test_agents_answer_a_threat_to_their_overseer(spec: str) -> None:
     safe = safe_moves(BLACK_THREATENS)
     for seed in range(3):

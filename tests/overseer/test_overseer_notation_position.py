@@ -8,7 +8,7 @@ import pytest
 
 import boardlab
 from boardlab.core import IllegalMoveError, NotationError, PositionError
-from boardlab.games.overseer import SQUARE_BY_NAME, PieceMove
+from boardlab.games.overseer import SQUARE_BY_NAME
 from boardlab.games.overseer.moves import CAPTURE, QUIET
 from tests.overseer.helpers import load, position_text
 

@@ -2,10 +2,13 @@
 
 Each side gets a score in Soldier units from material, mobility and the safety of the two
 Overseers (the squares round each that the enemy attacks, and those it could flee to).
-The difference, shrunk when little material is left (an Overseer on a board without
-corners is hard to catch, rule 7.2) and as the no-capture limit nears (7.4), becomes the
-estimated returns through a logistic curve, so they lie in [0, 1] and sum to 1. A side to
-move that can capture the enemy Overseer has won (rule 7.1), whatever else stands there.
+Each side is also credited with its best capture (one exchange deep; the side not to move
+with a share of it, as the side to move may parry it), and the side with more material
+with how near the enemy Overseer stands to an edge. The difference, shrunk when little
+material is left (an Overseer on a board without corners is hard to catch, rule 7.2),
+becomes the estimated returns through a logistic curve, so they lie in [0, 1] and sum to 1. A side to
+move that can capture the enemy Overseer has won (rule 7.1), whatever else stands there, and
+one whose attacked Overseer no move can save has lost.
 Cost: one move generation for the side not to move plus up to 18 attack tests, about
 30-60 microseconds in a middle game.
 """
@@ -28,6 +31,7 @@ from .board import (
     Square,
 )
 from .movegen import generate_moves, is_attacked
+from .moves import PieceMove
 
 #: material in Soldier units by kind. Barricades are never captured, so they cancel out;
 #: the others follow their reach on an empty board (rules 3: 8, 9, 12-13, 14 on one colour, 32)
@@ -49,6 +53,35 @@ SCALE = 4.0
 #: with little material left nobody can catch an Overseer on a board without corners (rule
 #: 7.2): the advantage counts for ``material / (material + FEW_PIECES)`` of itself
 FEW_PIECES = 12.0
+#: the share of its best capture that the side not to move is credited with (the side to move
+#: may parry it); the side to move gets all of its own
+THREAT_SHARE = 0.3
+#: per index an Overseer stands away from index 1 or 8 (rule 1.3), for the side with more
+#: material: the edges are the only walls to drive it against; times the material lead / 10
+WEIGHT_EDGE = 0.5
+
+
+def best_capture(board: Sequence[Piece], moves: Sequence[PieceMove], seat: int) -> float:
+    """What ``seat`` wins by its best capture, counting the capturing piece as lost when the
+    enemy can take it back on that square (a one-exchange look at the trade). Cost: one attack
+    test per capture."""
+    best = 0.0
+    enemy = 1 - seat
+    for move in moves:
+        if not move.capture:
+            continue
+        gain = PIECE_VALUE[board[move.target]]
+        if gain <= best:
+            continue
+        attacker = board[move.origin]
+        after = list(board)
+        after[move.target] = attacker
+        after[move.origin] = 0
+        if is_attacked(after, move.target, enemy):
+            gain -= PIECE_VALUE[attacker]
+        if gain > best:
+            best = gain
+    return best
 
 
 def _overseer_zone(board: Sequence[Piece], overseer: Square, seat: int) -> tuple[int, int]:
@@ -66,40 +99,60 @@ def _overseer_zone(board: Sequence[Piece], overseer: Square, seat: int) -> tuple
     return attacked, escapes
 
 
+def _can_save_overseer(board: Sequence[Piece], moves: Sequence[PieceMove], overseer: Square, enemy: int) -> bool:
+    """Whether one of ``moves`` leaves the mover's Overseer (on ``overseer``, now attacked) where
+    ``enemy`` cannot capture it: by moving it, blocking the line, or taking the attacker."""
+    for move in moves:
+        after = list(board)
+        after[move.target] = after[move.origin]
+        after[move.origin] = 0
+        if not is_attacked(after, move.target if move.origin == overseer else overseer, enemy):
+            return True
+    return False
+
+
+def _won_by(seat: int) -> tuple[float, float]:
+    return (CERTAIN, 1.0 - CERTAIN) if seat == 0 else (1.0 - CERTAIN, CERTAIN)
+
+
 def evaluate_position(
     board: Sequence[Piece],
     squares: Sequence[Sequence[Square]],
     counts: Sequence[int],
     overseers: Sequence[Square],
     to_move: int,
-    mover_moves: int,
-    since_capture: int = 0,
-    no_capture_limit: int = 100,
+    mover_moves: Sequence[PieceMove],
 ) -> tuple[float, float]:
     """Estimated returns (White, Black) of an unfinished position with ``to_move`` to play,
-    who has ``mover_moves`` legal moves, ``since_capture`` plies after the last capture."""
+    whose legal moves are ``mover_moves``."""
     other = 1 - to_move
     if is_attacked(board, overseers[other], to_move):
-        won = (CERTAIN, 1.0 - CERTAIN)
-        return won if to_move == 0 else (won[1], won[0])
+        return _won_by(to_move)  # it captures the Overseer now (rule 7.1)
+    in_danger = is_attacked(board, overseers[to_move], other)
+    if in_danger and not _can_save_overseer(board, mover_moves, overseers[to_move], other):
+        return _won_by(other)  # whatever it plays, its Overseer is taken next
     material = [0.0, 0.0]
     for code, count in enumerate(counts):
         if count:
             material[code >> 3] += PIECE_VALUE[code] * count
-    mobility = [0, 0]
-    mobility[to_move] = mover_moves
-    mobility[other] = len(generate_moves(board, squares[other], other))
-    score = [material[seat] + WEIGHT_MOBILITY * mobility[seat] for seat in (0, 1)]
-    if is_attacked(board, overseers[to_move], other):
+    other_moves = generate_moves(board, squares[other], other)
+    score = [material[0], material[1]]
+    score[to_move] += WEIGHT_MOBILITY * len(mover_moves) + best_capture(board, mover_moves, to_move)
+    score[other] += WEIGHT_MOBILITY * len(other_moves) + THREAT_SHARE * best_capture(board, other_moves, other)
+    if in_danger:
         score[to_move] -= PENALTY_OVERSEER_ATTACKED
+    lead = material[0] - material[1]
     for seat in (0, 1):
         attacked, escapes = _overseer_zone(board, overseers[seat], seat)
         score[seat] += WEIGHT_ESCAPE * escapes
         score[1 - seat] += WEIGHT_PRESSURE * attacked
+        behind = -lead if seat == 0 else lead
+        if behind > 0:
+            index = overseers[seat] // 12 + 1
+            score[1 - seat] -= WEIGHT_EDGE * min(index - 1, 8 - index) * min(behind, 10.0) / 10.0
     total = material[0] + material[1]
-    # an advantage matters less with few pieces left and as the no-capture limit nears (rules 7.2, 7.4)
-    left = 1.0 - since_capture / no_capture_limit
-    advantage = (score[0] - score[1]) * total / (total + FEW_PIECES) * left
+    # an advantage matters less with few pieces left (rule 7.2)
+    advantage = (score[0] - score[1]) * total / (total + FEW_PIECES)
     white = 1.0 / (1.0 + math.exp(-advantage / SCALE))
     return (white, 1.0 - white)
 

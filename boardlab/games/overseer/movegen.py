@@ -8,7 +8,7 @@ Everything reads the tables of board.py and hands out the shared moves of moves.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from .board import (
     BARRICADE,
@@ -37,12 +37,15 @@ from .board import (
     SOLDIER_LINES,
     SQUARE_CLASS,
     SQUARE_NAMES,
-    STEP,
     WALL,
     Piece,
     Square,
 )
 from .moves import CAPTURE, QUIET, PieceMove
+
+#: one row of the shared move tables (moves.QUIET[square] or moves.CAPTURE[square])
+MoveRow = Sequence["PieceMove | None"]
+Append = Callable[[Any], None]
 
 
 def generate_moves(board: Sequence[Piece], squares: Sequence[Square], seat: int) -> list[PieceMove]:
@@ -126,7 +129,9 @@ def generate_moves(board: Sequence[Piece], squares: Sequence[Square], seat: int)
     return moves
 
 
-def _ring(board, klass, sq, quiet, capture, append) -> None:  # type: ignore[no-untyped-def]
+def _ring(
+    board: Sequence[Piece], klass: Sequence[int], sq: Square, quiet: MoveRow, capture: MoveRow, append: Append
+) -> None:
     """Both ring rays of a General or Commander; the anticlockwise one stops where the
     clockwise one already listed squares (rules 2.3)."""
     reached = 11
@@ -151,7 +156,10 @@ def _ring(board, klass, sq, quiet, capture, append) -> None:  # type: ignore[no-
         break
 
 
-def _diagonals(board, klass, sq, quiet, capture, append, passes_barricades: bool) -> None:  # type: ignore[no-untyped-def]
+def _diagonals(
+    board: Sequence[Piece], klass: Sequence[int], sq: Square, quiet: MoveRow, capture: MoveRow, append: Append,
+    passes_barricades: bool,
+) -> None:
     """The four diagonal rays. A Pilot passes over Barricades (never stopping on one, rules
     3.5); a Commander is stopped by them. Where the two outward (or inward) diagonals meet,
     the square is listed once (rules 2.3)."""
@@ -250,7 +258,9 @@ PATTERNS = {
     COMMANDER: "a Commander moves any distance forward, backward, round the ring or diagonally (rule 3.6)",
     OVERSEER: "an Overseer moves one square in any direction (rule 3.7)",
 }
-_RULE = {BARRICADE: "3.1", SOLDIER: "3.2", CAPTAIN: "3.3", GENERAL: "3.4", PILOT: "3.5", COMMANDER: "3.6", OVERSEER: "3.7"}
+_RULE = {
+    BARRICADE: "3.1", SOLDIER: "3.2", CAPTAIN: "3.3", GENERAL: "3.4", PILOT: "3.5", COMMANDER: "3.6", OVERSEER: "3.7",
+}
 
 
 def _lines(kind: int, origin: Square, target: Square) -> list[tuple[Square, ...]]:

@@ -113,4 +113,6 @@ def move_between(origin: Square, target: Square, capture: bool) -> PieceMove | N
     return (CAPTURE if capture else QUIET)[origin][target]
 
 
-__all__ = ["CAPTURE", "NOTATION_HELP", "Notation", "OVERSEER_MARK", "PieceMove", "QUIET", "move_between", "parse_notation"]
+__all__ = [
+    "CAPTURE", "NOTATION_HELP", "Notation", "OVERSEER_MARK", "PieceMove", "QUIET", "move_between", "parse_notation",
+]

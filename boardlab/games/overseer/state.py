@@ -311,9 +311,15 @@ class OverseerState(State):
                     "no piece lands on one (rule 4.2)"
                 )
             if there >> 3 == seat:
-                return f"{SQUARE_NAMES[target]} holds {SEAT_NAMES[seat]}'s own {KIND_NAMES[there & 7]}: nobody captures his own pieces (rule 4.1)"
+                return (
+                    f"{SQUARE_NAMES[target]} holds {SEAT_NAMES[seat]}'s own {KIND_NAMES[there & 7]}: "
+                    "nobody captures his own pieces (rule 4.1)"
+                )
             if piece & 7 == BARRICADE:
-                return f"a Barricade never captures, and {SQUARE_NAMES[target]} holds {_describe(there)} (rules 3.1, 4.3)"
+                return (
+                    f"a Barricade never captures, and {SQUARE_NAMES[target]} holds {_describe(there)} "
+                    "(rules 3.1, 4.3)"
+                )
             if not move.capture:
                 return (
                     f"{SQUARE_NAMES[target]} holds {_describe(there)}: moving there captures it, written "
@@ -340,8 +346,7 @@ class OverseerState(State):
         if self._result is not None:
             return self._result.returns
         return evaluate_position(
-            self.board, self.squares, self.counts, self.overseers, self.to_move, len(self.moves),
-            self.progress.quiet_moves, self.rules.no_capture_limit,
+            self.board, self.squares, self.counts, self.overseers, self.to_move, self.moves
         )
 
     # --- read-only facts for views, tests and agents -------------------------------
