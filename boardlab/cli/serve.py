@@ -13,6 +13,9 @@ from rich.markup import escape
 
 from .common import CliError
 
+#: how long an idle HTTP connection stays open
+KEEP_ALIVE_SECONDS = 75
+
 
 def add_serve_parser(commands: Any) -> None:
     serve = commands.add_parser(
@@ -57,7 +60,16 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     out.print(f"boardlab serves at [bold]http://{escape(shown_host)}:{args.port}/[/bold]  (API: /docs)")
     out.print(f"data: {escape(storage.describe())}; Ctrl-C stops it", highlight=False)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s: %(message)s")
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=settings.max_body_bytes)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=settings.max_body_bytes,
+        # a player's connection idles while the others think: keep it open rather than
+        # make every move open a new one (uvicorn's default closes it after 5 s)
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+    )
     return 0
 
 

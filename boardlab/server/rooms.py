@@ -148,8 +148,13 @@ class Room:
     def public_seats(self) -> list[dict[str, Any]]:
         return public_seats(self.seats)
 
-    def pending(self) -> dict[str, Any]:
-        """The match state that the record does not hold: a draw offer, queued resignations."""
+    def pending(self, offers: bool) -> dict[str, Any]:
+        """The match state that the record does not hold: a draw offer, queued resignations.
+        Only a draw or resignation action (``offers``) makes them; anything else can only
+        clear them, so with none pending before there is nothing to look up (the match shows
+        them only in a view, which costs a view)."""
+        if not offers and not any(self.row.pending.values()):
+            return {"draw_offer": [], "resigning": []}
         extras = self.match.view(None)["match"]
         return {"draw_offer": extras["draw_offer"] or [], "resigning": extras["resigning"] or []}
 

@@ -353,7 +353,7 @@ class RoomService:
         def give_up(room: Room) -> None:
             room.match.resign(room.acting_seat(token, seat))
 
-        return (await self._change(room_id, give_up, self._holder(token, seat)))[1]
+        return (await self._change(room_id, give_up, self._holder(token, seat), offers=True))[1]
 
     async def draw(self, room_id: str, token: str | None, action: str, seat: Player | None) -> Message:
         def answer(room: Room) -> None:
@@ -366,7 +366,7 @@ class RoomService:
             else:
                 room.match.decline_draw(acting)
 
-        return (await self._change(room_id, answer, self._holder(token, seat)))[1]
+        return (await self._change(room_id, answer, self._holder(token, seat), offers=True))[1]
 
     async def record(self, room_id: str) -> Record:
         """The finished game's record (the file ``boardlab replay`` reads); GameNotOverError
@@ -399,25 +399,34 @@ class RoomService:
         action: Callable[[Room], Any],
         answer_for: Callable[[Room], tuple[list[Player], Player | None]],
         conflict: type[BoardlabError] = StaleMoveError,
+        offers: bool = False,
     ) -> tuple[Room, Message]:
         """Run ``action`` on the room under its lock, commit it, tell the watchers, and
-        answer with the state ``answer_for`` names. A refusal changes nothing."""
+        answer with the state ``answer_for`` names. A refusal changes nothing. ``offers``:
+        the action may make a draw offer or queue a resignation."""
         room = await self.room(room_id)
         async with room.lock:
             if room.stale:
                 await self._refresh(room)
             outcome = action(room)
-            await self._commit(room, outcome if isinstance(outcome, SeatClaim) else None, conflict)
+            await self._commit(room, outcome if isinstance(outcome, SeatClaim) else None, conflict, offers)
+            made = self._broadcast(room)
             held, seat = answer_for(room)
-            message = state_message(room, room.viewer(held, seat), held)
-            self._broadcast(room)
+            viewer = room.viewer(held, seat)
+            message = made.get((viewer, tuple(held))) or state_message(room, viewer, held)
         self._schedule(room)
         return room, message
 
-    async def _commit(self, room: Room, claim: SeatClaim | None = None, conflict: type[BoardlabError] = StaleMoveError) -> None:
+    async def _commit(
+        self,
+        room: Room,
+        claim: SeatClaim | None = None,
+        conflict: type[BoardlabError] = StaleMoveError,
+        offers: bool = False,
+    ) -> None:
         """Write what changed (the moves after the last one storage shares, the room's fields) in
         one transaction, against the revision the change was made on. On any failure the room
-        is reloaded from storage and the action refused."""
+        is reloaded from storage and the action refused. ``offers``: see :meth:`_change`."""
         rows = match_rows(room.match)
         keep = shared_prefix(room.stored, rows)
         result = room.match.result()
@@ -426,7 +435,7 @@ class RoomService:
         fields = {
             "status": status,
             "ending": None if ending is None else ending.to_json(),
-            "pending": room.pending(),
+            "pending": room.pending(offers),
             "result": None if result is None else result.to_json(),
         }
         change = Change(room.id, room.revision, keep, rows[keep:], fields, claim)
@@ -468,7 +477,8 @@ class RoomService:
             if not watchers:
                 del self._watchers[room_id]
 
-    def _broadcast(self, room: Room) -> None:
+    def _broadcast(self, room: Room) -> dict[tuple[Player | None, tuple[Player, ...]], Message]:
+        """Send the room's state to its watchers; returns the messages made, by (viewer, held seats)."""
         made: dict[tuple[Player | None, tuple[Player, ...]], Message] = {}
         for watcher in self._watchers.get(room.id, ()):
             viewer = room.viewer(watcher.held, watcher.seat)
@@ -476,6 +486,7 @@ class RoomService:
             if key not in made:
                 made[key] = state_message(room, viewer, watcher.held)
             watcher.push(made[key], room.unchanged_log)
+        return made
 
     # --- what comes next: the computer, the clock ---------------------------------------------
     def _schedule(self, room: Room) -> None:
