@@ -18,3 +18,9 @@ def _score(spec: str, opponent: str, games: int) -> float:
 
 def test_ismcts_beats_random_at_territories() -> None:
     assert _score("ismcts:iterations=300", "random", 6) >= 5
+
+
+def test_greedy_beats_random_at_territories() -> None:
+    # greedy reads an open trade proposal as the responder's better answer, so it does not
+    # hand out trades its opponent would take (docs/rules/territories.md, R8.2)
+    assert _score("greedy", "random", 6) >= 5
