@@ -21,6 +21,5 @@ def test_ismcts_beats_random_at_territories() -> None:
 
 
 def test_greedy_beats_random_at_territories() -> None:
-    # greedy reads an open trade proposal as the responder's better answer, so it does not
-    # hand out trades its opponent would take (docs/rules/territories.md, R8.2)
+    # with every trade proposal listed once announced (docs/rules/territories.md, R8.2, R10.3)
     assert _score("greedy", "random", 6) >= 5
