@@ -87,6 +87,9 @@ class Room:
     stale: bool = False
     #: log entries the last change left as they were (watchers are sent only the rest)
     unchanged_log: int = 0
+    #: each viewer's log as JSON, kept between changes: entries never change once made,
+    #: except that an undo takes the last ones back
+    logs: dict[Player | None, list[dict[str, Any]]] = field(default_factory=dict)
     computer_task: asyncio.Task[None] | None = None
     clock_timer: asyncio.TimerHandle | None = None
 
@@ -144,6 +147,18 @@ class Room:
             return None
         to_move = self.match.to_move()
         return to_move if to_move in held else held[0]
+
+    def viewer_log(self, viewer: Player | None) -> list[dict[str, Any]]:
+        """``match.log_json(viewer)``, computing only the entries added since the last call."""
+        log = self.logs.setdefault(viewer, [])
+        log.extend(self.match.log_json(viewer, since=len(log)))
+        return log
+
+    def forget_log_after(self, unchanged: int) -> None:
+        """A change kept the first ``unchanged`` log entries: forget the cached ones after them."""
+        self.unchanged_log = unchanged
+        for log in self.logs.values():
+            del log[unchanged:]
 
     def public_seats(self) -> list[dict[str, Any]]:
         return public_seats(self.seats)
@@ -216,7 +231,7 @@ def state_message(room: Room, viewer: Player | None, held: list[Player]) -> dict
         "thinking": status == PLAYING and match.computer_to_move(),
         "view": match.view(viewer),
         "log_start": 0,
-        "log": match.log_json(viewer),
+        "log": list(room.viewer_log(viewer)),
         "legal_moves": [move.to_json() for move in match.legal_moves(viewer)] if deciding else [],  # type: ignore[arg-type]
     }
 

@@ -222,7 +222,7 @@ class RoomService:
         room.game, room.match = build_match(stored, self.settings.clock)
         room.row, room.seats, room.stored = stored.room, stored.seats, stored.moves
         room.stale = False
-        room.unchanged_log = 0  # what watchers hold may be what another server replaced
+        room.forget_log_after(0)  # what watchers hold may be what another server replaced
         self._broadcast(room)
 
     async def list_rooms(self, listing: str, game: str | None) -> list[dict[str, Any]]:
@@ -438,7 +438,7 @@ class RoomService:
             "pending": room.pending(offers),
             "result": None if result is None else result.to_json(),
         }
-        change = Change(room.id, room.revision, keep, rows[keep:], fields, claim)
+        change = Change(room.id, room.revision, keep, rows[keep:], fields, claim, takes_back=keep < len(room.stored))
         try:
             await self._committer.write(change)
         except asyncio.CancelledError:
@@ -452,7 +452,7 @@ class RoomService:
             log.exception("room %s: saving a change failed", room.id)
             raise StorageUnavailableError(f"room {room.id}: the change could not be saved ({type(exc).__name__}); nothing was changed") from None
         room.stored = rows
-        room.unchanged_log = keep
+        room.forget_log_after(keep)
         room.row.revision += 1
         room.row.updated = time.time()
         room.row.status = status

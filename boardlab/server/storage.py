@@ -166,6 +166,8 @@ class Change:
     new_moves: Sequence[MoveRow] = ()
     room_fields: dict[str, Any] = field(default_factory=dict)
     claim: SeatClaim | None = None
+    #: whether storage holds moves after ``keep`` to delete (False saves a statement per move)
+    takes_back: bool = True
 
 
 #: one unit of a group commit: a new room, or a change of one
@@ -259,7 +261,8 @@ class Storage:
             ).rowcount
             if claimed != 1:
                 raise StorageConflict(f"seat {claim.seat} of room {change.room_id} is taken")
-        conn.execute(delete(moves).where(and_(moves.c.room_id == change.room_id, moves.c.number > change.keep)))
+        if change.takes_back:
+            conn.execute(delete(moves).where(and_(moves.c.room_id == change.room_id, moves.c.number > change.keep)))
         if change.new_moves:
             conn.execute(insert(moves), [{"room_id": change.room_id, **vars(move)} for move in change.new_moves])
 
