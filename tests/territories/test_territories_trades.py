@@ -11,6 +11,8 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
 
 from boardlab.core import IllegalMoveError, PositionError
 from boardlab.games.territories import Territories, proposal_count
@@ -30,14 +32,22 @@ def proposing(**fields) -> object:
     return st
 
 
-def reference_proposals(mine, theirs, word: str = "offer") -> set[str]:
-    """R8.2 read literally: G within the giver's holding, R within the other's, both non-empty,
-    no kind on both sides."""
+def reference_proposals(mine, theirs, word: str = "offer", own_cards=(), known_cards=()) -> set[str]:
+    """R8.2 and R8.4 read literally: G within the giver's holding (with at most one of the giver's
+    cards), R within the other's (with at most one card known to be theirs), both non-empty, no
+    resource kind on both sides."""
+    def side(amounts, card) -> str:
+        return ",".join(part for part in (resources_text(amounts), card) if part)
+
     found = set()
     for give in product(*(range(count + 1) for count in mine)):
         for get in product(*(range(count + 1) for count in theirs)):
-            if any(give) and any(get) and not any(g and r for g, r in zip(give, get)):
-                found.add(f"{word}({resources_text(give)}:{resources_text(get)})")
+            if any(g and r for g, r in zip(give, get)):
+                continue
+            for give_card in ("", *own_cards):
+                for get_card in ("", *known_cards):
+                    if (any(give) or give_card) and (any(get) or get_card):
+                        found.add(f"{word}({side(give, give_card)}:{side(get, get_card)})")
     return found
 
 
@@ -158,3 +168,23 @@ def test_r10_4_a_position_naming_a_proposal_round_trips_and_is_checked() -> None
         Territories().state_from_position(text.replace("proposals=1", "proposals=0"))
     with pytest.raises(PositionError, match="field phase=.*no trade can be proposed"):
         Territories().state_from_position(position(res0=(1, 0, 0, 0), phase="propose", proposals="1"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    mine=st_.tuples(*[st_.integers(0, 2)] * 4),
+    theirs=st_.tuples(*[st_.integers(0, 2)] * 4),
+    hands=st_.sampled_from([("-", "-"), ("9S", "-"), ("-", "QD*"), ("-", "QD"), ("9S", "QD*")]),
+    with_cards=st_.booleans(),
+)
+def test_r8_2_propose_is_listed_exactly_when_some_proposal_exists(mine, theirs, hands, with_cards) -> None:
+    st = state(Territories(trade_territories=with_cards), res0=mine, res1=theirs, hand0=hands[0], hand1=hands[1])
+    own = [hands[0]] if with_cards and hands[0] != "-" else []
+    known = [hands[1][:-1]] if with_cards and hands[1].endswith("*") else []
+    expected = reference_proposals(mine, theirs, own_cards=own, known_cards=known)
+    announced = "propose" in {str(m) for m in st.legal_moves()}
+    assert announced == bool(expected)
+    if announced:
+        st.play("propose")
+        offers = [str(m) for m in st.legal_moves()]
+        assert len(offers) == len(set(offers)) and set(offers) == expected
