@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import ssl
 import statistics
@@ -50,6 +51,9 @@ class Tally:
     refused: dict[str, int] = field(default_factory=dict)
     games_done: int = 0
     started: float = 0.0
+    #: (the server's CPU seconds or None, this client's CPU seconds) after the warm-up and at the end
+    cpu_at_warmup: tuple[float | None, float] = (None, 0.0)
+    cpu_at_end: tuple[float | None, float] = (None, 0.0)
 
     def refuse(self, code: str) -> None:
         self.refused[code] = self.refused.get(code, 0) + 1
@@ -107,12 +111,32 @@ async def table(base: str, game: str, think: float, seed: int, tally: Tally, sto
         tally.games_done += 1
 
 
-async def run_load(base: str, games: int, game: str, think: float, seconds: float) -> Tally:
+async def run_load(base: str, games: int, game: str, think: float, seconds: float, warmup: float, server_pid: int | None) -> Tally:
     tally = Tally()
     tally.started = time.monotonic()
     stop = tally.started + seconds
+
+    async def measure_cpu() -> None:
+        await asyncio.sleep(warmup)
+        tally.cpu_at_warmup = (cpu_seconds(server_pid), time.process_time())
+
+    watch = asyncio.get_running_loop().create_task(measure_cpu())
     await asyncio.gather(*(table(base, game, think, index, tally, stop) for index in range(games)))
+    await watch
+    tally.cpu_at_end = (cpu_seconds(server_pid), time.process_time())
     return tally
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """CPU time a process has used (Linux /proc), to report the server's cost per move
+    whatever else the machine runs."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(port: int, data_dir: Path, database_url: str | None, log: Path) -> subprocess.Popen[bytes]:
@@ -145,6 +169,9 @@ def report(tally: Tally, games: int, seconds: float, warmup: float, label: str) 
         f"move latency median {statistics.median(samples) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
         f"max {samples[-1] * 1000:.1f} ms; {tally.games_done} games finished; refusals {tally.refused or 'none'}"
     )
+    (server_before, client_before), (server_after, client_after) = tally.cpu_at_warmup, tally.cpu_at_end
+    server = "" if server_before is None or server_after is None else f"server {(server_after - server_before) / len(samples) * 1000:.2f} ms, "
+    print(f"CPU per move: {server}client {(client_after - client_before) / len(samples) * 1000:.2f} ms")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -180,7 +207,8 @@ def main(argv: list[str] | None = None) -> None:
                 process = start_server(args.port, Path(folder), url, Path(folder) / "serve.log")
                 base = f"http://127.0.0.1:{args.port}"
             label = "PostgreSQL" if url and url.startswith("postgres") else ("SQLite" if not args.server else base)
-            tally = asyncio.run(run_load(base, args.games, args.game, args.think, args.seconds))
+            pid = None if process is None else process.pid
+            tally = asyncio.run(run_load(base, args.games, args.game, args.think, args.seconds, args.warmup, pid))
             report(tally, args.games, args.seconds, args.warmup, label)
         finally:
             if process is not None:
