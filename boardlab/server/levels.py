@@ -1,56 +1,29 @@
 """The computer's levels as the server offers them: ``computer:easy|normal|hard``.
 
-A level names an agent spec through the protocol only, so a game that lands later gets
-levels with no change here:
+The level table itself is :mod:`boardlab.agents.levels` (one table for the terminal, the
+lab and the server): a game's own agent at that level where the game ships one (Honor),
+else ``greedy`` for ``easy`` and (information-set) MCTS thinking
+:data:`~boardlab.agents.levels.THINK_SECONDS` for ``normal`` and ``hard``.
 
-* a game that ships its own agent (one whose ``games`` names only that game) with a
-  ``level`` parameter is played by it at that level (Honor's ``honor``);
-* otherwise ``easy`` is ``greedy`` (one ply on the game's evaluation: instant), ``normal``
-  and ``hard`` are MCTS (information-set MCTS where information is hidden) with the
-  think time of :data:`THINK_SECONDS`.
-
-:data:`DEADLINE_SECONDS` is the longest the server waits for a search at that level
-before it plays a fallback move (a game's own agent keeps its own budget inside it).
+What the server adds is :data:`DEADLINE_SECONDS`: the longest it waits for one decision at
+that level, whatever agent plays it, before it plays a fallback move (a game's own agent
+keeps its own budget inside it: Honor's ``hard`` thinks up to 8 s).
 """
 
 from __future__ import annotations
 
-from ..agents import agent_names, agent_class
-from ..core.errors import OptionError
+from typing import Any
+
+from ..agents.levels import DEFAULT_LEVEL, LEVELS, THINK_SECONDS, level_spec, own_agent
 from ..core.game import Game
 
-LEVELS = ("easy", "normal", "hard")
-DEFAULT_LEVEL = "normal"
-#: the search budget per decision (seconds) of the generic agents at each level
-THINK_SECONDS = {"easy": 0.0, "normal": 1.0, "hard": 3.0}
 #: the longest the server waits for one decision at each level, whatever agent plays it
 DEADLINE_SECONDS = {"easy": 15.0, "normal": 20.0, "hard": 40.0}
 
 
-def own_agent(game: Game) -> str | None:
-    """The agent made for this game alone that takes a ``level``, if the game ships one."""
-    for name in agent_names(game.id):
-        cls = agent_class(name)
-        if cls.games == (game.id,) and "level" in cls.params:
-            return name
-    return None
-
-
-def level_spec(game: Game, level: str) -> str:
-    """The agent spec that plays ``game`` at ``level``; OptionError names the levels."""
-    if level not in LEVELS:
-        raise OptionError(f"unknown computer level {level!r}; levels: {', '.join(LEVELS)}")
-    own = own_agent(game)
-    if own is not None:
-        return f"{own}:level={level}"
-    if level == "easy":
-        return "greedy"
-    search = "ismcts" if game.has_hidden_information else "mcts"
-    return f"{search}:seconds={THINK_SECONDS[level]:g}"
-
-
-def level_table(game: Game) -> list[dict[str, object]]:
-    """What each level means for ``game``, for the catalog."""
+def level_table(game: Game) -> list[dict[str, Any]]:
+    """What each level means for ``game``, for the catalog: the agent spec, its think budget
+    (None: the game's own agent decides its budget) and the server's deadline."""
     own = own_agent(game)
     return [
         {
@@ -63,4 +36,4 @@ def level_table(game: Game) -> list[dict[str, object]]:
     ]
 
 
-__all__ = ["DEADLINE_SECONDS", "DEFAULT_LEVEL", "LEVELS", "THINK_SECONDS", "level_spec", "level_table", "own_agent"]
+__all__ = ["DEADLINE_SECONDS", "DEFAULT_LEVEL", "LEVELS", "THINK_SECONDS", "level_spec", "level_table"]

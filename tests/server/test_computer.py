@@ -1,0 +1,137 @@
+"""The computer as an opponent: it thinks off the event loop, within a deadline, in a real
+process pool for every game; a search that the room outran is thrown away."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+import boardlab
+from boardlab.server import computer as computer_module
+from boardlab.server import service as service_module
+from boardlab.server.computer import ComputerPlayers
+from tests.server.harness import Harness, make_harness
+
+#: the product's games (the test-only ones are not registered in a fresh worker process)
+PRODUCT_GAMES = [game for game in boardlab.game_ids() if boardlab.game_class(game).__module__.startswith("boardlab.")]
+
+
+class SlowThinker:
+    """Stands in for the worker's search: holds every search until released (or for ``hold`` s)."""
+
+    def __init__(self, hold: float = 30.0) -> None:
+        self.release = threading.Event()
+        self.hold = hold
+        self.started = threading.Event()
+        self.real = computer_module.think
+
+    def __call__(self, spec: str, seed: int, state: boardlab.State) -> str:
+        self.started.set()
+        self.release.wait(self.hold)
+        return self.real(spec, seed, state)
+
+
+@pytest.fixture
+def slow(monkeypatch: pytest.MonkeyPatch) -> Iterator[SlowThinker]:
+    thinker = SlowThinker()
+    monkeypatch.setattr(computer_module, "think", thinker)
+    yield thinker
+    thinker.release.set()
+
+
+def test_one_long_search_never_holds_up_another_room(server: Harness, slow: SlowThinker) -> None:
+    thinking = server.create("towers", ["computer:easy", "here"])
+    assert slow.started.wait(10) and server.state(thinking.room)["thinking"]
+    people = server.create("towers", ["here", "here"])
+    state = people.state
+    for _ in range(6):
+        began = time.monotonic()
+        state = server.move(people.room, people.token, state["legal_moves"][0]["text"], state["ply"]).json()
+        assert time.monotonic() - began < 2.0
+    assert state["ply"] == 6 and server.state(thinking.room)["thinking"]
+    slow.release.set()
+    done = server.wait(thinking.room, thinking.token, lambda message: message["ply"] == 1 and not message["thinking"])
+    assert done["log"][0]["by"] == 0
+
+
+def test_a_search_the_room_outran_is_thrown_away(server: Harness, slow: SlowThinker) -> None:
+    created = server.create("towers", ["here", "computer:easy"])
+    server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0)
+    assert slow.started.wait(10)
+    undone = server.act(created.room, created.token, "undo").json()
+    assert undone["ply"] == 0 and not undone["thinking"]
+    slow.release.set()
+    time.sleep(0.3)  # the search comes back to a room that moved on
+    after = server.state(created.room, created.token)
+    assert after["ply"] == 0 and after["revision"] == undone["revision"] and server.stored(created.room).moves == []
+
+
+def test_a_search_past_its_deadline_gives_way_to_a_fallback_move(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slow: SlowThinker
+) -> None:
+    monkeypatch.setitem(service_module.DEADLINE_SECONDS, "easy", 0.2)
+    with make_harness(database_url, tmp_path, think_grace_seconds=0.0) as server:
+        created = server.create("towers", ["here", "computer:easy"])
+        moved = server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0).json()
+        replied = server.wait(created.room, created.token, lambda message: message["ply"] == 2, timeout=10)
+        assert replied["log"][1]["by"] == 1 and replied["legal_moves"]
+        assert moved["revision"] < replied["revision"]
+
+
+def test_a_failing_agent_does_not_take_the_room_down(server: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(spec: str, seed: int, state: boardlab.State) -> str:
+        raise RuntimeError("the agent has a bug")
+
+    monkeypatch.setattr(computer_module, "think", broken)
+    created = server.create("towers", ["computer:easy", "here"])
+    replied = server.wait(created.room, created.token, lambda message: message["ply"] == 1, timeout=10)
+    assert replied["log"][0]["by"] == 0 and replied["legal_moves"]
+
+
+def test_the_worker_processes_think_for_every_game() -> None:
+    """Each game's resampled state travels to a spawned worker, which rebuilds the level's
+    agent there and sends back a legal move."""
+    from boardlab.agents import seat_agents
+    from boardlab.server.levels import level_spec
+
+    async def think_everywhere() -> None:
+        pool = ComputerPlayers(1)
+        pool.start()
+        try:
+            for game_id in PRODUCT_GAMES:
+                game = boardlab.load(game_id)
+                match = boardlab.Match(game, seat_agents(game, ["human"] * game.num_players), seed=5)
+                seat = match.to_move()
+                spec = level_spec(game, "easy")
+                text = await pool.choose(spec, 11, match.agent_input(seat), deadline=120)
+                assert text is not None, f"{game_id}: no move came back from {spec}"
+                match.play(seat, text, ply=match.ply)  # legal in the real state
+        finally:
+            pool.close()
+
+    asyncio.run(think_everywhere())
+
+
+def test_a_restarted_server_plays_the_computer_move_it_was_thinking_about(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slow = SlowThinker()
+    monkeypatch.setattr(computer_module, "think", slow)
+    with make_harness(database_url, tmp_path) as first:
+        created = first.create("towers", ["here", "computer:easy"])
+        first.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0)
+        assert slow.started.wait(10)  # the server stops while the computer thinks
+    monkeypatch.undo()
+    slow.release.set()
+    with make_harness(database_url, tmp_path) as second:
+        # nobody asks for the room: the server resumes it on starting
+        deadline = time.monotonic() + 30
+        while len(second.stored(created.room).moves) < 2:
+            assert time.monotonic() < deadline, "the pending computer move was not played"
+            time.sleep(0.05)
+        assert [move.by for move in second.stored(created.room).moves] == [0, 1]
