@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from ..core.game import Game
@@ -65,7 +65,8 @@ class StudyDisplay:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[under_way]}"),
-                TimeElapsedColumn(),
+                # the run's own clock (from its start), not the bar's, which starts at the first event
+                TextColumn("{task.fields[elapsed]}"),
                 TextColumn("{task.fields[left]}"),
                 console=err,
                 auto_refresh=False,
@@ -93,8 +94,10 @@ class StudyDisplay:
         left = f"about {clock_text(snap.remaining)} left" if snap.remaining is not None else "time left: after the first game"
         if self._bar is not None:
             if self._task is None:
-                self._task = self._bar.add_task("games", total=snap.total, completed=snap.done, under_way="", left="")
-            self._bar.update(self._task, completed=snap.done, under_way=under_way, left=left)
+                self._task = self._bar.add_task("games", total=snap.total, completed=snap.done, under_way="", elapsed="", left="")
+            self._bar.update(
+                self._task, completed=snap.done, under_way=under_way, elapsed=clock_text(snap.elapsed), left=left
+            )
             self._bar.refresh()
             return
         resumed = f" ({snap.resumed} from an earlier run)" if snap.resumed else ""
