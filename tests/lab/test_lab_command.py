@@ -151,3 +151,13 @@ def test_issue9_progress_is_printed_on_a_pipe_with_a_running_clock() -> None:
     assert done.returncode == 0, done.stderr
     progress = [line for line in done.stderr.splitlines() if line.startswith("towers:")]
     assert progress and progress[-1].startswith("towers: 3/3 games") and "elapsed" in progress[-1]
+
+
+def test_the_lab_loads_its_heavy_extras_only_where_used() -> None:
+    code = (
+        "import sys, boardlab.lab, boardlab.lab.report, boardlab.lab.ratings, boardlab.cli.lab, boardlab.cli.tournament;"
+        "print(sorted(m for m in ('matplotlib', 'openskill', 'ray') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
