@@ -36,8 +36,6 @@ CONTRACTOR: Final = 3
 #: notation letters of the kinds (B for the Contractor, "Builder": C is taken, rules 5.2)
 KIND_LETTERS: Final = "SDCB"
 KIND_NAMES: Final = ("Sovereign", "Diplomat", "Consultant", "Contractor")
-#: how many levels each kind may climb in one move (rules 1.4)
-CLIMB: Final = (1, 1, 2, 1)
 #: pieces of each kind a player has (rules 1.1.2)
 PIECE_COUNTS: Final = (1, 1, 2, 3)
 SEAT_NAMES: Final = ("P1", "P2")

@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 FAR_AWAY = 14
 #: score weights: one tower level of bridge distance is the unit
 WEIGHT_DIPLOMAT = 1.0
-WEIGHT_CONSULTANT = 1.6
-WEIGHT_CONTRACTOR = 1.2
+#: by how many are left: the last Contractor (the only way to build) is worth the most
+CONSULTANT_VALUES = (0.0, 1.8, 3.0)
+CONTRACTOR_VALUES = (0.0, 2.0, 3.2, 4.0)
 WEIGHT_THREATENED = 0.6
 #: the worth of having the move in a race, in levels of distance
 TEMPO = 0.5
@@ -73,7 +74,8 @@ def bridge_distance(state: "SovereignState", seat: int, enemy_reach: int) -> int
     layers = [_flood(sovereign, free)]
     if not sets[seat * 4 + 4]:
         # no Contractor left: nothing more can be built, so only a walk already open counts
-        return climb if climb == 0 and layers[0] & lack[0] else FAR_AWAY
+        open_walk = layers[0] & lack[0] or orthogonal_spread(layers[0]) & attacked_wins
+        return 0 if climb == 0 and open_walk else FAR_AWAY
     best = FAR_AWAY
     for cost in range(FAR_AWAY):
         reached = layers[cost]
@@ -121,8 +123,8 @@ def scores(state: "SovereignState") -> tuple[list[float], list[int]]:
         base = seat * 4
         material = (
             WEIGHT_DIPLOMAT * bool(sets[base + 2])
-            + WEIGHT_CONSULTANT * sets[base + 3].bit_count()
-            + WEIGHT_CONTRACTOR * sets[base + 4].bit_count()
+            + CONSULTANT_VALUES[sets[base + 3].bit_count()]
+            + CONTRACTOR_VALUES[sets[base + 4].bit_count()]
         )
         threatened = WEIGHT_THREATENED if reaches[seat] & sets[base + 1] else 0.0
         distance = bridge_distance(state, seat, reaches[seat])

@@ -107,7 +107,7 @@ def _play_reason(state: "SovereignState", move: Slide | ContractorMove | Consult
         return "a move must leave its square (rule 1.3.1)"
     rules = state.rules
     if state.threatened and kind != SOVEREIGN and not rules.any_resolving_move:
-        return f"your Sovereign is threatened, so you must move it (rule 1.9.2)"
+        return "your Sovereign is threatened, so you must move it (rule 1.9.2)"
     if isinstance(move, Slide):
         return _slide_reason(state, move, kind, to)
     if isinstance(move, ContractorMove):
