@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from .errors import GameOverError, IllegalMoveError, NotationError
+from .errors import BoardlabError, GameOverError, IllegalMoveError, NotationError
 from .values import CHANCE, TERMINAL, Move, Player, Result
 
 if TYPE_CHECKING:
@@ -133,13 +133,13 @@ class State:
         """
         return set()
 
-    def resample(self, player: Player, rng: random.Random) -> "State":
-        """A full state consistent with everything ``player`` may know; hidden parts drawn with ``rng``.
+    def _resample(self, player: Player, rng: random.Random) -> "State":
+        """Optional hook behind :meth:`resample` (arguments already checked).
 
-        This is what agents receive: they never see the real hidden state. The seed
-        is always replaced, so future chance is unknown to the caller. Games with
-        hidden information override it: copy, re-draw the hidden parts, then call
-        :meth:`rebase` so that neither the history nor undo holds the real ones.
+        The default suits games without hidden information: a copy with a new seed. Games
+        with hidden information override it: copy, re-draw the hidden parts with ``rng``,
+        replace the seed, then call :meth:`rebase` so that neither the history nor undo
+        holds the real ones.
         """
         state = self.copy()
         state.seed = rng.getrandbits(64)
@@ -301,6 +301,18 @@ class State:
         self._history = []
         self._snapshots = []
         self._start_position = self.position()
+
+    def resample(self, player: Player, rng: random.Random) -> "State":
+        """A full state consistent with everything ``player`` may know; hidden parts drawn with ``rng``.
+
+        This is what agents receive: they never see the real hidden state. The seed is
+        always replaced, so future chance is unknown to the caller.
+        """
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.num_players:
+            raise BoardlabError(f"resample: {player!r} is not a seat of this {self.game.num_players}-player game")
+        if not isinstance(rng, random.Random):
+            raise BoardlabError(f"resample: rng must be a random.Random, not {type(rng).__name__}")
+        return self._resample(player, rng)
 
     def preview(self, move: Move | str) -> "State":
         """The state a legal move (object or notation) would lead to, leaving this one unchanged;

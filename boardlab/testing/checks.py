@@ -144,12 +144,21 @@ def check_same_seed_same_game(game: Game, budget: Budget) -> None:
 
 
 def check_undo_walks_back_to_the_start(game: Game, budget: Budget) -> None:
+    """Undo walks a whole game back, position by position, even after a copy (which shares the
+    undo snapshots) has walked back first."""
     for seed in seeds(budget)[:3]:
         positions = []
         for state in playthrough(game, seed):
             positions.append(state.position())
         final = state
         history = list(final.history)
+        walker = final.copy()
+        while walker.history:
+            walker.undo()
+        assert walker.position() == positions[0], f"seed {seed}: a copy's undo did not reach the start"
+        for move in history:  # forward again: a move that mutated a shared snapshot would corrupt the original
+            walker.apply(move)
+        assert walker.position() == positions[-1], f"seed {seed}: replaying a copy did not reach the end"
         for ply in range(len(history), 0, -1):
             assert final.undo() == history[ply - 1]
             assert final.position() == positions[ply - 1], f"seed {seed}: undo to ply {ply - 1}"

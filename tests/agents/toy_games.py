@@ -249,7 +249,7 @@ class SecretGuessState(State):
     def position(self) -> str:
         return f"{self.card} {self.choice or '-'} {self.winner}"
 
-    def resample(self, player: int, rng: random.Random) -> "SecretGuessState":
+    def _resample(self, player: int, rng: random.Random) -> "SecretGuessState":
         clone = self.copy()
         assert isinstance(clone, SecretGuessState)
         clone.seed = rng.getrandbits(64)

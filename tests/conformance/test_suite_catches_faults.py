@@ -31,8 +31,8 @@ class LeakyViewState(DiceNimState):
 
 
 class PeekingResampleState(DiceNimState):
-    def resample(self, player, rng):
-        state = super().resample(player, rng)
+    def _resample(self, player, rng):
+        state = super()._resample(player, rng)
         state.secrets_[player] = (state.secrets_[player] + 1) % 3 if state.secrets_[player] >= 0 else -1
         return state
 
@@ -43,14 +43,14 @@ class RollForgettingPositionState(DiceNimState):
 
 
 class SeedKeepingResampleState(DiceNimState):
-    def resample(self, player, rng):
-        state = super().resample(player, rng)
+    def _resample(self, player, rng):
+        state = super()._resample(player, rng)
         state.seed = self.seed  # lets an agent predict every die
         return state
 
 
 class HistoryKeepingResampleState(DiceNimState):
-    def resample(self, player, rng):
+    def _resample(self, player, rng):
         state = self.copy()  # keeps the real deal of the other secret in history and undo
         state.seed = rng.getrandbits(64)
         if state.secrets_[1 - player] >= 0:
@@ -128,3 +128,20 @@ def test_leak_finder_matches_whole_tokens_only() -> None:
     assert leaked(view, {"d"}) == set()
     assert leaked({"pile": 3}, {"3"}) == {"3"}
     assert leaked(view, set()) == set()
+
+
+class SnapshotSharingState(DiceNimState):
+    """Hands the snapshot's own list back to the state on undo. Copies share the undo
+    snapshots, so a copy that walks back and plays on mutates the original's (the fault
+    Territories had, once found only by the records check)."""
+
+    def _snapshot(self):
+        return (self.pile, self.to_move, self.rolling, self.secrets_.copy())
+
+    def _restore(self, snap):
+        self.pile, self.to_move, self.rolling, self.secrets_ = snap
+
+
+def test_the_undo_check_catches_snapshots_shared_between_copies() -> None:
+    with pytest.raises(AssertionError, match="undo to ply"):
+        checks.check_undo_walks_back_to_the_start(faulty_game(SnapshotSharingState), SMALL)

@@ -99,7 +99,9 @@ def test_r7_14_a_match_clock_plays_the_default_moves_and_notes_the_timeout() -> 
     assert not match.expire(), "Blue still has time"
     clock.now += 31
     assert match.expire()
-    assert match.log_json(None)[-1] == {"number": 2, "by": 1, "text": "pass", "t": 31.0, "note": "timeout"}
+    assert match.log_json(None)[-1] == {
+        "number": 2, "by": 1, "type": "pass", "text": "pass", "t": 31.0, "note": "timeout"
+    }
     clock.now += 31
     assert match.expire()
     last = match.log_json(None)[-1]

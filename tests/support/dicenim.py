@@ -137,7 +137,7 @@ class DiceNimState(State):
         self.secrets_ = list(secrets_)
 
     def _copy(self):
-        c = DiceNimState.__new__(DiceNimState)
+        c = type(self).__new__(type(self))  # subclasses (the planted faults) stay themselves
         c.pile, c.to_move, c.rolling, c.secrets_ = self.pile, self.to_move, self.rolling, list(self.secrets_)
         return c
 
@@ -174,7 +174,7 @@ class DiceNimState(State):
     def position(self):
         return f"{self.pile} {self.to_move} {int(self.rolling)} {self.secrets_[0]} {self.secrets_[1]}"
 
-    def resample(self, player, rng: random.Random):
+    def _resample(self, player, rng: random.Random):
         """Re-draw the other player's secret, then start a fresh history here, so that
         neither the state nor its history (nor undo) holds the real secret."""
         c = self.copy()

@@ -425,7 +425,7 @@ class TerritoriesState(State):
     def secrets(self, player: Player | None) -> set[str]:
         return hidden_codes(self, player)
 
-    def resample(self, player: Player, rng: random.Random) -> "TerritoriesState":
+    def _resample(self, player: Player, rng: random.Random) -> "TerritoriesState":
         return resample_state(self, player, rng)
 
     def default_move(self) -> Move | None:
