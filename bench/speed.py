@@ -11,7 +11,9 @@ Per game (default player count and options) it prints:
 * legal-move generations/s: ``legal_moves()`` calls per second over decision
   positions sampled along random games;
 * MCTS iterations/s: the agent's search from the start position (after any
-  opening chance, and resampled for the first player when information is hidden).
+  opening chance, and resampled for the first player when information is hidden),
+  and from decision positions in the middle of random games (the opening is often
+  a phase of its own: Territories' set-up, Honor's first choice).
 
 Each measurement runs for about ``--seconds`` (at least one unit of work), so
 slow games (Honor runs physics) cost time, not correctness. Figures are from a
@@ -52,6 +54,7 @@ class GameSpeed:
     legal_generations_per_second: float | None
     mcts_iterations_per_second: float | None
     mcts_iterations: int
+    mid_game_mcts_iterations_per_second: float | None = None
 
 
 def random_step(state: State, rng: random.Random) -> None:
@@ -137,6 +140,29 @@ def measure_mcts(game: Game, spec: str, seconds: float, rng: random.Random) -> t
     return agent.last_iterations / agent.last_seconds, agent.last_iterations  # type: ignore[attr-defined]
 
 
+#: how many mid-game positions the mid-game search rate averages over
+MID_GAME_POSITIONS = 4
+
+
+def measure_mid_game_mcts(
+    game: Game, spec: str, seconds: float, positions: Sequence[State], rng: random.Random
+) -> float | None:
+    """MCTS iterations per second over decision positions from the middle of random games
+    (each handed over as an agent gets it: resampled for the player to move)."""
+    middle = [p for p in positions[len(positions) // 4 : 3 * len(positions) // 4] if len(p.legal_moves()) >= 2]
+    if not middle:
+        return None
+    chosen = [middle[int(i * len(middle) / MID_GAME_POSITIONS)] for i in range(min(MID_GAME_POSITIONS, len(middle)))]
+    iterations = 0
+    spent = 0.0
+    for position in chosen:
+        agent = timed_search_agent(spec, seconds / len(chosen), seed=rng.getrandbits(32))
+        agent.search(position.resample(position.current_player(), rng))  # type: ignore[attr-defined]
+        iterations += agent.last_iterations  # type: ignore[attr-defined]
+        spent += agent.last_seconds  # type: ignore[attr-defined]
+    return iterations / spent if spent else None
+
+
 def timed_search_agent(spec: str, seconds: float, seed: int | None = None) -> Agent:
     """The search agent of ``spec`` with a ``seconds`` budget; OptionError if it is not a search agent."""
     separator = "," if ":" in spec else ":"
@@ -155,7 +181,10 @@ def measure_game(game: Game, seconds: float, mcts_spec: str, seed: int) -> GameS
     positions = sample_positions(game, seconds, rng)
     legal_rate = measure_legal_moves(positions, seconds)
     mcts_rate, iterations = measure_mcts(game, mcts_spec, seconds, rng)
-    return GameSpeed(game.id, game.num_players, plies_rate, mean_length, finished, legal_rate, mcts_rate, iterations)
+    mid_rate = measure_mid_game_mcts(game, mcts_spec, seconds, positions, rng)
+    return GameSpeed(
+        game.id, game.num_players, plies_rate, mean_length, finished, legal_rate, mcts_rate, iterations, mid_rate
+    )
 
 
 def _figure(value: float | None, digits: int = 0) -> str:
@@ -170,7 +199,10 @@ def print_table(
 ) -> None:
     """The figures as an aligned text table, then one line per skipped game."""
     out = sys.stdout if out is None else out
-    header = ("game", "players", "random plies/s", "plies/game", "games", "legal gens/s", f"{search_spec} it/s")
+    header = (
+        "game", "players", "random plies/s", "plies/game", "games", "legal gens/s",
+        f"{search_spec} it/s start", "mid-game",
+    )
     lines = [header]
     for row in rows:
         lines.append((
@@ -181,6 +213,7 @@ def print_table(
             str(row.finished_games),
             _figure(row.legal_generations_per_second),
             _figure(row.mcts_iterations_per_second),
+            _figure(row.mid_game_mcts_iterations_per_second),
         ))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for number, line in enumerate(lines):
