@@ -42,7 +42,7 @@ def test_measures_a_chance_game_and_a_hidden_information_game() -> None:
     out = io.StringIO()
     speed.print_table(rows, [("honor", "needs an extra: pymunk")], out=out)
     lines = out.getvalue().splitlines()
-    assert lines[0].split()[:2] == ["game", "players"] and lines[0].endswith("mcts it/s")
+    assert lines[0].split()[:2] == ["game", "players"] and lines[0].endswith("mcts it/s start  mid-game")
     assert lines[2].startswith("dicenim") and lines[3].startswith("secretguess")
     assert lines[-1] == "honor: skipped (needs an extra: pymunk)"
 
