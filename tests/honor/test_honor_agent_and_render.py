@@ -53,7 +53,7 @@ def test_agent_levels_are_checked() -> None:
 def test_text_view_draws_towers_and_the_piece_in_hand() -> None:
     state = play(exact_game(2).new_state(seed=1), "build SL1 0", "pass", "rel 30", "build AR1 0", "pass")
     text = state.render(1)
-    assert "▓" in text and "·" in text and "AR1" in text and "Red" in text
+    assert "▓" in text and "░" in text and "AR1" in text and "Red" in text
 
 
 def test_png_renderer_writes_a_picture(tmp_path) -> None:

@@ -1,15 +1,21 @@
-"""The ``honor`` agent (rules section 13, ruling B-10 with the budget of B-14 item 23).
+"""The ``honor`` agent (rules section 13, ruling B-10 with the budgets of B-14 item 23).
 
-* Placement: screen candidate releases with short simulations from the canonical
-  space (one segment, 0.5 s quiet window, stop at the first table contact), then
-  re-run the best few under tremor-matched noise; pick the best survival rate.
-* Bidding and pushing: static proxies (piece risk on the player's tower, value
-  as a foundation) against a token value lambda.
+* Placement: :func:`search.search_release` screens candidate releases with short
+  simulations from the canonical space, then re-runs the best few under tremor-matched
+  noise and picks the most robust; ``hard`` also drops a probe cube on each finalist's new
+  top, preferring releases that leave the tower buildable.
+* Choosing, bidding, pushing: every decision asks one question, "how likely is player j
+  to fail placing piece p on their tower?" (the *risk*). ``easy`` and ``normal`` answer it
+  with static proxies (the piece's kind, the tower's height, its landing pads); ``hard``
+  answers it by simulation (a small placement search per player and piece, cached by tower).
+  With the risks, a pass chain is solved backwards (each holder passes when the risk
+  outweighs the fee's worth in tokens, and never into a chain that comes back to them),
+  and the turn player pushes the piece whose chain hurts a rival most, or builds.
 
-It sees only the state it is given (a resample: the seed is not the real one)
-and never uses the seed: its noise comes from its own ``rng``.
-Levels set the budget: easy (12 screens, 2 x 2 noisy runs, a shaky hand),
-normal (60 screens, 3 x 4, under 3 s), hard (100 screens, 4 x 8).
+It sees only the state it is given (a resample: the seed is not the real one) and never
+uses the seed: its noise comes from its own ``rng``. Each level's budget is a count of
+simulations; ``seconds`` caps a decision's wall time as well (default: the level's ruled
+cap; 0 = no cap, so that lab matches are reproducible and independent of the load).
 """
 
 from __future__ import annotations
@@ -17,15 +23,15 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from boardlab.core import Move, OptionError, State
 from boardlab.core.agent import Agent, register_agent
 
-from . import physics
-from .catalogue import KINDS, convex_hull, kind_of, rest_angles_decidegrees, x_extent
+from .catalogue import KINDS, convex_hull, kind_of, rest_angles_decidegrees
 from .moves import DEFAULT_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release
 from .rules import START_POOL
+from .search import Found, SearchBudget, landing_pads, search_release
 from .tremor import random_tremor
 
 #: the risk that a piece kind brings down a tower of modest height (static proxy)
@@ -36,26 +42,36 @@ KIND_RISK = {"CU": 0.05, "BR": 0.05, "SL": 0.03, "PS": 0.08, "PL": 0.12, "TR": 0
 TOKEN_VALUE = 0.04
 #: survival value of the best foundation (the slab's 15 cm flat top); others pro rata
 FOUNDATION_VALUE = 0.12
-#: tokens kept back for pass fees
+#: tokens kept back for pass fees when bidding
 RESERVE = 2
+#: what a simulated risk adds when the probe cube falls off the piece's new top: the
+#: next piece on that tower is likely to fall (a roof's apex, a log)
+UNBUILDABLE_RISK = 0.35
 
 
 @dataclass(frozen=True)
 class Level:
-    screens: int
-    finalists: int
-    noisy_runs: int
-    noise_margin: float
-    shaky_hand: float  # extra sigma multiple added to the agent's own release
+    """One level: the placement search, extra noise on its own releases, how risks are
+    judged (``proxy`` or ``simulate`` with ``judge`` per player and piece, for at most
+    ``judged_kinds`` kinds per decision), and the ruled wall-time cap per decision."""
+
+    place: SearchBudget
+    shaky_hand: float  # extra tremor sigmas added to the agent's own release
+    judgement: str  # "proxy" (kind, height; "pads" adds landing pads) or "simulate"
+    judge: SearchBudget | None
+    judged_kinds: int
     seconds: float
+    #: "value": bid up to a foundation's static worth; "tokens": keep tokens (a one-token lead
+    #: decides who must accept the awkward pieces), pay only to avoid being handed a poor foundation
+    bidding: str = "tokens"
 
 
 LEVELS = {
-    "easy": Level(12, 2, 2, 1.0, 2.0, 1.0),
-    "normal": Level(60, 3, 4, 1.5, 0.0, 2.5),
-    "hard": Level(100, 4, 8, 1.5, 0.0, 8.0),
+    "easy": Level(SearchBudget(12, 2, 2, 1.0), 2.0, "proxy", None, 0, 1.0, bidding="value"),
+    "normal": Level(SearchBudget(60, 3, 4, 1.5), 1.0, "pads", None, 0, 2.5),
+    "hard": Level(SearchBudget(100, 4, 8, 1.5, probe=True), 0.0, "simulate",
+                  SearchBudget(10, 1, 4, 1.0, probe=True), 4, 8.0),
 }
-ROBUST_SETTLE = physics.SettleRule(180, 120, 1200)
 
 
 def flat_top(code: str) -> float:
@@ -68,6 +84,24 @@ def flat_top(code: str) -> float:
     return best
 
 
+def base_width(code: str) -> float:
+    """The widest flat face the piece can rest on (cm): what it needs below it."""
+    best = 0.0
+    for thetaq in rest_angles_decidegrees(code):
+        best = max(best, flat_bottom(code, thetaq))
+    return best
+
+
+def flat_bottom(code: str, thetaq: int) -> float:
+    hull = convex_hull(KINDS[code].vertices)
+    angle = math.radians(thetaq / 10)
+    c, s = math.cos(angle), math.sin(angle)
+    points = [(x * c - y * s, x * s + y * c) for x, y in hull]
+    low = min(y for _, y in points)
+    xs = [x for x, y in points if y < low + 1e-6]
+    return max(xs) - min(xs)
+
+
 def tower_height(state: Any, player: int) -> float:
     tops = [piece.yq * 1e-4 for piece in state.table if piece.owner == player]
     return max(tops, default=0.0)
@@ -78,183 +112,223 @@ def token_value(pool: int) -> float:
     return TOKEN_VALUE * START_POOL / max(1, pool)
 
 
+def has_foundation(state: Any, player: int) -> bool:
+    return any(piece.owner == player for piece in state.table)
+
+
 def placement_risk(state: Any, player: int, pid: str) -> float:
     """Static chance that ``player`` fails to place ``pid``: 0 for a foundation, else
     the kind's risk growing with the tower's height."""
-    if not any(piece.owner == player for piece in state.table):
+    if not has_foundation(state, player):
         return 0.0
     return min(0.95, KIND_RISK[pid[:2]] * (1.0 + tower_height(state, player) / 15.0))
 
 
+def pad_risk(state: Any, player: int, pid: str) -> float:
+    """:func:`placement_risk` made aware of the tower's top: a piece wider than the best
+    landing pad is riskier, a tower without a flat pad is very risky for anything."""
+    base = placement_risk(state, player, pid)
+    if base == 0.0:
+        return 0.0
+    pads = landing_pads(state, player)
+    room = max((right - left for left, right, _ in pads), default=0.0)
+    need = base_width(pid[:2]) or 3.0
+    if room < 1.5:
+        return min(0.95, base + 0.5)
+    shortfall = max(0.0, need - room) / need
+    return min(0.95, base * (1.0 + 2.0 * shortfall))
+
+
+def foundation_gift(pid: str) -> float:
+    """What giving ``pid`` as a rival's foundation is worth to me: a poor top is a lasting harm."""
+    return FOUNDATION_VALUE * (1.0 - min(15.0, flat_top(pid[:2])) / 15.0)
+
+
+def _tower_key(state: Any, player: int) -> tuple[Any, ...]:
+    """A player's tower with poses rounded to 1 mm and about 0.5° (B-14 item 9), and the
+    neighbouring pieces' ids: the cache key of a simulated risk."""
+    return tuple(sorted((p.pid, p.owner == player, round(p.xq / 1000), round(p.yq / 1000), round(p.aq / 8727))
+                        for p in state.table))
+
+
 @register_agent
 class HonorAgent(Agent):
-    """Simulation-based placements, proxy-based bids and pushes (docs/rules/honor.md, section 13)."""
+    """Simulation-based placements; proxy- or simulation-judged bids and pushes
+    (docs/rules/honor.md, section 13)."""
 
     name = "honor"
     summary = "Honor's own player: simulates placements under tremor-like noise; levels easy/normal/hard"
     #: it reads Honor's own state (phase, table, physics space): no other game
     games = ("honor",)
     params = {
-        "level": (str, "normal", "easy | normal | hard: search budget and noise"),
+        "level": (str, "normal", "easy | normal | hard: search budget, judgement and noise"),
+        "seconds": (float, None, "wall-time cap per decision (default: the level's; 0: none, "
+                    "only the level's simulation counts, for reproducible matches)"),
     }
 
     def _configure(self) -> None:
         if self.settings["level"] not in LEVELS:
             raise OptionError(f"agent honor: level={self.settings['level']!r}; valid: easy, normal, hard")
         self.level = LEVELS[self.settings["level"]]
+        seconds = self.settings["seconds"]
+        if seconds is not None and not (math.isfinite(seconds) and seconds >= 0):
+            raise OptionError(f"agent honor: seconds={seconds!r} must be 0 or more")
+        self.cap: float | None = self.level.seconds if seconds is None else (seconds or None)
+        self._risks: dict[tuple[Any, ...], float] = {}
+
+    def reset(self) -> None:
+        self._risks.clear()
 
     def choose(self, state: State) -> Move:
         honor: Any = state
         phase = honor.phase
+        self._started = time.perf_counter()
+        risk = self._risk_function(honor)
         if phase == "CHOOSE":
-            return self._choose_piece(honor)
+            return self._choose_piece(honor, risk)
         if phase == "AUCTION":
             return self._bid(honor)
         if phase == "PUSH":
-            return self._push_reply(honor)
+            return self._push_reply(honor, risk)
         if phase == "PLACE":
             return self._place(honor)
         raise OptionError(f"agent honor: nothing to decide in phase {phase}")
 
-    # --- choosing Build or Push -------------------------------------------------------
-    def _choose_piece(self, state: Any) -> Move:
-        me = state.current_player()
-        supply = state.supply
-        if not any(piece.owner == me for piece in state.table):
-            best = max(supply, key=lambda pid: (flat_top(pid[:2]) * kind_of(pid).width_height()[0], pid))
-            rivals_need = any(state.standing[p] and p != me and not any(t.owner == p for t in state.table)
-                              for p in range(state.num_players))
-            bid = min(state.pools[me], 2 if rivals_need and flat_top(best[:2]) >= 9 else 0)
-            return Build(best, bid)
-        safest = min(supply, key=lambda pid: (placement_risk(state, me, pid), pid))
-        build_value = -placement_risk(state, me, safest)
-        worst = max(supply, key=lambda pid: (KIND_RISK[pid[:2]], pid))
-        push_value = self._push_value(state, me, worst)
-        if push_value > build_value:
-            return Push(worst)
-        return Build(safest, 0)
+    # --- judging risks ------------------------------------------------------------------
+    def _risk_function(self, state: Any) -> Callable[[int, str], float]:
+        judgement = self.level.judgement
+        if judgement == "proxy":
+            return lambda player, pid: placement_risk(state, player, pid)
+        if judgement == "pads":
+            return lambda player, pid: pad_risk(state, player, pid)
+        memo: dict[tuple[int, str], float] = {}
+        budget_left = [self.level.judged_kinds * max(1, state.num_players)]
 
-    def _push_value(self, state: Any, me: int, pid: str) -> float:
-        """Follow the pass chain with the proxy decisions; value to me of where it lands."""
-        pools = list(state.pools)
-        holder, fee = state.next_standing(me), 1
-        for _ in range(4 * state.num_players):
-            if pools[holder] >= fee and self._would_pass(state, holder, pid, fee, pools[holder]):
-                pools[holder] -= fee
-                holder, fee = state.next_standing(holder), fee + 1
-                continue
-            break
-        if holder == me:
-            return -placement_risk(state, me, pid) - token_value(state.pools[me]) * (state.pools[me] - pools[me])
-        return 0.5 * placement_risk(state, holder, pid)
+        def simulated(player: int, pid: str) -> float:
+            if not has_foundation(state, player):
+                return 0.0
+            key = (player, pid[:2])
+            if key in memo:
+                return memo[key]
+            cache_key = (_tower_key(state, player), player, pid[:2])
+            if cache_key in self._risks:
+                memo[key] = self._risks[cache_key]
+                return memo[key]
+            if budget_left[0] <= 0 or self._out_of_time(0.6):
+                return pad_risk(state, player, pid)
+            budget_left[0] -= 1
+            assert self.level.judge is not None
+            found = search_release(state, player, pid, self.level.judge, self.rng, tremor_on=state.rules.tremor)
+            value = 1.0 - found.success
+            if found.buildable is False:
+                value = min(1.0, value + UNBUILDABLE_RISK * found.success)
+            memo[key] = self._risks[cache_key] = value
+            return value
+
+        return simulated
+
+    def _out_of_time(self, fraction: float) -> bool:
+        return self.cap is not None and time.perf_counter() - self._started > self.cap * fraction
+
+    # --- pass chains (rule 7.7), solved backwards ------------------------------------------
+    def _chain(self, state: Any, pid: str, holder: int, fee: int, pools: tuple[int, ...],
+               risk: Callable[[int, str], float], depth: int = 0) -> tuple[int, tuple[int, ...]]:
+        """Who ends up placing ``pid`` offered to ``holder`` at ``fee``, and the pools then:
+        a holder passes if they can pay, the chain would not come back to them, and their
+        risk outweighs what the fee's tokens are worth to them."""
+        if pools[holder] < fee or depth > 4 * state.num_players:
+            return holder, pools
+        paid = list(pools)
+        paid[holder] -= fee
+        after = tuple(paid)
+        placer, final = self._chain(state, pid, state.next_standing(holder), fee + 1, after, risk, depth + 1)
+        if placer == holder:
+            return holder, pools
+        if self._harm(state, holder, pid, risk) > token_value(pools[holder]) * fee:
+            return placer, final
+        return holder, pools
 
     @staticmethod
-    def _would_pass(state: Any, player: int, pid: str, fee: int, pool: int) -> bool:
-        return pool - fee >= 0 and placement_risk(state, player, pid) > token_value(pool) * fee
+    def _harm(state: Any, player: int, pid: str, risk: Callable[[int, str], float]) -> float:
+        """What placing ``pid`` costs ``player``: the risk, or a poor foundation's lasting harm."""
+        if not has_foundation(state, player):
+            return foundation_gift(pid)
+        return risk(player, pid)
+
+    def _value_for_me(self, state: Any, me: int, pid: str, placer: int, pools: tuple[int, ...],
+                      risk: Callable[[int, str], float]) -> float:
+        spent = token_value(state.pools[me]) * (state.pools[me] - pools[me])
+        if placer == me:
+            return -self._harm(state, me, pid, risk) - spent
+        rivals = max(1, len(state.standing_players()) - 1)
+        return self._harm(state, placer, pid, risk) / rivals - spent
+
+    # --- choosing Build or Push -------------------------------------------------------
+    def _choose_piece(self, state: Any, risk: Callable[[int, str], float]) -> Move:
+        me = state.current_player()
+        supply = state.supply
+        if not has_foundation(state, me):
+            best = max(supply, key=lambda pid: (flat_top(pid[:2]) * kind_of(pid).width_height()[0], pid))
+            rivals_need = any(state.standing[p] and p != me and not has_foundation(state, p)
+                              for p in range(state.num_players))
+            bid = 2 if self.level.bidding == "value" and rivals_need and flat_top(best[:2]) >= 9 else 0
+            return Build(best, min(state.pools[me], bid))
+        kinds: dict[str, str] = {}
+        for pid in supply:
+            kinds.setdefault(pid[:2], pid)
+        first = state.next_standing(me)
+        # the most promising pushes first: a budgeted judge simulates those before the rest
+        order = sorted(kinds.values(), key=lambda pid: (-pad_risk(state, first, pid), pid))
+        best_move: Move | None = None
+        best_value = -math.inf
+        for pid in order:
+            placer, pools = self._chain(state, pid, first, 1, tuple(state.pools), risk)
+            value = self._value_for_me(state, me, pid, placer, pools, risk)
+            if value > best_value:
+                best_value, best_move = value, Push(pid)
+        safest = min(kinds.values(), key=lambda pid: (placement_risk(state, me, pid), pid))
+        if -risk(me, safest) > best_value:
+            return Build(safest, 0)
+        assert best_move is not None
+        return best_move
 
     # --- auctions and push replies ----------------------------------------------------------
     def _bid(self, state: Any) -> Move:
         me = state.current_player()
         auction = state.auction
-        if any(piece.owner == me for piece in state.table):
+        if has_foundation(state, me):
             return Pass()  # every later piece is a risk to its placer: let someone else have it
+        if self.level.bidding == "tokens":
+            # a foundation comes free on my own turn, unless a rival who has one can push me a
+            # poor one first: only then is this one worth a token or two
+            exposed = any(p != me and state.standing[p] and has_foundation(state, p) for p in range(state.num_players))
+            if exposed and auction.high + 1 <= min(2, state.pools[me] - RESERVE) and flat_top(auction.pid[:2]) >= 9:
+                return Raise(auction.high + 1)
+            return Pass()
         value = FOUNDATION_VALUE * flat_top(auction.pid[:2]) / 15.0
         limit = min(state.pools[me] - RESERVE, math.floor(round(value / TOKEN_VALUE, 6)))
         if auction.high + 1 <= limit:
             return Raise(auction.high + 1)
         return Pass()
 
-    def _push_reply(self, state: Any) -> Move:
+    def _push_reply(self, state: Any, risk: Callable[[int, str], float]) -> Move:
         me = state.current_player()
         chain = state.push
-        if self._would_pass(state, me, chain.pid, chain.fee, state.pools[me]):
-            return PassOn()
-        return Accept()
+        placer, _ = self._chain(state, chain.pid, me, chain.fee, tuple(state.pools), risk)
+        return Accept() if placer == me else PassOn()
 
     # --- placements ---------------------------------------------------------------------------
-    def _candidates(self, state: Any) -> list[tuple[int, int]]:
-        """(x in 0.01 cm, rotation in 0.1°) candidates, most promising first."""
-        placing = state.placing
-        me, pid = placing.placer, placing.pid
-        own = [piece for piece in state.table if piece.owner == me]
-        found: list[tuple[float, int, int]] = []
-        for thetaq in rest_angles_decidegrees(pid[:2]):
-            lo, hi = state.release_window(me, pid, thetaq)
-            if lo > hi:
-                continue
-            if not own:
-                zone_lo, zone_hi = state.rules.layout.zone(me)
-                centre = (zone_lo + zone_hi) / 2.0
-                xs = [centre + d for d in (0, -4, 4, -8, 8, -14, 14)]
-                anchor = centre
-            else:
-                top = max(own, key=lambda piece: piece.yq)
-                anchor = top.xq * 1e-4
-                left, right = x_extent(top.pid, anchor, top.aq * 1e-6)
-                half = (right - left) / 2.0
-                xs = [anchor + f * half for f in (0.0, -0.25, 0.25, -0.5, 0.5, -0.75, 0.75)]
-                xs += [left + (right - left) * k / 8 for k in range(9)]
-                tower_left, tower_right = state.tower_extent(me)
-                xs += [tower_left + (tower_right - tower_left) * k / 12 for k in range(13)]
-            for x in xs:
-                xq = max(lo, min(hi, round(x * 100)))
-                # prefer the anchor, then low, flat-bottomed orientations
-                height = kind_of(pid).width_height(math.radians(thetaq / 10))[1]
-                found.append((abs(xq / 100 - anchor) + 0.5 * height, xq, thetaq))
-        found.sort()
-        seen: set[tuple[int, int]] = set()
-        ordered = []
-        for _, xq, thetaq in found:
-            if (xq, thetaq) not in seen:
-                seen.add((xq, thetaq))
-                ordered.append((xq, thetaq))
-        return ordered
-
-    def _simulate(self, state: Any, xq: int, thetaq: int, noise: float, rule: physics.SettleRule) -> float:
-        """Score of one simulated release: 1 if my tower stands, a bonus per rival felled,
-        small penalties for shaking my tower and for height."""
-        placing = state.placing
-        me = placing.placer
-        dx, dtheta = random_tremor(self.rng, noise) if noise > 0 else (0, 0)
-        x, angle = (xq + dx) / 100, math.radians(((thetaq + dtheta) % 3600) / 10)
-        space = state.canonical_space()
-        y0 = physics.first_contact_height(space, placing.pid[:2], x, angle)
-        if y0 is None:
-            return -1.0
-        owners = {piece.pid: piece.owner for piece in state.table}
-        owners[placing.pid] = me
-        foundation = not any(piece.owner == me for piece in state.table)
-        spec = physics.BodySpec(placing.pid, me, foundation, x, math.ceil(y0 * 1e4) * 1e-4 + DEFAULT_CLEARANCE / 100, angle)
-        outcome = physics.trial_release(space, owners, set(state.standing_players()), spec, rule)
-        if outcome.own_fell:
-            return 0.0
-        return 1.0 + 0.5 * len(outcome.rivals_fell) - 0.02 * min(outcome.moved, 5.0) - 0.001 * outcome.top
-
     def _place(self, state: Any) -> Move:
         level = self.level
-        started = time.perf_counter()
-        tremor_on = state.rules.tremor
-        scored: list[tuple[float, int, int]] = []
-        for xq, thetaq in self._candidates(state)[: level.screens]:
-            scored.append((self._simulate(state, xq, thetaq, 0.0, physics.SCREEN_SETTLE), xq, thetaq))
-            if time.perf_counter() - started > level.seconds * 0.5:
-                break
-        scored.sort(key=lambda item: -item[0])
-        noise = level.noise_margin if tremor_on else 0.3
-        best_score, best_x, best_theta = scored[0]
-        best_robust = -math.inf
-        for score, xq, thetaq in scored[: level.finalists]:
-            if time.perf_counter() - started > level.seconds:
-                break
-            runs = [self._simulate(state, xq, thetaq, noise, ROBUST_SETTLE) for _ in range(level.noisy_runs)]
-            robust = sum(runs) / len(runs) + 0.1 * score
-            if robust > best_robust:
-                best_robust, best_x, best_theta = robust, xq, thetaq
+        placing = state.placing
+        found: Found = search_release(state, placing.placer, placing.pid, level.place, self.rng,
+                                      seconds=self.cap, tremor_on=state.rules.tremor)
+        best_x, best_theta = found.xq, found.thetaq
         if level.shaky_hand > 0:
             dx, _ = random_tremor(self.rng, level.shaky_hand)
-            lo, hi = state.release_window(state.placing.placer, state.placing.pid, best_theta)
+            lo, hi = state.release_window(placing.placer, placing.pid, best_theta)
             best_x = max(lo, min(hi, best_x + dx))
         return Release(best_x, best_theta, DEFAULT_CLEARANCE)
 
 
-__all__ = ["HonorAgent", "LEVELS", "flat_top", "placement_risk"]
+__all__ = ["HonorAgent", "LEVELS", "Level", "flat_top", "pad_risk", "placement_risk"]

@@ -32,6 +32,9 @@ class HonorGame(Game):
         Option("zone_gap", 0, "empty table between zones, cm (B-6)", kind=int, minimum=0, maximum=60),
         Option("settle", "ruled", "settle windows: ruled (1 s + 1 s quiet, 20 s timeout) or quick "
                "(0.5 s + 0.5 s, 10 s) for faster lab runs (H-08)", choices=("ruled", "quick")),
+        Option("preview", "drop", "what previewing a release shows: drop (the piece where the hand lets go, "
+               "at the true drop height; B-4) or outcome (the table after it settles, without tremor)",
+               choices=("drop", "outcome")),
     )
     has_chance = True
     has_hidden_information = True

@@ -135,7 +135,9 @@ class Resolution:
 
     ``collapses``: (step, player) in order of first table contact; ``poses``: the
     canonical (pid, xq, yq, aq) of every body left, in insertion order; ``blob``:
-    the pickled canonical space; ``release_y``: the release height used (cm).
+    the pickled canonical space; ``release_y``: the release height used (cm);
+    ``fallen``: (pid, xq, yq, aq) of every piece removed with a collapsed tower, at its pose
+    when its segment ended (for showing what fell).
     """
 
     collapses: list[tuple[int, int]] = field(default_factory=list)
@@ -145,6 +147,7 @@ class Resolution:
     poses: list[tuple[str, int, int, int]] = field(default_factory=list)
     blob: bytes = b""
     release_y: float | None = None
+    fallen: list[tuple[str, int, int, int]] = field(default_factory=list)
 
 
 # --- building and storing spaces ---------------------------------------------------
@@ -262,6 +265,22 @@ def first_contact_height(space: Any, code: str, x: float, angle: float) -> float
     return free
 
 
+def touched_below(space: Any, code: str, x: float, y0: float, angle: float) -> list[str]:
+    """What a piece released at (x, angle) first touches when it comes down to centroid
+    height ``y0`` (the first-contact height): piece ids, and ``"table"`` for the table."""
+    pymunk = pymunk_module()
+    probe = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+    parts = [place(part, 0.0, 0.0, angle) for part in KINDS[code].parts]
+    found: set[str] = set()
+    for part in parts:
+        shape = pymunk.Poly(probe, [(px + x, py + y0 - 4 * MARCH / 2**BISECTIONS) for px, py in part])
+        shape.cache_bb()
+        for hit in space.shape_query(shape):
+            body = hit.shape.body
+            found.add(getattr(body, "honor_pid", None) or ("table" if hit.shape.collision_type == TABLE else "wall"))
+    return sorted(found)
+
+
 # --- settling, collapse and canonicalisation (B-5) -------------------------------------
 
 def _record_table_contact(arbiter: Any, space: Any, data: dict[str, Any]) -> None:
@@ -338,11 +357,15 @@ def run_segment(space: Any, owners: dict[str, int], watched: set[int], rule: Set
     return Segment(contacts, True, rule.max_steps)
 
 
-def remove_players(space: Any, owners: dict[str, int], players: set[int]) -> None:
-    """Take every piece of ``players`` (foundations included) out of the space."""
+def remove_players(space: Any, owners: dict[str, int], players: set[int]) -> list[tuple[str, int, int, int]]:
+    """Take every piece of ``players`` (foundations included) out of the space; return their
+    quantised poses (pid, xq, yq, aq) at removal."""
+    removed = []
     for body in list(space.bodies):
         if owners.get(body.honor_pid) in players:
+            removed.append((body.honor_pid, *quantise_pose(body.position.x, body.position.y, body.angle)))
             space.remove(body, *body.shapes)
+    return removed
 
 
 def resolve(space: Any, owners: dict[str, int], standing: Sequence[bool],
@@ -378,7 +401,7 @@ def resolve(space: Any, owners: dict[str, int], standing: Sequence[bool],
             outcome.collapses.append((at, player))
             alive.discard(player)
         if newly:
-            remove_players(space, owners, {player for player, _ in newly})
+            outcome.fallen.extend(remove_players(space, owners, {player for player, _ in newly}))
         space, outcome.blob, outcome.poses = canonicalise(space)
         if len(alive) <= 1 or (not newly and (outcome.segments > 1 or new_piece is None)):
             break
@@ -410,22 +433,37 @@ __all__ = [
 @dataclass
 class Trial:
     """A screening run's outcome: did the placer's tower fall, which rivals fell, how far
-    the placer's other pieces moved (cm, summed), where the new piece ended (top y)."""
+    the placer's other pieces moved (cm, summed), where the new piece ended (top y), and
+    whether a probe dropped on the new piece afterwards stayed up."""
 
     own_fell: bool
     rivals_fell: list[int]
     moved: float
     top: float
+    probe_stood: bool = False
 
 
 def trial_release(space: Any, owners: dict[str, int], watched: set[int], spec: BodySpec,
-                  rule: SettleRule = SCREEN_SETTLE) -> Trial:
+                  rule: SettleRule = SCREEN_SETTLE, probe: str | None = None) -> Trial:
     """One screening simulation for the agent (B-14 item 23): a single segment under
-    ``rule`` that stops at the placer's first table contact. ``space`` is consumed."""
+    ``rule`` that stops at the placer's first table contact. ``space`` is consumed.
+
+    ``probe``: a piece id (its kind by the first two letters, its owner in ``owners``) dropped
+    straight onto the new piece's centre once it has settled, to see whether the tower can
+    still take a piece there (ruling B-10 item 5)."""
     before = {body.honor_pid: body.position for body in space.bodies if owners.get(body.honor_pid) == spec.owner}
     body = add_piece(space, spec)
     segment = run_segment(space, owners, watched, rule, 0, stop_at_contact=spec.owner)
     moved = sum((b.position - before[b.honor_pid]).length for b in space.bodies if b.honor_pid in before)
     top = max(shape.cache_bb().top for shape in body.shapes)
     rivals = sorted(p for p in segment.contacts if p != spec.owner)
-    return Trial(spec.owner in segment.contacts, rivals, moved, top)
+    own_fell = spec.owner in segment.contacts
+    probe_stood = False
+    if probe is not None and not own_fell:
+        x = body.position.x
+        y0 = first_contact_height(space, probe[:2], x, 0.0)
+        if y0 is not None:
+            add_piece(space, BodySpec(probe, spec.owner, False, x, math.ceil(y0 * 1e4) * 1e-4 + 0.05, 0.0))
+            again = run_segment(space, owners, {spec.owner}, rule, 0, stop_at_contact=spec.owner)
+            probe_stood = spec.owner not in again.contacts
+    return Trial(own_fell, rivals, moved, top, probe_stood)

@@ -7,16 +7,20 @@ candidate list, the default release and the views all use it.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
 
+from . import physics
 from .catalogue import rest_angles_decidegrees, x_extent
 from .moves import DEFAULT_CLEARANCE, Release
 from .physics import TableLayout
-from .position import PieceOnTable
 from .rules import CANDIDATE_COLUMNS, REACH_CM
 
+if TYPE_CHECKING:
+    from .position import PieceOnTable
 
-def tower_extent(table: Sequence[PieceOnTable], player: int) -> tuple[float, float] | None:
+
+def tower_extent(table: Sequence["PieceOnTable"], player: int) -> tuple[float, float] | None:
     """[L, R]: the union of the x-extents of the player's pieces (B-14 item 15), or None
     when the player has no piece on the table yet."""
     left = right = None
@@ -28,7 +32,7 @@ def tower_extent(table: Sequence[PieceOnTable], player: int) -> tuple[float, flo
     return None if left is None or right is None else (left, right)
 
 
-def release_window(table: Sequence[PieceOnTable], layout: TableLayout, player: int, pid: str,
+def release_window(table: Sequence["PieceOnTable"], layout: TableLayout, player: int, pid: str,
                    thetaq: int) -> tuple[int, int]:
     """The legal x range (0.01 cm units, inclusive) of a release at rotation ``thetaq``
     (rule 4.3): the zone for a foundation (its bounding box inside), else the tower's
@@ -42,7 +46,7 @@ def release_window(table: Sequence[PieceOnTable], layout: TableLayout, player: i
     return math.ceil(round((left - REACH_CM) * 100, 6)), math.floor(round((right + REACH_CM) * 100, 6))
 
 
-def candidate_releases(table: Sequence[PieceOnTable], layout: TableLayout, player: int, pid: str) -> list[Release]:
+def candidate_releases(table: Sequence["PieceOnTable"], layout: TableLayout, player: int, pid: str) -> list[Release]:
     """The documented candidate set (rule 10.4): each rest orientation of the piece times
     five evenly spaced x over the zone (foundation) or over the tower's extent; h = 0.05."""
     extent = tower_extent(table, player)
@@ -63,7 +67,7 @@ def candidate_releases(table: Sequence[PieceOnTable], layout: TableLayout, playe
     return releases
 
 
-def default_release(table: Sequence[PieceOnTable], layout: TableLayout, player: int, pid: str) -> Release:
+def default_release(table: Sequence["PieceOnTable"], layout: TableLayout, player: int, pid: str) -> Release:
     """The release offered to a person and made on a timeout (rule 7.14): rotation 0 over the
     middle of the legal window, which is the middle of the zone for a foundation and the
     middle of the tower's extent otherwise; clearance 0.05. Always legal: every piece is
@@ -72,4 +76,28 @@ def default_release(table: Sequence[PieceOnTable], layout: TableLayout, player: 
     return Release((lo + hi) // 2, 0, DEFAULT_CLEARANCE)
 
 
-__all__ = ["candidate_releases", "default_release", "release_window", "tower_extent"]
+@lru_cache(maxsize=64)
+def drop_point(layout: TableLayout, table: tuple["PieceOnTable", ...], code: str, xq: int,
+               thetaq: int) -> tuple[float, list[str]] | None:
+    """Where a release at (x, rotation) first touches (rule 4.4): the first-contact height
+    y0 (cm) and what it touches (piece ids, ``"table"``), or None if nothing is below. The
+    sweep runs on a space built from the record: the same poses as the stored one, so the
+    same heights. Cached: views ask for it at every drawing of the same table."""
+    space = physics.build_space(layout, [
+        physics.BodySpec(p.pid, p.owner, p.foundation, p.xq * 1e-4, p.yq * 1e-4, p.aq * 1e-6)
+        for p in sorted(table, key=lambda piece: piece.order)])
+    angle = math.radians(thetaq / 10)
+    y0 = physics.first_contact_height(space, code, xq / 100, angle)
+    if y0 is None:
+        return None
+    return y0, physics.touched_below(space, code, xq / 100, y0, angle)
+
+
+def release_height(y0: float, hq: int) -> float:
+    """The centroid height a release is let go at (rule 4.4): the first-contact height
+    rounded up to 1e-4 cm, plus the clearance."""
+    return (math.ceil(y0 * 1e4) + hq * 100) * 1e-4
+
+
+__all__ = ["candidate_releases", "default_release", "drop_point", "release_height", "release_window",
+           "tower_extent"]

@@ -39,6 +39,8 @@ class HonorRules:
     #: the ruleset id (rule 11.1): engine, catalogue, table and tremor; positions are valid only against it
     ruleset: str
     names: tuple[str, ...]
+    #: what a release's preview shows (option ``preview``): ``drop`` or ``outcome``
+    preview: str = "drop"
 
     @classmethod
     def from_options(cls, players: int, options: Mapping[str, Any], rules_version: str) -> "HonorRules":
@@ -57,6 +59,7 @@ class HonorRules:
             resign=bool(options["resign"]),
             ruleset=ruleset,
             names=SEAT_NAMES[:players],
+            preview=str(options.get("preview", "drop")),
         )
 
 

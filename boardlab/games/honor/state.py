@@ -20,13 +20,14 @@ from .moves import (
     FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release, Resign, Tremor,
     parse_move_text,
 )
-from .placement import candidate_releases, default_release, release_window, tower_extent
+from .placement import candidate_releases, default_release, release_height, release_window, tower_extent
+from .report import KEPT, resolution_report
 from .position import (
     Auction, PieceOnTable, Placing, PushChain, canonical_json, canonical_record, parse_position, state_hash,
 )
 from .rules import START_POOL, HonorRules
 from .tremor import MAX_DTHETA_UNITS, MAX_DX_UNITS, TREMOR_GRID, random_tremor, seed_bytes, seeded_tremor
-from .view import board_view, resampled, seed_secrets
+from .view import board_view, describe_move, resampled, seed_secrets
 
 if TYPE_CHECKING:
     from .game import HonorGame
@@ -42,14 +43,14 @@ _CATALOGUE_ORDER = {code: rank for rank, code in enumerate(KINDS)}
 
 _FIELDS = ("pools", "bank", "standing", "out_at", "supply", "table", "turn_player", "turn_no", "phase",
            "auction", "push", "placing", "pending", "placement_index", "outcome", "last", "timeouts",
-           "blob", "resolutions")
+           "blob", "resolutions", "reports")
 
 
 class HonorState(State):
     """A position of Honor. Every field is immutable (tuples, frozen records, bytes), so
     snapshots and copies share them; ``blob`` is the pickled canonical space (None: cold)."""
 
-    __slots__ = (*_FIELDS, "rules", "_trial", "commitment")
+    __slots__ = (*_FIELDS, "rules", "_trial", "commitment", "aim")
 
     game: "HonorGame"
 
@@ -82,6 +83,10 @@ class HonorState(State):
         #: the seed commitment to show instead of the one computed from the seed: set by
         #: resample, whose fresh seed must not change what players were shown (rule 11.5)
         self.commitment: str | None = None
+        #: what each resolution did, for people (report.py; not part of the position, rule 11.1)
+        self.reports: tuple[dict[str, Any], ...] = ()
+        #: a preview's release (xq, thetaq, hq), shown at its true drop height; None: not a preview
+        self.aim: tuple[int, int, int] | None = None
 
     @property
     def seed_commit(self) -> str:
@@ -385,7 +390,7 @@ class HonorState(State):
         y0 = physics.first_contact_height(space, placing.pid[:2], exq / 100, angle)
         if y0 is None:  # pragma: no cover - legality keeps releases above the table
             raise IllegalMoveError(f"x {exq / 100:.2f}: nothing below to land on")
-        y_release = (math.ceil(y0 * 1e4) + hq * 100) * 1e-4
+        y_release = release_height(y0, hq)
         foundation = not any(p.owner == placing.placer for p in self.table)
         spec = physics.BodySpec(placing.pid, placing.placer, foundation, exq / 100, y_release, angle)
         owners = {p.pid: p.owner for p in self.table}
@@ -401,6 +406,7 @@ class HonorState(State):
         }
         self.pending = None
         self.placing = None
+        self._add_report(outcome, owners)
         self._finish_resolution(outcome, flags, {p: step for step, p in outcome.collapses}, placing)
         self.placement_index += 1
         self.resolutions = (*self.resolutions, (self.ply, self.state_hash()[:16]))
@@ -423,9 +429,16 @@ class HonorState(State):
             "release_y": None, "collapses": [[step, p] for step, p in outcome.collapses],
             "timed_out": int(outcome.timed_out), "steps": outcome.steps, "resigned": player,
         }
+        self._add_report(outcome, {p.pid: p.owner for p in self.table})
         eliminated = {p: step for step, p in outcome.collapses}
         eliminated[player] = -1  # earlier than any collapse in this resolution
         self._finish_resolution(outcome, flags, eliminated, None)
+
+    def _add_report(self, outcome: physics.Resolution, owners: dict[str, int]) -> None:
+        """Keep what this resolution did for people (before the table record is replaced)."""
+        assert self.last is not None
+        report = resolution_report(self.table, outcome.poses, outcome.fallen, owners, self.last, self.rules.tremor)
+        self.reports = (*self.reports[-(KEPT - 1):], report)
 
     def _finish_resolution(self, outcome: physics.Resolution, flags: dict[str, PieceOnTable],
                            eliminated: dict[int, int], placing: Placing | None) -> None:
@@ -503,11 +516,37 @@ class HonorState(State):
         clone.rules = self.rules
         clone._trial = None
         clone.commitment = self.commitment
+        clone.aim = None
         return clone
 
     # === notation and position ======================================================
     def _parse_move(self, text: str) -> Move:
+        """The notation (rule 10.1); while a piece is to be placed, a line that starts with a
+        number is a release without its word, so ``31.5 90`` reads as ``rel 31.5 90`` (10.2)."""
+        if self.phase == "PLACE" and text[:1] in "0123456789.+-" and text[:1]:
+            return parse_move_text("rel " + text)
         return parse_move_text(text)
+
+    def _move_text(self, move: Move, viewer: int | None) -> str:
+        """The notation, with what people need to read it: the piece's kind for a Build or
+        Push, and for the tremor the executed release it makes (rule 4.5)."""
+        return describe_move(self, move)
+
+    def _preview(self, move: Move) -> "HonorState":
+        """A release previews the piece at its release pose, at the true drop height, without
+        simulating what follows (B-4: aiming, not an outcome); with the option ``preview``
+        set to ``outcome``, the table after the release settles without tremor. Other moves
+        preview as played."""
+        if not isinstance(move, Release) or self.phase != "PLACE":
+            return super()._preview(move)  # type: ignore[return-value]
+        clone = self.copy()
+        if self.rules.preview == "outcome":
+            clone.apply(move)
+            if clone.phase == "TREMOR":
+                clone.apply(Tremor(0, 0))
+            return clone
+        clone.aim = (move.xq, move.thetaq, move.hq)
+        return clone
 
     def position(self) -> str:
         """The canonical record as one line of canonical JSON (rules 11.1, 11.2)."""
@@ -525,6 +564,7 @@ class HonorState(State):
             setattr(self, name, value)
         self.blob = None
         self.resolutions = ()
+        self.reports = ()
 
     def history_notation(self) -> list[str]:
         """The history as records store it: each resolving move followed by ``#`` and the first
@@ -546,7 +586,7 @@ class HonorState(State):
     def secrets(self, player: int | None) -> set[str]:
         return seed_secrets(self)
 
-    def resample(self, player: int, rng: random.Random) -> "HonorState":
+    def _resample(self, player: int, rng: random.Random) -> "HonorState":
         return resampled(self, rng)
 
     def evaluate(self) -> list[float]:

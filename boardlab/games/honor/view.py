@@ -12,9 +12,12 @@ import copy
 import random
 from typing import TYPE_CHECKING, Any
 
-from .catalogue import kind_of
-from .moves import fixed
-from .placement import default_release, release_window
+from boardlab.core import Move
+
+from .catalogue import kind_of, rest_angles_decidegrees
+from .moves import FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Build, Push, Tremor, fixed
+from .placement import default_release, drop_point, release_height, release_window
+from .report import describe, report_from_last
 from .rules import SEED_BITS
 from .tremor import seed_bytes
 
@@ -75,13 +78,72 @@ def board_view(state: "HonorState") -> dict[str, Any]:
             "foundation": not any(p.owner == pl.placer for p in state.table),
             "window": [lo, hi],
             "default": None if default is None else str(default),
+            "rotations": [{"rotation": t / 10, "window": list(release_window(state.table, rules.layout, pl.placer,
+                                                                            pl.pid, t))}
+                          for t in rest_angles_decidegrees(pl.pid[:2])],
+            "aim": None,
         }
+        if state.aim is not None:
+            view["placing"]["aim"] = aim_view(state, state.aim, preview=True)
+        elif state.pending is not None:
+            view["placing"]["aim"] = aim_view(state, state.pending, preview=False)
+        elif default is not None:
+            view["placing"]["aim"] = aim_view(state, (default.xq, default.thetaq, default.hq), preview=False)
     if state.pending is not None:
         xq, tq, hq = state.pending
         view["pending_release"] = f"rel {fixed(xq, 2)} {fixed(tq, 1)} {fixed(hq, 2)}"
     if state.outcome is not None:
         view["seed"] = seed_bytes(state.seed).hex()
+    view["reports"] = recent_reports(state)
     return view
+
+
+def aim_view(state: "HonorState", release: tuple[int, int, int], preview: bool) -> dict[str, Any]:
+    """Where a release would be let go (rules 4.2-4.4), without simulating what follows: its
+    legal window at its rotation, the first-contact height, the release height and what the
+    piece would first touch. ``preview``: a person asked for it (``preview rel ...``)."""
+    placing = state.placing
+    assert placing is not None
+    xq, thetaq, hq = release
+    lo, hi = release_window(state.table, state.rules.layout, placing.placer, placing.pid, thetaq % FULL_TURN)
+    aim: dict[str, Any] = {
+        "release": f"rel {fixed(xq, 2)} {fixed(thetaq, 1)} {fixed(hq, 2)}", "x": xq / 100, "rotation": thetaq / 10,
+        "clearance": hq / 100, "window": [lo, hi], "preview": preview,
+        "legal": lo <= xq <= hi and 0 <= thetaq < FULL_TURN and MIN_CLEARANCE <= hq <= MAX_CLEARANCE,
+        "contact_y": None, "y": None, "lands_on": [],
+    }
+    landing = drop_point(state.rules.layout, state.table, placing.pid[:2], xq, thetaq % FULL_TURN)
+    if landing is not None:
+        y0, touched = landing
+        aim.update(contact_y=round(y0, 4), y=round(release_height(y0, hq), 4), lands_on=touched)
+    return aim
+
+
+def recent_reports(state: "HonorState") -> list[dict[str, Any]]:
+    """The reports of the resolutions of the last round (at most one per player), oldest
+    first, each with its words (``text``); from the canonical ``last`` when the state has no
+    reports (loaded from a position)."""
+    names = state.rules.names
+    reports = [copy.deepcopy(r) for r in state.reports[-state.rules.players:]]
+    if not reports:
+        fallback = report_from_last(state.last, state.rules.tremor)
+        reports = [fallback] if fallback is not None else []
+    for report in reports:
+        report["text"] = describe(report, names)
+    return reports
+
+
+def describe_move(state: "HonorState", move: Move) -> str:
+    """A move as people read it: the notation, with the piece's kind for a Build or Push and,
+    for the tremor, the executed release it makes (rule 4.5)."""
+    if isinstance(move, (Build, Push)):
+        return f"{move} ({kind_of(move.pid).name})"
+    if isinstance(move, Tremor) and state.pending is not None and state.placing is not None:
+        xq, thetaq, _ = state.pending
+        executed = (thetaq + move.dthetaq) % FULL_TURN
+        return (f"{move}: {state.rules.names[state.placing.placer]}'s release of {state.placing.pid} went "
+                f"to x {fixed(xq + move.dxq, 2)} cm at {fixed(executed, 1)}°")
+    return str(move)
 
 
 def seed_secrets(state: "HonorState") -> set[str]:
@@ -106,4 +168,4 @@ def resampled(state: "HonorState", rng: random.Random) -> "HonorState":
     return clone
 
 
-__all__ = ["board_view", "resampled", "seed_secrets"]
+__all__ = ["aim_view", "board_view", "describe_move", "recent_reports", "resampled", "seed_secrets"]

@@ -1,0 +1,151 @@
+"""What a resolution did, in data and in words (rules 4.5, 5 and 6), for people.
+
+A state keeps a short list of *reports*, one per resolution (a release or a
+resignation): the intended release, the tremor and the executed pose, where the piece
+came to rest, which towers collapsed and when, which pieces of the standing towers
+slid or turned, and where the fallen pieces lay when they were taken off. The reports
+are not part of the position string (rule 11.1): a state loaded from a position has
+none, and the view then words the canonical ``last`` summary instead.
+
+Pure functions on plain values; no physics engine.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Sequence
+
+from .catalogue import kind_of
+from .moves import fixed
+
+#: a piece of a standing tower "moved" in a resolution if it slid or turned this much
+MOVED_CM = 0.3
+TURNED_DEGREES = 3.0
+#: physics steps per second (rule 3.2): steps are reported with their time
+STEPS_PER_SECOND = 240
+#: the reports a state keeps (the view shows those of the last round)
+KEPT = 8
+
+
+def _degrees(aq: int) -> float:
+    return math.degrees(aq * 1e-6)
+
+
+def _turn(before_aq: int, after_aq: int) -> float:
+    """The smallest rotation (degrees) between two canonical angles."""
+    delta = (after_aq - before_aq) * 1e-6
+    delta = (delta + math.pi) % (2 * math.pi) - math.pi
+    return abs(math.degrees(delta))
+
+
+def resolution_report(before: Sequence[Any], poses: Sequence[tuple[str, int, int, int]],
+                      fallen: Sequence[tuple[str, int, int, int]], owners: Mapping[str, int],
+                      last: Mapping[str, Any], tremor: bool) -> dict[str, Any]:
+    """The report of one resolution: ``before`` the table record before it (PieceOnTable),
+    ``poses`` the canonical poses after it, ``fallen`` the poses of the pieces removed with
+    collapsed towers, ``owners`` every piece's owner, ``last`` the canonical summary (rule
+    10.3.1) and ``tremor`` whether the game has tremor."""
+    previous = {piece.pid: piece for piece in before}
+    after = {pid: (xq, yq, aq) for pid, xq, yq, aq in poses}
+    moved = []
+    for pid, (xq, yq, aq) in after.items():
+        old = previous.get(pid)
+        if old is None:
+            continue
+        distance = math.hypot(xq - old.xq, yq - old.yq) * 1e-4
+        turned = _turn(old.aq, aq)
+        if distance >= MOVED_CM or turned >= TURNED_DEGREES:
+            moved.append({"pid": pid, "owner": old.owner, "cm": round(distance, 2), "degrees": round(turned, 1)})
+    report: dict[str, Any] = {
+        "index": last["index"], "placer": last["placer"], "pid": last["pid"], "resigned": last["resigned"],
+        "intended": None, "tremor": None, "executed": None, "release_y": None, "rest": None,
+        "collapses": [list(c) for c in last["collapses"]], "timed_out": bool(last["timed_out"]),
+        "steps": last["steps"], "moved": moved,
+        "fallen": [{"pid": pid, "owner": owners[pid], "x": round(xq * 1e-4, 4), "y": round(yq * 1e-4, 4),
+                    "angle": round(aq * 1e-6, 6)} for pid, xq, yq, aq in fallen],
+    }
+    if last["placer"] is not None:
+        _release_part(report, last, tremor)
+        pose = after.get(last["pid"])
+        if pose is not None:
+            report["rest"] = {"x": round(pose[0] * 1e-4, 2), "y": round(pose[1] * 1e-4, 2),
+                              "rotation": round(_degrees(pose[2]) % 360, 1)}
+    return report
+
+
+def _release_part(report: dict[str, Any], last: Mapping[str, Any], tremor: bool) -> None:
+    xq, thetaq, hq = last["intended"]
+    exq, ethetaq = last["executed"]
+    report["intended"] = f"rel {fixed(xq, 2)} {fixed(thetaq, 1)} {fixed(hq, 2)}"
+    if tremor:
+        dtheta = (ethetaq - thetaq + 1800) % 3600 - 1800
+        report["tremor"] = [round((exq - xq) / 100, 2), round(dtheta / 10, 1)]
+    report["executed"] = {"x": exq / 100, "rotation": ethetaq / 10}
+    report["release_y"] = round(last["release_y"] * 1e-4, 2)
+
+
+def report_from_last(last: Mapping[str, Any] | None, tremor: bool) -> dict[str, Any] | None:
+    """A report from the canonical summary alone (a state loaded from a position): no
+    moved or fallen pieces, no resting pose."""
+    if last is None:
+        return None
+    report: dict[str, Any] = {
+        "index": last["index"], "placer": last["placer"], "pid": last["pid"], "resigned": last["resigned"],
+        "intended": None, "tremor": None, "executed": None, "release_y": None, "rest": None,
+        "collapses": [list(c) for c in last["collapses"]], "timed_out": bool(last["timed_out"]),
+        "steps": last["steps"], "moved": [], "fallen": [],
+    }
+    if last["placer"] is not None:
+        _release_part(report, last, tremor)
+    return report
+
+
+def describe(report: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The report in words: "Red released LG1 (log) at rel 31.50 0.0 0.05; the tremor
+    (-0.10 cm, -0.9°) made it x 31.40 cm at 359.1°; ... Red's tower collapsed at step 55
+    (0.23 s): Red is out." """
+    sentences: list[str] = []
+    placer, pid = report["placer"], report["pid"]
+    if report["resigned"] is not None:
+        sentences.append(f"{names[report['resigned']]} resigned (rule 7.13): their pieces left the table.")
+    if placer is not None:
+        executed = report["executed"]
+        where = f"x {executed['x']:.2f} cm at {executed['rotation']:.1f}°"
+        text = f"{names[placer]} released {pid} ({kind_of(pid).name}) at {report['intended']}"
+        if report["tremor"] is not None:
+            dx, dtheta = report["tremor"]
+            text += f"; the tremor ({dx:+.2f} cm, {dtheta:+.1f}°) made it {where}"
+        else:
+            text += f" ({where}, no tremor)"
+        text += f"; it dropped from y {report['release_y']:.2f} cm"
+        rest = report["rest"]
+        if rest is not None:
+            text += f" and came to rest at x {rest['x']:.2f}, y {rest['y']:.2f} cm, {rest['rotation']:.1f}°"
+        sentences.append(text + ".")
+    out: set[int] = set()
+    for step, player in report["collapses"]:
+        out.add(player)
+        count = sum(1 for piece in report["fallen"] if piece["owner"] == player)
+        pieces = f"; its {count} piece{'' if count == 1 else 's'} went back to the supply" if count else ""
+        sentences.append(f"{names[player]}'s tower collapsed at step {step} ({step / STEPS_PER_SECOND:.2f} s): "
+                         f"{names[player]} is out{pieces}.")
+    shaken: dict[int, list[str]] = {}
+    for move in report["moved"]:
+        if move["owner"] in out:
+            continue
+        how = []
+        if move["cm"] >= MOVED_CM:
+            how.append(f"slid {move['cm']:.1f} cm")
+        if move["degrees"] >= TURNED_DEGREES:
+            how.append(f"turned {move['degrees']:.0f}°")
+        shaken.setdefault(move["owner"], []).append(f"{kind_of(move['pid']).name} {move['pid']} {' and '.join(how)}")
+    for owner, pieces in sorted(shaken.items()):
+        sentences.append(f"{names[owner]}'s {', '.join(pieces)}, but {names[owner]}'s tower stands.")
+    if not report["collapses"] and not shaken and report["resigned"] is None:
+        sentences.append("Every tower stands.")
+    if report["timed_out"]:
+        sentences.append("The table had not come to rest after 20 s and was frozen (rule 5.5).")
+    return " ".join(sentences)
+
+
+__all__ = ["KEPT", "describe", "report_from_last", "resolution_report"]
