@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
+from typing import Any, AsyncIterator, Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -90,9 +90,9 @@ def _handle_errors(app: FastAPI) -> None:
         return JSONResponse(error_body("internal_error", message), status_code=ERROR_STATUS["internal_error"])
 
 
-def _describe(error: dict[str, object]) -> str:
+def _describe(error: Mapping[str, Any]) -> str:
     """One validation problem as ``field: what is wrong``."""
-    where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")  # type: ignore[union-attr]
+    where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
     message = str(error.get("msg", "invalid"))
     if error.get("type") == "missing" and not where:
         return "a JSON body is required"

@@ -431,13 +431,10 @@ class RoomService:
         keep = shared_prefix(room.stored, rows)
         result = room.match.result()
         status = room.status
-        ending = room.match.ending
-        fields = {
-            "status": status,
-            "ending": None if ending is None else ending.to_json(),
-            "pending": room.pending(offers),
-            "result": None if result is None else result.to_json(),
-        }
+        ending = None if room.match.ending is None else room.match.ending.to_json()
+        pending = room.pending(offers)
+        result_json = None if result is None else result.to_json()
+        fields = {"status": status, "ending": ending, "pending": pending, "result": result_json}
         change = Change(room.id, room.revision, keep, rows[keep:], fields, claim, takes_back=keep < len(room.stored))
         try:
             await self._committer.write(change)
@@ -456,7 +453,7 @@ class RoomService:
         room.row.revision += 1
         room.row.updated = time.time()
         room.row.status = status
-        room.row.ending, room.row.pending, room.row.result = fields["ending"], fields["pending"], fields["result"]
+        room.row.ending, room.row.pending, room.row.result = ending, pending, result_json
 
     # --- watchers ---------------------------------------------------------------------------
     async def watch(self, room_id: str, token: str | None, seat: Player | None) -> Watcher:
@@ -476,6 +473,15 @@ class RoomService:
             watchers.discard(watcher)
             if not watchers:
                 del self._watchers[room_id]
+        room = self._rooms.get(room_id)
+        if room is not None:
+            self._forget_if_done(room)
+
+    def _forget_if_done(self, room: Room) -> None:
+        """A finished room nobody watches leaves memory (it can no longer change; storage has
+        it for listings, records and a late visitor)."""
+        if room.status == FINISHED and not self._watchers.get(room.id) and self._rooms.get(room.id) is room:
+            del self._rooms[room.id]
 
     def _broadcast(self, room: Room) -> dict[tuple[Player | None, tuple[Player, ...]], Message]:
         """Send the room's state to its watchers; returns the messages made, by (viewer, held seats)."""
@@ -492,6 +498,7 @@ class RoomService:
     def _schedule(self, room: Room) -> None:
         if self._closing:
             return
+        self._forget_if_done(room)
         self._arm_clock(room)
         if room.status == PLAYING and room.match.computer_to_move():
             if room.computer_task is None or room.computer_task.done():

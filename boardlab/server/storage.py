@@ -299,11 +299,8 @@ class Storage:
             seat_map: dict[str, list[SeatRow]] = {room_id: [] for room_id in ids}
             for seat in conn.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.seat)).mappings():
                 seat_map[seat["room_id"]].append(SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}))
-            counts = dict(
-                conn.execute(
-                    select(moves.c.room_id, func.count()).where(moves.c.room_id.in_(ids)).group_by(moves.c.room_id)
-                ).all()
-            )
+            counted = select(moves.c.room_id, func.count()).where(moves.c.room_id.in_(ids)).group_by(moves.c.room_id)
+            counts: dict[str, int] = {room_id: count for room_id, count in conn.execute(counted)}
         return [(room, seat_map[room.id], int(counts.get(room.id, 0))) for room in room_rows]
 
     def unfinished_room_ids(self) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Sequence
 
 import pytest
 from sqlalchemy.exc import OperationalError
@@ -50,7 +50,7 @@ def two_people(game: str = "towers", seats: list[str] | None = None) -> NewRoom:
     return NewRoom(game, None, {}, seats or ["here", "here"], None, None, None)
 
 
-def outcomes(results: list[Any]) -> tuple[list[Any], list[BaseException]]:
+def outcomes(results: Sequence[Any]) -> tuple[list[Any], list[BaseException]]:
     landed = [result for result in results if not isinstance(result, BaseException)]
     return landed, [result for result in results if isinstance(result, BaseException)]
 
