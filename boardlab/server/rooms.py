@@ -287,6 +287,31 @@ def build_match(stored: StoredRoom, clock: Callable[[], float]) -> tuple[Game, M
     return game, match
 
 
+def shared_prefix(stored: list[MoveRow], rows: list[MoveRow]) -> int:
+    """How many leading moves storage already holds as they are now."""
+    count = 0
+    for old, new in zip(stored, rows):
+        if old.text != new.text or old.by != new.by:
+            break
+        count += 1
+    return count
+
+
+def default_undo(choices: list[SeatChoice]) -> str:
+    """Take-backs: between people at one screen, the last person's move; with an invited person
+    none (a take-back needs the other's consent); a person alone against the computer, their own."""
+    if any(choice.kind == "invite" for choice in choices):
+        return "never"
+    people = sum(choice.kind == "here" for choice in choices)
+    return "same_screen" if people > 1 else "own"
+
+
+def default_name(seat_name: str, choice: SeatChoice) -> str:
+    if choice.kind == "computer":
+        return f"Computer ({choice.level})"
+    return seat_name
+
+
 __all__ = [
     "FINISHED",
     "PLAYING",
@@ -296,6 +321,8 @@ __all__ = [
     "WAITING",
     "build_match",
     "computer_spec",
+    "default_name",
+    "default_undo",
     "hash_secret",
     "match_rows",
     "new_room_id",
@@ -303,5 +330,6 @@ __all__ = [
     "public_seats",
     "room_summary",
     "seat_agent",
+    "shared_prefix",
     "state_message",
 ]

@@ -51,23 +51,26 @@ from .rooms import (
     SeatChoice,
     build_match,
     computer_spec,
+    default_name,
+    default_undo,
     hash_secret,
     match_rows,
     new_room_id,
     new_secret,
     room_summary,
     seat_agent,
+    shared_prefix,
     state_message,
 )
 from .settings import Settings
-from .storage import Change, MoveRow, RoomRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
+from .storage import Change, RoomRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
+from .watchers import Message, Watcher
 from .writer import GroupCommitter
 
 log = logging.getLogger("boardlab.server")
 T = TypeVar("T")
 #: what a room id may look like (anything else is unknown without asking storage)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-Message = dict[str, Any]
 
 #: what ``GET /api/rooms?status=`` accepts, and the stored statuses each one lists
 LISTINGS = {
@@ -96,41 +99,6 @@ class Created:
     room: Room
     token: str | None
     invites: dict[Player, str]
-
-
-class Watcher:
-    """One live connection to a room: the seats its token holds and the seat it asked for.
-
-    Only the latest state is kept: a slow client skips states, never gets them out of order.
-    The log goes as a delta: each message sent names ``log_start``, the number of entries
-    the client keeps from the previous message on this connection, and carries the entries
-    from there on (all of them in the first message; fewer after an undo took some back).
-    """
-
-    def __init__(self, held: list[Player], seat: Player | None) -> None:
-        self.held = held
-        self.seat = seat
-        self._latest: Message | None = None
-        self._ready = asyncio.Event()
-        #: log entries the client holds, and how many of them are still valid
-        self._known = 0
-        self._valid = 0
-
-    def push(self, message: Message, unchanged_log: int) -> None:
-        """Queue ``message`` (with the viewer's whole log); the first ``unchanged_log`` log
-        entries are the same as in the previous message pushed."""
-        self._latest = message
-        self._valid = min(self._valid, unchanged_log)
-        self._ready.set()
-
-    async def next_message(self) -> Message:
-        await self._ready.wait()
-        self._ready.clear()
-        message = self._latest
-        assert message is not None
-        start = min(self._known, self._valid)
-        self._known = self._valid = len(message["log"])
-        return {**message, "log_start": start, "log": message["log"][start:]}
 
 
 class RoomService:
@@ -567,29 +535,4 @@ class RoomService:
         self._schedule(room)
 
 
-def shared_prefix(stored: list[MoveRow], rows: list[MoveRow]) -> int:
-    """How many leading moves storage already holds as they are now."""
-    count = 0
-    for old, new in zip(stored, rows):
-        if old.text != new.text or old.by != new.by:
-            break
-        count += 1
-    return count
-
-
-def default_undo(choices: list[SeatChoice]) -> str:
-    """Take-backs: between people at one screen, the last person's move; with an invited person
-    none (a take-back needs the other's consent); a person alone against the computer, their own."""
-    if any(choice.kind == "invite" for choice in choices):
-        return "never"
-    people = sum(choice.kind == "here" for choice in choices)
-    return "same_screen" if people > 1 else "own"
-
-
-def default_name(seat_name: str, choice: SeatChoice) -> str:
-    if choice.kind == "computer":
-        return f"Computer ({choice.level})"
-    return seat_name
-
-
-__all__ = ["Created", "LISTINGS", "NewRoom", "RoomService", "Watcher", "default_undo", "shared_prefix"]
+__all__ = ["Created", "LISTINGS", "NewRoom", "RoomService", "Watcher"]

@@ -1,0 +1,48 @@
+"""Live watchers of a room: each WebSocket's latest state and its log delta."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ..core.values import Player
+
+Message = dict[str, Any]
+
+
+class Watcher:
+    """One live connection to a room: the seats its token holds and the seat it asked for.
+
+    Only the latest state is kept: a slow client skips states, never gets them out of order.
+    The log goes as a delta: each message sent names ``log_start``, the number of entries
+    the client keeps from the previous message on this connection, and carries the entries
+    from there on (all of them in the first message; fewer after an undo took some back).
+    """
+
+    def __init__(self, held: list[Player], seat: Player | None) -> None:
+        self.held = held
+        self.seat = seat
+        self._latest: Message | None = None
+        self._ready = asyncio.Event()
+        #: log entries the client holds, and how many of them are still valid
+        self._known = 0
+        self._valid = 0
+
+    def push(self, message: Message, unchanged_log: int) -> None:
+        """Queue ``message`` (with the viewer's whole log); the first ``unchanged_log`` log
+        entries are the same as in the previous message pushed."""
+        self._latest = message
+        self._valid = min(self._valid, unchanged_log)
+        self._ready.set()
+
+    async def next_message(self) -> Message:
+        await self._ready.wait()
+        self._ready.clear()
+        message = self._latest
+        assert message is not None
+        start = min(self._known, self._valid)
+        self._known = self._valid = len(message["log"])
+        return {**message, "log_start": start, "log": message["log"][start:]}
+
+
+__all__ = ["Message", "Watcher"]
