@@ -558,7 +558,7 @@ class HonorState(State):
 
     def load_position(self, text: str) -> None:
         """Set every field from a position string (validated); the space starts cold (rule 11.3)."""
-        fields = parse_position(text, self.game.num_players, self.rules.ruleset)
+        fields = parse_position(text, self.rules)
         self.outcome = fields.pop("result")
         for name, value in fields.items():
             setattr(self, name, value)
