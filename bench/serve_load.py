@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> None:
                     programs = server_programs()
                     if programs is None:
                         raise SystemExit("--postgres needs PostgreSQL's initdb (Debian: apt-get install postgresql)")
-                    postgres = TemporaryPostgres(programs)
+                    postgres = TemporaryPostgres(programs, durable=True)
                     url = postgres.start()
                 process = start_server(args.port, Path(folder), url, Path(folder) / "serve.log")
                 base = f"http://127.0.0.1:{args.port}"

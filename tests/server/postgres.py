@@ -61,8 +61,11 @@ def _unprivileged_user() -> pwd.struct_passwd | None:
 class TemporaryPostgres:
     """``start()`` returns the URL of a fresh, empty database; ``stop()`` removes everything."""
 
-    def __init__(self, programs: Path) -> None:
+    def __init__(self, programs: Path, durable: bool = False) -> None:
+        """``durable``: flush every commit to disk as a real deployment does (the tests
+        turn it off: a throwaway database need not survive the machine)."""
         self.programs = programs
+        self.durable = durable
         self.root = Path(tempfile.mkdtemp(prefix="boardlab-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
@@ -87,7 +90,9 @@ class TemporaryPostgres:
 
     def start(self) -> str:
         self._run(self.programs / "initdb", "-D", self.data, "-U", USER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync")
-        server_options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        server_options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        if not self.durable:
+            server_options += " -c fsync=off"
         self._run(self.programs / "pg_ctl", "-D", self.data, "-l", self.root / "server.log", "-w", "-t", "60", "-o", server_options, "start")
         self.started = True
         with psycopg.connect(host="127.0.0.1", port=self.port, user=USER, dbname="postgres", autocommit=True) as conn:
