@@ -197,7 +197,10 @@ def _contractor_reason(state: "SovereignState", move: ContractorMove, to: str) -
     if state.pieces[target]:
         return f"{to} is occupied; a Contractor steps onto an empty square (rule 1.6.1)"
     if heights[target] > level + 1:
-        return f"{to} is {heights[target]} levels high; a Contractor at level {level} climbs to {level + 1} at most (rule 1.6.1)"
+        return (
+            f"{to} is {heights[target]} levels high; a Contractor at level {level} climbs to {level + 1} "
+            "at most (rule 1.6.1)"
+        )
     where = SQUARE_NAMES[build]
     if not KING_MASK[target] & BIT[build]:
         return f"{where} is not next to {to}; the Contractor builds on a square around its new square (rule 1.6.2)"

@@ -37,13 +37,17 @@ class Sovereign(Game):
             "relative: every move ends at most its climb above the starting level (A10)",
             choices=("castle", "relative"),
         ),
-        Option("towers_block_slides", True, "a tower ends a slide (rule 1.5, A11); false: only pieces block", kind=bool),
+        Option(
+            "towers_block_slides", True, "a tower ends a slide (rule 1.5, A11); false: only pieces block", kind=bool
+        ),
         Option(
             "transit_shape", "any_path",
             "any_path: walks through a castle may turn (rule 1.5, A12); straight: no turns",
             choices=("any_path", "straight"),
         ),
-        Option("contractor_transit", False, "a Contractor may walk on through the castle it steps onto (A12)", kind=bool),
+        Option(
+            "contractor_transit", False, "a Contractor may walk on through the castle it steps onto (A12)", kind=bool
+        ),
         Option(
             "build", "one_level",
             "one_level: a build adds one level (rule 1.6.2, A14); whole_tower: a new 1-3 level tower on open "
@@ -67,19 +71,26 @@ class Sovereign(Game):
             "winning_move_ignores_threat", True,
             "the winning move may end on a threatened square (rule 1.10, A22)", kind=bool,
         ),
-        Option("path_ban_applies_to_diplomat", False, "the path ban of rule 1.9.4 binds the Diplomat too (A23)", kind=bool),
+        Option(
+            "path_ban_applies_to_diplomat", False, "the path ban of rule 1.9.4 binds the Diplomat too (A23)", kind=bool
+        ),
         Option(
             "sovereign_stalemate", "threatened_only",
             "threatened_only: a threatened Sovereign without a move draws (rule 1.11.1, A24); any_time: any "
             "Sovereign without a legal move draws",
             choices=("threatened_only", "any_time"),
         ),
-        Option("no_legal_move", "draw", "a player without a legal move draws (rule 1.11.2) or loses", choices=("draw", "loss")),
+        Option(
+            "no_legal_move", "draw", "a player without a legal move draws (rule 1.11.2) or loses",
+            choices=("draw", "loss"),
+        ),
         Option(
             "repetition_count", 3, "the occurrence of a position that draws (rule 1.11.3); 0 = no repetition rule",
             kind=int, minimum=0, maximum=100,
         ),
-        Option("ply_limit", 200, "plies of play that draw the game (rule 1.11.4)", kind=int, minimum=1, maximum=100_000),
+        Option(
+            "ply_limit", 200, "plies of play that draw the game (rule 1.11.4)", kind=int, minimum=1, maximum=100_000
+        ),
         Option("supply_lower", 35, "lower tower pieces in the supply (rule 1.1.3; for tests and balancing)",
                kind=int, minimum=2 * SETUP_LOWER_PER_PLAYER, maximum=1000),
         Option("supply_top", 14, "top tower pieces in the supply (rule 1.1.3; for tests and balancing)",

@@ -116,7 +116,9 @@ def parse_position(text: str, rules: SovereignRules) -> ParsedPosition:
         raise PositionError(f"{prefix}: the player to move is {mover_text!r}, not 1 or 2 (rule 5.4)")
     to_move = int(mover_text) - 1
     if not _PHASE.fullmatch(phase_text):
-        raise PositionError(f"{prefix}: the phase {phase_text!r} is neither 'p' (play) nor 's<k>', k = 0..13 (rule 5.4)")
+        raise PositionError(
+            f"{prefix}: the phase {phase_text!r} is neither 'p' (play) nor 's<k>', k = 0..13 (rule 5.4)"
+        )
     placements = SETUP_PLACEMENTS if phase_text == "p" else int(phase_text[1:])
     if placements > SETUP_PLACEMENTS - 1 and phase_text != "p":
         raise PositionError(f"{prefix}: setup has 14 placements, so 's{placements}' cannot be (rule 1.2.3)")
@@ -212,7 +214,9 @@ def _check_setup(
         if code:
             seat, kind = CODE_SEAT[code], CODE_KIND[code]
             if not HOME_RANKS[seat] & BIT[square]:
-                raise PositionError(f"{prefix}: {name}: {SEAT_NAMES[seat]} places in its back two ranks only (rule 1.2.4)")
+                raise PositionError(
+                    f"{prefix}: {name}: {SEAT_NAMES[seat]} places in its back two ranks only (rule 1.2.4)"
+                )
             if height != SETUP_TOWER[kind]:
                 raise PositionError(
                     f"{prefix}: {name}: a {KIND_NAMES[kind]} is placed at height {SETUP_TOWER[kind]} during setup, "
@@ -274,7 +278,9 @@ def _check_play(
         raise PositionError(f"{prefix}: ply {ply} is past the limit of {rules.ply_limit} plies (rule 1.11.4)")
     winners = winner_on_board(heights, pieces)
     if len(winners) == 2:
-        raise PositionError(f"{prefix}: both Sovereigns stand on winning squares; the first one ended the game (rule 1.10)")
+        raise PositionError(
+            f"{prefix}: both Sovereigns stand on winning squares; the first one ended the game (rule 1.10)"
+        )
     if winners:
         if ending not in (None, "objective"):
             raise PositionError(

@@ -43,7 +43,16 @@ from .board import (
 from .evaluation import evaluate
 from .explain import illegal_reason
 from .movegen import play_moves, setup_moves, turn_status
-from .moves import CHECK_SUFFIX, WIN_SUFFIX, ConsultantJump, ContractorMove, Placement, Slide, consultant_jump, parse_move_text
+from .moves import (
+    CHECK_SUFFIX,
+    WIN_SUFFIX,
+    ConsultantJump,
+    ContractorMove,
+    Placement,
+    Slide,
+    consultant_jump,
+    parse_move_text,
+)
 from .position import ParsedPosition, format_position, winner_on_board
 from .rules import SovereignRules
 from .view import state_view
@@ -180,7 +189,12 @@ class SovereignState(State):
         if kind is Slide:
             self._move_piece(move.origin, move.target)  # type: ignore[attr-defined]
             target = move.target  # type: ignore[attr-defined]
-            won = move.kind == 0 and self.heights[target] == 3 and bool(GOAL_RANKS[seat] & BIT[target])  # type: ignore[attr-defined]
+            # a Sovereign ending on a 3-level square of its goal ranks wins (rule 1.10)
+            won = (
+                move.kind == 0  # type: ignore[attr-defined]
+                and self.heights[target] == 3
+                and bool(GOAL_RANKS[seat] & BIT[target])
+            )
         elif kind is ContractorMove:
             self._move_piece(move.origin, move.target)  # type: ignore[attr-defined]
             self._raise(move.build, move.levels)  # type: ignore[attr-defined]
