@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import boardlab
 from boardlab.games.overseer import SQUARE_BY_NAME, SQUARE_NAMES, OverseerState, is_attacked
+from boardlab.games.overseer.movegen import has_move
 from boardlab.games.overseer.board import BLACK_TO_MOVE_KEY, board_hash
 from tests.overseer import reference
 from tests.overseer.helpers import position_text
@@ -108,7 +109,7 @@ def boards(draw: st.DrawFn) -> str:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards())
-def test_r2_r4_the_generator_and_the_attack_test_agree_with_the_reference(position: str) -> None:
+def test_r2_r4_r7_5_the_generator_and_the_attack_test_agree_with_the_reference(position: str) -> None:
     state = boardlab.load("overseer").state_from_position(position)
     board, side = reference.parse(position)
     if not state.is_over():
@@ -121,6 +122,8 @@ def test_r2_r4_the_generator_and_the_attack_test_agree_with_the_reference(positi
             state.undo()
             assert state.position() == before
     for by, by_side in ((0, "w"), (1, "b")):
+        # rule 7.5's quick test agrees with the full list
+        assert has_move(state.board, state.squares[by], by) == bool(reference.legal_moves(board, by_side))
         captures = {m[3:] for m in reference.legal_moves(board, by_side) if m[2] == "x"}
         for square, letter in board.items():
             if reference.side_of(letter) != by_side and letter not in "Bb":
@@ -132,3 +135,25 @@ def test_r2_r4_the_generator_and_the_attack_test_agree_with_the_reference(positi
 def test_the_side_to_move_key_is_in_the_hash() -> None:
     state = boardlab.load("overseer").new_state(seed=1)
     assert board_hash(state.board, 1) == board_hash(state.board, 0) ^ BLACK_TO_MOVE_KEY != board_hash(state.board, 0)
+
+
+def test_r7_5_the_quick_no_move_test_on_crowded_boards() -> None:
+    """Boards nearly full of Barricades, where many sides cannot move at all."""
+    rng = random.Random(3)
+    game = boardlab.load("overseer")
+    stuck = 0
+    for _ in range(1500):
+        squares = ALL_SQUARES.copy()
+        rng.shuffle(squares)
+        pieces = {squares[0]: "O", squares[1]: "o"}
+        for square in squares[2:]:
+            if rng.random() < 0.97:
+                pieces[square] = rng.choice("BBBBBBBBBBBbbbbbbbbbbbSCGPM")
+        position = position_text(pieces, "w")
+        state = game.state_from_position(position)
+        board, _ = reference.parse(position)
+        for seat, side in ((0, "w"), (1, "b")):
+            expected = bool(reference.legal_moves(board, side))
+            stuck += not expected
+            assert has_move(state.board, state.squares[seat], seat) == expected, (position, side)
+    assert stuck > 20

@@ -25,6 +25,7 @@ from .board import (
     KIND_NAMES,
     NEIGHBOURS,
     ORTHOGONAL_NEIGHBOURS,
+    OWN,
     OVERSEER,
     PILOT,
     RADIAL,
@@ -192,6 +193,42 @@ def _diagonals(
             break
 
 
+def has_move(board: Sequence[Piece], squares: Sequence[Square], seat: int) -> bool:
+    """Whether ``seat`` has any legal move (rule 7.5), without listing them: a piece can move
+    exactly when the first square of one of its lines is free or holds a capturable enemy
+    (a Pilot looks past Barricades; a Soldier may also jump one). Stops at the first."""
+    klass = SQUARE_CLASS[seat]
+    for sq in squares:
+        kind = board[sq] & 7
+        if kind == BARRICADE:
+            for nxt in ORTHOGONAL_NEIGHBOURS[sq]:
+                if not board[nxt]:
+                    return True
+        elif kind == PILOT:
+            for first, second, _meet in DIAGONAL_PAIRS[sq]:
+                for ray in (first, second):
+                    for nxt in ray:
+                        c = klass[board[nxt]]
+                        if c != WALL:
+                            if c != OWN:
+                                return True
+                            break
+        else:
+            lines = SOLDIER_LINES[sq] if kind in (SOLDIER, OVERSEER, COMMANDER) else ORTHOGONAL_LINES[sq]
+            for nxt, beyond in lines:
+                c = klass[board[nxt]]
+                if c <= ENEMY:  # FREE or ENEMY
+                    return True
+                if c == WALL and kind == SOLDIER and beyond >= 0 and klass[board[beyond]] <= ENEMY:
+                    return True
+    return False
+
+
+#: ORTHOGONAL_LINES[square]: (next square, -1) forward/backward and round the ring: the first
+#: square of every line of a Captain or General (rules 3.3, 3.4)
+ORTHOGONAL_LINES = tuple(tuple((nxt, -1) for nxt in ORTHOGONAL_NEIGHBOURS[sq]) for sq in range(len(SOLDIER_LINES)))
+
+
 def is_attacked(board: Sequence[Piece], sq: Square, by: int) -> bool:
     """Whether a piece of seat ``by`` could move onto ``sq`` at once if an enemy piece
     (not a Barricade) stood there: the test behind "the Overseer can be captured".
@@ -319,4 +356,4 @@ def _describe(piece: Piece) -> str:
     return f"{SEAT_NAMES[piece >> 3]}'s {KIND_NAMES[piece & 7]}"
 
 
-__all__ = ["PATTERNS", "generate_moves", "is_attacked", "why_not"]
+__all__ = ["PATTERNS", "generate_moves", "has_move", "is_attacked", "why_not"]

@@ -10,8 +10,9 @@ Representation (the hot path of random play and MCTS):
 * ``zobrist``: the hash of the pieces and the side to move;
 * ``progress``: the core's :class:`~boardlab.core.ProgressTracker`: the positions since the
   last capture (threefold repetition, rules 7.3) and the plies without a capture (7.4);
-* ``moves``: the legal moves of the side to move, generated once when the turn passes
-  (rules 7.5 needs them anyway), then handed out as copies.
+* ``moves``: the legal moves of the side to move, listed on first demand (None until then;
+  whether there is one at all, rule 7.5, is settled cheaply when the turn passes) and then
+  handed out as copies.
 
 Lists and tuples are copy-on-write: ``_apply`` builds fresh ones and never changes one a
 snapshot or a copy may hold. So ``_snapshot`` is one tuple of references and ``_copy``
@@ -48,7 +49,7 @@ from .board import (
     board_hash,
 )
 from .evaluation import evaluate_position
-from .movegen import generate_moves, is_attacked, why_not
+from .movegen import generate_moves, has_move, is_attacked, why_not
 from .moves import OVERSEER_MARK, PieceMove, move_between, parse_notation
 from .position import format_position
 from .rules import OverseerRules
@@ -103,13 +104,21 @@ class OverseerState(State):
         )
         self._result: Result | None = None
         self._current = to_move
-        self.moves: list[PieceMove] = []
+        self.moves: list[PieceMove] | None = None
         self._settle_loaded_position()
 
     # --- the rules ---------------------------------------------------------------
     def _legal_moves(self) -> list[Move]:
-        """The moves of the side to move, generated when the turn passed (a copy of that list)."""
-        return list(self.moves)
+        """The moves of the side to move (a copy of the list kept for this position)."""
+        return list(self.mover_moves())
+
+    def mover_moves(self) -> list[PieceMove]:
+        """The legal moves of the side to move, listed once per position and shared: do not
+        change the list. Empty once the game is over."""
+        moves = self.moves
+        if moves is None:
+            moves = self.moves = generate_moves(self.board, self.squares[self.to_move], self.to_move)
+        return moves
 
     def _apply(self, move: Move) -> None:
         assert type(move) is PieceMove
@@ -167,8 +176,8 @@ class OverseerState(State):
         if result is not None:
             self._end(result)
             return
-        moves = self.moves = generate_moves(board, self.squares[other], other)
-        if moves:
+        self.moves = None
+        if has_move(board, self.squares[other], other):
             self._current = other
         else:
             self._end(self._no_moves_result(other))
@@ -220,10 +229,8 @@ class OverseerState(State):
         quiet = self.progress.quiet_moves
         if result is None and quiet >= self.rules.no_capture_limit:
             result = self._no_capture_draw(quiet)
-        if result is None:
-            self.moves = generate_moves(self.board, self.squares[mover], mover)
-            if not self.moves:
-                result = self._no_moves_result(mover)
+        if result is None and not has_move(self.board, self.squares[mover], mover):
+            result = self._no_moves_result(mover)
         if result is not None:
             self._end(result)
 
@@ -330,7 +337,7 @@ class OverseerState(State):
                 f"{SQUARE_NAMES[target]} is empty, so there is nothing to capture: the move is written "
                 f"{SQUARE_NAMES[origin]}-{SQUARE_NAMES[target]} (rule 9.2)"
             )
-        if move in self.moves:
+        if move in self.mover_moves():
             return None
         return why_not(board, seat, origin, target)
 
@@ -346,7 +353,7 @@ class OverseerState(State):
         if self._result is not None:
             return self._result.returns
         return evaluate_position(
-            self.board, self.squares, self.counts, self.overseers, self.to_move, self.moves
+            self.board, self.squares, self.counts, self.overseers, self.to_move, self.mover_moves()
         )
 
     # --- read-only facts for views, tests and agents -------------------------------
