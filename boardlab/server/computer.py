@@ -14,6 +14,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -22,12 +24,26 @@ from ..core.registry import game_ids
 from ..core.state import State
 
 log = logging.getLogger("boardlab.server")
+#: how often a worker checks that the server that started it still runs
+PARENT_CHECK_SECONDS = 1.0
 
 
 def think(spec: str, seed: int, state: State) -> str:
     """Run in a worker: the move the agent ``spec`` (seeded with ``seed``) chooses in ``state``."""
     agent = make_agent(spec, seed=seed, game=state.game)
     return str(agent.choose(state))
+
+
+def _serve_parent(parent: int) -> None:
+    """Run in each worker as it starts: leave as soon as the server is gone (killed, or shut
+    down while this worker searched), instead of lingering as an orphan."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="boardlab-parent-watch", daemon=True).start()
 
 
 def _warm_up() -> int:
@@ -57,7 +73,12 @@ class ComputerPlayers:
     def _new_executor(self) -> Executor:
         if self.workers <= 0:
             return ThreadPoolExecutor(max_workers=2, thread_name_prefix="boardlab-think")
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_serve_parent,
+            initargs=(os.getpid(),),
+        )
 
     async def choose(self, spec: str, seed: int, state: State, deadline: float) -> str | None:
         """The notation of the agent's move, or None when the search failed or took longer

@@ -132,3 +132,39 @@ def test_a_server_killed_mid_game_resumes_every_room_exactly(request: pytest.Fix
         # and play goes on
         again = move(client, versus["room"], versus["token"], state(client, versus["room"], versus["token"]))
         wait_for(client, versus["room"], versus["token"], again["ply"] + 1)
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def test_the_computers_workers_leave_with_a_killed_server(tmp_path: Path) -> None:
+    with serving(tmp_path, None, tmp_path / "serve.log") as (client, process):
+        create(client, {"game": "towers", "seats": ["computer:hard", "here"]})  # a worker is searching
+        workers = children(process.pid)
+        assert workers, "the computer's pool has no process"
+        os.kill(process.pid, signal.SIGKILL)  # the server alone: its workers are orphaned
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 15
+        while any(running(pid) for pid in workers):
+            assert time.monotonic() < deadline, "orphaned workers are still running"
+            time.sleep(0.2)
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` exists and is not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
