@@ -346,9 +346,11 @@ class Match:
                     on_move(entry)
         return played
 
-    def play_out(self) -> Result:
+    def play_out(self, before_decision: Callable[[State], None] | None = None) -> Result:
         """Play a match of computers only to its end (the lab's loop); returns the result.
 
+        ``before_decision(state)`` is an analyst's hook (the lab's metrics): it is handed the
+        real state, hidden parts included, before every decision, and must not change it.
         A game that passes its own ``max_moves`` bound is a rules bug: RuntimeError."""
         if self.humans:
             raise RefusedError("play_out needs a computer player in every seat", code="bad_seats")
@@ -356,6 +358,8 @@ class Match:
         while not self.is_over():
             if self._state.ply >= limit:
                 raise RuntimeError(f"{self.game.id}: game exceeded its bound of {limit} moves")
+            if before_decision is not None:
+                before_decision(self._state)
             self.play_computer()
         result = self.result()
         assert result is not None

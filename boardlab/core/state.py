@@ -8,7 +8,7 @@ here, once for every game. See docs/api.md for the contract of each hook.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence
 
 from .errors import BoardlabError, GameOverError, IllegalMoveError, NotationError
 from .values import CHANCE, TERMINAL, Move, Player, Result
@@ -144,6 +144,12 @@ class State:
         state = self.copy()
         state.seed = rng.getrandbits(64)
         return state
+
+    def position_key(self) -> Hashable:
+        """Optional hook: what "the same position again" compares (repetition statistics): the
+        position without move counters. Default: the position string; games whose string counts
+        moves override it (Towers: its Zobrist hash of the stacks and the seat to move)."""
+        return self.position()
 
     def default_move(self) -> Move | None:
         """Optional hook: the move the rules make for the player to move when their time runs

@@ -107,16 +107,14 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
     ]
     began = time.perf_counter()
     match = Match(game, agents, seed=seed)
+    tracer = GameTracer(on_ply)
     try:
-        tracer = GameTracer(match, on_ply)
-        match.play_computers(on_move=tracer.follow)
-        result = match.result()
-        assert result is not None and match.is_over()
+        result = match.play_out(before_decision=tracer.observe)
     except Exception as exc:
         # name the game so it can be reproduced alone (a rules or agent bug, not bad input)
         raise RuntimeError(f"{game.id} game {index} (seed {seed}, agents {agents!r}) failed: {exc!r}") from exc
     seconds = time.perf_counter() - began
-    trace = tracer.trace()
+    trace = tracer.trace(result.returns)
     threshold: float | None = None
     decided_at: float | None = None
     if trace.evaluations is not None and len(result.winners) == 1:

@@ -1,17 +1,15 @@
 """What the lab watches while a game is played, and the per-game metrics made from it.
 
-The lab plays every game through :class:`~boardlab.core.match.Match`. A
-:class:`GameTracer` follows the match's log with a *shadow state*: the same game
-and seed, each logged move applied by its notation (as a record replays). Before
-every decision it samples, through the public protocol only:
+The lab plays every game through :class:`~boardlab.core.match.Match`; its
+``play_out`` hands a :class:`GameTracer` the real state before every decision,
+and the tracer samples, through the public protocol only:
 
 * the branching factor: ``len(state.legal_moves())`` of the player to move;
 * the evaluation: ``state.evaluate()`` (estimated returns per seat), if the game has one;
-* a repetition key: the position string without its trailing move counters.
+* the position's repetition key: ``state.position_key()`` (the position without counters).
 
-The shadow state sees the whole position, hidden parts included (like a record):
-it is an analyst's view, never shown to a player, and it does not touch the
-match's own random generators, so tracing never changes a game.
+The tracer only reads the state (an analyst's view, hidden parts included, never
+shown to a player), so tracing never changes a game.
 
 :func:`lead_changes` and :func:`decisiveness` turn an evaluation series into the
 per-game figures the study metrics average (docs/lab.md defines them).
@@ -21,10 +19,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Hashable, Sequence
 
-from ..core.game import Game
-from ..core.match import LogEntry, Match
+from ..core.state import State
 from ..core.values import Player
 
 #: ``on_ply(ply)``: a progress tick, at most every :data:`TICK_SECONDS`
@@ -34,20 +31,6 @@ TICK_SECONDS = 0.5
 Evaluation = tuple[float, ...]
 
 
-def repetition_key(position: str) -> str:
-    """The position string without trailing whole-number fields.
-
-    Position strings end with counters that change every move (a no-progress
-    count, a move number), which would make every position look new; what is
-    left is the board and the side to move. A heuristic on the documented
-    string, see docs/lab.md ("Repetition").
-    """
-    fields = position.split(" ")
-    while len(fields) > 1 and fields[-1].isdigit():
-        fields.pop()
-    return " ".join(fields)
-
-
 @dataclass(frozen=True)
 class GameTrace:
     """What was sampled before each decision of one game.
@@ -55,7 +38,7 @@ class GameTrace:
     ``movers[i]`` decided decision ``i`` facing ``branching[i]`` legal moves;
     ``evaluations[i]`` is the evaluation then (``evaluations`` is None for a game
     without ``evaluate()``); ``repeated`` counts decisions taken at a position
-    (:func:`repetition_key`) already seen earlier in the game.
+    (``State.position_key``) already seen earlier in the game.
     """
 
     movers: tuple[Player, ...]
@@ -69,69 +52,46 @@ class GameTrace:
 
 
 class GameTracer:
-    """Follows one match's log with a shadow state and samples each decision.
+    """Samples each decision of one match: pass :meth:`observe` as ``before_decision`` to
+    ``Match.play_out``. Cost per decision: one ``legal_moves()``, one ``evaluate()`` and
+    one ``position_key()``."""
 
-    Pass :meth:`follow` as ``on_move`` to ``Match.play_computers``. Cost per
-    move: one ``parse_move`` and ``apply`` on the shadow state; per decision one
-    ``legal_moves()``, one ``evaluate()`` and one ``position()``.
-    """
-
-    def __init__(self, match: Match, on_ply: PlyTick | None = None) -> None:
-        self._game: Game = match.game
-        self._shadow = match.game.new_state(match.seed)
+    def __init__(self, on_ply: PlyTick | None = None) -> None:
         self._on_ply = on_ply
         self._last_tick = time.monotonic()
         self._movers: list[Player] = []
         self._branching: list[int] = []
         self._evaluations: list[Evaluation] | None = []
-        self._seen: set[str] = set()
+        self._seen: set[Hashable] = set()
         self._repeated = 0
-        for entry in match.log():  # the opening chance the match resolved before play
-            self._advance(entry)
-        self._sample()
 
-    def follow(self, entry: LogEntry) -> None:
-        """Apply the match's new move to the shadow state; sample if a seat decides next."""
-        self._advance(entry)
-        self._sample()
-        if self._on_ply is not None:
-            now = time.monotonic()
-            if now - self._last_tick >= TICK_SECONDS:
-                self._last_tick = now
-                self._on_ply(self._shadow.ply)
-
-    def trace(self) -> GameTrace:
-        evaluations = None if self._evaluations is None else tuple(self._evaluations)
-        final = self._shadow.returns() if self._shadow.is_over() else None
-        if evaluations is not None and final is not None:
-            evaluations += (tuple(float(value) for value in final),)
-        return GameTrace(tuple(self._movers), tuple(self._branching), evaluations, self._repeated)
-
-    def _advance(self, entry: LogEntry) -> None:
-        shadow = self._shadow
-        if shadow.ply >= self._game.max_moves:
-            # Match.play_out's guard, kept for the lab's loop (play_computers has none)
-            raise RuntimeError(f"{self._game.id}: game exceeded its bound of {self._game.max_moves} moves")
-        shadow.apply(shadow.parse_move(entry.notation))
-
-    def _sample(self) -> None:
-        shadow = self._shadow
-        mover = shadow.current_player()
-        if mover < 0:
-            return
-        self._movers.append(mover)
-        self._branching.append(len(shadow.legal_moves()))
-        key = repetition_key(shadow.position())
+    def observe(self, state: State) -> None:
+        """Sample the decision about to be made in ``state`` (read only)."""
+        self._movers.append(state.current_player())
+        self._branching.append(len(state.legal_moves()))
+        key = state.position_key()
         if key in self._seen:
             self._repeated += 1
         else:
             self._seen.add(key)
         if self._evaluations is not None:
-            estimate = shadow.evaluate()
+            estimate = state.evaluate()
             if estimate is None:
                 self._evaluations = None
             else:
                 self._evaluations.append(tuple(float(value) for value in estimate))
+        if self._on_ply is not None:
+            now = time.monotonic()
+            if now - self._last_tick >= TICK_SECONDS:
+                self._last_tick = now
+                self._on_ply(state.ply)
+
+    def trace(self, final_returns: Sequence[float] | None) -> GameTrace:
+        """The samples, with the game's final returns appended to the evaluations."""
+        evaluations = None if self._evaluations is None else tuple(self._evaluations)
+        if evaluations is not None and final_returns is not None:
+            evaluations += (tuple(float(value) for value in final_returns),)
+        return GameTrace(tuple(self._movers), tuple(self._branching), evaluations, self._repeated)
 
 
 def leaders(evaluations: Sequence[Evaluation]) -> list[Player | None]:

@@ -25,7 +25,7 @@ from boardlab.lab.metrics import (
     variant_metrics,
 )
 from boardlab.lab.stats import GameOutcome
-from boardlab.lab.trace import decisiveness, lead_changes, leaders, repetition_key
+from boardlab.lab.trace import decisiveness, lead_changes, leaders
 
 SEATS = ["White", "Black"]
 
@@ -75,13 +75,6 @@ def test_decisiveness_is_the_first_point_above_every_losers_best() -> None:
     assert decisiveness(comeback, winner=0) == (0.9, 1.0)
     # ahead from the first point on: decided at 0
     assert decisiveness([(0.6, 0.4), (0.7, 0.3), (1.0, 0.0)], winner=0) == (0.4, 0.0)
-
-
-def test_repetition_key_drops_trailing_counters_only() -> None:
-    assert repetition_key("-,WW,-/C,- W 12") == "-,WW,-/C,- W"
-    assert repetition_key("board w 6 4") == "board w"
-    assert repetition_key("12") == "12"  # a position of one number keeps it
-    assert repetition_key("a 3 b") == "a 3 b"
 
 
 # --- rates, balance, tests --------------------------------------------------------------

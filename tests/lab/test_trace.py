@@ -32,6 +32,9 @@ def test_samples_match_a_replay_of_the_record() -> None:
         state.play(text)
     evaluations.append(tuple(state.returns()))
     assert outcome.branching == tuple(branching)
+    keys = [replay.position_key() for replay in [record.state_at(n) for n in range(len(record.moves))]
+            if replay.current_player() >= 0]
+    assert outcome.repeated == len(keys) - len(set(keys))
     assert outcome.decisions == len(branching) and outcome.first_mover == 0
     assert outcome.lead_changes == lead_changes(evaluations)
     winner = outcome.winners[0]

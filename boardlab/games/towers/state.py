@@ -381,6 +381,10 @@ class TowersState(State):
         """Moves since the last build or dropping push (rules 8.2)."""
         return self.progress.quiet_moves
 
+    def position_key(self) -> int:
+        """The Zobrist hash of the stacks and the seat to move: the position without its counter."""
+        return self.zobrist
+
     def _view(self, viewer: int | None) -> dict[str, Any]:
         """The whole board: Towers has no hidden information, so every seat sees the same."""
         return state_view(self)
