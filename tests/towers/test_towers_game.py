@@ -107,7 +107,7 @@ def test_render_draws_labels_colours_castles_and_crowns() -> None:
     console = Console(record=True, width=100, color_system=None)
     console.print(text)
     plain = console.export_text()
-    assert "[CWWWW]" in plain and "BW" in plain
+    assert "{CWWWW}" in plain and "BW" in plain  # a crowned castle in braces (rule 7.3)
 
 
 def test_evaluate_is_a_distribution_and_favours_castles() -> None:
