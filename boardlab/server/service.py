@@ -102,6 +102,8 @@ class Created:
 
 
 class RoomService:
+    """Rooms in memory over storage: create, join, act, watch; the computer and the clock."""
+
     def __init__(self, settings: Settings, storage: Storage, computer: ComputerPlayers) -> None:
         self.settings = settings
         self.storage = storage
@@ -393,8 +395,9 @@ class RoomService:
         offers: bool = False,
     ) -> None:
         """Write what changed (the moves after the last one storage shares, the room's fields) in
-        one transaction, against the revision the change was made on. On any failure the room
-        is reloaded from storage and the action refused. ``offers``: see :meth:`_change`."""
+        one transaction, against the revision the change was made on. On any failure the action
+        is refused and the room reloaded from storage (at once in the background, so that its
+        computer and clock go on). ``offers``: see :meth:`_change`."""
         rows = match_rows(room.match)
         keep = shared_prefix(room.stored, rows)
         result = room.match.result()
@@ -410,10 +413,10 @@ class RoomService:
             room.stale = True  # whether it landed is unknown: the next action reloads the room
             raise
         except StorageConflict as exc:
-            room.stale = True
+            self._recover(room)
             raise conflict(f"room {room.id}: another action came first ({exc}); nothing was changed") from None
         except Exception as exc:
-            room.stale = True
+            self._recover(room)
             log.exception("room %s: saving a change failed", room.id)
             raise StorageUnavailableError(f"room {room.id}: the change could not be saved ({type(exc).__name__}); nothing was changed") from None
         room.stored = rows
@@ -422,6 +425,23 @@ class RoomService:
         room.row.updated = time.time()
         room.row.status = status
         room.row.ending, room.row.pending, room.row.result = ending, pending, result_json
+
+    def _recover(self, room: Room) -> None:
+        """Memory ran ahead of storage: mark the room and reload it as soon as its lock is free."""
+        room.stale = True
+
+        async def reload() -> None:
+            async with room.lock:
+                if not room.stale:
+                    return
+                try:
+                    await self._refresh(room)
+                except BoardlabError:
+                    return  # storage is still away: the next action tries again
+            self._schedule(room)
+
+        if not self._closing:
+            self._spawn(reload())
 
     # --- watchers ---------------------------------------------------------------------------
     async def watch(self, room_id: str, token: str | None, seat: Player | None) -> Watcher:
