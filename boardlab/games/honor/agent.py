@@ -67,8 +67,8 @@ class Level:
 
 
 LEVELS = {
-    "easy": Level(SearchBudget(12, 2, 2, 1.0), 2.0, "proxy", None, 0, 1.0, bidding="value"),
-    "normal": Level(SearchBudget(60, 3, 4, 1.5), 1.0, "pads", None, 0, 2.5),
+    "easy": Level(SearchBudget(8, 1, 2, 1.0), 2.5, "proxy", None, 0, 1.0, bidding="value"),
+    "normal": Level(SearchBudget(60, 3, 4, 1.5), 0.8, "pads", None, 0, 2.5),
     "hard": Level(SearchBudget(100, 4, 8, 1.5, probe=True), 0.0, "simulate",
                   SearchBudget(10, 1, 4, 1.0, probe=True), 4, 8.0),
 }

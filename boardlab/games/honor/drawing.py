@@ -33,6 +33,8 @@ WRECK = "×"
 MAX_COLUMNS = 74
 #: the tallest close-up, in character rows, before it switches to a coarser scale
 MAX_ZOOM_ROWS = 26
+#: the tallest overview, in character rows: a taller table is drawn with taller cells
+MAX_OVERVIEW_ROWS = 40
 #: sample points per overview cell (fractions of its width and height)
 CELL_SAMPLES = tuple((sx, sy) for sy in (0.125, 0.375, 0.625, 0.875) for sx in (0.2, 0.5, 0.8))
 #: sample points per zoom pixel: a pixel is drawn when at least PIXEL_SHARE of them are inside
@@ -80,7 +82,6 @@ def overview(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     xs += [x for parts in fallen for x in _bounds(parts)[:2]]
     left, right = min(xs), max(xs)
     cm_per_col = max(1.0, (right - left) / MAX_COLUMNS)
-    cm_per_row = 2.0 * cm_per_col
     cols = int(math.ceil((right - left) / cm_per_col))
     layers: list[tuple[Parts, str]] = [(parts, "grey39:" + WRECK) for parts in fallen]
     if ghost is not None:
@@ -89,7 +90,9 @@ def overview(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
         parts = world_parts(piece["pid"], piece["x"], piece["y"], piece["angle"])
         layers.append((parts, COLOURS[piece["owner"] % 4] + ":" + ("▓" if piece["foundation"] else "█")))
     top = max([6.0] + [_bounds(parts)[3] for parts, _ in layers])
-    rows = min(int(math.ceil((top + 1.0) / cm_per_row)), 3 * MAX_ZOOM_ROWS)
+    # a very tall table is squeezed upwards, never cut
+    cm_per_row = max(2.0 * cm_per_col, (top + 1.0) / MAX_OVERVIEW_ROWS)
+    rows = int(math.ceil((top + 1.0) / cm_per_row))
     grid = [[" "] * cols for _ in range(rows)]
     for parts, symbol in layers:
         x0, x1, y0, y1 = _bounds(parts)
@@ -100,6 +103,11 @@ def overview(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
                 if any(_inside(parts, left + (col + sx) * cm_per_col, (row + sy) * cm_per_row)
                        for sx, sy in CELL_SAMPLES):
                     grid[row][col] = symbol
+        # a piece thinner than a cell still shows, in the cell of its middle
+        middle_col = min(cols - 1, max(0, int(((x0 + x1) / 2 - left) / cm_per_col)))
+        middle_row = min(rows - 1, max(0, int((y0 + y1) / 2 / cm_per_row)))
+        if grid[middle_row][middle_col] == " ":
+            grid[middle_row][middle_col] = symbol
     lines = [_runs([(cell.rpartition(":")[0], cell.rpartition(":")[2]) for cell in grid[row]])
              for row in range(rows - 1, -1, -1)]
     table = ["▔"] * cols

@@ -282,8 +282,13 @@ def _check_push(data: Any, bounds: _Bounds, pools: tuple[int, ...], standing: tu
     pid, pusher, holder, passes = _list(data, "push", 4)
     push = PushChain(_pid(pid, "pushed piece"), _int(pusher, "pusher", *seat), _int(holder, "holder", *seat),
                      _int(passes, "passes", 0, 4 * START_POOL))
-    if push.pusher != turn_player or not standing[push.holder]:
-        raise _fail("push: the turn player pushes, and a standing player holds the piece (rule 7.7)")
+    holder = push.pusher
+    for _ in range(push.passes + 1):
+        holder = next((holder + k) % bounds.players for k in range(1, bounds.players + 1)
+                      if standing[(holder + k) % bounds.players])
+    if push.pusher != turn_player or push.holder != holder:
+        raise _fail(f"push: the turn player pushes, and after {push.passes} pass(es) player {holder} holds "
+                    "the piece (rule 7.7)")
     if pools[push.holder] < push.fee:
         raise _fail(f"push: the holder cannot pay the fee {push.fee}, so they would have accepted (rule 7.8)")
     return push
