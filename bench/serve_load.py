@@ -81,10 +81,14 @@ async def player(base: str, room: str, token: str, seat: int, think: float, rng:
                 continue
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             choices = [move for move in message["legal_moves"] if move["type"] != "resign"] or message["legal_moves"]
-            body = {"move": rng.choice(choices)["text"], "ply": message["ply"]}
+            # with the revision the state is known to be current, so the answer may leave out the log it holds
+            body = {"move": rng.choice(choices)["text"], "ply": message["ply"], "revision": message["revision"]}
+            held_log = message["log_start"] + len(message["log"])
             began = time.perf_counter()
             try:
-                response = await client.post(f"/api/rooms/{room}/moves", json=body, headers=headers)
+                response = await client.post(
+                    f"/api/rooms/{room}/moves", json=body, headers=headers, params={"log_from": held_log}
+                )
             except httpx.TransportError as exc:
                 tally.refuse(f"transport: {type(exc).__name__}")
                 return

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Depends, Header
+from fastapi import Depends, Header, Query
 from starlette.requests import HTTPConnection
 
 from .errors import BadTokenError
@@ -36,5 +36,24 @@ async def seat_token(
 
 Service = Annotated[RoomService, Depends(get_service)]
 Token = Annotated[str | None, Depends(seat_token)]
+#: ``?log_from=N``: the answer's log starts at entry N (the client holds the entries before it)
+LogFrom = Annotated[
+    int,
+    Query(
+        alias="log_from",
+        ge=0,
+        description="send the log from this entry on (log_start); safe when the client's state is current, "
+        "e.g. with a move that named its revision",
+    ),
+]
 
-__all__ = ["Service", "Token", "get_service", "seat_token"]
+
+def log_from(message: dict[str, Any], start: int) -> dict[str, Any]:
+    """``message`` with its log from entry ``start`` on (``log_start`` says where it begins)."""
+    if start <= 0:
+        return message
+    start = min(start, len(message["log"]))
+    return {**message, "log_start": start, "log": message["log"][start:]}
+
+
+__all__ = ["LogFrom", "Service", "Token", "get_service", "log_from", "seat_token"]

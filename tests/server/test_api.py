@@ -204,3 +204,18 @@ def test_a_restarted_app_resumes_every_room_exactly(database_url: str, tmp_path:
                 assert new == old
         assert second.state(pending.room)["view"]["match"]["draw_offer"] == [0]
         assert second.client.get(f"/api/rooms/{versus.room}", headers=auth("wrong")).json()["error"]["code"] == "bad_token"
+
+
+def test_an_answer_can_leave_out_the_log_the_client_holds(server: Harness) -> None:
+    created = server.create("towers", ["here", "here"])
+    state = created.state
+    for _ in range(3):
+        state = server.move(created.room, created.token, state["legal_moves"][0]["text"], state["ply"]).json()
+    url = f"/api/rooms/{created.room}/moves"
+    body = {"move": state["legal_moves"][0]["text"], "ply": state["ply"], "revision": state["revision"]}
+    short = server.client.post(url, json=body, params={"log_from": 3}, headers=auth(created.token)).json()
+    assert short["log_start"] == 3 and [entry["number"] for entry in short["log"]] == [4]
+    whole = server.client.get(f"/api/rooms/{created.room}", params={"log_from": 99}, headers=auth(created.token)).json()
+    assert whole["log_start"] == 4 and whole["log"] == []
+    bad = server.client.get(f"/api/rooms/{created.room}", params={"log_from": -1})
+    assert bad.json()["error"]["code"] == "bad_request"

@@ -7,7 +7,7 @@ from typing import Literal, Optional
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from ..deps import Service, Token
+from ..deps import LogFrom, Service, Token, log_from
 from ..schemas import CreatedRoom, CreateRoomRequest, ErrorResponse, JoinedRoom, JoinRequest, RoomSummary, StateMessage
 from ..service import NewRoom
 from ..rooms import state_message
@@ -49,8 +49,9 @@ async def room_state(
     service: Service,
     token: Token,
     seat: Optional[int] = Query(None, ge=0, le=15, description="whose view, among the token's seats"),
+    log_start: LogFrom = 0,
 ) -> JSONResponse:
-    return JSONResponse(await service.state(room_id, token, seat))
+    return JSONResponse(log_from(await service.state(room_id, token, seat), log_start))
 
 
 @router.post("/{room_id}/join", response_model=JoinedRoom, summary="take an invited seat with its invite code")
