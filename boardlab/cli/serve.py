@@ -51,8 +51,9 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     if args.workers < 1:
         raise CliError(f"--workers {args.workers}: the computer needs at least one process")
     settings = Settings(data_dir=Path(args.data_dir).expanduser(), database_url=args.database_url, computer_workers=args.workers)
+    url = settings.storage_url()  # a URL of the wrong kind is an OptionError naming the kinds
     try:
-        storage = Storage(settings.storage_url())
+        storage = Storage(url)
     except Exception as exc:  # the database's own error says best what is wrong (no server, bad password ...)
         raise CliError(f"cannot open the database: {exc}") from None
     app = create_app(settings, storage)
