@@ -3,12 +3,16 @@ nothing: neither storage nor what anyone is shown."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import boardlab
 from boardlab import IllegalMoveError, NotationError
+from boardlab.server.errors import ERROR_STATUS
 from tests.server.harness import Harness, Seated, auth
 
 
@@ -193,3 +197,43 @@ def test_refusals_of_match_actions_name_the_reason(server: Harness) -> None:
     refused(server.act(created.room, created.token, "draw", {"action": "accept"}), 409, "no_draw_offer")
     refused(server.act(created.room, created.token, "draw", {"action": "shrug"}), 422, "bad_request", "action")
     assert snapshot(server, created.room, created.token) == before
+
+
+@pytest.fixture
+def people(sqlite_server: Harness) -> tuple[Harness, Seated]:
+    """Towers between two people at one screen (one room for every fuzzed example)."""
+    return sqlite_server, sqlite_server.create("towers", ["here", "here"])
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    body=st.one_of(
+        json_values,
+        st.fixed_dictionaries({"move": st.text(max_size=40), "ply": st.integers(-3, 5)}, optional={"seat": json_values, "revision": json_values}),
+    ),
+    raw=st.one_of(st.none(), st.binary(max_size=60)),
+)
+def test_whatever_arrives_gets_a_coded_refusal_or_a_legal_move_and_nothing_else(
+    people: tuple[Harness, Seated], body: Any, raw: bytes | None
+) -> None:
+    """Fuzzed bodies on the moves route: either the move was legal (and stored), or the answer
+    is a 4xx with a code from the table; never a 500, never a change without an answer."""
+    server, created = people
+    before = server.stored(created.room).moves
+    headers = {"Content-Type": "application/json", **auth(created.token)}
+    content = raw if raw is not None else json.dumps(body).encode()
+    response = server.client.post(f"/api/rooms/{created.room}/moves", content=content, headers=headers)
+    after = server.stored(created.room).moves
+    if response.status_code == 200:
+        assert len(after) > len(before)
+    else:
+        assert 400 <= response.status_code < 500, response.text
+        assert response.json()["error"]["code"] in ERROR_STATUS
+        assert after == before
