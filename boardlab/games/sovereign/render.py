@@ -70,7 +70,8 @@ def render_view(envelope: Mapping[str, Any]) -> str:
     else:
         status += f"   ply {view['play_ply']}/{view['ply_limit']}"
     lines.append(status)
-    lines.append("square = height (· ground) + piece: S Sovereign D Diplomat C Consultant B Contractor")
+    lines.append("pieces: S Sovereign, D Diplomat, C Consultant, B Contractor")
+    lines.append("digit: tower height (· open ground); ! a threatened Sovereign")
     result = envelope.get("result")
     if result:
         winners = result["winners"]
