@@ -12,14 +12,13 @@ import warnings
 from pathlib import Path
 from typing import Iterator
 
-import psycopg
 import pytest
 
 # starlette's test client asks for httpx2; httpx (the web extra's) works the same for it
 warnings.filterwarnings("ignore", message=".*install `httpx2`.*")
 
 from tests.server.harness import Harness, make_harness  # noqa: E402
-from tests.server.postgres import TemporaryPostgres, server_programs  # noqa: E402
+from tests.server.postgres import TemporaryPostgres, empty_postgres, server_programs  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -34,13 +33,6 @@ def postgres_url() -> Iterator[str]:
         yield server.start()
     finally:
         server.stop()
-
-
-def empty_postgres(url: str) -> str:
-    """``url`` with the server's tables dropped (the app makes them again)."""
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS moves, seats, rooms")
-    return url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -111,4 +111,11 @@ class TemporaryPostgres:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-__all__ = ["TemporaryPostgres", "server_programs"]
+def empty_postgres(url: str) -> str:
+    """``url`` with the server's tables dropped (the app makes them again)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS moves, seats, rooms")
+    return url
+
+
+__all__ = ["TemporaryPostgres", "empty_postgres", "server_programs"]

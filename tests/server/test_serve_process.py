@@ -17,7 +17,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from tests.server.conftest import empty_postgres
+from tests.server.postgres import empty_postgres
 from tests.server.harness import auth
 
 
