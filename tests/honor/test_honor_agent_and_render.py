@@ -72,3 +72,74 @@ def test_r13_agent_never_reads_the_seed() -> None:
         state = play(exact_game(2).new_state(seed=seed), *moves)
         decisions.append(agent("normal").choose(state.resample(0, random.Random(5))))
     assert decisions[0] == decisions[1]
+
+
+# --- rule 13: levels, pass chains, judgement ----------------------------------------------------
+def slab_and_brick():
+    return play(exact_game(2).new_state(seed=1), "build SL1 0", "pass", "rel 30", "build BR1 0", "pass", "rel 90")
+
+
+def test_r13_a_pass_chain_is_solved_backwards_from_who_can_pay() -> None:
+    """Rule 7.7 with fees 1, 2, 3, ...: between equal pools of 10 a dangerous push comes back to
+    the pusher (the holder pays 1 to pass it, and the pusher could not pass it on for good);
+    with 3 tokens each the holder cannot win the exchange and accepts at once."""
+    state = slab_and_brick()
+    chooser = agent("normal")
+    always_risky = lambda player, pid: 0.7  # noqa: E731
+    assert chooser._chain(state, "LG1", 1, 1, (10, 10), always_risky) == (0, (10, 9))
+    assert chooser._chain(state, "LG1", 1, 1, (3, 3), always_risky) == (1, (3, 3))
+    never_risky = lambda player, pid: 0.0  # noqa: E731
+    assert chooser._chain(state, "CU1", 1, 1, (10, 10), never_risky) == (1, (10, 10))
+
+
+def test_r13_normal_and_hard_keep_their_tokens_where_easy_pays_for_the_slab() -> None:
+    """A one-token lead decides who must accept the awkward pieces (rule 7.7): the stronger
+    levels let the opener have the slab at 0 and build their own foundation on their turn."""
+    state = play(exact_game(2).new_state(seed=1), "build SL1 0")
+    assert str(agent("easy").choose(state)) == "raise 1"
+    assert agent("normal").choose(state) == Pass() and agent("hard").choose(state) == Pass()
+
+
+def test_r13_levels_grow_in_search_and_shrink_in_noise() -> None:
+    from boardlab.games.honor.agent import LEVELS
+
+    easy, normal, hard = LEVELS["easy"], LEVELS["normal"], LEVELS["hard"]
+    assert easy.place.screens < normal.place.screens < hard.place.screens
+    assert easy.shaky_hand > normal.shaky_hand > hard.shaky_hand == 0
+    assert hard.judgement == "simulate" and hard.place.probe and easy.seconds <= normal.seconds <= hard.seconds
+
+
+def test_r13_hard_judges_pushes_by_simulation_and_caches_by_tower(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bids and pushes use the placement search (a small budget per player and piece kind);
+    a tower that has not changed is not simulated again."""
+    from boardlab.games.honor import agent as agent_module
+
+    calls = []
+    real = agent_module.search_release
+
+    def counting(*args, **kwargs):
+        calls.append(args[1:3])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(agent_module, "search_release", counting)
+    state = slab_and_brick()
+    hard = agent("hard")
+    move = hard.choose(state.resample(0, random.Random(1)))
+    state.check_move(move)
+    first = len(calls)
+    assert first > 0 and all(player in (0, 1) for player, _ in calls)
+    hard.choose(state.resample(0, random.Random(2)))
+    assert not set(calls[first:]) & set(calls[:first]), "the same towers: known risks come from the cache"
+
+
+def test_r13_count_budgets_make_decisions_reproducible_and_a_time_cap_stops_the_search() -> None:
+    import time
+
+    state = play(slab_and_brick(), "build CU1 0", "pass")
+    first = registered_agents()["honor"](seed=3, level="normal", seconds=0).choose(state.copy())
+    second = registered_agents()["honor"](seed=3, level="normal", seconds=0).choose(state.copy())
+    assert first == second
+    started = time.perf_counter()
+    quick = registered_agents()["honor"](seed=3, level="hard", seconds=0.01).choose(state.copy())
+    state.check_move(quick)
+    assert time.perf_counter() - started < 5

@@ -207,7 +207,9 @@ def mutated_positions(draw: Any) -> tuple[dict[str, Any], str]:
     options, text = draw(st.sampled_from(POSITIONS))
     record = json.loads(text)
     for _ in range(draw(st.integers(1, 2))):
-        if record.get("table") and isinstance(record["table"], list) and draw(st.integers(0, 2)) == 0:
+        table = record.get("table")
+        if (isinstance(table, list) and table and all(isinstance(e, list) and len(e) == 7 for e in table)
+                and draw(st.integers(0, 2)) == 0):
             path = (*_pose_path(draw, record), draw(st.sampled_from([4, 5, 6])))
         else:
             path = _path(draw, record)

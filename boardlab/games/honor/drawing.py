@@ -46,8 +46,8 @@ Parts = list[list[tuple[float, float]]]
 
 def ghost_parts(view: Mapping[str, Any]) -> Parts | None:
     """The piece in hand at the aim's release pose (x, rotation, the true release height)."""
-    placing = view.get("placing")
-    aim = placing and placing.get("aim")
+    placing = view.get("placing") or {}
+    aim = placing.get("aim")
     if not aim or aim.get("y") is None:
         return None
     return world_parts(placing["pid"], aim["x"], aim["y"], math.radians(aim["rotation"]))
@@ -186,7 +186,7 @@ def zoom(view: Mapping[str, Any], focus: int) -> list[str]:
                            if _inside(parts, left + (col + sx) * scale, (prow + sy) * scale))
                 if hits >= PIXEL_SHARE:
                     pixels[(col, prow)] = style
-    lines = []
+    lines: list[str] = []
     for row in range(rows - 1, -1, -1):
         cells = [_cell(pixels.get((col, 2 * row + 1)), pixels.get((col, 2 * row))) for col in range(cols)]
         line = _runs(cells)
@@ -202,8 +202,8 @@ def zoom(view: Mapping[str, Any], focus: int) -> list[str]:
     lines.append(f"[orange4]{''.join(table)}[/]")
     ticks, numbers = _ruler(left, scale, cols, major=5 if scale <= 0.5 else 10, minor=1 if scale <= 0.5 else 5)
     lines += [ticks.rstrip(), numbers.rstrip()]
-    placing = view.get("placing")
-    aim = placing and placing.get("aim")
+    placing = view.get("placing") or {}
+    aim = placing.get("aim")
     if aim and placing["placer"] == focus:
         lines.append(_window_row(aim, left, scale, cols))
     return lines

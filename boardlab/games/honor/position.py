@@ -382,7 +382,7 @@ def parse_position(text: str, rules: "HonorRules") -> dict[str, Any]:
     if phase != "OVER":
         if sum(standing) < 2:
             raise _fail(f"phase {phase} with fewer than two players standing")
-        actor = {"CHOOSE": turn_player, "AUCTION": auction and auction.to_act,
+        actor: Any = {"CHOOSE": turn_player, "AUCTION": auction and auction.to_act,
                  "PUSH": push and push.holder, "PLACE": placing and placing.placer,
                  "TREMOR": placing and placing.placer}[phase]
         if not standing[actor]:

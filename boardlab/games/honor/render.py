@@ -215,7 +215,7 @@ def _estimated_aim(view: Mapping[str, Any], release: str) -> dict[str, Any]:
             if max(x for x, _ in part) > left and min(x for x, _ in part) < right:
                 floor = max(floor, max(y for _, y in part))
     windows = {entry["rotation"]: entry["window"] for entry in placing.get("rotations") or []}
-    window = windows.get(move.theta_degrees, placing["window"] if move.thetaq == 0 else [1, 0])
+    window: list[int] = windows.get(move.theta_degrees) or (placing["window"] if move.thetaq == 0 else [1, 0])
     placing["aim"] = {"release": str(move), "x": move.x, "rotation": move.theta_degrees, "clearance": move.clearance,
                       "window": window, "preview": True, "legal": window[0] <= move.xq <= window[1],
                       "contact_y": floor - bottom, "y": floor - bottom + move.clearance, "lands_on": []}

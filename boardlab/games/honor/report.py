@@ -139,8 +139,8 @@ def describe(report: Mapping[str, Any], names: Sequence[str]) -> str:
         if move["degrees"] >= TURNED_DEGREES:
             how.append(f"turned {move['degrees']:.0f}°")
         shaken.setdefault(move["owner"], []).append(f"{kind_of(move['pid']).name} {move['pid']} {' and '.join(how)}")
-    for owner, pieces in sorted(shaken.items()):
-        sentences.append(f"{names[owner]}'s {', '.join(pieces)}, but {names[owner]}'s tower stands.")
+    for owner, named in sorted(shaken.items()):
+        sentences.append(f"{names[owner]}'s {', '.join(named)}, but {names[owner]}'s tower stands.")
     if not report["collapses"] and not shaken and report["resigned"] is None:
         sentences.append("Every tower stands.")
     if report["timed_out"]:

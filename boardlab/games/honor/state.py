@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from boardlab.core import CHANCE, TERMINAL, IllegalMoveError, Move, Result, State
 
@@ -17,10 +17,11 @@ from . import physics
 from .catalogue import ALL_PIECES, KINDS
 from .evaluation import evaluate
 from .moves import (
-    FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release, Resign, Tremor,
+    FULL_TURN, Accept, Build, Pass, PassOn, Push, Raise, Release, Resign, Tremor,
     parse_move_text,
 )
 from .placement import candidate_releases, default_release, release_height, release_window, tower_extent
+from .legality import move_problem
 from .report import KEPT, resolution_report
 from .position import (
     Auction, PieceOnTable, Placing, PushChain, canonical_json, canonical_record, parse_position, state_hash,
@@ -196,54 +197,12 @@ class HonorState(State):
             return Resign()
         return None
 
-    # === legality =====================================================================
+    # === legality (legality.py) =====================================================
     def _illegal_reason(self, move: Move) -> str | None:
-        phase, player = self.phase, self.current_player()
-        if isinstance(move, Resign):
-            if not self.rules.resign:
-                return "rule 7.13: resigning is off in this game (option resign)"
+        problem = move_problem(self, move)
+        if problem is None and isinstance(move, Resign | Release):
             return self._hash_problem(move)
-        if isinstance(move, Build | Push):
-            if phase != "CHOOSE":
-                return f"rule 7.1: pieces are chosen only at the start of a choice, the phase is {phase}"
-            if move.pid not in self.supply:
-                return f"rule 7.1: {move.pid} is not in the supply"
-            if isinstance(move, Build) and not 0 <= move.bid <= self.pools[player]:
-                return f"rule 7.2: the opening bid must be 0..{self.pools[player]} (your pool)"
-            return None
-        if isinstance(move, Raise | Pass):
-            if phase != "AUCTION":
-                return f"rule 7.3: there is no auction, the phase is {phase}"
-            if isinstance(move, Raise):
-                high, pool = self.auction.high, self.pools[player]  # type: ignore[union-attr]
-                if not high < move.bid <= pool:
-                    return f"rule 7.3: a raise must be above the high bid {high} and at most your pool {pool}"
-            return None
-        if isinstance(move, Accept | PassOn):
-            if phase != "PUSH":
-                return f"rule 7.7: no piece is being pushed to you, the phase is {phase}"
-            if isinstance(move, PassOn) and self.pools[player] < self.push.fee:  # type: ignore[union-attr]
-                return f"rule 7.7: passing on costs {self.push.fee} tokens, you have {self.pools[player]}"  # type: ignore[union-attr]
-            return None
-        if isinstance(move, Release):
-            if phase != "PLACE":
-                return f"rule 4.1: nothing to place, the phase is {phase}"
-            return self._release_problem(move) or self._hash_problem(move)
-        return f"{type(move).__name__} is not an Honor move"
-
-    def _release_problem(self, move: Release) -> str | None:
-        placing = self.placing
-        assert placing is not None
-        if not 0 <= move.thetaq < FULL_TURN:
-            return "rule 4.2: the rotation must be in [0, 360) degrees"
-        if not MIN_CLEARANCE <= move.hq <= MAX_CLEARANCE:
-            return "rule 4.2: the clearance must be 0.02..10.00 cm"
-        lo, hi = self.release_window(placing.placer, placing.pid, move.thetaq)
-        if not lo <= move.xq <= hi:
-            where = "the piece must lie inside your zone" if self.tower_extent(placing.placer) is None \
-                else "x must be within 3 cm of your tower's extent"
-            return f"rule 4.3: {where}: x in [{lo / 100:.2f}, {hi / 100:.2f}] at this rotation"
-        return None
+        return problem
 
     def _illegal_chance_reason(self, move: Move) -> str | None:
         if not isinstance(move, Tremor):
@@ -256,7 +215,7 @@ class HonorState(State):
         """A resolving move carrying a recorded hash: simulate now and compare (rule 11.4)."""
         if move.expect is None or (isinstance(move, Release) and self.rules.tremor):
             return None
-        trial = self.copy()
+        trial = cast("HonorState", self.copy())
         trial._apply(move)
         got = trial.resolutions[-1][1]
         if got != move.expect:
@@ -539,7 +498,7 @@ class HonorState(State):
         preview as played."""
         if not isinstance(move, Release) or self.phase != "PLACE":
             return super()._preview(move)  # type: ignore[return-value]
-        clone = self.copy()
+        clone = cast("HonorState", self.copy())
         if self.rules.preview == "outcome":
             clone.apply(move)
             if clone.phase == "TREMOR":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from boardlab.core import Move
 
@@ -161,7 +161,7 @@ def resampled(state: "HonorState", rng: random.Random) -> "HonorState":
     """A state every seat could be in: a copy with a fresh 256-bit seed that keeps the
     commitment to the real one, rebased so that no undo snapshot or history holds the
     real seed's tremor. Everything else of Honor is public."""
-    clone = state.copy()
+    clone = cast("HonorState", state.copy())
     clone.commitment = state.seed_commit
     clone.seed = rng.getrandbits(SEED_BITS)
     clone.rebase()
