@@ -189,9 +189,31 @@ def setup_moves(state: "SovereignState") -> list[Move]:
     return moves
 
 
-def play_moves(state: "SovereignState") -> tuple[list[Move], bool, bool]:
+def sovereign_scan(state: "SovereignState") -> tuple[int, int, int]:
+    """(enemy Consultant reach, the mover's Diplomat protection, the squares the mover's
+    Sovereign may legally move to): what both the end-of-turn check and the move list need."""
+    rules = state.rules
+    seat = state.to_move
+    heights = state.heights
+    sets = state.piece_sets
+    h0, h1, h2, h3 = state.level_sets
+    at_most = (h0, h0 | h1, ALL_SQUARES ^ h3, ALL_SQUARES)
+    own = seat * 4
+    reach = consultant_reach(sets[7 - own], heights, at_most[2])
+    protection = protected_squares(sets[own + 2], heights, rules.diplomat_self_protect)
+    sovereign = sets[own + 1].bit_length() - 1
+    empty = ALL_SQUARES ^ state.occupied
+    targets = slider_targets(sovereign, heights[sovereign], reach, empty, ALL_SQUARES ^ h0, at_most, rules)
+    safe = (ALL_SQUARES ^ reach) | protection
+    if rules.winning_move_ignores_threat:
+        safe |= h3 & GOAL_RANKS[seat]  # the winning move may end on an attacked square (rule 1.10)
+    return reach, protection, targets & safe
+
+
+def play_moves(state: "SovereignState", scan: tuple[int, int, int] | None = None) -> tuple[list[Move], bool, bool]:
     """The legal moves of the player to move in play, whether their Sovereign is threatened
-    (rule 1.9.1), and whether any Sovereign move is among the moves."""
+    (rule 1.9.1), and whether any Sovereign move is among the moves. ``scan``: the
+    :func:`sovereign_scan` of this position, if already made."""
     rules = state.rules
     seat = state.to_move
     heights = state.heights
@@ -205,8 +227,7 @@ def play_moves(state: "SovereignState") -> tuple[list[Move], bool, bool]:
     foe = 4 - own
     sovereign_set = sets[own + 1]
     diplomat_set = sets[own + 2]
-    reach = consultant_reach(sets[foe + 3], heights, at_most[2])
-    protection = protected_squares(diplomat_set, heights, rules.diplomat_self_protect)
+    reach, protection, targets = scan or sovereign_scan(state)
     attacked = reach & sovereign_set
     threatened = bool(attacked) and not protection & sovereign_set
     moves: list[Move] = []
@@ -214,11 +235,6 @@ def play_moves(state: "SovereignState") -> tuple[list[Move], bool, bool]:
 
     # the Sovereign (rules 1.5, 1.9, 1.10)
     sovereign = sovereign_set.bit_length() - 1
-    targets = slider_targets(sovereign, heights[sovereign], reach, empty, towers, at_most, rules)
-    safe = (ALL_SQUARES ^ reach) | protection
-    if rules.winning_move_ignores_threat:
-        safe |= h3 & GOAL_RANKS[seat]
-    targets &= safe
     has_sovereign_move = bool(targets)
     row = SLIDES[0]
     base = sovereign * NUM_SQUARES
@@ -308,11 +324,11 @@ def play_moves(state: "SovereignState") -> tuple[list[Move], bool, bool]:
     return moves, threatened, has_sovereign_move
 
 
-def turn_status(state: "SovereignState") -> tuple[bool, bool, bool]:
-    """(threatened, has a legal move, has a legal Sovereign move) for the player to move in
-    play: what the end-of-turn checks of rule 6 need, usually without listing every move
-    (a Sovereign, Consultant or Contractor move found is enough). Cost: about a third of
-    :func:`play_moves`."""
+def turn_status(state: "SovereignState") -> tuple[bool, bool, bool, tuple[int, int, int]]:
+    """(threatened, has a legal move, has a legal Sovereign move, the :func:`sovereign_scan`)
+    for the player to move in play: what the end-of-turn checks of rule 6 need, usually
+    without listing every move (a Sovereign, Consultant or Contractor move found is enough).
+    Cost: about a third of :func:`play_moves`."""
     rules = state.rules
     seat = state.to_move
     heights = state.heights
@@ -324,21 +340,16 @@ def turn_status(state: "SovereignState") -> tuple[bool, bool, bool]:
     own = seat * 4
     foe = 4 - own
     sovereign_set = sets[own + 1]
-    reach = consultant_reach(sets[foe + 3], heights, at_most[2])
-    protection = protected_squares(sets[own + 2], heights, rules.diplomat_self_protect)
+    scan = sovereign_scan(state)
+    reach, protection, targets = scan
     threatened = bool(reach & sovereign_set) and not protection & sovereign_set
-    sovereign = sovereign_set.bit_length() - 1
-    targets = slider_targets(sovereign, heights[sovereign], reach, empty, ALL_SQUARES ^ h0, at_most, rules)
-    safe = (ALL_SQUARES ^ reach) | protection
-    if rules.winning_move_ignores_threat:
-        safe |= h3 & GOAL_RANKS[seat]
-    has_sovereign_move = bool(targets & safe)
+    has_sovereign_move = bool(targets)
     if threatened:
         if rules.any_resolving_move:
-            return True, bool(play_moves(state)[0]), has_sovereign_move
-        return True, has_sovereign_move, has_sovereign_move
+            return True, bool(play_moves(state, scan)[0]), has_sovereign_move, scan
+        return True, has_sovereign_move, has_sovereign_move, scan
     if has_sovereign_move:
-        return False, True, True
+        return False, True, True, scan
     own_pieces = sovereign_set | sets[own + 2] | sets[own + 3] | sets[own + 4]
     foe_pieces = occupied ^ own_pieces
     shielded = protected_squares(sets[foe + 2], heights, rules.diplomat_self_protect) & foe_pieces
@@ -349,7 +360,7 @@ def turn_status(state: "SovereignState") -> tuple[bool, bool, bool]:
         consultants ^= low
         square = low.bit_length() - 1
         if KNIGHT_MASK[square] & open_targets & (ALL_SQUARES if heights[square] else at_most[2]):
-            return False, True, False
+            return False, True, False, scan
     contractors = sets[own + 4]
     if contractors and rules.build_mode == BUILD_ONE_LEVEL and not rules.contractor_transit:
         if state.pool_lower:
@@ -366,8 +377,8 @@ def turn_status(state: "SovereignState") -> tuple[bool, bool, bool]:
                 bit = steps & -steps
                 steps ^= bit
                 if KING_MASK[bit.bit_length() - 1] & buildable:
-                    return False, True, False
-    return False, bool(play_moves(state)[0]), False
+                    return False, True, False, scan
+    return False, bool(play_moves(state, scan)[0]), False, scan
 
 
 def _squares(squares: int) -> list[int]:
@@ -450,6 +461,7 @@ __all__ = [
     "seat_threatened",
     "setup_moves",
     "slider_targets",
+    "sovereign_scan",
     "straight_walk",
     "transit",
     "turn_status",

@@ -67,6 +67,7 @@ class SovereignState(State):
     __slots__ = (
         "rules", "heights", "pieces", "level_sets", "piece_sets", "occupied", "pool_lower", "pool_top",
         "to_move", "placements", "play_ply", "zobrist", "progress", "threatened", "_result", "_current", "_moves",
+        "_scan",
     )
 
     def __init__(self, game: "Sovereign", seed: int, parsed: ParsedPosition | None = None) -> None:
@@ -101,6 +102,7 @@ class SovereignState(State):
         self._result: Result | None = None
         self._current = self.to_move
         self._moves: list[Move] | None = None
+        self._scan: tuple[int, int, int] | None = None
         self._settle_loaded(parsed.ending)
 
     # --- turns ------------------------------------------------------------------------
@@ -112,7 +114,7 @@ class SovereignState(State):
             self.threatened = False  # every setup step has a free square (rule 1.2.5)
             self._current = self.to_move
             return
-        threatened, has_move, has_sovereign_move = turn_status(self)
+        threatened, has_move, has_sovereign_move, self._scan = turn_status(self)
         self.threatened = threatened
         seat = self.to_move
         name = SEAT_NAMES[seat]
@@ -139,7 +141,7 @@ class SovereignState(State):
             elif self.placements < SETUP_PLACEMENTS:
                 moves = setup_moves(self)
             else:
-                moves = play_moves(self)[0]
+                moves = play_moves(self, self._scan)[0]
             self._moves = moves
         return moves
 
@@ -308,14 +310,14 @@ class SovereignState(State):
         return (
             self.heights, self.pieces, self.level_sets, self.piece_sets, self.occupied, self.pool_lower,
             self.pool_top, self.to_move, self.placements, self.play_ply, self.zobrist, self.threatened,
-            self._result, self._current, self._moves,
+            self._result, self._current, self._moves, self._scan,
         )
 
     def _restore(self, snapshot: Any) -> None:
         (
             self.heights, self.pieces, self.level_sets, self.piece_sets, self.occupied, self.pool_lower,
             self.pool_top, self.to_move, self.placements, self.play_ply, self.zobrist, self.threatened,
-            self._result, self._current, self._moves,
+            self._result, self._current, self._moves, self._scan,
         ) = snapshot
         self.progress.undo()
 
@@ -338,6 +340,7 @@ class SovereignState(State):
         clone._result = self._result
         clone._current = self._current
         clone._moves = self._moves
+        clone._scan = self._scan
         return clone
 
     def _parse_move(self, text: str) -> Move:
