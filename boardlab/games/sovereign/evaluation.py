@@ -12,10 +12,17 @@ to build for that, the *bridge distance*:
 * plus the levels the goal square at the end still lacks, and the levels the Sovereign
   must climb to step onto a 3-level tower from inside its castle (from level 2 at least).
 
+Without a Contractor nothing more can be built, so only a walk already open counts.
 The path is found by layers of square sets (a flood fill per cost), so it costs a few
-dozen integer operations. The score adds material and whether each Sovereign is threatened;
-the difference of the two scores becomes returns by a slowly flattening curve, so they lie in [0, 1]
-and sum to 1. Cost: about 20-40 microseconds.
+dozen integer operations.
+
+The score adds material (the last Contractors and Consultants worth the most) and takes off
+a little for an attacked Sovereign; the player to move gets a tempo, and one with a free
+walk onto a winning square (distance 0, exactly when a winning move exists) is all but
+won. The difference of the two scores becomes returns by a slowly flattening curve, so a
+player far ahead still sees each step of progress; they lie in [0, 1] and sum to 1. A
+position that has occurred before is one repetition from a draw, so its lead is halved;
+when neither Sovereign can ever arrive, it is a draw. Cost: about 10-30 microseconds.
 """
 
 from __future__ import annotations
