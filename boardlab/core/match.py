@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .agent import Agent
 from .errors import GameOverError, IllegalMoveError, NotYourTurnError, RecordError, RefusedError, StaleMoveError
@@ -187,6 +187,31 @@ class Match:
     def ending(self) -> Ending | None:
         return self._ending
 
+    @property
+    def draw_offer(self) -> frozenset[Player]:
+        """The seats that agreed to the draw on offer (empty: no offer)."""
+        return frozenset(self._draw_agreed)
+
+    @property
+    def resignations_pending(self) -> frozenset[Player]:
+        """Seats that resigned in a game with a resignation move, to be played at their decision."""
+        return frozenset(self._resigning)
+
+    def restore_pending(self, draw_offer: Iterable[Player] = (), resignations: Iterable[Player] = ()) -> None:
+        """Put back a draw offer and queued resignations that a store kept beside the record
+        (a server after a restart), without asking anybody again."""
+        draw, resigning = set(draw_offer), set(resignations)
+        for seat in draw | resigning:
+            self._check_seat(seat)
+        self._draw_agreed = draw
+        self._resigning = resigning
+        self._play_resignations()
+
+    def restart_clock(self) -> None:
+        """Start the current decision's time limit now (a room whose last guest just joined, a
+        server that restarted: the time before is not the deciding person's)."""
+        self._decision_began = self._clock()
+
     def is_human(self, seat: Player) -> bool:
         return 0 <= seat < len(self.agents) and self.agents[seat] is None
 
@@ -250,6 +275,7 @@ class Match:
             self.seats,
             movers=[entry.by for entry in self._log],
             times=[entry.t for entry in self._log],
+            notes=[entry.note for entry in self._log],
             ending=self._ending,
             **meta,
         )
@@ -520,7 +546,9 @@ class Match:
             if record.movers and record.movers[number - 1] != by:
                 raise IllegalMoveError(f"record move {number} ({text!r}) was not made by the seat to move")
             move = state.parse_move(text)
-            self._apply(move, by, "", record.times[number - 1] if number - 1 < len(record.times) else 0.0)
+            stamp = record.times[number - 1] if number - 1 < len(record.times) else 0.0
+            note = record.notes[number - 1] if number - 1 < len(record.notes) else ""
+            self._apply(move, by, note, stamp)
         last = self._log[-1].t if self._log else 0.0
         self._began = self._clock() - last
         self._decision_began = self._clock()

@@ -10,7 +10,8 @@ Format 2::
       "start": null,                               # or a position string
       "seats": [{"name": "Ann", "agent": "human"}, {"name": "mcts", "agent": "mcts"}],
       "moves": [{"move": "b7+", "by": 0, "t": 1.52},   # by: the deciding seat, or "chance"
-                {"move": "r3+4", "by": "chance", "t": 1.52}, ...],
+                {"move": "r3+4", "by": "chance", "t": 1.52},
+                {"move": "end", "by": 1, "t": 91.5, "note": "timeout"}, ...],   # note: optional
       "ending": null,                              # or {"code": "resign", "seat": 1}
       "result": {"winners": [0], "returns": [1.0, 0.0], "code": "castles", "reason": "..."},
       "final_position": "...",
@@ -126,7 +127,8 @@ class Record:
     """A complete game: what was played, by whom, when, and how it ended.
 
     ``movers[i]`` is the seat that decided move ``i`` (:data:`CHANCE` for chance
-    outcomes); ``times[i]`` its time in seconds since the start.
+    outcomes); ``times[i]`` its time in seconds since the start; ``notes[i]`` a note
+    from the match driver (``timeout`` when the clock made the move), or empty.
     """
 
     game_id: str
@@ -138,6 +140,7 @@ class Record:
     moves: list[str] = field(default_factory=list)
     movers: list[Player] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     ending: Ending | None = None
     result: Result | None = None
     rules_version: str | None = None
@@ -153,6 +156,7 @@ class Record:
         *,
         movers: Sequence[Player] | None = None,
         times: Sequence[float] | None = None,
+        notes: Sequence[str] | None = None,
         ending: Ending | None = None,
         **meta: Any,
     ) -> "Record":
@@ -178,6 +182,7 @@ class Record:
             moves=state.history_notation(),
             movers=list(movers),
             times=list(times)[: len(history)] if times is not None else [0.0] * len(history),
+            notes=list(notes)[: len(history)] if notes is not None else [""] * len(history),
             ending=ending,
             result=result,
             rules_version=state.game.rules_version,
@@ -280,8 +285,8 @@ class Record:
             "start": self.start,
             "seats": [s.to_json() for s in self.seats],
             "moves": [
-                {"move": m, "by": "chance" if by == CHANCE else by, "t": round(t, 3)}
-                for m, by, t in zip(self.moves, self._padded_movers(), self._padded_times())
+                _move_entry(m, by, t, note)
+                for m, by, t, note in zip(self.moves, self._padded_movers(), self._padded_times(), self._padded_notes())
             ],
             "ending": None if self.ending is None else self.ending.to_json(),
             "result": None if self.result is None else self.result.to_json(),
@@ -291,6 +296,9 @@ class Record:
 
     def _padded_times(self) -> list[float]:
         return list(self.times) + [0.0] * (len(self.moves) - len(self.times))
+
+    def _padded_notes(self) -> list[str]:
+        return list(self.notes) + [""] * (len(self.moves) - len(self.notes))
 
     def _padded_movers(self) -> list[Player]:
         if len(self.movers) == len(self.moves):
@@ -323,7 +331,7 @@ class Record:
         start = data.get("start")
         if start is not None and not isinstance(start, str):
             raise RecordError("record 'start' must be a position string or null")
-        moves, movers, times = _parse_moves(data["moves"], players, version)
+        moves, movers, times, notes = _parse_moves(data["moves"], players, version)
         seats_data = data.get("seats", [])
         if not isinstance(seats_data, list):
             raise RecordError("record 'seats' must be a list")
@@ -353,6 +361,7 @@ class Record:
             moves=moves,
             movers=movers,
             times=times,
+            notes=notes,
             ending=ending,
             rules_version=rules_version,
             final_position=final_position,
@@ -525,17 +534,28 @@ def _whole_number(value: Any, name: str) -> int:
     return value
 
 
-def _parse_moves(moves_data: Any, players: int, version: int) -> tuple[list[str], list[Player], list[float]]:
-    """The moves list of a record: ``{move, by, t}`` objects (format 1: notation strings or ``{move, t}``)."""
+def _move_entry(move: str, by: Player, t: float, note: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"move": move, "by": "chance" if by == CHANCE else by, "t": round(t, 3)}
+    if note:
+        entry["note"] = note
+    return entry
+
+
+def _parse_moves(
+    moves_data: Any, players: int, version: int
+) -> tuple[list[str], list[Player], list[float], list[str]]:
+    """The moves list of a record: ``{move, by, t[, note]}`` objects (format 1: notation strings or ``{move, t}``)."""
     if not isinstance(moves_data, list):
         raise RecordError("record 'moves' must be a list")
     moves: list[str] = []
     movers: list[Player] = []
     times: list[float] = []
+    notes: list[str] = []
     for number, entry in enumerate(moves_data, 1):
         if version == 1 and isinstance(entry, str):
             moves.append(entry)
             times.append(0.0)
+            notes.append("")
             continue
         if not isinstance(entry, Mapping) or not isinstance(entry.get("move"), str):
             raise RecordError(f"move {number} is not a {{move, by, t}} object", number)
@@ -553,9 +573,13 @@ def _parse_moves(moves_data: Any, players: int, version: int) -> tuple[list[str]
                     f"move {number}: 'by' must be a seat 0..{players - 1} or \"chance\", not {_short(repr(by))}",
                     number,
                 )
+        note = entry.get("note", "")
+        if not isinstance(note, str):
+            raise RecordError(f"move {number}: 'note' must be text", number)
         moves.append(entry["move"])
         times.append(float(stamp))
-    return moves, movers, times
+        notes.append(note)
+    return moves, movers, times, notes
 
 
 __all__ = ["Ending", "READABLE_FORMATS", "RECORD_FORMAT", "Record", "Seat"]

@@ -163,15 +163,12 @@ class Room:
     def public_seats(self) -> list[dict[str, Any]]:
         return public_seats(self.seats)
 
-    def pending(self, offers: bool) -> dict[str, Any]:
-        """The match state that the record does not hold: a draw offer, queued resignations.
-        Only a draw or resignation action (``offers``) makes them; anything else can only
-        clear them, so with none pending before there is nothing to look up (the match shows
-        them only in a view, which costs a view)."""
-        if not offers and not any(self.row.pending.values()):
-            return {"draw_offer": [], "resigning": []}
-        extras = self.match.view(None)["match"]
-        return {"draw_offer": extras["draw_offer"] or [], "resigning": extras["resigning"] or []}
+    def pending(self) -> dict[str, Any]:
+        """The match state that the record does not hold: a draw offer, queued resignations."""
+        return {
+            "draw_offer": sorted(self.match.draw_offer),
+            "resigning": sorted(self.match.resignations_pending),
+        }
 
     def summary(self) -> dict[str, Any]:
         return room_summary(self.row, self.seats, len(self.match.log()), self.status)
@@ -275,15 +272,12 @@ def build_match(stored: StoredRoom, clock: Callable[[], float]) -> tuple[Game, M
         moves=[move.text for move in stored.moves],
         movers=[move.by for move in stored.moves],
         times=[move.t for move in stored.moves],
+        notes=[move.note for move in stored.moves],
         ending=None if row.ending is None else Ending(row.ending["code"], row.ending.get("seat")),
     )
     match = Match.from_record(record, agents, undo=row.undo, move_seconds=row.move_seconds, clock=clock)
     pending = row.pending or {}
-    for seat in pending.get("resigning", []):
-        match.resign(seat)
-    for seat in pending.get("draw_offer", []):
-        if match.is_human(seat):
-            match.offer_draw(seat)
+    match.restore_pending(pending.get("draw_offer", []), pending.get("resigning", []))
     return game, match
 
 

@@ -323,7 +323,7 @@ class RoomService:
         def give_up(room: Room) -> None:
             room.match.resign(room.acting_seat(token, seat))
 
-        return (await self._change(room_id, give_up, self._holder(token, seat), offers=True))[1]
+        return (await self._change(room_id, give_up, self._holder(token, seat)))[1]
 
     async def draw(self, room_id: str, token: str | None, action: str, seat: Player | None) -> Message:
         def answer(room: Room) -> None:
@@ -336,7 +336,7 @@ class RoomService:
             else:
                 room.match.decline_draw(acting)
 
-        return (await self._change(room_id, answer, self._holder(token, seat), offers=True))[1]
+        return (await self._change(room_id, answer, self._holder(token, seat)))[1]
 
     async def record(self, room_id: str) -> Record:
         """The finished game's record (the file ``boardlab replay`` reads); GameNotOverError
@@ -369,17 +369,15 @@ class RoomService:
         action: Callable[[Room], Any],
         answer_for: Callable[[Room], tuple[list[Player], Player | None]],
         conflict: type[BoardlabError] = StaleMoveError,
-        offers: bool = False,
     ) -> tuple[Room, Message]:
         """Run ``action`` on the room under its lock, commit it, tell the watchers, and
-        answer with the state ``answer_for`` names. A refusal changes nothing. ``offers``:
-        the action may make a draw offer or queue a resignation."""
+        answer with the state ``answer_for`` names. A refusal changes nothing."""
         room = await self.room(room_id)
         async with room.lock:
             if room.stale:
                 await self._refresh(room)
             outcome = action(room)
-            await self._commit(room, outcome if isinstance(outcome, SeatClaim) else None, conflict, offers)
+            await self._commit(room, outcome if isinstance(outcome, SeatClaim) else None, conflict)
             made = self._broadcast(room)
             held, seat = answer_for(room)
             viewer = room.viewer(held, seat)
@@ -392,18 +390,17 @@ class RoomService:
         room: Room,
         claim: SeatClaim | None = None,
         conflict: type[BoardlabError] = StaleMoveError,
-        offers: bool = False,
     ) -> None:
         """Write what changed (the moves after the last one storage shares, the room's fields) in
         one transaction, against the revision the change was made on. On any failure the action
         is refused and the room reloaded from storage (at once in the background, so that its
-        computer and clock go on). ``offers``: see :meth:`_change`."""
+        computer and clock go on)."""
         rows = match_rows(room.match)
         keep = shared_prefix(room.stored, rows)
         result = room.match.result()
         status = room.status
         ending = None if room.match.ending is None else room.match.ending.to_json()
-        pending = room.pending(offers)
+        pending = room.pending()
         result_json = None if result is None else result.to_json()
         fields = {"status": status, "ending": ending, "pending": pending, "result": result_json}
         change = Change(room.id, room.revision, keep, rows[keep:], fields, claim, takes_back=keep < len(room.stored))

@@ -283,3 +283,38 @@ def test_a_preview_shows_the_seats_view_after_a_move_and_changes_nothing() -> No
         match.preview(1, "take1")
     with pytest.raises(IllegalMoveError):
         match.preview(0, "take9")
+
+
+def test_a_timeout_note_survives_the_record() -> None:
+    class DefaultingState(type(boardlab.load("dicenim").new_state(1))):
+        def default_move(self):
+            return self.legal_moves()[0]
+
+    game = boardlab.load("dicenim", pile=12)
+    game._new_state = lambda seed: DefaultingState(game, seed, 12)  # type: ignore[method-assign]
+    clock = FakeClock()
+    match = Match(game, seed=2, move_seconds=5, clock=clock)
+    clock.now += 6
+    match.expire()
+    data = match.record().to_json()
+    assert data["moves"][2]["note"] == "timeout" and "note" not in data["moves"][0]
+    record = Record.from_json(data)
+    assert record.notes[2] == "timeout"
+    resumed = Match.from_record(record, clock=clock)
+    assert resumed.log()[2].note == "timeout"
+
+
+def test_pending_offers_and_resignations_are_restored_without_asking_again() -> None:
+    match = Match(boardlab.load("towers"), [None, make_agent("random", seed=1)], seed=1)
+    match.restore_pending(draw_offer=[0])
+    assert match.draw_offer == frozenset({0}) and match.view(1)["match"]["draw_offer"] == [0]
+    with pytest.raises(RefusedError):
+        match.restore_pending(draw_offer=[5])
+
+
+def test_the_clock_restarts_for_the_current_decision() -> None:
+    clock = FakeClock()
+    match = dicenim_match(move_seconds=30, clock=clock)
+    clock.now += 25
+    match.restart_clock()
+    assert match.seconds_left() == 30
