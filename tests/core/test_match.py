@@ -77,7 +77,7 @@ def test_two_moves_racing_for_one_ply_exactly_one_lands() -> None:
 
 
 def test_each_viewer_reads_the_log_as_it_may_know_it() -> None:
-    match = dicenim_match()
+    match = dicenim_match(clock=FakeClock())
     deal_of_p2 = match.log()[1]
     assert deal_of_p2.text_for(1).startswith("secret1=")
     assert deal_of_p2.text_for(0) == deal_of_p2.text_for(None) == "P2 was dealt a secret"
