@@ -9,9 +9,10 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import re
 from typing import TYPE_CHECKING, Any, cast
 
-from boardlab.core import CHANCE, TERMINAL, IllegalMoveError, Move, Result, State
+from boardlab.core import CHANCE, TERMINAL, IllegalMoveError, Move, NotationError, Result, State
 
 from . import physics
 from .catalogue import ALL_PIECES, KINDS
@@ -41,6 +42,9 @@ RESULT_CODES = (LAST_STANDING, LAST_TO_FALL, ALL_PLACED)
 #: the order in which a timed-out turn player's default Build picks from the supply (rule 7.14):
 #: the catalogue's order, easy pieces first
 _CATALOGUE_ORDER = {code: rank for rank, code in enumerate(KINDS)}
+
+#: a line that starts with a number (not the pass alias "-"): a release without its word (rule 10.2)
+_NUMBER_FIRST = re.compile(r"[+-]?[0-9.]")
 
 _FIELDS = ("pools", "bank", "standing", "out_at", "supply", "table", "turn_player", "turn_no", "phase",
            "auction", "push", "placing", "pending", "placement_index", "outcome", "last", "timeouts",
@@ -482,7 +486,10 @@ class HonorState(State):
     def _parse_move(self, text: str) -> Move:
         """The notation (rule 10.1); while a piece is to be placed, a line that starts with a
         number is a release without its word, so ``31.5 90`` reads as ``rel 31.5 90`` (10.2)."""
-        if self.phase == "PLACE" and text[:1] in "0123456789.+-" and text[:1]:
+        if _NUMBER_FIRST.match(text):
+            if self.phase != "PLACE":
+                raise NotationError(f"{text!r}: a number alone is a release (rel x θ h), and nothing is to be "
+                                    f"placed now (phase {self.phase}); a raise is 'raise N' (rule 10.2)")
             return parse_move_text("rel " + text)
         return parse_move_text(text)
 
