@@ -3,9 +3,9 @@
 A table picture has two panels: the whole table (zones, owners, every piece, a cm axis)
 and a close-up of the tower that matters now (the placer's, else the viewer's, else the
 last placer's) with a 1 cm grid. Both show the piece in hand where the hand would let it
-go (dashed, at its true drop height, with the drop line down to where it first touches
-and its legal x window shaded on the table), the piece released last outlined in black,
-and the pieces that fell in the last resolution hatched where they lay. Under them: the
+go (dashed, at its true drop height, with its legal x window shaded on the table), the piece released last outlined in black,
+and the pieces that fell in the last resolution hatched where they lay; the close-up names what the piece in hand would
+first touch. Under them: the
 last resolutions in words, and the seed's commitment (its reveal and check at the end).
 """
 
@@ -90,8 +90,12 @@ def _draw_table(ax: Any, envelope: Mapping[str, Any], left: float, right: float,
         angle = math.radians(aim["rotation"])
         ax.add_patch(Polygon(world_outline(placing["pid"], aim["x"], aim["y"], angle), closed=True, fill=False,
                              linestyle="--", edgecolor="black"))
-        ax.plot([aim["x"], aim["x"]], [aim["contact_y"] - 0.3, 0.0], color="black", linewidth=0.5, linestyle=":")
         ax.text(aim["x"], aim["y"], placing["pid"], ha="center", va="center", fontsize=5, clip_on=True)
+        if not labels:  # the close-up says where it would land
+            touched = ", ".join(aim["lands_on"]) or "nothing"
+            ax.annotate(f"{aim['release']}: first touches {touched} at y {aim['contact_y']:.2f}",
+                        (aim["x"], aim["y"]), xytext=(8, 14), textcoords="offset points", fontsize=6,
+                        arrowprops={"arrowstyle": "-", "linewidth": 0.5})
         lo, hi = aim["window"]
         if lo <= hi:
             ax.add_patch(Rectangle((lo / 100, -0.6), (hi - lo) / 100, 0.6, color="#2ecc71", alpha=0.8))

@@ -69,7 +69,7 @@ def resolution_report(before: Sequence[Any], poses: Sequence[tuple[str, int, int
         pose = after.get(last["pid"])
         if pose is not None:
             report["rest"] = {"x": round(pose[0] * 1e-4, 2), "y": round(pose[1] * 1e-4, 2),
-                              "rotation": round(_degrees(pose[2]) % 360, 1)}
+                              "rotation": round(_degrees(pose[2]) % 360, 1) % 360}
     return report
 
 
