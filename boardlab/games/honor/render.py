@@ -14,11 +14,14 @@ import hashlib
 import math
 from typing import Any, Mapping, Sequence
 
-from rich.markup import escape
-
 from .catalogue import kind_of, point_in_convex, world_parts
 from .drawing import COLOURS, GHOST, WRECK, overview, zoom
 from .moves import Release, parse_move_text
+
+def escape(text: str) -> str:
+    """Text shown as is inside rich markup (the game depends on the core alone, not on rich)."""
+    return text.replace("[", "\\[")
+
 
 ROTATION_HELP = ("θ is the turn in degrees counter-clockwise from the piece as drawn at 0° "
                  "(90 = a quarter turn to the left); h is the gap in cm above where it first touches "
