@@ -18,7 +18,8 @@ from ..core.errors import BoardlabError
 from .computer import ComputerPlayers
 from .errors import ERROR_STATUS, error_body, status_for
 from .limits import BodyLimit
-from .routers import actions, catalog, live, records, rooms
+from .replays import Replays
+from .routers import actions, catalog, live, pages, records, rooms
 from .service import RoomService
 from .settings import Settings
 from .storage import Storage
@@ -48,12 +49,15 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.settings = settings
     app.state.storage = storage
     app.state.service = service
+    app.state.replays = Replays()
     for module in (catalog, rooms, actions, records, live):
         app.include_router(module.router)
     _handle_errors(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     if settings.static_dir is not None and settings.static_dir.is_dir():
-        # the browser pages (the next issue); mounted last so that /api and /docs come first
+        # the browser pages (docs/web.md): a room's page, the games' renderers, the rules; then
+        # the app shell, mounted last so that /api and /docs come first
+        app.include_router(pages.router)
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
     return app
 

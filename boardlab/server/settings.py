@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.errors import OptionError
+from .web import find_rules_dir
 
 #: request bodies larger than this are refused before they are parsed (a move is a few bytes)
 MAX_BODY_BYTES = 64 * 1024
 #: the SQLite file inside the data folder
 SQLITE_FILE = "boardlab.sqlite3"
-#: where the browser pages live (the next issue builds them); served at ``/`` when present
+#: where the browser pages live (docs/web.md); served at ``/`` when present
 STATIC_DIR = Path(__file__).parent / "static"
 
 
@@ -36,7 +37,10 @@ class Settings:
     ``computer_workers`` is the size of the process pool the computer thinks in; 0 thinks
     in threads instead (tests: no process start-up, the same code path otherwise).
     ``think_grace_seconds`` is added to a level's think time before the server gives up on
-    a search and plays a fallback move. ``seed_source`` and ``clock`` are injected by tests.
+    a search and plays a fallback move. ``static_dir`` holds the browser pages (None: the API
+    only); ``rules_dir`` the rules documents the pages show (default: the checkout's
+    docs/rules, else the installed copy; None: none). ``seed_source`` and ``clock`` are
+    injected by tests.
     """
 
     data_dir: Path = Path("boardlab-data")
@@ -45,6 +49,7 @@ class Settings:
     computer_workers: int = 2
     think_grace_seconds: float = 5.0
     static_dir: Path | None = STATIC_DIR
+    rules_dir: Path | None = field(default_factory=find_rules_dir)
     rooms_listed: int = 100
     seed_source: Callable[[], int] = field(default=_new_seed, compare=False)
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)

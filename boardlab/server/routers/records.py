@@ -1,11 +1,14 @@
-"""``/api/rooms/{room_id}/record``: a finished game as the record file ``boardlab replay`` reads."""
+"""``/api/rooms/{room_id}/record`` and ``/replay``: a finished game as the record file ``boardlab
+replay`` reads, and as the view after any of its moves (the browser's replay view)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Any, Optional
+
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from ..deps import Service
+from ..deps import Service, Token
 from ..schemas import ErrorResponse
 
 router = APIRouter(prefix="/api/rooms/{room_id}", tags=["records"], responses={"4XX": {"model": ErrorResponse}})
@@ -20,3 +23,21 @@ async def download_record(room_id: str, service: Service) -> Response:
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
+
+
+@router.get("/replay", summary="a finished game's view after move N (game_not_over before the end)")
+async def replay(
+    room_id: str,
+    request: Request,
+    service: Service,
+    token: Token,
+    move: int = Query(ge=0, description="the number of moves played (0: the start)"),
+    seat: Optional[int] = Query(None, ge=0, le=15, description="whose view, among the token's seats"),
+) -> dict[str, Any]:
+    """``{"room", "move", "moves", "view"}``: the view (as the token's seat, or the spectators,
+    would have seen it) after ``move`` of the ``moves`` the game had."""
+    room = await service.room(room_id)
+    async with room.lock:
+        viewer = room.viewer(room.held_by(token), seat)
+    record = await service.record(room_id)
+    return await request.app.state.replays.view(room_id, record, viewer, move)

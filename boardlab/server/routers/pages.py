@@ -1,0 +1,88 @@
+"""The browser pages' own routes (docs/web.md), beside the app shell that ``/`` serves from
+``static/``: a room's page (also the invite link), each game's renderer files, and the rules
+documents as HTML pages. None of them is part of the API (they are left out of /docs).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from string import Template
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse
+
+from ...core.errors import UnknownGameError
+from ...core.registry import game_class
+from ..errors import ServerError
+from ..web import render_rules, rules_file, rules_picture, web_file
+
+router = APIRouter(include_in_schema=False)
+
+#: the rules page around a rendered document
+RULES_TEMPLATE = Template((Path(__file__).resolve().parents[1] / "templates" / "rules.html").read_text(encoding="utf-8"))
+#: the app shell's pages are small and change with an upgrade: browsers revalidate them
+REVALIDATE = {"Cache-Control": "no-cache"}
+
+
+class NotFoundError(ServerError):
+    code = "not_found"
+
+
+def _static(request: Request) -> Path:
+    static_dir: Path = request.app.state.settings.static_dir
+    return static_dir
+
+
+@router.get("/rooms/{room_id}")
+def room_page(room_id: str, request: Request) -> FileResponse:
+    """The play page; the script reads the room from the address (and ``?invite=CODE`` to join).
+    An unknown room is the page's to report, from the API's answer."""
+    return FileResponse(_static(request) / "play.html", media_type="text/html", headers=REVALIDATE)
+
+
+@router.get("/games/{game_id}/web/{path:path}")
+def game_web_file(game_id: str, path: str) -> FileResponse:
+    """A file of the game's ``web/`` folder (its renderer); never a file outside it."""
+    target = web_file(game_id, path)
+    if target is None:
+        raise NotFoundError(f"game {game_id}: no web file {path[:80]!r}")
+    return FileResponse(target, headers=REVALIDATE)
+
+
+@router.get("/rules/files/{name}")
+def rules_picture_file(name: str, request: Request) -> FileResponse:
+    """A picture a rules document shows."""
+    target = rules_picture(request.app.state.settings.rules_dir, name)
+    if target is None:
+        raise NotFoundError(f"no rules picture {name[:80]!r}")
+    return FileResponse(target, headers=REVALIDATE)
+
+
+@router.get("/rules/{game_id}", response_class=HTMLResponse)
+def rules_page(game_id: str, request: Request) -> HTMLResponse:
+    """The game's rules document as a page. Without the document (an installation that lacks
+    docs/rules) the page says where the rules are instead; an unknown game is a 404 page."""
+    try:
+        name = game_class(game_id).name
+        path = rules_file(request.app.state.settings.rules_dir, game_id)
+    except UnknownGameError as exc:
+        return _page("Unknown game", f"<p>{html.escape(str(exc))}</p>", status=404)
+    if path is None:
+        body = (
+            f"<h1>{html.escape(name)}</h1><p>The rules document of {html.escape(name)} is not installed here: "
+            f"it is <code>docs/rules/{html.escape(game_id)}.md</code> in boardlab's source, and "
+            f"<code>boardlab rules {html.escape(game_id)}</code> prints it from a source checkout.</p>"
+        )
+        return _page(f"{name}: rules", body, status=404)
+    title, body, contents = render_rules(path.read_text(encoding="utf-8"))
+    toc = "".join(f'<li><a href="#{html.escape(anchor)}">{html.escape(text)}</a></li>' for anchor, text in contents)
+    return _page(title or f"{name}: rules", body, toc=f"<ul>{toc}</ul>" if toc else "", game=game_id)
+
+
+def _page(title: str, body: str, *, toc: str = "", game: str = "", status: int = 200) -> HTMLResponse:
+    text = RULES_TEMPLATE.substitute(title=html.escape(title), body=body, toc=toc, game=html.escape(game))
+    return HTMLResponse(text, status_code=status, headers=REVALIDATE)
+
+
+__all__ = ["router"]

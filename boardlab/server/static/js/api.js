@@ -1,0 +1,48 @@
+// The server's API (docs/server.md) as small async functions. Every refusal becomes an
+// ApiError carrying the server's stable code and its message.
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** A JSON request; `token` goes in the Authorization header. */
+export async function request(path, { method = "GET", body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (error) {
+    throw new ApiError("offline", "the server cannot be reached; check that boardlab serve is running", 0);
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = data && data.error ? data.error : { code: "bad_response", message: `the server answered ${response.status}` };
+    throw new ApiError(error.code, error.message, response.status);
+  }
+  return data;
+}
+
+const room = (id) => `/api/rooms/${encodeURIComponent(id)}`;
+
+export const games = () => request("/api/games");
+export const game = (id) => request(`/api/games/${encodeURIComponent(id)}`);
+export const rooms = (status) => request(`/api/rooms?status=${encodeURIComponent(status)}`);
+export const createRoom = (body) => request("/api/rooms", { method: "POST", body });
+export const roomState = (id, token, seat) =>
+  request(room(id) + (seat === undefined || seat === null ? "" : `?seat=${seat}`), { token });
+export const join = (id, code, name) => request(`${room(id)}/join`, { method: "POST", body: name ? { code, name } : { code } });
+export const move = (id, token, text, ply, seat) =>
+  request(`${room(id)}/moves`, { method: "POST", token, body: seat === null || seat === undefined ? { move: text, ply } : { move: text, ply, seat } });
+export const undo = (id, token, seat) => request(`${room(id)}/undo`, { method: "POST", token, body: { seat } });
+export const resign = (id, token, seat) => request(`${room(id)}/resign`, { method: "POST", token, body: { seat } });
+export const draw = (id, token, action, seat) => request(`${room(id)}/draw`, { method: "POST", token, body: { action, seat } });
+export const replay = (id, token, number, seat) =>
+  request(`${room(id)}/replay?move=${number}` + (seat === null || seat === undefined ? "" : `&seat=${seat}`), { token });
+export const recordUrl = (id) => `${room(id)}/record`;
+export const liveUrl = (id) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${room(id)}/live`;

@@ -1,0 +1,74 @@
+// The room's WebSocket (docs/server.md, "The WebSocket"): state messages as they happen, the
+// log rebuilt from its deltas, and a reconnection whenever the connection drops. The server
+// sends the whole current state on connecting, so a reconnected page is up to date at once.
+
+import { liveUrl } from "./api.js";
+
+const RETRY_MS = [300, 1000, 2000, 4000, 8000];
+const PING_MS = 25000;
+
+/**
+ * Watch a room. `onState(message)` gets every state with its whole log; `onStatus(status, error)`
+ * gets "open", "reconnecting" or "closed" (the server refused: an unknown room, a bad token).
+ */
+export function watchRoom(roomId, token, { onState, onStatus }) {
+  let socket = null;
+  let log = [];
+  let attempt = 0;
+  let stopped = false;
+  let timer = null;
+  let pinger = null;
+
+  function connect() {
+    const url = liveUrl(roomId) + (token ? `?token=${encodeURIComponent(token)}` : "");
+    socket = new WebSocket(url);
+    log = [];
+    let lastError = null;
+    socket.onopen = () => {
+      attempt = 0;
+      onStatus("open");
+      pinger = setInterval(() => send({ type: "ping" }), PING_MS);
+    };
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") {
+        // the log comes as a delta against the previous message on this connection
+        log = log.slice(0, message.log_start).concat(message.log);
+        onState({ ...message, log_start: 0, log: log.slice() });
+      } else if (message.type === "error") {
+        lastError = message.error;
+      }
+    };
+    socket.onclose = (event) => {
+      clearInterval(pinger);
+      if (stopped) return;
+      if (event.code >= 4000 && event.code < 5000) {
+        // the server refused this room or token: retrying would get the same answer
+        onStatus("closed", lastError || { code: "closed", message: `the server closed the connection (${event.code})` });
+        return;
+      }
+      onStatus("reconnecting");
+      timer = setTimeout(connect, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
+    };
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  connect();
+  return {
+    /** Watch as another token (a second identity in this browser); the state comes again. */
+    auth(newToken) {
+      token = newToken;
+      log = [];
+      send({ type: "auth", token: newToken, seat: null });
+    },
+    close() {
+      stopped = true;
+      clearTimeout(timer);
+      clearInterval(pinger);
+      if (socket) socket.close();
+    },
+  };
+}

@@ -1,0 +1,135 @@
+// The play page's side panels and banner, drawn from a state message: who plays which seat,
+// whose turn it is or how the game ended, the move list, the invite links.
+
+import { h, replace } from "./dom.js";
+
+/** The seat's name in the game (White, P2 ...). */
+export function seatName(message, seat) {
+  const names = message.view.seat_names || [];
+  return names[seat] || `Seat ${seat + 1}`;
+}
+
+/** "White wins: holds 4 castles" / "Draw: ..." from the view's result. */
+export function resultText(message) {
+  const result = message.view.result;
+  if (!result) return "The game is over.";
+  const players = message.view.players || message.seats.length;
+  const names = result.winners.map((seat) => seatName(message, seat));
+  let head;
+  if (result.winners.length === 1) head = `${names[0]} wins`;
+  else if (result.winners.length === players || !result.winners.length) head = "Draw";
+  else head = `${names.slice(0, -1).join(", ")} and ${names.at(-1)} share the win`;
+  return result.reason ? `${head}: ${result.reason}` : head;
+}
+
+/** What the banner says: the result, whose turn, or who is awaited. */
+export function bannerText(message, held) {
+  if (message.status === "finished") return resultText(message);
+  if (message.status === "waiting") {
+    const missing = message.seats.filter((seat) => !seat.joined).map((seat) => seatName(message, seat.seat));
+    return `Waiting for the invited player${missing.length > 1 ? "s" : ""} (${missing.join(", ")}) to join`;
+  }
+  const seat = message.to_move;
+  if (seat === null || seat === undefined) return "…";
+  const name = seatName(message, seat);
+  if (held.includes(seat)) return held.length > 1 ? `${name} to move: your turn` : `Your move (${name})`;
+  if (message.thinking) return `${name} is thinking…`;
+  return `Waiting for ${name} (${message.seats[seat].name})`;
+}
+
+function seatKind(seat, held) {
+  if (held.includes(seat.seat)) return "you";
+  if (seat.kind === "computer") return "computer";
+  if (seat.kind === "invite") return seat.joined ? "invited" : "invited: not joined yet";
+  return "at the creator's screen";
+}
+
+/** The players: colour swatch (from the renderer, if it gives one), seat, name, kind, turn. */
+export function drawPlayers(element, message, held, colours) {
+  const drawOffer = (message.view.match && message.view.match.draw_offer) || [];
+  replace(
+    element,
+    h("h2", {}, "Players"),
+    h("ul", { class: "players" },
+      message.seats.map((seat) =>
+        h("li", {
+          class: `player${message.to_move === seat.seat && message.status === "playing" ? " to-move" : ""}`,
+          dataset: { seat: seat.seat },
+        },
+          h("span", { class: "swatch", style: colours && colours[seat.seat] ? `background:${colours[seat.seat]}` : null, "aria-hidden": "true" }),
+          h("span", { class: "seat-name" }, seatName(message, seat.seat)),
+          seat.name !== seatName(message, seat.seat) ? h("span", { class: "player-name" }, seat.name) : null,
+          h("span", { class: "player-kind" }, seatKind(seat, held)),
+          drawOffer.includes(seat.seat) ? h("span", { class: "tag" }, "offers a draw") : null,
+          message.to_move === seat.seat && message.status === "playing" ? h("span", { class: "turn-mark", title: "to move" }, "◀ to move") : null,
+        ),
+      ),
+    ),
+  );
+}
+
+/** The move list; `current` marks the move shown (replays), `onPick(number)` makes entries clickable. */
+export function drawMoves(element, message, current, onPick) {
+  const log = message.log || [];
+  replace(
+    element,
+    log.length ? null : h("li", { class: "muted empty" }, "No moves yet."),
+    log.map((entry) => {
+      const chance = entry.by === "chance";
+      const item = h("li", {
+        class: `move${chance ? " chance" : ` by-${entry.by}`}${entry.number === current ? " current" : ""}`,
+        dataset: { number: entry.number },
+        value: entry.number,
+      },
+        h("span", { class: "move-by" }, chance ? "chance" : seatName(message, entry.by)),
+        " ",
+        h("span", { class: "move-text" }, entry.text),
+        entry.note ? h("span", { class: "tag" }, entry.note) : null,
+      );
+      if (onPick) {
+        item.tabIndex = 0;
+        item.classList.add("pickable");
+        item.addEventListener("click", () => onPick(entry.number));
+        item.addEventListener("keydown", (event) => {
+          if (event.key === "Enter") onPick(entry.number);
+        });
+      }
+      return item;
+    }),
+  );
+  const shown = element.querySelector(".current") || element.lastElementChild;
+  if (shown) shown.scrollIntoView({ block: "nearest" });
+}
+
+/** The invite links this browser made, while the game waits for its guests. */
+export function drawInvites(element, message, invites) {
+  const waiting = invites.filter((invite) => !(message.seats[invite.seat] || {}).joined);
+  element.hidden = message.status !== "waiting" || !waiting.length;
+  if (element.hidden) return;
+  replace(
+    element,
+    h("h2", {}, "Invite links"),
+    h("p", { class: "muted" }, "Send each link to the person who plays that seat. A link works once."),
+    waiting.map((invite) => inviteRow(seatName(message, invite.seat), invite.link)),
+  );
+}
+
+/** One invite link with a copy button (also used by the lobby). */
+export function inviteRow(label, link) {
+  const url = new URL(link, location.origin).href;
+  const field = h("input", { class: "invite-link", readonly: true, value: url, "aria-label": `invite link for ${label}` });
+  const button = h("button", {
+    type: "button",
+    onclick: async () => {
+      field.select();
+      try {
+        await navigator.clipboard.writeText(url);
+      } catch {
+        document.execCommand("copy");
+      }
+      button.textContent = "Copied";
+      setTimeout(() => (button.textContent = "Copy"), 1500);
+    },
+  }, "Copy");
+  return h("div", { class: "invite" }, h("span", { class: "invite-seat" }, label), field, button);
+}

@@ -1,0 +1,431 @@
+// The play page (/rooms/ROOM, and /rooms/ROOM?invite=CODE to join): one room, live.
+//
+// The server is the only authority: the page shows the last state message it got (over HTTP
+// or the WebSocket, the newer revision wins), asks the renderer to draw it, and sends moves
+// as their notation. Nothing is decided here but what to show.
+
+import * as api from "./api.js";
+import { h, replace } from "./dom.js";
+import { watchRoom } from "./live.js";
+import { bannerText, drawInvites, drawMoves, drawPlayers, seatName } from "./panels.js";
+import { MovePicker } from "./picker.js";
+import { loadRenderer } from "./renderers.js";
+import { Replay } from "./replay.js";
+import * as store from "./store.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("play");
+const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
+
+const page = {
+  message: null, // the latest state message
+  game: null, // the game's catalog entry
+  module: null, // the renderer module
+  renderer: null, // its mounted instance (null while the board is hidden)
+  picker: null,
+  identity: null, // {token, seats}: which of this browser's tokens the page acts with
+  shownSeat: null, // whose view the screen showed last (same-screen hand-over)
+  handOver: { key: "", needed: null }, // whether the view in waiting needs a hand-over
+  live: null,
+  busy: false, // a request is on its way: no second move meanwhile
+  replay: null, // the replay view of a finished game
+  connection: "",
+  confirmResign: false,
+  receivedAt: 0,
+};
+
+// --- starting ------------------------------------------------------------------------------
+async function start() {
+  if (!roomId) return fail("No room in the address.");
+  const invite = new URLSearchParams(location.search).get("invite");
+  if (invite) await joinWithInvite(invite);
+  page.identity = (store.roomEntry(roomId) || { identities: [] }).identities[0] || null;
+  let message;
+  try {
+    message = await fetchState();
+  } catch (error) {
+    return fail(error.code === "unknown_room" ? `There is no room ${roomId} on this server.` : error.message);
+  }
+  // act with the token that holds the seat deciding now, if this browser has several
+  const deciding = store.identityFor(roomId, message.to_move);
+  if (deciding && deciding !== page.identity && deciding.token !== page.identity?.token) {
+    page.identity = deciding;
+    message = await fetchState();
+  }
+  page.game = await api.game(message.game);
+  document.title = `${page.game.name} · boardlab`;
+  $("game-title").textContent = page.game.name;
+  if (page.game.rules_page) {
+    $("rules-link").href = page.game.rules_page;
+    $("rules-link").hidden = false;
+  }
+  const { module, notice } = await loadRenderer(page.game);
+  page.module = module;
+  if (notice) showNotice(notice);
+  page.picker = new MovePicker(module.clickPath || null);
+  page.replay = new Replay(roomId, () => page.identity?.token, () => drawAll());
+  accept(message);
+  page.live = watchRoom(roomId, page.identity?.token, { onState: accept, onStatus: connectionChanged });
+  setInterval(tickClock, 1000);
+}
+
+/** The room's state as the active identity sees it; a token the server does not know is dropped. */
+async function fetchState() {
+  try {
+    return await api.roomState(roomId, page.identity?.token);
+  } catch (error) {
+    if (error.code === "bad_token" && page.identity) {
+      store.dropIdentity(roomId, page.identity.token);
+      page.identity = null;
+      return api.roomState(roomId, null);
+    }
+    throw error;
+  }
+}
+
+function joinWithInvite(code) {
+  return new Promise((resolve) => {
+    const card = $("join");
+    const name = h("input", { id: "join-name", maxlength: 40, placeholder: "your name (optional)", autocomplete: "nickname" });
+    const status = h("p", { class: "muted", role: "status" });
+    const done = () => {
+      history.replaceState(null, "", `/rooms/${encodeURIComponent(roomId)}`);
+      card.hidden = true;
+      resolve();
+    };
+    const joinButton = h("button", { class: "primary", id: "join-button", type: "submit" }, "Join the game");
+    const form = h("form", {
+      onsubmit: async (event) => {
+        event.preventDefault();
+        joinButton.disabled = true;
+        try {
+          const joined = await api.join(roomId, code, name.value.trim() || undefined);
+          store.addIdentity(roomId, joined.state.game, joined.token, [joined.seat]);
+          done();
+        } catch (error) {
+          joinButton.disabled = false;
+          const already = error.code === "seat_taken" && store.heldSeats(roomId).length;
+          if (already) return done(); // this browser joined with the link before
+          status.textContent =
+            error.code === "seat_taken" ? "This invitation has been used already: you can watch the game."
+            : error.code === "bad_invite" ? "This invitation is not valid for this room."
+            : error.message;
+        }
+      },
+    }, h("label", { for: "join-name" }, "Your name"), name, joinButton);
+    replace(card,
+      h("h2", {}, "You are invited to a game"),
+      h("p", {}, "Join to take your seat. The game starts when every invited player has joined."),
+      form, status,
+      h("button", { type: "button", class: "link", onclick: done }, "Just watch"),
+    );
+    $("banner").textContent = "An invitation";
+    card.hidden = false;
+    root.dataset.mode = "join";
+  });
+}
+
+function fail(text) {
+  root.dataset.mode = "error";
+  $("banner").textContent = text;
+}
+
+// --- state -----------------------------------------------------------------------------------
+/** A state message from anywhere: an older revision than the one shown is ignored. */
+function accept(message) {
+  const previous = page.message;
+  if (previous && message.revision < previous.revision) return;
+  const changed = !previous || message.revision !== previous.revision || message.seat !== previous.seat;
+  page.message = message;
+  page.receivedAt = Date.now();
+  if (changed) {
+    page.picker.setMoves(message.legal_moves);
+    hideChooser();
+    page.confirmResign = false;
+  }
+  if (message.status === "finished") page.replay.finish(message);
+  // a second identity of this browser (its own invite link) holds the seat deciding now
+  const deciding = store.identityFor(roomId, message.to_move);
+  if (deciding && page.identity && deciding.token !== page.identity.token) {
+    page.identity = deciding;
+    page.live.auth(deciding.token);
+  }
+  drawAll();
+}
+
+function held() {
+  return store.heldSeats(roomId);
+}
+
+/**
+ * Must the screen be handed over before `message` shows? When people share this screen in a
+ * game that hides something, and the view is now another seat's than the one shown, and the two
+ * seats' views really differ (the board or the log; Honor hides only its seed, so it never
+ * asks). Returns null while finding out: the screen then keeps what it showed.
+ */
+function handOverNeeded(message) {
+  const seats = held();
+  if (!page.game.hidden_information || message.seat === null || message.seat === page.shownSeat || seats.length < 2) {
+    return false;
+  }
+  const key = `${message.revision}:${message.seat}:${page.shownSeat}`;
+  if (page.handOver.key === key) return page.handOver.needed;
+  page.handOver = { key, needed: null };
+  const other = page.shownSeat !== null ? page.shownSeat : seats.find((seat) => seat !== message.seat);
+  viewsDiffer(message, other).then((needed) => {
+    if (page.handOver.key !== key) return;
+    page.handOver.needed = needed;
+    drawAll();
+  });
+  return null;
+}
+
+/** Whether `other`'s view of the room differs from the one in `message` (when unsure: yes). */
+async function viewsDiffer(message, other) {
+  try {
+    const theirs = await api.roomState(roomId, store.identityFor(roomId, other).token, other);
+    const seen = (state) => JSON.stringify([state.view.board, state.log.map((entry) => entry.text)]);
+    return theirs.revision !== message.revision || seen(theirs) !== seen(message);
+  } catch {
+    return true;
+  }
+}
+
+// --- drawing ---------------------------------------------------------------------------------
+function drawAll() {
+  const message = page.message;
+  if (!message) return;
+  const heldSeats = held();
+  root.dataset.status = message.status;
+  root.dataset.ply = message.ply;
+  root.dataset.revision = message.revision;
+  root.dataset.moves = message.log.length;
+  root.dataset.seat = message.seat === null ? "" : message.seat;
+  root.dataset.toMove = message.to_move === null ? "" : message.to_move;
+  root.dataset.yourTurn = String(interactive());
+  root.dataset.thinking = String(message.thinking);
+  const handOver = handOverNeeded(message);
+  if (handOver === null) return;
+  if (handOver) return drawHandOver(message);
+  $("handover").hidden = true;
+  root.dataset.mode = page.replay.active ? "replay" : "live";
+  page.shownSeat = message.seat;
+  $("banner").textContent = page.replay.active ? page.replay.caption(message) : bannerText(message, heldSeats);
+  const colours = page.module.seatColours ? page.module.seatColours(message.view) : null;
+  drawPlayers($("players"), message, heldSeats, colours);
+  drawInvites($("invites"), message, (store.roomEntry(roomId) || {}).invites || []);
+  drawActions(message, heldSeats);
+  page.replay.drawControls($("replay"), message);
+  const current = page.replay.active ? page.replay.number : null;
+  drawMoves($("moves"), message, current, message.status === "finished" ? (number) => page.replay.show(number, message) : null);
+  drawBoard(message);
+}
+
+function drawBoard(message) {
+  if (!page.renderer) {
+    $("board").hidden = false;
+    page.renderer = page.module.mount($("board"), host);
+  }
+  const shown = page.replay.active ? page.replay.message(message) : message;
+  const log = message.log;
+  const number = page.replay.active ? page.replay.number : log.length;
+  page.renderer.render(shown, {
+    selected: page.picker.selected.slice(),
+    targets: page.replay.active || !interactive() ? new Map() : page.picker.targets(),
+    lastMove: number > 0 ? log[number - 1] || null : null,
+    interactive: !page.replay.active && interactive(),
+    replay: page.replay.active,
+    seat: message.seat,
+  });
+}
+
+function drawHandOver(message) {
+  root.dataset.mode = "handover";
+  // the previous person's view leaves the page entirely, not just the screen
+  if (page.renderer && page.renderer.destroy) page.renderer.destroy();
+  page.renderer = null;
+  replace($("board"));
+  replace($("moves"));
+  $("board").hidden = true;
+  const name = seatName(message, message.seat);
+  $("banner").textContent = `Pass the screen to ${name}`;
+  replace($("handover"),
+    h("h2", {}, `${name}'s turn`),
+    h("p", {}, `Hand the screen to the person playing ${name}. Their view, which the others must not see, shows when they are ready.`),
+    h("button", { class: "primary", id: "handover-ready", onclick: () => { page.shownSeat = message.seat; drawAll(); } }, `I am ${name}: show my view`),
+  );
+  $("handover").hidden = false;
+}
+
+function interactive() {
+  const message = page.message;
+  return Boolean(message && message.status === "playing" && message.legal_moves.length && !page.busy && !page.replay.active);
+}
+
+function drawActions(message, heldSeats) {
+  const playing = message.status === "playing";
+  const mine = heldSeats.length > 0 && page.identity;
+  const match = message.view.match || {};
+  const legal = message.legal_moves.map((move) => move.text);
+  const input = h("input", {
+    id: "notation", name: "move", autocomplete: "off", list: "legal-moves", spellcheck: "false",
+    placeholder: interactive() ? "type a move, e.g. " + (legal[0] || "") : "no move to make now",
+    disabled: !interactive(), "aria-label": "a move in the game's notation",
+  });
+  const typed = h("form", {
+    class: "notation",
+    onsubmit: (event) => {
+      event.preventDefault();
+      if (input.value.trim()) play(input.value.trim());
+    },
+  }, input, h("button", { type: "submit", disabled: !interactive() }, "Play"),
+  h("datalist", { id: "legal-moves" }, legal.slice(0, 500).map((text) => h("option", { value: text }))));
+  const buttons = [];
+  if (mine && playing && match.undo !== "never" && message.log.length) {
+    buttons.push(h("button", { id: "undo", onclick: () => act(() => api.undo(roomId, page.identity.token, null)) }, "Take back"));
+  }
+  if (mine && playing && match.draw_by_agreement) {
+    const offer = match.draw_offer || [];
+    const seat = heldSeats.includes(message.to_move) ? message.to_move : heldSeats[0];
+    if (!offer.length) buttons.push(h("button", { id: "offer-draw", onclick: () => act(() => api.draw(roomId, page.identity.token, "offer", seat)) }, "Offer a draw"));
+    else if (!offer.includes(seat)) {
+      buttons.push(h("button", { id: "accept-draw", onclick: () => act(() => api.draw(roomId, page.identity.token, "accept", seat)) }, "Accept the draw"));
+      buttons.push(h("button", { id: "decline-draw", onclick: () => act(() => api.draw(roomId, page.identity.token, "decline", seat)) }, "Decline"));
+    }
+  }
+  if (mine && playing) {
+    const seat = heldSeats.includes(message.to_move) ? message.to_move : heldSeats[0];
+    buttons.push(h("button", {
+      id: "resign", class: page.confirmResign ? "danger" : "",
+      onclick: () => {
+        if (!page.confirmResign) {
+          page.confirmResign = true;
+          return drawAll();
+        }
+        page.confirmResign = false;
+        act(() => api.resign(roomId, page.identity.token, seat));
+      },
+    }, page.confirmResign ? `Really resign as ${seatName(message, seat)}?` : "Resign"));
+  }
+  if (message.status === "finished") {
+    buttons.push(h("a", { id: "download", class: "button", href: api.recordUrl(roomId), download: "" }, "Download the record"));
+  }
+  const clock = match.move_seconds ? h("p", { id: "clock", class: "clock" }) : null;
+  replace($("actions"), h("h2", {}, "Play"), playing ? typed : null, clock, h("div", { class: "buttons" }, buttons));
+  tickClock();
+}
+
+function tickClock() {
+  const clock = $("clock");
+  const message = page.message;
+  if (!clock || !message) return;
+  const left = message.view.match.seconds_left;
+  if (left === null || left === undefined || message.status !== "playing") {
+    clock.textContent = "";
+    return;
+  }
+  const remaining = Math.max(0, left - (Date.now() - page.receivedAt) / 1000);
+  clock.textContent = `${seatName(message, message.to_move)}: ${Math.ceil(remaining)} s left for this move`;
+}
+
+// --- acting ----------------------------------------------------------------------------------
+/** The renderer's side of the page (docs/web.md). */
+const host = {
+  play: (text) => play(text),
+  click: (key) => clickKey(key),
+  get game() {
+    return page.game;
+  },
+};
+
+async function play(text) {
+  const message = page.message;
+  if (!interactive()) return;
+  await act(() => api.move(roomId, page.identity.token, text, message.ply, message.seat));
+}
+
+/** Send an action; its answer is the new state. A refusal is shown and changes nothing. */
+async function act(request) {
+  page.busy = true;
+  page.picker.reset();
+  hideChooser();
+  drawAll();
+  try {
+    const answer = await request();
+    hideAlert();
+    page.busy = false;
+    accept(answer);
+  } catch (error) {
+    page.busy = false;
+    showAlert(error.message);
+    drawAll();
+  }
+}
+
+function clickKey(key) {
+  if (!interactive()) return;
+  const chosen = page.picker.click(key);
+  if (chosen && chosen.play) return play(chosen.play.text);
+  if (chosen && chosen.choose) showChooser(chosen.choose);
+  else hideChooser();
+  drawAll();
+}
+
+$("board").addEventListener("click", (event) => {
+  const target = event.target.closest("[data-key]");
+  if (target && $("board").contains(target)) clickKey(target.dataset.key);
+});
+$("board").addEventListener("keydown", (event) => {
+  const target = event.target.closest("[data-key]");
+  if (target && (event.key === "Enter" || event.key === " ")) {
+    event.preventDefault();
+    clickKey(target.dataset.key);
+  }
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && page.picker) {
+    page.picker.reset();
+    hideChooser();
+    drawAll();
+  } else if (page.replay && page.replay.active && !event.target.closest("input")) {
+    page.replay.key(event, page.message);
+  }
+});
+
+function showChooser(moves) {
+  replace($("chooser"), h("span", {}, "Which move?"),
+    moves.map((move) => h("button", { class: "move-button", onclick: () => play(move.text) }, move.text)));
+  $("chooser").hidden = false;
+}
+
+function hideChooser() {
+  $("chooser").hidden = true;
+}
+
+function showAlert(text) {
+  replace($("alert"), h("span", {}, text), h("button", { class: "link", onclick: hideAlert, "aria-label": "dismiss" }, "×"));
+  $("alert").hidden = false;
+}
+
+function hideAlert() {
+  $("alert").hidden = true;
+}
+
+function showNotice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = false;
+}
+
+function connectionChanged(status, error) {
+  const labels = { open: "live", reconnecting: "reconnecting…", closed: "disconnected" };
+  $("connection").textContent = labels[status] || status;
+  $("connection").dataset.state = status;
+  if (status === "closed" && error) showAlert(error.message);
+  if (status === "open" && page.connection === "reconnecting") hideAlert();
+  page.connection = status;
+}
+
+start().catch((error) => {
+  console.error(error);
+  fail(`The page failed: ${error.message}`);
+});
