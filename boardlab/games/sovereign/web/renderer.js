@@ -134,6 +134,7 @@ function square(name, height, letter, { ui, last, board, guarded, goal }) {
   });
   group.append(svg("rect", { x, y, width: CELL, height: CELL, class: "sovereign-cell", fill: "#ece6d3", stroke: "#c9bd9c" }));
   if (last.includes(name)) group.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, fill: "#4aa3ff", "fill-opacity": 0.3, class: "bl-last" }));
+  if (selected) group.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, fill: "#f2b600", "fill-opacity": 0.35 }));
   for (let level = 0; level < height; level++) {
     const { inset, fill, line } = LEVELS[level];
     // a darker edge below and right of each level reads as its height
@@ -179,7 +180,7 @@ function star(cx, cy, side) {
 function highlight(x, y, name, { isTarget, selected, stage, moves, letter }) {
   const group = svg("g", { "pointer-events": "none" });
   if (selected) {
-    group.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, fill: "#f2b600", "fill-opacity": 0.2, stroke: "#e0a800", "stroke-width": 4 }));
+    group.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, fill: "none", stroke: "#e0a800", "stroke-width": 4 }));
   } else if (isTarget && !stage && moves[0].type !== "placement") {
     group.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5, fill: "none", stroke: "#e0a800", "stroke-width": 3, "stroke-dasharray": "7 5" }));
   } else if (isTarget) {

@@ -116,6 +116,9 @@ function square(name, stack, { castle, crown, ui, selected, last }) {
   });
   group.append(svg("rect", { x, y, width: CELL, height: CELL, class: "towers-cell", stroke: "#c4b48f", "stroke-width": 1, fill: castle ? (dark ? "#cfe6d2" : "#dcefdf") : dark ? "#e3d5b8" : "#efe6d2" }));
   if (last && last.square === name) group.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: "bl-last", fill: "#4aa3ff", "fill-opacity": 0.28 }));
+  // highlights: the fill under the stack, the outline over it
+  const pushTarget = isTarget && ui.selected.length && name !== selected;
+  if (name === selected || pushTarget) group.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, fill: "#f2b600", "fill-opacity": name === selected ? 0.35 : 0.28 }));
   if (castle) group.append(castleMark(x + 4, y + 4));
   if (crown !== undefined) {
     group.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, fill: "none", stroke: "#d4a017", "stroke-width": 4, rx: 4 }));
@@ -126,12 +129,12 @@ function square(name, stack, { castle, crown, ui, selected, last }) {
   }
   if (crown !== undefined) group.append(crownMark(x + CELL / 2, y + CELL - 12 - stack.length * DISC.rise - DISC.ry - 4));
   if (name === selected) {
-    group.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, class: "towers-select", fill: "#f2b600", "fill-opacity": 0.18, stroke: "#e0a800", "stroke-width": 4 }));
+    group.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, class: "towers-select", fill: "none", stroke: "#e0a800", "stroke-width": 4 }));
     if (isTarget) group.append(buildBadge(x, y));
   } else if (isTarget && !ui.selected.length) {
     group.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5, fill: "none", stroke: "#e0a800", "stroke-width": 3, "stroke-dasharray": "7 5" }));
-  } else if (isTarget) {
-    group.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, fill: "#f2b600", "fill-opacity": 0.25, stroke: "#e0a800", "stroke-width": 2 }));
+  } else if (pushTarget) {
+    group.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, fill: "none", stroke: "#e0a800", "stroke-width": 2 }));
   }
   return group;
 }

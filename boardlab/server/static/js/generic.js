@@ -3,7 +3,9 @@
 
 import { h, replace } from "./dom.js";
 
+// past this many moves a filter box shows, and only the first SHOWN moves are buttons until it is used
 const MANY = 60;
+const SHOWN = 120;
 
 /** No board to click on: every move is a button here (or typed in the notation box). */
 export function clickPath() {
@@ -44,7 +46,8 @@ export function mount(element, host) {
     const shown = legal.filter((move) => !filter || move.text.toLowerCase().includes(filter));
     search.hidden = legal.length <= MANY;
     const groups = new Map();
-    for (const move of shown.slice(0, 400)) {
+    const limit = filter ? 400 : SHOWN;
+    for (const move of shown.slice(0, limit)) {
       if (!groups.has(move.type)) groups.set(move.type, []);
       groups.get(move.type).push(move);
     }
@@ -57,7 +60,7 @@ export function mount(element, host) {
           list.map((move) => h("button", { class: "move-button", dataset: { move: move.text }, onclick: () => host.play(move.text) }, move.text)),
         ),
       ),
-      shown.length > 400 ? h("p", { class: "muted" }, `${shown.length - 400} more: filter or type the move`) : null,
+      shown.length > limit ? h("p", { class: "muted" }, `${shown.length - limit} more: filter them, or type the move`) : null,
     );
   }
 

@@ -131,10 +131,10 @@ function fail(text) {
 }
 
 // --- state -----------------------------------------------------------------------------------
-/** A state message from anywhere: an older revision than the one shown is ignored. */
+/** A state message from anywhere: an older revision than the one shown is ignored (false). */
 function accept(message) {
   const previous = page.message;
-  if (previous && message.revision < previous.revision) return;
+  if (previous && message.revision < previous.revision) return false;
   const changed = !previous || message.revision !== previous.revision || message.seat !== previous.seat;
   page.message = message;
   page.receivedAt = Date.now();
@@ -151,6 +151,7 @@ function accept(message) {
     page.live.auth(deciding.token);
   }
   drawAll();
+  return true;
 }
 
 function held() {
@@ -354,7 +355,8 @@ async function act(request) {
     const answer = await request();
     hideAlert();
     page.busy = false;
-    accept(answer);
+    // the WebSocket may have brought a newer state (the computer's reply) before this answer
+    if (!accept(answer)) drawAll();
   } catch (error) {
     page.busy = false;
     showAlert(error.message);

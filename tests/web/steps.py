@@ -1,0 +1,86 @@
+"""What a person does on the play page, as steps a browser test takes: hold a room's seats (the
+page keeps tokens in localStorage), open the room, wait for a state, click a move."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+#: a move's clicks on each drawn board, as the game's renderer.js says (clickPath)
+CLICK_PATHS = {
+    "towers": lambda move: [move["square"], move["square"]] if move["type"] == "build" else [move["from"], move["to"]],
+    "sovereign": lambda move: (
+        ([move["square"], move["tower"]] if move["tower"] else [move["square"]])
+        if move["type"] == "placement"
+        else [move["from"], move["to"], move["build"]]
+        if move["type"] == "contractor_move"
+        else [move["from"], move["to"]]
+    ),
+    "overseer": lambda move: [move["from"], move["to"]],
+}
+
+PLAY = "document.getElementById('play').dataset"
+
+
+def hold_seats(page: Any, room: str, game: str, token: str, seats: list[int]) -> None:
+    """Give this browser the token of ``seats`` (as creating the room in the lobby would)."""
+    page.goto("/favicon.svg")
+    page.evaluate(
+        """([room, game, token, seats]) => {
+            const data = JSON.parse(localStorage.getItem("boardlab.rooms") || "{}");
+            data[room] = {game, identities: [{token, seats}], invites: [], created: Date.now()};
+            localStorage.setItem("boardlab.rooms", JSON.stringify(data));
+        }""",
+        [room, game, token, seats],
+    )
+
+
+def open_room(page: Any, room: str) -> None:
+    page.goto(f"/rooms/{room}")
+    page.wait_for_function(f"() => ['live', 'replay', 'handover'].includes({PLAY}.mode)")
+
+
+def moves_shown(page: Any) -> int:
+    return int(page.evaluate(f"() => Number({PLAY}.moves)"))
+
+
+def wait_for_moves(page: Any, count: int) -> None:
+    """Until the page shows at least ``count`` moves (live, without reloading)."""
+    page.wait_for_function(f"n => Number({PLAY}.moves) >= n", arg=count)
+
+
+def wait_for_turn(page: Any) -> str:
+    """Until this page's person decides, or the game is over; returns the room's status."""
+    page.wait_for_function(f"() => {PLAY}.status === 'finished' || {PLAY}.yourTurn === 'true'")
+    return str(page.evaluate(f"() => {PLAY}.status"))
+
+
+def keys(page: Any, kind: str) -> list[str]:
+    """The board's highlighted keys: ``bl-movable`` (where a move starts) or ``bl-target``."""
+    return list(page.eval_on_selector_all(f"#board [data-key].{kind}", "nodes => nodes.map(n => n.dataset.key)"))
+
+
+def click_key(page: Any, key: str) -> None:
+    page.locator(f'#board [data-key="{key}"]').click()
+
+
+def play_by_clicking(page: Any, rng: random.Random) -> list[str]:
+    """Click a highlighted piece, then highlighted targets, until a move is sent; returns the
+    keys clicked. Only what the page highlights is ever clicked."""
+    clicked: list[str] = []
+    revision = page.evaluate(f"() => {PLAY}.revision")
+    candidates = keys(page, "bl-movable")
+    assert candidates, "nothing on the board is highlighted as movable"
+    for _ in range(4):
+        key = rng.choice(candidates)
+        click_key(page, key)
+        clicked.append(key)
+        # the move went: the page waits for the answer, or has it (and the computer's reply) already
+        if page.evaluate(f"r => {PLAY}.yourTurn === 'false' || {PLAY}.revision !== r", revision):
+            return clicked
+        if page.locator("#chooser").is_visible():
+            page.locator("#chooser button").first.click()
+            return clicked
+        candidates = keys(page, "bl-target")
+        assert candidates, f"after clicking {clicked} nothing is highlighted"
+    raise AssertionError(f"clicking {clicked} made no move")

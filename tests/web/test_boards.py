@@ -1,0 +1,131 @@
+"""Every game's page: a move made by clicking on each drawn board (clicking a piece highlights
+exactly its legal moves), a move typed in notation, and a screenshot of every game's page
+(artifacts/screenshots/<game>.png)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.browser import Server
+from tests.web.steps import CLICK_PATHS, PLAY, click_key, hold_seats, keys, moves_shown, open_room, wait_for_moves
+
+#: moves played through the API before a board is looked at: the set-up done, some play
+OPENING = {"towers": 6, "sovereign": 17, "overseer": 6}
+
+
+def here_room(server: Server, game: str, moves: int = 0, players: int | None = None, seed: int = 1) -> dict[str, Any]:
+    """A room of people sharing one screen, ``moves`` random legal moves into the game."""
+    seats = ["here"] * (players or 2)
+    created = server.create(game, seats, **({"players": players} if players else {}))
+    state = created["state"]
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state = server.play(created["room"], created["token"], rng.choice(state["legal_moves"])["text"], state["ply"])
+    return {**created, "state": state, "seats": list(range(len(seats)))}
+
+
+def enter(page: Any, game: str, created: dict[str, Any]) -> None:
+    hold_seats(page, created["room"], game, created["token"], created["seats"])
+    open_room(page, created["room"])
+
+
+@pytest.mark.parametrize("game", ["towers", "sovereign", "overseer"])
+def test_a_move_by_clicking_highlights_exactly_the_legal_moves(page: Any, web_server: Server, game: str) -> None:
+    created = here_room(web_server, game, OPENING[game])
+    enter(page, game, created)
+    legal = created["state"]["legal_moves"]
+    paths = [CLICK_PATHS[game](move) for move in legal]
+    # before any click: every square a move starts from, and only those, is highlighted
+    assert sorted(keys(page, "bl-movable")) == sorted({path[0] for path in paths})
+    clicked: list[str] = []
+    rng = random.Random(5)
+    while True:
+        choices = keys(page, "bl-movable" if not clicked else "bl-target")
+        following = [path for path in paths if path[: len(clicked)] == clicked and len(path) > len(clicked)]
+        assert sorted(choices) == sorted({path[len(clicked)] for path in following}), clicked
+        clicked.append(rng.choice(choices))
+        click_key(page, clicked[-1])
+        if page.evaluate(f"() => {PLAY}.yourTurn") == "false" or moves_shown(page) > len(created["state"]["log"]):
+            break
+    wait_for_moves(page, len(created["state"]["log"]) + 1)
+    played = page.locator("#moves li").last.locator(".move-text").inner_text()
+    assert [CLICK_PATHS[game](move) for move in legal if move["text"] == played] == [clicked]
+    assert web_server.state(created["room"], created["token"])["log"][-1]["text"] == played
+
+
+def test_a_move_typed_in_notation_is_played_and_a_wrong_one_refused_with_the_reason(page: Any, web_server: Server) -> None:
+    created = here_room(web_server, "towers")
+    enter(page, "towers", created)
+    page.fill("#notation", "d4+")
+    page.press("#notation", "Enter")
+    page.wait_for_selector("#alert:not([hidden])")
+    assert "castle" in page.locator("#alert").inner_text()  # building on a castle is refused (rule 4.1)
+    assert moves_shown(page) == 0
+    page.fill("#notation", "f1+")
+    page.press("#notation", "Enter")
+    wait_for_moves(page, 1)
+    assert page.locator("#alert").is_hidden()
+    assert page.locator('#board [data-key="f1"]').get_attribute("data-height") == "3"
+    assert "Black" in page.locator("#banner").inner_text()
+
+
+def test_take_back_against_the_computer(page: Any, web_server: Server) -> None:
+    created = web_server.create("towers", ["here", "computer:easy"])
+    hold_seats(page, created["room"], "towers", created["token"], [0])
+    open_room(page, created["room"])
+    click_key(page, "f1")
+    click_key(page, "f1")
+    wait_for_moves(page, 2)  # ours and the computer's reply, live
+    page.wait_for_function(f"() => {PLAY}.yourTurn === 'true'")
+    page.locator("#undo").click()
+    page.wait_for_function(f"() => {PLAY}.moves === '0'")
+    assert page.locator('#board [data-key="f1"]').get_attribute("data-height") == "2"
+
+
+# --- screenshots ---------------------------------------------------------------------------
+SCREENS = [
+    # (file, game, players, moves played first, seats, what to click before the picture)
+    ("towers", "towers", None, OPENING["towers"], None, 1),
+    ("towers-4-players", "towers", 4, 8, None, 1),
+    ("sovereign", "sovereign", None, OPENING["sovereign"], None, 1),
+    ("sovereign-setup", "sovereign", None, 3, None, 0),
+    ("overseer", "overseer", None, OPENING["overseer"], None, 1),
+    ("territories", "territories", None, 0, ["here", "computer:easy"], 0),
+    ("honor", "honor", None, 0, ["here", "computer:easy"], 0),
+]
+
+
+@pytest.mark.parametrize(("name", "game", "players", "moves", "seats", "clicks"), SCREENS, ids=[screen[0] for screen in SCREENS])
+def test_every_games_page_is_drawn(
+    page: Any, web_server: Server, screenshots: Path, name: str, game: str, players: int | None, moves: int, seats: list[str] | None, clicks: int
+) -> None:
+    if seats is None:
+        created = here_room(web_server, game, moves, players)
+    else:
+        created = {**web_server.create(game, seats), "seats": [0]}
+    enter(page, game, created)
+    entry = web_server.client.get(f"/api/games/{game}").json()
+    if entry["renderer"]:
+        assert page.locator("#board svg").count() >= 1 and page.locator("#board [data-key]").count() >= 49
+    else:  # the generic renderer until the game has its own: the position as text, moves as buttons
+        assert page.locator("#board .generic-board").inner_text().strip()
+        assert page.locator("#board .move-button").count() > 0
+    for _ in range(clicks):
+        click_key(page, keys(page, "bl-movable")[0])
+    page.screenshot(path=str(screenshots / f"{name}.png"), full_page=True)
+
+
+def test_the_lobby_and_a_rules_page_are_drawn(page: Any, screenshots: Path) -> None:
+    page.goto("/")
+    page.wait_for_selector(".game-card")
+    assert page.locator(".game-card").count() == 5
+    assert page.locator('.game-card[data-game="overseer"] .description').inner_text().startswith("Chess on a round board")
+    page.screenshot(path=str(screenshots / "lobby.png"), full_page=True)
+    page.locator('.game-card[data-game="towers"] a', has_text="Rules").click()
+    page.wait_for_url("**/rules/towers")
+    assert page.locator("h1").inner_text().startswith("Towers")
+    page.screenshot(path=str(screenshots / "rules-towers.png"))
