@@ -131,10 +131,17 @@ function fail(text) {
 }
 
 // --- state -----------------------------------------------------------------------------------
-/** A state message from anywhere: an older revision than the one shown is ignored (false). */
+/**
+ * A state message from anywhere. Ignored (false) when older than the one shown, or when it is
+ * the same revision seen by another of this screen's seats while the one shown decides (an
+ * action's answer is its actor's view; the socket's is the deciding seat's, which wins).
+ */
 function accept(message) {
   const previous = page.message;
   if (previous && message.revision < previous.revision) return false;
+  if (previous && message.revision === previous.revision && message.seat !== previous.seat && previous.seat === previous.to_move) {
+    return false;
+  }
   const changed = !previous || message.revision !== previous.revision || message.seat !== previous.seat;
   page.message = message;
   page.receivedAt = Date.now();
@@ -342,7 +349,9 @@ const host = {
 async function play(text) {
   const message = page.message;
   if (!interactive()) return;
-  await act(() => api.move(roomId, page.identity.token, text, message.ply, message.seat));
+  // no seat named: the server acts for the seat deciding now and answers with the view of the
+  // seat deciding next (another of this screen's seats, maybe), as the socket will
+  await act(() => api.move(roomId, page.identity.token, text, message.ply));
 }
 
 /** Send an action; its answer is the new state. A refusal is shown and changes nothing. */
