@@ -150,3 +150,19 @@ def test_r7_the_terminal_board_reads_without_colour() -> None:
     assert " ·S! " in text  # P1's Sovereign on open ground, threatened
     assert " 3s " in text and " 1C " in text and " 2  " in text
     assert "a    b    c" in text and " 7 " in text
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Placement(0, 49),
+        lambda: Placement(3, SQ["d2"], 60),
+        lambda: Slide(0, SQ["d1"], -1),
+        lambda: Slide(2, SQ["d1"], SQ["d2"]),  # a Consultant does not slide
+        lambda: ContractorMove(SQ["c2"], SQ["c3"], SQ["c2"], 4),
+        lambda: ConsultantJump(SQ["a1"], 99),
+    ],
+)
+def test_r5_2_move_objects_off_the_board_cannot_be_made(make: object) -> None:
+    with pytest.raises(NotationError):
+        make()  # type: ignore[operator]

@@ -37,6 +37,15 @@ CHECK_SUFFIX: Final = "+"
 WIN_SUFFIX: Final = "#"
 
 
+def _check_fields(move: Move, squares: tuple[int, ...], kind: int = 0, levels: int = 1) -> None:
+    """Refuse a move object naming squares off the board (or an unknown kind, a level count
+    other than 1-3), so that no such object exists to be shown or played."""
+    if not all(type(sq) is int and 0 <= sq < NUM_SQUARES for sq in squares):
+        raise NotationError(f"{type(move).__name__}{squares}: a square is off the 7x7 board (rule 1.1.1)")
+    if type(kind) is not int or not 0 <= kind < 4 or type(levels) is not int or not 1 <= levels <= 3:
+        raise NotationError(f"{type(move).__name__}: piece kind {kind!r} or levels {levels!r} out of range")
+
+
 @dataclass(frozen=True, slots=True)
 class Placement(Move):
     """Setup: put a piece (with its tower) on ``square``; the third Contractor brings the
@@ -45,6 +54,9 @@ class Placement(Move):
     kind: int
     square: Square
     tower: Square = -1
+
+    def __post_init__(self) -> None:
+        _check_fields(self, (self.square,) if self.tower == -1 else (self.square, self.tower), self.kind)
 
     def __str__(self) -> str:
         text = f"{KIND_LETTERS[self.kind]}@{SQUARE_NAMES[self.square]}"
@@ -70,6 +82,9 @@ class Slide(Move):
     origin: Square
     target: Square
 
+    def __post_init__(self) -> None:
+        _check_fields(self, (self.origin, self.target), self.kind if self.kind in (0, 1) else -1)
+
     def __str__(self) -> str:
         return f"{KIND_LETTERS[self.kind]}{SQUARE_NAMES[self.origin]}-{SQUARE_NAMES[self.target]}"
 
@@ -89,6 +104,9 @@ class ContractorMove(Move):
     target: Square
     build: Square
     levels: int = 1
+
+    def __post_init__(self) -> None:
+        _check_fields(self, (self.origin, self.target, self.build), levels=self.levels)
 
     def __str__(self) -> str:
         return (
@@ -119,6 +137,9 @@ class ConsultantJump(Move):
     target: Square
     capture: bool = False
     reduces: bool = field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _check_fields(self, (self.origin, self.target))
 
     def __str__(self) -> str:
         return f"C{SQUARE_NAMES[self.origin]}{'x' if self.capture else '-'}{SQUARE_NAMES[self.target]}"
