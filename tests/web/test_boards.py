@@ -129,3 +129,31 @@ def test_the_lobby_and_a_rules_page_are_drawn(page: Any, screenshots: Path) -> N
     page.wait_for_url("**/rules/towers")
     assert page.locator("h1").inner_text().startswith("Towers")
     page.screenshot(path=str(screenshots / "rules-towers.png"))
+
+
+def test_a_draw_offered_and_accepted_on_a_shared_screen(page: Any, web_server: Server) -> None:
+    created = here_room(web_server, "towers")
+    enter(page, "towers", created)
+    page.locator("#offer-draw").click()
+    page.wait_for_selector("#accept-draw")
+    assert page.locator("#accept-draw").inner_text() == "Accept the draw as Black"
+    assert "offers a draw" in page.locator('#players [data-seat="0"]').inner_text()
+    page.locator("#accept-draw").click()
+    page.wait_for_function(f"() => {PLAY}.status === 'finished'")
+    assert page.locator("#banner").inner_text().startswith("Draw")
+
+
+def test_the_keyboard_chooses_a_move_too(page: Any, web_server: Server) -> None:
+    created = here_room(web_server, "overseer")
+    enter(page, "overseer", created)
+    page.locator('#board [data-key="F1"]').focus()
+    page.keyboard.press("Enter")
+    assert set(keys(page, "bl-target")) == {"F3", "H3"}  # the Soldier's jumps over the Barricades (rule 3.2)
+    page.keyboard.press("Escape")
+    assert not keys(page, "bl-target") and "F1" in keys(page, "bl-movable")
+    page.locator('#board [data-key="F1"]').focus()
+    page.keyboard.press("Enter")
+    page.locator('#board [data-key="H3"]').focus()
+    page.keyboard.press(" ")
+    wait_for_moves(page, 1)
+    assert page.locator("#moves li .move-text").inner_text() == "F1-H3"

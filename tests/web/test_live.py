@@ -46,6 +46,13 @@ def test_an_invited_friend_plays_live_from_another_browser(new_page: Callable[[]
     assert "?invite" not in guest.url  # a reload must not use the spent invite again
     assert guest.evaluate(f"() => {PLAY}.seat") == "1"
 
+    # somebody else only watches: no controls, but the moves as they come
+    watcher = new_page()
+    watcher.goto(host.url)
+    watcher.wait_for_function(f"() => {PLAY}.mode === 'live' && {PLAY}.seat === ''")
+    assert watcher.locator("#notation").count() == 0 and watcher.locator("#resign").count() == 0
+    assert "watching" in watcher.locator("#actions").inner_text()
+
     # the host's page learns of the guest by itself; nobody may take a move back against a guest
     host.wait_for_function(f"() => {PLAY}.status === 'playing' && {PLAY}.yourTurn === 'true'")
     assert "Bea" in host.locator("#players").inner_text()
@@ -53,6 +60,7 @@ def test_an_invited_friend_plays_live_from_another_browser(new_page: Callable[[]
     click_key(host, "f1")
     click_key(host, "f2")
     wait_for_moves(guest, 1)
+    wait_for_moves(watcher, 1)
     guest.wait_for_function(f"() => {PLAY}.yourTurn === 'true'")
     assert guest.locator('#board [data-key="f2"]').get_attribute("data-top") == "W"
 
@@ -104,8 +112,10 @@ def test_people_sharing_a_screen_hand_over_before_a_hidden_hand_shows(page: Any,
     seat = web_server.state(room, token)["seat"]
     name = state["view"]["seat_names"][seat]
     assert page.locator("#banner").inner_text() == f"Pass the screen to {name}"
-    # nothing of any hand is in the page while it waits: the board and the move list are empty
-    assert page.locator("#board").inner_html() == "" and page.locator("#moves").inner_html() == ""
+    # nothing of any hand is in the page while it waits: the board, the move list and the
+    # legal moves (offered to the notation box) are gone
+    for part in ("#board", "#moves", "#actions"):
+        assert page.locator(part).inner_html() == "", part
     page.locator("#handover-ready").click()
     page.wait_for_function(f"() => {PLAY}.mode === 'live'")
     assert page.evaluate(f"() => {PLAY}.seat") == str(seat)

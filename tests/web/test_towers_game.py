@@ -66,3 +66,10 @@ def test_a_whole_towers_game_against_the_computer_by_clicking(page: Any, web_ser
     page.keyboard.press("End")
     page.wait_for_function(f"() => {PLAY}.mode === 'live'")
     assert page.locator("#banner").inner_text() == banner
+
+    # the lobby lists the game among the finished ones, as this browser's
+    page.goto("/")
+    mine = page.locator(f'#rooms .room.mine[data-room="{room}"]')
+    mine.wait_for()
+    winner_name = seen["seats"][seen["view"]["result"]["winners"][0]]["name"]
+    assert mine.locator("a").inner_text() == "Replay: Towers" and f"{winner_name} won" in mine.inner_text()

@@ -220,7 +220,8 @@ function legend(message, ui) {
   let hint = "";
   if (board.phase === "setup" && board.setup) {
     const item = KINDS[board.setup.piece] || board.setup.piece;
-    hint = `Setup: ${names[board.setup.seat]} places the ${item}${board.setup.with_tower ? ", then its 1-level tower next to it" : ""} on an empty square of their back two ranks.`;
+    const tower = { S: " on its 3-level tower", D: " on its 2-level tower" }[board.setup.piece] || "";
+    hint = `Setup: ${names[board.setup.seat]} places the ${item}${tower} on an empty square of their back two ranks${board.setup.with_tower ? ", then its 1-level tower next to it" : ""}.`;
   }
   if (ui.interactive) {
     if (!ui.selected.length) hint += board.phase === "setup" ? " Click a highlighted square." : " Your move: click one of your pieces (dashed outline).";

@@ -48,7 +48,7 @@ async function start() {
   }
   // act with the token that holds the seat deciding now, if this browser has several
   const deciding = store.identityFor(roomId, message.to_move);
-  if (deciding && deciding !== page.identity && deciding.token !== page.identity?.token) {
+  if (deciding && deciding.token !== page.identity?.token) {
     page.identity = deciding;
     message = await fetchState();
   }
@@ -153,7 +153,7 @@ function accept(message) {
   if (message.status === "finished") page.replay.finish(message);
   // a second identity of this browser (its own invite link) holds the seat deciding now
   const deciding = store.identityFor(roomId, message.to_move);
-  if (deciding && page.identity && deciding.token !== page.identity.token) {
+  if (deciding && page.identity && deciding.token !== page.identity.token && page.live) {
     page.identity = deciding;
     page.live.auth(deciding.token);
   }
@@ -254,6 +254,8 @@ function drawHandOver(message) {
   page.renderer = null;
   replace($("board"));
   replace($("moves"));
+  replace($("actions")); // its list of legal moves is the previous seat's
+  hideChooser();
   $("board").hidden = true;
   const name = seatName(message, message.seat);
   $("banner").textContent = `Pass the screen to ${name}`;
@@ -294,15 +296,19 @@ function drawActions(message, heldSeats) {
   }
   if (mine && playing && match.draw_by_agreement) {
     const offer = match.draw_offer || [];
-    const seat = heldSeats.includes(message.to_move) ? message.to_move : heldSeats[0];
-    if (!offer.length) buttons.push(h("button", { id: "offer-draw", onclick: () => act(() => api.draw(roomId, page.identity.token, "offer", seat)) }, "Offer a draw"));
-    else if (!offer.includes(seat)) {
-      buttons.push(h("button", { id: "accept-draw", onclick: () => act(() => api.draw(roomId, page.identity.token, "accept", seat)) }, "Accept the draw"));
-      buttons.push(h("button", { id: "decline-draw", onclick: () => act(() => api.draw(roomId, page.identity.token, "decline", seat)) }, "Decline"));
+    // on a shared screen the others answer the offer here too, each seat in turn
+    const answering = heldSeats.filter((seat) => !offer.includes(seat));
+    const seat = !offer.length ? actingSeat(message, heldSeats) : answering[0];
+    const draw = (action) => () => act(() => api.draw(roomId, tokenFor(seat), action, seat));
+    const as = heldSeats.length > 1 ? ` as ${seatName(message, seat)}` : "";
+    if (!offer.length) buttons.push(h("button", { id: "offer-draw", onclick: draw("offer") }, `Offer a draw${as}`));
+    else if (answering.length) {
+      buttons.push(h("button", { id: "accept-draw", onclick: draw("accept") }, `Accept the draw${as}`));
+      buttons.push(h("button", { id: "decline-draw", onclick: draw("decline") }, "Decline"));
     }
   }
   if (mine && playing) {
-    const seat = heldSeats.includes(message.to_move) ? message.to_move : heldSeats[0];
+    const seat = actingSeat(message, heldSeats);
     buttons.push(h("button", {
       id: "resign", class: page.confirmResign ? "danger" : "",
       onclick: () => {
@@ -311,7 +317,7 @@ function drawActions(message, heldSeats) {
           return drawAll();
         }
         page.confirmResign = false;
-        act(() => api.resign(roomId, page.identity.token, seat));
+        act(() => api.resign(roomId, tokenFor(seat), seat));
       },
     }, page.confirmResign ? `Really resign as ${seatName(message, seat)}?` : "Resign"));
   }
@@ -319,8 +325,18 @@ function drawActions(message, heldSeats) {
     buttons.push(h("a", { id: "download", class: "button", href: api.recordUrl(roomId), download: "" }, "Download the record"));
   }
   const clock = match.move_seconds ? h("p", { id: "clock", class: "clock" }) : null;
-  replace($("actions"), h("h2", {}, "Play"), playing ? typed : null, clock, h("div", { class: "buttons" }, buttons));
+  const watching = !mine && message.status !== "finished" ? h("p", { class: "muted" }, "You are watching this game.") : null;
+  replace($("actions"), h("h2", {}, mine ? "Play" : "Game"), mine && playing ? typed : null, watching, clock, h("div", { class: "buttons" }, buttons));
   tickClock();
+}
+
+/** The seat this screen acts for outside moves: the one deciding if it is ours, else our first. */
+function actingSeat(message, heldSeats) {
+  return heldSeats.includes(message.to_move) ? message.to_move : heldSeats[0];
+}
+
+function tokenFor(seat) {
+  return (store.identityFor(roomId, seat) || page.identity).token;
 }
 
 function tickClock() {
