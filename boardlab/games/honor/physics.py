@@ -73,6 +73,15 @@ def pymunk_module() -> Any:
     return pymunk
 
 
+def chipmunk_lib() -> Any:
+    """The engine's C functions under pymunk (the pinned version's cffi ``lib``): the hot
+    loop of a segment reads velocities through it."""
+    pymunk_module()
+    from pymunk._chipmunk import lib
+
+    return lib
+
+
 @dataclass(frozen=True)
 class SettleRule:
     """When a segment ends (H-08): after ``min_steps`` and ``quiet_steps`` quiet steps
@@ -330,7 +339,12 @@ def run_segment(space: Any, owners: dict[str, int], watched: set[int], rule: Set
 
     ``stop_at_contact``: end the segment as soon as that player touches (screening)."""
     touching = _attach_recorder(space)
-    bodies = [b for b in space.bodies]
+    # the quiet test reads the engine directly: pymunk's properties build a Vec2d per body per
+    # step, most of the test's cost; x**2 + y**2 is Vec2d.length_squared's own formula, so the
+    # test decides exactly as it did through them
+    lib = chipmunk_lib()
+    velocity_of, spin_of = lib.cpBodyGetVelocity, lib.cpBodyGetAngularVelocity
+    handles = [b._body for b in space.bodies]
     contacts: dict[int, int] = {}
     speed2 = rule.speed_limit * rule.speed_limit
     spin = rule.spin_limit
@@ -346,8 +360,9 @@ def run_segment(space: Any, owners: dict[str, int], watched: set[int], rule: Set
             touching.clear()
             if stop_at_contact is not None and stop_at_contact in contacts:
                 return Segment(contacts, False, t)
-        for body in bodies:
-            if body.velocity.length_squared >= speed2 or abs(body.angular_velocity) >= spin:
+        for handle in handles:
+            velocity = velocity_of(handle)
+            if velocity.x**2 + velocity.y**2 >= speed2 or abs(spin_of(handle)) >= spin:
                 quiet = 0
                 break
         else:
