@@ -77,7 +77,7 @@ def chipmunk_lib() -> Any:
     """The engine's C functions under pymunk (the pinned version's cffi ``lib``): the hot
     loop of a segment reads velocities through it."""
     pymunk_module()
-    from pymunk._chipmunk import lib
+    from pymunk._chipmunk import lib  # type: ignore[import-not-found]
 
     return lib
 
