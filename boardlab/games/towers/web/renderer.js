@@ -215,7 +215,14 @@ function legend(board, ui, message) {
   const names = message.view.seat_names;
   let hint = "";
   if (ui.interactive && !ui.selected.length) hint = "Your move: click one of your stacks (dashed outline).";
-  else if (ui.interactive) hint = "Click the same stack again to build on it (+1 piece), or a highlighted neighbour to push the stack that way. Esc cancels.";
+  else if (ui.interactive) {
+    const selected = ui.selected[0];
+    const builds = ui.targets.has(selected);
+    const pushes = [...ui.targets.keys()].some((key) => key !== selected);
+    const ways = [builds && "click the same stack again to build on it (+1 piece)", pushes && "click a highlighted neighbour to push the stack that way"];
+    hint = `${ways.filter(Boolean).join(", or ")}. Esc cancels.`;
+    hint = hint[0].toUpperCase() + hint.slice(1);
+  }
   return h("div", { class: "towers-legend" },
     h("ul", { class: "bl-legend" },
       [...board.letters].map((letter, seat) => h("li", {}, chip(COLOURS[letter]), `${names[seat]} (${letter})`)),

@@ -97,8 +97,9 @@ export function drawMoves(element, message, current, onPick) {
       return item;
     }),
   );
+  // scroll the list itself (never the page) to the move shown
   const shown = element.querySelector(".current") || element.lastElementChild;
-  if (shown) shown.scrollIntoView({ block: "nearest" });
+  if (shown) element.scrollTop = shown.offsetTop - element.clientHeight / 2; // .moves is the offset parent
 }
 
 /** The invite links this browser made, while the game waits for its guests. */
