@@ -21,25 +21,34 @@ export function watchRoom(roomId, token, { onState, onStatus }) {
 
   function connect() {
     const url = liveUrl(roomId) + (token ? `?token=${encodeURIComponent(token)}` : "");
-    socket = new WebSocket(url);
+    const current = new WebSocket(url);
+    socket = current;
     log = [];
     let lastError = null;
-    socket.onopen = () => {
+    let heard = Date.now();
+    current.onopen = () => {
       attempt = 0;
       onStatus("open");
-      pinger = setInterval(() => send({ type: "ping" }), PING_MS);
+      pinger = setInterval(() => {
+        // a connection that went silent (a network gone without a word) is closed and made again
+        if (Date.now() - heard > 2 * PING_MS + 5000) dropped(current);
+        else send({ type: "ping" });
+      }, PING_MS);
     };
-    socket.onmessage = (event) => {
+    current.onmessage = (event) => {
+      heard = Date.now();
       const message = JSON.parse(event.data);
       if (message.type === "state") {
-        // the log comes as a delta against the previous message on this connection
+        // the log comes as a delta against the previous message on this connection; one sent
+        // before an auth (whose answer brings the whole log) cannot be applied and is skipped
+        if (message.log_start > log.length) return;
         log = log.slice(0, message.log_start).concat(message.log);
         onState({ ...message, log_start: 0, log: log.slice() });
       } else if (message.type === "error") {
         lastError = message.error;
       }
     };
-    socket.onclose = (event) => {
+    current.onclose = (event) => {
       clearInterval(pinger);
       if (stopped) return;
       if (event.code >= 4000 && event.code < 5000) {
@@ -47,9 +56,18 @@ export function watchRoom(roomId, token, { onState, onStatus }) {
         onStatus("closed", lastError || { code: "closed", message: `the server closed the connection (${event.code})` });
         return;
       }
-      onStatus("reconnecting");
-      timer = setTimeout(connect, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
+      dropped(current);
     };
+  }
+
+  /** Give up on `lost` (closed, or silent) and connect again after a pause that grows. */
+  function dropped(lost) {
+    lost.onclose = lost.onmessage = null;
+    lost.close();
+    clearInterval(pinger);
+    if (stopped || lost !== socket) return;
+    onStatus("reconnecting");
+    timer = setTimeout(connect, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
   }
 
   function send(message) {
