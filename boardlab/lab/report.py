@@ -105,8 +105,16 @@ def _game_row(outcome: GameOutcome) -> list[Any]:
         " ".join(map(str, outcome.winners)), outcome.code, outcome.moves, outcome.decisions,
         "" if outcome.first_mover is None else outcome.first_mover, branching, outcome.repeated,
         _blank(outcome.lead_changes), _blank(outcome.decided_at), _blank(outcome.decisiveness_threshold),
-        round(outcome.seconds, 4), Path(outcome.record_path).name if outcome.record_path else "",
+        round(outcome.seconds, 4), _relative_record(outcome.record_path),
     ]
+
+
+def _relative_record(path: str | None) -> str:
+    """The record's path inside the study folder (records/NAME), as the folder may move."""
+    if not path:
+        return ""
+    record = Path(path)
+    return f"{record.parent.name}/{record.name}"
 
 
 def _blank(value: Any) -> Any:

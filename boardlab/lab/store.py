@@ -32,6 +32,8 @@ from .stats import GameOutcome
 from .study import OutcomeSink, Study
 
 STUDY_FILE = "study.json"
+#: the games' records sit in their own sub-folder, so the report and tables stay easy to find
+RECORDS_FOLDER = "records"
 GAMES_FILE = "games.jsonl"
 
 
@@ -128,7 +130,7 @@ class StudyFolder(OutcomeSink):
     def record_path(self, variant: str, index: int) -> Path:
         slug = self._file_names[variant]
         middle = f"-{slug}" if slug else ""
-        return self.folder / f"{self.study.game_id}{middle}-{index:05d}.json"
+        return self.folder / RECORDS_FOLDER / f"{self.study.game_id}{middle}-{index:05d}.json"
 
     def add(self, played: PlayedGame) -> GameOutcome:
         """Store a finished game: its record, then its line. Returns the outcome with its record path."""
@@ -138,6 +140,7 @@ class StudyFolder(OutcomeSink):
         target = self.record_path(outcome.variant, outcome.index)
         if target.exists():
             self._check_own_record(target, outcome)
+        target.parent.mkdir(exist_ok=True)
         played.record.save(target)
         stored = replace(outcome, record_path=str(target))
         line = json.dumps({"study": self.study_id, **stored.to_json()}, separators=(",", ":")) + "\n"

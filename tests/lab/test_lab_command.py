@@ -112,12 +112,12 @@ def test_issue7_simulate_records_resume_and_never_replace_other_files(tmp_path: 
     args = ("simulate", "dicenim", "--players", "random,greedy", "--rotate", "--records", str(records), "--json")
     first = run(*args, "-n", "4")
     assert first.returncode == 0, first.stderr
-    written = {path.name: path.read_text() for path in records.glob("dicenim-*.json")}
+    written = {path.name: path.read_text() for path in (records / "records").glob("dicenim-*.json")}
     assert len(written) == 4
     more = run(*args, "-n", "6")  # continues: two new games, the four kept as they were
     assert more.returncode == 0, more.stderr
     assert json.loads(more.stdout)["games"] == 6
-    assert all((records / name).read_text() == text for name, text in written.items())
+    assert all((records / "records" / name).read_text() == text for name, text in written.items())
     assert len(lines(records / "games.jsonl")) == 6
     other = run("simulate", "dicenim", "--players", "random", "-n", "3", "--records", str(records))
     assert other.returncode == 2 and "different study" in other.stderr

@@ -29,5 +29,5 @@ def test_ray_gives_the_same_games_as_this_process(local_ray: None, tmp_path: Pat
         assert [(o.index, o.seed, o.seat_agents, o.winners, o.moves, o.branching) for o in on_ray[name]] == [
             (o.index, o.seed, o.seat_agents, o.winners, o.moves, o.branching) for o in here[name]
         ]
-    assert len(list(tmp_path.glob("towers-layout=*-0000?.json"))) == 6  # the driver stored every record
+    assert len(list(tmp_path.glob("records/towers-layout=*-0000?.json"))) == 6  # the driver stored every record
     assert ray.is_initialized()  # a session the caller started is left running for the caller

@@ -132,6 +132,7 @@ def test_folders_that_are_not_this_study_are_refused(tmp_path: Path) -> None:
 def test_a_foreign_file_where_a_record_goes_is_never_overwritten(tmp_path: Path) -> None:
     folder = StudyFolder(tmp_path, STUDY)
     squatter = folder.record_path("pile=5", 2)
+    squatter.parent.mkdir()
     squatter.write_text('{"meta": {"study": "someone else"}}')
     with pytest.raises(StudyFolderError, match="not this study's record"):
         run_study(STUDY, sink=folder)
