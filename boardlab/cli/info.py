@@ -48,11 +48,10 @@ def games_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     table.add_column("name", no_wrap=True)
     table.add_column("players", justify="center", no_wrap=True)
     table.add_column("nature")
-    table.add_column("options (default)", overflow="fold")
+    table.add_column("rule options", justify="right")
     for entry in entries:
-        options = ", ".join(f"{o['name']}={o['default']}" for o in entry["options"]) or "-"
-        if len(entry["options"]) > 4:
-            options = f"{len(entry['options'])} options: boardlab games {entry['id']}"
+        # names and defaults are read in the detail view (the footer says how); a list here wraps mid-word
+        options = str(len(entry["options"]))
         table.add_row(
             escape(entry["id"]), escape(entry["name"]), _players_text(entry), _nature(entry), escape(options)
         )
