@@ -133,6 +133,13 @@ def test_r5_2_option_hand_limit() -> None:
     assert st.view(None)["board"]["discards_owed"] == [[0, 1]]
 
 
+def test_issue15_a_single_card_to_discard_is_worded_in_the_singular() -> None:
+    st = state(Territories(hand_limit=3), res0=(2, 1, 1, 0), phase="roll", active="1")
+    st.play("r3+4")
+    screen = st.render(0)
+    assert "White discards 1 card (a 7 was rolled)" in screen and "1 cards" not in screen
+
+
 def test_r9_2_option_no_building_turns() -> None:
     st = state(Territories(no_building_turns=1), buildings={(2, 2): "1P"})
     st.play("end")

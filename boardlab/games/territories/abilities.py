@@ -215,7 +215,7 @@ def pending_text(state: "TerritoriesState") -> str:
     """What the ability in progress waits for, in words."""
     phase = state.phase
     if phase == ABILITY_PAY:
-        return f"pay {state.die} resources: pay(...)"
+        return f"pay {state.die} resource{'' if state.die == 1 else 's'}: pay(...)"
     if phase == ABILITY_PLACE:
         if state.ability == SWAP:
             return "choose a grid cell and a hand card: [c,r]<>CARD"

@@ -46,10 +46,11 @@ def decision_text(state: "TerritoriesState") -> str:
         return f"chance: {name[state.active]} rolls 2d6"
     if state.phase >= MAIN and state.discards_owed:
         seat, owed = state.discards_owed[0]
-        return f"{name[seat]} discards {owed} cards (a 7 was rolled)"
+        return f"{name[seat]} discards {owed} card{'' if owed == 1 else 's'} (a 7 was rolled)"
     if state.phase >= MAIN and state.wild_owed:
         seat, owed = state.wild_owed[0]
-        return f"{name[seat]} chooses {min(owed, sum(state.bank))} Temple wildcard resources"
+        count = min(owed, sum(state.bank))
+        return f"{name[seat]} chooses {count} Temple wildcard resource{'' if count == 1 else 's'}"
     if player == CHANCE and state.draws_owed:
         return f"chance: {name[state.draws_owed[0]]} draws a territory card"
     if state.phase == RESPOND:
