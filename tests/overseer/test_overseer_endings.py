@@ -183,3 +183,20 @@ def test_r10_4_a_position_without_the_movers_overseer_is_a_finished_win() -> Non
     assert state.is_over() and state.winners() == (0,) and state.result().code == "overseer_captured"
     state = load({"A1": "O", "G8": "o", "D4": "S", "J5": "s"}, since_capture=100)
     assert state.result().code == "no_capture_limit"
+
+
+def test_r7_3_position_key_is_the_position_without_its_counters() -> None:
+    # the lab's repetition statistics compare position_key(): cheap, blind to the move counters
+    state = load({"A1": "O", "G8": "o", "D4": "M", "H5": "m"})
+    start_key = state.position_key()
+    assert isinstance(start_key, int)
+    play_all(state, ["D4-D5", "H5-H6", "D5-D4", "H6-H5"])
+    assert state.position_key() == start_key and state.position() != position_text(
+        {"A1": "O", "G8": "o", "D4": "M", "H5": "m"}
+    )
+    state.play("D4-D5")
+    assert state.position_key() != start_key  # other pieces' squares, the other side to move
+    state.undo()
+    assert state.position_key() == start_key
+    black = load({"A1": "O", "G8": "o", "D4": "M", "H5": "m"}, to_move="b")
+    assert black.position_key() != start_key

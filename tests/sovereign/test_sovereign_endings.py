@@ -100,3 +100,19 @@ def test_r5_4_a_position_without_its_ending_is_settled_when_loaded() -> None:
     state = boardlab.load("sovereign").state_from_position(text)
     assert state.result().code == "sovereign_stalemate"
     assert state.position() == text + " sovereign_stalemate"
+
+
+def test_r1_11_3_position_key_is_the_position_without_its_ply_count() -> None:
+    # the lab's repetition statistics compare position_key(): cheap, and blind to the ply count
+    state = load(SHUTTLE)
+    start_key = state.position_key()
+    assert isinstance(start_key, int)
+    keys = []
+    for move in ROUND:
+        state.play(move)
+        keys.append(state.position_key())
+    assert keys[-1] == start_key and len(set(keys)) == 4  # back at the start, ply 4 instead of 0
+    state.play("Sa1-b1")
+    assert state.position_key() == keys[0] and state.position() != load(SHUTTLE).position()
+    state.undo()
+    assert state.position_key() == start_key

@@ -348,6 +348,11 @@ class OverseerState(State):
     def position(self) -> str:
         return format_position(self.board, self.to_move, self.progress.quiet_moves, self.move_number)
 
+    def position_key(self) -> int:
+        """The Zobrist hash of the pieces and the side to move: the position without its
+        counters (what rule 7.3 compares)."""
+        return self.zobrist
+
     def evaluate(self) -> Sequence[float]:
         """Estimated returns per seat (see evaluation.py); the result's returns when over."""
         if self._result is not None:

@@ -383,6 +383,12 @@ class SovereignState(State):
             self.play_ply, None if self._result is None else self._result.code,
         )
 
+    def position_key(self) -> int:
+        """The Zobrist hash of heights, pieces and the player to move: the position without its
+        ply count (what rule 1.11.3 compares). Placements change the pieces, so setup positions
+        never collide with each other or with play."""
+        return self.zobrist
+
     def evaluate(self) -> Sequence[float]:
         """Estimated returns per seat (evaluation.py); the result's returns once over."""
         return evaluate(self)
