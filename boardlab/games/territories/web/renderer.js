@@ -323,7 +323,7 @@ function hand(message, ui, seat, own) {
     h("div", { class: "terr-panel-title" },
       h("span", { class: "bl-chip", style: `background:${SEAT[seat].fill}` }),
       own ? `Your hand (${name})` : `${name}'s hand`,
-      h("span", { class: "muted" }, ` · ${info.hand_size} cards in hand${info.hand_size > board.hand_limit ? ` (over ${board.hand_limit}: discards on a 7)` : ""}`)),
+      h("span", { class: "muted" }, ` · ${info.hand_size} card${info.hand_size === 1 ? "" : "s"} in hand${info.hand_size > board.hand_limit ? ` (over ${board.hand_limit}: discards on a 7)` : ""}`)),
     h("div", { class: "terr-resources" }, resources),
     h("div", { class: "terr-hand-cards" }, cards.length ? cards : h("span", { class: "muted" }, "no territory cards")),
     own && known.size ? h("div", { class: "muted terr-small" }, "underlined: cards your opponent has seen") : "",
@@ -381,7 +381,12 @@ function hint(board, moves, ui) {
   if (types.has("destroy")) return "Click the opponent's Town to remove.";
   if (types.has("convert_to")) return "Click the opponent's building to take over, then the piece that replaces it.";
   if (types.has("swap_card") || types.has("place_card")) return "Click a card of your hand, then where it goes.";
-  if (types.has("build")) return "Click a dashed corner to build a Town, or one of your buildings to upgrade it; or use a button below.";
+  if (types.has("build")) {
+    const towns = moves.some((move) => move.type === "build" && move.kind === "P");
+    const upgrades = moves.some((move) => move.type === "build" && move.kind !== "P");
+    const ways = [towns && "a dashed empty corner to build a Town", upgrades && "one of your ringed buildings to upgrade it"];
+    return `Click ${ways.filter(Boolean).join(", or ")}; or use a button below.`;
+  }
   if (types.has("discard")) return "Choose the cards to discard below.";
   if (types.has("wild")) return "Choose the suits of your Temple's wildcard resources below.";
   if (types.has("pay")) return "Choose the resources to pay below.";
@@ -408,14 +413,20 @@ function actionButtons(moves, ui) {
       case "accept": return "Accept the trade";
       case "reject": return "Reject it";
       case "announce": return ABILITY[move.ability] || move.ability;
-      case "bank_trade": return [h("span", {}, "Bank: give "), goods(move.give), h("span", {}, " get "), move.get === "T" ? "a territory card" : goods(move.get)];
       default: return move.text;
     }
   };
-  const order = ["accept", "reject", "propose_counter", "build", "announce", "bank_trade", "propose_trade", "end_turn"];
-  const sorted = [...moves].sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
-  return h("div", { class: "terr-buttons" }, sorted.map((move) =>
-    h("button", { class: `terr-action ${ui.targets.has(move.text) ? "bl-movable" : ""}${move.type === "accept" ? " primary" : ""}`, dataset: { key: move.text, type: move.type }, title: move.text }, label(move))));
+  const button = (move, content) => h("button", { class: `terr-action ${ui.targets.has(move.text) ? "bl-movable" : ""}${move.type === "accept" ? " primary" : ""}`, dataset: { key: move.text, type: move.type }, title: move.text }, content);
+  const order = ["accept", "reject", "propose_counter", "announce", "propose_trade", "end_turn"];
+  const sorted = moves.filter((move) => move.type !== "bank_trade").sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
+  // bank trades grouped by what is given: "give ♥×4 for: ♠ ♣ ♦ a card"
+  const byGive = new Map();
+  for (const move of moves.filter((m) => m.type === "bank_trade")) byGive.set(move.give, [...(byGive.get(move.give) || []), move]);
+  return h("div", {},
+    h("div", { class: "terr-buttons" }, sorted.map((move) => button(move, label(move)))),
+    [...byGive].map(([give, trades]) => h("div", { class: "terr-buttons terr-bank-trades" },
+      h("span", {}, "Bank: give "), goods(give), h("span", {}, " for"),
+      trades.map((move) => button(move, move.get === "T" ? "a territory card" : goods(move.get))))));
 }
 
 /** A proposal, a discard, wildcards or a payment: counts per suit (and cards) put together,
@@ -434,9 +445,9 @@ function goodsForm(type, message, form, host, redraw) {
     h("button", { type: "button", class: "terr-step", "aria-label": `one ${SUIT[suit].name} more`, disabled: counts[suit] >= (max[suit] || 0), onclick: () => { counts[suit]++; redraw(); } }, "+"));
   const rows = [];
   const giveTitle = { offer: "You give", counter: "You give", discard: "Discard", wild: "Take from the bank", pay: "Pay" }[type];
-  rows.push(h("div", { class: "terr-form-row" }, h("span", { class: "terr-form-label" }, giveTitle), [...SUITS].map((s) => stepper(form.give, s, giveMax))));
+  rows.push(h("div", { class: "terr-form-label" }, giveTitle), h("div", { class: "terr-form-row terr-steppers" }, [...SUITS].map((s) => stepper(form.give, s, giveMax))));
   if (trading) {
-    rows.push(h("div", { class: "terr-form-row" }, h("span", { class: "terr-form-label" }, "You want"), [...SUITS].map((s) => stepper(form.get, s, other.resources || emptyCounts()))));
+    rows.push(h("div", { class: "terr-form-label" }, "You want"), h("div", { class: "terr-form-row terr-steppers" }, [...SUITS].map((s) => stepper(form.get, s, other.resources || emptyCounts()))));
   }
   // territory cards that may go with it: a discard's, or one per side of a proposal (option)
   const cardChoices = (field, side) => [...new Set(moves.flatMap((move) => move[field] || []))].map((code) =>
@@ -456,7 +467,8 @@ function goodsForm(type, message, form, host, redraw) {
     if (type === "wild" || type === "pay") return move.resources === give;
     return move.give === give && move.get === lettersText(form.get) && same(form.cards, move.give_cards) && same(form.getCards, move.get_cards);
   });
-  const need = { discard: () => `${board.discards_owed.find(([s]) => s === seat)?.[1] ?? "?"} cards`, wild: () => `${board.wildcards_owed.find(([s]) => s === seat)?.[1] ?? "?"} (at most what the bank holds)`, pay: () => `${board.die} resources` }[type];
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const need = { discard: () => plural(board.discards_owed.find(([s]) => s === seat)?.[1] ?? 0, "card"), wild: () => `${board.wildcards_owed.find(([s]) => s === seat)?.[1] ?? "?"} (at most what the bank holds)`, pay: () => plural(board.die, "resource") }[type];
   return h("form", { class: "terr-form", dataset: { type }, onsubmit: (event) => { event.preventDefault(); if (chosen) host.play(chosen.text); } },
     need ? h("p", { class: "terr-small" }, `Choose ${need()}.`) : h("p", { class: "terr-small" }, "Both sides need something, and no suit on both sides."),
     rows,
