@@ -16,6 +16,7 @@ from .errors import (
     UnknownGameError,
     UnsupportedAgentError,
 )
+from .encoding import ActionEncoding, ActionError, ObservationEncoding
 from .game import Game, check_position_fields
 from .match import UNDO_POLICIES, LogEntry, Match
 from .options import Option
@@ -26,6 +27,8 @@ from .state import VIEW_FORMAT, State
 from .values import CHANCE, MATCH_ENDING_CODES, TERMINAL, Move, Player, Result
 
 __all__ = [
+    "ActionEncoding",
+    "ActionError",
     "Agent",
     "BoardlabError",
     "CHANCE",
@@ -40,6 +43,7 @@ __all__ = [
     "Move",
     "NotYourTurnError",
     "NotationError",
+    "ObservationEncoding",
     "Option",
     "OptionError",
     "Player",

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 from .errors import OptionError, PositionError
 from .options import Option, resolve_options
 from .state import State
 from .values import Player
+
+if TYPE_CHECKING:
+    from .encoding import ActionEncoding, ObservationEncoding
 
 
 class Game:
@@ -124,6 +127,15 @@ class Game:
     def render_image(self, view: Mapping[str, Any], path: str) -> None:
         """Optional: write a PNG picture of a view envelope to ``path`` (needs the game's extras)."""
         raise NotImplementedError(f"{self.id} has no picture renderer")
+
+    def action_encoding(self) -> "ActionEncoding":
+        """The game's integer actions (:mod:`boardlab.core.encoding`), for the OpenSpiel and
+        PettingZoo adapters. Games implement it in their ``encoding.py``."""
+        raise NotImplementedError(f"{self.id} declares no action encoding (docs/api.md, 'Adding a game')")
+
+    def observation_encoding(self) -> "ObservationEncoding":
+        """The game's fixed-size numeric observation of a seat's view, for the PettingZoo adapter."""
+        raise NotImplementedError(f"{self.id} declares no observation encoding (docs/api.md, 'Adding a game')")
 
     def player_name(self, player: Player) -> str:
         """A short name for a seat (a colour, "P1" ...)."""

@@ -16,7 +16,9 @@ import boardlab.games
 
 GAMES_DIR = Path(boardlab.games.__file__).parent
 GAME_DIRS = sorted(p for p in GAMES_DIR.iterdir() if p.is_dir() and (p / "__init__.py").exists())
-REQUIRED = ("__init__.py", "game.py", "rules.py", "moves.py", "state.py", "position.py", "view.py", "render.py")
+REQUIRED = (
+    "__init__.py", "game.py", "rules.py", "moves.py", "state.py", "position.py", "view.py", "render.py", "encoding.py",
+)
 #: third-party packages a game may import lazily (optional extras)
 LAZY_EXTRAS = {"pymunk", "matplotlib", "PIL", "numpy"}
 

@@ -8,6 +8,7 @@ from typing import Any, Mapping
 from boardlab.core import Game, Option, register
 
 from .catalogue import ALL_PIECES
+from .encoding import HonorActions, HonorObservation
 from .physics import pymunk_module
 from .render import render_view
 from .render_image import render_png
@@ -83,6 +84,12 @@ class HonorGame(Game):
     def resigns_by_move(self) -> bool:
         """With the resign option the rules have their own resignation (rule 7.13)."""
         return self.rules.resign
+
+    def action_encoding(self) -> HonorActions:
+        return HonorActions(self)
+
+    def observation_encoding(self) -> HonorObservation:
+        return HonorObservation(self)
 
     def player_name(self, player: int) -> str:
         return SEAT_NAMES[player]

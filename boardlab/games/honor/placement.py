@@ -49,9 +49,19 @@ def release_window(table: Sequence["PieceOnTable"], layout: TableLayout, player:
 def candidate_releases(table: Sequence["PieceOnTable"], layout: TableLayout, player: int, pid: str) -> list[Release]:
     """The documented candidate set (rule 10.4): each rest orientation of the piece times
     five evenly spaced x over the zone (foundation) or over the tower's extent; h = 0.05."""
+    return [release for _, _, release in candidate_columns(table, layout, player, pid)]
+
+
+def candidate_columns(
+    table: Sequence["PieceOnTable"], layout: TableLayout, player: int, pid: str
+) -> list[tuple[int, int, Release]]:
+    """The candidate set as ``(orientation number, column, release)``: the orientation's place
+    in :func:`rest_angles_decidegrees` and the column 0..4 that first gave the release's x
+    (columns that land on the same x as an earlier one are dropped). The action encoding
+    numbers releases by these two, which do not depend on where the window lies."""
     extent = tower_extent(table, player)
-    releases: list[Release] = []
-    for thetaq in rest_angles_decidegrees(pid[:2]):
+    found: list[tuple[int, int, Release]] = []
+    for orientation, thetaq in enumerate(rest_angles_decidegrees(pid[:2])):
         lo, hi = release_window(table, layout, player, pid, thetaq)
         if extent is not None:
             lo = max(lo, math.ceil(extent[0] * 100))
@@ -63,8 +73,8 @@ def candidate_releases(table: Sequence["PieceOnTable"], layout: TableLayout, pla
             xq = lo + round((hi - lo) * k / (CANDIDATE_COLUMNS - 1))
             if xq not in seen:
                 seen.add(xq)
-                releases.append(Release(xq, thetaq, DEFAULT_CLEARANCE))
-    return releases
+                found.append((orientation, k, Release(xq, thetaq, DEFAULT_CLEARANCE)))
+    return found
 
 
 def default_release(table: Sequence["PieceOnTable"], layout: TableLayout, player: int, pid: str) -> Release:
@@ -99,5 +109,5 @@ def release_height(y0: float, hq: int) -> float:
     return (math.ceil(y0 * 1e4) + hq * 100) * 1e-4
 
 
-__all__ = ["candidate_releases", "default_release", "drop_point", "release_height", "release_window",
+__all__ = ["candidate_columns", "candidate_releases", "default_release", "drop_point", "release_height", "release_window",
            "tower_extent"]

@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from boardlab.core import Game, Option, register
 
 from .board import NUM_SQUARES, SEAT_NAMES, SETUPS, setup_board
+from .encoding import OverseerActions, OverseerObservation
 from .position import parse_position
 from .render import render_view
 from .rules import NO_CAPTURE_LIMIT, OverseerRules
@@ -78,6 +79,12 @@ class Overseer(Game):
         """
         captures = NUM_SQUARES - 1
         return captures * (self.rules.no_capture_limit + 1)
+
+    def action_encoding(self) -> OverseerActions:
+        return OverseerActions(self)
+
+    def observation_encoding(self) -> OverseerObservation:
+        return OverseerObservation(self)
 
     def player_name(self, player: int) -> str:
         return SEAT_NAMES[player]

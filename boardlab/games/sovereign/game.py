@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from boardlab.core import Game, Option, OptionError, register
 
 from .board import SEAT_NAMES, SETUP_LOWER_PER_PLAYER, SETUP_PLACEMENTS, SETUP_TOP_PER_PLAYER
+from .encoding import SovereignActions, SovereignObservation
 from .position import ENDING_CODES, parse_position
 from .render import render_view
 from .rules import BUILD_MODES, SovereignRules
@@ -114,6 +115,12 @@ class Sovereign(Game):
         ends at the latest when ``ply_limit`` plies of play have been made (rule 1.11.4), and a
         position loaded mid-play has fewer left. So 14 + ply_limit."""
         return SETUP_PLACEMENTS + self.rules.ply_limit
+
+    def action_encoding(self) -> SovereignActions:
+        return SovereignActions(self)
+
+    def observation_encoding(self) -> SovereignObservation:
+        return SovereignObservation(self)
 
     def player_name(self, player: int) -> str:
         return SEAT_NAMES[player]

@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from boardlab.core import Game, register
 
 from .cards import SEAT_NAMES
+from .encoding import TerritoriesActions, TerritoriesObservation
 from .phases import SETUP_STEPS
 from .position import read_position
 from .render import render_view
@@ -76,6 +77,12 @@ class Territories(Game):
 
     def render_view(self, view: Mapping[str, Any]) -> str:
         return render_view(view)
+
+    def action_encoding(self) -> TerritoriesActions:
+        return TerritoriesActions(self)
+
+    def observation_encoding(self) -> TerritoriesObservation:
+        return TerritoriesObservation(self)
 
     def player_name(self, player: int) -> str:
         return SEAT_NAMES[player]

@@ -8,6 +8,7 @@ from typing import Any, Mapping
 from boardlab.core import Game, Option, OptionError, register
 
 from .board import COLOUR_NAMES, LAYOUT_CHOICES, MAX_HEIGHT, SUPPLY, layout_stacks
+from .encoding import TowersActions, TowersObservation
 from .position import parse_position
 from .render import render_view
 from .rules import TowersRules
@@ -89,6 +90,12 @@ class Towers(Game):
         bound = resets + (resets + 1) * self.rules.no_progress_limit
         cap = self.rules.ply_cap
         return min(bound, cap) if cap else bound
+
+    def action_encoding(self) -> TowersActions:
+        return TowersActions(self)
+
+    def observation_encoding(self) -> TowersObservation:
+        return TowersObservation(self)
 
     def player_name(self, player: int) -> str:
         return COLOUR_NAMES[self.num_players][player]
