@@ -9,12 +9,14 @@ the same for every viewer.
 from __future__ import annotations
 
 import copy
+import math
 import random
 from typing import TYPE_CHECKING, Any, cast
 
 from boardlab.core import Move
 
-from .catalogue import kind_of, rest_angles_decidegrees
+from . import physics
+from .catalogue import OUTLINES, kind_of, rest_angles_decidegrees
 from .moves import FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Build, Push, Tremor, fixed
 from .placement import default_release, drop_point, release_height, release_window
 from .report import describe, report_from_last
@@ -95,7 +97,59 @@ def board_view(state: "HonorState") -> dict[str, Any]:
     if state.outcome is not None:
         view["seed"] = seed_bytes(state.seed).hex()
     view["reports"] = recent_reports(state)
+    view["shapes"] = SHAPES
+    view["frames"] = resolution_frames(state)
     return view
+
+
+#: each kind's outline at rotation 0, centred on its centre of mass (cm), for clients that draw
+SHAPES = {code: [[round(x, 3), round(y, 3)] for x, y in outline] for code, outline in OUTLINES.items()}
+#: a frame every 8 physics steps (30 a second of simulated time), at most 5 seconds' worth
+FRAME_STEPS = 8
+MAX_FRAMES = 150
+_frames_cache: dict[tuple[int, str], dict[str, Any]] = {}
+
+
+def resolution_frames(state: "HonorState") -> dict[str, Any] | None:
+    """The placement just resolved, as poses every FRAME_STEPS steps for a client to animate
+    (the view's ``frames``): ``ply`` of the resolving move, ``every`` (steps per frame),
+    ``pids`` (the pieces that moved) and ``poses`` (per frame, per pid, [x, y, angle] in cm and
+    radians). Only right after the resolving move (None otherwise, and for a resignation or a
+    state with no history to go back to), so that only the message that brings the new table
+    carries them. The first segment is replayed from the stored space before the move, so it
+    moves exactly as the resolution did; later segments start from a rounded table and may
+    differ by hundredths of a millimetre, so a client ends on the view's ``table``."""
+    last = state.last
+    if not state.resolutions or state.resolutions[-1][0] != state.ply - 1 or not last or last.get("placer") is None:
+        return None
+    key = (state.ply, state.resolutions[-1][1])
+    if key in _frames_cache:
+        return _frames_cache[key]
+    before = state.copy()
+    try:
+        before.undo()
+    except Exception:  # a rebased or loaded state has no move to go back to: nothing to replay
+        return None
+    foundation = not any(p.owner == last["placer"] for p in before.table)
+    space = before.canonical_space()
+    exq, ethetaq = last["executed"]
+    physics.add_piece(space, physics.BodySpec(last["pid"], last["placer"], foundation, exq / 100,
+                                              last["release_y"] * 1e-4, math.radians(ethetaq / 10)))
+    bodies = list(space.bodies)
+    track = [[(round(b.position.x, 2), round(b.position.y, 2), round(b.angle, 3)) for b in bodies]]
+    for _ in range(min(MAX_FRAMES, math.ceil(last["steps"] / FRAME_STEPS))):
+        for _ in range(FRAME_STEPS):
+            space.step(physics.STEP)
+        track.append([(round(b.position.x, 2), round(b.position.y, 2), round(b.angle, 3)) for b in bodies])
+    moving = [i for i, body in enumerate(bodies) if body.honor_pid == last["pid"] or any(
+        abs(frame[i][0] - track[0][i][0]) + abs(frame[i][1] - track[0][i][1]) > 0.02
+        or abs(frame[i][2] - track[0][i][2]) > 0.005 for frame in track)]
+    frames = {"ply": state.ply - 1, "every": FRAME_STEPS, "pids": [bodies[i].honor_pid for i in moving],
+              "poses": [[list(frame[i]) for i in moving] for frame in track]}
+    if len(_frames_cache) >= 8:
+        _frames_cache.pop(next(iter(_frames_cache)))
+    _frames_cache[key] = frames
+    return frames
 
 
 def aim_view(state: "HonorState", release: tuple[int, int, int], preview: bool) -> dict[str, Any]:
@@ -161,6 +215,9 @@ def resampled(state: "HonorState", rng: random.Random) -> "HonorState":
     """A state every seat could be in: a copy with a fresh 256-bit seed that keeps the
     commitment to the real one, rebased so that no undo snapshot or history holds the
     real seed's tremor. Everything else of Honor is public."""
+    # the frames of a resolution just made are public but replayed from the history, which the
+    # rebase drops: computed now, the clone's view finds them in the cache and equals this one's
+    resolution_frames(state)
     clone = cast("HonorState", state.copy())
     clone.commitment = state.seed_commit
     clone.seed = rng.getrandbits(SEED_BITS)
@@ -168,4 +225,4 @@ def resampled(state: "HonorState", rng: random.Random) -> "HonorState":
     return clone
 
 
-__all__ = ["aim_view", "board_view", "describe_move", "recent_reports", "resampled", "seed_secrets"]
+__all__ = ["SHAPES", "aim_view", "board_view", "describe_move", "recent_reports", "resampled", "resolution_frames", "seed_secrets"]
