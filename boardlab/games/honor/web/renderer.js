@@ -1,0 +1,468 @@
+// Honor in the browser (docs/web.md): the table seen from the side, each player's zone and
+// tower, the pieces drawn from the view's outlines (board.shapes) at their poses, and a
+// placement animated from the physics frames the view carries right after it resolves
+// (board.frames). While a piece is to be placed the person drags it over the legal window,
+// turns it, and lets go: the release goes to the server as notation (rel x θ h). Choosing a
+// piece, bids and pushes are clicks. The view's board part is docs/rules/honor.md 11.6.
+
+import { h, replace, svg } from "/js/dom.js";
+
+const SCALE = 9; // px per cm
+const COLOURS = [
+  { fill: "#e0483e", dark: "#8e231c", soft: "#fbe3e1" },
+  { fill: "#4a86e8", dark: "#1d4f9c", soft: "#e1ecfc" },
+  { fill: "#3fa35b", dark: "#1e6a34", soft: "#e0f2e5" },
+  { fill: "#e8b100", dark: "#8a6900", soft: "#fcf3d3" },
+];
+const FRAME_MS = 1000 / 30; // the view's frames are 8 physics steps apart: 1/30 s
+const DEFAULT_CLEARANCE = "0.05";
+
+/** Choosing a piece: the piece, then its opening bid or Push; the rest are buttons. Releases
+ * are made by dragging (null here). */
+export function clickPath(move) {
+  switch (move.type) {
+    case "build": return [move.piece, `bid:${move.bid}`];
+    case "push": return [move.piece, "push"];
+    case "release": case "tremor": return null;
+    default: return [move.text];
+  }
+}
+
+export function seatColours(view) {
+  return view.seat_names.map((_, seat) => COLOURS[seat % COLOURS.length].fill);
+}
+
+const rad = (deg) => (deg * Math.PI) / 180;
+const deg = (r) => (r * 180) / Math.PI;
+
+/** A piece's outline (cm, y up) at centre (x, y), turned `angle` radians counter-clockwise. */
+function outline(shapes, pid, x, y, angle) {
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  return shapes[pid.slice(0, 2)].map(([px, py]) => [x + px * c - py * s, y + px * s + py * c]);
+}
+
+export function mount(element, host) {
+  const root = h("div", { class: "honor" });
+  replace(element, root);
+  // what lasts between render calls: the aim being dragged, the animation under way, and the
+  // owners of pieces seen (a piece that fell is no longer on the table)
+  const state = { aim: null, aimKey: null, animation: null, animatedPly: null, seenMessage: false, owners: {}, last: null };
+
+  function draw(message, ui) {
+    state.last = [message, ui];
+    const board = message.view.board;
+    for (const piece of board.table) state.owners[piece.pid] = piece.owner;
+    for (const report of board.reports || []) for (const fallen of report.fallen || []) state.owners[fallen.pid] = fallen.owner;
+    const releasing = ui.interactive && board.phase === "PLACE" && board.placing && message.legal_moves.some((m) => m.type === "release");
+    const aimKey = releasing ? `${message.revision}/${board.placing.pid}` : null;
+    if (aimKey !== state.aimKey) {
+      state.aimKey = aimKey;
+      state.aim = releasing ? initialAim(board) : null;
+    }
+    replace(root, score(message), table(message, ui, state), controls(message, ui, state, host, () => draw(message, ui)), legend(message, state));
+  }
+
+  installDrag(root, state, host, () => state.last && draw(...state.last));
+
+  return {
+    render(message, ui) {
+      const frames = message.view.board.frames;
+      // a new resolution seen live is played back; on the first drawing (a reload) it is not
+      if (frames && frames.ply !== state.animatedPly) {
+        state.animatedPly = frames.ply;
+        if (state.seenMessage && !ui.replay) start(frames);
+      }
+      state.seenMessage = true;
+      draw(message, ui);
+    },
+    destroy() {
+      stop();
+    },
+  };
+
+  function start(frames) {
+    stop();
+    state.animation = { frames, index: 0, timer: setInterval(tick, FRAME_MS) };
+  }
+
+  function stop() {
+    if (state.animation) clearInterval(state.animation.timer);
+    state.animation = null;
+  }
+
+  function tick() {
+    const animation = state.animation;
+    if (!animation) return;
+    animation.index += 1;
+    if (animation.index >= animation.frames.poses.length) {
+      stop();
+      if (state.last) draw(...state.last); // the settled table as the view has it
+      return;
+    }
+    movePieces(root, animation.frames, animation.index, state.last[0].view.board);
+  }
+}
+
+function initialAim(board) {
+  const aim = board.placing.aim;
+  return { x: aim ? aim.x : (board.placing.window[0] + board.placing.window[1]) / 200, rotation: aim ? aim.rotation : 0 };
+}
+
+// --- geometry of the drawing -----------------------------------------------------------------
+function frame(board, state) {
+  const zones = board.zones;
+  const left = zones[0][0] - 6;
+  const right = zones[zones.length - 1][1] + 6;
+  let top = 24;
+  for (const piece of board.table) {
+    for (const [, y] of outline(board.shapes, piece.pid, piece.x, piece.y, piece.angle)) top = Math.max(top, y + 14);
+  }
+  if (state.animation) for (const pose of state.animation.frames.poses[0]) top = Math.max(top, pose[1] + 10);
+  return { left, right, top, X: (x) => (x - left) * SCALE, Y: (y) => (top - y) * SCALE, width: (right - left) * SCALE, height: (top + 7) * SCALE };
+}
+
+function points(pts, f) {
+  return pts.map(([x, y]) => `${f.X(x).toFixed(1)},${f.Y(y).toFixed(1)}`).join(" ");
+}
+
+/** A piece as an SVG group drawn around its centre, placed by a transform (so that an
+ * animation moves it by changing one attribute). */
+function pieceGroup(board, pid, owner, { foundation = false, ghost = false, fallen = false, key = null, classes = "" } = {}) {
+  const colour = COLOURS[owner % COLOURS.length];
+  const local = board.shapes[pid.slice(0, 2)].map(([x, y]) => `${(x * SCALE).toFixed(1)},${(-y * SCALE).toFixed(1)}`).join(" ");
+  return svg("g", { class: `honor-piece ${classes}`, dataset: { pid, key }, "aria-label": `${pid}${foundation ? " (foundation)" : ""}` },
+    svg("polygon", {
+      points: local, fill: ghost ? colour.soft : colour.fill, "fill-opacity": fallen ? 0.35 : ghost ? 0.85 : 0.92,
+      stroke: foundation ? "#111" : colour.dark, "stroke-width": foundation ? 2.6 : 1.4, "stroke-dasharray": ghost ? "5 3" : null,
+    }),
+    fallen ? svg("polygon", { points: local, fill: "url(#honor-hatch)" }) : null,
+  );
+}
+
+function place(group, f, x, y, angle) {
+  group.setAttribute("transform", `translate(${f.X(x).toFixed(1)},${f.Y(y).toFixed(1)}) rotate(${(-deg(angle)).toFixed(2)})`);
+  return group;
+}
+
+function movePieces(root, frames, index, board) {
+  const drawing = root.querySelector(".honor-table");
+  if (!drawing) return;
+  const f = drawing.__frame;
+  frames.pids.forEach((pid, i) => {
+    const group = drawing.querySelector(`.honor-piece[data-pid="${pid}"]:not(.honor-ghost)`);
+    const [x, y, angle] = frames.poses[index][i];
+    if (group) place(group, f, x, y, angle);
+  });
+}
+
+// --- the table -------------------------------------------------------------------------------
+function table(message, ui, state) {
+  const board = message.view.board;
+  const f = frame(board, state);
+  const names = message.view.seat_names;
+  const root = svg("svg", {
+    class: "bl-board-svg honor-table", viewBox: `0 0 ${f.width.toFixed(0)} ${f.height.toFixed(0)}`, role: "img",
+    "aria-label": "the table seen from the side, with each player's zone and tower",
+  });
+  root.__frame = f;
+  root.append(svg("defs", {}, svg("pattern", { id: "honor-hatch", width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+    svg("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#222", "stroke-width": 1.5 }))));
+  board.zones.forEach(([lo, hi], seat) => {
+    const colour = COLOURS[seat % COLOURS.length];
+    root.append(svg("rect", { x: f.X(lo), y: 0, width: (hi - lo) * SCALE, height: f.Y(0), fill: colour.soft, "fill-opacity": board.standing[seat] ? 0.8 : 0.3 }));
+    root.append(svg("text", { x: f.X((lo + hi) / 2), y: 22, class: "honor-zone-name", "text-anchor": "middle", fill: colour.dark },
+      `${names[seat]}'s zone${board.standing[seat] ? "" : " (out)"}`));
+  });
+  // the table top and a cm ruler under it
+  root.append(svg("rect", { x: 0, y: f.Y(0), width: f.width, height: 7 * SCALE, fill: "#8a6a48" }));
+  for (let x = Math.ceil(f.left / 5) * 5; x <= f.right; x += 5) {
+    root.append(svg("line", { x1: f.X(x), y1: f.Y(0), x2: f.X(x), y2: f.Y(0) + (x % 10 === 0 ? 12 : 6), stroke: "#f3e6d3", "stroke-width": 1.5 }));
+    if (x % 10 === 0) root.append(svg("text", { x: f.X(x), y: f.Y(0) + 27, class: "honor-ruler", "text-anchor": "middle" }, `${x}`));
+  }
+  root.append(svg("text", { x: 6, y: f.Y(0) + 50, class: "honor-ruler" }, "cm"));
+  // the legal window of the piece in hand, shaded on the table
+  const aiming = state.aim && board.placing;
+  if (aiming) {
+    const [lo, hi] = windowFor(board, state.aim.rotation);
+    root.append(svg("rect", { class: "honor-window", x: f.X(lo), y: f.Y(0) - 5, width: Math.max(2, (hi - lo) * SCALE), height: 10, fill: "#f2b600", "fill-opacity": 0.75 }));
+  }
+  const lastPid = board.last && board.last.pid;
+  for (const piece of [...board.table].sort((a, b) => a.order - b.order)) {
+    const group = pieceGroup(board, piece.pid, piece.owner, { foundation: piece.foundation, classes: piece.pid === lastPid ? "honor-last" : "" });
+    root.append(place(group, f, piece.x, piece.y, piece.angle));
+  }
+  // what fell in the last resolution, hatched where it lay (not during the animation: it shows the fall)
+  if (!state.animation) {
+    for (const report of board.reports || []) {
+      for (const fallen of report.fallen || []) {
+        root.append(place(pieceGroup(board, fallen.pid, fallen.owner, { fallen: true, classes: "honor-fallen" }), f, fallen.x, fallen.y, fallen.angle));
+      }
+    }
+  } else {
+    // pieces that moved in the resolution start where the frames say (a fallen one is not on the table any more)
+    const frames = state.animation.frames;
+    frames.pids.forEach((pid, i) => {
+      if (board.table.some((piece) => piece.pid === pid)) return;
+      const [x, y, angle] = frames.poses[0][i];
+      root.append(place(pieceGroup(board, pid, state.owners[pid] ?? 0), f, x, y, angle));
+    });
+    movePiecesNow(root, f, frames, state.animation.index);
+  }
+  if (aiming) root.append(aimDrawing(board, state, f));
+  return root;
+}
+
+function movePiecesNow(root, f, frames, index) {
+  frames.pids.forEach((pid, i) => {
+    const group = root.querySelector(`.honor-piece[data-pid="${pid}"]`);
+    const [x, y, angle] = frames.poses[index][i];
+    if (group) place(group, f, x, y, angle);
+  });
+}
+
+/** The legal x range (cm) at a rotation: the view's window for a resting orientation; for
+ * another angle the tower's reach (the same at any angle) or, for a foundation, the zone less
+ * the turned piece's half-widths (rule 4.3). */
+function windowFor(board, rotation) {
+  const placing = board.placing;
+  const listed = placing.rotations.find((r) => Math.abs(r.rotation - rotation) < 0.05);
+  if (listed) return [listed.window[0] / 100, listed.window[1] / 100];
+  if (!placing.foundation) return [placing.window[0] / 100, placing.window[1] / 100];
+  const xs = outline(board.shapes, placing.pid, 0, 0, rad(rotation)).map(([x]) => x);
+  const [lo, hi] = board.zones[placing.placer];
+  return [Math.ceil((lo - Math.min(...xs)) * 100) / 100, Math.floor((hi - Math.max(...xs)) * 100) / 100];
+}
+
+/** Where the piece would land if let go at x: lowered until its outline meets the table or a
+ * piece, sampled across its width. An estimate for the drawing only; the server sweeps exactly. */
+function landing(board, pid, x, rotation) {
+  const own = outline(board.shapes, pid, x, 0, rad(rotation));
+  const others = board.table.map((piece) => outline(board.shapes, piece.pid, piece.x, piece.y, piece.angle));
+  const xs = own.map(([px]) => px);
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  let centre = -Infinity;
+  for (let i = 0; i <= 40; i++) {
+    const sx = lo + ((hi - lo) * i) / 40;
+    const bottom = span(own, sx)?.[0];
+    if (bottom === undefined) continue;
+    let surface = 0;
+    for (const poly of others) {
+      const s = span(poly, sx);
+      if (s) surface = Math.max(surface, s[1]);
+    }
+    centre = Math.max(centre, surface - bottom);
+  }
+  return centre;
+}
+
+/** The lowest and highest y of a polygon's outline at x (null when x misses it). */
+function span(poly, x) {
+  let low = Infinity;
+  let high = -Infinity;
+  for (let i = 0; i < poly.length; i++) {
+    const [x1, y1] = poly[i];
+    const [x2, y2] = poly[(i + 1) % poly.length];
+    if ((x1 <= x && x <= x2) || (x2 <= x && x <= x1)) {
+      const y = x1 === x2 ? Math.min(y1, y2) : y1 + ((y2 - y1) * (x - x1)) / (x2 - x1);
+      const yy = x1 === x2 ? Math.max(y1, y2) : y;
+      low = Math.min(low, y);
+      high = Math.max(high, yy);
+    }
+  }
+  return low === Infinity ? null : [low, high];
+}
+
+function aimDrawing(board, state, f) {
+  const placing = board.placing;
+  const { x, rotation } = state.aim;
+  const rest = landing(board, placing.pid, x, rotation);
+  const heldAt = Math.max(rest + 6, f.top - 8);
+  const group = svg("g", { class: "honor-aim" });
+  // where it would come to rest, faintly, and the line it would fall along
+  group.append(svg("line", { x1: f.X(x), y1: f.Y(heldAt), x2: f.X(x), y2: f.Y(0), stroke: "#b08900", "stroke-dasharray": "4 4", "stroke-width": 1.5 }));
+  group.append(place(pieceGroup(board, placing.pid, placing.placer, { ghost: true, classes: "honor-landing" }), f, x, rest, rad(rotation)));
+  // the piece in the hand: drag it sideways, let go to release it
+  const hand = place(pieceGroup(board, placing.pid, placing.placer, { classes: "honor-hand" }), f, x, heldAt, rad(rotation));
+  hand.dataset.hand = "true";
+  hand.setAttribute("tabindex", "0");
+  hand.setAttribute("role", "slider");
+  hand.setAttribute("aria-label", `${placing.pid} in your hand at x ${x.toFixed(2)} cm: drag it, let go to drop it`);
+  group.append(hand);
+  group.append(svg("text", { x: f.X(x), y: f.Y(heldAt) - 34, class: "honor-hand-label", "text-anchor": "middle" }, `${placing.pid} · x ${x.toFixed(2)} cm · ${rotation.toFixed(1)}°`));
+  return group;
+}
+
+// --- the controls beside the table -----------------------------------------------------------
+function controls(message, ui, state, host, redraw) {
+  const board = message.view.board;
+  const names = message.view.seat_names;
+  const parts = [];
+  const text = (pid) => `${pid} (${kindName(board, pid)})`;
+  if (board.auction) {
+    const a = board.auction;
+    parts.push(h("p", { class: "honor-status" }, `Auction for ${text(a.pid)}: high bid ${a.high} by ${names[a.bidder]}; ${names[a.to_act]} to bid or pass.`,
+      a.passed.length ? ` Passed: ${a.passed.map((s) => names[s]).join(", ")}.` : ""));
+  }
+  if (board.push) {
+    const p = board.push;
+    parts.push(h("p", { class: "honor-status" }, `${names[p.pusher]} pushed ${text(p.pid)}: ${names[p.holder]} accepts it, or pays ${p.fee} token${p.fee === 1 ? "" : "s"} to pass it on.`));
+  }
+  if (board.placing) {
+    const p = board.placing;
+    parts.push(h("p", { class: "honor-status" }, `${names[p.placer]} places ${text(p.pid)}${p.foundation ? " as the foundation (anywhere in their zone)" : " on their tower (within 3 cm of it)"}.`));
+  }
+  if (ui.interactive) parts.push(decide(message, ui, state, host, redraw));
+  if (board.phase === "CHOOSE" || ui.interactive) parts.push(supplyTray(board, ui));
+  const reports = (board.reports || []).slice(-2);
+  if (reports.length) parts.push(h("div", { class: "honor-reports" }, h("b", {}, "Last placements"), reports.map((r) => h("p", {}, r.text))));
+  if (message.view.over && board.seed) parts.push(h("p", { class: "muted honor-small" }, `Seed ${board.seed} (its SHA-256 is the commitment ${board.seed_commit.slice(0, 16)}… shown from the start).`));
+  return h("div", { class: "honor-controls" }, parts);
+}
+
+function kindName(board, pid) {
+  const piece = board.table.find((p) => p.pid === pid);
+  return piece ? piece.kind : { CU: "cube", BR: "brick", CO: "column", PS: "short plank", PL: "long plank", SL: "slab", WE: "wedge", RF: "roof", TR: "trapezoid", HD: "half-disc", AR: "arch", LG: "log" }[pid.slice(0, 2)];
+}
+
+function decide(message, ui, state, host, redraw) {
+  const board = message.view.board;
+  const moves = message.legal_moves;
+  const names = message.view.seat_names;
+  const button = (key, label, extra = "") => h("button", { class: `honor-action ${ui.targets.has(key) ? (ui.selected.length ? "bl-target" : "bl-movable") : ""} ${extra}`, dataset: { key }, disabled: !ui.targets.has(key) }, label);
+  if (state.aim) return placeControl(board, state, host, redraw);
+  const selected = ui.selected[0];
+  if (board.phase === "CHOOSE") {
+    if (!selected) return h("p", { class: "bl-hint" }, "Your turn: click a piece of the supply below (or a dashed one) to build with it (you open its auction) or push it to the next player.");
+    const bids = [...ui.targets.keys()].filter((k) => k.startsWith("bid:"));
+    const next = names[(board.turn_player + 1) % names.length];
+    return h("div", { class: "honor-decide" },
+      h("p", { class: "bl-hint" }, `${selected} (${kindName(board, selected)}): build with it, opening the auction at a bid of…, or push it to ${next}. Esc cancels.`),
+      h("div", { class: "honor-buttons" }, h("span", {}, "Build, opening bid: "), bids.map((key) => button(key, key.slice(4)))),
+      ui.targets.has("push") ? h("div", { class: "honor-buttons" }, button("push", `Push it to the next player`)) : "");
+  }
+  const simple = moves.filter((m) => clickPath(m) && clickPath(m).length === 1);
+  const label = (m) => ({ raise: `Bid ${m.text.split(" ")[1]}`, pass: "Pass (final)", accept: "Accept the piece and place it", pass_on: `Pay ${board.push ? board.push.fee : ""} to pass it on`, resign: "Resign" }[m.type] || m.text);
+  return h("div", { class: "honor-decide" },
+    h("p", { class: "bl-hint" }, board.auction ? "Raise the bid, or pass for good." : board.push ? "Take the piece, or pay the fee to send it on." : "Choose."),
+    h("div", { class: "honor-buttons" }, simple.filter((m) => m.type !== "resign").map((m) => button(m.text, label(m), m.type === "accept" ? "primary" : ""))));
+}
+
+/** Drag the piece in hand over the table (the pointer's x is the release's x), turn it, let
+ * go: the release goes as `rel x θ 0.05`. Arrow keys move it, Enter drops it. */
+function placeControl(board, state, host, redraw) {
+  const placing = board.placing;
+  const setRotation = (value) => {
+    state.aim.rotation = ((value % 360) + 360) % 360;
+    const [lo, hi] = windowFor(board, state.aim.rotation);
+    state.aim.x = Math.min(hi, Math.max(lo, state.aim.x));
+    redraw();
+  };
+  const release = () => host.play(`rel ${state.aim.x.toFixed(2)} ${state.aim.rotation.toFixed(1)} ${DEFAULT_CLEARANCE}`);
+  const [lo, hi] = windowFor(board, state.aim.rotation);
+  return h("div", { class: "honor-decide honor-place" },
+    h("p", { class: "bl-hint" }, `Drag ${placing.pid} sideways over the yellow band (its legal x) and let go to drop it; it falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`),
+    h("div", { class: "honor-buttons" }, h("span", {}, "Turn to a flat side down: "),
+      placing.rotations.map((r) => h("button", { class: `honor-rot${Math.abs(r.rotation - state.aim.rotation) < 0.05 ? " bl-selected" : ""}`, dataset: { rotation: r.rotation }, onclick: () => setRotation(r.rotation) }, `${r.rotation}°`)),
+      h("button", { title: "5° to the left", onclick: () => setRotation(state.aim.rotation + 5) }, "⟲ 5°"),
+      h("button", { title: "5° to the right", onclick: () => setRotation(state.aim.rotation - 5) }, "⟳ 5°")),
+    h("div", { class: "honor-buttons" },
+      h("span", {}, `x ${state.aim.x.toFixed(2)} cm (legal ${lo.toFixed(2)}–${hi.toFixed(2)})`),
+      h("button", { class: "primary", id: "honor-drop", onclick: release }, "Drop it here")),
+  );
+}
+
+function supplyTray(board, ui) {
+  return h("div", { class: "honor-supply" }, h("b", {}, `Supply (${board.supply.length} pieces)`),
+    h("div", { class: "honor-tray" }, board.supply.map((pid) => {
+      const target = ui.targets.has(pid);
+      const selected = ui.selected[0] === pid;
+      const xs = board.shapes[pid.slice(0, 2)];
+      const size = Math.max(...xs.map(([x, y]) => Math.max(Math.abs(x), Math.abs(y)))) + 0.6;
+      return h("button", {
+        class: `honor-supply-piece${target ? (ui.selected.length ? " bl-target" : " bl-movable") : ""}${selected ? " bl-selected" : ""}`,
+        dataset: { key: pid }, disabled: !target && !selected, title: `${pid}: ${kindName(board, pid)}`,
+      },
+      svg("svg", { viewBox: `${-size} ${-size} ${2 * size} ${2 * size}`, width: 44, height: 44 },
+        svg("polygon", { points: xs.map(([x, y]) => `${x},${-y}`).join(" "), fill: "#c9a97a", stroke: "#5b4325", "stroke-width": 0.2 })),
+      h("span", {}, pid));
+    })));
+}
+
+function score(message) {
+  const board = message.view.board;
+  const names = message.view.seat_names;
+  return h("div", { class: "bl-score honor-score" },
+    names.map((name, seat) => h("span", { class: `honor-seat${message.view.to_move === seat ? " to-move" : ""}`, dataset: { seat } },
+      h("span", { class: "bl-chip", style: `background:${COLOURS[seat % COLOURS.length].fill}` }),
+      h("b", {}, name), board.turn_player === seat ? " (turn)" : "",
+      ` ${board.standing[seat] ? "standing" : "out"} · `,
+      h("span", { class: "honor-tokens", title: `${board.pools[seat]} tokens` }, `${board.pools[seat]} token${board.pools[seat] === 1 ? "" : "s"} `, "●".repeat(board.pools[seat])))),
+    h("span", { class: "muted" }, `bank ${board.bank} · turn ${board.turn}`));
+}
+
+function legend(message, state) {
+  const board = message.view.board;
+  const names = message.view.seat_names;
+  return h("div", { class: "honor-legend" },
+    h("ul", { class: "bl-legend" },
+      names.map((name, seat) => h("li", {}, h("span", { class: "bl-chip", style: `background:${COLOURS[seat % COLOURS.length].fill}` }), `${name}'s pieces and zone`)),
+      h("li", {}, h("span", { class: "honor-key honor-key-foundation" }), "foundation (black outline): the only piece that may touch the table"),
+      h("li", {}, h("span", { class: "honor-key honor-key-fallen" }), "fell in the last placement"),
+      state.aim ? h("li", {}, h("span", { class: "honor-key honor-key-window" }), "where the piece may be let go") : null,
+      h("li", {}, h("span", { class: "honor-key honor-key-last" }), "placed last"),
+    ),
+    h("p", { class: "bl-hint" }, "Players bid tokens for pieces and balance them on their own tower; a tower whose piece other than the foundation touches the table collapses and its player is out. The last tower standing wins."),
+  );
+}
+
+/** The drag: pointer down on the piece in hand, move, up releases; on the keyboard, arrows move
+ * it (Shift: 1 cm) and Enter drops it. Listening on the renderer's root element, which lives
+ * as long as the mount, keeps a drag going through redraws. */
+function installDrag(root, state, host, redraw) {
+  const cmAt = (event) => {
+    const drawing = root.querySelector(".honor-table");
+    const box = drawing.getBoundingClientRect();
+    const f = drawing.__frame;
+    return f.left + ((event.clientX - box.left) * (f.width / box.width)) / SCALE;
+  };
+  const moveTo = (x) => {
+    const board = state.last[0].view.board;
+    const [lo, hi] = windowFor(board, state.aim.rotation);
+    state.aim.x = Math.round(Math.min(hi, Math.max(lo, x)) * 100) / 100;
+    redraw();
+  };
+  const release = () => host.play(`rel ${state.aim.x.toFixed(2)} ${state.aim.rotation.toFixed(1)} ${DEFAULT_CLEARANCE}`);
+  root.addEventListener("pointerdown", (event) => {
+    if (!state.aim || !event.target.closest("[data-hand]")) return;
+    event.preventDefault();
+    state.drag = { offset: state.aim.x - cmAt(event) };
+    root.setPointerCapture(event.pointerId);
+    root.classList.add("honor-dragging");
+  });
+  root.addEventListener("pointermove", (event) => {
+    if (state.drag && state.aim) moveTo(cmAt(event) + state.drag.offset);
+  });
+  const end = (event, drop) => {
+    if (!state.drag) return;
+    state.drag = null;
+    root.classList.remove("honor-dragging");
+    if (root.hasPointerCapture(event.pointerId)) root.releasePointerCapture(event.pointerId);
+    if (drop && state.aim) release();
+  };
+  root.addEventListener("pointerup", (event) => end(event, true));
+  root.addEventListener("pointercancel", (event) => end(event, false));
+  root.addEventListener("keydown", (event) => {
+    if (!state.aim || !event.target.closest("[data-hand]")) return;
+    const step = event.shiftKey ? 1 : 0.1;
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      event.preventDefault();
+      moveTo(state.aim.x + (event.key === "ArrowLeft" ? -step : step));
+      root.querySelector("[data-hand]")?.focus();
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      release();
+    }
+  });
+}
