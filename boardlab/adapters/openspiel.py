@@ -8,7 +8,7 @@ typed, an option whose default is None cannot be set here)::
     import pyspiel
     import boardlab.adapters.openspiel  # registers the games
 
-    game = pyspiel.load_game("boardlab_towers", {"players": 4, "layout": "pinwheel"})
+    game = pyspiel.load_game("boardlab_towers", {"players": 4, "layout": "blocks"})
 
 * Actions are the game's :class:`~boardlab.core.ActionEncoding`; chance outcomes its chance
   indices with their exact probabilities. An illegal action raises
