@@ -17,7 +17,32 @@ CLICK_PATHS = {
         else [move["from"], move["to"]]
     ),
     "overseer": lambda move: [move["from"], move["to"]],
+    "territories": lambda move: _territories_path(move),
+    "honor": lambda move: (
+        [move["piece"], f"bid:{move['bid']}"] if move["type"] == "build"
+        else [move["piece"], "push"] if move["type"] == "push"
+        else None if move["type"] in ("release", "tremor", "resign")
+        else [move["text"]]
+    ),
 }
+
+
+def _territories_path(move: dict[str, Any]) -> list[str] | None:
+    """A Town on its corner, an upgrade on the building and then the piece, Swap and Expand on a
+    hand card and then the cell, a proposal's contents and discards in a form (None), the rest on
+    a button named by the move's notation."""
+    point = "pt:{},{}".format(*move["point"]) if "point" in move else None
+    if move["type"] == "build":
+        return [point] if move["kind"] == "P" else [point, f"kind:{move['kind']}"]
+    if move["type"] == "convert_to":
+        return [point, f"kind:{move['kind']}"]
+    if move["type"] == "destroy":
+        return [point]
+    if move["type"] in ("swap_card", "place_card"):
+        return [f"card:{move['card']}", "cell:{},{}".format(*move["cell"])]
+    if move["type"] in ("offer", "counter", "discard", "wild", "pay"):
+        return None
+    return [move["text"]]
 
 PLAY = "document.getElementById('play').dataset"
 

@@ -119,11 +119,12 @@ def test_people_sharing_a_screen_hand_over_before_a_hidden_hand_shows(page: Any,
     page.locator("#handover-ready").click()
     page.wait_for_function(f"() => {PLAY}.mode === 'live'")
     assert page.evaluate(f"() => {PLAY}.seat") == str(seat)
-    assert page.locator("#board .move-button").count() > 0
-    # this seat plays until the other decides: then the screen is handed over again
-    while web_server.state(room, token)["seat"] == seat:
+    assert page.locator("#board .terr-board").count() == 1
+    # this seat plays (typed moves) until the other decides: then the screen is handed over again
+    while (current := web_server.state(room, token))["seat"] == seat:
         moves = int(page.evaluate(f"() => {PLAY}.moves"))
-        page.locator("#board .move-button").first.click()
+        page.fill("#notation", current["legal_moves"][-1]["text"])
+        page.press("#notation", "Enter")
         page.wait_for_function(f"n => Number({PLAY}.moves) > n", arg=moves)
     page.wait_for_function(f"() => {PLAY}.mode === 'handover'")
     assert page.locator("#board").inner_html() == ""

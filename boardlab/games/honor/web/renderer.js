@@ -23,7 +23,8 @@ export function clickPath(move) {
   switch (move.type) {
     case "build": return [move.piece, `bid:${move.bid}`];
     case "push": return [move.piece, "push"];
-    case "release": case "tremor": return null;
+    // a release is dragged; resigning is the page's own button
+    case "release": case "tremor": case "resign": return null;
     default: return [move.text];
   }
 }
@@ -286,6 +287,8 @@ function aimDrawing(board, state, f) {
   // the piece in the hand: drag it sideways, let go to release it
   const hand = place(pieceGroup(board, placing.pid, placing.placer, { classes: "honor-hand" }), f, x, heldAt, rad(rotation));
   hand.dataset.hand = "true";
+  hand.dataset.x = x.toFixed(2);
+  hand.dataset.rotation = rotation.toFixed(1);
   hand.setAttribute("tabindex", "0");
   hand.setAttribute("role", "slider");
   hand.setAttribute("aria-label", `${placing.pid} in your hand at x ${x.toFixed(2)} cm: drag it, let go to drop it`);
@@ -379,13 +382,13 @@ function supplyTray(board, ui) {
       const target = ui.targets.has(pid);
       const selected = ui.selected[0] === pid;
       const xs = board.shapes[pid.slice(0, 2)];
-      const size = Math.max(...xs.map(([x, y]) => Math.max(Math.abs(x), Math.abs(y)))) + 0.6;
+      const size = 8; // one scale for every piece (the slab is 15 cm long), so sizes compare
       return h("button", {
         class: `honor-supply-piece${target ? (ui.selected.length ? " bl-target" : " bl-movable") : ""}${selected ? " bl-selected" : ""}`,
         dataset: { key: pid }, disabled: !target && !selected, title: `${pid}: ${kindName(board, pid)}`,
       },
       svg("svg", { viewBox: `${-size} ${-size} ${2 * size} ${2 * size}`, width: 44, height: 44 },
-        svg("polygon", { points: xs.map(([x, y]) => `${x},${-y}`).join(" "), fill: "#c9a97a", stroke: "#5b4325", "stroke-width": 0.2 })),
+        svg("polygon", { points: xs.map(([x, y]) => `${x},${-y}`).join(" "), fill: "#c9a97a", stroke: "#5b4325", "stroke-width": 0.25 })),
       h("span", {}, pid));
     })));
 }

@@ -1,0 +1,146 @@
+"""The two games with their own controls: Territories' hidden hands seen from two browsers (neither
+page holds a card of the other's hand, only its backs) and its forms; Honor's placement by
+dragging the piece in hand, and the settle animated from the view's physics frames."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+from tests.web.browser import Server
+from tests.web.steps import PLAY, hold_seats, open_room, wait_for_moves
+
+
+def two_seats(server: Server, game: str, **fields: Any) -> tuple[str, list[str]]:
+    """A room whose two seats are two people: the creator's token and the invited guest's."""
+    created = server.create(game, ["here", "invite"], **fields)
+    joined = server.client.post(f"/api/rooms/{created['room']}/join", json={"code": created["invites"][0]["code"], "name": "Bea"})
+    assert joined.status_code == 200, joined.text
+    return created["room"], [created["token"], joined.json()["token"]]
+
+
+def hand(server: Server, room: str, token: str, seat: int) -> list[str]:
+    """The territory cards ``seat`` holds, as its own view shows them."""
+    return list(server.state(room, token)["view"]["board"]["seats"][seat]["territories"])
+
+
+def test_two_seats_of_territories_never_see_each_others_hand(new_page: Callable[[], Any], web_server: Server, screenshots: Path) -> None:
+    room, tokens = two_seats(web_server, "territories")
+    rng = random.Random(7)
+    # played through the API until both hands hold cards the other has not seen: buying cards from
+    # the bank (4X>T) and the roller's draw on a 7 are the ways in
+    for _ in range(4000):
+        views = [web_server.state(room, token) for token in tokens]
+        hidden = [
+            set(hand(web_server, room, tokens[seat], seat)) - set(views[1 - seat]["view"]["board"]["seats"][seat]["territories"])
+            for seat in (0, 1)
+        ]
+        if all(hidden) and views[0]["view"]["to_move"] is not None:
+            break
+        seat = views[0]["view"]["to_move"]
+        state = views[seat]
+        moves = state["legal_moves"]
+        buy = [move for move in moves if move["type"] == "bank_trade" and move["get"] == "T"]
+        build = [move for move in moves if move["type"] == "build"]
+        move = (buy or build or [m for m in moves if m["type"] not in ("propose_trade", "announce")] or moves)[0] if rng.random() < 0.8 else rng.choice(moves)
+        web_server.play(room, tokens[seat], move["text"], state["ply"])
+    else:
+        raise AssertionError("the hands never both held a hidden card")
+
+    pages = []
+    for seat in (0, 1):
+        page = new_page()
+        hold_seats(page, room, "territories", tokens[seat], [seat])
+        open_room(page, room)
+        page.wait_for_selector("#board .terr-board")
+        pages.append(page)
+    for seat, page in enumerate(pages):
+        other = 1 - seat
+        source = page.content()
+        for card in hidden[other]:
+            # the card's code as a word anywhere in the page: text, attributes, the move list
+            assert not re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9A-Za-z])", source), f"seat {seat}'s page holds {card} of the other hand"
+        # the other hand is drawn as card backs, one per card this seat has not seen
+        backs = page.locator(f'#board .terr-hand[data-seat="{other}"] .terr-back').count()
+        assert backs == len(hidden[other])
+        # and this seat's own cards face up
+        own = set(page.eval_on_selector_all(f'#board .terr-hand[data-seat="{seat}"] [data-card]', "nodes => nodes.map(n => n.dataset.card)"))
+        assert own == set(hand(web_server, room, tokens[seat], seat))
+        page.screenshot(path=str(screenshots / f"territories-{['white', 'black'][seat]}.png"), full_page=True)
+
+
+def test_a_territories_trade_offer_is_made_with_the_form_and_answered_by_the_other_seat(new_page: Callable[[], Any], web_server: Server) -> None:
+    room, tokens = two_seats(web_server, "territories")
+    # to the first main phase where the player on turn may propose a trade
+    for _ in range(400):
+        state = web_server.state(room, tokens[0])
+        seat = state["view"]["to_move"]
+        state = web_server.state(room, tokens[seat])
+        types = {move["type"] for move in state["legal_moves"]}
+        if "propose_trade" in types:
+            break
+        web_server.play(room, tokens[seat], state["legal_moves"][0]["text"], state["ply"])
+    proposer, responder = new_page(), new_page()
+    for page, who in ((proposer, seat), (responder, 1 - seat)):
+        hold_seats(page, room, "territories", tokens[who], [who])
+        open_room(page, room)
+    proposer.locator('#board [data-key="propose"]').click()
+    proposer.wait_for_selector('#board form.terr-form[data-type="offer"]')
+    offer = web_server.state(room, tokens[seat])["legal_moves"][0]  # the smallest trade (R13.2)
+    suits = {"H": 0, "S": 1, "C": 2, "D": 3}
+    for side, letters in ((0, offer["give"]), (1, offer["get"])):
+        for letter in letters:
+            proposer.locator("#board .terr-steppers").nth(side).locator(".terr-step").nth(2 * suits[letter] + 1).click()
+    proposer.locator("#terr-send").click()
+    # the other browser sees the offer live and answers it by clicking
+    responder.wait_for_selector('#board [data-key="acc"]')
+    assert "offers" in responder.locator("#board .terr-offer").inner_text()
+    moves = int(responder.evaluate(f"() => Number({PLAY}.moves)"))
+    responder.locator('#board [data-key="rej"]').click()
+    wait_for_moves(proposer, moves + 1)
+    log = web_server.state(room, tokens[0])["log"]
+    assert [entry["text"] for entry in log[-2:]] == [offer["text"], "rej"]
+
+
+def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, web_server: Server, screenshots: Path) -> None:
+    created = web_server.create("honor", ["here", "here"])
+    room, token = created["room"], created["token"]
+    state = created["state"]
+    for text in ("build SL1 0", "pass"):  # Red wins the slab unopposed and must place it
+        state = web_server.play(room, token, text, state["ply"])
+    hold_seats(page, room, "honor", token, [0, 1])
+    open_room(page, room)
+    hand = page.locator("#board [data-hand]")
+    box = hand.bounding_box()
+    assert box is not None
+    start = float(hand.get_attribute("data-x") or "nan")
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 - 90, box["y"] + box["height"] / 2, steps=6)
+    aimed = float(hand.get_attribute("data-x") or "nan")
+    assert aimed < start - 5, "the piece follows the pointer"
+    page.screenshot(path=str(screenshots / "honor-placing.png"), full_page=True)
+    page.mouse.up()  # letting go releases it
+    wait_for_moves(page, 3)
+    log = web_server.state(room, token)["log"]
+    assert log[2]["text"] == f"rel {aimed:.2f} 0.0 0.05"
+    slab = [piece for piece in web_server.state(room, token)["view"]["board"]["table"] if piece["pid"] == "SL1"]
+    assert slab and slab[0]["owner"] == 0 and abs(slab[0]["x"] - aimed) < 1.5  # the tremor moves it a little
+
+    # Blue's column is placed while the page watches: the page plays the settle from the frames
+    state = web_server.state(room, token)
+    for text in ("build CO1 0", "pass"):
+        state = web_server.play(room, token, text, state["ply"])
+    page.wait_for_selector("#board [data-hand]")
+    page.locator("#board [data-hand]").focus()
+    page.keyboard.press("Shift+ArrowRight")  # the keyboard moves the piece too: 1 cm
+    page.keyboard.press("Enter")
+    wait_for_moves(page, 7)
+    frames = web_server.state(room, token)["view"]["board"]["frames"]
+    assert frames and "CO1" in frames["pids"] and len(frames["poses"]) > 2
+    # the column falls from its release height during the animation, then rests on the table
+    page.wait_for_function("() => document.querySelector('#board [data-pid=\"CO1\"]') !== null")
+    page.wait_for_timeout(2500)
+    assert web_server.state(room, token)["log"][6]["text"].startswith("rel ")
