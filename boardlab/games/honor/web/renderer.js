@@ -387,7 +387,7 @@ function supplyTray(board, ui) {
         class: `honor-supply-piece${target ? (ui.selected.length ? " bl-target" : " bl-movable") : ""}${selected ? " bl-selected" : ""}`,
         dataset: { key: pid }, disabled: !target && !selected, title: `${pid}: ${kindName(board, pid)}`,
       },
-      svg("svg", { viewBox: `${-size} ${-size} ${2 * size} ${2 * size}`, width: 44, height: 44 },
+      svg("svg", { viewBox: `${-size} -5 ${2 * size} 10`, width: 64, height: 40 },
         svg("polygon", { points: xs.map(([x, y]) => `${x},${-y}`).join(" "), fill: "#c9a97a", stroke: "#5b4325", "stroke-width": 0.25 })),
       h("span", {}, pid));
     })));
