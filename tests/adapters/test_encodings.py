@@ -87,7 +87,7 @@ def test_an_index_that_is_not_legal_names_the_problem(game_id: str) -> None:
 
 
 def test_towers_indices_are_the_documented_ones() -> None:
-    # docs/rules/towers.md rule 12: build = square, push = 49 + square * 4 + direction
+    # docs/rules/towers.md rules 13: build = square, push = 49 + square * 4 + direction
     state = boardlab.load("towers").new_state(seed=1)
     encoding = state.game.action_encoding()
     by_text = {str(move): encoding.action_index(state, move) for move in state.legal_moves()}

@@ -1,5 +1,5 @@
 """Honor as integer actions and a numeric observation, for the OpenSpiel and PettingZoo
-adapters (docs/rules/honor.md, rule 10.6).
+adapters (docs/rules/honor.md, rule 15).
 
 Pieces are numbered in catalogue order (:data:`ALL_PIECES`, 0..29); bids run 0..10 (a pool
 never grows past its start, rule 1.2). Actions (395):

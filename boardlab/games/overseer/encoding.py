@@ -1,5 +1,5 @@
 """Overseer as integer actions and a numeric observation, for the OpenSpiel and PettingZoo
-adapters (docs/rules/overseer.md, rule 9.4).
+adapters (docs/rules/overseer.md, rules 13).
 
 Squares are 0..95 as in the position string's order (:data:`SQUARE_NAMES`). Actions (9216):
 a move from ``origin`` to ``target`` is ``origin * 96 + target``; whether it captures follows

@@ -1,5 +1,5 @@
 """Sovereign as integer actions and a numeric observation, for the OpenSpiel and PettingZoo
-adapters (docs/rules/sovereign.md, rule 5.4).
+adapters (docs/rules/sovereign.md, rules 9).
 
 Squares are 0..48 (a1 = 0, b1 = 1, ... g7 = 48); a neighbour is one of 8 directions
 (:data:`KING_DELTAS`). Actions (65415), in blocks:

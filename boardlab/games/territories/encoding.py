@@ -1,5 +1,5 @@
 """Territories as integer actions and a numeric observation, for the OpenSpiel and PettingZoo
-adapters (docs/rules/territories.md, R10.6).
+adapters (docs/rules/territories.md, R14).
 
 Cards are 0..39 (:mod:`.cards`); a resource tuple (each count 0..13, the bank's 13 of a suit
 bounding every holding) is the base-14 number ``H + 14 S + 196 C + 2744 D``. Points and cells

@@ -1,5 +1,5 @@
 """Towers as integer actions and a numeric observation, for the OpenSpiel and PettingZoo
-adapters (docs/rules/towers.md, rule 12).
+adapters (docs/rules/towers.md, rules 13).
 
 Actions (245): ``Build(sq)`` is ``sq`` (0..48, a1 = 0, b1 = 1, ... g7 = 48); ``Push(sq, d)``
 is ``49 + sq * 4 + d`` with d = 0..3 for N, E, S, W. No chance.
