@@ -107,6 +107,23 @@ def test_zoom_draws_the_slab_six_pixels_thick_with_a_centimetre_ruler_and_the_wi
     assert drawing.GHOST in text, "the plank in hand hangs over the slab"
 
 
+def test_zoom_cuts_a_tall_tower_at_the_fine_scale_and_the_heading_says_the_scale(monkeypatch) -> None:
+    """A tower taller than the close-up keeps 0.5 cm pixels: its top is drawn above a cut line
+    that names the cut's height, instead of shrinking every piece."""
+    from boardlab.games.honor import render
+
+    state = play(slab_and_brick(), "build PL1 0", "pass")
+    envelope = state.view(0)
+    monkeypatch.setattr(drawing, "MAX_ZOOM_ROWS", 3)
+    lines = [plain(line) for line in drawing.zoom(envelope["board"], 0)]
+    cut = [line for line in lines if "cut at y" in line]
+    assert len(cut) == 1 and "cut at y 2 cm" in cut[0], lines
+    assert not any(line.startswith("▀▀▀") for line in lines), "the table is below the cut"
+    assert sum(1 for line in lines if drawing.GHOST in line) >= 1, "the plank in hand is above the cut"
+    text = plain(render.render_view(envelope))
+    assert "close up (0.5 cm per column and per half row" in text
+
+
 # --- feedback after a release: rules 4.5, 5, 6 --------------------------------------------------
 def test_r5_2_a_collapse_is_said_in_words_with_its_step_and_what_fell() -> None:
     state = play(slab_and_brick(), "build CU1 0", "pass", "rel 19.50")

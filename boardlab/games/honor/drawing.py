@@ -6,9 +6,9 @@ Two drawings of a view's board part:
   per column with two players), foundations ``▓``, other pieces ``█``, the piece in hand
   ``░`` where the hand would let it go, the pieces that fell in the last resolution ``×``;
   an x ruler every 10 cm.
-* :func:`zoom` - one tower close up: 0.5 cm per column (1 cm when the tower is wide or
-  tall) and two pixels per character row (``▀ ▄ █``), so a 1.5 cm plank is three pixels
-  thick and a log six across; neighbouring pieces of a tower alternate two shades of their
+* :func:`zoom` - one tower close up: 0.5 cm per column (1 cm when the tower is wide; a
+  tall tower is cut, its top drawn at that scale) and two pixels per character row
+  (``▀ ▄ █``), so a 1.5 cm plank is three pixels thick and a log six across; neighbouring pieces of a tower alternate two shades of their
   owner's colour; a ruler with a tick every centimetre, a number every 5 cm, and the legal
   x window of the release shown with its x marked ``▲``.
 
@@ -151,6 +151,36 @@ def zoom_span(view: Mapping[str, Any], focus: int) -> tuple[float, float] | None
     return min(xs) - 1.5, max(xs) + 1.5
 
 
+def zoom_scale(view: Mapping[str, Any], focus: int, left: float, right: float,
+               layers: Sequence[tuple[Parts, str]] | None = None) -> tuple[float, int, float]:
+    """The close-up's scale (cm per column, half that per pixel row), its character rows and
+    the height its bottom row starts at (cm). The scale is 0.5 cm (1 cm when the stretch is
+    wide); a tower too tall for :data:`MAX_ZOOM_ROWS` rows at that scale is cut: the top of
+    it (where the piece in hand goes) is drawn and the lower part left out, unless pieces
+    that just fell lie below the cut, in which case the scale grows until all of it fits."""
+    if layers is None:
+        layers = [(parts, "wreck") for parts in fallen_parts(view)]
+        layers += [(world_parts(piece["pid"], piece["x"], piece["y"], piece["angle"]), "")
+                   for piece in view["table"]]
+        ghost = ghost_parts(view)
+        if ghost is not None:
+            layers = [*layers, (ghost, "ghost")]
+    near = [_bounds(parts) for parts, _ in layers if _bounds(parts)[1] > left and _bounds(parts)[0] < right]
+    top = max([3.0] + [b[3] for b in near])
+    scale = 0.5
+    while (right - left) / scale > MAX_COLUMNS:
+        scale *= 2
+    bottom = 0.0
+    if (top + 0.5) / (2 * scale) > MAX_ZOOM_ROWS:
+        bottom = math.floor(top + 0.5 - MAX_ZOOM_ROWS * 2 * scale)
+        if any(style == "wreck" and _bounds(parts)[2] < bottom for parts, style in layers):
+            bottom = 0.0
+            while (top + 0.5) / (2 * scale) > MAX_ZOOM_ROWS:
+                scale *= 2
+    rows = int(math.ceil((top + 0.5 - bottom) / (2 * scale)))
+    return scale, rows, bottom
+
+
 def zoom(view: Mapping[str, Any], focus: int) -> list[str]:
     """A close-up of ``focus``'s tower (and whatever else is in that stretch of table)."""
     span = zoom_span(view, focus)
@@ -166,24 +196,19 @@ def zoom(view: Mapping[str, Any], focus: int) -> list[str]:
         rank[piece["owner"]] = rank.get(piece["owner"], -1) + 1
         shade = SHADES[piece["owner"] % 4][rank[piece["owner"]] % 2]
         layers.append((world_parts(piece["pid"], piece["x"], piece["y"], piece["angle"]), shade))
-    top = max([3.0] + [_bounds(parts)[3] for parts, _ in layers if _bounds(parts)[1] > left
-                       and _bounds(parts)[0] < right])
-    scale = 0.5
-    while (right - left) / scale > MAX_COLUMNS or (top + 0.5) / (2 * scale) > MAX_ZOOM_ROWS:
-        scale *= 2
+    scale, rows, bottom = zoom_scale(view, focus, left, right, layers)
     middle = (left + right) / 2
     cols = min(MAX_COLUMNS, int(math.ceil((right - left) / scale)))
     left = middle - cols * scale / 2
-    rows = int(math.ceil((top + 0.5) / (2 * scale)))
-    pixels: dict[tuple[int, int], str] = {}  # (col, pixel row from the table up) -> layer
+    pixels: dict[tuple[int, int], str] = {}  # (col, pixel row from the bottom up) -> layer
     for parts, style in layers:
         x0, x1, y0, y1 = _bounds(parts)
         c0, c1 = max(0, int((x0 - left) / scale)), min(cols - 1, int((x1 - left) / scale))
-        p0, p1 = max(0, int(y0 / scale)), min(2 * rows - 1, int(y1 / scale))
+        p0, p1 = max(0, int((y0 - bottom) / scale)), min(2 * rows - 1, int((y1 - bottom) / scale))
         for prow in range(p0, p1 + 1):
             for col in range(c0, c1 + 1):
                 hits = sum(1 for sx, sy in PIXEL_SAMPLES
-                           if _inside(parts, left + (col + sx) * scale, (prow + sy) * scale))
+                           if _inside(parts, left + (col + sx) * scale, bottom + (prow + sy) * scale))
                 if hits >= PIXEL_SHARE:
                     pixels[(col, prow)] = style
     lines: list[str] = []
@@ -192,15 +217,19 @@ def zoom(view: Mapping[str, Any], focus: int) -> list[str]:
         line = _runs(cells)
         if line or lines:
             lines.append(line)
-    zones = view["zones"]
-    table = ["▀"] * cols
-    for lo, hi in zones:
-        for edge in (lo, hi):
-            col = int((edge - left) / scale)
-            if 0 <= col < cols:
-                table[col] = "█"
-    lines.append(f"[orange4]{''.join(table)}[/]")
-    ticks, numbers = _ruler(left, scale, cols, major=5 if scale <= 0.5 else 10, minor=1 if scale <= 0.5 else 5)
+    if bottom > 0:
+        # a tall tower: the top of it at the fine scale, its lower part left out
+        lines.append(f"[grey50]{'╌' * cols}[/] cut at y {bottom:g} cm (the tower's lower part is not drawn)")
+    else:
+        zones = view["zones"]
+        table = ["▀"] * cols
+        for lo, hi in zones:
+            for edge in (lo, hi):
+                col = int((edge - left) / scale)
+                if 0 <= col < cols:
+                    table[col] = "█"
+        lines.append(f"[orange4]{''.join(table)}[/]")
+    ticks, numbers = _ruler(left, scale, cols, major=5 if scale <= 1 else 10, minor=1 if scale <= 1 else 5)
     lines += [ticks.rstrip(), numbers.rstrip()]
     placing = view.get("placing") or {}
     aim = placing.get("aim")
@@ -288,4 +317,5 @@ def _runs(cells: Sequence[tuple[str, str]]) -> str:
     return "".join(out).rstrip()
 
 
-__all__ = ["COLOURS", "GHOST", "WRECK", "fallen_parts", "ghost_parts", "overview", "zoom", "zoom_span"]
+__all__ = ["COLOURS", "GHOST", "WRECK", "fallen_parts", "ghost_parts", "overview", "zoom", "zoom_scale",
+           "zoom_span"]

@@ -15,7 +15,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 from .catalogue import kind_of, point_in_convex, world_parts
-from .drawing import COLOURS, GHOST, WRECK, overview, zoom
+from .drawing import COLOURS, GHOST, WRECK, overview, zoom, zoom_scale, zoom_span
 from .moves import Release, parse_move_text
 
 def escape(text: str) -> str:
@@ -147,9 +147,11 @@ def render_view(envelope: Mapping[str, Any], release: str | None = None) -> str:
     focus = focus_player({**envelope, "board": view})
     if focus is not None:
         close = zoom(view, focus)
-        if close:
-            lines.append(f"[bold]{escape(names[focus])}'s tower, close up[/] (0.5 or 1 cm per column; "
-                         f"{GHOST} the piece in hand, {WRECK} what just fell):")
+        span = zoom_span(view, focus)
+        if close and span is not None:
+            scale = zoom_scale(view, focus, *span)[0]
+            lines.append(f"[bold]{escape(names[focus])}'s tower, close up[/] ({scale:g} cm per column and per "
+                         f"half row; {GHOST} the piece in hand, {WRECK} what just fell):")
             lines.extend(close)
     players = []
     for seat, name in enumerate(names):
