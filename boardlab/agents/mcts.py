@@ -11,6 +11,8 @@ node on the path.
   alternate or that the decider is the "active" player.
 * **Immediate wins.** A move found to win on the spot is the only one searched
   further at its node, so a blunder that allows it is valued as the loss it is.
+  A game that names such moves (the optional ``State.winning_move`` hook) gets them
+  searched alone from a node's second visit, and played at once in rollouts.
 * **Chance.** Chance nodes live in the tree; an outcome is drawn with the agent's
   own generator from ``chance_outcomes()`` each time the node is passed, and each
   distinct outcome gets its own child, so frequent outcomes are searched most.
@@ -30,7 +32,10 @@ import time
 from ..core.agent import Agent, register_agent
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
-from .search import SETTLE_CHECK_EVERY, SearchBudget, backpropagate, check_positive, decision_moves, rollout, settled
+from .search import (
+    SETTLE_CHECK_EVERY, SearchBudget, backpropagate, check_positive, decision_moves, names_winning_moves, rollout,
+    settled,
+)
 
 
 # Why these defaults. Tuned by self-play on Towers (2 players, seats alternating, one core;
@@ -142,6 +147,7 @@ class MctsAgent(Agent):
         uniform_random = rng.random
         exploration = self.exploration
         depth_limit = self.rollout_depth
+        decisive = names_winning_moves(root_state)
         log = math.log
         sqrt = math.sqrt
         budget = self.budget
@@ -175,7 +181,9 @@ class MctsAgent(Agent):
                     continue
                 untried = node.untried
                 if untried is None:
-                    untried = node.untried = list(state.legal_moves())
+                    win = state.winning_move() if decisive else None
+                    # a win the game names is the only move worth searching here
+                    untried = node.untried = [win] if win is not None else list(state.legal_moves())
                 if untried:
                     # a random untried move: swap it to the end and pop it
                     index = int(uniform_random() * len(untried))
@@ -200,7 +208,7 @@ class MctsAgent(Agent):
                         best_child = child
                 node = best_child
                 state.apply(node.move)  # type: ignore[arg-type]
-            backpropagate(node, rollout(state, rng, depth_limit))
+            backpropagate(node, rollout(state, rng, depth_limit, decisive))
             done += 1
             if done % SETTLE_CHECK_EVERY == 0 and not root.untried and settled(
                 [child.visits for child in root.children], budget, done

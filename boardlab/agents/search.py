@@ -137,13 +137,20 @@ def uniform_returns(num_players: int) -> tuple[float, ...]:
     return (share,) * num_players
 
 
-def rollout(state: State, rng: random.Random, depth_limit: int) -> Sequence[float]:
+def names_winning_moves(state: State) -> bool:
+    """Whether ``state``'s game implements the optional ``State.winning_move`` hook."""
+    return type(state).winning_move is not State.winning_move
+
+
+def rollout(state: State, rng: random.Random, depth_limit: int, decisive: bool = False) -> Sequence[float]:
     """Play random moves from ``state`` (mutating it) and return per-player returns.
 
     Stops at the end of the game, or after ``depth_limit`` moves (chance outcomes
     included; 0 = no limit) when the game's ``evaluate()`` scores the position.
     A game without an evaluation is played out; one that passes its own
     ``max_moves`` bound (a broken rule set) scores as a full draw.
+    ``decisive``: a move the game names by ``State.winning_move()`` is played instead
+    of a random one (games that implement the hook; see :func:`names_winning_moves`).
     Cost: one ``legal_moves()`` and one ``apply()`` per move.
     """
     uniform_random = rng.random
@@ -164,8 +171,10 @@ def rollout(state: State, rng: random.Random, depth_limit: int) -> Sequence[floa
         if player == CHANCE:
             move = state.sample_chance(rng)
         else:
-            moves = state.legal_moves()
-            move = moves[int(uniform_random() * len(moves))]
+            move = state.winning_move() if decisive else None
+            if move is None:
+                moves = state.legal_moves()
+                move = moves[int(uniform_random() * len(moves))]
         state.apply(move)
         depth += 1
 

@@ -124,6 +124,13 @@ class State:
         """Optional hook: estimated returns per player (in [0, 1], summing to 1) or None."""
         return None
 
+    def winning_move(self) -> Move | None:
+        """Optional hook for the search agents: a legal move that wins the game on the spot for
+        the player to move, when the game can name one cheaply (Overseer: a capture of the
+        enemy Overseer), else None. None also means "not known": agents never rely on it for
+        correctness. ``mcts`` plays it at once in rollouts and searches only it at a tree node."""
+        return None
+
     def secrets(self, player: Player | None) -> set[str]:
         """Optional hook: strings of hidden state that must never appear in what ``player`` is shown.
 

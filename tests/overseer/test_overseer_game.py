@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 import pytest
 from rich.console import Console
@@ -135,6 +136,23 @@ def test_agents_capture_the_overseer(spec: str) -> None:
         assert str(make_agent(spec, seed=seed).choose(state)) == "B1xH7"
 
 
+def test_mcts_searches_only_the_win_the_game_names() -> None:
+    # State.winning_move(): at the root the capture is the only child, found at once
+    state = boardlab.load("overseer").state_from_position(WHITE_CAPTURES)
+    agent = make_agent("mcts:iterations=300", seed=0)
+    root = agent.search(state)  # type: ignore[attr-defined]
+    assert [str(child.move) for child in root.children] == ["B1xH7"] and agent.last_iterations == 1
+
+
+def test_mcts_sees_every_reply_that_takes_its_overseer() -> None:
+    # each of Black's moves that leaves the Overseer en prise gets White's capture as its only
+    # reply in the tree: with few iterations per move, mcts still plays a safe move
+    safe = safe_moves(BLACK_THREATENS)
+    for seed in range(3):
+        state = boardlab.load("overseer").state_from_position(BLACK_THREATENS)
+        assert str(make_agent("mcts:iterations=400", seed=seed).choose(state)) in safe
+
+
 @pytest.mark.parametrize("spec", ["mcts:iterations=600,rollout_depth=1", "mcts:iterations=2000", "greedy"])
 def test_agents_answer_a_threat_to_their_overseer(spec: str) -> None:
     safe = safe_moves(BLACK_THREATENS)
@@ -179,3 +197,26 @@ def test_mcts_beats_random_in_19_of_20_overseer_games() -> None:
 )
 def test_mcts_beats_greedy_in_four_of_five_overseer_games() -> None:
     assert match_score("mcts:iterations=3000", "greedy", 20) >= 16
+
+
+def test_r7_1_winning_move_is_exactly_a_capture_of_the_overseer_along_random_games() -> None:
+    # the search agents' hook (State.winning_move): the capture of the enemy Overseer or None
+    game = boardlab.load("overseer")
+    rng = random.Random(5)
+    found = 0
+    for seed in range(6):
+        state = game.new_state(seed=seed)
+        while not state.is_over():
+            overseer = state.overseers[1 - state.to_move]
+            captures = [m for m in state.legal_moves() if m.target == overseer]
+            win = state.winning_move()
+            assert (win is None) == (not captures)
+            if win is not None:
+                found += 1
+                assert win in captures
+                state.apply(win)
+                assert state.result().code == "overseer_captured"
+                break
+            state.apply(rng.choice(state.legal_moves()))
+        assert state.winning_move() is None if state.is_over() else True
+    assert found >= 3

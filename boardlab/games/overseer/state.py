@@ -348,6 +348,19 @@ class OverseerState(State):
     def position(self) -> str:
         return format_position(self.board, self.to_move, self.progress.quiet_moves, self.move_number)
 
+    def winning_move(self) -> Move | None:
+        """A capture of the enemy Overseer, if the side to move has one (rule 7.1): the search
+        agents play it at once. Cost: one attack test; the move list only when it succeeds."""
+        if self._result is not None:
+            return None
+        target = self.overseers[1 - self.to_move]
+        if not is_attacked(self.board, target, self.to_move):
+            return None
+        for move in self.mover_moves():
+            if move.target == target:
+                return move
+        return None
+
     def position_key(self) -> int:
         """The Zobrist hash of the pieces and the side to move: the position without its
         counters (what rule 7.3 compares)."""
