@@ -103,7 +103,7 @@ def test_zoom_draws_the_slab_six_pixels_thick_with_a_centimetre_ruler_and_the_wi
     assert len(slab_rows) == 3
     text = "\n".join(plain(line) for line in lines)
     assert "┴" in text and "╵" in text and "25" in text and "30" in text and "35" in text
-    assert "▲" in text and "legal x at 0°" in text
+    assert "▲" in text and "legal x 19.50-40.50 at 0°" in text
     assert drawing.GHOST in text, "the plank in hand hangs over the slab"
 
 

@@ -271,7 +271,7 @@ def _window_row(aim: Mapping[str, Any], left: float, scale: float, cols: int) ->
     at = int((aim["x"] - left) / scale)
     if 0 <= at < cols:
         row[at] = "▲"
-    return f"[green]{''.join(row).rstrip()}[/] legal x at {aim['rotation']:g}°"
+    return f"[green]{''.join(row).rstrip()}[/] legal x {lo:.2f}-{hi:.2f} at {aim['rotation']:g}°"
 
 
 # --- shared helpers ----------------------------------------------------------------------
