@@ -96,6 +96,19 @@ class _Node:
         self.value = 0.0
 
 
+def one_ply(state: State, move: Move, mover: Player) -> float:
+    """``mover``'s return after ``move`` by the result or ``evaluate()`` (a draw's share when
+    the game cannot say); ``state`` is left as it was."""
+    state.apply(move)
+    if state.current_player() == TERMINAL:
+        value = state.returns()[mover]
+    else:
+        estimate = state.evaluate()
+        value = estimate[mover] if estimate is not None else 1.0 / state.num_players
+    state.undo()
+    return value
+
+
 @register_agent
 class MctsAgent(Agent):
     """UCT search with per-player returns, chance nodes and truncated rollouts.
@@ -108,7 +121,22 @@ class MctsAgent(Agent):
 
     name = "mcts"
     summary = "Monte Carlo tree search (UCT) with chance nodes, n players and truncated rollouts"
-    params = SEARCH_PARAMS
+    params = {
+        **SEARCH_PARAMS,
+        "leaf_eval": (
+            bool,
+            False,
+            "score each new node by evaluate() at once, with no random moves (games with evaluate; "
+            "then rollout_depth is unused)",
+        ),
+        "widen": (
+            float,
+            0.0,
+            "progressive widening (0 = off: every move is tried once, in random order): a node's moves are "
+            "ordered by their one-ply evaluate() and tried best first, a new one only while the node has fewer "
+            "than 1 + widen * sqrt(visits) children",
+        ),
+    }
 
 
     #: the iteration budget when neither ``iterations`` nor ``seconds`` is given
@@ -120,6 +148,9 @@ class MctsAgent(Agent):
         check_positive(self.name, "rollout_depth", self.settings["rollout_depth"], allow_zero=True)
         self.exploration: float = self.settings["c"]
         self.rollout_depth: int = self.settings["rollout_depth"]
+        self.leaf_eval: bool = self.settings["leaf_eval"]
+        check_positive(self.name, "widen", self.settings["widen"], allow_zero=True)
+        self.widen: float = self.settings["widen"]
         self.last_iterations = 0
         self.last_seconds = 0.0
 
@@ -148,6 +179,8 @@ class MctsAgent(Agent):
         exploration = self.exploration
         depth_limit = self.rollout_depth
         decisive = names_winning_moves(root_state)
+        leaf_eval = self.leaf_eval
+        widen = self.widen
         log = math.log
         sqrt = math.sqrt
         budget = self.budget
@@ -183,13 +216,21 @@ class MctsAgent(Agent):
                 if untried is None:
                     win = state.winning_move() if decisive else None
                     # a win the game names is the only move worth searching here
-                    untried = node.untried = [win] if win is not None else list(state.legal_moves())
-                if untried:
-                    # a random untried move: swap it to the end and pop it
-                    index = int(uniform_random() * len(untried))
-                    move = untried[index]
-                    untried[index] = untried[-1]
-                    untried.pop()
+                    if win is not None:
+                        untried = node.untried = [win]
+                    else:
+                        untried = node.untried = list(state.legal_moves())
+                        if widen:
+                            untried.sort(key=lambda move: one_ply(state, move, to_move))  # best last
+                if untried and (not widen or len(node.children) < 1 + widen * sqrt(node.visits)):
+                    if widen:
+                        move = untried.pop()  # the best untried move by one ply
+                    else:
+                        # a random untried move: swap it to the end and pop it
+                        index = int(uniform_random() * len(untried))
+                        move = untried[index]
+                        untried[index] = untried[-1]
+                        untried.pop()
                     state.apply(move)
                     child = _Node(node, move, to_move, state.current_player())
                     node.children.append(child)
@@ -208,7 +249,8 @@ class MctsAgent(Agent):
                         best_child = child
                 node = best_child
                 state.apply(node.move)  # type: ignore[arg-type]
-            backpropagate(node, rollout(state, rng, depth_limit, decisive))
+            estimate = state.evaluate() if leaf_eval and node.to_move >= 0 else None
+            backpropagate(node, estimate if estimate is not None else rollout(state, rng, depth_limit, decisive))
             done += 1
             if done % SETTLE_CHECK_EVERY == 0 and not root.untried and settled(
                 [child.visits for child in root.children], budget, done

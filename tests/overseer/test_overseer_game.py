@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
 
 import pytest
@@ -129,7 +130,7 @@ def test_positions_are_what_the_comments_say() -> None:
     assert safe and len(safe) < len(boardlab.load("overseer").state_from_position(BLACK_THREATENS).legal_moves()) / 2
 
 
-@pytest.mark.parametrize("spec", ["mcts:iterations=300", "greedy"])
+@pytest.mark.parametrize("spec", ["mcts:iterations=300", "mcts:iterations=100,leaf_eval=true,widen=1", "greedy"])
 def test_agents_capture_the_overseer(spec: str) -> None:
     for seed in range(3):
         state = boardlab.load("overseer").state_from_position(WHITE_CAPTURES)
@@ -144,6 +145,16 @@ def test_mcts_searches_only_the_win_the_game_names() -> None:
     assert [str(child.move) for child in root.children] == ["B1xH7"] and agent.last_iterations == 1
 
 
+def test_mcts_widening_tries_the_best_moves_by_one_ply_first() -> None:
+    # widen: moves ordered by their one-ply evaluation, a new one only every so often; leaf_eval:
+    # a new node is scored by evaluate() with no random moves
+    state = boardlab.load("overseer").state_from_position(BLACK_THREATENS)
+    agent = make_agent("mcts:iterations=50,leaf_eval=true,widen=1", seed=0)
+    root = agent.search(state)  # type: ignore[attr-defined]
+    assert len(root.children) <= 1 + math.sqrt(50) + 1 < len(state.legal_moves())
+    assert str(root.children[0].move) in safe_moves(BLACK_THREATENS)
+
+
 def test_mcts_sees_every_reply_that_takes_its_overseer() -> None:
     # each of Black's moves that leaves the Overseer en prise gets White's capture as its only
     # reply in the tree: with few iterations per move, mcts still plays a safe move
@@ -153,7 +164,10 @@ def test_mcts_sees_every_reply_that_takes_its_overseer() -> None:
         assert str(make_agent("mcts:iterations=400", seed=seed).choose(state)) in safe
 
 
-@pytest.mark.parametrize("spec", ["mcts:iterations=600,rollout_depth=1", "mcts:iterations=2000", "greedy"])
+@pytest.mark.parametrize(
+    "spec",
+    ["mcts:iterations=600,rollout_depth=1", "mcts:iterations=2000", "mcts:iterations=100,leaf_eval=true,widen=1", "greedy"],
+)
 def test_agents_answer_a_threat_to_their_overseer(spec: str) -> None:
     safe = safe_moves(BLACK_THREATENS)
     for seed in range(3):
