@@ -1,6 +1,7 @@
 """Computer players. Every agent sees games only through the protocol.
 
-Built in: ``random``, ``greedy`` (one ply on the game's evaluation), ``mcts``
+Built in: ``random``, ``greedy`` (one ply on the game's evaluation), ``alphabeta``
+(a fixed-depth search on it that sees the opponent's best reply), ``mcts``
 (UCT with chance nodes, n players and truncated rollouts) and ``ismcts``
 (information-set MCTS over resampled hidden states). Games may ship agents of
 their own (declaring the games they play); loading the games registers them.
@@ -20,7 +21,7 @@ from ..core.registry import game_ids
 from ..core.seeds import derive_seed
 
 # importing the agent modules registers them
-from . import greedy, ismcts, mcts, random_agent  # noqa: F401,E402
+from . import alphabeta, greedy, ismcts, mcts, random_agent  # noqa: F401,E402
 from .levels import DEFAULT_LEVEL, LEVELS, THINK_SECONDS, level_spec
 
 #: the spec that names a person in a seat list

@@ -16,9 +16,9 @@ from ..core.values import CHANCE, TERMINAL, Move, Player
 from .search import check_positive, decision_moves, pick_random
 
 #: two scores closer than this are a tie (evaluations are floats summed in different orders)
-_TIE = 1e-9
+TIE = 1e-9
 #: a finished game's win (loss) ranks just above (below) an evaluation of 1 (0): proof beats estimate
-_PROVEN = 1e-6
+PROVEN_MARGIN = 1e-6
 
 
 @register_agent
@@ -63,9 +63,9 @@ class GreedyAgent(Agent):
             work.apply(move)
             score = self.score(work, mover, 0)
             work.undo()
-            if score > best_score + _TIE:
+            if score > best_score + TIE:
                 best, best_score = [move], score
-            elif score >= best_score - _TIE:
+            elif score >= best_score - TIE:
                 best.append(move)
         return pick_random(self.rng, best)
 
@@ -81,8 +81,8 @@ class GreedyAgent(Agent):
         if player == TERMINAL:
             value = state.returns()[mover]
             if value == 1.0:
-                return value + _PROVEN
-            return value - _PROVEN if value == 0.0 else value
+                return value + PROVEN_MARGIN
+            return value - PROVEN_MARGIN if value == 0.0 else value
         if player == CHANCE and chance_depth < self.max_chance_depth:
             return self._chance_score(state, mover, chance_depth)
         estimate = state.evaluate()

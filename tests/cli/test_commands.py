@@ -163,7 +163,7 @@ def test_simulate_json_with_jobs_and_records_matches_a_serial_run(tmp_path: Path
     assert {k: v for k, v in data.items() if k != "seconds_per_game"} == {
         k: v for k, v in again.items() if k != "seconds_per_game"
     }
-    records = sorted(tmp_path.glob("dicenim-*.json"))
+    records = sorted((tmp_path / "records").glob("dicenim-*.json"))
     assert len(records) == 8
     assert run("replay", str(records[0]), "--final").returncode == 0
 
