@@ -10,7 +10,7 @@ import pytest
 
 import boardlab
 from boardlab.agents import make_agent
-from boardlab.games.sovereign.evaluation import FAR_AWAY, WIN_NOW, bridge_distance, scores
+from boardlab.games.sovereign.evaluation import FAR_AWAY, WIN_NOW, best_capture, bridge_distance, evaluate, scores
 from boardlab.games.sovereign.moves import Slide
 from tests.agents.matches import match_score
 from tests.sovereign.helpers import load, moves
@@ -90,6 +90,30 @@ def test_bridge_distance_counts_levels_still_to_build() -> None:
     assert bridge_distance(bridged, 0, 0) == 1
     stranded = load("d1:3S g7:0s")  # no Contractor: nothing can be built
     assert bridge_distance(stranded, 0, 0) == FAR_AWAY
+
+
+# P1's Consultant c3 reaches P2's Contractor d5 (rule 1.7.2), and nothing protects it (rule 1.8.1)
+HANGING = "a1:0S g7:0s c3:0C d5:0b f6:0b a7:0c"
+
+
+def _p1_reach(state: boardlab.State) -> int:
+    from boardlab.games.sovereign.movegen import consultant_reach
+
+    low = sum(1 << sq for sq in range(49) if state.heights[sq] < 3)  # type: ignore[attr-defined]
+    return consultant_reach(state.piece_sets[3], state.heights, low)  # type: ignore[attr-defined]
+
+
+def test_r1_7_r1_8_the_evaluation_credits_a_capture_and_sees_protection() -> None:
+    hanging = load(HANGING)
+    assert "Cc3xd5" in moves(hanging)
+    assert best_capture(hanging, 0, _p1_reach(hanging)) > 0
+    # the same Contractor beside its Diplomat on a 2-level tower is protected: no capture to count
+    shielded = load(HANGING + " e6:2d")
+    assert "Cc3xd5" not in moves(shielded)
+    assert best_capture(shielded, 0, _p1_reach(shielded)) == 0
+    # on the move, the capture is worth more than when P2 may still save the piece first
+    waiting = load(HANGING, to_move=2)
+    assert evaluate(hanging)[0] > evaluate(waiting)[0]
 
 
 @pytest.mark.parametrize("spec", ["greedy", "mcts:iterations=300"])

@@ -17,7 +17,9 @@ The path is found by layers of square sets (a flood fill per cost), so it costs 
 dozen integer operations.
 
 The score adds material (the last Contractors and Consultants worth the most) and takes off
-a little for an attacked Sovereign; the player to move gets a tempo, and one with a free
+a little for an attacked Sovereign; each player is credited with its best capture (an
+unprotected enemy piece one of its Consultants reaches), all of it when it is to move, a
+share when the other player may still save the piece; the player to move gets a tempo, and one with a free
 walk onto a winning square (distance 0, exactly when a winning move exists) is all but
 won. The difference of the two scores becomes returns by a slowly flattening curve, so a
 player far ahead still sees each step of progress; they lie in [0, 1] and sum to 1. A
@@ -30,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import ALL_SQUARES, GOAL_RANKS, NOT_FILE_A, NOT_FILE_G, SIZE, orthogonal_spread
-from .movegen import consultant_reach
+from .movegen import consultant_reach, protected_squares
 
 if TYPE_CHECKING:
     from .state import SovereignState
@@ -43,6 +45,10 @@ WEIGHT_DIPLOMAT = 1.0
 CONSULTANT_VALUES = (0.0, 1.8, 3.0)
 CONTRACTOR_VALUES = (0.0, 2.0, 3.2, 4.0)
 WEIGHT_THREATENED = 0.6
+#: the share of its best capture a player is credited with: all of it when it is to move (it
+#: can capture now), a part when not (the player to move may move the piece away or shield it)
+CAPTURE_SHARE_TO_MOVE = 1.0
+CAPTURE_SHARE_WAITING = 0.3
 #: the worth of having the move in a race, in levels of distance
 TEMPO = 0.5
 #: the estimated return of a player to move who can win on the spot
@@ -126,6 +132,12 @@ def scores(state: "SovereignState") -> tuple[list[float], list[int]]:
         consultant_reach(sets[7], heights, low),  # P2's Consultants threaten P1
         consultant_reach(sets[3], heights, low),
     )
+    captures = (
+        best_capture(state, 0, reaches[1]),  # P1's Consultants reach what P2's threaten: reaches[1]
+        best_capture(state, 1, reaches[0]),
+    )
+    mover = state.to_move
+    can_only_flee = state.threatened and not state.rules.any_resolving_move
     for seat in (0, 1):
         base = seat * 4
         material = (
@@ -136,8 +148,35 @@ def scores(state: "SovereignState") -> tuple[list[float], list[int]]:
         threatened = WEIGHT_THREATENED if reaches[seat] & sets[base + 1] else 0.0
         distance = bridge_distance(state, seat, reaches[seat])
         distances.append(distance)
-        out.append(material - threatened - distance)
+        # a threatened player must move its Sovereign (rule 1.9.2): no capture this turn
+        share = CAPTURE_SHARE_TO_MOVE if seat == mover and not can_only_flee else CAPTURE_SHARE_WAITING
+        out.append(material - threatened - distance + share * captures[seat])
     return out, distances
+
+
+def best_capture(state: "SovereignState", seat: int, reach: int) -> float:
+    """What ``seat``'s best capture by a Consultant would take off the enemy's material: the
+    enemy Diplomat, Consultants and Contractors its Consultants reach (``reach``, rule 1.7.2)
+    and the enemy Diplomat does not protect (rule 1.8.1), valued as the last of their kind
+    lost. Sovereigns are never captured (rule 1.9.5). Cost: a few integer operations."""
+    sets = state.piece_sets
+    enemy = 4 - seat * 4
+    targets = reach & (sets[enemy + 2] | sets[enemy + 3] | sets[enemy + 4])
+    if not targets:
+        return 0.0
+    targets &= ~protected_squares(sets[enemy + 2], state.heights, state.rules.diplomat_self_protect)
+    best = 0.0
+    if targets & sets[enemy + 2]:
+        best = WEIGHT_DIPLOMAT
+    consultants = sets[enemy + 3]
+    if targets & consultants:
+        count = consultants.bit_count()
+        best = max(best, CONSULTANT_VALUES[count] - CONSULTANT_VALUES[count - 1])
+    contractors = sets[enemy + 4]
+    if targets & contractors:
+        count = contractors.bit_count()
+        best = max(best, CONTRACTOR_VALUES[count] - CONTRACTOR_VALUES[count - 1])
+    return best
 
 
 def evaluate(state: "SovereignState") -> tuple[float, ...]:
@@ -166,4 +205,4 @@ def evaluate(state: "SovereignState") -> tuple[float, ...]:
     return (p, 1.0 - p)
 
 
-__all__ = ["bridge_distance", "evaluate", "scores"]
+__all__ = ["best_capture", "bridge_distance", "evaluate", "scores"]
