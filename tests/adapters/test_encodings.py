@@ -21,7 +21,8 @@ CASES = [
     ("sovereign", {"build": "multi_level", "contractor_transit": True}, 200),
     ("overseer", {}, 300),
     ("territories", {}, 600),
-    ("territories", {"trade_territories": True, "counter_offers": True}, 400),
+    # proposals may name territory cards: thousands of legal moves a position, so a shorter game here
+    ("territories", {"trade_territories": True, "counter_offers": True}, 120),
     ("honor", {"settle": "quick", "resign": False}, 40),
     ("honor", {"settle": "quick", "players": 3}, 30),
 ]
@@ -66,6 +67,13 @@ def play_random(game_id: str, options: dict, plies: int, seed: int) -> None:
 @given(seed=st.integers(0, 2**32))
 def test_every_legal_move_round_trips_through_its_index(game_id: str, options: dict, plies: int, seed: int) -> None:
     play_random(game_id, options, plies, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_territory_trades_round_trip_over_long_games(seed: int) -> None:
+    play_random("territories", {"trade_territories": True, "counter_offers": True}, 600, seed)
 
 
 @pytest.mark.parametrize("game_id", ["towers", "sovereign", "overseer", "territories", "honor"])
