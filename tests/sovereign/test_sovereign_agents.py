@@ -13,6 +13,7 @@ from boardlab.agents import make_agent
 from boardlab.games.sovereign.evaluation import FAR_AWAY, WIN_NOW, best_capture, bridge_distance, evaluate, scores
 from boardlab.games.sovereign.moves import Slide
 from tests.agents.matches import match_score
+from tests.support.play import played_record
 from tests.sovereign.helpers import load, moves
 
 # P1 (to move) wins with Sd5-d6 (rule 1.10); nothing else wins
@@ -132,8 +133,26 @@ def test_the_positions_used_above_have_the_expected_moves() -> None:
     assert "Ce4-d2" in moves(load(MUST_PARRY))
 
 
-# Strength (python -m pytest -m slow tests/sovereign): the spec measured for docs and reports
-STRONG = "mcts:iterations=3000"
+# Strength (python -m pytest -m slow tests/sovereign): the spec measured for issue 8's note.
+# mcts with its leaves scored by evaluate() and its moves tried best first by one ply
+# (progressive widening); the plain mcts:iterations=3000 won only 2 and drew 4 of its first 7
+# games against greedy once greedy's evaluation credited captures.
+STRONG = "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2"
+
+
+def wins(game_id: str, spec: str, opponent: str, games: int) -> int:
+    """Games ``spec`` wins outright against ``opponent``, seats alternating (as match_score)."""
+    game = boardlab.load(game_id)
+    won = 0
+    for seed in range(games):
+        seat = seed % 2
+        agents = [make_agent(spec, seed=seed), make_agent(opponent, seed=seed + 1000)]
+        if seat:
+            agents.reverse()
+        result = played_record(game, agents, seed=seed).result
+        assert result is not None
+        won += result.winners == (seat,)
+    return won
 
 
 @pytest.mark.slow
@@ -142,5 +161,7 @@ def test_mcts_beats_random_in_19_of_20_games() -> None:
 
 
 @pytest.mark.slow
-def test_mcts_beats_greedy_in_most_games() -> None:
-    assert match_score("sovereign", STRONG, "greedy", 20) >= 14
+def test_mcts_wins_most_games_against_greedy() -> None:
+    # issue 8's goal is 80% wins; measured over 40 games with seats rotated (see the note), this
+    # guards against falling clearly below it on 20 fixed games
+    assert wins("sovereign", STRONG, "greedy", 20) >= 14
