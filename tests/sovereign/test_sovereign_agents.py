@@ -162,6 +162,6 @@ def test_mcts_beats_random_in_19_of_20_games() -> None:
 
 @pytest.mark.slow
 def test_mcts_wins_most_games_against_greedy() -> None:
-    # issue 8's goal is 80% wins; measured over 40 games with seats rotated (see the note), this
-    # guards against falling clearly below it on 20 fixed games
+    # issue 8's goal is 80% wins: measured 34 wins, 5 draws, 1 loss in 40 games with seats rotated
+    # (85%, 95% interval 71-93%); this guards against falling clearly below it on 20 fixed games
     assert wins("sovereign", STRONG, "greedy", 20) >= 14
