@@ -136,6 +136,12 @@ class MctsAgent(Agent):
             "ordered by their one-ply evaluate() and tried best first, a new one only while the node has fewer "
             "than 1 + widen * sqrt(visits) children",
         ),
+        "jitter": (
+            float,
+            0.0,
+            "with widen: a random amount up to this is added to each move's one-ply score before ordering, "
+            "so that games between searches that are otherwise deterministic differ (0 = none)",
+        ),
     }
 
 
@@ -151,6 +157,8 @@ class MctsAgent(Agent):
         self.leaf_eval: bool = self.settings["leaf_eval"]
         check_positive(self.name, "widen", self.settings["widen"], allow_zero=True)
         self.widen: float = self.settings["widen"]
+        check_positive(self.name, "jitter", self.settings["jitter"], allow_zero=True)
+        self.jitter: float = self.settings["jitter"]
         self.last_iterations = 0
         self.last_seconds = 0.0
 
@@ -181,6 +189,7 @@ class MctsAgent(Agent):
         decisive = names_winning_moves(root_state)
         leaf_eval = self.leaf_eval
         widen = self.widen
+        jitter = self.jitter
         log = math.log
         sqrt = math.sqrt
         budget = self.budget
@@ -221,7 +230,12 @@ class MctsAgent(Agent):
                     else:
                         untried = node.untried = list(state.legal_moves())
                         if widen:
-                            untried.sort(key=lambda move: one_ply(state, move, to_move))  # best last
+                            if jitter:
+                                untried.sort(  # best last
+                                    key=lambda move: one_ply(state, move, to_move) + jitter * uniform_random()
+                                )
+                            else:
+                                untried.sort(key=lambda move: one_ply(state, move, to_move))  # best last
                 if untried and (not widen or len(node.children) < 1 + widen * sqrt(node.visits)):
                     if widen:
                         move = untried.pop()  # the best untried move by one ply

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+import boardlab
 from boardlab.core import OptionError
 
 from boardlab.agents import make_agent
@@ -250,3 +251,15 @@ def test_a_move_that_allows_an_immediate_win_is_valued_as_lost() -> None:
     root = mcts("mcts:iterations=2000", seed=1).search(dicenim_at(4))
     values = {str(child.move): child.value / child.visits for child in root.children}
     assert values["take1"] < 0.3
+
+
+def test_jitter_makes_a_widened_evaluation_search_differ_between_seeds() -> None:
+    # leaf_eval with widen uses no random numbers, so every seed picks the same move and a study
+    # of it against itself would replay one game; jitter breaks that (the lab's strong preset).
+    state = boardlab.load("towers").new_state(seed=0)
+    plain = "mcts:iterations=60,leaf_eval=true,widen=1"
+    assert len({str(make_agent(plain, seed=seed).choose(state)) for seed in range(8)}) == 1
+    jittered = {str(make_agent(plain + ",jitter=0.03", seed=seed).choose(state)) for seed in range(8)}
+    assert len(jittered) > 1
+    with pytest.raises(OptionError, match="jitter"):
+        make_agent(plain + ",jitter=-0.1")
