@@ -62,7 +62,9 @@ class Level:
     judged_kinds: int
     seconds: float
     #: "value": bid up to a foundation's static worth; "tokens": keep tokens (a one-token lead
-    #: decides who must accept the awkward pieces), pay only to avoid being handed a poor foundation
+    #: decides who must accept the awkward pieces), pay only to avoid being handed a poor foundation;
+    #: "slab": as "tokens", but without a foundation raise (by one, to at most 2) for one with a
+    #: flat top of 9 cm or more: the slab the first seat auctions at 0 is worth more than two tokens
     bidding: str = "tokens"
 
 
@@ -70,7 +72,7 @@ LEVELS = {
     "easy": Level(SearchBudget(8, 1, 2, 1.0), 2.5, "proxy", None, 0, 1.0, bidding="value"),
     "normal": Level(SearchBudget(60, 3, 4, 1.5), 0.8, "pads", None, 0, 2.5),
     "hard": Level(SearchBudget(100, 4, 8, 1.5, probe=True), 0.0, "simulate",
-                  SearchBudget(10, 1, 4, 1.0, probe=True), 4, 8.0),
+                  SearchBudget(10, 1, 4, 1.0, probe=True), 4, 8.0, bidding="slab"),
 }
 
 
@@ -298,10 +300,12 @@ class HonorAgent(Agent):
         auction = state.auction
         if has_foundation(state, me):
             return Pass()  # every later piece is a risk to its placer: let someone else have it
-        if self.level.bidding == "tokens":
+        if self.level.bidding in ("tokens", "slab"):
             # a foundation comes free on my own turn, unless a rival who has one can push me a
-            # poor one first: only then is this one worth a token or two
+            # poor one first: only then is this one worth a token or two ("slab": a flat top of
+            # 9 cm or more always is; measured in docs/rules/honor.md 13.5)
             exposed = any(p != me and state.standing[p] and has_foundation(state, p) for p in range(state.num_players))
+            exposed = exposed or self.level.bidding == "slab"
             if exposed and auction.high + 1 <= min(2, state.pools[me] - RESERVE) and flat_top(auction.pid[:2]) >= 9:
                 return Raise(auction.high + 1)
             return Pass()
