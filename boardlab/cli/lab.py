@@ -27,7 +27,7 @@ from ..lab.executors import BACKENDS, Executor, make_executor
 from ..lab.presets import PRESETS, expand_all, preset_seats
 from ..lab.progress import StudyProgress
 from ..lab.report import build_report, format_figure, variant_label, write_report
-from ..lab.stats import GameOutcome
+from ..lab.stats import GameOutcome, repeated_games_warning
 from ..lab.store import StudyFolder
 from ..lab.study import OutcomeSink, Study, StudyInterrupted, option_variants, parse_vary, run_study
 from .common import CliError, build_game, parse_options, seat_count, split_specs
@@ -222,6 +222,11 @@ def print_report(out: Console, report: Mapping[str, Any]) -> None:
     for title, key in (("first player advantage p", "first_player_p"), ("seat balance p", "seat_balance_p")):
         table.add_row(title, *("-" if v[key] is None else f"{v[key]:.3g}" for v in variants))
     out.print(table)
+    for variant in variants:
+        warning = repeated_games_warning(variant.get("repeated_games", 0), variant["games"])
+        if warning:
+            name = variant_label(variant["variant"])
+            out.print(f"[bold]Warning[/] ({escape(name)}): {escape(warning)}.")
     for comparison in report["comparisons"]:
         differences = Table(title=f"{escape(comparison['variant'])} minus {escape(variant_label(comparison['baseline']))}")
         differences.add_column("metric")

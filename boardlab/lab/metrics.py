@@ -30,7 +30,7 @@ from .intervals import (
     newcombe_difference,
     welch_difference,
 )
-from .stats import GameOutcome, LengthStats, seat_balance, wilson_interval
+from .stats import GameOutcome, LengthStats, repeated_games, seat_balance, wilson_interval
 
 #: ending codes that mean "stopped by a limit", not decided by play (docs/api.md, "Results")
 LIMIT_CODES = ("move_limit", "no_progress")
@@ -272,6 +272,8 @@ class VariantMetrics:
     branching_curve: list[float | None]
     #: the spread of the lengths: "decisions" and "moves" -> LengthStats
     lengths: dict[str, LengthStats]
+    #: games identical to an earlier one of this variant (stats.repeated_games)
+    repeated_games: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -283,6 +285,7 @@ class VariantMetrics:
             "seat_balance_p": _finite(self.seat_balance_p),
             "endings": self.endings,
             "branching_curve": self.branching_curve,
+            "repeated_games": self.repeated_games,
         }
 
 
@@ -307,6 +310,7 @@ def variant_metrics(
             "decisions": LengthStats.of([o.decisions for o in outcomes]),
             "moves": LengthStats.of([o.moves for o in outcomes]),
         },
+        repeated_games=repeated_games(outcomes),
     )
 
 

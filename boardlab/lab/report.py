@@ -30,7 +30,7 @@ from .metrics import (
     metric_definitions,
     variant_metrics,
 )
-from .stats import GameOutcome
+from .stats import GameOutcome, repeated_games_warning
 
 REPORT_FORMAT = "boardlab-lab-report/1"
 
@@ -153,6 +153,7 @@ th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 td.sure { font-weight: bold; }
 .reading { color: #666; font-size: 0.9em; }
+.warning { background: #fff3cd; border-left: 4px solid #d39e00; padding: 0.5em 0.8em; }
 figure { display: inline-block; margin: 0.5em; }
 """
 
@@ -166,6 +167,7 @@ def render_html(report: Mapping[str, Any]) -> str:
         f'<html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title><style>{_STYLE}</style></head><body>',
         f"<h1>{_e(title)}</h1>",
         f"<p>{_e(_settings_line(report))}</p>",
+        *_repeat_warnings(report),
         "<h2>Metrics per variant</h2>",
         "<p class=reading>Each figure with its 95% interval; docs/lab.md defines every metric.</p>",
         _metrics_table(report),
@@ -273,6 +275,15 @@ def _ratings_table(ratings: Sequence[Mapping[str, Any]]) -> str:
         )
     rows.append("</table>")
     return "\n".join(rows)
+
+
+def _repeat_warnings(report: Mapping[str, Any]) -> list[str]:
+    warnings = []
+    for variant in report["variants"]:
+        text = repeated_games_warning(variant.get("repeated_games", 0), variant["games"])
+        if text:
+            warnings.append(f"<p class=warning><b>Warning ({_e(variant['variant'] or 'study')}):</b> {_e(text)}.</p>")
+    return warnings
 
 
 def _endings_table(report: Mapping[str, Any]) -> str:

@@ -117,11 +117,40 @@ class Summary:
     agent_seat_score: tuple[tuple[float, ...], ...] = ()
     agent_seat_games: tuple[tuple[int, ...], ...] = ()
     endings: dict[str, int] = field(default_factory=dict)
+    #: games identical to an earlier one (:func:`repeated_games`)
+    repeated_games: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["seat_win_interval"] = [list(pair) for pair in self.seat_win_interval]
         return _finite(data)
+
+
+def repeated_games(outcomes: Sequence[GameOutcome]) -> int:
+    """How many games look exactly like an earlier one: the same seating, result, ending and
+    length, and the same number of choices at every decision. Agents that draw no random
+    numbers, in a game without chance, replay one game over and over; such repeats are not
+    independent samples, and every interval that counts them is too narrow."""
+    seen: set[tuple[Any, ...]] = set()
+    repeats = 0
+    for outcome in outcomes:
+        fingerprint = (outcome.seat_agents, outcome.winners, outcome.code, outcome.moves, outcome.branching)
+        if fingerprint in seen:
+            repeats += 1
+        else:
+            seen.add(fingerprint)
+    return repeats
+
+
+def repeated_games_warning(repeats: int, games: int) -> str | None:
+    """The sentence a summary prints when games repeat, else None."""
+    if not repeats:
+        return None
+    return (
+        f"{repeats} of {games} games look identical to an earlier one (same result, length and choices "
+        "at every decision): the agents seem to play without randomness, so those games are not "
+        "independent samples; give the search some (e.g. mcts with widen: jitter=0.03)"
+    )
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -218,6 +247,7 @@ def summarize(
         agent_seat_score=tuple(tuple(row) for row in seat_score),
         agent_seat_games=tuple(tuple(row) for row in seat_games),
         endings=dict(sorted(endings.items(), key=lambda item: -item[1])),
+        repeated_games=repeated_games(outcomes),
     )
 
 

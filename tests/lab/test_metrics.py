@@ -24,7 +24,7 @@ from boardlab.lab.metrics import (
     metric_definitions,
     variant_metrics,
 )
-from boardlab.lab.stats import GameOutcome
+from boardlab.lab.stats import GameOutcome, repeated_games, repeated_games_warning
 from boardlab.lab.trace import decisiveness, lead_changes, leaders
 
 SEATS = ["White", "Black"]
@@ -208,3 +208,16 @@ def test_variant_metrics_collects_tests_and_endings() -> None:
     assert figures.first_player_p == pytest.approx(1.0)
     assert figures.to_json()["metrics"]["win_0"]["value"] == pytest.approx(2 / 3)
     assert figures.lengths["decisions"].mean == 10 and figures.lengths["decisions"].stdev == 0
+
+
+def test_games_identical_to_an_earlier_one_are_counted_once_each() -> None:
+    same = [game(i, (0,), branching=(3, 4, 5)) for i in range(3)]
+    other_length = game(3, (0,), decisions=11, branching=(3, 4, 5))
+    other_choices = game(4, (0,), branching=(3, 4, 6))
+    other_winner = game(5, (1,), branching=(3, 4, 5))
+    other_seating = game(6, (0,), branching=(3, 4, 5), seating=(1, 0))
+    outcomes = [*same, other_length, other_choices, other_winner, other_seating]
+    assert repeated_games(outcomes) == 2
+    assert repeated_games_warning(0, 7) is None
+    assert "2 of 7 games look identical" in (repeated_games_warning(2, 7) or "")
+    assert variant_metrics("", outcomes, list(METRICS.values()), 2).repeated_games == 2
