@@ -131,7 +131,8 @@ def test_issue7_simulate_records_resume_and_never_replace_other_files(tmp_path: 
 
 def test_issue9_ctrl_c_prints_the_finished_games_and_the_study_continues(tmp_path: Path) -> None:
     records = tmp_path / "runs"
-    args = ("simulate", *TOWERS_QUICK, "-n", "200", "--jobs", "2", "--records", str(records))
+    # far more games than can finish before the signal, however fast the machine (greedy plays ~50 a second)
+    args = ("simulate", *TOWERS_QUICK, "-n", "20000", "--jobs", "2", "--records", str(records))
     process = start(*args)
     wait_for_games(records / "games.jsonl", 3, process)
     process.send_signal(signal.SIGINT)
