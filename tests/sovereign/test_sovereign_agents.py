@@ -12,8 +12,7 @@ import boardlab
 from boardlab.agents import make_agent
 from boardlab.games.sovereign.evaluation import FAR_AWAY, WIN_NOW, best_capture, bridge_distance, evaluate, scores
 from boardlab.games.sovereign.moves import Slide
-from tests.agents.matches import match_score
-from tests.support.play import played_record
+from tests.agents.matches import match_score, match_wins
 from tests.sovereign.helpers import load, moves
 
 # P1 (to move) wins with Sd5-d6 (rule 1.10); nothing else wins
@@ -140,21 +139,6 @@ def test_the_positions_used_above_have_the_expected_moves() -> None:
 STRONG = "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2"
 
 
-def wins(game_id: str, spec: str, opponent: str, games: int) -> int:
-    """Games ``spec`` wins outright against ``opponent``, seats alternating (as match_score)."""
-    game = boardlab.load(game_id)
-    won = 0
-    for seed in range(games):
-        seat = seed % 2
-        agents = [make_agent(spec, seed=seed), make_agent(opponent, seed=seed + 1000)]
-        if seat:
-            agents.reverse()
-        result = played_record(game, agents, seed=seed).result
-        assert result is not None
-        won += result.winners == (seat,)
-    return won
-
-
 @pytest.mark.slow
 def test_mcts_beats_random_in_19_of_20_games() -> None:
     assert match_score("sovereign", STRONG, "random", 20) >= 19
@@ -164,4 +148,4 @@ def test_mcts_beats_random_in_19_of_20_games() -> None:
 def test_mcts_wins_most_games_against_greedy() -> None:
     # issue 8's goal is 80% wins: measured 34 wins, 5 draws, 1 loss in 40 games with seats rotated
     # (85%, 95% interval 71-93%); this guards against falling clearly below it on 20 fixed games
-    assert wins("sovereign", STRONG, "greedy", 20) >= 14
+    assert match_wins("sovereign", STRONG, "greedy", 20) >= 14
