@@ -101,6 +101,29 @@ def test_evaluate_is_a_pair_of_returns_and_rates_material_and_a_capture_of_the_o
     assert can_capture.evaluate() == (1.0, 0.0)
 
 
+def test_r7_2_in_a_won_endgame_the_evaluation_prefers_the_tighter_net_round_the_lone_overseer() -> None:
+    # two Generals against a lone Overseer on A1, the hunters equally far from it: the General
+    # on ring 3 shuts it into rings 1-2 (a box of 23 squares), the one on ring 4 into rings 1-3
+    # (35 squares). The lead is the same, so only the net tells them apart (rule 7.2: there
+    # are no corners; the advantage alone, shrunk for few pieces, gave the hunters no direction)
+    tight = load({"A1": "o", "G3": "G", "E5": "G", "G7": "O"})
+    loose = load({"A1": "o", "G4": "G", "E5": "G", "G7": "O"})
+    assert tight.evaluate()[0] > loose.evaluate()[0]
+    # fewer safe squares next to it: the Overseer on index 1 with the ring-2 General above it
+    edge = load({"A1": "o", "G2": "G", "E5": "G", "G7": "O"})
+    assert edge.evaluate()[0] > tight.evaluate()[0]
+    # one's own Overseer brought nearer counts too
+    near = load({"A1": "o", "G3": "G", "E5": "G", "C4": "O"})
+    assert near.evaluate()[0] > tight.evaluate()[0]
+    # and from Black's side the same: the lone White Overseer, Black hunting
+    assert load({"A8": "O", "G6": "g", "E4": "g", "G2": "o"}, "b").evaluate()[1] > load(
+        {"A8": "O", "G5": "g", "E4": "g", "G2": "o"}, "b"
+    ).evaluate()[1]
+    # still strictly below a won Overseer: a capture outranks the best net
+    for state in (tight, loose, edge, near):
+        assert 0.5 < state.evaluate()[0] < 0.98
+
+
 # --- agents -------------------------------------------------------------------------
 # White's Pilot on B1 sees Black's Overseer on H7 over the Barricade on D3 (rule 3.5)
 WHITE_CAPTURES = position_text(
@@ -233,9 +256,10 @@ def test_strong_mcts_outscores_greedy() -> None:
 @pytest.mark.slow
 @pytest.mark.xfail(
     strict=False,
-    reason="issue 9's goal (80% wins against greedy) not reached: the strong spec won 63.4% of 41 games "
-    "(26 wins, 15 draws, no loss; 95% interval 48-76%); every draw was the 100-ply no-capture limit with mcts "
-    "ahead in material but unable to catch an Overseer on a board without corners (rules 7.2)",
+    reason="issue 9's goal (80% wins against greedy) not reached: with the endgame net in the evaluation "
+    "the strong spec with jitter=0.03 won 77.4% of 84 games (65 wins, 19 draws, no loss; 95% interval "
+    "67.4-85.0%; the two runs of 42 gave 35 and 30 wins); before it, 66.7% of 42 (28 W, 14 D). Every draw "
+    "is the 100-ply no-capture limit: catching an Overseer on a board without corners is still slow (rules 7.2)",
 )
 def test_mcts_beats_greedy_in_four_of_five_overseer_games() -> None:
-    assert match_wins(STRONG, "greedy", 20) >= 16
+    assert match_wins(STRONG + ",jitter=0.03", "greedy", 20) >= 16

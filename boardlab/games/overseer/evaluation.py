@@ -6,7 +6,11 @@ Each side is also credited with its best capture (one exchange deep; the side no
 with a share of it, as the side to move may parry it), and the side with more material
 with how near the enemy Overseer stands to an edge. The difference, shrunk when little
 material is left (an Overseer on a board without corners is hard to catch, rule 7.2),
-becomes the estimated returns through a logistic curve, so they lie in [0, 1] and sum to 1. A side to
+becomes the estimated returns through a logistic curve, so they lie in [0, 1] and sum to 1. In a
+won endgame (the side behind has at most 3 units besides its Overseer and Barricades, the other
+leads by 3 or more) the side ahead is instead rated by the net it draws round the enemy Overseer
+(its box of safe squares, its safe neighbours, the hunters' distance), not shrunk for few
+pieces, between about 0.72 and 0.975 (see ENDGAME_CAP). A side to
 move that can capture the enemy Overseer has won (rule 7.1), whatever else stands there, and
 one whose attacked Overseer no move can save has lost.
 Cost: one move generation for the side not to move plus up to 18 attack tests, about
@@ -24,6 +28,7 @@ from .board import (
     COMMANDER,
     GENERAL,
     NEIGHBOURS,
+    NUM_SECTORS,
     OVERSEER,
     PILOT,
     SOLDIER,
@@ -65,6 +70,32 @@ THREAT_SHARE = 0.3
 #: per index an Overseer stands away from index 1 or 8 (rule 1.3), for the side with more
 #: material: the edges are the only walls to drive it against; times the material lead / 10
 WEIGHT_EDGE = 0.5
+#: the endgame (rule 7.2): when the side behind has at most this much material left besides
+#: its Overseer and Barricades and the other leads by at least ENDGAME_LEAD, the side ahead is
+#: credited with the net it draws round the enemy Overseer, NOT shrunk by FEW_PIECES (that
+#: shrinking is what left the hunters without a direction: 15 of 41 games against greedy were
+#: drawn by the no-capture limit with mcts ahead in material)
+ENDGAME_MATERIAL = 3.0
+ENDGAME_LEAD = 3.0
+#: per square of the enemy Overseer's box (the squares it reaches by steps through squares
+#: the side ahead does not attack), counted from the 96 of the board: shrink the box
+WEIGHT_BOX = 0.03
+#: per square next to the enemy Overseer it cannot step to safely (of 8)
+WEIGHT_SAFE = 0.25
+#: per step nearer than FAR (king distance round the cylinder) that one's own Overseer, and
+#: each of one's other pieces, stands to the enemy Overseer: bring the hunters close
+WEIGHT_OVERSEER_DISTANCE = 0.15
+WEIGHT_HUNTER_DISTANCE = 0.08
+FAR = 6
+#: In the endgame the estimate is not the logistic of the whole score, which sits near the top
+#: of its band for any clear lead, leaving the net differences of a few thousandths, below the
+#: search's noise. It is the logistic of the score capped at ENDGAME_CAP Soldier units (about
+#: 0.72 for the side ahead; what it had with a little material left in the shrunk score) plus
+#: the net's share, net / NET_MAX (at most 1), of the way from there to ENDGAME_TOP. ENDGAME_TOP
+#: lies below CERTAIN: a capture of the Overseer still ranks above any net
+ENDGAME_CAP = 1.5
+NET_MAX = 6.0
+ENDGAME_TOP = 0.975
 
 
 def best_capture(board: Sequence[Piece], moves: Sequence[PieceMove], seat: int) -> float:
@@ -117,6 +148,53 @@ def _can_save_overseer(board: Sequence[Piece], moves: Sequence[PieceMove], overs
     return False
 
 
+def _distance(a: Square, b: Square) -> int:
+    """Overseer steps between two squares on the cylinder (rule 1.3)."""
+    sectors = abs(a % NUM_SECTORS - b % NUM_SECTORS)
+    return max(min(sectors, NUM_SECTORS - sectors), abs(a // NUM_SECTORS - b // NUM_SECTORS))
+
+
+def endgame_net(board: Sequence[Piece], hunters: Sequence[Square], overseer: Square, own_overseer: Square) -> float:
+    """The net the hunting side (owning ``hunters`` and ``own_overseer``) draws round the enemy
+    Overseer on ``overseer``, in Soldier units (higher: more tightly caught): its box (the
+    squares it reaches stepping through empty squares the hunters do not attack; pieces stand
+    in its way, a hunter it could take next is in its safe neighbours), its safe neighbours,
+    and how near the hunters stand. Cost: one attack test per square of the box."""
+    hunter_seat = board[own_overseer] >> 3
+    test = list(board)
+    test[overseer] = 0  # the Overseer does not shield squares behind it from an attack
+    safe_cache: dict[Square, bool] = {}
+
+    def safe(sq: Square) -> bool:
+        """An empty square the hunters do not attack."""
+        known = safe_cache.get(sq)
+        if known is None:
+            known = not test[sq] and not is_attacked(test, sq, hunter_seat)
+            safe_cache[sq] = known
+        return known
+
+    # next to it, an undefended hunter is a square it can take (best_capture counts the piece)
+    safe_neighbours = sum(
+        1
+        for nxt in NEIGHBOURS[overseer]
+        if safe(nxt)
+        or (test[nxt] and test[nxt] & 7 != BARRICADE and test[nxt] >> 3 == hunter_seat
+            and not is_attacked(test, nxt, hunter_seat))
+    )
+    box = {overseer}
+    frontier = [overseer]
+    while frontier:
+        sq = frontier.pop()
+        for nxt in NEIGHBOURS[sq]:
+            if nxt not in box and safe(nxt):
+                box.add(nxt)
+                frontier.append(nxt)
+    net = WEIGHT_BOX * (len(board) - len(box)) + WEIGHT_SAFE * (8 - safe_neighbours)
+    net += WEIGHT_OVERSEER_DISTANCE * (FAR - _distance(own_overseer, overseer))
+    net += WEIGHT_HUNTER_DISTANCE * sum(FAR - _distance(sq, overseer) for sq in hunters)
+    return net
+
+
 def _won_by(seat: int) -> tuple[float, float]:
     return (CERTAIN, 1.0 - CERTAIN) if seat == 0 else (1.0 - CERTAIN, CERTAIN)
 
@@ -159,6 +237,14 @@ def evaluate_position(
     total = material[0] + material[1]
     # an advantage matters less with few pieces left (rule 7.2)
     advantage = (score[0] - score[1]) * total / (total + FEW_PIECES)
+    hunter = 0 if lead > 0 else 1
+    if abs(lead) >= ENDGAME_LEAD and material[1 - hunter] <= ENDGAME_MATERIAL:
+        hunters = [sq for sq in squares[hunter] if board[sq] & 7 not in (BARRICADE, OVERSEER)]
+        net = min(endgame_net(board, hunters, overseers[1 - hunter], overseers[hunter]) / NET_MAX, 1.0)
+        ahead = min(advantage if hunter == 0 else -advantage, ENDGAME_CAP)
+        base = 0.5 + SPREAD * (1.0 / (1.0 + math.exp(-ahead / SCALE)) - 0.5)
+        value = base + (ENDGAME_TOP - base) * net
+        return (value, 1.0 - value) if hunter == 0 else (1.0 - value, value)
     white = 0.5 + SPREAD * (1.0 / (1.0 + math.exp(-advantage / SCALE)) - 0.5)
     return (white, 1.0 - white)
 
