@@ -14,6 +14,7 @@ from rich.console import Console
 import boardlab
 from boardlab.agents import make_agent
 from boardlab.core import Match, OptionError
+from tests.agents.matches import match_score, match_wins
 from tests.overseer.helpers import load, position_text
 
 
@@ -206,23 +207,9 @@ def test_a_match_plays_out_and_offers_draws() -> None:
     assert match.record().replay().position() == match.record().final_position
 
 
-def match_score(spec: str, opponent: str, games: int, setup: str = "concentric") -> float:
-    """``spec``'s total return over ``games`` games against ``opponent``, seats alternating."""
-    game = boardlab.load("overseer", setup=setup)
-    score = 0.0
-    for seed in range(games):
-        seat = seed % 2
-        agents = [make_agent(spec, seed=seed), make_agent(opponent, seed=seed + 1000)]
-        if seat:
-            agents.reverse()
-        result = Match(game, agents, seed=seed).play_out()
-        score += result.returns[seat]
-    return score
-
-
 @pytest.mark.slow
 def test_mcts_beats_random_in_19_of_20_overseer_games() -> None:
-    assert match_score("mcts:iterations=1000", "random", 20) >= 19
+    assert match_score("overseer", "mcts:iterations=1000", "random", 20) >= 19
 
 
 #: the spec measured for issue 9's note: leaves scored by evaluate() with no random moves, moves
@@ -233,24 +220,10 @@ def test_mcts_beats_random_in_19_of_20_overseer_games() -> None:
 STRONG = "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2"
 
 
-def match_wins(spec: str, opponent: str, games: int) -> int:
-    """Games ``spec`` wins outright against ``opponent``, seats alternating (as match_score)."""
-    game = boardlab.load("overseer")
-    won = 0
-    for seed in range(games):
-        seat = seed % 2
-        agents = [make_agent(spec, seed=seed), make_agent(opponent, seed=seed + 1000)]
-        if seat:
-            agents.reverse()
-        result = Match(game, agents, seed=seed).play_out()
-        won += result.winners == (seat,)
-    return won
-
-
 @pytest.mark.slow
 def test_strong_mcts_outscores_greedy() -> None:
     # measured: 81.7% of the points, no loss in 41 games (see issue 9's note); about 3 minutes a game
-    assert match_score(STRONG, "greedy", 10) >= 7
+    assert match_score("overseer", STRONG, "greedy", 10) >= 7
 
 
 @pytest.mark.slow
@@ -262,4 +235,4 @@ def test_strong_mcts_outscores_greedy() -> None:
     "is the 100-ply no-capture limit: catching an Overseer on a board without corners is still slow (rules 7.2)",
 )
 def test_mcts_beats_greedy_in_four_of_five_overseer_games() -> None:
-    assert match_wins(STRONG + ",jitter=0.03", "greedy", 20) >= 16
+    assert match_wins("overseer", STRONG + ",jitter=0.03", "greedy", 20) >= 16
