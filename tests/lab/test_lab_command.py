@@ -26,7 +26,14 @@ def start(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.cli.run_boardlab", *args],
         cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # a test run started in the background (`... &` in a script) inherits SIGINT ignored, and
+        # Python then never turns it into KeyboardInterrupt: give the command the default back
+        preexec_fn=_default_sigint,
     )
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for_games(games_file: Path, count: int, process: subprocess.Popen) -> None:
