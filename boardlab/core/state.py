@@ -270,14 +270,18 @@ class State:
 
         An illegal move raises and leaves the state unchanged.
         """
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        elif isinstance(move, Move):
-            self.check_move(move)
-        else:
-            raise IllegalMoveError(f"{_shorten(repr(move))}: not a move")
+        move = self._legal_move(move)
         self.apply(move)
         return move
+
+    def _legal_move(self, move: Move | str) -> Move:
+        """``move`` as a legal move object: notation parsed, an object checked; raises otherwise."""
+        if isinstance(move, str):
+            return self.parse_move(move)
+        if isinstance(move, Move):
+            self.check_move(move)
+            return move
+        raise IllegalMoveError(f"{_shorten(repr(move))}: not a move")
 
     def apply(self, move: Move) -> None:
         """Apply a move taken from :meth:`legal_moves` or :meth:`chance_outcomes`.
@@ -330,13 +334,7 @@ class State:
     def preview(self, move: Move | str) -> "State":
         """The state a legal move (object or notation) would lead to, leaving this one unchanged;
         errors as :meth:`play`."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        elif isinstance(move, Move):
-            self.check_move(move)
-        else:
-            raise IllegalMoveError(f"{_shorten(repr(move))}: not a move")
-        return self._preview(move)
+        return self._preview(self._legal_move(move))
 
     def move_text(self, move: Move, viewer: Player | None) -> str:
         """How ``move``, about to be applied to this state, reads to ``viewer`` (None: spectators).
