@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.cli import main
-from tests.server.test_serve_process import free_port
+from tests.support.serve import free_port
 
 
 @pytest.mark.parametrize(

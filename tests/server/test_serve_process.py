@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,42 +17,14 @@ import pytest
 
 from tests.server.postgres import empty_postgres
 from tests.server.harness import auth
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from tests.support.serve import serve_process
 
 
 @contextmanager
 def serving(data_dir: Path, database_url: str | None, log: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[bytes]]]:
-    """A ``boardlab serve`` process (in a session of its own, so that its whole process group,
-    the computer's pool included, can be killed) and a client for it."""
-    port = free_port()
-    command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
-    if database_url is not None:
-        command += ["--database-url", database_url]
-    with open(log, "ab") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if client.get("/api/games").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"boardlab serve did not start:\n{log.read_text(errors='replace')[-3000:]}")
-            time.sleep(0.1)
+    """A ``boardlab serve`` process (killed with SIGKILL at the end) and a client for it."""
+    with serve_process(data_dir, log, database_url) as (url, process), httpx.Client(base_url=url, timeout=30) as client:
         yield client, process
-    finally:
-        client.close()
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
 
 
 def kill_hard(process: subprocess.Popen[bytes]) -> None:

@@ -3,18 +3,15 @@ a real ``boardlab serve`` on a free port, and small steps a test takes through t
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import socket
 import subprocess
-import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
 import httpx
+
+from tests.support.serve import serve_process
 
 #: what Chromium needs here: no sandbox (containers, root), no GPU, and no network of its own
 CHROMIUM_FLAGS = [
@@ -36,12 +33,6 @@ def chromium_path() -> str | None:
     if found:
         return found
     return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Server:
@@ -76,30 +67,10 @@ class Server:
 @contextmanager
 def serving(data_dir: Path) -> Iterator[Server]:
     """``boardlab serve`` in a process group of its own (its computer pool goes with it)."""
-    port = free_port()
     log = data_dir / "serve.log"
-    command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
-    with open(log, "ab") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
-    server = Server(f"http://127.0.0.1:{port}", process, log)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if server.client.get("/api/games").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"boardlab serve did not start:\n{log.read_text(errors='replace')[-3000:]}")
-            time.sleep(0.1)
-        yield server
-    finally:
-        server.client.close()
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=15)
+    with serve_process(data_dir, log, gentle_stop=True) as (url, process):
+        server = Server(url, process, log)
+        try:
+            yield server
+        finally:
+            server.client.close()
