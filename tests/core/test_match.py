@@ -198,7 +198,10 @@ def test_the_clock_plays_the_default_move_or_the_seat_loses() -> None:
     assert result is not None and result.code == "timeout" and result.winners == (1,)
 
 
-def test_a_timeout_plays_the_rules_default_move_where_there_is_one() -> None:
+def expired_with_a_default_move() -> tuple[Match, FakeClock]:
+    """A dicenim match whose rules name a default move (the first legal one), run past its 5 s
+    limit on the first decision (not yet expired), and its fake clock."""
+
     class DefaultingState(type(boardlab.load("dicenim").new_state(1))):
         def default_move(self):
             return self.legal_moves()[0]
@@ -208,6 +211,11 @@ def test_a_timeout_plays_the_rules_default_move_where_there_is_one() -> None:
     clock = FakeClock()
     match = Match(game, seed=2, move_seconds=5, clock=clock)
     clock.now += 6
+    return match, clock
+
+
+def test_a_timeout_plays_the_rules_default_move_where_there_is_one() -> None:
+    match, _ = expired_with_a_default_move()
     assert match.expire()
     entry = next(e for e in match.log() if e.by == 0)
     assert entry.notation == "take1" and entry.note == "timeout"
@@ -286,15 +294,7 @@ def test_a_preview_shows_the_seats_view_after_a_move_and_changes_nothing() -> No
 
 
 def test_a_timeout_note_survives_the_record() -> None:
-    class DefaultingState(type(boardlab.load("dicenim").new_state(1))):
-        def default_move(self):
-            return self.legal_moves()[0]
-
-    game = boardlab.load("dicenim", pile=12)
-    game._new_state = lambda seed: DefaultingState(game, seed, 12)  # type: ignore[method-assign]
-    clock = FakeClock()
-    match = Match(game, seed=2, move_seconds=5, clock=clock)
-    clock.now += 6
+    match, clock = expired_with_a_default_move()
     match.expire()
     data = match.record().to_json()
     assert data["moves"][2]["note"] == "timeout" and "note" not in data["moves"][0]
