@@ -7,7 +7,9 @@ Built in: ``random``, ``greedy`` (one ply on the game's evaluation), ``alphabeta
 their own (declaring the games they play); loading the games registers them.
 
 ``make_agent("mcts:iterations=2000", seed=1, game="towers")`` builds one from a
-spec string; ``seat_agents(game, ["human", "mcts"], seed)`` builds a match's seats.
+spec string; a level name (``beginner``, ``easy``, ``normal``, ``hard``) is a spec too,
+for the game given (:mod:`.levels`). ``seat_agents(game, ["human", "hard"], seed)``
+builds a match's seats.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from ..core.seeds import derive_seed
 
 # importing the agent modules registers them
 from . import alphabeta, greedy, ismcts, mcts, random_agent  # noqa: F401,E402
-from .levels import DEFAULT_LEVEL, LEVELS, THINK_SECONDS, level_spec
+from .levels import DEFAULT_LEVEL, LEVEL_HELP, LEVELS, is_level, level_spec, level_table
 
 #: the spec that names a person in a seat list
 HUMAN = "human"
@@ -54,6 +56,10 @@ def make_agent(spec: str, seed: int | None = None, game: str | Game | None = Non
     """
     if not isinstance(spec, str):
         raise OptionError(f"an agent spec is text such as 'mcts:iterations=200', not {type(spec).__name__}")
+    if is_level(spec):
+        if game is None:
+            raise OptionError(f"the level {spec.strip()!r} names an agent only for a game; give the game")
+        spec = level_spec(_game_object(game), spec)
     name, params = parse_spec(spec)
     cls = agent_class(name)
     if "seed" in params:
@@ -68,11 +74,19 @@ def make_agent(spec: str, seed: int | None = None, game: str | Game | None = Non
     return cls(seed=seed, **params)
 
 
+def _game_object(game: str | Game) -> Game:
+    if isinstance(game, Game):
+        return game
+    from ..core.registry import load
+
+    return load(game)
+
+
 def resolve_spec(game: Game, spec: str) -> str:
-    """A seat's spec with a level name (``easy``, ``normal``, ``hard``) turned into the agent
-    spec that plays ``game`` at that level; other specs unchanged."""
+    """A seat's spec with a level name (``beginner``, ``easy``, ``normal``, ``hard``) turned
+    into the agent spec that plays ``game`` at that level; other specs unchanged."""
     _load_all()
-    return level_spec(game, spec) if spec in LEVELS else spec
+    return level_spec(game, spec) if is_level(spec) else spec
 
 
 def seat_agents(game: Game, specs: Sequence[str], seed: int | None = None) -> list[Agent | None]:
@@ -105,13 +119,15 @@ __all__ = [
     "DEFAULT_LEVEL",
     "HUMAN",
     "LEVELS",
-    "THINK_SECONDS",
+    "LEVEL_HELP",
     "agent_class",
     "agent_names",
     "agent_seed",
     "make_agent",
     "parse_spec",
+    "is_level",
     "level_spec",
+    "level_table",
     "register_agent",
     "resolve_spec",
     "seat_agents",

@@ -10,6 +10,8 @@ an immediate loss, otherwise random".
 
 from __future__ import annotations
 
+import math
+
 from ..core.agent import Agent, register_agent
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
@@ -43,6 +45,12 @@ class GreedyAgent(Agent):
             12,
             "otherwise average over this many outcomes drawn with the agent's own generator",
         ),
+        "temperature": (
+            float,
+            0.0,
+            "0 = always a best move; above 0 a move is drawn with weight exp((score - best) / temperature), "
+            "so near-best moves are common and poor ones rare: a newcomer's plausible mistakes",
+        ),
     }
 
     #: nested chance nodes after one move are followed this deep, then scored as they stand
@@ -51,11 +59,14 @@ class GreedyAgent(Agent):
     def _configure(self) -> None:
         check_positive(self.name, "exact_chance", self.settings["exact_chance"], allow_zero=True)
         check_positive(self.name, "chance_samples", self.settings["chance_samples"])
+        check_positive(self.name, "temperature", self.settings["temperature"], allow_zero=True)
 
     def choose(self, state: State) -> Move:
         mover, moves = decision_moves(self.name, state)
         if len(moves) == 1:
             return moves[0]
+        if self.settings["temperature"] > 0:
+            return self._sample(state, mover, moves)
         work = state.copy()
         best: list[Move] = []
         best_score = -1.0
@@ -68,6 +79,24 @@ class GreedyAgent(Agent):
             elif score >= best_score - TIE:
                 best.append(move)
         return pick_random(self.rng, best)
+
+    def _sample(self, state: State, mover: Player, moves: list[Move]) -> Move:
+        """A move drawn by its one-ply score: the softmax at ``temperature``."""
+        work = state.copy()
+        scores = []
+        for move in moves:
+            work.apply(move)
+            scores.append(self.score(work, mover, 0))
+            work.undo()
+        top = max(scores)
+        temperature = self.settings["temperature"]
+        weights = [math.exp((score - top) / temperature) for score in scores]
+        pick = self.rng.random() * sum(weights)
+        for move, weight in zip(moves, weights):
+            pick -= weight
+            if pick < 0:
+                return move
+        return moves[-1]
 
     def score(self, state: State, mover: Player, chance_depth: int) -> float:
         """The value of ``state`` for ``mover``, about [0, 1] (``state`` is restored before returning).

@@ -1,46 +1,72 @@
-"""The computer's levels, for every game through the protocol: ``easy``, ``normal``, ``hard``.
+"""The computer's levels: ``beginner``, ``easy``, ``normal``, ``hard``, for every game.
 
-One table for the terminal (``boardlab play --level``), the web server and the lab:
+A level is a name for an agent spec. Each game names its own (``Game.level_specs``, chosen
+by measurement and listed with their strength in docs/levels.md); a level a game leaves
+out, or a game that names none (a new game), gets the core's :data:`FALLBACK` table.
 
-* a game that ships its own agent with a ``level`` parameter (Honor's ``honor``) is played by
-  it at that level;
-* otherwise ``easy`` is ``greedy`` (one ply on the game's evaluation, instant), and ``normal``
-  and ``hard`` are MCTS (information-set MCTS where information is hidden) thinking
-  :data:`THINK_SECONDS` per decision. The search stops sooner when one move is settled, and
-  a decision with one legal move takes no time.
+Every level's budget is deterministic: a number of iterations, nodes or simulations, so
+the same seed gives the same moves on a busy machine as on an idle one. Time enters only
+as a cap (the spec's ``seconds``, set well above what the budget takes on an idle core),
+which a decision reaches only when the machine is far slower than expected; a search that
+reaches it plays the best move found so far.
+
+Level names are agent specs everywhere: ``boardlab simulate overseer --players normal,easy``,
+``lab``, ``tournament``, ``play --players`` and the server's ``computer:hard`` seats.
 """
 
 from __future__ import annotations
 
-from ..core.agent import registered_agents
 from ..core.errors import OptionError
 from ..core.game import Game
 
-LEVELS = ("easy", "normal", "hard")
-#: seconds of search per decision at each level (the budget; most decisions stop sooner)
-THINK_SECONDS = {"easy": 0.0, "normal": 1.0, "hard": 3.0}
+#: weakest first; each level is meant to beat the one before it (docs/levels.md has the proof)
+LEVELS = ("beginner", "easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 
+#: what each level is, in a player's words
+LEVEL_HELP = {
+    "beginner": "plays like a newcomer: sees one move ahead and often picks a plausible but weaker move",
+    "easy": "the best move one move ahead; never misses a win on the spot",
+    "normal": "a short search: answers at once",
+    "hard": "the strongest play the project has at about one to three seconds a move",
+}
 
-def own_agent(game: Game) -> str | None:
-    """The name of an agent made for this game alone that takes a ``level``, if the game ships one."""
-    for name, cls in sorted(registered_agents().items()):
-        if cls.games == (game.id,) and "level" in cls.params:
-            return name
-    return None
+#: the core's table, for a game that names no level of its own:
+#: level -> (spec for perfect-information games, spec where information is hidden)
+FALLBACK: dict[str, tuple[str, str]] = {
+    "beginner": ("greedy:temperature=0.05", "greedy:temperature=0.05"),
+    "easy": ("greedy", "greedy"),
+    "normal": (
+        "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3",
+        "ismcts:iterations=1000,rollout_depth=1,seconds=3",
+    ),
+    "hard": (
+        "mcts:iterations=2000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=8",
+        "ismcts:iterations=5000,rollout_depth=1,seconds=8",
+    ),
+}
+
+
+def is_level(spec: str) -> bool:
+    """Whether ``spec`` is a level name rather than an agent spec."""
+    return spec.strip() in LEVELS
 
 
 def level_spec(game: Game, level: str) -> str:
     """The agent spec that plays ``game`` at ``level``; OptionError for an unknown level."""
+    level = level.strip()
     if level not in LEVELS:
         raise OptionError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-    own = own_agent(game)
+    own = game.level_specs.get(level)
     if own is not None:
-        return f"{own}:level={level}"
-    if level == "easy":
-        return "greedy"
-    search = "ismcts" if game.has_hidden_information else "mcts"
-    return f"{search}:seconds={THINK_SECONDS[level]:g}"
+        return own
+    perfect, hidden = FALLBACK[level]
+    return hidden if game.has_hidden_information else perfect
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "THINK_SECONDS", "level_spec", "own_agent"]
+def level_table(game: Game) -> dict[str, str]:
+    """Every level of ``game`` and the agent spec that plays it, weakest first."""
+    return {level: level_spec(game, level) for level in LEVELS}
+
+
+__all__ = ["DEFAULT_LEVEL", "FALLBACK", "LEVELS", "LEVEL_HELP", "is_level", "level_spec", "level_table"]

@@ -56,6 +56,10 @@ class Game:
     conformance_budget: ClassVar[Mapping[str, int]] = {}
     #: the State subclass this game makes
     state_class: ClassVar[type[State]]
+    #: the computer's levels for this game, chosen by measurement: level name -> agent spec
+    #: (``beginner``, ``easy``, ``normal``, ``hard``; see docs/levels.md). A level the table
+    #: leaves out is played by the core's fallback (:mod:`boardlab.agents.levels`).
+    level_specs: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         if players is None:

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import boardlab
+import boardlab.agents
 from boardlab import Record
 from boardlab.cli import main as cli_main
 from tests.server.harness import Harness, auth
@@ -20,11 +21,13 @@ def test_the_catalog_lists_every_registered_game_with_its_options_and_levels(ser
     games = server.client.get("/api/games").json()
     assert [game["id"] for game in games] == boardlab.game_ids()
     by_id = {game["id"]: game for game in games}
-    towers_levels = {entry["level"]: entry["agent"] for entry in by_id["towers"]["levels"]}
-    assert towers_levels == {"easy": "greedy", "normal": "mcts:seconds=1", "hard": "mcts:seconds=3"}
-    # hidden information: information-set MCTS; a game's own agent plays it at its level
-    assert by_id["territories"]["levels"][1]["agent"] == "ismcts:seconds=1"
-    assert by_id["honor"]["levels"][2]["agent"] == "honor:level=hard"
+    for game_id, game in by_id.items():
+        levels = {entry["level"]: entry["agent"] for entry in game["levels"]}
+        # the catalog shows each game's own level table, weakest first
+        assert list(levels) == list(boardlab.agents.LEVELS)
+        assert levels == boardlab.agents.level_table(boardlab.load(game_id))
+    # a game's own agent plays it at its level
+    assert by_id["honor"]["levels"][3]["agent"] == "honor:level=hard"
     one = server.client.get("/api/games/towers").json()
     assert [option["name"] for option in one["options"]] == [option["name"] for option in by_id["towers"]["options"]]
 

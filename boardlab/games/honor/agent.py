@@ -69,6 +69,7 @@ class Level:
 
 
 LEVELS = {
+    "beginner": Level(SearchBudget(3, 1, 1, 1.0), 4.0, "proxy", None, 0, 1.0, bidding="value"),
     "easy": Level(SearchBudget(8, 1, 2, 1.0), 2.5, "proxy", None, 0, 1.0, bidding="value"),
     "normal": Level(SearchBudget(60, 3, 4, 1.5), 0.8, "pads", None, 0, 2.5),
     "hard": Level(SearchBudget(100, 4, 8, 1.5, probe=True), 0.0, "simulate",
@@ -159,18 +160,18 @@ class HonorAgent(Agent):
     (docs/rules/honor.md, section 13)."""
 
     name = "honor"
-    summary = "Honor's own player: simulates placements under tremor-like noise; levels easy/normal/hard"
+    summary = "Honor's own player: simulates placements under tremor-like noise; levels beginner/easy/normal/hard"
     #: it reads Honor's own state (phase, table, physics space): no other game
     games = ("honor",)
     params = {
-        "level": (str, "normal", "easy | normal | hard: search budget, judgement and noise"),
+        "level": (str, "normal", "beginner | easy | normal | hard: search budget, judgement and noise"),
         "seconds": (float, None, "wall-time cap per decision (default: the level's; 0: none, "
                     "only the level's simulation counts, for reproducible matches)"),
     }
 
     def _configure(self) -> None:
         if self.settings["level"] not in LEVELS:
-            raise OptionError(f"agent honor: level={self.settings['level']!r}; valid: easy, normal, hard")
+            raise OptionError(f"agent honor: level={self.settings['level']!r}; valid: {', '.join(LEVELS)}")
         self.level = LEVELS[self.settings["level"]]
         seconds = self.settings["seconds"]
         if seconds is not None and not (math.isfinite(seconds) and seconds >= 0):

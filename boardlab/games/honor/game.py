@@ -43,6 +43,8 @@ class HonorGame(Game):
     result_codes = RESULT_CODES
     rules_version = "1"
     state_class = HonorState
+    #: the computer's levels: Honor's own agent (rules section 13; docs/levels.md)
+    level_specs = {level: f"honor:level={level}" for level in ("beginner", "easy", "normal", "hard")}
     has_image_renderer = True
     #: every move that places a piece runs the physics: few, short games
     conformance_budget = {"random_games": 3, "variant_games": 1, "check_every": 7, "moves_per_check": 6,
