@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from typing import Any
 
 from .errors import UnknownGameError
@@ -15,6 +16,9 @@ from .game import Game
 
 _GAMES: dict[str, type[Game]] = {}
 _discovered = False
+# the server asks from several threads at once: the first imports, the others wait for it
+_discovery_lock = threading.RLock()
+_discovering = False
 
 
 def register(game_class: type[Game]) -> type[Game]:
@@ -28,15 +32,32 @@ def register(game_class: type[Game]) -> type[Game]:
 
 
 def _discover() -> None:
-    global _discovered
+    """Import every game subpackage once. Done is marked only after all of them imported, so
+    no caller sees a registry that is still filling; a game that fails to import raises here,
+    on this and every later call, rather than leaving the others listed without it."""
+    global _discovered, _discovering
     if _discovered:
         return
-    _discovered = True
-    import boardlab.games as games_pkg
+    with _discovery_lock:
+        # a game's own import may ask the registry (same thread, lock held): it gets what is
+        # registered so far instead of starting discovery over inside itself
+        if _discovered or _discovering:
+            return
+        _discovering = True
+        try:
+            import boardlab.games as games_pkg
 
-    for info in pkgutil.iter_modules(games_pkg.__path__):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{games_pkg.__name__}.{info.name}")
+            for info in pkgutil.iter_modules(games_pkg.__path__):
+                if info.name.startswith("_"):
+                    continue
+                name = f"{games_pkg.__name__}.{info.name}"
+                try:
+                    importlib.import_module(name)
+                except Exception as exc:
+                    raise ImportError(f"the game package {name} failed to import: {exc}") from exc
+            _discovered = True
+        finally:
+            _discovering = False
 
 
 def game_class(game_id: str) -> type[Game]:
