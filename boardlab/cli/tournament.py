@@ -2,7 +2,9 @@
 
 Every combination of as many agents as the game has seats plays ``-n`` games
 (a multiple of the seat count keeps the seating even). With ``--out DIR`` the
-tournament is a resumable study with a report (ratings included).
+tournament is a resumable study with a report (ratings included). Beside openskill's
+ratings it shows Elo by maximum likelihood from the same games, anchored at ``random`` = 0
+when random plays (else at the first agent listed, and the table's title says which).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from rich.table import Table
 
 from ..lab.executors import make_executor
 from ..lab.presets import expand_all
-from ..lab.ratings import Rating, pairings, rate
+from ..lab.ratings import EloRating, Rating, pairings, rate, tournament_elo
 from ..lab.report import build_report, write_report
 from ..lab.store import StudyFolder
 from ..lab.study import Study
@@ -53,14 +55,16 @@ def tournament_command(args: argparse.Namespace, out: Console, err: Console) -> 
     folder = StudyFolder(Path(args.out), study) if args.out else None
     outcomes, interrupted = run_with_display(study, executor, folder, err, f"{game.id} tournament")
     ratings = rate(study, outcomes, specs)
+    anchor, elo = tournament_elo(study, outcomes, specs)
+    rows = [_with_elo(r.to_json(), elo, anchor) for r in ratings]
     if folder is not None:
         settings = {**folder.settings, "study_id": folder.study_id, "games_per_variant": study.games}
-        report = build_report(settings, outcomes, seat_names(game), [], [r.to_json() for r in ratings])
+        report = build_report(settings, outcomes, seat_names(game), [], rows)
         html = write_report(folder.folder, report, outcomes)
     if args.json:
-        sys.stdout.write(json.dumps([r.to_json() for r in ratings], indent=1) + "\n")
+        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
     else:
-        out.print(ratings_table(game.name, sum(len(games) for games in outcomes.values()), ratings))
+        out.print(ratings_table(game.name, sum(len(games) for games in outcomes.values()), ratings, elo, anchor))
         if folder is not None:
             out.print(f"Report: {escape(str(html))}.")
     if interrupted:
@@ -69,13 +73,24 @@ def tournament_command(args: argparse.Namespace, out: Console, err: Console) -> 
     return 0
 
 
-def ratings_table(game_name: str, games: int, ratings: list[Rating]) -> Table:
-    table = Table(title=f"{escape(game_name)}: {games} games, openskill ratings (95% intervals)")
-    for column in ("agent", "rating", "95% interval", "games", "score rate"):
+def _with_elo(row: dict[str, Any], elo: list[EloRating], anchor: str) -> dict[str, Any]:
+    found = next(entry for entry in elo if entry.agent == row["agent"])
+    return {**row, "elo": found.elo, "elo_low": found.low, "elo_high": found.high, "elo_anchor": anchor}
+
+
+def ratings_table(game_name: str, games: int, ratings: list[Rating], elo: list[EloRating], anchor: str) -> Table:
+    table = Table(
+        title=f"{escape(game_name)}: {games} games, openskill ratings and Elo ({escape(anchor)} = 0), 95% intervals"
+    )
+    for column in ("agent", "rating", "95% interval", "Elo", "Elo 95% interval", "games", "score rate"):
         table.add_column(column, justify="left" if column == "agent" else "right")
+    by_agent = {entry.agent: entry for entry in elo}
     for entry in ratings:
+        fitted = by_agent[entry.agent]
         table.add_row(
-            escape(entry.agent), f"{entry.mu:.1f}", f"{entry.low:.1f} - {entry.high:.1f}", str(entry.games),
-            f"{entry.score_rate:.1%}",
+            escape(entry.agent), f"{entry.mu:.1f}", f"{entry.low:.1f} - {entry.high:.1f}",
+            "-" if fitted.elo is None else f"{fitted.elo:.0f}",
+            "-" if fitted.low is None or fitted.agent == anchor else f"{fitted.low:.0f} - {fitted.high:.0f}",
+            str(entry.games), f"{entry.score_rate:.1%}",
         )
     return table

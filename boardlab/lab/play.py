@@ -46,6 +46,9 @@ class SimulationPlan:
     records_dir: str | None = None
     variant: str = ""
     study_id: str = ""
+    #: measure each agent's CPU time per decision (``PlayedGame.decision_cpu``): the level
+    #: ladder (bench/levels.py) reports it; off by default as nothing else reads it
+    time_decisions: bool = False
 
     def build_game(self) -> Game:
         return load(self.game_id, players=self.players, **self.options)
@@ -71,6 +74,8 @@ class PlayedGame:
 
     outcome: GameOutcome
     record: Record
+    #: per seat, the CPU seconds of each of its decisions (empty unless the plan's ``time_decisions``)
+    decision_cpu: tuple[tuple[float, ...], ...] = ()
 
 
 def game_seed(base_seed: int, index: int) -> int:
@@ -105,6 +110,11 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
     agents: list[Agent | None] = [
         make_agent(plan.agents[agent], seed=agent_seed(seed, seat), game=game) for seat, agent in enumerate(seating)
     ]
+    spent: list[list[float]] = [[] for _ in agents]
+    if plan.time_decisions:
+        for agent, seconds in zip(agents, spent):
+            if agent is not None:
+                _time_choices(agent, seconds)
     began = time.perf_counter()
     match = Match(game, agents, seed=seed)
     tracer = GameTracer(on_ply)
@@ -141,4 +151,22 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
     meta: dict[str, Any] = {"simulation_seed": plan.seed, "game_index": index}
     if plan.study_id:
         meta.update(study=plan.study_id, variant=plan.variant)
-    return PlayedGame(outcome, match.record(**meta))
+    cpu = tuple(tuple(seconds) for seconds in spent) if plan.time_decisions else ()
+    return PlayedGame(outcome, match.record(**meta), cpu)
+
+
+def _time_choices(agent: Agent, spent: list[float]) -> None:
+    """Make ``agent`` append the CPU seconds of each ``choose`` to ``spent``.
+
+    CPU time, not wall time, so a figure measured in a busy pool of workers still says what
+    a decision costs on an idle core; the match's resampling of the state is left out, as
+    that is the driver's work, not the agent's."""
+    choose = agent.choose
+
+    def timed(state: Any) -> Any:
+        began = time.process_time()
+        move = choose(state)
+        spent.append(time.process_time() - began)
+        return move
+
+    agent.choose = timed  # type: ignore[method-assign]

@@ -1,0 +1,359 @@
+"""The level ladder: does each of the computer's levels beat the one below, and how strong is each?
+
+For a game, the ladder pairs ``random`` with ``beginner``, ``beginner`` with ``easy``,
+``easy`` with ``normal`` and ``normal`` with ``hard`` (and ``greedy``, an anchor players
+know, with ``random`` and ``easy`` where no level is plain greedy). Every pair plays the same
+number of two-player games with seats rotated, as one :class:`~boardlab.lab.study.Study`
+(seeded, so a run is reproducible and independent of the number of workers), with each
+decision's CPU time measured (``SimulationPlan.time_decisions``).
+
+Finished games go one line each into ``DIR/<game>/<weaker>-vs-<stronger>.jsonl`` as they
+finish. A line holds everything the summary needs (the pair's specs, seed, seating, returns,
+CPU per decision), so a run resumes where it stopped and the files of several runs or
+machines merge by concatenation: a game is identified by its pair's specs, rules, base seed
+and index, and counted once. :func:`summarize` turns lines into the tables and the Elo
+ratings; :mod:`boardlab.lab.ladder_docs` writes them into docs/levels.md and the game's
+``ladder.json``.
+
+Standard library only, like the rest of the lab's engine: the full ladder runs on machines
+with nothing but Python and boardlab (and pymunk, for Honor).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import os
+import platform
+import statistics
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from ..agents.levels import LEVELS, level_table
+from ..core.errors import OptionError
+from ..core.game import Game
+from ..core.registry import load
+from .executors import Executor
+from .play import PlayedGame, SimulationPlan
+from .ratings import ELO_ANCHOR, fit_elo
+from .stats import GameOutcome, wilson_interval
+from .study import OutcomeSink, Study, Variant, run_study
+
+GAME_FORMAT = "boardlab-ladder-game/1"
+RUN_FORMAT = "boardlab-ladder-run/1"
+RUNS_FILE = "runs.jsonl"
+#: what each level must score against the one below, over at least REQUIRED_GAMES games
+REQUIRED_SCORE = 0.65
+REQUIRED_GAMES = 100
+PAIR_SEPARATOR = "-vs-"
+#: the weakest rung of the ladder: not a level, but the Elo scale's zero
+BOTTOM = ELO_ANCHOR
+#: an anchor players know, rated where no level plays it
+GREEDY = "greedy"
+
+
+def ladder_agents(game: Game, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
+    """label -> agent spec: ``random``, every level weakest first (``overrides`` replace a
+    level's spec), then ``greedy`` unless a level already is plain greedy."""
+    overrides = dict(overrides or {})
+    unknown = sorted(set(overrides) - set(LEVELS))
+    if unknown:
+        raise OptionError(f"--spec names {', '.join(unknown)}; the levels are {', '.join(LEVELS)}")
+    agents = {BOTTOM: BOTTOM}
+    agents.update({level: overrides.get(level, spec) for level, spec in level_table(game).items()})
+    if GREEDY not in agents.values():
+        agents[GREEDY] = GREEDY
+    return agents
+
+
+def default_pairs(agents: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(weaker, stronger) pairs: the ladder's rungs, then the greedy anchor's games."""
+    rungs = [BOTTOM, *LEVELS]
+    pairs = list(zip(rungs, rungs[1:]))
+    if GREEDY in agents:
+        pairs += [(BOTTOM, GREEDY), (GREEDY, "easy")]
+    return pairs
+
+
+def parse_pairs(text: str, agents: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``random-beginner,easy-normal`` -> [("random", "beginner"), ("easy", "normal")]."""
+    pairs = []
+    for part in text.split(","):
+        weaker, dash, stronger = part.strip().partition("-")
+        if not dash or weaker not in agents or stronger not in agents or weaker == stronger:
+            raise OptionError(f"--pairs {part.strip()!r}: expected WEAKER-STRONGER from {', '.join(agents)}")
+        pairs.append((weaker, stronger))
+    return pairs
+
+
+def pair_name(pair: Sequence[str]) -> str:
+    return PAIR_SEPARATOR.join(pair)
+
+
+def is_rung(pair: Sequence[str]) -> bool:
+    """Whether ``pair`` is a step of the ladder (a level against the one just below it)."""
+    rungs = [BOTTOM, *LEVELS]
+    return tuple(pair) in set(zip(rungs, rungs[1:]))
+
+
+@dataclass(frozen=True)
+class LadderStudy(Study):
+    """A study whose games measure each decision's CPU time."""
+
+    def plan(self, variant: Variant) -> SimulationPlan:
+        return replace(super().plan(variant), time_decisions=True)
+
+
+def ladder_study(
+    game_id: str, agents: Mapping[str, str], pairs: Sequence[tuple[str, str]], games: int, seed: int, players: int = 2
+) -> LadderStudy:
+    """One variant per pair, named by its labels; the agents are concrete specs (never level
+    names), so a stored game says exactly what played it."""
+    variants = tuple(Variant(pair_name(pair), {}, (agents[pair[0]], agents[pair[1]])) for pair in pairs)
+    return LadderStudy(game_id=game_id, variants=variants, games=games, seed=seed, players=players, rotate=True)
+
+
+# --- the folder ------------------------------------------------------------------------------
+def _identity(line: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What makes two stored games the same game (the same line from two copied files)."""
+    return (
+        line["game"], line["players"], json.dumps(line["options"], sort_keys=True),
+        tuple(line["specs"]), line["seed"], line["index"],
+    )
+
+
+class LadderFolder(OutcomeSink):
+    """``folder/<game>/``: one JSON-lines file per pair, appended as games finish."""
+
+    def __init__(self, folder: str | os.PathLike[str], study: LadderStudy) -> None:
+        self.study = study
+        self.folder = Path(folder).expanduser() / study.game_id
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.game = load(study.game_id, players=study.players)
+        self.labels = {variant.name: tuple(variant.name.split(PAIR_SEPARATOR)) for variant in study.variants}
+        self.played = 0
+
+    def path(self, variant: str) -> Path:
+        return self.folder / f"{variant}.jsonl"
+
+    def done(self) -> dict[tuple[str, int], GameOutcome]:
+        """This study's games in the folder (same specs, rules and seed); others are left be."""
+        finished: dict[tuple[str, int], GameOutcome] = {}
+        for variant in self.study.variants:
+            for line in read_lines([self.path(variant.name)])[0]:
+                if (
+                    line["specs"] == list(variant.agents)
+                    and line["seed"] == self.study.seed
+                    and line["players"] == self.game.num_players
+                    and line["options"] == _plain(self.game.options)
+                ):
+                    finished[(variant.name, line["index"])] = _outcome(line, variant.name)
+        return finished
+
+    def add(self, played: PlayedGame) -> GameOutcome:
+        outcome = played.outcome
+        variant = next(v for v in self.study.variants if v.name == outcome.variant)
+        labels = self.labels[variant.name]
+        line = {
+            "format": GAME_FORMAT,
+            "game": self.study.game_id,
+            "players": self.game.num_players,
+            "options": _plain(self.game.options),
+            "pair": list(labels),
+            "specs": list(variant.agents),
+            "seed": self.study.seed,
+            "index": outcome.index,
+            "game_seed": outcome.seed,
+            "seats": [labels[agent] for agent in outcome.seat_agents],
+            "returns": list(outcome.returns),
+            "winners": list(outcome.winners),
+            "code": outcome.code,
+            "reason": outcome.reason,
+            "moves": outcome.moves,
+            "decisions": outcome.decisions,
+            "seconds": round(outcome.seconds, 4),
+            # microseconds are below the clock's noise; more digits only grow the file
+            "cpu": [[round(value, 6) for value in seat] for seat in played.decision_cpu],
+        }
+        with self.path(variant.name).open("a", encoding="utf-8") as stream:
+            stream.write(json.dumps(line) + "\n")
+            stream.flush()
+            os.fsync(stream.fileno())
+        self.played += 1
+        return outcome
+
+    def add_run(self, run: Mapping[str, Any]) -> None:
+        with (self.folder / RUNS_FILE).open("a", encoding="utf-8") as stream:
+            stream.write(json.dumps({"format": RUN_FORMAT, **run}) + "\n")
+
+
+def _plain(options: Mapping[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(dict(options), default=str))
+
+
+def _outcome(line: Mapping[str, Any], variant: str) -> GameOutcome:
+    pair = line["pair"]
+    return GameOutcome(
+        index=line["index"], seed=line["game_seed"], seat_agents=tuple(pair.index(label) for label in line["seats"]),
+        winners=tuple(line["winners"]), returns=tuple(line["returns"]), code=line["code"], reason=line["reason"],
+        moves=line["moves"], decisions=line["decisions"], seconds=line["seconds"], variant=variant,
+    )
+
+
+def read_lines(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The distinct games and the runs stored in ``paths`` (files, or folders searched
+    recursively for ``*.jsonl``). A line cut short by a crash is skipped."""
+    files: list[Path] = []
+    for path in map(Path, paths):
+        files.extend(sorted(path.rglob("*.jsonl")) if path.is_dir() else [path])
+    games: dict[tuple[Any, ...], dict[str, Any]] = {}
+    runs: list[dict[str, Any]] = []
+    for file in files:
+        if not file.exists():
+            continue
+        for text in file.read_text(encoding="utf-8").splitlines():
+            try:
+                line = json.loads(text)
+            except ValueError:
+                continue
+            if not isinstance(line, dict):
+                continue
+            if line.get("format") == GAME_FORMAT:
+                games.setdefault(_identity(line), line)
+            elif line.get("format") == RUN_FORMAT:
+                runs.append(line)
+    return list(games.values()), runs
+
+
+# --- playing ---------------------------------------------------------------------------------
+def play_ladder(
+    study: LadderStudy,
+    executor: Executor,
+    folder: LadderFolder,
+    command: str,
+    jobs: int,
+    on_outcome: Callable[[GameOutcome], None] | None = None,
+) -> dict[str, Any]:
+    """Play the games of ``study`` not yet in ``folder``; returns the run's description (also
+    stored in the folder, interrupted or not): command, times, load, machine."""
+    started = _now()
+    load_start = os.getloadavg()
+    interrupted = False
+    try:
+        run_study(study, executor, folder, on_outcome=on_outcome)
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        run = {
+            "game": study.game_id,
+            "command": command,
+            "seed": study.seed,
+            "games_per_pair": study.games,
+            "pairs": [variant.name for variant in study.variants],
+            "games_played": folder.played,
+            "interrupted": interrupted,
+            "started": started,
+            "finished": _now(),
+            "load_start": [round(value, 2) for value in load_start],
+            "load_end": [round(value, 2) for value in os.getloadavg()],
+            "jobs": jobs,
+            "cpus": os.cpu_count(),
+            "machine": f"{platform.machine()} {platform.processor() or platform.system()}".strip(),
+            "python": platform.python_version(),
+        }
+        folder.add_run(run)
+    return run
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+
+
+# --- the summary -------------------------------------------------------------------------------
+def summarize(game: Game, agents: Mapping[str, str], lines: Sequence[Mapping[str, Any]], runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The ladder's tables from stored games: per pair the stronger side's results and score
+    with a Wilson interval, per agent its CPU per decision, and Elo ratings (random = 0).
+
+    Only games played by the specs in ``agents`` count (the level table may have changed
+    since a file was written); how many were left out, and why, is in ``skipped``."""
+    current: list[Mapping[str, Any]] = []
+    skipped: dict[str, int] = {}
+    options = _plain(game.options)
+    for line in lines:
+        pair = line["pair"]
+        if line["game"] != game.id or line["players"] != game.num_players or line["options"] != options:
+            continue
+        if any(label not in agents for label in pair) or line["specs"] != [agents[label] for label in pair]:
+            name = f"{pair_name(pair)} played by {' / '.join(line['specs'])}"
+            skipped[name] = skipped.get(name, 0) + 1
+            continue
+        current.append(line)
+    pairs: dict[tuple[str, str], dict[str, Any]] = {}
+    cpu: dict[str, list[float]] = {label: [] for label in agents}
+    comparisons = []
+    for line in current:
+        weaker, stronger = line["pair"]
+        entry = pairs.setdefault((weaker, stronger), {"wins": 0, "draws": 0, "losses": 0, "points": 0.0})
+        seat = line["seats"].index(stronger)
+        other = 1 - seat
+        mine, theirs = line["returns"][seat], line["returns"][other]
+        entry["points"] += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        entry["wins" if mine > theirs else "draws" if mine == theirs else "losses"] += 1
+        comparisons.append((stronger, weaker, 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0))
+        for label, seconds in zip(line["seats"], line["cpu"]):
+            cpu[label].extend(seconds)
+    pair_rows = []
+    for (weaker, stronger), entry in pairs.items():
+        games = entry["wins"] + entry["draws"] + entry["losses"]
+        score = entry["points"] / games
+        low, high = wilson_interval(entry["points"], games)  # type: ignore[arg-type]
+        rung = is_rung((weaker, stronger))
+        pair_rows.append({
+            "weaker": weaker, "stronger": stronger, "games": games,
+            "wins": entry["wins"], "draws": entry["draws"], "losses": entry["losses"],
+            "score": score, "low": low, "high": high, "rung": rung,
+            "passed": (score >= REQUIRED_SCORE and games >= REQUIRED_GAMES) if rung else None,
+        })
+    order = list(agents)
+    pair_rows.sort(key=lambda row: (not row["rung"], order.index(row["stronger"]), order.index(row["weaker"])))
+    ratings = [
+        rating.to_json()
+        for rating in fit_elo(comparisons, BOTTOM, [label for label in agents if any(label in p for p in pairs)])
+    ]
+    return {
+        "game": game.id,
+        "players": game.num_players,
+        "agents": dict(agents),
+        "pairs": pair_rows,
+        "cpu": {label: cpu_figures(values) for label, values in cpu.items() if values},
+        "ratings": ratings,
+        "games": len(current),
+        "skipped": skipped,
+        "runs": [dict(run) for run in runs if run.get("game") == game.id],
+        "measured": max((str(run.get("finished", ""))[:10] for run in runs if run.get("game") == game.id), default=""),
+    }
+
+
+def cpu_figures(values: Sequence[float]) -> dict[str, Any]:
+    """CPU seconds per decision: median, maximum, mean and how many decisions."""
+    return {
+        "median": statistics.median(values),
+        "max": max(values),
+        "mean": statistics.fmean(values),
+        "decisions": len(values),
+    }
+
+
+def about(elo: float) -> str:
+    """A rating as players read it: to the nearest 50 points ("about 1600")."""
+    rounded = int(50 * math.floor(elo / 50 + 0.5))
+    return f"about {rounded}"
+
+
+__all__ = [
+    "LadderFolder", "LadderStudy", "REQUIRED_GAMES", "REQUIRED_SCORE", "about", "cpu_figures", "default_pairs",
+    "is_rung", "ladder_agents", "ladder_study", "pair_name", "parse_pairs", "play_ladder", "read_lines", "summarize",
+]
