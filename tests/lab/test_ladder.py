@@ -1,0 +1,185 @@
+"""The level ladder (bench/levels.py, boardlab.lab.ladder): games stored per pair as they finish,
+resumed, merged across runs, summarised with intervals and Elo, written into the docs."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import boardlab
+from boardlab.lab.executors import make_executor
+from boardlab.lab.ladder import (
+    LadderFolder,
+    default_pairs,
+    ladder_agents,
+    ladder_study,
+    play_ladder,
+    read_lines,
+    summarize,
+)
+from boardlab.lab.ladder_docs import level_ratings, write_docs
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "levels.py"
+# cheap stand-ins for the searching levels: the machinery is under test, not the levels
+CHEAP = ["--spec", "normal=mcts:iterations=8,leaf_eval=true,widen=1,jitter=0.03",
+         "--spec", "hard=mcts:iterations=16,leaf_eval=true,widen=1,jitter=0.03"]
+
+
+def bench_main(*args: str) -> int:
+    spec = importlib.util.spec_from_file_location("bench_levels", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return int(module.main(list(args)))
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(text) for text in path.read_text().splitlines()]
+
+
+def test_a_tiny_ladder_stores_every_game_with_its_cpu_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs"
+    args = ["towers", "--games", "2", "--jobs", "1", "--out", str(out), *CHEAP]
+    assert bench_main(*args, "--json") == 0
+    summary = json.loads(capsys.readouterr().out)
+    folder = out / "towers"
+    assert sorted(p.name for p in folder.glob("*-vs-*.jsonl")) == [
+        "beginner-vs-easy.jsonl", "easy-vs-normal.jsonl", "normal-vs-hard.jsonl", "random-vs-beginner.jsonl"
+    ]
+    games = lines(folder / "normal-vs-hard.jsonl")
+    assert sorted(game["index"] for game in games) == [0, 1]
+    assert {tuple(game["seats"]) for game in games} == {("normal", "hard"), ("hard", "normal")}  # seats rotated
+    for game in games:
+        assert sum(len(seat) for seat in game["cpu"]) == game["decisions"] > 0
+        assert all(seconds >= 0 for seat in game["cpu"] for seconds in seat)
+    assert summary["games"] == 8 and [row["games"] for row in summary["pairs"]] == [2, 2, 2, 2]
+    assert [(row["weaker"], row["stronger"]) for row in summary["pairs"]][0] == ("random", "beginner")
+    assert all(row["passed"] is False for row in summary["pairs"])  # 2 games are too few to pass
+    assert {rating["agent"] for rating in summary["ratings"]} == {"random", "beginner", "easy", "normal", "hard"}
+    assert summary["cpu"]["hard"]["decisions"] > 0 and summary["cpu"]["hard"]["max"] >= summary["cpu"]["hard"]["median"]
+    run = summary["runs"][0]
+    assert run["games_played"] == 8 and "bench/levels.py towers --games 2" in run["command"] and len(run["load_start"]) == 3
+
+    # the same command again plays nothing and counts nothing twice
+    assert bench_main(*args, "--json") == 0
+    again = json.loads(capsys.readouterr().out)
+    assert len(lines(folder / "normal-vs-hard.jsonl")) == 2 and again["games"] == 8
+    assert [run["games_played"] for run in again["runs"]] == [8, 0]
+    # more games per pair extend it
+    assert bench_main("towers", "--games", "4", "--jobs", "1", "--out", str(out), "--pairs", "random-beginner", *CHEAP) == 0
+    capsys.readouterr()
+    assert len(lines(folder / "random-vs-beginner.jsonl")) == 4
+
+
+def test_runs_on_other_seeds_merge_and_a_game_counts_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for seed in ("0", "1"):
+        assert bench_main("towers", "--games", "2", "--jobs", "1", "--seed", seed, "--pairs", "random-beginner",
+                          "--out", str(tmp_path / f"machine{seed}")) == 0
+    capsys.readouterr()
+    both = [str(tmp_path / "machine0"), str(tmp_path / "machine1"), str(tmp_path / "machine0" / "towers")]
+    assert bench_main("towers", "--merge", *both, "--json") == 0
+    merged = json.loads(capsys.readouterr().out)
+    assert merged["pairs"][0]["games"] == 4 and len(merged["runs"]) == 3  # machine0's runs file is read twice
+    # without the cheap specs, games played by other specs are left out, and said so
+    assert bench_main("towers", "--games", "2", "--jobs", "1", "--pairs", "easy-normal", "--out", str(tmp_path / "m2"),
+                      *CHEAP) == 0
+    capsys.readouterr()
+    assert bench_main("towers", "--merge", str(tmp_path / "m2"), "--json") == 0
+    stale = json.loads(capsys.readouterr().out)
+    assert stale["games"] == 0 and sum(stale["skipped"].values()) == 2
+
+
+def ladder_line(pair: tuple[str, str], index: int, stronger_return: float, game: Any) -> dict[str, Any]:
+    seats = list(pair) if index % 2 else list(reversed(pair))
+    stronger = seats.index(pair[1])
+    returns = [1.0 - stronger_return, 1.0 - stronger_return]
+    returns[stronger] = stronger_return
+    agents = ladder_agents(game)
+    return {
+        "format": "boardlab-ladder-game/1", "game": game.id, "players": 2, "options": dict(game.options),
+        "pair": list(pair), "specs": [agents[label] for label in pair], "seed": 0, "index": index, "seats": seats,
+        "returns": returns, "cpu": [[0.01], [0.02]],
+    }
+
+
+def test_a_level_passes_with_65_percent_over_100_games() -> None:
+    game = boardlab.load("towers", players=2)
+    agents = ladder_agents(game)
+    # easy scores 65 of 100 against beginner: a pass; normal 64.5 of 100 against easy: not
+    results = [1.0] * 65 + [0.0] * 35
+    made = [ladder_line(("beginner", "easy"), i, value, game) for i, value in enumerate(results)]
+    results = [1.0] * 64 + [0.5] + [0.0] * 35
+    made += [ladder_line(("easy", "normal"), i, value, game) for i, value in enumerate(results)]
+    summary = summarize(game, agents, made, [])
+    rows = {(row["weaker"], row["stronger"]): row for row in summary["pairs"]}
+    assert rows[("beginner", "easy")]["passed"] is True and rows[("beginner", "easy")]["score"] == 0.65
+    assert rows[("easy", "normal")]["passed"] is False and rows[("easy", "normal")]["draws"] == 1
+    low, high = rows[("beginner", "easy")]["low"], rows[("beginner", "easy")]["high"]
+    assert 0.55 < low < 0.65 < high < 0.74  # Wilson's 95% interval for 65 of 100
+    ratings = {rating["agent"]: rating for rating in summary["ratings"]}
+    assert ratings["random"]["elo"] == 0.0
+    assert ratings["easy"]["elo"] is None  # nothing links these pairs to random: no rating
+    assert summary["cpu"]["easy"]["decisions"] == 200
+
+
+def test_greedy_is_an_anchor_only_where_no_level_is_greedy() -> None:
+    game = boardlab.load("towers", players=2)
+    assert "greedy" not in ladder_agents(game)
+    agents = ladder_agents(game, {"easy": "greedy:temperature=0.01"})
+    assert agents["greedy"] == "greedy"
+    assert default_pairs(agents)[-2:] == [("random", "greedy"), ("greedy", "easy")]
+    with pytest.raises(boardlab.BoardlabError):
+        ladder_agents(game, {"expert": "greedy"})
+
+
+def test_the_docs_section_is_rewritten_in_place(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    docs, data = tmp_path / "levels.md", tmp_path / "ladder.json"
+    docs.write_text("# Levels\n\nOur words.\n\n<!-- ladder:overseer -->\nOverseer's table\n<!-- /ladder:overseer -->\n")
+    args = ["towers", "--games", "2", "--jobs", "1", "--pairs", "random-beginner,beginner-easy", "--out", str(tmp_path / "r"),
+            "--write-docs", "--docs", str(docs), "--ladder-file", str(data)]
+    assert bench_main(*args) == 0
+    assert bench_main(*args) == 0
+    capsys.readouterr()
+    text = docs.read_text()
+    assert text.startswith("# Levels\n\nOur words.") and "Overseer's table" in text
+    assert text.count("<!-- ladder:towers -->") == 1 and text.count("<!-- /ladder:towers -->") == 1
+    section = text.split("<!-- ladder:towers -->")[1]
+    assert "| random vs beginner | 2 |" in section and "too few games (2)" in section
+    assert "| beginner | `greedy:temperature=0.05` |" in section and "(the anchor)" in section
+    stored = json.loads(data.read_text())
+    assert stored["format"] == "boardlab-ladder/1" and stored["ratings"]["random"]["elo"] == 0.0
+    assert stored["ratings"]["easy"]["spec"] == "greedy" and stored["ratings"]["easy"]["cpu_max"] > 0
+    game = boardlab.load("towers")
+    measured = level_ratings(game, data)
+    assert set(measured) == {"beginner", "easy"} and measured["easy"]["elo"] == stored["ratings"]["easy"]["elo"]
+    # a level now played by another spec does not show the old measurement
+    stored["ratings"]["easy"]["spec"] = "greedy:temperature=0.5"
+    data.write_text(json.dumps(stored))
+    assert set(level_ratings(game, data)) == {"beginner"}
+    assert level_ratings(game, tmp_path / "missing.json") == {}
+
+
+def test_a_new_docs_file_starts_with_the_method(tmp_path: Path) -> None:
+    game = boardlab.load("towers", players=2)
+    summary = summarize(game, ladder_agents(game), [], [])
+    text = write_docs(tmp_path / "levels.md", summary).read_text()
+    assert text.startswith("# The computer's levels, measured") and "at least 65%" in text
+    assert "Bradley-Terry" in text and "<!-- ladder:towers -->" in text
+
+
+@pytest.mark.slow
+def test_each_level_of_towers_scores_more_than_the_one_below(tmp_path: Path) -> None:
+    """A short ladder with the real levels: 10 games per pair (the docs' table plays 100 or more)."""
+    game = boardlab.load("towers", players=2)
+    agents = ladder_agents(game)
+    study = ladder_study("towers", agents, default_pairs(agents), games=10, seed=0)
+    folder = LadderFolder(tmp_path, study)
+    play_ladder(study, make_executor("process", 2), folder, "test", 2)
+    summary = summarize(game, agents, *read_lines([folder.folder]))
+    for row in summary["pairs"]:
+        assert row["games"] == 10
+        assert row["score"] > 0.5, f"{row['stronger']} scored {row['score']:.0%} against {row['weaker']}"
