@@ -57,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("game", nargs="?", help="show this game's options in detail")
     games.add_argument("--json", action="store_true", help="the catalog as JSON")
 
-    commands.add_parser("agents", help="list the computer players and their parameters")
+    agents = commands.add_parser("agents", help="list the computer players and their parameters, or one game's levels")
+    agents.add_argument("game", nargs="?", help="also show this game's levels: spec, rating, CPU per decision")
 
     rules = commands.add_parser("rules", help="show a game's rules document")
     rules.add_argument("game", help="game id (see `boardlab games`)")

@@ -11,8 +11,9 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
-from ..agents import agent_class, agent_names
-from ..core.registry import catalog, game_class
+from ..agents import LEVELS, agent_class, agent_names, level_spec
+from ..core.registry import catalog, game_class, load
+from ..lab.ladder_docs import level_ratings, load_ladder, rating_text
 from .common import CliError, rules_path
 
 
@@ -77,13 +78,18 @@ def _game_detail(entry: dict, out: Console) -> int:
 
 
 def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """Every computer player with its parameters (for --players specs)."""
+    """Every computer player with its parameters (for --players specs); with a game, only
+    the players of that game, and first its levels."""
+    game_id = getattr(args, "game", None)
+    if game_id is not None:
+        game_class(game_id)  # UnknownGameError lists the valid ids
+        out.print(_levels_table(game_id))
     table = Table(title="computer players (spec: name:param=value,...)")
     table.add_column("name", no_wrap=True)
     table.add_column("games", overflow="fold")
     table.add_column("what it does", overflow="fold")
     table.add_column("parameters", overflow="fold")
-    for name in agent_names():
+    for name in agent_names(game_id):
         cls = agent_class(name)
         params = "\n".join(
             f"{key}={default} ({kind.__name__}): {help_text}"
@@ -93,6 +99,35 @@ def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         table.add_row(escape(name), escape(games), escape(cls.summary), escape(params) or "-")
     out.print(table)
     return 0
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.2f} s" if value >= 1 else f"{value * 1000:.1f} ms"
+
+
+def _levels_table(game_id: str) -> Table:
+    """The game's levels with the ladder's measurements (docs/levels.md), where they are for
+    the spec the level plays now."""
+    game = load(game_id)
+    measured = level_ratings(game)
+    data = load_ladder(game_id)
+    when = f", measured {data['measured']}" if data and measured else ", not measured yet" if not measured else ""
+    table = Table(title=f"{escape(game.name)}: the computer's levels (Elo: random = 0{when}; docs/levels.md)")
+    for column in ("level", "spec", "rating", "Elo 95% interval", "CPU per decision: median", "max"):
+        table.add_column(column, overflow="fold", justify="left" if column in ("level", "spec") else "right")
+    for level in LEVELS:
+        entry = measured.get(level)
+        table.add_row(
+            level,
+            escape(level_spec(game, level)),
+            rating_text(entry) or "-",
+            "-" if entry is None or entry.get("low") is None else f"{entry['low']:.0f} - {entry['high']:.0f}",
+            _seconds(None if entry is None else entry.get("cpu_median")),
+            _seconds(None if entry is None else entry.get("cpu_max")),
+        )
+    return table
 
 
 def rules_command(args: argparse.Namespace, out: Console, err: Console) -> int:

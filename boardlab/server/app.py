@@ -20,6 +20,7 @@ from .errors import ERROR_STATUS, error_body, status_for
 from .limits import BodyLimit
 from .replays import Replays
 from .routers import actions, catalog, live, pages, records, rooms
+from .security import SecurityHeaders, security_headers
 from .service import RoomService
 from .settings import Settings
 from .storage import Storage
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         app.include_router(module.router)
     _handle_errors(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # added last: outside BodyLimit, so its refusals get them too
     if settings.static_dir is not None and settings.static_dir.is_dir():
         # the browser pages (docs/web.md): a room's page, the games' renderers, the rules; then
         # the app shell, mounted last so that /api and /docs come first
@@ -88,10 +90,15 @@ def _handle_errors(app: FastAPI) -> None:
         return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Exception)
-    async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error", exc_info=exc)
         message = "the server failed to handle the request; nothing was changed"
-        return JSONResponse(error_body("internal_error", message), status_code=ERROR_STATUS["internal_error"])
+        # this answer is sent from outside every middleware: it brings its own headers
+        return JSONResponse(
+            error_body("internal_error", message),
+            status_code=ERROR_STATUS["internal_error"],
+            headers=security_headers(request.url.path),
+        )
 
 
 def _describe(error: Mapping[str, Any]) -> str:

@@ -16,7 +16,9 @@ SeatNumber = Field(default=None, ge=0, le=15, description="the seat to act for; 
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "0" is not a ply and true is not a player count; a client that sends them has a
+    # bug that coercion would hide (a whole number still passes where a float is asked for)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class CreateRoomRequest(Strict):
@@ -54,6 +56,13 @@ class MoveRequest(Strict):
 
 
 class SeatRequest(Strict):
+    seat: Optional[int] = SeatNumber
+
+
+class UndoRequest(Strict):
+    revision: int = Field(
+        ge=0, description="the 'revision' of the state the take-back was asked in: a retried or late one gets stale_move"
+    )
     seat: Optional[int] = SeatNumber
 
 
@@ -133,4 +142,5 @@ __all__ = [
     "RoomSummary",
     "SeatRequest",
     "StateMessage",
+    "UndoRequest",
 ]

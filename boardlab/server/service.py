@@ -311,10 +311,15 @@ class RoomService:
 
         return (await self._change(room_id, move, self._holder(token, seat)))[1]
 
-    async def undo(self, room_id: str, token: str | None, seat: Player | None) -> Message:
+    async def undo(self, room_id: str, token: str | None, revision: int, seat: Player | None) -> Message:
         def take_back(room: Room) -> None:
             acting = room.acting_seat(token, seat)
             self._check_playing(room)
+            if revision != room.revision:
+                raise StaleMoveError(
+                    f"undo: asked at revision {revision}, but room {room.id} is at revision {room.revision} "
+                    "(something happened first; nothing was taken back)"
+                )
             room.match.undo(acting)
 
         return (await self._change(room_id, take_back, self._holder(token, seat)))[1]

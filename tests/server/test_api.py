@@ -65,7 +65,7 @@ def test_people_at_one_screen_share_a_token_and_take_back_the_last_persons_move(
     assert first["seat"] == 1 and first["your_seats"] == [0, 1] and first["legal_moves"]
     second = server.move(created.room, created.token, first_move(first), first["ply"]).json()
     assert second["ply"] == 2
-    undone = server.act(created.room, created.token, "undo").json()
+    undone = server.act(created.room, created.token, "undo", {"revision": second["revision"]}).json()
     assert undone["ply"] == 1 and len(server.stored(created.room).moves) == 1
     # a named seat's view, among the token's seats
     assert server.state(created.room, created.token, seat=0)["seat"] == 0
@@ -92,7 +92,8 @@ def test_an_invited_person_joins_once_with_the_code_and_then_the_game_begins(ser
     reply = server.move(created.room, guest["token"], first_move(server.state(created.room, guest["token"])), played["ply"])
     assert reply.status_code == 200 and reply.json()["log"][-1]["by"] == 1
     # take-backs need the other person's consent: none with an invited person
-    assert server.act(created.room, guest["token"], "undo").json()["error"]["code"] == "undo_refused"
+    asked = {"revision": reply.json()["revision"]}
+    assert server.act(created.room, guest["token"], "undo", asked).json()["error"]["code"] == "undo_refused"
 
 
 def test_rooms_are_listed_by_status_and_game_without_secrets(server: Harness) -> None:
@@ -119,8 +120,8 @@ def test_rooms_are_listed_by_status_and_game_without_secrets(server: Harness) ->
 def test_undo_against_the_computer_takes_back_its_reply_too(server: Harness) -> None:
     created = server.create("towers", ["here", "computer:easy"])
     server.move(created.room, created.token, first_move(created.state), 0)
-    server.wait(created.room, created.token, lambda state: state["ply"] == 2)
-    undone = server.act(created.room, created.token, "undo", {"seat": 0})
+    replied = server.wait(created.room, created.token, lambda state: state["ply"] == 2)
+    undone = server.act(created.room, created.token, "undo", {"seat": 0, "revision": replied["revision"]})
     assert undone.status_code == 200, undone.text
     assert undone.json()["ply"] == 0 and undone.json()["legal_moves"]
     assert server.stored(created.room).moves == []

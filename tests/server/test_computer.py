@@ -61,9 +61,9 @@ def test_one_long_search_never_holds_up_another_room(server: Harness, slow: Slow
 
 def test_a_search_the_room_outran_is_thrown_away(server: Harness, slow: SlowThinker) -> None:
     created = server.create("towers", ["here", "computer:easy"])
-    server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0)
+    moved = server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0).json()
     assert slow.started.wait(10)
-    undone = server.act(created.room, created.token, "undo").json()
+    undone = server.act(created.room, created.token, "undo", {"revision": moved["revision"]}).json()
     assert undone["ply"] == 0 and not undone["thinking"]
     slow.release.set()
     time.sleep(0.3)  # the search comes back to a room that moved on

@@ -101,7 +101,7 @@ def test_only_the_seats_token_moves_for_it(duel: tuple[Harness, Seated, str], he
     text = created.state["legal_moves"][0]["text"]
     body = {"move": text, "ply": 0}
     refused(server.client.post(f"/api/rooms/{created.room}/moves", json=body, headers=headers), status, code)
-    for action, action_body in (("undo", {}), ("resign", {}), ("draw", {"action": "offer"})):
+    for action, action_body in (("undo", {"revision": 0}), ("resign", {}), ("draw", {"action": "offer"})):
         refused(server.client.post(f"/api/rooms/{created.room}/{action}", json=action_body, headers=headers), status, code)
     assert snapshot(server, created.room, created.token) == before
 
@@ -193,7 +193,8 @@ def test_unknown_paths_and_methods_get_the_same_error_shape(server: Harness) -> 
 def test_refusals_of_match_actions_name_the_reason(server: Harness) -> None:
     created = server.create("towers", ["here", "computer:easy"])
     before = snapshot(server, created.room, created.token)
-    refused(server.act(created.room, created.token, "undo"), 409, "undo_refused", "nothing to take back")
+    asked = {"revision": created.state["revision"]}
+    refused(server.act(created.room, created.token, "undo", asked), 409, "undo_refused", "nothing to take back")
     refused(server.act(created.room, created.token, "draw", {"action": "accept"}), 409, "no_draw_offer")
     refused(server.act(created.room, created.token, "draw", {"action": "shrug"}), 422, "bad_request", "action")
     assert snapshot(server, created.room, created.token) == before

@@ -108,7 +108,7 @@ def test_the_log_comes_as_a_delta_after_the_first_message(server: Harness) -> No
             state = server.move(created.room, created.token, texts[-1], state["ply"]).json()
             message = socket.receive_json()
             assert message["log_start"] == len(texts) - 1 and [entry["text"] for entry in message["log"]] == texts[-1:]
-        server.act(created.room, created.token, "undo")
+        server.act(created.room, created.token, "undo", {"revision": state["revision"]})
         undone = socket.receive_json()
         assert undone["log_start"] == 2 and undone["log"] == []
         assert state["log_start"] == 0 and len(state["log"]) == 3  # HTTP answers carry the whole log

@@ -58,7 +58,7 @@ def chromium() -> Iterator[Any]:
 @pytest.fixture
 def new_page(chromium: Any, web_server: Server) -> Iterator[Callable[[], Any]]:
     """Open pages, each in a browser context of its own (two contexts: two people). A page's
-    script errors fail the test."""
+    script errors, and anything its Content-Security-Policy blocks, fail the test."""
     contexts = []
     errors: list[str] = []
 
@@ -68,12 +68,19 @@ def new_page(chromium: Any, web_server: Server) -> Iterator[Callable[[], Any]]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        # what the Content-Security-Policy blocks is only reported on the console
+        page.on("console", lambda message: _blocked(message, errors))
         return page
 
     yield open_page
     for context in contexts:
         context.close()
     assert not errors, f"errors in the page's scripts: {errors}"
+
+
+def _blocked(message: Any, errors: list[str]) -> None:
+    if message.type == "error" and "Content Security Policy" in message.text:
+        errors.append(message.text)
 
 
 @pytest.fixture

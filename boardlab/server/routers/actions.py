@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from ..deps import LogFrom, Service, Token, log_from
-from ..schemas import DrawRequest, ErrorResponse, MoveRequest, SeatRequest, StateMessage
+from ..schemas import DrawRequest, ErrorResponse, MoveRequest, SeatRequest, StateMessage, UndoRequest
 
 router = APIRouter(prefix="/api/rooms/{room_id}", tags=["actions"], responses={"4XX": {"model": ErrorResponse}})
 
@@ -23,10 +23,10 @@ async def make_move(room_id: str, body: MoveRequest, service: Service, token: To
 
 
 @router.post("/undo", response_model=StateMessage, summary="take back your last move (and the computer's replies)")
-async def undo(
-    room_id: str, service: Service, token: Token, body: SeatRequest | None = None, log_start: LogFrom = 0
-) -> JSONResponse:
-    return JSONResponse(log_from(await service.undo(room_id, token, body.seat if body else None), log_start))
+async def undo(room_id: str, body: UndoRequest, service: Service, token: Token, log_start: LogFrom = 0) -> JSONResponse:
+    """``revision`` is the state's revision the take-back was asked in: a retried request (or one
+    that crossed another action) gets ``stale_move`` instead of taking back a second turn."""
+    return JSONResponse(log_from(await service.undo(room_id, token, body.revision, body.seat), log_start))
 
 
 @router.post("/resign", response_model=StateMessage, summary="resign")

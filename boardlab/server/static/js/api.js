@@ -39,7 +39,9 @@ export const roomState = (id, token, seat) =>
 export const join = (id, code, name) => request(`${room(id)}/join`, { method: "POST", body: name ? { code, name } : { code } });
 export const move = (id, token, text, ply, seat) =>
   request(`${room(id)}/moves`, { method: "POST", token, body: seat === null || seat === undefined ? { move: text, ply } : { move: text, ply, seat } });
-export const undo = (id, token, seat) => request(`${room(id)}/undo`, { method: "POST", token, body: { seat } });
+// the revision the take-back was asked at: a repeated click or a retry cannot take back twice
+export const undo = (id, token, seat, revision) =>
+  request(`${room(id)}/undo`, { method: "POST", token, body: { seat, revision } });
 export const resign = (id, token, seat) => request(`${room(id)}/resign`, { method: "POST", token, body: { seat } });
 export const draw = (id, token, action, seat) => request(`${room(id)}/draw`, { method: "POST", token, body: { action, seat } });
 export const replay = (id, token, number, seat) =>

@@ -7,12 +7,9 @@ import { inviteRow } from "./panels.js";
 import * as store from "./store.js";
 
 const $ = (id) => document.getElementById(id);
-const SEAT_CHOICES = [
+const PERSON_CHOICES = [
   ["here", "a person at this screen"],
   ["invite", "an invited person (gets a link)"],
-  ["computer:easy", "the computer: easy"],
-  ["computer:normal", "the computer: normal"],
-  ["computer:hard", "the computer: hard"],
 ];
 let catalog = [];
 
@@ -73,7 +70,7 @@ function drawForm(gameId, players) {
     h("div", { class: "seat-row" },
       h("label", { for: `seat-${seat}` }, `Player ${seat + 1}`),
       h("select", { id: `seat-${seat}`, name: `seat-${seat}` },
-        SEAT_CHOICES.map(([value, label]) => h("option", { value, selected: value === (seat === 0 ? "here" : "computer:normal") }, label))),
+        seatChoices(game).map(([value, label]) => h("option", { value, selected: value === (seat === 0 ? "here" : "computer:normal") }, label))),
       h("input", { id: `name-${seat}`, name: `name-${seat}`, maxlength: 40, placeholder: "name (optional)", "aria-label": `player ${seat + 1}'s name` }),
     ));
   const options = game.options.map(optionField);
@@ -101,6 +98,14 @@ function drawForm(gameId, players) {
     event.preventDefault();
     create(game, players);
   };
+}
+
+/** People, then the game's levels weakest first, each with its measured strength where the
+ * game has one ("the computer: hard, about 1600", an Elo with random play at 0). */
+function seatChoices(game) {
+  const levels = (game.levels || []).map((entry) =>
+    [`computer:${entry.level}`, `the computer: ${entry.level}${entry.rating ? `, ${entry.rating}` : ""}`]);
+  return [...PERSON_CHOICES, ...levels];
 }
 
 /** One option: a checkbox, a list of choices, or a number, with its help and default. */

@@ -292,7 +292,7 @@ function drawActions(message, heldSeats) {
   h("datalist", { id: "legal-moves" }, legal.slice(0, 500).map((text) => h("option", { value: text }))));
   const buttons = [];
   if (mine && playing && match.undo !== "never" && message.log.length) {
-    buttons.push(h("button", { id: "undo", onclick: () => act(() => api.undo(roomId, page.identity.token, null)) }, "Take back"));
+    buttons.push(h("button", { id: "undo", onclick: () => act(() => api.undo(roomId, page.identity.token, null, message.revision)) }, "Take back"));
   }
   if (mine && playing && match.draw_by_agreement) {
     const offer = match.draw_offer || [];

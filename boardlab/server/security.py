@@ -1,0 +1,66 @@
+"""Headers that every answer carries, for a server that may face the open internet.
+
+The pages load only their own scripts (``static/js``, the games' ``web/`` folders), so
+scripts are ``'self'`` only. Styles allow inline attributes: the renderers colour seat chips
+and cards with ``style="..."``, and a stylesheet cannot be injected through them without a
+script. FastAPI's own API pages (``/docs``, ``/redoc``) load Swagger UI and ReDoc from a CDN
+with an inline starter script, so they get a policy of their own.
+"""
+
+from __future__ import annotations
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+PAGE_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+API_DOCS_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com "
+    "https://cdn.redoc.ly; worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "frame-ancestors 'none'"
+)
+#: a page's address can hold an invite code (``/rooms/R?invite=CODE``): it is never sent on
+REFERRER_POLICY = "no-referrer"
+#: the API pages FastAPI serves (with their CDN scripts)
+API_DOCS_PATHS = ("/docs", "/redoc")
+
+
+def security_headers(path: str) -> dict[str, str]:
+    """The headers an answer for ``path`` carries."""
+    docs = any(path == prefix or path.startswith(prefix + "/") for prefix in API_DOCS_PATHS)
+    return {
+        "Content-Security-Policy": API_DOCS_POLICY if docs else PAGE_POLICY,
+        "X-Frame-Options": "DENY",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": REFERRER_POLICY,
+    }
+
+
+class SecurityHeaders:
+    """ASGI middleware: :func:`security_headers` on every HTTP answer, refusals included (a
+    route's own header of the same name wins)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        extra = security_headers(scope.get("path", ""))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in extra.items():
+                    if name not in headers:
+                        headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+__all__ = ["SecurityHeaders", "security_headers"]

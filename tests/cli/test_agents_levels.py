@@ -1,0 +1,50 @@
+"""``boardlab agents GAME``: the game's levels with their spec, measured rating and CPU per decision."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import boardlab
+import boardlab.lab.ladder_docs as ladder_docs
+from boardlab.agents import level_spec
+from boardlab.cli.info import agents_command
+from tests.cli.test_commands import run
+
+
+def agents_output(game: str | None) -> str:
+    out = Console(record=True, width=250)
+    assert agents_command(argparse.Namespace(game=game), out, Console(stderr=True)) == 0
+    return out.export_text()
+
+
+def test_the_levels_show_the_measured_rating_and_cpu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    towers = boardlab.load("towers")
+    ladder = tmp_path / "ladder.json"
+    ladder.write_text(json.dumps({
+        "format": "boardlab-ladder/1", "game": "towers", "measured": "2026-11-26", "command": [],
+        "ratings": {"hard": {"spec": level_spec(towers, "hard"), "elo": 1587.0, "low": 1480.0, "high": 1690.0,
+                             "games": 200, "cpu_median": 0.85, "cpu_max": 2.25}},
+    }))
+    monkeypatch.setattr(ladder_docs, "ladder_path", lambda game_id: ladder)
+    text = agents_output("towers")
+    hard = next(line for line in text.splitlines() if line.strip("│┃ ").startswith("hard"))
+    assert "about 1600" in hard and "1480 - 1690" in hard and "850.0 ms" in hard and "2.25 s" in hard
+    assert level_spec(towers, "hard") in hard and "measured 2026-11-26" in text
+    easy = next(line for line in text.splitlines() if line.strip("│┃ ").startswith("easy "))
+    assert "about" not in easy
+    # the game's agents follow; another game's own agent does not
+    assert "│ mcts " in text and "│ honor " not in text and "│ honor " in agents_output(None)
+
+
+def test_a_game_without_measurements_and_the_plain_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ladder_docs, "ladder_path", lambda game_id: tmp_path / "none.json")
+    text = agents_output("overseer")
+    assert "not measured yet" in text and "about" not in text
+    assert "the computer's levels" in text and "the computer's levels" not in agents_output(None)
+    unknown = run("agents", "chess")
+    assert unknown.returncode == 2 and "unknown game 'chess'" in unknown.stderr

@@ -1,0 +1,55 @@
+"""The catalog's levels carry the ladder's ratings ("hard, about 1600") where a game has them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import boardlab
+import boardlab.lab.ladder_docs as ladder_docs
+from boardlab.agents import level_spec
+from boardlab.server.levels import level_table
+from tests.server.harness import Harness
+
+
+@pytest.fixture
+def towers_ladder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A ladder.json for Towers: hard measured with the spec it plays, easy with an old one."""
+    towers = boardlab.load("towers")
+    path = tmp_path / "ladder.json"
+    path.write_text(json.dumps({
+        "format": "boardlab-ladder/1", "game": "towers", "measured": "2026-11-26", "command": ["python bench/levels.py towers"],
+        "ratings": {
+            "random": {"spec": "random", "elo": 0.0, "low": 0.0, "high": 0.0, "games": 100},
+            "hard": {"spec": level_spec(towers, "hard"), "elo": 1612.4, "low": 1500.0, "high": 1720.0, "games": 200,
+                     "cpu_median": 0.8, "cpu_max": 2.5},
+            "easy": {"spec": "greedy:temperature=0.9", "elo": 700.0, "low": 600.0, "high": 800.0, "games": 200},
+        },
+    }))
+    # the other games: as if they had no ladder.json, whatever the checkout ships
+    monkeypatch.setattr(ladder_docs, "ladder_path", lambda game_id: path if game_id == "towers" else tmp_path / "absent.json")
+    return path
+
+
+def test_a_measured_level_reads_about_its_rating(towers_ladder: Path) -> None:
+    levels = {entry["level"]: entry for entry in level_table(boardlab.load("towers"))}
+    assert levels["hard"]["rating"] == "about 1600" and levels["hard"]["elo"] == 1612.4
+    # measured with a spec the level no longer plays: not its rating
+    assert levels["easy"]["rating"] is None and levels["easy"]["elo"] is None
+    assert levels["normal"]["rating"] is None
+    assert all(entry["rating"] is None for entry in level_table(boardlab.load("overseer")))
+
+
+def test_the_catalog_route_carries_the_ratings(towers_ladder: Path, sqlite_server: Harness) -> None:
+    towers = sqlite_server.client.get("/api/games/towers").json()
+    assert [entry["rating"] for entry in towers["levels"]] == [None, None, None, "about 1600"]
+    every = {game["id"]: game for game in sqlite_server.client.get("/api/games").json()}
+    assert every["towers"]["levels"][3]["rating"] == "about 1600"
+    assert every["sovereign"]["levels"][3]["rating"] is None
+
+
+def test_a_broken_ladder_file_shows_no_ratings(towers_ladder: Path) -> None:
+    towers_ladder.write_text("{not json")
+    assert all(entry["rating"] is None for entry in level_table(boardlab.load("towers")))

@@ -1,0 +1,77 @@
+"""Requests mean what they say: a take-back names the revision it was asked at (a retried one
+takes back nothing more), and fields of the wrong JSON type are refused, not coerced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.server.harness import Harness, auth
+
+
+def two_moves(server: Harness) -> tuple[str, str, dict[str, Any]]:
+    created = server.create("towers", ["here", "here"])
+    assert created.token is not None
+    state = created.state
+    for _ in range(2):
+        state = server.move(created.room, created.token, state["legal_moves"][0]["text"], state["ply"]).json()
+    assert state["ply"] == 2
+    return created.room, created.token, state
+
+
+def test_a_retried_undo_takes_back_one_turn_only(server: Harness) -> None:
+    room, token, state = two_moves(server)
+    asked = {"revision": state["revision"]}
+    undone = server.act(room, token, "undo", asked)
+    assert undone.status_code == 200, undone.text
+    assert undone.json()["ply"] == 1
+    again = server.act(room, token, "undo", asked)  # the same request, sent again
+    assert again.status_code == 409, again.text
+    assert again.json()["error"]["code"] == "stale_move" and "revision" in again.json()["error"]["message"]
+    assert server.state(room, token)["ply"] == 1 and len(server.stored(room).moves) == 1
+
+
+def test_an_undo_without_its_revision_is_refused(sqlite_server: Harness) -> None:
+    room, token, _state = two_moves(sqlite_server)
+    refused = sqlite_server.act(room, token, "undo", {})
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "bad_request"
+    assert "revision" in refused.json()["error"]["message"]
+    assert sqlite_server.state(room, token)["ply"] == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"game": "towers", "players": True}, "players"),
+        ({"game": "towers", "players": "2"}, "players"),
+        ({"game": "towers", "players": 2.0}, "players"),
+        ({"game": "towers", "move_seconds": "30"}, "move_seconds"),
+        ({"game": "towers", "names": [1, 2]}, "names"),
+        ({"game": 7}, "game"),
+    ],
+)
+def test_room_fields_of_the_wrong_type_are_refused(sqlite_server: Harness, body: dict[str, Any], field: str) -> None:
+    response = sqlite_server.client.post("/api/rooms", json=body)
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "bad_request" and field in error["message"]
+    assert sqlite_server.client.get("/api/rooms").json() == []
+
+
+def test_a_whole_number_still_counts_as_seconds(sqlite_server: Harness) -> None:
+    created = sqlite_server.create("towers", move_seconds=30)
+    assert created.state["view"]["match"]["move_seconds"] == 30
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [({"ply": "0"}, "ply"), ({"ply": 0, "revision": "0"}, "revision"), ({"ply": 0, "seat": "0"}, "seat"), ({"ply": False}, "ply")],
+)
+def test_move_fields_of_the_wrong_type_are_refused(sqlite_server: Harness, extra: dict[str, Any], field: str) -> None:
+    created = sqlite_server.create("towers", ["here", "here"])
+    body = {"move": created.state["legal_moves"][0]["text"], **extra}
+    response = sqlite_server.client.post(f"/api/rooms/{created.room}/moves", json=body, headers=auth(created.token))
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == "bad_request" and field in response.json()["error"]["message"]
+    assert sqlite_server.stored(created.room).moves == []
