@@ -20,6 +20,7 @@ from .errors import ERROR_STATUS, error_body, status_for
 from .limits import BodyLimit
 from .replays import Replays
 from .routers import actions, catalog, live, pages, records, rooms
+from .schemas import BAD_TEXT, unstorable
 from .security import SecurityHeaders, security_headers
 from .service import RoomService
 from .settings import Settings
@@ -78,8 +79,12 @@ def _handle_errors(app: FastAPI) -> None:
         if broken:
             detail = broken[0].get("ctx", {}).get("error", broken[0].get("msg", ""))
             return JSONResponse(error_body("bad_json", f"the body is not valid JSON: {detail}"), status_code=ERROR_STATUS["bad_json"])
-        problems = "; ".join(_describe(error) for error in errors[:5])
-        return JSONResponse(error_body("bad_request", problems), status_code=ERROR_STATUS["bad_request"])
+        # text storage cannot keep has a code of its own (the other branches of a union that
+        # refused it are noise beside it)
+        unstorable = [error for error in errors if error.get("type") in (BAD_TEXT, "string_unicode")]
+        code = BAD_TEXT if unstorable else "bad_request"
+        problems = "; ".join(_describe(error) for error in (unstorable or errors)[:5])
+        return JSONResponse(error_body(code, problems), status_code=ERROR_STATUS[code])
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
@@ -103,13 +108,27 @@ def _handle_errors(app: FastAPI) -> None:
 
 def _describe(error: Mapping[str, Any]) -> str:
     """One validation problem as ``field: what is wrong``."""
-    where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+    where = ".".join(_shown(part) for part in error.get("loc", ()) if part != "body" and not _internal(part))
     message = str(error.get("msg", "invalid"))
     if error.get("type") == "missing" and not where:
         return "a JSON body is required"
     if error.get("type") == "extra_forbidden":
         message = "unknown field"
+    if error.get("type") == "string_unicode":  # pydantic's own check of a length meets it first
+        message = "the text holds a lone surrogate (U+D800 to U+DFFF), which cannot be stored"
     return f"{where or 'body'}: {message}"
+
+
+def _internal(part: Any) -> bool:
+    """pydantic's name for a validator in an error's place (not a field)."""
+    return isinstance(part, str) and part.startswith("function-")
+
+
+def _shown(part: Any) -> str:
+    """A part of an error's place (a field, an index, a key of the request's own): a key holding
+    what cannot be encoded or stored is shown escaped, never echoed."""
+    text = str(part)
+    return ascii(text) if unstorable(text) is not None else text
 
 
 __all__ = ["create_app"]

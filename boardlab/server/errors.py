@@ -67,10 +67,15 @@ class StorageUnavailableError(ServerError):
     code = "storage_unavailable"
 
 
+class BadTextError(ServerError):
+    code = "bad_text"
+
+
 #: every code the server sends, with its HTTP status (docs/server.md has the same table)
 ERROR_STATUS: dict[str, int] = {
     # the server's own
     "bad_request": 422,
+    "bad_text": 422,
     "bad_json": 400,
     "body_too_large": 413,
     "not_found": 404,
@@ -127,6 +132,7 @@ def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
 __all__ = [
     "BadInviteError",
     "BadJsonError",
+    "BadTextError",
     "BadTokenError",
     "BodyTooLargeError",
     "ERROR_STATUS",

@@ -3,14 +3,38 @@ shapes of the answers, for the OpenAPI page."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic_core import PydanticCustomError
 
 from ..core.state import MAX_MOVE_TEXT
 
-OptionValue = Union[bool, int, float, str]
-SeatName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+#: what no storage can keep: PostgreSQL's text refuses U+0000, and a lone surrogate has no
+#: UTF-8 form (both databases' drivers fail on it); refused in every text a request carries
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+#: the error type (and error code) of such text
+BAD_TEXT = "bad_text"
+
+
+def unstorable(text: str) -> str | None:
+    """What in ``text`` cannot be stored (e.g. ``U+0000``), or None when all of it can."""
+    found = UNSTORABLE.search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
+
+
+def _storable(text: str) -> str:
+    found = unstorable(text)
+    if found is not None:
+        raise PydanticCustomError(BAD_TEXT, "the text holds {char}, which cannot be stored", {"char": found})
+    return text
+
+
+#: text from a request: refused with bad_text when it holds what storage cannot keep
+Text = Annotated[str, AfterValidator(_storable)]
+OptionValue = Union[bool, int, float, Text]
+SeatName = Annotated[Text, StringConstraints(min_length=1, max_length=40)]
 #: a seat number in a request: the games seat at most a handful of players
 SeatNumber = Field(default=None, ge=0, le=15, description="the seat to act for; default: the token's seat that decides now")
 
@@ -22,10 +46,10 @@ class Strict(BaseModel):
 
 
 class CreateRoomRequest(Strict):
-    game: str = Field(max_length=64, description="a game id from GET /api/games")
+    game: Text = Field(max_length=64, description="a game id from GET /api/games")
     players: Optional[int] = Field(default=None, ge=1, le=16, description="the number of seats (default: the game's)")
-    options: dict[str, OptionValue] = Field(default_factory=dict, description="the game's options by name")
-    seats: Optional[list[str]] = Field(
+    options: dict[Text, OptionValue] = Field(default_factory=dict, description="the game's options by name")
+    seats: Optional[list[Text]] = Field(
         default=None,
         max_length=16,
         description="one per seat: here (a person at this screen, played with the room's token), "
@@ -44,12 +68,12 @@ class CreateRoomRequest(Strict):
 
 
 class JoinRequest(Strict):
-    code: str = Field(min_length=1, max_length=100, description="the invite code from the invite link")
+    code: Text = Field(min_length=1, max_length=100, description="the invite code from the invite link")
     name: Optional[SeatName] = Field(default=None, description="the name to show")
 
 
 class MoveRequest(Strict):
-    move: str = Field(min_length=1, max_length=MAX_MOVE_TEXT, description="the move in the game's notation (a legal move's 'text')")
+    move: Text = Field(min_length=1, max_length=MAX_MOVE_TEXT, description="the move in the game's notation (a legal move's 'text')")
     ply: int = Field(ge=0, description="the ply of the state the move was chosen in (the message's 'ply')")
     revision: Optional[int] = Field(default=None, ge=0, description="optionally, the message's 'revision': stricter than ply")
     seat: Optional[int] = SeatNumber
@@ -132,6 +156,7 @@ class RoomSummary(BaseModel):
 
 
 __all__ = [
+    "BAD_TEXT",
     "CreateRoomRequest",
     "CreatedRoom",
     "DrawRequest",
@@ -142,5 +167,7 @@ __all__ = [
     "RoomSummary",
     "SeatRequest",
     "StateMessage",
+    "Text",
     "UndoRequest",
+    "unstorable",
 ]

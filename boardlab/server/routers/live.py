@@ -19,7 +19,8 @@ from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 
 from ...core.errors import BoardlabError
 from ..deps import Service
-from ..errors import BadJsonError, BodyTooLargeError, ServerError, error_body, status_for
+from ..errors import BadJsonError, BadTextError, BodyTooLargeError, ServerError, error_body, status_for
+from ..schemas import unstorable
 from ..service import RoomService, Watcher
 
 router = APIRouter(tags=["live"])
@@ -80,6 +81,8 @@ class Connection:
             token, seat = message.get("token"), message.get("seat")
             if token is not None and not isinstance(token, str):
                 raise ServerError("auth: 'token' is text")
+            if token is not None and unstorable(token) is not None:
+                raise BadTextError(f"auth: the token holds {unstorable(token)}, which no token holds")
             if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
                 raise ServerError("auth: 'seat' is a seat number")
             await self.watch(token, seat)

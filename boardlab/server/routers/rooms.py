@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from ..deps import LogFrom, Service, Token, log_from
-from ..schemas import CreatedRoom, CreateRoomRequest, ErrorResponse, JoinedRoom, JoinRequest, RoomSummary, StateMessage
+from ..schemas import CreatedRoom, CreateRoomRequest, ErrorResponse, JoinedRoom, JoinRequest, RoomSummary, StateMessage, Text
 from ..service import NewRoom
 from ..rooms import state_message
 
@@ -37,7 +37,7 @@ async def create_room(body: CreateRoomRequest, service: Service) -> JSONResponse
 async def list_rooms(
     service: Service,
     status: Literal["open", "playing", "finished", "all"] = Query("all", description="open: waiting for invited players"),
-    game: Optional[str] = Query(None, max_length=64, description="only this game's rooms"),
+    game: Optional[Text] = Query(None, max_length=64, description="only this game's rooms"),
 ) -> JSONResponse:
     """The most recently active rooms (at most 100), newest first."""
     return JSONResponse(await service.list_rooms(status, game))
