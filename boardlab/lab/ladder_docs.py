@@ -98,16 +98,21 @@ def rating_text(entry: Mapping[str, Any] | None) -> str | None:
 
 
 # --- docs/levels.md ------------------------------------------------------------------------
+_LEVEL_LINES = "\n".join(f"* **{level}**: {text}" for level, text in LEVEL_HELP.items())
+
 INTRO = f"""# The computer's levels, measured
 
-Every game has four levels, weakest first: {", ".join(f"**{level}**" for level in LEVELS)}. A level
-is a name for an agent spec, chosen per game (`Game.level_specs`, else the core's table in
-`boardlab/agents/levels.py`): {"; ".join(f"{level}: {text}" for level, text in LEVEL_HELP.items())}.
+Every game has four levels, weakest first. A level is a name for an agent spec, chosen per game
+(`Game.level_specs`, else the core's table in `boardlab/agents/levels.py`):
+
+{_LEVEL_LINES}
+
 Every budget is a number of iterations or nodes, so a level plays the same moves on a busy
 machine as on an idle one; time only caps a decision on a machine far slower than expected.
 
 **The rule:** in every game each level scores at least {REQUIRED_SCORE:.0%} of the points
-against the level below, over at least {REQUIRED_GAMES} games with seats rotated (a draw is half a point).
+against the level below, over at least {REQUIRED_GAMES} games with seats rotated (a draw is half
+a point). The score itself is held to the rule; its interval says how sure it is.
 
 ## How it is measured
 
@@ -127,12 +132,15 @@ the levels have now.
 * **Elo**: the Bradley-Terry model fitted by maximum likelihood to every game of the ladder
   (P(a beats b) = 1 / (1 + 10^((b - a)/400)), a draw half a win each), with random fixed at 0.
   Each pair that met adds one virtual drawn game, so a level that wins every game still gets a
-  finite rating (it moves a 100-game result by a few points). The interval is ±1.96 standard
+  finite rating: 100 wins of 100 read as about 920 points above, the most 100 games can show.
+  The virtual draw pulls every result half a game towards even: 2 points for 76 of 100, about
+  50 for 99 of 100. The interval is ±1.96 standard
   errors from the fit's information matrix, measured from random. `boardlab tournament` reports
   the same Elo beside its openskill ratings.
 
 The ratings ship in `boardlab/games/<id>/ladder.json`: `boardlab agents GAME` and the lobby's
-level chooser ("hard, about 1600") read them, for each level whose spec is still the one measured.
+level chooser ("hard, about 1600", to the nearest 50) read them, for each level whose spec is
+still the one measured.
 """
 
 
