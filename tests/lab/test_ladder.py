@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -183,3 +185,18 @@ def test_each_level_of_towers_scores_more_than_the_one_below(tmp_path: Path) -> 
     for row in summary["pairs"]:
         assert row["games"] == 10
         assert row["score"] > 0.5, f"{row['stronger']} scored {row['score']:.0%} against {row['weaker']}"
+
+
+def test_the_bench_needs_only_the_standard_library(tmp_path: Path) -> None:
+    """The full ladder runs on machines with nothing but Python and boardlab: the extras are
+    made unimportable and a tiny ladder still runs."""
+    blocked = ("rich", "numpy", "openskill", "matplotlib", "fastapi", "pymunk", "ray", "pydantic")
+    script = (
+        "import runpy, sys\n"
+        f"for name in {blocked!r}: sys.modules[name] = None\n"
+        f"sys.argv = ['levels.py', 'towers', '--games', '2', '--jobs', '1', '--pairs', 'random-beginner', '--out', {str(tmp_path)!r}]\n"
+        f"runpy.run_path({str(BENCH)!r}, run_name='__main__')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "random vs beginner" in done.stdout and len(lines(tmp_path / "towers" / "random-vs-beginner.jsonl")) == 2
