@@ -23,9 +23,13 @@ SQLITE_FILE = "boardlab.sqlite3"
 STATIC_DIR = Path(__file__).parent / "static"
 
 
+#: a room's seed: Honor publishes a SHA-256 commitment to its 256-bit seed (rule 11.5), which
+#: is only as strong as the seed; storage keeps seeds of any size (storage.py, ``seed_text``)
+SEED_BITS = 256
+
+
 def _new_seed() -> int:
-    # 62 bits: fits PostgreSQL's signed BIGINT with room to spare
-    return secrets.randbits(62)
+    return secrets.randbits(SEED_BITS)
 
 
 @dataclass(frozen=True)
@@ -78,4 +82,4 @@ def normalize_database_url(url: str) -> str:
     )
 
 
-__all__ = ["MAX_BODY_BYTES", "STATIC_DIR", "Settings", "normalize_database_url"]
+__all__ = ["MAX_BODY_BYTES", "SEED_BITS", "STATIC_DIR", "Settings", "normalize_database_url"]

@@ -42,10 +42,12 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, Engine, RowMapping, make_url
 from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
@@ -57,7 +59,10 @@ rooms = Table(
     Column("game", String(64), nullable=False),
     Column("players", Integer, nullable=False),
     Column("options", JSON, nullable=False),
+    # seeds that fit a signed 64-bit integer (every room before 256-bit seeds); a larger one
+    # is 0 here and whole in seed_text, which a database made before it gains on opening
     Column("seed", BigInteger, nullable=False),
+    Column("seed_text", Text, nullable=True),
     Column("start", Text, nullable=True),
     Column("undo", String(16), nullable=False),
     Column("move_seconds", Float, nullable=True),
@@ -188,6 +193,21 @@ class Storage:
         else:
             self.engine = create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
         metadata.create_all(self.engine)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        """Bring a database made by an older version up to the tables above (create_all makes
+        missing tables only): columns added since are nullable, so old rows stay as they are."""
+        for column in ("seed_text",):
+            if column in {info["name"] for info in inspect(self.engine).get_columns("rooms")}:
+                continue
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(text(f"ALTER TABLE rooms ADD COLUMN {column} TEXT"))
+            except Exception:
+                # another server on this database may have added it meanwhile
+                if column not in {info["name"] for info in inspect(self.engine).get_columns("rooms")}:
+                    raise
 
     def describe(self) -> str:
         """Where the data is, without a password."""
@@ -230,7 +250,7 @@ class Storage:
     def _write(self, conn: Connection, write: Write) -> None:
         if isinstance(write, StoredRoom):
             room = write.room
-            conn.execute(insert(rooms).values(**vars(room)))
+            conn.execute(insert(rooms).values(**_room_values(room)))
             conn.execute(insert(seats), [{"room_id": room.id, **vars(seat)} for seat in write.seats])
             if write.moves:
                 conn.execute(insert(moves), [{"room_id": room.id, **vars(move)} for move in write.moves])
@@ -279,7 +299,7 @@ class Storage:
                 select(moves).where(moves.c.room_id == room_id).order_by(moves.c.number)
             ).mappings()
             return StoredRoom(
-                RoomRow(**dict(row)),
+                _room_row(row),
                 [SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}) for seat in seat_rows],
                 [MoveRow(**{k: v for k, v in move.items() if k != "room_id"}) for move in move_rows],
             )
@@ -292,7 +312,7 @@ class Storage:
             query = query.where(rooms.c.game == game)
         query = query.order_by(rooms.c.updated.desc()).limit(limit)
         with self.engine.connect() as conn:
-            room_rows = [RoomRow(**dict(row)) for row in conn.execute(query).mappings()]
+            room_rows = [_room_row(row) for row in conn.execute(query).mappings()]
             ids = [room.id for room in room_rows]
             if not ids:
                 return []
@@ -306,6 +326,26 @@ class Storage:
     def unfinished_room_ids(self) -> list[str]:
         with self.engine.connect() as conn:
             return list(conn.execute(select(rooms.c.id).where(rooms.c.status != "finished")).scalars())
+
+
+#: the largest seed the ``seed`` column holds (PostgreSQL's BIGINT is signed)
+BIGINT_MAX = 2**63 - 1
+
+
+def _room_values(room: RoomRow) -> dict[str, Any]:
+    """A room as its row: the seed whole in ``seed_text``, and in ``seed`` when it fits."""
+    values = vars(room).copy()
+    values["seed"] = room.seed if -BIGINT_MAX - 1 <= room.seed <= BIGINT_MAX else 0
+    values["seed_text"] = str(room.seed)
+    return values
+
+
+def _room_row(row: RowMapping) -> RoomRow:
+    values = dict(row)
+    seed_text = values.pop("seed_text", None)
+    if seed_text is not None:
+        values["seed"] = int(seed_text)
+    return RoomRow(**values)
 
 
 def _as_conflict(error: BaseException, write: Write) -> BaseException:
