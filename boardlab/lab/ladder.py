@@ -203,13 +203,13 @@ def _outcome(line: Mapping[str, Any], variant: str) -> GameOutcome:
 
 
 def read_lines(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The distinct games and the runs stored in ``paths`` (files, or folders searched
-    recursively for ``*.jsonl``). A line cut short by a crash is skipped."""
+    """The distinct games and runs stored in ``paths`` (files, or folders searched recursively
+    for ``*.jsonl``; a file named twice counts once). A line cut short by a crash is skipped."""
     files: list[Path] = []
     for path in map(Path, paths):
         files.extend(sorted(path.rglob("*.jsonl")) if path.is_dir() else [path])
     games: dict[tuple[Any, ...], dict[str, Any]] = {}
-    runs: list[dict[str, Any]] = []
+    runs: dict[str, dict[str, Any]] = {}
     for file in files:
         if not file.exists():
             continue
@@ -223,8 +223,8 @@ def read_lines(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[dict[str, 
             if line.get("format") == GAME_FORMAT:
                 games.setdefault(_identity(line), line)
             elif line.get("format") == RUN_FORMAT:
-                runs.append(line)
-    return list(games.values()), runs
+                runs.setdefault(json.dumps(line, sort_keys=True), line)
+    return list(games.values()), list(runs.values())
 
 
 # --- playing ---------------------------------------------------------------------------------
@@ -319,6 +319,8 @@ def summarize(game: Game, agents: Mapping[str, str], lines: Sequence[Mapping[str
         })
     order = list(agents)
     pair_rows.sort(key=lambda row: (not row["rung"], order.index(row["stronger"]), order.index(row["weaker"])))
+    # a run that found every game already played measured nothing
+    played = [run for run in runs if run.get("game") == game.id and run.get("games_played")]
     ratings = [
         rating.to_json()
         for rating in fit_elo(comparisons, BOTTOM, [label for label in agents if any(label in p for p in pairs)])
@@ -332,8 +334,8 @@ def summarize(game: Game, agents: Mapping[str, str], lines: Sequence[Mapping[str
         "ratings": ratings,
         "games": len(current),
         "skipped": skipped,
-        "runs": [dict(run) for run in runs if run.get("game") == game.id],
-        "measured": max((str(run.get("finished", ""))[:10] for run in runs if run.get("game") == game.id), default=""),
+        "runs": [dict(run) for run in played],
+        "measured": max((str(run.get("finished", ""))[:10] for run in played), default=""),
     }
 
 

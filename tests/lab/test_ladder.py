@@ -70,7 +70,8 @@ def test_a_tiny_ladder_stores_every_game_with_its_cpu_and_resumes(tmp_path: Path
     assert bench_main(*args, "--json") == 0
     again = json.loads(capsys.readouterr().out)
     assert len(lines(folder / "normal-vs-hard.jsonl")) == 2 and again["games"] == 8
-    assert [run["games_played"] for run in again["runs"]] == [8, 0]
+    assert [run["games_played"] for run in again["runs"]] == [8]  # the second run measured nothing
+    assert len(lines(folder / "runs.jsonl")) == 2
     # more games per pair extend it
     assert bench_main("towers", "--games", "4", "--jobs", "1", "--out", str(out), "--pairs", "random-beginner", *CHEAP) == 0
     capsys.readouterr()
@@ -85,7 +86,7 @@ def test_runs_on_other_seeds_merge_and_a_game_counts_once(tmp_path: Path, capsys
     both = [str(tmp_path / "machine0"), str(tmp_path / "machine1"), str(tmp_path / "machine0" / "towers")]
     assert bench_main("towers", "--merge", *both, "--json") == 0
     merged = json.loads(capsys.readouterr().out)
-    assert merged["pairs"][0]["games"] == 4 and len(merged["runs"]) == 3  # machine0's runs file is read twice
+    assert merged["pairs"][0]["games"] == 4 and len(merged["runs"]) == 2  # machine0's files are named twice
     # without the cheap specs, games played by other specs are left out, and said so
     assert bench_main("towers", "--games", "2", "--jobs", "1", "--pairs", "easy-normal", "--out", str(tmp_path / "m2"),
                       *CHEAP) == 0
