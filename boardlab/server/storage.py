@@ -20,6 +20,7 @@ event loop.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +49,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, RowMapping, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 metadata = MetaData()
 
@@ -102,6 +103,20 @@ moves = Table(
 
 class StorageConflict(Exception):
     """The room changed since the change was made (another writer came first)."""
+
+
+class StorageDamaged(Exception):
+    """The SQLite file is malformed: the server neither starts on it nor writes into it further
+    (every write would spread the damage, and rooms would resume from half of it)."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(
+            f"the SQLite file {path} is damaged ({problem}). Nothing more is written into it. "
+            f"Restore it from a backup, or move it aside (mv {path} {path}.damaged, with its -wal "
+            "and -shm files) to start with an empty one; the sqlite3 command's .recover may save "
+            "what it still holds."
+        )
+        self.path = path
 
 
 @dataclass
@@ -185,9 +200,12 @@ class Storage:
     def __init__(self, url: str) -> None:
         parsed = make_url(url)
         self.dialect = parsed.get_backend_name()
+        #: set when SQLite reported its file malformed: every later write is refused unwritten
+        self.damaged: StorageDamaged | None = None
         if self.dialect == "sqlite":
             if parsed.database:
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+                check_sqlite_file(parsed.database)
             self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
@@ -229,23 +247,33 @@ class Storage:
         """Group commit: every write in one transaction (one flush to disk for all of them), each
         one's outcome in order (None: stored). If one write fails, each is retried in a
         transaction of its own, so a conflict refuses only its own write."""
+        if self.damaged is not None:
+            return [self.damaged] * len(writes)
         try:
             with self.engine.begin() as conn:
                 for write in writes:
                     self._write(conn, write)
             return [None] * len(writes)
         except Exception as exc:
-            if len(writes) == 1:
-                return [_as_conflict(exc, writes[0])]
+            self._note_damage(exc)
+            if len(writes) == 1 or self.damaged is not None:
+                return [self.damaged or _as_conflict(exc, writes[0])] * len(writes)
         return [self._write_alone(write) for write in writes]
 
     def _write_alone(self, write: Write) -> BaseException | None:
+        if self.damaged is not None:
+            return self.damaged
         try:
             with self.engine.begin() as conn:
                 self._write(conn, write)
         except Exception as exc:
-            return _as_conflict(exc, write)
+            self._note_damage(exc)
+            return self.damaged or _as_conflict(exc, write)
         return None
+
+    def _note_damage(self, error: BaseException) -> None:
+        if self.dialect == "sqlite" and _malformed(error):
+            self.damaged = StorageDamaged(str(self.engine.url.database), str(getattr(error, "orig", error)))
 
     def _write(self, conn: Connection, write: Write) -> None:
         if isinstance(write, StoredRoom):
@@ -361,6 +389,38 @@ def _raise(outcome: BaseException | None) -> None:
         raise outcome
 
 
+#: SQLite's result codes for a file that is not (or no longer) a well-formed database
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
+
+
+def _malformed(error: BaseException) -> bool:
+    cause = error.orig if isinstance(error, DBAPIError) else error
+    code = getattr(cause, "sqlite_errorcode", None)
+    return isinstance(cause, sqlite3.DatabaseError) and code is not None and code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB)
+
+
+def check_sqlite_file(path: str) -> None:
+    """Refuse a SQLite file that ``PRAGMA quick_check`` finds damaged (StorageDamaged says what
+    to do). Run before anything writes to it: a server started on a malformed file lists
+    nothing, resumes nothing and goes on writing into the damage."""
+    if path == ":memory:" or not Path(path).is_file() or Path(path).stat().st_size == 0:
+        return
+    try:
+        connection = sqlite3.connect(path, timeout=30)
+    except sqlite3.Error as exc:
+        raise StorageDamaged(path, str(exc)) from None
+    try:
+        problems = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
+    except sqlite3.DatabaseError as exc:
+        if not _malformed(exc):
+            raise
+        problems = [str(exc)]
+    finally:
+        connection.close()
+    if problems != ["ok"]:
+        raise StorageDamaged(path, "quick_check: " + "; ".join(problems))
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL: readers never wait for the writer; FULL: a commit is on disk before it returns,
     # so an acknowledged move survives a crash of the process and of the machine
@@ -371,4 +431,16 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-__all__ = ["Change", "MoveRow", "RoomRow", "SeatClaim", "SeatRow", "Storage", "StorageConflict", "StoredRoom", "Write"]
+__all__ = [
+    "Change",
+    "MoveRow",
+    "RoomRow",
+    "SeatClaim",
+    "SeatRow",
+    "Storage",
+    "StorageConflict",
+    "StorageDamaged",
+    "StoredRoom",
+    "Write",
+    "check_sqlite_file",
+]
