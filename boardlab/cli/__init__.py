@@ -1,4 +1,4 @@
-"""The ``boardlab`` command: games, agents, rules, play, simulate, replay, render, check.
+"""The ``boardlab`` command: games, agents, rules, play, simulate, replay, analyse, render, check.
 
 A thin layer: parse and validate the command line, call the library, print
 with rich. Every error for bad input is a BoardlabError printed as one line
@@ -21,6 +21,7 @@ from ..agents import DEFAULT_LEVEL, LEVELS, seat_agents
 from ..core.errors import BoardlabError
 from ..core.match import Match
 from ..core.records import Record
+from .analyse import add_analyse_parser, analyse_command
 from .check import check_command
 from .common import CliError, build_game, default_seats, make_consoles, new_seed, seat_count, split_specs
 from .info import agents_command, games_command, rules_command
@@ -103,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--to", type=int, metavar="N", help="show the position after move N and exit")
     replay.add_argument("--final", action="store_true", help="show the final position and exit")
     replay.add_argument("--seat", type=int, metavar="S", help="draw seat S's view (1-based; default: spectators)")
+
+    add_analyse_parser(commands)
 
     render = commands.add_parser("render", help="draw a state: a PNG where the game can, else the text board")
     render.add_argument("target", help="a game id or a record file")
@@ -201,6 +204,8 @@ def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -
             return tournament_command(args, out, err)
         if args.command == "replay":
             return replay_command(args, out, err, reader)
+        if args.command in ("analyse", "analyze"):
+            return analyse_command(args, out, err)
         if args.command == "render":
             return render_command(args, out, err)
         if args.command == "check":

@@ -1,0 +1,389 @@
+"""Analysis of a game: each seat's chances after every move, the engine's preferred move at
+every decision, and the moves that lost the most (``boardlab analyse``, the browser's replay).
+
+How the numbers are made (docs/analysis.md says it for players):
+
+* **Chances.** Each position of the game is searched once with ``mcts`` (a deterministic
+  number of iterations, :func:`default_iterations`; no time limit, so the same record and
+  seed give the same analysis on any machine). The player to move gets the mean return of
+  the move the search prefers. With two players the other gets the rest. With more, the
+  others share the rest in proportion to ``state.evaluate()`` (equally where the game has no
+  evaluation or rates them all 0): the search values only the mover's return, and the
+  evaluation is the only cheap judge of how the rest is split. A finished position gets
+  its result; a chance node (dice, a deal) gets ``evaluate()`` as it stands, since the
+  outcome that follows is not the position's to choose.
+* **Preferred move and loss.** At a decision the search's preferred move is the one it
+  visited most (a win on the spot always, as :class:`~.mcts.MctsAgent` plays it). The
+  loss of the move played is how much the mover's estimated return drops against the
+  preferred one: both as the same search valued them when it looked at the played move
+  often enough (:data:`TRUSTED_VISITS`), else the mover's chance in the position after the
+  played move (its own search). A loss is never negative.
+* **Hidden information.** A finished game's record holds every card, so its analysis
+  searches the true states: the chances know what the players did not. This is for a game
+  that is over; a hint during play (:func:`hint_spec`) is searched on the seat's own view.
+* **Continuous moves** (Honor): a physics search per candidate is far too slow, so a
+  position's chances are ``evaluate()`` (the game's static judge), the preferred move is
+  the game's ``easy`` computer player's, and both moves are valued by ``evaluate()`` after
+  ``state.preview(move)`` (the placement resolved without tremor).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ..core.errors import BoardlabError, OptionError
+from ..core.game import Game
+from ..core.records import Record
+from ..core.seeds import derive_seed
+from ..core.state import State
+from ..core.values import CHANCE, TERMINAL, Move, Player
+from . import agent_class, make_agent, parse_spec
+from .levels import level_spec
+
+#: the analysis format's name, sent with every analysis (the browser checks it)
+FORMAT = "boardlab-analysis/1"
+
+#: Iterations per position, chosen so that a 60-move game takes well under 30 s on one
+#: busy core (docs/analysis.md has the measurements). A game not named gets the default.
+ITERATIONS = {"towers": 1000, "sovereign": 600, "overseer": 600, "territories": 400}
+DEFAULT_ITERATIONS = 500
+#: the search's settings besides its budget: the "normal" computer's, without its jitter
+#: (an analysis is meant to be repeatable) and without its time cap (same reason)
+SEARCH = "leaf_eval=true,widen=1,c=0.2"
+#: a child of the root visited this often (or more) is valued by the search itself; below,
+#: its estimate is too noisy and the position after the move is searched instead
+TRUSTED_VISITS = 24
+#: a move is listed among the worst only when it lost at least this much of a win
+WORST_MIN_LOSS = 0.08
+#: how many of the worst moves are listed
+WORST_COUNT = 5
+#: the level whose computer player names the preferred move in games with continuous moves
+CONTINUOUS_LEVEL = "easy"
+
+
+class AnalysisCancelled(BoardlabError):
+    """The analysis was stopped (its ``stop`` callback said so) before it finished."""
+
+    code = "refused"
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    """One move of the game: who made it and what it was worth.
+
+    ``chances`` are every seat's estimated return after the move (they sum to 1).
+    For a decision: ``preferred`` is the engine's move, ``best`` the mover's estimated
+    return after it, ``played`` after the move played, ``loss`` = best - played (>= 0).
+    Chance moves have None in these and a loss of 0.
+    """
+
+    number: int
+    by: Player
+    move: str
+    chances: tuple[float, ...]
+    preferred: str | None = None
+    best: float | None = None
+    played: float | None = None
+    loss: float = 0.0
+
+    @property
+    def is_decision(self) -> bool:
+        return self.by >= 0
+
+    @property
+    def differs(self) -> bool:
+        """The engine preferred another move than the one played."""
+        return self.preferred is not None and self.preferred != self.move
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "by": self.by if self.by >= 0 else "chance",
+            "move": self.move,
+            "chances": [round(chance, 4) for chance in self.chances],
+            "preferred": self.preferred,
+            "best": None if self.best is None else round(self.best, 4),
+            "played": None if self.played is None else round(self.played, 4),
+            "loss": round(self.loss, 4),
+        }
+
+
+@dataclass
+class Analysis:
+    """A whole game's analysis: the chances at the start, then one entry per move."""
+
+    game_id: str
+    seat_names: list[str]
+    method: str  # "search" (mcts per position) or "evaluate" (continuous moves)
+    agent: str  # the spec that searched (or named the preferred move)
+    iterations: int | None
+    seed: int
+    start: tuple[float, ...]
+    moves: list[MoveAnalysis] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def worst(self) -> list[MoveAnalysis]:
+        """The decisions that lost the most (at least :data:`WORST_MIN_LOSS`), worst first;
+        ties go to the earlier move."""
+        lossy = [entry for entry in self.moves if entry.is_decision and entry.loss >= WORST_MIN_LOSS]
+        return sorted(lossy, key=lambda entry: (-entry.loss, entry.number))[:WORST_COUNT]
+
+    def series(self) -> list[tuple[float, ...]]:
+        """Every seat's chances at the start (index 0) and after each move."""
+        return [self.start, *(entry.chances for entry in self.moves)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "game": self.game_id,
+            "players": len(self.seat_names),
+            "seat_names": list(self.seat_names),
+            "method": self.method,
+            "agent": self.agent,
+            "iterations": self.iterations,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 2),
+            "start": [round(chance, 4) for chance in self.start],
+            "moves": [entry.to_json() for entry in self.moves],
+            "worst": [entry.number for entry in self.worst],
+        }
+
+
+# --- budgets and specs --------------------------------------------------------------------------
+def default_iterations(game: Game) -> int:
+    """The analysis's iterations per position for ``game`` (:data:`ITERATIONS`)."""
+    return ITERATIONS.get(game.id, DEFAULT_ITERATIONS)
+
+
+def search_spec(game: Game, iterations: int | None = None) -> str:
+    """The ``mcts`` spec that searches each position of ``game``."""
+    budget = default_iterations(game) if iterations is None else iterations
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise OptionError(f"analysis budget {budget!r}: give a whole number of iterations, 1 or more")
+    return f"mcts:iterations={budget},{SEARCH}"
+
+
+def hint_spec(game: Game, iterations: int | None = None) -> str:
+    """The agent that suggests a move during play. It is handed the seat's own view (a
+    resampled state), so where information is hidden it must be a search over many guesses
+    (the game's ``normal`` computer, information-set MCTS) rather than one ``mcts`` tree on a
+    single guess; games with continuous moves get their ``normal`` computer too."""
+    if game.has_hidden_information or game.continuous_moves:
+        return level_spec(game, "normal")
+    return search_spec(game, iterations)
+
+
+# --- the analysis -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Position:
+    """What the engine thinks of one position."""
+
+    chances: tuple[float, ...]
+    mover: Player
+    preferred: Move | None = None
+    best: float | None = None
+    #: the searched value of each root move with enough visits, by notation
+    values: dict[str, float] = field(default_factory=dict)
+
+
+def analyse(
+    source: Record | Sequence[State],
+    *,
+    iterations: int | None = None,
+    seed: int = 0,
+    on_progress: Callable[[int, int], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Analysis:
+    """Analyse a game: a :class:`Record` (its moves are replayed and checked) or a list of
+    states, the start first, each the one before plus one move.
+
+    ``iterations`` per searched position (default :func:`default_iterations`); ``seed``
+    seeds every search (position ``p`` gets ``derive_seed(seed, p)``), so the same game and
+    seed give the same analysis. ``on_progress(done, total)`` after each position;
+    ``stop()`` is asked between positions and ends the work with :class:`AnalysisCancelled`.
+    """
+    began = time.perf_counter()
+    states, texts, ending_returns = _game_of(source)
+    game = states[0].game
+    continuous = game.continuous_moves
+    spec = _continuous_spec(game) if continuous else search_spec(game, iterations)
+    total = len(states)
+    judged: list[_Position] = []
+    for index, state in enumerate(states):
+        if stop is not None and stop():
+            raise AnalysisCancelled(f"the analysis was stopped after {index} of {total} positions")
+        if index == total - 1 and ending_returns is not None:
+            # the match ended outside the rules (a resignation, an agreed draw): that is the result
+            judged.append(_Position(tuple(ending_returns), state.current_player()))
+        elif continuous:
+            judged.append(_judge_statically(state, spec, derive_seed(seed, state.ply)))
+        else:
+            judged.append(_search(state, spec, derive_seed(seed, state.ply)))
+        if on_progress is not None:
+            on_progress(index + 1, total)
+    analysis = Analysis(
+        game_id=game.id,
+        seat_names=[game.player_name(seat) for seat in range(game.num_players)],
+        method="evaluate" if continuous else "search",
+        agent=spec,
+        iterations=None if continuous else (default_iterations(game) if iterations is None else iterations),
+        seed=seed,
+        start=judged[0].chances,
+    )
+    for number, text in enumerate(texts, 1):
+        before, after = judged[number - 1], judged[number]
+        analysis.moves.append(_move_entry(number, text, states[number - 1], before, after, continuous))
+    analysis.seconds = time.perf_counter() - began
+    return analysis
+
+
+def _game_of(source: Record | Sequence[State]) -> tuple[list[State], list[str], tuple[float, ...] | None]:
+    """The states (start first), the moves' notation, and the returns of a match-level ending."""
+    if isinstance(source, Record):
+        state = source.initial_state()
+        states = [state.copy()]
+        for _number, _text, state in source.states():
+            states.append(state.copy())
+        ending = None
+        if source.ending is not None:
+            ending = tuple(source.ending.result(states[-1].game).returns)
+        return states, list(source.moves), ending
+    states = list(source)
+    if not states:
+        raise OptionError("nothing to analyse: no states")
+    texts = []
+    for number, (before, after) in enumerate(zip(states, states[1:]), 1):
+        if after.ply != before.ply + 1 or not after.history:
+            raise OptionError(f"state {number} is not the one before it plus one move")
+        texts.append(str(after.history[-1]))
+    return states, texts, None
+
+
+def _move_entry(
+    number: int, text: str, state: State, before: _Position, after: _Position, continuous: bool
+) -> MoveAnalysis:
+    mover = state.current_player()
+    if mover < 0 or before.preferred is None:
+        return MoveAnalysis(number, mover, text, after.chances)
+    preferred = str(before.preferred)
+    best = before.best if before.best is not None else before.chances[mover]
+    if text == preferred:
+        played = best
+    elif continuous:
+        played = _value_after(state, text, mover)
+    elif text in before.values and after.mover != TERMINAL:
+        played = before.values[text]
+    else:
+        played = after.chances[mover]
+    return MoveAnalysis(number, mover, text, after.chances, preferred, best, played, max(0.0, best - played))
+
+
+def _search(state: State, spec: str, seed: int) -> _Position:
+    """Search one position (see the module's notes for what becomes of the numbers)."""
+    mover = state.current_player()
+    if mover == TERMINAL:
+        return _Position(tuple(state.returns()), mover)
+    if mover == CHANCE:
+        return _Position(_shares(state, None, 0.0), mover)
+    agent = make_agent(spec, seed=seed, game=state.game)
+    root = agent.search(state)  # type: ignore[attr-defined]
+    visited = [child for child in root.children if child.visits > 0 and child.move is not None]
+    if not visited:  # a search that ran no iteration (it cannot, but a cap might): the evaluation
+        return _Position(_shares(state, None, 0.0), mover)
+    # A search may prove a win (``winning``) or a move lost (``lost``) long before their visit
+    # counts say so; those marks are read where the search has them, and ignored otherwise.
+    proven = getattr(root, "winning", None)
+    win = proven.move if proven is not None and proven.move is not None else _win_on_the_spot(state, mover, visited)
+    if win is not None:
+        preferred, best = win, 1.0
+    else:
+        top = max(visited, key=lambda child: (child.visits, child.value / child.visits))
+        preferred, best = top.move, top.value / top.visits
+    values = {
+        str(child.move): 0.0 if getattr(child, "lost", False) else child.value / child.visits
+        for child in visited
+        if child.visits >= TRUSTED_VISITS or getattr(child, "lost", False)
+    }
+    values[str(preferred)] = best
+    return _Position(_shares(state, mover, best), mover, preferred, best, values)
+
+
+def _win_on_the_spot(state: State, mover: Player, visited: list[Any]) -> Move | None:
+    """A move that wins at once: the game's own ``winning_move()``, or a root move the search
+    valued as a sure win that really ends the game in the mover's favour. The search stops as
+    soon as it finds one, so such a move may have fewer visits than the others."""
+    named = state.winning_move()
+    if named is not None:
+        return named
+    for child in visited:
+        if child.value / child.visits >= 0.999:
+            trial = state.copy()
+            trial.apply(child.move)
+            if trial.current_player() == TERMINAL and trial.returns()[mover] == 1.0:
+                return child.move  # type: ignore[no-any-return]
+    return None
+
+
+def _shares(state: State, mover: Player | None, mover_share: float) -> tuple[float, ...]:
+    """Every seat's chance: ``mover`` gets ``mover_share`` (None: nobody is searched) and the
+    others split the rest in proportion to the evaluation; the whole sums to 1."""
+    n = state.num_players
+    estimate = state.evaluate()
+    weights = [max(0.0, float(value)) for value in estimate] if estimate is not None else [1.0] * n
+    others = [seat for seat in range(n) if seat != mover]
+    rest = 1.0 - mover_share if mover is not None else 1.0
+    total = sum(weights[seat] for seat in others)
+    chances = [0.0] * n
+    if mover is not None:
+        chances[mover] = mover_share
+    for seat in others:
+        chances[seat] = rest * (weights[seat] / total if total > 0 else 1.0 / len(others))
+    return tuple(chances)
+
+
+# --- games with continuous moves ----------------------------------------------------------------
+def _continuous_spec(game: Game) -> str:
+    """The ``easy`` computer of ``game``, without a time cap where it has one (``seconds=0``):
+    its budget is a count of simulations, so the analysis is the same on a busy machine."""
+    spec = level_spec(game, CONTINUOUS_LEVEL)
+    name, params = parse_spec(spec)
+    if "seconds" in agent_class(name).params and "seconds" not in params:
+        spec += ",seconds=0" if ":" in spec else ":seconds=0"
+    return spec
+
+
+def _judge_statically(state: State, spec: str, seed: int) -> _Position:
+    mover = state.current_player()
+    if mover == TERMINAL:
+        return _Position(tuple(state.returns()), mover)
+    chances = _shares(state, None, 0.0)
+    if mover == CHANCE:
+        return _Position(chances, mover)
+    preferred = make_agent(spec, seed=seed, game=state.game).choose(state.copy())
+    best = _value_after(state, str(preferred), mover)
+    return _Position(chances, mover, preferred, best, {str(preferred): best})
+
+
+def _value_after(state: State, text: str, mover: Player) -> float:
+    """``mover``'s return after ``text`` by the result or the evaluation of its preview."""
+    after = state.preview(text)
+    if after.current_player() == TERMINAL:
+        return after.returns()[mover]
+    return _shares(after, None, 0.0)[mover]
+
+
+__all__ = [
+    "Analysis",
+    "AnalysisCancelled",
+    "DEFAULT_ITERATIONS",
+    "FORMAT",
+    "ITERATIONS",
+    "MoveAnalysis",
+    "analyse",
+    "default_iterations",
+    "hint_spec",
+    "search_spec",
+]

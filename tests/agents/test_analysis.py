@@ -1,0 +1,163 @@
+"""The analysis of a game (boardlab.agents.analysis): chances, preferred moves, losses, budgets.
+
+Budgets are tiny: what is checked is what the numbers mean, not how strong the engine is."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+import boardlab
+from boardlab import Record
+from boardlab.agents.analysis import AnalysisCancelled, analyse, default_iterations, hint_spec, search_spec
+from boardlab.core.errors import OptionError
+from boardlab.core.match import Match
+from boardlab.core.records import Ending
+
+#: Black to move in a Towers game between two `normal` computers (move 35 of a simulated
+#: game). d4S opens the way for White's b2N, which wins on the spot; most other moves do not.
+BLUNDER_POSITION = (
+    "-,WW,-,-,-,B,-/W,W,W,CW,-,BB,B/-,-,-,-,-,BB,B/-,C,BB,CWB,-,CB,-/-,B,B,WW,-,W,-/"
+    "B,BWW,W,CW,W,W,W/B,B,-,-,-,W,- B 2"
+)
+
+
+def blunder_states() -> list[boardlab.State]:
+    state = boardlab.load("towers").state_from_position(BLUNDER_POSITION, 0)
+    states = [state.copy()]
+    for move in ("d4S", "b2N"):
+        state.play(move)
+        states.append(state.copy())
+    assert states[-1].is_over() and states[-1].winners() == (0,)
+    return states
+
+
+def random_states(game: boardlab.Game, moves: int, seed: int) -> list[boardlab.State]:
+    """The start and the positions after each of ``moves`` random moves (chance by the seed)."""
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    states = [state.copy()]
+    while len(states) <= moves and not state.is_over():
+        state.apply(state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves()))
+        states.append(state.copy())
+    return states
+
+
+def assert_chances(chances: tuple[float, ...], players: int) -> None:
+    assert len(chances) == players
+    assert all(0.0 <= chance <= 1.0 for chance in chances), chances
+    assert math.isclose(sum(chances), 1.0, abs_tol=1e-9), chances
+
+
+def test_a_move_that_loses_on_the_spot_is_the_worst_and_the_engine_prefers_another() -> None:
+    analysis = analyse(blunder_states(), iterations=60, seed=3)
+    blunder, win = analysis.moves
+    assert [entry.number for entry in analysis.worst] == [1]
+    assert blunder.move == "d4S" and blunder.by == 1
+    assert blunder.preferred is not None and blunder.preferred != "d4S" and blunder.differs
+    # the engine gave Black a real game before the move and none after it
+    assert blunder.best is not None and blunder.best > 0.3
+    assert blunder.played == 0.0 and blunder.loss == pytest.approx(blunder.best)
+    assert blunder.chances == (1.0, 0.0)  # after d4S White wins at once: the search finds it
+    # White's winning move is the engine's move too: no loss
+    assert win.preferred == "b2N" and win.loss == 0.0 and not win.differs
+    assert win.chances == (1.0, 0.0)
+
+
+def test_a_record_and_its_states_give_the_same_analysis_and_the_same_seed_the_same_numbers() -> None:
+    states = blunder_states()
+    record = Record.for_state(states[-1])
+    first = analyse(record, iterations=40, seed=5).to_json()
+    again = analyse(record, iterations=40, seed=5).to_json()
+    from_states = analyse(states, iterations=40, seed=5).to_json()
+    for data in (first, again, from_states):
+        data.pop("seconds")
+    assert first == again == from_states
+    assert first["format"] == "boardlab-analysis/1" and first["worst"] == [1]
+    assert first["moves"][0]["preferred"] != "d4S"
+
+
+def test_the_same_seed_repeats_the_numbers_where_the_search_draws_chance() -> None:
+    """Territories has dice: the search samples them with its own generator, which the
+    analysis's seed seeds, so a second run repeats the first exactly."""
+    game = boardlab.load("territories")
+    states = random_states(game, 6, seed=2)
+    one = [entry.to_json() for entry in analyse(states, iterations=30, seed=1).moves]
+    assert one == [entry.to_json() for entry in analyse(states, iterations=30, seed=1).moves]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "moves"),
+    [("towers", 2, 8), ("towers", 4, 8), ("territories", 2, 10), ("overseer", 2, 4), ("sovereign", 2, 4)],
+)
+def test_chances_are_returns_that_sum_to_one_after_every_move(game_id: str, players: int, moves: int) -> None:
+    game = boardlab.load(game_id, players=players)
+    states = random_states(game, moves, seed=4)
+    analysis = analyse(states, iterations=12, seed=0)
+    assert len(analysis.moves) == len(states) - 1 and len(analysis.series()) == len(states)
+    assert_chances(analysis.start, players)
+    for entry, state in zip(analysis.moves, states):
+        assert_chances(entry.chances, players)
+        assert entry.by == state.current_player()
+        if entry.is_decision:
+            assert entry.preferred is not None and entry.loss >= 0.0
+            state.parse_move(entry.preferred)  # a legal move where it was preferred
+        else:
+            assert entry.preferred is None and entry.loss == 0.0
+
+
+def test_a_finished_game_ends_on_its_result_and_a_resignation_on_the_ending() -> None:
+    game = boardlab.load("towers")
+    match = Match(game, seed=9)
+    for _ in range(3):
+        match.play(match.to_move(), match.legal_moves(match.to_move())[0])
+    match.resign(1)
+    record = match.record()
+    assert record.ending == Ending("resign", 1)
+    analysis = analyse(record, iterations=10)
+    assert analysis.moves[-1].chances == (1.0, 0.0)
+    assert analysis.to_json()["moves"][-1]["chances"] == [1.0, 0.0]
+
+
+def test_honor_is_judged_by_its_evaluation_and_its_easy_computer_within_a_bounded_time() -> None:
+    pytest.importorskip("pymunk")
+    game = boardlab.load("honor")
+    match = Match(game, boardlab.agents.seat_agents(game, ["easy", "easy"], seed=3), seed=3)
+    while match.ply < 14 and not match.is_over():
+        match.play_computer()
+    analysis = analyse(match.record(), iterations=999_999, seed=0)  # the budget is not the search's here
+    assert analysis.method == "evaluate" and analysis.iterations is None
+    assert analysis.agent == "honor:level=easy,seconds=0"
+    assert analysis.seconds < 60
+    for entry in analysis.moves:
+        assert_chances(entry.chances, 2)
+        assert (entry.preferred is not None) == entry.is_decision
+
+
+def test_stop_ends_the_analysis_between_positions() -> None:
+    seen: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append(done)
+
+    with pytest.raises(AnalysisCancelled):
+        analyse(blunder_states(), iterations=10, on_progress=progress, stop=lambda: len(seen) >= 1)
+    assert seen == [1]
+
+
+@pytest.mark.parametrize("budget", [0, -5, 2.5, True])
+def test_a_bad_budget_is_refused(budget: object) -> None:
+    with pytest.raises(OptionError, match="budget"):
+        analyse(blunder_states(), iterations=budget)  # type: ignore[arg-type]
+
+
+def test_budgets_and_hint_specs_are_deterministic_and_fit_the_game() -> None:
+    towers = boardlab.load("towers")
+    assert search_spec(towers) == f"mcts:iterations={default_iterations(towers)},leaf_eval=true,widen=1,c=0.2"
+    assert "seconds" not in search_spec(towers)  # a time limit would make the analysis depend on the machine
+    assert hint_spec(towers) == search_spec(towers)
+    # where information is hidden, a hint searches over many guesses of the others' cards
+    assert hint_spec(boardlab.load("territories")).startswith("ismcts:")
+    assert hint_spec(boardlab.load("honor")).startswith("honor:")
