@@ -15,11 +15,12 @@ from starlette.exceptions import HTTPException
 
 from .. import __version__
 from ..core.errors import BoardlabError
+from .analysis import Analyses, Hints
 from .computer import ComputerPlayers
 from .errors import ERROR_STATUS, error_body, status_for
 from .limits import BodyLimit
 from .replays import Replays
-from .routers import actions, catalog, live, pages, records, rooms
+from .routers import actions, analysis, catalog, live, pages, records, rooms
 from .schemas import BAD_TEXT, unstorable
 from .security import SecurityHeaders, security_headers
 from .service import RoomService
@@ -45,6 +46,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         try:
             yield
         finally:
+            app.state.analyses.close()
             await service.close()
 
     app = FastAPI(title="boardlab", version=__version__, description=DESCRIPTION, lifespan=lifespan)
@@ -52,7 +54,9 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.storage = storage
     app.state.service = service
     app.state.replays = Replays()
-    for module in (catalog, rooms, actions, records, live):
+    app.state.analyses = Analyses()
+    app.state.hints = Hints()
+    for module in (catalog, rooms, actions, records, analysis, live):
         app.include_router(module.router)
     _handle_errors(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
