@@ -66,8 +66,11 @@ async def player(base: str, room: str, token: str, seat: int, think: float, rng:
     ws_base = base.replace("http", "ws", 1)
     async with (
         httpx.AsyncClient(base_url=base, limits=httpx.Limits(max_connections=1), timeout=60, verify=TLS) as client,
-        connect(f"{ws_base}/api/rooms/{room}/live?token={token}", max_size=2**24, open_timeout=60, compression=None) as socket,
+        connect(f"{ws_base}/api/rooms/{room}/live", max_size=2**24, open_timeout=60, compression=None) as socket,
     ):
+        # the token goes in the first message, never the address (the spectators' state before
+        # its answer has no legal moves: the loop below passes over it)
+        await socket.send(json.dumps({"type": "auth", "token": token, "seat": seat}))
         while time.monotonic() < stop:
             try:
                 message = json.loads(await asyncio.wait_for(socket.recv(), timeout=max(0.1, stop - time.monotonic())))

@@ -22,7 +22,7 @@ from .limits import BodyLimit
 from .replays import Replays
 from .routers import actions, analysis, catalog, live, pages, records, rooms
 from .schemas import BAD_TEXT, unstorable
-from .security import SecurityHeaders, security_headers
+from .security import SecurityHeaders, hide_secrets_in_logs, security_headers
 from .service import RoomService
 from .settings import Settings
 from .storage import Storage
@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hide_secrets_in_logs()
         await service.start()
         try:
             yield

@@ -9,6 +9,9 @@ with an inline starter script, so they get a policy of their own.
 
 from __future__ import annotations
 
+import logging
+import re
+
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -63,4 +66,38 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-__all__ = ["SecurityHeaders", "security_headers"]
+#: secrets that can reach an address: an invite code (a page's ``?invite=``) and a seat token
+#: from an older client (``?token=``, which the WebSocket now refuses: the log line comes first)
+SECRET_IN_ADDRESS = re.compile(r"\b(token|invite)=[^&\s\"']*")
+#: the loggers that print request addresses (uvicorn's access log, and its WebSocket lines)
+ADDRESS_LOGGERS = ("uvicorn.access", "uvicorn.error")
+
+
+def redact(text: str) -> str:
+    return SECRET_IN_ADDRESS.sub(r"\1=[hidden]", text)
+
+
+class RedactSecrets(logging.Filter):
+    """Hide secrets in the addresses a log record carries. The arguments are edited in place
+    rather than the record formatted here: uvicorn's access formatter unpacks them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {key: redact(arg) if isinstance(arg, str) else arg for key, arg in record.args.items()}
+        return True
+
+
+def hide_secrets_in_logs() -> None:
+    """Put :class:`RedactSecrets` on the loggers that print addresses (once; after the server
+    configured its logging, which would otherwise replace them)."""
+    for name in ADDRESS_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(existing, RedactSecrets) for existing in logger.filters):
+            logger.addFilter(RedactSecrets())
+
+
+__all__ = ["RedactSecrets", "SecurityHeaders", "hide_secrets_in_logs", "redact", "security_headers"]

@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterator
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 from httpx import Response
 
 from boardlab.server import Settings, create_app
@@ -88,6 +89,19 @@ class Harness:
     def live_room(self, room: str) -> Room:
         """The room in memory (for checks against the real match)."""
         return self.app.state.service.loaded(room)
+
+
+@contextmanager
+def watch(client: TestClient, room: str, token: str | None = None, seat: int | None = None) -> Iterator[WebSocketTestSession]:
+    """The room's WebSocket as the page opens it: the token (and seat) in the first message, never
+    in the address. The spectators' state that comes before the answer is read here, so the
+    socket's next message is the first one for the token's seat."""
+    with client.websocket_connect(f"/api/rooms/{room}/live") as socket:
+        if token is not None:
+            first = socket.receive_json()
+            assert first["type"] == "state" and first["seat"] is None, first
+            socket.send_json({"type": "auth", "token": token, "seat": seat})
+        yield socket
 
 
 def test_settings(url: str, data_dir: Path, **overrides: Any) -> Settings:

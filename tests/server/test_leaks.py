@@ -16,8 +16,7 @@ from boardlab.server import rooms as room_module
 from boardlab.server import service as service_module
 from boardlab.server.routers import rooms as rooms_router
 from boardlab.testing import leaked
-from tests.server.harness import Harness
-from tests.server.test_live import live
+from tests.server.harness import Harness, watch
 
 HIDDEN_INFORMATION_GAMES = [game for game in boardlab.game_ids() if boardlab.game_class(game).has_hidden_information]
 #: actions per game: enough for cards to be dealt, drawn, traded and shown
@@ -91,10 +90,9 @@ def test_no_message_to_a_seat_or_a_spectator_holds_a_secret_of_theirs(
         tokens[1] = server.join(created.room, created.invites[0]["code"]).json()["token"]
     rng = random.Random(7)
     received: dict[int | None, list[dict[str, Any]]] = {}
-    watchers = {seat: live(created.room, token) for seat, token in tokens.items()}
     with (
-        server.client.websocket_connect(watchers[0]) as first,
-        server.client.websocket_connect(live(created.room)) as spectator,
+        watch(server.client, created.room, tokens[0]) as first,
+        watch(server.client, created.room) as spectator,
     ):
         received[0], received[None] = [first.receive_json()], [spectator.receive_json()]
         for _ in range(ACTIONS):

@@ -6,23 +6,16 @@ from __future__ import annotations
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.harness import Harness
-
-
-def live(room: str, token: str | None = None, seat: int | None = None) -> str:
-    query = [f"token={token}"] if token else []
-    if seat is not None:
-        query.append(f"seat={seat}")
-    return f"/api/rooms/{room}/live" + ("?" + "&".join(query) if query else "")
+from tests.server.harness import Harness, watch
 
 
 def test_watchers_get_the_state_at_once_and_every_change_as_their_seat_sees_it(server: Harness) -> None:
     created = server.create("towers", ["here", "invite"])
     guest = server.join(created.room, created.invites[0]["code"]).json()["token"]
     with (
-        server.client.websocket_connect(live(created.room, created.token)) as host,
-        server.client.websocket_connect(live(created.room, guest)) as visitor,
-        server.client.websocket_connect(live(created.room)) as spectator,
+        watch(server.client, created.room, created.token) as host,
+        watch(server.client, created.room, guest) as visitor,
+        watch(server.client, created.room) as spectator,
     ):
         first = host.receive_json()
         assert first["type"] == "state" and first["seat"] == 0 and first["legal_moves"]
@@ -41,17 +34,17 @@ def test_watchers_get_the_state_at_once_and_every_change_as_their_seat_sees_it(s
 
 def test_a_reconnecting_client_gets_the_current_state_at_once(server: Harness) -> None:
     created = server.create("towers", ["here", "here"])
-    with server.client.websocket_connect(live(created.room, created.token)) as first:
+    with watch(server.client, created.room, created.token) as first:
         assert first.receive_json()["ply"] == 0
     state = server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0).json()
-    with server.client.websocket_connect(live(created.room, created.token)) as again:
+    with watch(server.client, created.room, created.token) as again:
         message = again.receive_json()
         assert message["ply"] == 1 and message["revision"] == state["revision"] and message["seat"] == 1
 
 
 def test_the_computers_move_arrives_without_asking(server: Harness) -> None:
     created = server.create("towers", ["here", "computer:easy"])
-    with server.client.websocket_connect(live(created.room, created.token)) as watcher:
+    with watch(server.client, created.room, created.token) as watcher:
         watcher.receive_json()
         server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0)
         seen = watcher.receive_json()
@@ -65,7 +58,7 @@ def test_the_computers_move_arrives_without_asking(server: Harness) -> None:
 def test_a_token_sent_in_a_message_turns_a_spectator_into_its_seat(server: Harness) -> None:
     created = server.create("towers", ["here", "invite"])
     guest = server.join(created.room, created.invites[0]["code"]).json()["token"]
-    with server.client.websocket_connect(live(created.room)) as socket:
+    with watch(server.client, created.room) as socket:
         assert socket.receive_json()["seat"] is None
         socket.send_json({"type": "ping"})
         assert socket.receive_json() == {"type": "pong"}
@@ -85,13 +78,18 @@ def test_a_token_sent_in_a_message_turns_a_spectator_into_its_seat(server: Harne
         assert socket.receive_json()["seat"] == 1
 
 
-@pytest.mark.parametrize(("room_kind", "token", "code", "close"), [("real", "wrong", "bad_token", 4403), ("none", None, "unknown_room", 4404)])
-def test_a_bad_token_or_room_closes_the_socket_with_the_error(
-    server: Harness, room_kind: str, token: str | None, code: str, close: int
+@pytest.mark.parametrize(("room_kind", "query", "code", "close"), [("none", "", "unknown_room", 4404), ("real", "?token=T", "bad_request", 4422)])
+def test_an_unknown_room_or_a_token_in_the_address_closes_the_socket_with_the_error(
+    server: Harness, room_kind: str, query: str, code: str, close: int
 ) -> None:
-    room = server.create("towers", ["here", "here"]).room if room_kind == "real" else "nosuchroom"
-    with server.client.websocket_connect(live(room, token)) as socket:
-        assert socket.receive_json()["error"]["code"] == code
+    created = server.create("towers", ["here", "here"])
+    room = created.room if room_kind == "real" else "nosuchroom"
+    query = query.replace("T", str(created.token))
+    with server.client.websocket_connect(f"/api/rooms/{room}/live{query}") as socket:
+        error = socket.receive_json()["error"]
+        assert error["code"] == code
+        if query:
+            assert "first message" in error["message"] and str(created.token) not in error["message"]
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
         assert closed.value.code == close
@@ -99,7 +97,7 @@ def test_a_bad_token_or_room_closes_the_socket_with_the_error(
 
 def test_the_log_comes_as_a_delta_after_the_first_message(server: Harness) -> None:
     created = server.create("towers", ["here", "here"])
-    with server.client.websocket_connect(live(created.room, created.token)) as socket:
+    with watch(server.client, created.room, created.token) as socket:
         assert socket.receive_json()["log_start"] == 0
         state = created.state
         texts = []

@@ -10,7 +10,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import httpx
 
@@ -24,16 +24,23 @@ def free_port() -> int:
 
 @contextmanager
 def serve_process(
-    data_dir: Path, log: Path, database_url: str | None = None, *, gentle_stop: bool = False
+    data_dir: Path,
+    log: Path,
+    database_url: str | None = None,
+    *,
+    gentle_stop: bool = False,
+    options: Sequence[str] = (),
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``boardlab serve`` in a session of its own (so that its whole process group, the
     computer's pool included, can be stopped) once it answers; yields its URL and process.
 
-    At the end it is killed with SIGKILL, or with ``gentle_stop`` first asked with SIGTERM."""
+    At the end it is killed with SIGKILL, or with ``gentle_stop`` first asked with SIGTERM.
+    ``options`` go on its command line (``--log-level info``)."""
     port = free_port()
     command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
     if database_url is not None:
         command += ["--database-url", database_url]
+    command += options
     with open(log, "ab") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"

@@ -1,8 +1,9 @@
 """``/api/rooms/{room_id}/live``: a WebSocket per room that sends the room's state at once on
 connecting and again after every change.
 
-The seat token comes as ``?token=`` or later in a message ``{"type": "auth", "token": ...}``
-(the state is then re-sent as that seat sees it); without one the client is a spectator.
+The seat token comes in a message ``{"type": "auth", "token": ..., "seat": ...}``, first or
+later (the state is then re-sent as that seat sees it); without one the client is a
+spectator. Never in the address: servers and proxies log addresses, so ``?token=`` is refused.
 A client may also send ``{"type": "ping"}`` (answered ``{"type": "pong"}``). Moves and the
 other actions go through the HTTP routes, which acknowledge them once they are stored.
 Refusals arrive as ``{"type": "error", "error": {"code", "message"}}``; an unknown room or a
@@ -13,9 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Optional
+from typing import Any
 
-from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ...core.errors import BoardlabError
 from ..deps import Service
@@ -95,13 +96,16 @@ async def live(
     websocket: WebSocket,
     room_id: str,
     service: Service,
-    token: Optional[str] = Query(None),
-    seat: Optional[int] = Query(None),
 ) -> None:
     await websocket.accept()
     connection = Connection(websocket, service, room_id, websocket.app.state.settings.max_body_bytes)
     try:
-        await connection.watch(token, seat)
+        if "token" in websocket.query_params:
+            raise ServerError(
+                "the seat token goes in the first message, {\"type\": \"auth\", \"token\": ...}, never in the "
+                "address (addresses are logged)"
+            )
+        await connection.watch(None, None)
     except BoardlabError as exc:
         await connection.error(exc)
         await websocket.close(code=4000 + status_for(exc))

@@ -1,6 +1,8 @@
 // The room's WebSocket (docs/server.md, "The WebSocket"): state messages as they happen, the
 // log rebuilt from its deltas, and a reconnection whenever the connection drops. The server
 // sends the whole current state on connecting, so a reconnected page is up to date at once.
+// The seat token goes in the first message, never in the address: servers and proxies log
+// addresses.
 
 import { liveUrl } from "./api.js";
 
@@ -20,14 +22,17 @@ export function watchRoom(roomId, token, { onState, onStatus }) {
   let pinger = null;
 
   function connect() {
-    const url = liveUrl(roomId) + (token ? `?token=${encodeURIComponent(token)}` : "");
-    const current = new WebSocket(url);
+    const current = new WebSocket(liveUrl(roomId));
     socket = current;
     log = [];
     let lastError = null;
     let heard = Date.now();
+    // with a token, the spectators' state the server sends on connecting is not this page's:
+    // it waits for the answer to its auth (a state for one of its seats)
+    let seated = !token;
     current.onopen = () => {
       attempt = 0;
+      if (token) current.send(JSON.stringify({ type: "auth", token, seat: null }));
       onStatus("open");
       pinger = setInterval(() => {
         // a connection that went silent (a network gone without a word) is closed and made again
@@ -39,6 +44,10 @@ export function watchRoom(roomId, token, { onState, onStatus }) {
       heard = Date.now();
       const message = JSON.parse(event.data);
       if (message.type === "state") {
+        if (!seated) {
+          if (!message.your_seats.length) return;
+          seated = true;
+        }
         // the log comes as a delta against the previous message on this connection; one sent
         // before an auth (whose answer brings the whole log) cannot be applied and is skipped
         if (message.log_start > log.length) return;
@@ -46,6 +55,12 @@ export function watchRoom(roomId, token, { onState, onStatus }) {
         onState({ ...message, log_start: 0, log: log.slice() });
       } else if (message.type === "error") {
         lastError = message.error;
+        if (!seated) {
+          // the token was refused: as with a closed connection, retrying would get the same answer
+          stopped = true;
+          current.close();
+          onStatus("closed", message.error);
+        }
       }
     };
     current.onclose = (event) => {
