@@ -32,6 +32,7 @@ const page = {
   connection: "",
   confirmResign: false,
   receivedAt: 0,
+  hint: null, // the engine's suggestion for this position: {revision, seat, busy | move, path | error}
 };
 
 // --- starting ------------------------------------------------------------------------------
@@ -149,6 +150,7 @@ function accept(message) {
     page.picker.setMoves(message.legal_moves);
     hideChooser();
     page.confirmResign = false;
+    page.hint = null; // a hint is for the position it was asked in
   }
   if (message.status === "finished") page.replay.finish(message);
   // a second identity of this browser (its own invite link) holds the seat deciding now
@@ -239,7 +241,7 @@ function drawBoard(message) {
   const number = page.replay.active ? page.replay.number : log.length;
   page.renderer.render(shown, {
     selected: page.picker.selected.slice(),
-    targets: page.replay.active || !interactive() ? new Map() : page.picker.targets(),
+    targets: page.replay.active || !interactive() ? new Map() : hintedTargets(page.picker.targets()),
     lastMove: number > 0 ? log[number - 1] || null : null,
     interactive: !page.replay.active && interactive(),
     replay: page.replay.active,
@@ -326,8 +328,75 @@ function drawActions(message, heldSeats) {
   }
   const clock = match.move_seconds ? h("p", { id: "clock", class: "clock" }) : null;
   const watching = !mine && message.status !== "finished" ? h("p", { class: "muted" }, "You are watching this game.") : null;
-  replace($("actions"), h("h2", {}, mine ? "Play" : "Game"), mine && playing ? typed : null, watching, clock, h("div", { class: "buttons" }, buttons));
+  replace($("actions"), h("h2", {}, mine ? "Play" : "Game"), mine && playing ? typed : null, drawHint(message, heldSeats),
+    watching, clock, h("div", { class: "buttons" }, buttons));
   tickClock();
+}
+
+// --- hints -------------------------------------------------------------------------------------
+/**
+ * Hints are offered to the seat deciding here, in rooms without an invited person (a person
+ * against the computer, or people at one screen): nobody there is treated unfairly by one.
+ * The server works the hint out from this seat's own view only (docs/analysis.md).
+ */
+function hintsOffered(message, heldSeats) {
+  return heldSeats.length > 0 && interactive() && !message.seats.some((seat) => seat.kind === "invite");
+}
+
+function drawHint(message, heldSeats) {
+  if (!hintsOffered(message, heldSeats)) return null;
+  const hint = page.hint && page.hint.revision === message.revision ? page.hint : null;
+  const button = h("button", {
+    type: "button", id: "hint", disabled: Boolean(hint && hint.busy), onclick: askHint,
+    title: "the engine's suggestion for this position",
+  }, hint && hint.busy ? "Thinking…" : "Hint");
+  let shown = null;
+  if (hint && hint.move) {
+    shown = h("p", { id: "hint-text", class: "hint-text", role: "status" },
+      "The engine suggests ", h("strong", {}, hint.move), hint.path ? " (highlighted on the board). " : ". ",
+      h("button", { type: "button", id: "hint-play", class: "link", onclick: () => play(hint.move) }, "Play it"));
+  } else if (hint && hint.error) {
+    shown = h("p", { id: "hint-text", class: "hint-text", role: "status" }, `No hint: ${hint.error}`);
+  }
+  return h("div", { class: "hint" }, h("div", { class: "buttons" }, button), shown);
+}
+
+async function askHint() {
+  const message = page.message;
+  const seat = message.seat;
+  const revision = message.revision;
+  page.hint = { revision, seat, busy: true };
+  drawAll();
+  let hint;
+  try {
+    const answer = await api.request(`/api/rooms/${encodeURIComponent(roomId)}/hint`, {
+      method: "POST", token: tokenFor(seat), body: { seat },
+    });
+    hint = { revision: answer.revision, seat, move: answer.move, path: null };
+  } catch (error) {
+    hint = { revision, seat, error: error.message };
+  }
+  // the position may have moved on meanwhile (a move, an undo): then the hint is dropped
+  if (!page.hint || page.hint.revision !== hint.revision || page.message.revision !== hint.revision) return;
+  const picked = page.picker.paths.find(({ move }) => move.text === hint.move);
+  if (picked) {
+    // select the move's first clicks, so that the board lights up the hinted move alone
+    hint.path = picked.path;
+    page.picker.selected = picked.path.slice(0, -1);
+  }
+  page.hint = hint;
+  drawAll();
+}
+
+/** The picker's targets, narrowed to the hinted move's next click while its clicks are selected. */
+function hintedTargets(targets) {
+  const hint = page.hint;
+  if (!hint || !hint.path || hint.revision !== page.message.revision) return targets;
+  const prefix = hint.path.slice(0, -1);
+  const selected = page.picker.selected;
+  if (selected.length !== prefix.length || !prefix.every((key, i) => key === selected[i])) return targets;
+  const last = hint.path[hint.path.length - 1];
+  return targets.has(last) ? new Map([[last, targets.get(last)]]) : targets;
 }
 
 /** The seat this screen acts for outside moves: the one deciding if it is ours, else our first. */
@@ -391,6 +460,10 @@ async function act(request) {
 
 function clickKey(key) {
   if (!interactive()) return;
+  // while a hint narrows the board to its move, a click off it starts a selection afresh
+  const targets = page.picker.targets();
+  const narrowed = hintedTargets(targets);
+  if (narrowed !== targets && !narrowed.has(key)) page.picker.reset();
   const chosen = page.picker.click(key);
   if (chosen && chosen.play) return play(chosen.play.text);
   if (chosen && chosen.choose) showChooser(chosen.choose);

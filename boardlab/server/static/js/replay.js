@@ -1,7 +1,10 @@
 // The replay view of a finished game: step through its positions, each fetched once from
 // the server (GET .../replay?move=N), which replays the record; the page holds no rules.
+// Beside it, the engine's analysis (GET .../analysis, asked for once the game is over): a
+// graph of each seat's chances to click through, and the moves that lost the most.
 
 import * as api from "./api.js";
+import { graph, legend, positionText, worstList } from "./analysis.js";
 import { h, replace } from "./dom.js";
 
 export class Replay {
@@ -14,6 +17,9 @@ export class Replay {
     this.total = 0;
     this.number = null; // the move shown; `total` is the final position, the live page's own
     this.error = "";
+    this.analysis = null; // the engine's analysis, once it came
+    this.analysisState = ""; // "", "working", "ready" or "failed"
+    this.analysisError = "";
   }
 
   /** Showing a position before the end (the final one is the live state itself). */
@@ -25,6 +31,23 @@ export class Replay {
     this.finished = true;
     this.total = message.log.length;
     if (this.number === null || this.number > this.total) this.number = this.total;
+    if (!this.analysisState) this.analyse();
+  }
+
+  /** Ask for the engine's analysis (the server works it out once per game: seconds). */
+  async analyse() {
+    this.analysisState = "working";
+    this.redraw();
+    try {
+      const analysis = await api.request(`/api/rooms/${encodeURIComponent(this.roomId)}/analysis`);
+      if (analysis.format !== "boardlab-analysis/1") throw new Error(`an analysis in an unknown format (${analysis.format})`);
+      this.analysis = analysis;
+      this.analysisState = "ready";
+    } catch (error) {
+      this.analysisError = error.message;
+      this.analysisState = "failed";
+    }
+    this.redraw();
   }
 
   async show(number) {
@@ -62,7 +85,7 @@ export class Replay {
     }
   }
 
-  drawControls(element) {
+  drawControls(element, message) {
     element.hidden = !this.finished;
     if (!this.finished) return;
     const go = (number) => () => this.show(number);
@@ -81,6 +104,33 @@ export class Replay {
       ),
       slider,
       this.error ? h("p", { class: "alert" }, this.error) : h("p", { class: "muted" }, "Click a move in the list to see the position after it."),
+      this.drawAnalysis(message),
     );
+  }
+
+  drawAnalysis(message) {
+    const box = h("section", { id: "analysis", class: "analysis", "aria-label": "the engine's analysis" },
+      h("h3", {}, "The engine's analysis"));
+    if (this.analysisState === "working") {
+      box.append(h("p", { class: "muted", role: "status" }, "The engine is going through the game…"));
+    } else if (this.analysisState === "failed") {
+      box.append(
+        h("p", { class: "alert" }, `No analysis: ${this.analysisError}`),
+        h("button", { type: "button", id: "analysis-retry", onclick: () => this.analyse() }, "Try again"),
+      );
+    } else if (this.analysis && this.analysis.moves.length === this.total) {
+      const names = this.analysis.seat_names.map((name, seat) => (message.view.seat_names || [])[seat] || name);
+      const pick = (number) => this.show(number);
+      box.append(
+        legend(names),
+        graph(this.analysis, names, this.number, pick),
+        h("p", { id: "analysis-now", class: "analysis-now", "aria-live": "polite" }, positionText(this.analysis, names, this.number)),
+        h("h4", {}, "Moves that lost the most"),
+        worstList(this.analysis, names, pick),
+        h("p", { class: "muted analysis-about" },
+          `Chances are the engine's estimates (${this.analysis.agent}), not certainties; a loss is how much of a win a move gave away against the engine's move.`),
+      );
+    }
+    return box;
   }
 }

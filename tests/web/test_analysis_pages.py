@@ -1,0 +1,83 @@
+"""The engine in the browser: a finished game's replay shows the analysis (a graph of each
+seat's chances to click through, the moves that lost the most), and a game against the
+computer has a Hint button that lights up the engine's move on the board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.web.browser import Server
+from tests.web.steps import PLAY, hold_seats, keys, open_room, wait_for_moves, wait_for_turn
+
+#: moves of the finished game: each side plays its first legal move this many times in all
+MOVES = 8
+
+
+def finished_towers(web_server: Server) -> tuple[str, str]:
+    created = web_server.create("towers", ["here", "here"])
+    room, token = created["room"], created["token"]
+    state = created["state"]
+    for _ in range(MOVES):
+        state = web_server.play(room, token, state["legal_moves"][0]["text"], state["ply"])
+    resigned = web_server.client.post(f"/api/rooms/{room}/resign", json={}, headers={"Authorization": f"Bearer {token}"})
+    assert resigned.status_code == 200, resigned.text
+    return room, token
+
+
+def test_the_replay_graph_shows_the_position_clicked(page: Any, web_server: Server, screenshots: Path) -> None:
+    room, token = finished_towers(web_server)
+    hold_seats(page, room, "towers", token, [0, 1])
+    open_room(page, room)
+    graph = page.locator("#analysis-graph")
+    graph.wait_for()
+    # a line per seat, named in the legend (not by colour alone), one click target per position
+    assert graph.locator("polyline.analysis-line").count() == 2
+    assert page.locator(".analysis-legend").inner_text().split() == ["White", "Black"]
+    assert graph.locator("rect.analysis-point").count() == MOVES + 1
+    assert page.locator("#analysis-now").inner_text().startswith(f"After move {MOVES}: White ")
+    final_board = page.locator("#board").inner_html()
+
+    graph.locator('rect.analysis-point[data-move="1"]').click()
+    page.wait_for_function("() => document.getElementById('replay-position').textContent.startsWith('1 /')")
+    page.wait_for_function(f"() => {PLAY}.mode === 'replay'")
+    assert page.locator("#banner").inner_text().startswith(f"Replay: after move 1 of {MOVES}")
+    assert page.locator("#board").inner_html() != final_board
+    now = page.locator("#analysis-now").inner_text()
+    assert now.startswith("After move 1: White ") and "Next, Black played" in now
+    assert page.locator('#analysis-graph rect.analysis-point.current').get_attribute("data-move") == "1"
+
+    # the start, from the graph too; then a move that lost the most, which shows where it was played
+    graph.locator('rect.analysis-point[data-move="0"]').click()
+    page.wait_for_function("() => document.getElementById('banner').textContent === 'Replay: the start'")
+    worst = page.locator("#analysis-worst button")
+    if worst.count():
+        number = int(worst.first.get_attribute("data-move"))
+        worst.first.click()
+        page.wait_for_function("n => document.getElementById('replay-position').textContent.startsWith(n + ' /')", arg=number)
+        assert "the engine preferred" in page.locator("#analysis-now").inner_text()
+    page.screenshot(path=str(screenshots / "towers-analysis.png"), full_page=True)
+
+
+def test_a_hint_lights_up_the_engines_move_and_plays_it(page: Any, web_server: Server, screenshots: Path) -> None:
+    created = web_server.create("towers", ["here", "computer:easy"])
+    room, token = created["room"], created["token"]
+    legal = [move["text"] for move in created["state"]["legal_moves"]]
+    hold_seats(page, room, "towers", token, [0])
+    open_room(page, room)
+    assert wait_for_turn(page) == "playing"
+    page.locator("#hint").click()
+    text = page.locator("#hint-text")
+    text.wait_for()
+    hinted = text.locator("strong").inner_text()
+    assert hinted in legal and "highlighted on the board" in text.inner_text()
+    # the board shows the move alone: its first click selected, its last one the only target
+    assert len(page.locator("#board .bl-selected").all()) >= 1
+    assert len(keys(page, "bl-target")) == 1
+    page.screenshot(path=str(screenshots / "towers-hint.png"), full_page=True)
+    page.locator("#hint-play").click()
+    wait_for_moves(page, 1)
+    assert web_server.state(room)["log"][0]["text"] == hinted
+    # the hint was for that position only: it is gone once the position moved on
+    wait_for_turn(page)
+    assert page.locator("#hint-text").count() == 0
