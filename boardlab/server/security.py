@@ -1,4 +1,5 @@
-"""Headers that every answer carries, for a server that may face the open internet.
+"""For a server that may face the open internet: the headers every answer carries, and
+secrets kept out of the addresses the logs print.
 
 The pages load only their own scripts (``static/js``, the games' ``web/`` folders), so
 scripts are ``'self'`` only. Styles allow inline attributes: the renderers colour seat chips
