@@ -13,11 +13,13 @@ How the numbers are made (docs/analysis.md says it for players):
   its result; a chance node (dice, a deal) gets ``evaluate()`` as it stands, since the
   outcome that follows is not the position's to choose.
 * **Preferred move and loss.** At a decision the search's preferred move is the one it
-  visited most (a win on the spot always, as :class:`~.mcts.MctsAgent` plays it). The
-  loss of the move played is how much the mover's estimated return drops against the
-  preferred one: both as the same search valued them when it looked at the played move
-  often enough (:data:`TRUSTED_VISITS`), else the mover's chance in the position after the
-  played move (its own search). A loss is never negative.
+  visited most (a win on the spot, or one the search proved, always). The loss of the move
+  played is the mover's estimated return after the preferred move (the search's value of
+  it) less the mover's chance after the move played: the graph's next point, which that
+  position's own search gives. Where that point is only a share of the evaluation (a chance
+  node follows, or a third player moves) the search's own value of the played move is used
+  instead when it looked at the move often enough (:data:`TRUSTED_VISITS`). A loss is never
+  negative, and the engine's own move loses nothing.
 * **Hidden information.** A finished game's record holds every card, so its analysis
   searches the true states: the chances know what the players did not. This is for a game
   that is over; a hint during play (:func:`hint_spec`) is searched on the seat's own view.
@@ -47,8 +49,8 @@ FORMAT = "boardlab-analysis/1"
 
 #: Iterations per position, chosen so that a 60-move game takes well under 30 s on one
 #: busy core (docs/analysis.md has the measurements). A game not named gets the default.
-ITERATIONS = {"towers": 1000, "sovereign": 600, "overseer": 600, "territories": 400}
-DEFAULT_ITERATIONS = 500
+ITERATIONS = {"towers": 1000, "sovereign": 200, "overseer": 100, "territories": 200}
+DEFAULT_ITERATIONS = 300
 #: the search's settings besides its budget: the "normal" computer's, without its jitter
 #: (an analysis is meant to be repeatable) and without its time cap (same reason)
 SEARCH = "leaf_eval=true,widen=1,c=0.2"
@@ -274,11 +276,20 @@ def _move_entry(
         played = best
     elif continuous:
         played = _value_after(state, text, mover)
-    elif text in before.values and after.mover != TERMINAL:
-        played = before.values[text]
-    else:
+    elif _searched_for(after, mover) or text not in before.values:
         played = after.chances[mover]
+    else:
+        played = before.values[text]
     return MoveAnalysis(number, mover, text, after.chances, preferred, best, played, max(0.0, best - played))
+
+
+def _searched_for(position: _Position, seat: Player) -> bool:
+    """Whether ``position``'s chance for ``seat`` is a search's (or the result's) own figure:
+    the seat moves there, or the game has two players and the other one does. Otherwise it
+    is a share of the evaluation (a chance node; a third player moves), a cruder figure."""
+    if position.mover == TERMINAL:
+        return True
+    return position.mover >= 0 and (position.mover == seat or len(position.chances) == 2)
 
 
 def _search(state: State, spec: str, seed: int) -> _Position:
