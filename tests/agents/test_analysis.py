@@ -121,7 +121,7 @@ def test_a_finished_game_ends_on_its_result_and_a_resignation_on_the_ending() ->
     assert analysis.to_json()["moves"][-1]["chances"] == [1.0, 0.0]
 
 
-def test_honor_is_judged_by_its_evaluation_and_its_easy_computer_within_a_bounded_time() -> None:
+def test_honor_is_judged_by_its_evaluation_and_its_easy_computer_on_a_fixed_budget() -> None:
     pytest.importorskip("pymunk")
     game = boardlab.load("honor")
     match = Match(game, boardlab.agents.seat_agents(game, ["easy", "easy"], seed=3), seed=3)
@@ -129,8 +129,8 @@ def test_honor_is_judged_by_its_evaluation_and_its_easy_computer_within_a_bounde
         match.play_computer()
     analysis = analyse(match.record(), iterations=999_999, seed=0)  # the budget is not the search's here
     assert analysis.method == "evaluate" and analysis.iterations is None
+    # bounded by a count of simulations, not by time: the same on any machine
     assert analysis.agent == "honor:level=easy,seconds=0"
-    assert analysis.seconds < 60
     for entry in analysis.moves:
         assert_chances(entry.chances, 2)
         assert (entry.preferred is not None) == entry.is_decision
