@@ -1,43 +1,77 @@
-"""Our ``mcts`` agent against OpenSpiel's Python ``MCTSBot`` on the same games.
+"""Our agents against OpenSpiel's Python ``MCTSBot`` on the same games, through the adapter.
 
-    python bench/vs_openspiel.py                                # every game, short
-    python bench/vs_openspiel.py --games towers --simulations 1000 --match-games 4
+Two modes:
 
-Both search the same rules code: ours runs on boardlab states directly, OpenSpiel's on the
-adapter (:mod:`boardlab.adapters.openspiel`) wrapping copies of the same states. Both do the
-same work per simulation: UCT descent, one expansion, a random rollout cut after 3 moves and
-scored by the game's ``evaluate()`` (OpenSpiel's bot gets an evaluator doing exactly that,
-since its stock random rollout plays to the end and would not be comparable).
+    python bench/vs_openspiel.py --game towers --simulations 1000      # speed (the default mode)
+    python bench/vs_openspiel.py --match --games 20 --level hard --jobs 2 --out vs.json --markdown
 
-Per game it prints simulations per second of each from the same positions at the same
-simulation count and their ratio, then a short match at equal time per move (OpenSpiel's
-simulations per move set from its measured rate, as its bot takes no time limit), seats
-alternating. A match game still running after ``--match-plies`` decisions is adjudicated by
-``evaluate()`` (reported as such). Figures are from a shared, noisy machine: compare the
-ratio, taken in one run. Needs the extra ``boardlab[openspiel]``.
+**Speed.** Our ``mcts`` and OpenSpiel's bot from the same positions at the same simulation
+count, with the same work per simulation: UCT descent, one expansion, a random rollout cut
+after 3 moves and scored by the game's ``evaluate()``. Prints simulations per second of each
+and their ratio (compare the ratio, taken in one run: the machine is shared and noisy).
+
+**Match** (``--match``). For each game, ``--games`` games of one of our levels against
+OpenSpiel's bot at equal CPU time per move, seats rotated (game ``i`` puts ours in seat
+``i mod players``). The bot takes a simulation count, not a time, so each game id starts with
+a calibration: on the same positions we time our level's decisions (``time.process_time``)
+and the bot's simulations per CPU-second. In a game, the bot's count for a move is its
+simulations per CPU-second so far times our mean CPU time per move so far (both running means
+of that game, started from the calibration), since our time per move changes over a game.
+Both sides' CPU time per move is measured and reported, so equal time is checked, not assumed. ``--seconds-per-move auto`` plays the level as it is; a number
+sets the level's own time cap (its ``seconds`` parameter) to that many seconds, for a run that
+has to fit a time box; the spec each row used is recorded.
+
+The games are driven by :class:`boardlab.Match` (chance drawn from the game's seed). Each
+decision gets ``Match.agent_input(seat)``: the real state for perfect-information games, and
+for hidden information a state resampled for that seat, for both sides alike: OpenSpiel's bot
+searches the adapter's state over that sample, so it never sees the other seat's secrets
+(it treats the sample as the truth, as any single-determinisation search does). A decision
+with a single legal move is played without asking either side and left out of the timing.
+A game still running after ``--max-decisions`` decisions is stopped and counted as a draw
+(reported as ``unfinished``). Needs the extra ``boardlab[openspiel]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
+import os
 import random
+import statistics
+import sys
 import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
 import boardlab
 from boardlab.adapters import openspiel as adapter
-from boardlab.agents import make_agent
+from boardlab.agents import agent_class, make_agent
+from boardlab.agents.levels import LEVELS, is_level, level_spec
+from boardlab.core.agent import parse_spec
+from boardlab.core.errors import BoardlabError
+from boardlab.core.seeds import derive_seed
+from boardlab.lab.stats import wilson_interval
 
 ROLLOUT_DEPTH = 3
-#: per-game options that keep a benchmark short without changing the rules (quick physics)
+GAME_IDS = ("towers", "sovereign", "overseer", "territories", "honor")
+#: per-game options that keep a run short without changing the rules (quick physics settles)
 OPTIONS = {"honor": {"settle": "quick"}}
+#: the OpenSpiel bot's exploration constant for returns in [0, 1]
+SPIEL_UCT_C = 0.5
+TARGET_SCORE = 0.90
+#: the calibration's weight in a game's running means, in moves
+PRIOR_MOVES = 2
 
 
 class TruncatedRolloutEvaluator(spiel_mcts.Evaluator):
     """OpenSpiel's evaluator interface doing what our ``mcts`` does at a leaf: a random rollout
-    of at most ``depth`` moves, then the game's ``evaluate()`` (uniform returns without one)."""
+    of at most ``depth`` moves, then the game's ``evaluate()`` (uniform returns without one).
+    OpenSpiel's stock random rollout plays to the end, which in these games is hundreds of
+    moves: this gives its bot the same heuristic our searches use."""
 
     def __init__(self, depth: int, rng: np.random.RandomState) -> None:
         self.depth = depth
@@ -67,13 +101,14 @@ class TruncatedRolloutEvaluator(spiel_mcts.Evaluator):
         return [(action, 1.0 / len(legal)) for action in legal]
 
 
-def sample_positions(game: boardlab.Game, count: int, seed: int) -> list[boardlab.State]:
-    """Decision positions from random games (for hidden information: the mover's resample)."""
+def sample_positions(game: boardlab.Game, count: int, seed: int, last_ply: int = 30) -> list[boardlab.State]:
+    """Decision positions from random games (for hidden information: the mover's resample),
+    each with more than one legal move."""
     rng = random.Random(seed)
     found: list[boardlab.State] = []
     while len(found) < count:
         state = game.new_state(seed=rng.getrandbits(32))
-        stop = rng.randint(4, 30)
+        stop = rng.randint(4, last_ply)
         while not state.is_over() and state.ply < stop:
             if state.is_chance():
                 state.apply(state.sample_chance(rng))
@@ -81,16 +116,19 @@ def sample_positions(game: boardlab.Game, count: int, seed: int) -> list[boardla
                 state.apply(rng.choice(state.legal_moves()))
         while state.is_chance():
             state.apply(state.sample_chance(rng))
-        if not state.is_over():
+        if not state.is_over() and len(state.legal_moves()) > 1:
             found.append(state.resample(state.current_player(), rng))
     return found
 
 
 def spiel_bot(spiel_game, simulations: int, seed: int):  # type: ignore[no-untyped-def]
-    rng = np.random.RandomState(seed)
+    rng = np.random.RandomState(seed % 2**32)
     evaluator = TruncatedRolloutEvaluator(ROLLOUT_DEPTH, rng)
-    return spiel_mcts.MCTSBot(spiel_game, 0.5, max(1, simulations), evaluator, solve=False, random_state=rng)
+    return spiel_mcts.MCTSBot(spiel_game, SPIEL_UCT_C, max(1, simulations), evaluator, solve=False,
+                              random_state=rng)
 
+
+# --- speed mode -------------------------------------------------------------------------------
 
 def speed(game_id: str, positions: list[boardlab.State], simulations: int) -> tuple[float, float]:
     spiel_game = adapter.load(game_id, **OPTIONS.get(game_id, {}))
@@ -109,60 +147,315 @@ def speed(game_id: str, positions: list[boardlab.State], simulations: int) -> tu
     return total / ours_time, total / spiel_time
 
 
-def match(game_id: str, games: int, seconds: float, spiel_rate: float, plies: int, seed: int) -> dict[str, float]:
-    """Ours against OpenSpiel's at equal time per move; scores are summed returns."""
-    spiel_game = adapter.load(game_id, **OPTIONS.get(game_id, {}))
-    game = spiel_game.boardlab_game
-    per_move = max(1, int(spiel_rate * seconds))
-    score = {"ours": 0.0, "openspiel": 0.0, "adjudicated": 0}
-    for number in range(games):
-        rng = random.Random(seed + number)
-        ours_seat = number % game.num_players
-        state = game.new_state(seed=seed + number)
-        decisions = 0
-        while not state.is_over() and decisions < plies:
-            if state.is_chance():
-                state.apply(state.sample_chance(rng))
-                continue
-            seat = state.current_player()
-            view = state.resample(seat, rng)
-            if seat == ours_seat:
-                agent = make_agent(f"mcts:seconds={seconds},rollout_depth={ROLLOUT_DEPTH}", seed=rng.getrandbits(32),
-                                   game=game_id)
-                move = agent.choose(view)
-            else:
-                spiel_state = spiel_game.from_boardlab_state(view)
-                action = spiel_bot(spiel_game, per_move, rng.getrandbits(31)).step(spiel_state)
-                move = game.action_encoding().move_for(view, action)
-            state.play(move)
-            decisions += 1
-        returns = state.returns() if state.is_over() else (state.evaluate() or [1 / game.num_players] * game.num_players)
-        if not state.is_over():
-            score["adjudicated"] += 1
-        score["ours"] += returns[ours_seat]
-        score["openspiel"] += sum(r for seat, r in enumerate(returns) if seat != ours_seat)
-    return score
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", default="towers,sovereign,overseer,territories,honor")
-    parser.add_argument("--positions", type=int, default=3)
-    parser.add_argument("--simulations", type=int, default=300)
-    parser.add_argument("--match-games", type=int, default=2)
-    parser.add_argument("--move-seconds", type=float, default=0.2)
-    parser.add_argument("--match-plies", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    print(f"{'game':12} {'ours sims/s':>12} {'openspiel':>10} {'ratio':>6}   match at {args.move_seconds}s/move")
-    for game_id in args.games.split(","):
+def speed_main(args: argparse.Namespace) -> None:
+    print(f"{'game':12} {'ours sims/s':>12} {'openspiel':>10} {'ratio':>6}")
+    for game_id in args.game:
         game = boardlab.load(game_id, **OPTIONS.get(game_id, {}))
         positions = sample_positions(game, args.positions, args.seed)
         ours, theirs = speed(game_id, positions, args.simulations)
-        score = match(game_id, args.match_games, args.move_seconds, theirs, args.match_plies, args.seed)
-        print(f"{game_id:12} {ours:12.0f} {theirs:10.0f} {ours / theirs:6.1f}   "
-              f"ours {score['ours']:.1f} - openspiel {score['openspiel']:.1f} "
-              f"({args.match_games} games, {score['adjudicated']} adjudicated by evaluate())", flush=True)
+        print(f"{game_id:12} {ours:12.0f} {theirs:10.0f} {ours / theirs:6.1f}", flush=True)
+
+
+# --- match mode -------------------------------------------------------------------------------
+
+def capped_spec(spec: str, seconds: float | None) -> str:
+    """``spec`` with its time cap set to ``seconds`` (None, or an agent without a time
+    parameter such as ``greedy``: unchanged)."""
+    name, params = parse_spec(spec)
+    if seconds is None or "seconds" not in agent_class(name).params:
+        return spec
+    params["seconds"] = f"{seconds:g}"
+    return name + ":" + ",".join(f"{key}={value}" for key, value in params.items())
+
+
+@dataclass
+class Calibration:
+    positions: int
+    ours_mean_s: float
+    spiel_sims_per_cpu_s: float
+    spiel_simulations: int
+
+
+def calibrate(game_id: str, spec: str, positions: int, seed: int) -> Calibration:
+    """Our mean CPU time per decision and the bot's simulations per CPU-second, on the same
+    positions; the bot's simulation count per move is their product."""
+    options = OPTIONS.get(game_id, {})
+    game = boardlab.load(game_id, **options)
+    spiel_game = adapter.load(game_id, **options)
+    found = sample_positions(game, positions, seed, last_ply=60)
+    ours = []
+    for k, state in enumerate(found):
+        agent = make_agent(spec, seed=derive_seed(seed, k), game=game)
+        began = time.process_time()
+        agent.choose(state.copy())
+        ours.append(time.process_time() - began)
+    target = statistics.fmean(ours)
+    # a first short probe sizes the real one, so that the rate is measured near the count used
+    probe = 8
+    for _ in range(2):
+        sims = cpu = 0.0
+        for k, state in enumerate(found):
+            bot = spiel_bot(spiel_game, probe, derive_seed(seed, 1000 + k))
+            spiel_state = spiel_game.from_boardlab_state(state)
+            began = time.process_time()
+            bot.step(spiel_state)
+            cpu += time.process_time() - began
+            sims += probe
+        rate = sims / max(cpu, 1e-6)
+        probe = max(8, int(rate * target))
+    return Calibration(len(found), target, rate, max(1, round(rate * target)))
+
+
+@dataclass
+class GameOutcome:
+    index: int
+    seed: int
+    ours_seat: int
+    outcome: str  # win | draw | loss, from our side
+    ours_return: float
+    finished: bool
+    code: str
+    decisions: int
+    forced: int
+    ours_cpu: list[float] = field(default_factory=list)
+    spiel_cpu: list[float] = field(default_factory=list)
+    spiel_sims: list[int] = field(default_factory=list)
+    #: the evaluate() of the position where an unfinished game stopped, for our seat
+    stopped_estimate: float | None = None
+
+
+_SPIEL_GAMES: dict[str, Any] = {}
+
+
+def _spiel_game(game_id: str):  # type: ignore[no-untyped-def]
+    if game_id not in _SPIEL_GAMES:
+        _SPIEL_GAMES[game_id] = adapter.load(game_id, **OPTIONS.get(game_id, {}))
+    return _SPIEL_GAMES[game_id]
+
+
+def play_one(game_id: str, spec: str, calibration: Calibration, index: int, base_seed: int,
+             max_decisions: int) -> GameOutcome:
+    spiel_game = _spiel_game(game_id)
+    game = spiel_game.boardlab_game
+    encoding = game.action_encoding()
+    seed = derive_seed(base_seed, index)
+    ours_seat = index % game.num_players
+    ours = make_agent(spec, seed=derive_seed(seed, 1), game=game)
+    seats: list[Any] = [ours if seat == ours_seat else None for seat in range(game.num_players)]
+    match = boardlab.Match(game, seats, seed=seed, undo="never")
+    bot_seeds = random.Random(derive_seed(seed, 2))
+    result = GameOutcome(index, seed, ours_seat, "draw", 1.0 / game.num_players, False, "unfinished", 0, 0)
+    # The bot's count follows both running means of this game, started from the calibration
+    # as if it were PRIOR_MOVES moves: our time per move varies from one phase of a game to
+    # another, and a count fixed from a few positions drifts away from it.
+    ours_cpu_sum = PRIOR_MOVES * calibration.ours_mean_s
+    ours_count = float(PRIOR_MOVES)
+    spiel_cpu_sum = PRIOR_MOVES * calibration.ours_mean_s
+    spiel_sims_sum = spiel_cpu_sum * calibration.spiel_sims_per_cpu_s
+    while not match.is_over() and result.decisions < max_decisions:
+        seat = match.to_move()
+        view = match.agent_input(seat)
+        legal = view.legal_moves()
+        if len(legal) == 1 and not game.continuous_moves:
+            move = legal[0]
+            result.forced += 1
+        elif seat == ours_seat:
+            began = time.process_time()
+            move = ours.choose(view)
+            result.ours_cpu.append(time.process_time() - began)
+            ours_cpu_sum += result.ours_cpu[-1]
+            ours_count += 1
+        else:
+            simulations = max(1, round(spiel_sims_sum / max(spiel_cpu_sum, 1e-9) * ours_cpu_sum / ours_count))
+            bot = spiel_bot(spiel_game, simulations, bot_seeds.getrandbits(31))
+            spiel_state = spiel_game.from_boardlab_state(view)
+            began = time.process_time()
+            action = bot.step(spiel_state)
+            result.spiel_cpu.append(time.process_time() - began)
+            result.spiel_sims.append(simulations)
+            spiel_cpu_sum += result.spiel_cpu[-1]
+            spiel_sims_sum += simulations
+            move = encoding.move_for(view, action)
+        match.play(seat, move)
+        result.decisions += 1
+    ending = match.result()
+    if ending is None:
+        estimate = match.agent_input(ours_seat).evaluate()
+        result.stopped_estimate = None if estimate is None else float(estimate[ours_seat])
+        return result
+    returns = ending.returns
+    best_other = max(r for seat, r in enumerate(returns) if seat != ours_seat)
+    result.ours_return = float(returns[ours_seat])
+    result.outcome = "win" if returns[ours_seat] > best_other else "loss" if returns[ours_seat] < best_other else "draw"
+    result.finished = True
+    result.code = ending.code
+    return result
+
+
+def _play_task(task: tuple[str, str, Calibration, int, int, int]) -> GameOutcome:
+    return play_one(*task)
+
+
+def _mean(values: list[float]) -> float | None:
+    return statistics.fmean(values) if values else None
+
+
+def summarise(game_id: str, level: str, spec: str, calibration: Calibration, outcomes: list[GameOutcome],
+              wall_s: float) -> dict[str, Any]:
+    wins = sum(o.outcome == "win" for o in outcomes)
+    draws = sum(o.outcome == "draw" for o in outcomes)
+    losses = sum(o.outcome == "loss" for o in outcomes)
+    games = len(outcomes)
+    points = wins + 0.5 * draws
+    low, high = wilson_interval(points, games)  # type: ignore[arg-type]  # a draw is half a success
+    ours_cpu = [t for o in outcomes for t in o.ours_cpu]
+    spiel_cpu = [t for o in outcomes for t in o.spiel_cpu]
+    score = points / games if games else 0.0
+    return {
+        "game": game_id,
+        "options": OPTIONS.get(game_id, {}),
+        "level": level,
+        "spec": spec,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "unfinished": sum(not o.finished for o in outcomes),
+        "score": score,
+        "score_ci95": [low, high],
+        "ours_cpu_s_per_move": _mean(ours_cpu),
+        "ours_moves": len(ours_cpu),
+        "spiel_cpu_s_per_move": _mean(spiel_cpu),
+        "spiel_moves": len(spiel_cpu),
+        "spiel_simulations_per_move": _mean([float(n) for o in outcomes for n in o.spiel_sims]),
+        "calibration": asdict(calibration),
+        "passes": score >= TARGET_SCORE,
+        "wall_s": wall_s,
+        "outcomes": [asdict(o) for o in sorted(outcomes, key=lambda o: o.index)],
+    }
+
+
+def _seconds(value: str) -> float | None:
+    if value == "auto":
+        return None
+    seconds = float(value)
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError("a positive number of seconds, or auto")
+    return seconds
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def table(rows: list[dict[str, Any]], markdown: bool) -> str:
+    head = ["game", "level", "games", "W-D-L", "score", "95% CI", "ours s/move", "OpenSpiel s/move",
+            "OpenSpiel sims/move", f">= {TARGET_SCORE:.0%}"]
+    body = []
+    for row in rows:
+        low, high = row["score_ci95"]
+        unfinished = f" ({row['unfinished']} unfinished)" if row["unfinished"] else ""
+        body.append([
+            row["game"], row["level"], str(row["games"]),
+            f"{row['wins']}-{row['draws']}-{row['losses']}{unfinished}",
+            f"{row['score']:.1%}", f"{low:.1%}-{high:.1%}",
+            _fmt(row["ours_cpu_s_per_move"]), _fmt(row["spiel_cpu_s_per_move"]),
+            _fmt(row["spiel_simulations_per_move"], 0), "pass" if row["passes"] else "FAIL",
+        ])
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+        return "\n".join(lines)
+    widths = [max(len(cells[i]) for cells in [head, *body]) for i in range(len(head))]
+    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(cells, widths)) for cells in [head, *body])
+
+
+def match_main(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "command": " ".join(["python", "bench/vs_openspiel.py", *argv]),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "load_start": list(os.getloadavg()),
+        "seed": args.seed,
+        "jobs": args.jobs,
+        "seconds_per_move": "auto" if args.seconds_per_move is None else args.seconds_per_move,
+        "max_decisions": args.max_decisions,
+        "openspiel_bot": {"class": "open_spiel.python.algorithms.mcts.MCTSBot", "uct_c": SPIEL_UCT_C,
+                          "evaluator": f"random rollout of {ROLLOUT_DEPTH} moves, then the game's evaluate()",
+                          "solve": False},
+        "rows": [],
+    }
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    try:
+        for game_id in args.game:
+            game = boardlab.load(game_id, **OPTIONS.get(game_id, {}))
+            named = level_spec(game, args.level) if is_level(args.level) else args.level
+            spec = capped_spec(named, args.seconds_per_move)
+            try:
+                make_agent(spec, game=game)  # a bad spec fails here, before any game is played
+            except BoardlabError as exc:
+                raise SystemExit(f"--level {args.level}: {exc}") from None
+            calibration = calibrate(game_id, spec, args.calibration_positions, derive_seed(args.seed, 7))
+            print(f"{game_id}: {spec}; calibration: ours {calibration.ours_mean_s:.3f} s/move, OpenSpiel "
+                  f"{calibration.spiel_sims_per_cpu_s:.0f} sims/s -> {calibration.spiel_simulations} sims/move",
+                  file=sys.stderr, flush=True)
+            base = derive_seed(args.seed, GAME_IDS.index(game_id) if game_id in GAME_IDS else 99)
+            tasks = [(game_id, spec, calibration, i, base, args.max_decisions)
+                     for i in range(args.games)]
+            began = time.perf_counter()
+            outcomes = []
+            results = pool.imap_unordered(_play_task, tasks) if pool else map(_play_task, tasks)
+            for outcome in results:
+                outcomes.append(outcome)
+                print(f"  {game_id} game {outcome.index}: ours seat {outcome.ours_seat} {outcome.outcome} "
+                      f"({outcome.code}, {outcome.decisions} decisions)", file=sys.stderr, flush=True)
+            row = summarise(game_id, args.level, spec, calibration, outcomes, time.perf_counter() - began)
+            report["rows"].append(row)
+            print(table([row], False).splitlines()[-1], file=sys.stderr, flush=True)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    report["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    report["load_end"] = list(os.getloadavg())
+    print(table(report["rows"], args.markdown))
+    print(f"load average (1, 5, 15 min): start {' '.join(f'{x:.2f}' for x in report['load_start'])}, "
+          f"end {' '.join(f'{x:.2f}' for x in report['load_end'])}")
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            json.dump(report, handle, indent=1)
+    return report
+
+
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parse.add_argument("--match", action="store_true", help="play matches (default: compare speed)")
+    parse.add_argument("--game", nargs="+", default=list(GAME_IDS), choices=GAME_IDS, help="games (default: all)")
+    parse.add_argument("--seed", type=int, default=1)
+    speed_args = parse.add_argument_group("speed")
+    speed_args.add_argument("--positions", type=int, default=3)
+    speed_args.add_argument("--simulations", type=int, default=300)
+    match_args = parse.add_argument_group("match")
+    match_args.add_argument("--games", type=int, default=20, help="games per game id (default 20)")
+    match_args.add_argument("--level", default=LEVELS[-1],
+                            help=f"our level ({', '.join(LEVELS)}; default {LEVELS[-1]}), or an agent spec")
+    match_args.add_argument("--seconds-per-move", type=_seconds, default=None,
+                            help="auto: the level's own budget; X: the level with its time cap set to X s")
+    match_args.add_argument("--calibration-positions", type=int, default=6)
+    match_args.add_argument("--max-decisions", type=int, default=400,
+                            help="a game still running after this many decisions counts as a draw")
+    match_args.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    match_args.add_argument("--out", help="write the report as JSON here")
+    match_args.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    return parse
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser().parse_args(argv)
+    if args.match:
+        match_main(args, argv)
+    else:
+        speed_main(args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,62 @@
+"""bench/vs_openspiel.py --match: two tiny Towers games against OpenSpiel's MCTSBot give a
+report of the documented shape (strength is not asserted: these budgets are far too small)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytest.importorskip("pyspiel")
+pytest.importorskip("open_spiel.python.algorithms.mcts")
+
+
+def _load_bench() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "vs_openspiel.py"
+    spec = importlib.util.spec_from_file_location("bench_vs_openspiel", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load_bench()
+
+
+def test_match_mode_reports_a_row_per_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "vs.json"
+    bench.main(["--match", "--game", "towers", "--games", "2", "--level", "normal", "--seconds-per-move", "0.01",
+                "--calibration-positions", "1", "--max-decisions", "10", "--out", str(out), "--markdown"])
+    printed = capsys.readouterr().out
+    assert "| towers | normal | 2 |" in printed and "load average" in printed
+
+    report = json.loads(out.read_text())
+    assert report["command"].endswith("--markdown") and report["seconds_per_move"] == 0.01
+    assert len(report["load_start"]) == 3 and len(report["load_end"]) == 3
+    [row] = report["rows"]
+    assert row["game"] == "towers" and row["level"] == "normal" and row["games"] == 2
+    assert row["spec"].startswith("mcts:") and "seconds=0.01" in row["spec"]
+    assert row["wins"] + row["draws"] + row["losses"] == 2
+    low, high = row["score_ci95"]
+    assert 0.0 <= low <= row["score"] <= high <= 1.0
+    assert row["passes"] == (row["score"] >= 0.9)
+    # seats rotated: our level moved first in one game and second in the other
+    assert sorted(game["ours_seat"] for game in row["outcomes"]) == [0, 1]
+    for game in row["outcomes"]:
+        assert game["finished"] or game["code"] == "unfinished"
+        assert len(game["spiel_cpu"]) == len(game["spiel_sims"])
+        assert all(sims >= 1 for sims in game["spiel_sims"])
+    assert row["ours_moves"] > 0 and row["spiel_moves"] > 0
+    assert row["ours_cpu_s_per_move"] > 0 and row["spiel_cpu_s_per_move"] > 0
+    assert row["calibration"]["spiel_sims_per_cpu_s"] > 0
+
+
+def test_a_time_cap_replaces_the_levels_own() -> None:
+    assert bench.capped_spec("mcts:iterations=300,seconds=3", 0.5) == "mcts:iterations=300,seconds=0.5"
+    assert bench.capped_spec("honor:level=hard", 0.25) == "honor:level=hard,seconds=0.25"
+    assert bench.capped_spec("greedy", None) == bench.capped_spec("greedy", 0.5) == "greedy"
