@@ -89,6 +89,11 @@ class IsmctsAgent(Agent):
         self.last_iterations = 0
         self.last_seconds = 0.0
 
+    def limit_time(self, seconds: float | None) -> None:
+        """Cap the next searches at ``seconds`` of wall time: a search cut short plays the best
+        move found so far (the most visited), never a random one."""
+        self.budget.limit_time(seconds)
+
     def interrupt(self) -> None:
         """End the search in progress at its next iteration and play the best move so far."""
         self.budget.stop_requested = True

@@ -80,7 +80,8 @@ class _Node:
     """
 
     __slots__ = (
-        "parent", "move", "mover", "to_move", "children", "untried", "outcome_children", "winning", "visits", "value",
+        "parent", "move", "mover", "to_move", "children", "untried", "outcome_children", "winning", "lost", "visits",
+        "value",
     )
 
     def __init__(self, parent: "_Node | None", move: Move | None, mover: Player, to_move: Player) -> None:
@@ -92,8 +93,32 @@ class _Node:
         self.untried: list[Move] | None = None
         self.outcome_children: dict[Move, _Node] | None = {} if to_move == CHANCE else None
         self.winning: _Node | None = None
+        #: proven: the move into this node loses for its mover (two-player games, see _prove_loss)
+        self.lost = False
         self.visits = 0
         self.value = 0.0
+
+
+def _prove_loss(node: _Node) -> None:
+    """The solver step, for two players taking turns: ``node`` was just proven lost for its
+    mover. When every move at its parent is proven lost, the parent is won for whoever moved
+    into it, which makes the grandparent's move into it a win there, and so on up the tree.
+    A chance node, or a move that does not pass the turn, ends the proof."""
+    while True:
+        parent = node.parent
+        if parent is None or parent.to_move < 0 or parent.untried is None or parent.untried:
+            return
+        if not all(child.lost for child in parent.children):
+            return
+        grandparent = parent.parent
+        if grandparent is None or parent.mover < 0 or parent.mover == parent.to_move:
+            return
+        if grandparent.winning is None:
+            grandparent.winning = parent
+        if grandparent.mover < 0 or grandparent.mover == grandparent.to_move or grandparent.lost:
+            return
+        grandparent.lost = True
+        node = grandparent
 
 
 def one_ply(state: State, move: Move, mover: Player) -> float:
@@ -162,6 +187,11 @@ class MctsAgent(Agent):
         self.last_iterations = 0
         self.last_seconds = 0.0
 
+    def limit_time(self, seconds: float | None) -> None:
+        """Cap the next searches at ``seconds`` of wall time: a search cut short plays the best
+        move found so far (the most visited), never a random one."""
+        self.budget.limit_time(seconds)
+
     def interrupt(self) -> None:
         """End the search in progress at its next iteration and play the best move so far."""
         self.budget.stop_requested = True
@@ -193,6 +223,8 @@ class MctsAgent(Agent):
         log = math.log
         sqrt = math.sqrt
         budget = self.budget
+        # the solver's proofs assume two players taking turns; a chance node ends a proof (_prove_loss)
+        solver = root_state.num_players == 2
         budget.start()
         done = 0
         while not budget.exhausted(done) and root.winning is None:  # a win on the spot ends the thinking
@@ -248,8 +280,16 @@ class MctsAgent(Agent):
                     state.apply(move)
                     child = _Node(node, move, to_move, state.current_player())
                     node.children.append(child)
-                    if child.to_move == TERMINAL and state.returns()[to_move] == 1.0:
-                        node.winning = child
+                    if child.to_move == TERMINAL:
+                        result = state.returns()[to_move]
+                        if result == 1.0:
+                            node.winning = child
+                            if solver and node.mover >= 0 and node.mover != to_move and not node.lost:
+                                node.lost = True  # whoever moved here let the player to move win
+                                _prove_loss(node)
+                        elif result == 0.0 and solver:
+                            child.lost = True
+                            _prove_loss(child)
                     node = child
                     break
                 scale = exploration * sqrt(log(node.visits))

@@ -56,13 +56,14 @@ class SearchBudget:
     budget alone makes a seeded search exactly reproducible; a time budget does not.
     """
 
-    __slots__ = ("iterations", "seconds", "_deadline", "_began", "stop_requested")
+    __slots__ = ("iterations", "seconds", "_own_seconds", "_deadline", "_began", "stop_requested")
 
     def __init__(self, iterations: int | None, seconds: float | None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("a search budget needs iterations or seconds")
         self.iterations = iterations
         self.seconds = seconds
+        self._own_seconds = seconds
         self._deadline = 0.0
         self._began = 0.0
         #: set from another thread (a person pressing "move now"): the search ends at its next check
@@ -82,6 +83,12 @@ class SearchBudget:
         if iterations is None and seconds is None:
             iterations = default_iterations
         return cls(iterations, seconds)
+
+    def limit_time(self, seconds: float | None) -> None:
+        """Cap the time of the next searches at ``seconds`` (None lifts it); the own cap stays
+        when smaller. The iteration count stays the budget: the cap only stops a slow search."""
+        own = self._own_seconds
+        self.seconds = seconds if own is None else (own if seconds is None else min(own, seconds))
 
     def start(self) -> None:
         """Start the clock for a time budget."""

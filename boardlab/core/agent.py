@@ -82,6 +82,12 @@ class Agent:
     def reset(self) -> None:
         """Forget anything kept between moves (a new game starts, or moves were taken back)."""
 
+    def limit_time(self, seconds: float | None) -> None:
+        """Cap the next decisions at ``seconds`` of wall time (a deadline: the server's, a clock's),
+        or lift the cap with None; the agent's own cap stays when it is smaller. A search that
+        reaches the cap plays the best move it has found so far. The default does nothing: an
+        agent that does not search decides in its own (short) time."""
+
     def interrupt(self) -> None:
         """Asked from another thread while :meth:`choose` runs: decide now with what is known.
         Agents that search override it; the default decides in its own time."""

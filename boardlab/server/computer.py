@@ -3,9 +3,11 @@
 A search is handed only what the match hands a computer player: the agent's spec, a
 seed, and :meth:`Match.agent_input` (a state resampled for its seat, never the real
 one). The worker rebuilds the agent with :func:`boardlab.agents.make_agent` and sends
-back the move's notation. A search that outlives its deadline is abandoned (the room
-plays a fallback move) and a broken pool is replaced, so one room's search never holds
-up another room's moves.
+back the move's notation. The search is told the level's deadline and answers by then
+with the best move it has found; one that still outlives it (a stuck or crashed worker)
+is abandoned, the room plays the rules' default move or the one-ply best move instead
+(never a random one), and a broken pool is replaced, so one room's search never holds up
+another room's moves.
 """
 
 from __future__ import annotations
@@ -22,16 +24,29 @@ from concurrent.futures.process import BrokenProcessPool
 from ..agents import make_agent
 from ..core.registry import game_ids
 from ..core.state import State
+from ..core.values import Move
 
 log = logging.getLogger("boardlab.server")
 #: how often a worker checks that the server that started it still runs
 PARENT_CHECK_SECONDS = 1.0
 
 
-def think(spec: str, seed: int, state: State) -> str:
-    """Run in a worker: the move the agent ``spec`` (seeded with ``seed``) chooses in ``state``."""
+def think(spec: str, seed: int, state: State, cap: float | None = None) -> str:
+    """Run in a worker: the move the agent ``spec`` (seeded with ``seed``) chooses in ``state``,
+    its search capped at ``cap`` seconds of wall time: a search cut short by the cap plays the
+    best move it has found so far."""
     agent = make_agent(spec, seed=seed, game=state.game)
+    agent.limit_time(cap)
     return str(agent.choose(state))
+
+
+def fallback_move(state: State, seed: int) -> Move:
+    """What the room plays when no answer came back: the rules' own default move (as a
+    clock's timeout plays), else the best move one ply ahead. Never a random move."""
+    move = state.default_move()
+    if move is not None:
+        return move
+    return make_agent("greedy", seed=seed, game=state.game).choose(state)
 
 
 def _serve_parent(parent: int) -> None:
@@ -80,15 +95,21 @@ class ComputerPlayers:
             initargs=(os.getpid(),),
         )
 
-    async def choose(self, spec: str, seed: int, state: State, deadline: float) -> str | None:
+    async def choose(
+        self, spec: str, seed: int, state: State, deadline: float, cap: float | None = None
+    ) -> str | None:
         """The notation of the agent's move, or None when the search failed or took longer
-        than ``deadline`` seconds (the caller then plays a fallback move)."""
+        than ``deadline`` seconds (the caller then plays a fallback move). ``cap`` (at most the
+        deadline) is told to the search, which then answers with its best move so far in time."""
         if self._executor is None:
             self.start()
         assert self._executor is not None
         loop = asyncio.get_running_loop()
+        cap = deadline if cap is None else min(cap, deadline)
         try:
-            return await asyncio.wait_for(loop.run_in_executor(self._executor, think, spec, seed, state), deadline)
+            return await asyncio.wait_for(
+                loop.run_in_executor(self._executor, think, spec, seed, state, cap), deadline
+            )
         except asyncio.TimeoutError:
             log.warning("computer %s took longer than %.0f s; playing a fallback move", spec, deadline)
         except BrokenProcessPool:
@@ -105,4 +126,4 @@ class ComputerPlayers:
             self._executor = None
 
 
-__all__ = ["ComputerPlayers", "think"]
+__all__ = ["ComputerPlayers", "fallback_move", "think"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import random
 import re
 import time
 from collections import defaultdict
@@ -32,7 +31,7 @@ from ..core.records import Record
 from ..core.registry import load
 from ..core.seeds import derive_seed
 from ..core.values import Player
-from .computer import ComputerPlayers
+from .computer import ComputerPlayers, fallback_move
 from .errors import (
     BadInviteError,
     GameNotOverError,
@@ -507,7 +506,11 @@ class RoomService:
                 seed = derive_seed(room.row.seed, ply)
                 state = room.match.agent_input(seat)
             deadline = DEADLINE_SECONDS.get(seat_row.level or "", max(DEADLINE_SECONDS.values()))
-            text = await self.computer.choose(seat_row.spec, seed, state, deadline + self.settings.think_grace_seconds)
+            # the search is capped at the deadline and answers with its best move by then; the grace
+            # covers the hand-over between processes
+            text = await self.computer.choose(
+                seat_row.spec, seed, state, deadline + self.settings.think_grace_seconds, cap=deadline
+            )
             async with room.lock:
                 if room.stale or room.revision != revision:
                     continue  # an undo, a resignation, a draw came first: think again if still needed
@@ -516,7 +519,7 @@ class RoomService:
                         raise RefusedError("no move came back")
                     room.match.play(seat, text, ply=ply)
                 except BoardlabError as exc:
-                    fallback = random.Random(seed).choice(room.match.legal_moves(seat))
+                    fallback = fallback_move(room.match.agent_input(seat), seed)
                     log.error("room %s: computer %s: %s; playing %s instead", room.id, seat_row.spec, exc, fallback)
                     room.match.play(seat, fallback, ply=ply)
                 try:

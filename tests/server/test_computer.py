@@ -12,6 +12,7 @@ from typing import Iterator
 import pytest
 
 import boardlab
+import boardlab.agents
 from boardlab.server import computer as computer_module
 from boardlab.server import service as service_module
 from boardlab.server.computer import ComputerPlayers
@@ -30,10 +31,10 @@ class SlowThinker:
         self.started = threading.Event()
         self.real = computer_module.think
 
-    def __call__(self, spec: str, seed: int, state: boardlab.State) -> str:
+    def __call__(self, spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
         self.started.set()
         self.release.wait(self.hold)
-        return self.real(spec, seed, state)
+        return self.real(spec, seed, state, cap)
 
 
 @pytest.fixture
@@ -81,10 +82,42 @@ def test_a_search_past_its_deadline_gives_way_to_a_fallback_move(
         replied = server.wait(created.room, created.token, lambda message: message["ply"] == 2, timeout=10)
         assert replied["log"][1]["by"] == 1 and replied["legal_moves"]
         assert moved["revision"] < replied["revision"]
+        # the fallback is the one-ply best move (Towers has no default move), never a random one
+        game = boardlab.load("towers")
+        after_first = game.new_state(0)
+        record = server.stored(created.room)
+        after_first.apply(after_first.parse_move(record.moves[0].text))
+        greedy_moves = set()
+        for seed in range(12):  # greedy breaks ties at random: any of its equal-best moves will do
+            greedy_moves.add(str(boardlab.agents.make_agent("greedy", seed=seed, game=game).choose(after_first)))
+        assert replied["log"][1]["text"] in greedy_moves
+
+
+def test_a_search_capped_by_the_deadline_answers_with_its_own_best_move(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search whose budget is far beyond the deadline is cut short by it, and the room
+    plays the search's move in time, not a fallback."""
+    caps: list[float | None] = []
+    real = computer_module.think
+
+    def recording(spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
+        caps.append(cap)
+        return real("mcts:iterations=100000000", seed, state, cap)
+
+    monkeypatch.setattr(computer_module, "think", recording)
+    monkeypatch.setitem(service_module.DEADLINE_SECONDS, "hard", 0.5)
+    with make_harness(database_url, tmp_path, think_grace_seconds=5.0) as server:
+        created = server.create("towers", ["here", "computer:hard"])
+        began = time.monotonic()
+        server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0)
+        replied = server.wait(created.room, created.token, lambda message: message["ply"] == 2, timeout=10)
+        assert time.monotonic() - began < 4.0  # well inside deadline + grace: the search stopped itself
+        assert caps == [0.5] and replied["log"][1]["by"] == 1
 
 
 def test_a_failing_agent_does_not_take_the_room_down(server: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(spec: str, seed: int, state: boardlab.State) -> str:
+    def broken(spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
         raise RuntimeError("the agent has a bug")
 
     monkeypatch.setattr(computer_module, "think", broken)

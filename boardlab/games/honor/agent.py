@@ -179,6 +179,11 @@ class HonorAgent(Agent):
         self.cap: float | None = self.level.seconds if seconds is None else (seconds or None)
         self._risks: dict[tuple[Any, ...], float] = {}
 
+    def limit_time(self, seconds: float | None) -> None:
+        """Cap the next decisions at ``seconds`` of wall time (the level's cap when smaller)."""
+        own = self.level.seconds if self.settings["seconds"] is None else (self.settings["seconds"] or None)
+        self.cap = seconds if own is None else (own if seconds is None else min(own, seconds))
+
     def reset(self) -> None:
         self._risks.clear()
 
