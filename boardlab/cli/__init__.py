@@ -69,15 +69,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", nargs="?", help="game id (omit with --resume)")
     play.add_argument(
         "--players",
-        help="one entry per seat: human, a level (easy, normal, hard) or an agent spec, e.g. "
+        help="one entry per seat: human, a level (beginner, easy, normal, hard) or an agent spec, e.g. "
         "human,hard or human,mcts:seconds=2 (default: you against the computer at --level)",
     )
     play.add_argument(
         "--level",
         choices=LEVELS,
         default=DEFAULT_LEVEL,
-        help="the computer's level where --players does not name one: easy (instant), normal "
-        "(about 1 s a move), hard (about 3 s) (default: normal)",
+        help="the computer's level where --players does not name one: beginner and easy (instant), "
+        "normal (well under 1 s a move), hard (the strongest, up to a few seconds); docs/levels.md "
+        "(default: normal)",
     )
     play.add_argument("--seed", type=int, help="seed of the game's chance (printed at the start)")
     play.add_argument("--resume", metavar="RECORD", help="go on with a saved game")

@@ -69,7 +69,6 @@ class Level:
 
 
 LEVELS = {
-    "beginner": Level(SearchBudget(3, 1, 1, 1.0), 4.0, "proxy", None, 0, 1.0, bidding="value"),
     "easy": Level(SearchBudget(8, 1, 2, 1.0), 2.5, "proxy", None, 0, 1.0, bidding="value"),
     "normal": Level(SearchBudget(60, 3, 4, 1.5), 0.8, "pads", None, 0, 2.5),
     "hard": Level(SearchBudget(100, 4, 8, 1.5, probe=True), 0.0, "simulate",
@@ -160,11 +159,11 @@ class HonorAgent(Agent):
     (docs/rules/honor.md, section 13)."""
 
     name = "honor"
-    summary = "Honor's own player: simulates placements under tremor-like noise; levels beginner/easy/normal/hard"
+    summary = "Honor's own player: simulates placements under tremor-like noise; levels easy/normal/hard"
     #: it reads Honor's own state (phase, table, physics space): no other game
     games = ("honor",)
     params = {
-        "level": (str, "normal", "beginner | easy | normal | hard: search budget, judgement and noise"),
+        "level": (str, "normal", "easy | normal | hard: search budget, judgement and noise"),
         "seconds": (float, None, "wall-time cap per decision (default: the level's; 0: none, "
                     "only the level's simulation counts, for reproducible matches)"),
     }

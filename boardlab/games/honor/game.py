@@ -43,8 +43,14 @@ class HonorGame(Game):
     result_codes = RESULT_CODES
     rules_version = "1"
     state_class = HonorState
-    #: the computer's levels: Honor's own agent (rules section 13; docs/levels.md)
-    level_specs = {level: f"honor:level={level}" for level in ("beginner", "easy", "normal", "hard")}
+    #: the computer's levels (docs/levels.md): the beginner looks one move ahead on the evaluation
+    #: and never simulates a release; the others are Honor's own agent (rules section 13)
+    level_specs = {
+        "beginner": "greedy",
+        "easy": "honor:level=easy",
+        "normal": "honor:level=normal",
+        "hard": "honor:level=hard",
+    }
     has_image_renderer = True
     #: every move that places a piece runs the physics: few, short games
     conformance_budget = {"random_games": 3, "variant_games": 1, "check_every": 7, "moves_per_check": 6,

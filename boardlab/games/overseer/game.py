@@ -29,6 +29,14 @@ class Overseer(Game):
     default_players = 2
     rules_version = "1"
     state_class = OverseerState
+    #: the computer's levels (docs/levels.md): the evaluated search, whose solver proves the
+    #: capture of a cornered Overseer, at 300 and 1,000 iterations
+    level_specs = {
+        "beginner": "greedy:temperature=0.05",
+        "easy": "greedy",
+        "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3",
+        "hard": "mcts:iterations=1000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=8",
+    }
     draw_by_agreement = True
     has_chance = False
     has_hidden_information = False

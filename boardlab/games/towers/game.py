@@ -33,6 +33,14 @@ class Towers(Game):
     player_counts = (2, 4)
     rules_version = "1"
     state_class = TowersState
+    #: the computer's levels, chosen by measurement (docs/levels.md): a beginner's plausible
+    #: mistakes, one ply, then the evaluated, widened search at 300 and 2,000 iterations
+    level_specs = {
+        "beginner": "greedy:temperature=0.05",
+        "easy": "greedy",
+        "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3",
+        "hard": "mcts:iterations=2000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=8",
+    }
     draw_by_agreement = True
     conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
     result_codes = ("castles", "crowns", "no_moves", "repetition", "no_progress", "move_limit")
