@@ -27,7 +27,7 @@ DEFAULT_LEVEL = "normal"
 LEVEL_HELP = {
     "beginner": "plays like a newcomer: sees one move ahead and often picks a plausible but weaker move",
     "easy": "the best move one move ahead; never misses a win on the spot",
-    "normal": "a short search: answers at once",
+    "normal": "a short search: under a second a move in most games",
     "hard": "the strongest play the project has at about one to three seconds a move",
 }
 
