@@ -23,7 +23,16 @@ from ..core.match import Match
 from ..core.records import Record
 from .analyse import add_analyse_parser, analyse_command
 from .check import check_command
-from .common import CliError, build_game, default_seats, make_consoles, new_seed, seat_count, split_specs
+from .common import (
+    CliError,
+    build_game,
+    default_seats,
+    make_consoles,
+    new_seed,
+    rules_version_warning,
+    seat_count,
+    split_specs,
+)
 from .info import agents_command, games_command, rules_command
 from .play import PlaySession
 from .render import render_command
@@ -80,7 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
         "normal (well under 1 s a move), hard (the strongest, up to a few seconds); docs/levels.md "
         "(default: normal)",
     )
-    play.add_argument("--seed", type=int, help="seed of the game's chance (printed at the start)")
+    play.add_argument(
+        "--seed",
+        type=int,
+        help="seed of the game's chance (default: a random one; games with chance or hidden information "
+        "show its SHA-256 commitment at the start and the seed at the end)",
+    )
     play.add_argument("--resume", metavar="RECORD", help="go on with a saved game")
     play.add_argument("--position", metavar="TEXT", help="start from this position string instead of the set-up")
     _add_game_options(play)
@@ -153,8 +167,19 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
             )
         record = Record.load(args.resume)  # validates every move
         game = record.game()
+        warning = rules_version_warning(record, args.resume)
+        if warning:
+            err.print(f"[yellow]{escape(warning)}[/yellow]")
         if specs is None:
-            specs = [seat.agent for seat in record.seats] or default_seats(game, args.level)
+            specs = [seat.agent for seat in record.seats]
+            if not specs:
+                specs = default_seats(game, args.level)
+                computer = ", ".join(game.player_name(seat) for seat in range(1, game.num_players))
+                err.print(
+                    f"[yellow]{escape(args.resume)} names no players: you play {escape(game.player_name(0))}, "
+                    f"the computer ({escape(args.level)}: {escape(specs[1])}) plays {escape(computer)}. "
+                    "Choose with --players, e.g. --players human,human.[/yellow]"
+                )
         agents = seat_agents(game, specs, record.seed)
         match = Match.from_record(record, agents, undo=_undo_policy(specs))
         if match.is_over():
@@ -165,12 +190,13 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
     if args.game is None:
         raise CliError("play needs a game id (see `boardlab games`) or --resume RECORD")
     game = build_game(args.game, seat_count(args.game, None, specs or []), args.option)
-    seed = args.seed if args.seed is not None else new_seed()
+    seed = args.seed if args.seed is not None else new_seed(game)
     specs = specs or default_seats(game, args.level)
     match = Match(game, seat_agents(game, specs, seed), seed=seed, start=args.position, undo=_undo_policy(specs))
     if match.is_over():
         raise CliError(f"--position {args.position!r}: the game is already over there")
-    return PlaySession(match, out, read_line, move_now_input=_move_now_input()).run()
+    session = PlaySession(match, out, read_line, move_now_input=_move_now_input(), seed_chosen=args.seed is not None)
+    return session.run()
 
 
 def _move_now_input():

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import tempfile
+from typing import Iterator
 
 from rich.console import Console
 from rich.markup import escape
@@ -29,10 +33,33 @@ def check_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         if not outcome.passed:
             out.print("        " + escape(outcome.failure.strip()).replace("\n", "\n        "))
 
-    report = run_conformance(game, budget, fuzz=not args.no_fuzz, on_check=show)
+    with _hypothesis_home_elsewhere():
+        report = run_conformance(game, budget, fuzz=not args.no_fuzz, on_check=show)
     failed = len(report.failures)
     if failed:
         out.print(f"[red]{failed} of {len(report.outcomes)} checks failed.[/red]")
         return 1
     out.print(f"[green]All {len(report.outcomes)} checks passed.[/green]")
     return 0
+
+
+@contextlib.contextmanager
+def _hypothesis_home_elsewhere() -> Iterator[None]:
+    """Hypothesis keeps caches in ``./.hypothesis`` even without an example database; a game's
+    author runs check wherever they are, so its files go to a temporary folder instead
+    (unless HYPOTHESIS_STORAGE_DIRECTORY chooses a place)."""
+    try:
+        import hypothesis.configuration as configuration
+    except ImportError:  # no fuzzing possible, nothing written
+        yield
+        return
+    if os.getenv("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    before = getattr(configuration, "__hypothesis_home_directory", None)
+    with tempfile.TemporaryDirectory(prefix="boardlab-check-") as home:
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(before)

@@ -6,6 +6,7 @@ a particular game.
 
 from __future__ import annotations
 
+import re
 import secrets
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -16,6 +17,7 @@ from rich.panel import Panel
 from ..agents import DEFAULT_LEVEL, level_spec
 from ..core.errors import BoardlabError, OptionError
 from ..core.game import Game
+from ..core.records import Record
 from ..core.registry import game_class, load
 
 HUMAN = "human"
@@ -84,8 +86,12 @@ def default_seats(game: Game, level: str = DEFAULT_LEVEL) -> list[str]:
     return [HUMAN] + [default_computer(game, level)] * (game.num_players - 1)
 
 
-def new_seed() -> int:
-    """A fresh seed small enough to type back in (``--seed``)."""
+def new_seed(game: Game | None = None) -> int:
+    """A fresh seed. Where the seed foretells chance or hidden cards it is kept secret behind
+    its SHA-256 commitment, which only a seed too large to try out (256 bits, as the server's)
+    keeps; otherwise one small enough to type back in (``--seed``)."""
+    if game is not None and (game.has_chance or game.has_hidden_information):
+        return secrets.randbits(256)
     return secrets.randbits(32)
 
 
@@ -107,3 +113,26 @@ def rules_path(game_id: str) -> Path:
     """Where the rules document of ``game_id`` lives in a source checkout."""
     game_class(game_id)  # UnknownGameError lists the valid ids
     return Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{game_id}.md"
+
+
+def _version_key(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text))
+
+
+def rules_version_warning(record: Record, source: str) -> str | None:
+    """What to tell a person about a record played under other rules than this boardlab's
+    (None: the same rules, or a record that does not say)."""
+    played = record.rules_version
+    current = str(record.game().rules_version)
+    if played is None or str(played) == current:
+        return None
+    if _version_key(str(played)) > _version_key(current):
+        return (
+            f"{source} was played under {record.game_id} rules version {played}, newer than this "
+            f"boardlab's version {current}. Its moves are legal here, but the newer rules may differ; "
+            "update boardlab to be sure (pip install -U boardlab)."
+        )
+    return (
+        f"{source} was played under {record.game_id} rules version {played}; this boardlab has "
+        f"{current}. The moves are still legal, but details may differ."
+    )

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
+import subprocess
 import sys
 
 from rich.console import Console
@@ -67,7 +70,9 @@ def _game_detail(entry: dict, out: Console) -> int:
         f"{_players_text(entry)} players; {_nature(entry)}; rules version {escape(str(entry['rules_version']))}."
     )
     table = Table(title="options (--option NAME=VALUE)")
-    for column in ("option", "default", "allowed", "what it does"):
+    # a name is typed back as it is, so it never breaks; the other columns give way
+    table.add_column("option", no_wrap=True)
+    for column in ("default", "allowed", "what it does"):
         table.add_column(column, overflow="fold")
     for option in entry["options"]:
         table.add_row(
@@ -142,9 +147,45 @@ def rules_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         ) from None
     if args.plain:
         sys.stdout.write(text)
-    elif out.is_terminal:
-        with out.pager(styles=True):  # a rules document is longer than a screen
+    elif out.is_terminal:  # a rules document is longer than a screen
+        with out.capture() as captured:
+            out.print(Markdown(text))  # wrapped at word boundaries to the terminal's width
+        if not page(captured.get(), out):
             out.print(Markdown(text))
     else:
         out.print(Markdown(text))
     return 0
+
+
+def with_raw_colours(less: str) -> str:
+    """The LESS variable with -R added, so less shows colours and bold instead of raw ``ESC[1;4m``
+    codes (which also push lines over the width, breaking words); a person's own flags stay."""
+    for word in less.split():
+        if word.lower() == "--raw-control-chars":
+            return less
+        if not word.startswith("--") and ("R" in word or "r" in word):
+            return less
+    return f"{less} -R".strip()
+
+
+def page(text: str, out: Console) -> bool:
+    """Show ``text`` (with terminal styles) in the person's pager ($MANPAGER, $PAGER, else less);
+    False when no pager could be started, so the caller prints it instead."""
+    command = os.environ.get("MANPAGER") or os.environ.get("PAGER") or "less"
+    environment = {**os.environ, "LESS": with_raw_colours(os.environ.get("LESS", ""))}
+    try:
+        pager = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, env=environment)
+    except (OSError, ValueError):
+        return False
+    try:
+        assert pager.stdin is not None
+        pager.stdin.write(text.encode(out.encoding or "utf-8", errors="replace"))
+        pager.stdin.close()
+    except BrokenPipeError:  # the person quit the pager before the end
+        pass
+    while True:
+        try:
+            pager.wait()
+            return True
+        except KeyboardInterrupt:  # Ctrl-C belongs to the pager while it runs
+            continue

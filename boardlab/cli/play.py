@@ -8,6 +8,7 @@ each of them may see (the match's per-viewer move texts and views).
 
 from __future__ import annotations
 
+import hashlib
 import re
 import select
 import threading
@@ -48,7 +49,18 @@ CHANCE_RUN_SHOWN = 3
 
 
 class _Leave(Exception):
-    """The person ended the input (Ctrl-D, Ctrl-C): save what must be kept and stop."""
+    """The person ended the input (Ctrl-D) or interrupted (Ctrl-C): save what must be kept and stop."""
+
+    def __init__(self, interrupted: bool) -> None:
+        super().__init__()
+        #: Ctrl-C exits with 130; the input simply running out is a normal end (0)
+        self.interrupted = interrupted
+
+
+def seed_commitment(seed: int) -> str:
+    """SHA-256 (hex) of the seed as 32 big-endian bytes: Honor's formula (rule 11.5), used for
+    every game so that the commitment Honor's board shows is the one printed here."""
+    return hashlib.sha256((seed % (1 << 256)).to_bytes(32, "big")).hexdigest()
 
 
 def chance_summary(entries: list[LogEntry], viewer: Player | None) -> list[str]:
@@ -78,8 +90,10 @@ def natural_key(text: str) -> list[tuple[int, int | str]]:
 class PlaySession:
     """One match in the terminal. ``read_line(prompt)`` reads a person's input.
 
-    ``resumed_from`` is the record file the match was resumed from: leaving
-    unsaved then updates that file rather than writing a new one.
+    ``resumed_from`` is the record file the match was resumed from; leaving unsaved never
+    writes over it (nor any other existing file): a recovery file gets a new name.
+    ``seed_chosen``: the person gave the seed, so printing it tells them nothing new; otherwise
+    a game with chance or hidden information shows only the seed's commitment until the end.
     """
 
     def __init__(
@@ -89,6 +103,7 @@ class PlaySession:
         read_line: Callable[[str], str],
         resumed_from: Path | None = None,
         move_now_input: TextIO | None = None,
+        seed_chosen: bool = False,
     ) -> None:
         self.match = match
         #: where a line (Enter) makes a thinking computer move at once; None: it thinks its full time
@@ -97,6 +112,7 @@ class PlaySession:
         self.out = out
         self.read_line = read_line
         self.resumed_from = resumed_from
+        self.seed_chosen = seed_chosen
         self.saved_ply: int | None = match.ply if resumed_from is not None else None
         #: where ``picture on`` writes the table's picture after every move (None: off)
         self.picture_path: Path | None = None
@@ -131,12 +147,31 @@ class PlaySession:
         return name if self.match.is_human(seat) else f"{name} ({spec})"
 
     # --- the game loop -------------------------------------------------------
+    @property
+    def seed_secret(self) -> bool:
+        """The seed foretells dice, deals or tremors, and the person did not choose it."""
+        chance = self.game.has_chance or self.game.has_hidden_information
+        return chance and not self.seed_chosen
+
+    def seed_text(self) -> str:
+        if self.seed_secret:
+            return f"seed commitment SHA-256 {seed_commitment(self.match.seed)}; the seed is shown at the end"
+        return f"seed {self.match.seed}"
+
+    def reveal_seed(self) -> None:
+        """Once the game is over or left, the seed behind the commitment, to check it against."""
+        if self.seed_secret:
+            self.out.print(
+                f"The seed was {self.match.seed}; its SHA-256 {seed_commitment(self.match.seed)} "
+                "is the commitment shown at the start."
+            )
+
     def run(self) -> int:
         """Play until the game ends or the person leaves; the exit status."""
         self.out.print(
             f"[bold]{escape(self.game.name)}[/bold]: "
             + escape(", ".join(self.seat_label(s) for s in range(self.game.num_players)))
-            + f"  (seed {self.match.seed}; type [bold]help[/bold] for commands)"
+            + f"  ({self.seed_text()}; type [bold]help[/bold] for commands)"
         )
         if not self.humans:
             self.show_board(None)
@@ -148,10 +183,14 @@ class PlaySession:
                     return 0
                 if self.match.is_human(seat):
                     if self.human_turn(seat) == "quit":
+                        self.reveal_seed()
                         return 0
                 else:
                     self.computer_move(seat)
-        except (_Leave, KeyboardInterrupt):  # Ctrl-C may also come while a computer thinks
+        except _Leave as leaving:
+            self.leave()
+            return 130 if leaving.interrupted else 0
+        except KeyboardInterrupt:  # Ctrl-C while a computer thinks
             self.leave()
             return 130
 
@@ -217,7 +256,7 @@ class PlaySession:
         self.last_shown_human = seat
         self.show_board(seat)
         while True:
-            line = self.ask(f"{name} > ").strip()
+            line = self.ask(f"{name}, {self.move_label()} > ").strip()
             if not line:
                 continue
             command, _, argument = line.partition(" ")
@@ -288,19 +327,27 @@ class PlaySession:
     def ask(self, prompt: str) -> str:
         try:
             return self.read_line(prompt)
-        except (EOFError, KeyboardInterrupt):
-            raise _Leave from None
+        except EOFError:
+            raise _Leave(interrupted=False) from None
+        except KeyboardInterrupt:
+            raise _Leave(interrupted=True) from None
 
     def confirm(self, prompt: str) -> bool:
         return self.ask(prompt).strip().lower() in ("y", "yes")
 
     # --- commands ------------------------------------------------------------
+    def move_label(self) -> str:
+        """The one numbering of the terminal: ``move N`` is the move about to be played, counting
+        every move from 1 (chance too), as history, records and ``boardlab replay`` number them."""
+        if self.match.is_over():
+            return f"after move {self.match.ply}"
+        return f"move {self.match.ply + 1}"
+
     def show_board(self, viewer: Player | None) -> None:
         title = self.game.name if viewer is None else f"{self.game.name}: {self.game.player_name(viewer)}'s view"
         view = self.match.view(viewer)
         self.write_picture(viewer)
-        # a person counts the decisions, not the dice and cards dealt between them
-        self.out.print(board_panel(self.game, view, f"{escape(title)}, move {self.match.decisions + 1}"))
+        self.out.print(board_panel(self.game, view, f"{escape(title)}, {self.move_label()}"))
 
     def show_preview(self, seat: Player, text: str) -> None:
         """Draw the board as it would be after ``text``, without playing it."""
@@ -441,10 +488,8 @@ class PlaySession:
         return decided and self.saved_ply != self.match.ply and not self.match.is_over()
 
     def recovery_path(self) -> Path:
-        """Where leaving unsaved keeps the game: the file it was resumed from, else a new file
-        in the current folder."""
-        if self.resumed_from is not None:
-            return self.resumed_from
+        """A new file in the current folder: the person agreed to no overwrite, not even of the
+        file the game was resumed from (an undo there would silently lose moves)."""
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         path = Path.cwd() / f"boardlab-{self.game.id}-{stamp}.json"
         number = 2
@@ -456,17 +501,19 @@ class PlaySession:
     def leave(self) -> None:
         """Input ended: keep the game in a recovery file rather than losing it."""
         self.out.print()
+        self.reveal_seed()
         if not self.unsaved():
             self.out.print("Left the game.")
             return
         path = self.recovery_path()
         try:
-            self.record().save(path)
+            self.record().save(path, overwrite=False)
         except OSError as exc:
             self.out.print(f"[red]Left the game; it could not be saved ({escape(str(exc))}).[/red]")
             return
+        kept = "" if self.resumed_from is None else f" ({escape(str(self.resumed_from))} was left as it was)"
         self.out.print(
-            f"Left the game at move {self.match.ply}; it was saved to {escape(str(path))}. "
+            f"Left the game before {self.move_label()}; it was saved to the new file {escape(str(path))}{kept}. "
             f"Go on with: boardlab play --resume {escape(str(path))}  "
             "(type save FILE before leaving to choose the file)."
         )
@@ -484,6 +531,7 @@ class PlaySession:
         self.out.print(
             f"[bold]Game over: {escape(headline)}[/bold] ({escape(result.reason)}; {result.score_text()}, {moves})."
         )
+        self.reveal_seed()
         if self.humans and self.saved_ply != self.match.ply:
             self.offer_save()
 

@@ -17,19 +17,24 @@ from rich.markup import escape
 from ..core.state import State
 from ..core.records import Record
 from ..core.registry import game_ids
-from .common import CliError, board_panel, build_game
+from .common import CliError, board_panel, build_game, rules_version_warning
 
 
 def _looks_like_record(target: str) -> bool:
     return target not in game_ids() and (target.endswith(".json") or Path(target).is_file())
 
 
-def state_to_render(args: argparse.Namespace) -> State:
+def state_to_render(args: argparse.Namespace, err: Console) -> State:
     """The state named on the command line: GAME [--position TEXT] or RECORD [--move N]."""
     if _looks_like_record(args.target):
         if args.position is not None:
             raise CliError("--position applies to a game id, not to a record (use --move N)")
-        record = Record.load(args.target, validate=False)  # state_at validates up to the move
+        # the whole record, final position included, as replay and play check it: a record
+        # that does not hold together is refused, whichever move is drawn
+        record = Record.load(args.target)
+        warning = rules_version_warning(record, args.target)
+        if warning:
+            err.print(f"[yellow]{escape(warning)}[/yellow]")
         number = len(record.moves) if args.move is None else args.move
         return record.state_at(number)
     if args.move is not None:
@@ -61,7 +66,7 @@ def output_target(name: str, force: bool) -> Path:
 
 
 def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
-    state = state_to_render(args)
+    state = state_to_render(args, err)
     game = state.game
     viewer = None
     if args.seat is not None:

@@ -11,7 +11,7 @@ from rich.markup import escape
 from ..core.records import Record
 from ..core.state import State
 from ..core.values import CHANCE, Player
-from .common import CliError, board_panel
+from .common import CliError, board_panel, rules_version_warning
 
 KEYS = "Enter next, b back, a number jumps there, q quits"
 
@@ -45,13 +45,9 @@ def replay_command(args: argparse.Namespace, out: Console, err: Console, read_li
     record = Record.load(args.file)  # every move re-validated: RecordError names the first bad one
     viewer = _viewer(record, args.seat)
     describe_record(record, out)
-    played_under = record.rules_version
-    current = record.game().rules_version
-    if played_under is not None and str(played_under) != current:
-        err.print(
-            f"[yellow]Played under rules version {escape(str(played_under))}; this boardlab has "
-            f"{escape(current)}. The moves are still legal, but details may differ.[/yellow]"
-        )
+    warning = rules_version_warning(record, args.file)
+    if warning:
+        err.print(f"[yellow]{escape(warning)}[/yellow]")
     total = len(record.moves)
     if args.final or args.to is not None:
         number = total if args.final else args.to
@@ -94,7 +90,7 @@ def step_through(record: Record, viewer: int | None, out: Console, read_line: Ca
     show(record, state, 0, viewer, out)
     while True:
         try:
-            line = read_line(f"move {state.ply}/{total} > ").strip().lower()
+            line = read_line(f"after move {state.ply}/{total} > ").strip().lower()
         except (EOFError, KeyboardInterrupt):
             out.print()
             return 0

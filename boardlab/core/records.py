@@ -417,7 +417,8 @@ class Record:
         if not isinstance(text, str):
             raise RecordError(f"{source}: a record is JSON text, not {type(text).__name__}")
         try:
-            data = json.loads(text)
+            # editors on Windows often start UTF-8 files with a byte-order mark; JSON has none
+            data = json.loads(text.removeprefix("\ufeff"))
         except json.JSONDecodeError as exc:
             raise RecordError(f"{source}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
         except RecursionError:

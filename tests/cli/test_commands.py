@@ -124,7 +124,7 @@ def test_resume_goes_on_with_a_saved_game(tmp_path: Path) -> None:
 
 def test_end_of_input_exits_cleanly_and_says_where_the_game_is(tmp_path: Path) -> None:
     done = run("play", "dicenim", "--players", "human,random", "--seed", "2", stdin="take1\n", cwd=tmp_path)
-    assert done.returncode == 130
+    assert done.returncode == 0  # issue 23 item 14: the input ending is a normal end, not an interrupt
     assert "Traceback" not in done.stderr
     assert "--resume" in done.stdout
     assert list(tmp_path.glob("boardlab-dicenim-*.json"))  # in the current folder, not a temporary one

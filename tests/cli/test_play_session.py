@@ -57,7 +57,8 @@ def test_a_wrong_entry_reprompts_with_the_reason_and_the_game_goes_on() -> None:
     text = output.getvalue()
     assert "Not played" in text and "take9" in text and "not dice-nim notation" in text
     assert moves_of(play)[2] == "take1"
-    assert script.prompts.count("P1 > ") == 5  # blank, take9, take1 at one decision; then quit twice
+    # blank, take9, take1 at one decision (move 3: two secrets were dealt); then quit twice at move 7 (take, die, take, die)
+    assert script.prompts.count("P1, move 3 > ") == 3 and script.prompts.count("P1, move 7 > ") == 2
 
 
 def test_undo_against_the_computer_goes_back_to_your_last_decision() -> None:
@@ -117,26 +118,32 @@ def test_end_of_input_keeps_the_game_in_a_recovery_file_in_the_current_folder(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     play, _, output = session(["human", "random"], ["take1"])
-    assert play.run() == 130
+    assert play.run() == 0  # input running out is a normal end; Ctrl-C is 130
     saved = list(tmp_path.glob("boardlab-dicenim-*.json"))
     assert len(saved) == 1
     assert Record.load(saved[0]).replay().position() == play.match.record().final_position
     assert "--resume" in output.getvalue()
 
 
-def test_leaving_a_resumed_game_updates_the_file_it_came_from(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_leaving_a_resumed_game_keeps_the_file_it_came_from_and_writes_a_new_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 23 item 9: the resumed file was rewritten without asking
     monkeypatch.chdir(tmp_path)
     first, _, _ = session(["human", "random"], ["take1"])
     first.run()
     (saved,) = tmp_path.glob("boardlab-dicenim-*.json")
+    before = saved.read_bytes()
     record = Record.load(saved)
     game = record.game()
     resumed_match = Match.from_record(record, seat_agents(game, ["human", "random"], record.seed))
     buffer = io.StringIO()
-    again = PlaySession(resumed_match, Console(file=buffer, width=100), Script(["take1"]), resumed_from=saved)
-    assert again.run() == 130
-    assert list(tmp_path.glob("*.json")) == [saved]  # the same file, updated
-    assert len(Record.load(saved).moves) > len(record.moves)
+    again = PlaySession(resumed_match, Console(file=buffer, width=200), Script(["take1"]), resumed_from=saved)
+    assert again.run() == 0
+    assert saved.read_bytes() == before
+    (recovery,) = set(tmp_path.glob("*.json")) - {saved}
+    assert len(Record.load(recovery).moves) > len(record.moves)
+    assert str(recovery) in buffer.getvalue() and "was left as it was" in buffer.getvalue()
 
 
 def test_computer_players_get_a_resampled_state_not_the_real_one() -> None:

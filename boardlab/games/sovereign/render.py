@@ -68,7 +68,8 @@ def render_view(envelope: Mapping[str, Any]) -> str:
         tower = " with the 1-level tower beside it" if setup["with_tower"] else ""
         status += f"   setup: {names[setup['seat']]} places a {what}{tower} ({setup['placements']}/14 placed)"
     else:
-        status += f"   ply {view['play_ply']}/{view['ply_limit']}"
+        # "move N" is the terminal's number of the next move; this is a count toward the limit
+        status += f"   limit {view['play_ply']}/{view['ply_limit']} moves"
     lines.append(status)
     lines.append("pieces: S Sovereign, D Diplomat, C Consultant, B Contractor")
     lines.append("digit: tower height (· open ground); ! a threatened Sovereign")

@@ -56,7 +56,7 @@ def render_view(envelope: Mapping[str, Any]) -> str:
     # fixed-width counters, so the frame does not grow a column when a number gains a digit
     limit = view["no_progress_limit"]
     lines.append(
-        f"no progress {view['no_progress']:>{len(str(limit))}}/{limit}   move {envelope['ply']:>5}"
+        f"no progress {view['no_progress']:>{len(str(limit))}}/{limit}   played {envelope['ply']:>5}"
     )
     result = envelope.get("result")
     if result:
