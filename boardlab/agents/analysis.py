@@ -170,9 +170,9 @@ def search_spec(game: Game, iterations: int | None = None) -> str:
 
 def hint_spec(game: Game, iterations: int | None = None) -> str:
     """The agent that suggests a move during play. It is handed the seat's own view (a
-    resampled state), so where information is hidden it must be a search over many guesses
-    (the game's ``normal`` computer, information-set MCTS) rather than one ``mcts`` tree on a
-    single guess; games with continuous moves get their ``normal`` computer too."""
+    resampled state), so where information is hidden it is the game's ``normal`` computer,
+    whose strength was measured on exactly such views (docs/levels.md); games with continuous
+    moves get their ``normal`` computer too."""
     if game.has_hidden_information or game.continuous_moves:
         return level_spec(game, "normal")
     return search_spec(game, iterations)

@@ -10,6 +10,7 @@ import random
 import pytest
 
 import boardlab
+from boardlab.agents import level_spec
 from boardlab import Record
 from boardlab.agents.analysis import AnalysisCancelled, analyse, default_iterations, hint_spec, search_spec
 from boardlab.core.errors import OptionError
@@ -158,6 +159,7 @@ def test_budgets_and_hint_specs_are_deterministic_and_fit_the_game() -> None:
     assert search_spec(towers) == f"mcts:iterations={default_iterations(towers)},leaf_eval=true,widen=1,c=0.2"
     assert "seconds" not in search_spec(towers)  # a time limit would make the analysis depend on the machine
     assert hint_spec(towers) == search_spec(towers)
-    # where information is hidden, a hint searches over many guesses of the others' cards
-    assert hint_spec(boardlab.load("territories")).startswith("ismcts:")
+    # where information is hidden, a hint is the game's normal computer, measured on such views
+    territories = boardlab.load("territories")
+    assert hint_spec(territories) == level_spec(territories, "normal")
     assert hint_spec(boardlab.load("honor")).startswith("honor:")

@@ -12,6 +12,7 @@ from typing import Any, Iterator
 import pytest
 
 import boardlab
+import boardlab.agents
 from boardlab import Record
 from boardlab.agents.analysis import analyse
 from boardlab.core.match import Match
@@ -107,9 +108,9 @@ def test_a_hint_is_worked_out_from_the_seats_own_view_never_the_real_state(
     searched: list[boardlab.State] = []
     real_think = computer_module.think
 
-    def thinking(spec: str, seed: int, state: boardlab.State) -> str:
+    def thinking(spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
         searched.append(state)
-        return real_think(spec, seed, state)
+        return real_think(spec, seed, state, cap)
 
     monkeypatch.setattr(Match, "agent_input", recording)
     monkeypatch.setattr(computer_module, "think", thinking)
@@ -121,7 +122,8 @@ def test_a_hint_is_worked_out_from_the_seats_own_view_never_the_real_state(
     assert response.status_code == 200, response.text
     assert [seat for seat, _ in handed] == [0] and searched == [handed[0][1]]
     assert response.json()["move"] in [move["text"] for move in state["legal_moves"]]
-    assert response.json()["agent"].startswith("ismcts:")
+    # the game's normal computer, measured on such resampled views (docs/levels.md)
+    assert response.json()["agent"] == boardlab.agents.level_spec(boardlab.load("territories"), "normal")
 
 
 def test_hints_are_refused_where_they_do_not_belong(sqlite_server: Harness) -> None:
@@ -150,10 +152,10 @@ class HeldThinker:
         self.release = threading.Event()
         self.real = computer_module.think
 
-    def __call__(self, spec: str, seed: int, state: boardlab.State) -> str:
+    def __call__(self, spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
         self.started.set()
         self.release.wait(30)
-        return self.real(spec, seed, state)
+        return self.real(spec, seed, state, cap)
 
 
 @pytest.fixture
