@@ -17,6 +17,21 @@ from .common import CliError
 KEEP_ALIVE_SECONDS = 75
 
 
+def _defaults() -> Any:
+    """The server's default settings, for the flags' defaults and help. Without the web extra
+    there are none to show (serving then stops with the extra's name anyway)."""
+    try:
+        from ..server.settings import Settings
+    except ImportError:
+        return _NoDefaults()
+    return Settings(rules_dir=None)
+
+
+class _NoDefaults:
+    def __getattr__(self, name: str) -> Any:
+        return None
+
+
 def add_serve_parser(commands: Any) -> None:
     serve = commands.add_parser(
         "serve", help="run the game server: online rooms, the computer as an opponent (needs boardlab[web])"
@@ -35,6 +50,28 @@ def add_serve_parser(commands: Any) -> None:
         default=max(1, min(4, os.cpu_count() or 1)),
         help="processes the computer thinks in (default: the cores, at most 4)",
     )
+    fair = _defaults()
+    serve.add_argument(
+        "--max-computer-only-rooms",
+        type=int,
+        default=fair.max_computer_only_rooms,
+        metavar="N",
+        help=f"rooms of computers only playing at once; more are refused (default {fair.max_computer_only_rooms})",
+    )
+    serve.add_argument(
+        "--max-queued-searches",
+        type=int,
+        default=fair.max_queued_searches,
+        metavar="N",
+        help=f"searches waiting for a worker beyond which a computers-only room is refused (default {fair.max_queued_searches})",
+    )
+    serve.add_argument(
+        "--min-move-seconds",
+        type=float,
+        default=fair.min_move_seconds,
+        metavar="S",
+        help=f"the shortest clock a room may ask for (default {fair.min_move_seconds} s)",
+    )
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"], help="server log level")
 
 
@@ -50,7 +87,19 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise CliError(f"--port {args.port}: a port is 0..65535")
     if args.workers < 1:
         raise CliError(f"--workers {args.workers}: the computer needs at least one process")
-    settings = Settings(data_dir=Path(args.data_dir).expanduser(), database_url=args.database_url, computer_workers=args.workers)
+    for flag, value in (("--max-computer-only-rooms", args.max_computer_only_rooms), ("--max-queued-searches", args.max_queued_searches)):
+        if value < 0:
+            raise CliError(f"{flag} {value}: a count is 0 or more")
+    if not args.min_move_seconds >= 0:
+        raise CliError(f"--min-move-seconds {args.min_move_seconds}: seconds are 0 or more")
+    settings = Settings(
+        data_dir=Path(args.data_dir).expanduser(),
+        database_url=args.database_url,
+        computer_workers=args.workers,
+        max_computer_only_rooms=args.max_computer_only_rooms,
+        max_queued_searches=args.max_queued_searches,
+        min_move_seconds=args.min_move_seconds,
+    )
     url = settings.storage_url()  # a URL of the wrong kind is an OptionError naming the kinds
     try:
         storage = Storage(url)

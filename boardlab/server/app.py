@@ -17,7 +17,7 @@ from .. import __version__
 from ..core.errors import BoardlabError
 from .analysis import Analyses, Hints
 from .computer import ComputerPlayers
-from .errors import ERROR_STATUS, error_body, status_for
+from .errors import ERROR_STATUS, BusyError, error_body, status_for
 from .limits import BodyLimit
 from .replays import Replays
 from .routers import actions, analysis, catalog, live, pages, records, rooms
@@ -75,7 +75,8 @@ def _handle_errors(app: FastAPI) -> None:
 
     @app.exception_handler(BoardlabError)
     async def boardlab_error(_request: Request, exc: BoardlabError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, str(exc)), status_code=status_for(exc))
+        headers = exc.headers() if isinstance(exc, BusyError) else None
+        return JSONResponse(error_body(exc.code, str(exc)), status_code=status_for(exc), headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -8,11 +8,21 @@ with the best move it has found; one that still outlives it (a stuck or crashed 
 is abandoned, the room plays the rules' default move or the one-ply best move instead
 (never a random one), and a broken pool is replaced, so one room's search never holds up
 another room's moves.
+
+Searches are scheduled, not served first come: at most one search per worker is in the
+pool at a time, and the next one is picked by priority, then age. A decision a person is
+waiting for (:data:`PERSON`: a room with a seat held by a person, a hint) goes before a
+room of computers only (:data:`COMPUTERS`), and computers-only rooms never hold every
+worker: one is kept for people whenever there are two or more. A search's deadline runs
+from when it starts, so a person's room waiting its turn is answered by its own search,
+never by a fallback made of the wait.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
@@ -29,6 +39,10 @@ from ..core.values import Move
 log = logging.getLogger("boardlab.server")
 #: how often a worker checks that the server that started it still runs
 PARENT_CHECK_SECONDS = 1.0
+#: search priorities, lower first: a person waits for the first, nobody for the second
+PERSON, COMPUTERS = 0, 1
+#: the thread pool's size when ``workers`` is 0 (tests)
+THREADS = 2
 
 
 def think(spec: str, seed: int, state: State, cap: float | None = None) -> str:
@@ -68,7 +82,7 @@ def _warm_up() -> int:
 
 
 class ComputerPlayers:
-    """The pool the computer seats of every room think in.
+    """The pool the computer seats of every room think in, and the queue in front of it.
 
     ``workers`` processes (spawned, so a worker never inherits the server's threads or
     sockets); 0 thinks in threads of this process instead, which tests use to avoid
@@ -77,7 +91,19 @@ class ComputerPlayers:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        self.slots = workers if workers > 0 else THREADS
+        # with a single worker there is nothing to keep back: people still go first in the queue
+        self.computer_slots = max(1, self.slots - 1)
         self._executor: Executor | None = None
+        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._running = 0
+        self._running_computers = 0
+
+    @property
+    def queued(self) -> int:
+        """Searches waiting for a worker (not counting those that run)."""
+        return len(self._queue)
 
     def start(self) -> None:
         self._executor = self._new_executor()
@@ -87,7 +113,7 @@ class ComputerPlayers:
 
     def _new_executor(self) -> Executor:
         if self.workers <= 0:
-            return ThreadPoolExecutor(max_workers=2, thread_name_prefix="boardlab-think")
+            return ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="boardlab-think")
         return ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
@@ -95,21 +121,86 @@ class ComputerPlayers:
             initargs=(os.getpid(),),
         )
 
+    def _may_start(self, priority: int) -> bool:
+        if self._running >= self.slots:
+            return False
+        return priority == PERSON or self._running_computers < self.computer_slots
+
+    async def _turn(self, priority: int) -> None:
+        """Wait until this search may take a worker (priority, then age)."""
+        if not self._queue and self._may_start(priority):
+            self._take(priority)
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (priority, next(self._order), turn)
+        heapq.heappush(self._queue, entry)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release(priority)  # handed a worker just as the room gave up: pass it on
+            else:
+                self._queue.remove(entry)
+                heapq.heapify(self._queue)
+            raise
+
+    def _take(self, priority: int) -> None:
+        self._running += 1
+        if priority == COMPUTERS:
+            self._running_computers += 1
+
+    def _release(self, priority: int) -> None:
+        self._running -= 1
+        if priority == COMPUTERS:
+            self._running_computers -= 1
+        self._hand_on()
+
+    def _finished(self, done: asyncio.Future[str], priority: int) -> None:
+        if not done.cancelled():
+            done.exception()  # retrieved here: a search the room gave up on may still fail later
+        self._release(priority)
+
+    def _hand_on(self) -> None:
+        skipped: list[tuple[int, int, asyncio.Future[None]]] = []
+        while self._queue and self._running < self.slots:
+            entry = heapq.heappop(self._queue)
+            if not self._may_start(entry[0]):
+                skipped.append(entry)  # a computers-only search while only the people's worker is free
+                continue
+            self._take(entry[0])
+            entry[2].set_result(None)
+        for entry in skipped:
+            heapq.heappush(self._queue, entry)
+
     async def choose(
-        self, spec: str, seed: int, state: State, deadline: float, cap: float | None = None
+        self,
+        spec: str,
+        seed: int,
+        state: State,
+        deadline: float,
+        cap: float | None = None,
+        priority: int = PERSON,
     ) -> str | None:
         """The notation of the agent's move, or None when the search failed or took longer
-        than ``deadline`` seconds (the caller then plays a fallback move). ``cap`` (at most the
-        deadline) is told to the search, which then answers with its best move so far in time."""
+        than ``deadline`` seconds from its start (the caller then plays a fallback move).
+        ``cap`` (at most the deadline) is told to the search, which then answers with its best
+        move so far in time. ``priority`` places it in the queue (:data:`PERSON` first)."""
         if self._executor is None:
             self.start()
+        await self._turn(priority)
         assert self._executor is not None
         loop = asyncio.get_running_loop()
         cap = deadline if cap is None else min(cap, deadline)
         try:
-            return await asyncio.wait_for(
-                loop.run_in_executor(self._executor, think, spec, seed, state, cap), deadline
-            )
+            future = loop.run_in_executor(self._executor, think, spec, seed, state, cap)
+        except BaseException:
+            self._release(priority)
+            raise
+        # the worker stays busy until the search really ends, even after the room gave up on it:
+        # its slot is given on only then, so the pool never holds more searches than workers
+        future.add_done_callback(lambda done: self._finished(done, priority))
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), deadline)
         except asyncio.TimeoutError:
             log.warning("computer %s took longer than %.0f s; playing a fallback move", spec, deadline)
         except BrokenProcessPool:
@@ -121,9 +212,12 @@ class ComputerPlayers:
         return None
 
     def close(self) -> None:
+        for _priority, _order, turn in self._queue:
+            turn.cancel()
+        self._queue.clear()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
 
-__all__ = ["ComputerPlayers", "fallback_move", "think"]
+__all__ = ["COMPUTERS", "ComputerPlayers", "PERSON", "fallback_move", "think"]

@@ -8,6 +8,8 @@ branch on them, docs/server.md lists them (a test keeps the two in step).
 
 from __future__ import annotations
 
+import math
+
 from ..core.errors import (
     BoardlabError,
     IllegalMoveError,
@@ -71,6 +73,19 @@ class BadTextError(ServerError):
     code = "bad_text"
 
 
+class BusyError(ServerError):
+    """Refused for now (429): ``retry_after`` seconds is when asking again may succeed."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, retry_after: float = 1.0, code: str | None = None) -> None:
+        super().__init__(message, code)
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(max(1, math.ceil(self.retry_after)))}
+
+
 #: every code the server sends, with its HTTP status (docs/server.md has the same table)
 ERROR_STATUS: dict[str, int] = {
     # the server's own
@@ -89,6 +104,9 @@ ERROR_STATUS: dict[str, int] = {
     "waiting_for_players": 409,
     "game_not_over": 409,
     "storage_unavailable": 503,
+    "rate_limited": 429,
+    "too_many_computer_rooms": 429,
+    "computer_busy": 429,
     "internal_error": 500,
     # the core's (boardlab.core.errors), and the match's specific refusals
     "bad_input": 400,
@@ -130,6 +148,7 @@ def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
 
 
 __all__ = [
+    "BusyError",
     "BadInviteError",
     "BadJsonError",
     "BadTextError",

@@ -32,6 +32,7 @@ from ..core.registry import load
 from ..core.seeds import derive_seed
 from ..core.values import Player
 from .computer import ComputerPlayers, fallback_move
+from .fairness import check_new_room, computers_only, priority
 from .errors import (
     BadInviteError,
     GameNotOverError,
@@ -115,6 +116,8 @@ class RoomService:
         self._committer = GroupCommitter(storage)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
+        # computers-only rooms being written: counted against the limit before they are in memory
+        self._creating_computer_rooms = 0
 
     # --- life -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -213,6 +216,25 @@ class RoomService:
         undo = request.undo or default_undo(choices)
         if undo not in UNDO_POLICIES:
             raise OptionError(f"undo policy {undo!r}: expected one of {', '.join(UNDO_POLICIES)}")
+        check_new_room(
+            choices,
+            request.move_seconds,
+            self._rooms.values(),
+            self.computer,
+            max_computer_only_rooms=self.settings.max_computer_only_rooms,
+            max_queued_searches=self.settings.max_queued_searches,
+            min_move_seconds=self.settings.min_move_seconds,
+            creating=self._creating_computer_rooms,
+        )
+        reserved = int(computers_only(choices))
+        self._creating_computer_rooms += reserved
+        try:
+            return await self._create(request, game, choices, undo)
+        finally:
+            self._creating_computer_rooms -= reserved
+
+    async def _create(self, request: NewRoom, game: Any, choices: list[SeatChoice], undo: str) -> Created:
+        n = game.num_players
         seed = self.settings.seed_source()
         here = [choice.kind == "here" for choice in choices]
         token = new_secret() if any(here) else None
@@ -509,7 +531,8 @@ class RoomService:
             # the search is capped at the deadline and answers with its best move by then; the grace
             # covers the hand-over between processes
             text = await self.computer.choose(
-                seat_row.spec, seed, state, deadline + self.settings.think_grace_seconds, cap=deadline
+                seat_row.spec, seed, state, deadline + self.settings.think_grace_seconds, cap=deadline,
+                priority=priority(room),
             )
             async with room.lock:
                 if room.stale or room.revision != revision:

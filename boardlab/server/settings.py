@@ -45,6 +45,11 @@ class Settings:
     only); ``rules_dir`` the rules documents the pages show (default: the checkout's
     docs/rules, else the installed copy; None: none). ``seed_source`` and ``clock`` are
     injected by tests.
+
+    Fairness (docs/server.md, "Deployment"): ``max_computer_only_rooms`` rooms of computers
+    only may play at once and a new one is refused beyond it, or while more than
+    ``max_queued_searches`` searches wait for a worker; a clock under ``min_move_seconds``
+    is refused.
     """
 
     data_dir: Path = Path("boardlab-data")
@@ -55,6 +60,9 @@ class Settings:
     static_dir: Path | None = STATIC_DIR
     rules_dir: Path | None = field(default_factory=find_rules_dir)
     rooms_listed: int = 100
+    max_computer_only_rooms: int = 4
+    max_queued_searches: int = 200
+    min_move_seconds: float = 5.0
     seed_source: Callable[[], int] = field(default=_new_seed, compare=False)
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
 

@@ -112,6 +112,8 @@ def test_settings(url: str, data_dir: Path, **overrides: Any) -> Settings:
         "computer_workers": 0,
         "seed_source": lambda: next(seeds),
         "static_dir": None,
+        # the tests' clocks run out in fractions of a second, under any real server's floor
+        "min_move_seconds": 0.0,
     }
     base.update(overrides)
     return Settings(**base)

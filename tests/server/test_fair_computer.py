@@ -1,0 +1,111 @@
+"""A fair computer: a person's decision goes before rooms of computers only, which are limited
+in number; clocks have a floor; the computer's queue has a bound (docs/server.md, "Deployment")."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import boardlab
+from boardlab.server import computer as computer_module
+from boardlab.server.levels import level_spec
+from tests.server.harness import make_harness
+
+TOWERS = boardlab.load("towers")
+HARD = level_spec(TOWERS, "hard")
+
+
+class BusyThinker:
+    """Stands in for the worker's search: a hard search holds its worker for ``hold`` s (the
+    computers-only rooms keep the pool busy), any other runs the real agent, and its answer
+    is kept to compare with what the room played."""
+
+    def __init__(self, hold: float) -> None:
+        self.hold = hold
+        self.release = threading.Event()
+        self.real = computer_module.think
+        self.answers: list[tuple[str, str]] = []
+        self.busy = threading.Semaphore(0)
+
+    def __call__(self, spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
+        if spec == HARD:
+            self.busy.release()
+            self.release.wait(self.hold)
+            return str(state.legal_moves()[0])
+        text = self.real(spec, seed, state, cap)
+        self.answers.append((spec, text))
+        return text
+
+
+@pytest.fixture
+def busy(monkeypatch: pytest.MonkeyPatch) -> BusyThinker:
+    thinker = BusyThinker(hold=0.5)
+    monkeypatch.setattr(computer_module, "think", thinker)
+    yield thinker
+    thinker.release.set()
+
+
+def test_a_persons_reply_goes_before_thirty_busy_computer_rooms(
+    database_url: str, tmp_path: Path, busy: BusyThinker, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="boardlab.server")
+    with make_harness(database_url, tmp_path, max_computer_only_rooms=30) as server:
+        for _ in range(30):
+            server.create("towers", ["computer:hard", "computer:hard"])
+        assert busy.busy.acquire(timeout=10)  # the pool is busy with computers-only rooms
+        service = server.app.state.service
+        assert service.computer.queued >= 20
+        person = server.create("towers", ["here", "computer:easy"])
+        began = time.monotonic()
+        server.move(person.room, person.token, person.state["legal_moves"][0]["text"], 0)
+        replied = server.wait(person.room, person.token, lambda state: state["ply"] == 2, timeout=10)
+        took = time.monotonic() - began
+        assert took < 2.0, f"the person waited {took:.1f} s behind the computers-only rooms"
+        # the agent's own move, not a fallback: the room played what the search answered
+        assert busy.answers and busy.answers[-1] == (level_spec(TOWERS, "easy"), replied["log"][1]["text"])
+        assert not [record for record in caplog.records if "fallback" in record.getMessage() or "instead" in record.getMessage()]
+        busy.release.set()
+
+
+def test_rooms_of_computers_only_are_limited(sqlite_server_limited: object) -> None:
+    server = sqlite_server_limited
+    for _ in range(2):
+        server.create("towers", ["computer:hard", "computer:hard"])
+    refused = server.client.post("/api/rooms", json={"game": "towers", "seats": ["computer:easy", "computer:hard"]})
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "too_many_computer_rooms"
+    assert int(refused.headers["Retry-After"]) >= 1
+    # a person's room is never refused for the computer's load
+    server.create("towers", ["here", "computer:hard"])
+
+
+@pytest.fixture
+def sqlite_server_limited(tmp_path: Path, busy: BusyThinker):  # type: ignore[no-untyped-def]
+    with make_harness(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path, max_computer_only_rooms=2) as server:
+        yield server
+
+
+def test_a_full_queue_refuses_a_new_computers_only_room(tmp_path: Path, busy: BusyThinker) -> None:
+    with make_harness(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path, max_computer_only_rooms=10, max_queued_searches=2) as server:
+        for _ in range(3):  # one thinks (the other worker is kept for people), two wait
+            server.create("towers", ["computer:hard", "computer:hard"])
+        deadline = time.monotonic() + 5
+        while server.app.state.service.computer.queued < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        refused = server.client.post("/api/rooms", json={"game": "towers", "seats": ["computer:hard", "computer:hard"]})
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "computer_busy"
+        assert "Retry-After" in refused.headers
+        server.create("towers", ["here", "computer:hard"])
+
+
+def test_a_clock_under_the_floor_is_refused(tmp_path: Path) -> None:
+    with make_harness(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path, min_move_seconds=5.0) as server:
+        refused = server.client.post("/api/rooms", json={"game": "territories", "seats": ["here", "here"], "move_seconds": 0.001})
+        assert refused.status_code == 422
+        error = refused.json()["error"]
+        assert error["code"] == "bad_option" and "5 s" in error["message"]
+        assert server.create("territories", ["here", "here"], move_seconds=5).state["view"]["match"]["move_seconds"] == 5
