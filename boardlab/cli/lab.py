@@ -26,10 +26,12 @@ from ..core.game import Game
 from ..lab.executors import BACKENDS, Executor, make_executor
 from ..lab.presets import PRESETS, expand_all, preset_seats
 from ..lab.progress import StudyProgress
-from ..lab.report import build_report, format_figure, variant_label, write_report
+from ..lab.report import build_report, format_figure, shown_metrics, variant_label, write_report
+from ..lab.sequential import run_until_sure
 from ..lab.stats import GameOutcome, repeated_games_warning
 from ..lab.store import StudyFolder
 from ..lab.study import OutcomeSink, Study, StudyInterrupted, option_variants, parse_vary, run_study
+from ..lab.verdict import build_verdict, verdict_lines
 from .common import CliError, build_game, parse_options, seat_count, split_specs
 
 #: on a pipe, a progress line at most this often
@@ -151,6 +153,11 @@ def add_lab_parser(commands: Any) -> None:
     lab.add_argument("--out", metavar="DIR", help="the study folder: records, games, report (default lab-GAME)")
     lab.add_argument("--fixed-seats", action="store_true", help="do not rotate the seating between games")
     lab.add_argument("--json", action="store_true", help="print the report's data as JSON")
+    lab.add_argument("--until-sure", action="store_true",
+                     help="play in batches and stop once every difference is settled (or at -n); docs/lab.md")
+    lab.add_argument("--batch", type=int, default=50, help="with --until-sure: games per variant between looks (default 50)")
+    lab.add_argument("--width", type=float, metavar="POINTS",
+                     help="with --until-sure: an interval narrower than this many percentage points also settles")
 
 
 def resolve_agents(args: argparse.Namespace) -> tuple[Game, list[str]]:
@@ -184,10 +191,20 @@ def lab_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     study.validate()
     executor = make_executor(args.backend, args.jobs, args.address)
     folder = StudyFolder(Path(args.out) if args.out else Path(f"lab-{game.id}"), study)
-    outcomes, interrupted = run_with_display(study, executor, folder, err, game.id)
+    stopping = None
+    if args.until_sure:
+        if args.batch < 1:
+            raise CliError("--batch needs at least one game")
+        width = None if args.width is None else args.width / 100
+        outcomes, interrupted, stopping = _until_sure(study, executor, folder, err, game, specs, args.batch, width)
+    else:
+        outcomes, interrupted = run_with_display(study, executor, folder, err, game.id)
     labels = agent_labels(specs)
     settings = {**folder.settings, "study_id": folder.study_id, "games_per_variant": study.games}
     report = build_report(settings, outcomes, seat_names(game), labels)
+    if stopping is not None:
+        report["stopping"] = stopping.to_json()
+    report["verdict"] = build_verdict(report, game)
     html = write_report(folder.folder, report, outcomes)
     if args.json:
         sys.stdout.write(json.dumps(report, indent=1) + "\n")
@@ -198,6 +215,21 @@ def lab_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         interrupted_note(err, outcomes, folder.folder)
         return 130
     return 0
+
+
+def _until_sure(
+    study: Study, executor: Executor, folder: StudyFolder, err: Console, game: Game, specs: Sequence[str],
+    batch: int, width: float | None,
+) -> tuple[dict[str, list[GameOutcome]], bool, Any]:
+    """A study played batch by batch until it is sure; Ctrl-C keeps the games so far."""
+    def play(part: Study) -> dict[str, list[GameOutcome]]:
+        return run_study(part, executor, folder, on_progress=StudyDisplay(err, f"{game.id} (up to {part.games})", True))
+
+    try:
+        outcomes, stopping = run_until_sure(study, specs, game.num_players, batch, width, run=play)
+    except StudyInterrupted as stop:
+        return stop.outcomes, True, None
+    return outcomes, False, stopping
 
 
 def agent_labels(specs: Sequence[str]) -> list[str]:
@@ -211,11 +243,13 @@ def agent_labels(specs: Sequence[str]) -> list[str]:
 def print_report(out: Console, report: Mapping[str, Any]) -> None:
     """The metrics per variant, and the differences from the first, as rich tables."""
     variants = report["variants"]
+    for line in verdict_lines(report):
+        out.print(escape(line), soft_wrap=True)
     table = Table(title=f"{sum(v['games'] for v in variants)} games: metrics with 95% intervals")
     table.add_column("metric")
     for variant in variants:
         table.add_column(escape(variant_label(variant["variant"])), justify="right")
-    for metric in report["metrics"]:
+    for metric in shown_metrics(report):
         table.add_row(
             escape(metric["title"]), *(format_figure(v["metrics"][metric["key"]], metric["percent"]) for v in variants)
         )
@@ -232,7 +266,7 @@ def print_report(out: Console, report: Mapping[str, Any]) -> None:
         differences.add_column("metric")
         differences.add_column("difference [95%]", justify="right")
         differences.add_column("sure?", justify="center")
-        for metric in report["metrics"]:
+        for metric in shown_metrics(report):
             figure = comparison["differences"][metric["key"]]
             sure = figure["low"] is not None and (figure["low"] > 0 or figure["high"] < 0)
             differences.add_row(escape(metric["title"]), format_figure(figure, metric["percent"]), "yes" if sure else "")

@@ -31,6 +31,7 @@ from .metrics import (
     variant_metrics,
 )
 from .stats import GameOutcome, repeated_games_warning
+from .verdict import verdict_html
 
 REPORT_FORMAT = "boardlab-lab-report/1"
 
@@ -153,6 +154,7 @@ th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 td.sure { font-weight: bold; }
 .reading { color: #666; font-size: 0.9em; }
+ul.verdict { font-size: 1.1em; line-height: 1.5; }
 .warning { background: #fff3cd; border-left: 4px solid #d39e00; padding: 0.5em 0.8em; }
 figure { display: inline-block; margin: 0.5em; }
 """
@@ -166,6 +168,7 @@ def render_html(report: Mapping[str, Any]) -> str:
         "<!DOCTYPE html>",
         f'<html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title><style>{_STYLE}</style></head><body>',
         f"<h1>{_e(title)}</h1>",
+        verdict_html(report),
         f"<p>{_e(_settings_line(report))}</p>",
         *_repeat_warnings(report),
         "<h2>Metrics per variant</h2>",
@@ -202,6 +205,12 @@ def _settings_line(report: Mapping[str, Any]) -> str:
     )
 
 
+def shown_metrics(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The metrics to show: the verdict hides rows that repeat another or say nothing."""
+    hidden = set((report.get("verdict") or {}).get("hidden_metrics", ()))
+    return [metric for metric in report["metrics"] if metric["key"] not in hidden]
+
+
 def format_value(value: float | None, percent: bool) -> str:
     """A figure as text: shares as percentages, other means with 3 significant digits."""
     if value is None:
@@ -225,7 +234,7 @@ def _metrics_table(report: Mapping[str, Any]) -> str:
     variants = report["variants"]
     rows = ["<table><tr><th>metric</th>" + "".join(f"<th>{_e(variant_label(v['variant']))}</th>" for v in variants)
             + "<th>how to read it</th></tr>"]
-    for metric in report["metrics"]:
+    for metric in shown_metrics(report):
         cells = "".join(f"<td>{_e(format_figure(v['metrics'][metric['key']], metric['percent']))}</td>" for v in variants)
         rows.append(f"<tr><td>{_e(metric['title'])}</td>{cells}<td class=reading>{_e(metric['reading'])}</td></tr>")
     tests = (
@@ -243,7 +252,7 @@ def _differences_table(report: Mapping[str, Any]) -> str:
     comparisons = report["comparisons"]
     head = "".join(f"<th>{_e(c['variant'])} - {_e(variant_label(c['baseline']))}</th>" for c in comparisons)
     rows = [f"<table><tr><th>metric</th>{head}</tr>"]
-    for metric in report["metrics"]:
+    for metric in shown_metrics(report):
         cells = []
         for comparison in comparisons:
             figure = comparison["differences"][metric["key"]]
@@ -257,8 +266,11 @@ def _differences_table(report: Mapping[str, Any]) -> str:
 def _lengths_table(report: Mapping[str, Any]) -> str:
     rows = ["<table><tr><th>variant</th><th>counting</th><th>mean</th><th>std dev</th><th>median</th>"
             "<th>min</th><th>max</th></tr>"]
+    hidden = set((report.get("verdict") or {}).get("hidden_metrics", ()))
     for variant in report["variants"]:
         for counting, stats in variant["lengths"].items():
+            if counting in hidden:
+                continue
             cells = "".join(f"<td>{format_value(stats[key], False)}</td>" for key in ("mean", "stdev", "median", "minimum", "maximum"))
             rows.append(f"<tr><td>{_e(variant_label(variant['variant']))}</td><td>{_e(counting)}</td>{cells}</tr>")
     rows.append("</table>")
@@ -333,13 +345,20 @@ def _win_rate_plot(Figure: Any, report: Mapping[str, Any]) -> tuple[str, Any]:
             errors[1].append(figure_data["high"] - value if figure_data["high"] is not None else 0)
         positions = [index + (number - (len(variants) - 1) / 2) * width for index in range(len(keys))]
         axes.bar(positions, values, width, yerr=errors, capsize=3, label=variant_label(variant["variant"]))
-    axes.axhline(1 / len(report["seat_names"]), color="grey", linewidth=0.8, linestyle="--")
+        # a seat's fair share is an even split of the decided games, not of all games: with
+        # many draws a line at 1/k would make every seat look weak
+        seats = len(report["seat_names"])
+        decided = variant["metrics"]["completion"]["value"]
+        evens = [decided / seats if decided is not None else math.nan] * seats + [1 / seats]
+        for position, even in zip(positions, evens):
+            axes.hlines(even, position - width / 2, position + width / 2, color="black", linewidth=1, linestyle="--")
     axes.set_xticks(range(len(keys)), labels)
     axes.set_ylabel("share of games")
     axes.set_ylim(0, 1)
     if len(variants) > 1:
         axes.legend(fontsize="small")
-    return "Win rates with 95% intervals (dashed: an even share)", figure
+    return ("Win rates with 95% intervals (dashed: an even share of the decided games; the first player's "
+            "bar is its share of decided games)"), figure
 
 
 def _length_plot(Figure: Any, report: Mapping[str, Any]) -> tuple[str, Any]:

@@ -1,0 +1,273 @@
+"""A study's verdict in words: what differs between variants, how strong the agents were,
+and what would make a conclusion firmer.
+
+Tables of intervals answer every question at once and none in particular; a
+designer first wants a few sentences. :func:`build_verdict` writes them from the
+report's own figures (the same intervals as the tables, so the words never claim
+more than the numbers), and notes what the tables should leave out because it
+says nothing: a length in all moves equal to the length in decisions (a game
+without chance), and per-agent score rates when one agent sits in every seat.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from typing import Any, Mapping, Sequence
+
+from ..agents import agent_class
+from ..agents.levels import LEVELS, is_level, level_spec
+from ..core.game import Game
+from ..core.options import Option
+from .ladder import about
+from .ladder_docs import load_ladder
+
+#: the figures a verdict speaks of, in this order: key -> (sentence when it grows, when it shrinks);
+#: {n} is the size of the difference, {b} its interval (both as sizes, without a sign)
+_WORDS: dict[str, tuple[str, str]] = {
+    "first_player_wins": ("{n} points more first-player wins {b}", "{n} points fewer first-player wins {b}"),
+    "draws": ("{n} points more draws {b}", "{n} points fewer draws {b}"),
+    "limit": ("{n} points more games ended by a limit {b}", "{n} points fewer games ended by a limit {b}"),
+    "repetition_end": ("{n} points more games ended by repetition {b}", "{n} points fewer games ended by repetition {b}"),
+    "balance": ("balance {n} points higher {b}", "balance {n} points lower {b}"),
+    "decisions": ("games {n} moves longer {b}", "games {n} moves shorter {b}"),
+    "moves": ("games {n} moves longer counting chance {b}", "games {n} moves shorter counting chance {b}"),
+    "branching": ("{n} more legal moves per decision {b}", "{n} fewer legal moves per decision {b}"),
+    "repetition": ("{n} points more repeated positions {b}", "{n} points fewer repeated positions {b}"),
+    "lead_changes": ("{n} more lead changes per game {b}", "{n} fewer lead changes per game {b}"),
+    "decided_at": ("decided {n} points later in the game {b}", "decided {n} points earlier in the game {b}"),
+}
+#: the questions a designer asks first; "about N more games" is worked out for these
+_HEADLINE = ("first_player_wins", "draws", "decisions")
+
+
+def _number(value: float, decimals: int = 0) -> str:
+    return f"{abs(value):.{decimals}f}"
+
+
+def _percent(figure: Mapping[str, Any]) -> str:
+    if figure["value"] is None:
+        return "-"
+    text = f"{100 * figure['value']:.0f}%"
+    if figure["low"] is not None and figure["high"] is not None:
+        text += f" [{100 * figure['low']:.0f}, {100 * figure['high']:.0f}]"
+    return text
+
+
+def excludes_zero(figure: Mapping[str, Any]) -> bool:
+    return figure["low"] is not None and figure["high"] is not None and (figure["low"] > 0 or figure["high"] < 0)
+
+
+def difference_phrase(key: str, figure: Mapping[str, Any], percent: bool) -> str:
+    """``9 points fewer draws [5, 13]`` or ``games 9 moves longer [6, 12]``."""
+    grows, shrinks = _WORDS[key]
+    scale = 100 if percent else 1
+    value, low, high = (scale * figure[part] for part in ("value", "low", "high"))
+    if value < 0:  # "fewer ... [5, 13]" reads better than "-9 ... [-13, -5]"
+        value, low, high = -value, -high, -low
+    # whole points, or whole moves from 10 on: more digits than the interval supports mislead
+    decimals = 0 if value >= (2 if percent else 10) else 1
+    bounds = f"[{'-' if low < 0 else ''}{_number(low, decimals)}, {'-' if high < 0 else ''}{_number(high, decimals)}]"
+    template = grows if scale * figure["value"] >= 0 else shrinks
+    return template.format(n=_number(value, decimals), b=bounds)
+
+
+def more_games(figure: Mapping[str, Any], reference: float = 0.0) -> int | None:
+    """Games per variant beyond ``figure['games']`` after which an interval as wide as this
+    one, shrinking as 1/sqrt(n), would exclude ``reference`` if the estimate stayed put."""
+    if figure["low"] is None or figure["high"] is None or not figure.get("games"):
+        return None
+    half = (figure["high"] - figure["low"]) / 2
+    gap = abs(figure["value"] - reference)
+    if half <= 0:
+        return None
+    if gap < half / 10:  # too close to call: the games to halve the interval instead
+        return 3 * figure["games"]
+    return max(1, math.ceil(figure["games"] * (half / gap) ** 2) - figure["games"])
+
+
+def option_meaning(option: Option, value: Any, players: int) -> str:
+    """``0 (the rule's 100)`` where the option's help says what 0 stands for; else the value."""
+    if value != 0 or isinstance(value, bool):
+        return str(value)
+    found = re.search(r"\b0 = ([^;]+)", option.help)
+    if not found:
+        return "0"
+    meaning = found.group(1).strip()
+    # "the rule's 100 (2 players) or 200 (4 players)": the alternative for this player count
+    alternatives = [re.fullmatch(r"(.*?)\s*\((\d+) players?\)", part.strip()) for part in meaning.split(" or ")]
+    if len(alternatives) > 1 and all(alternatives):
+        lead = re.match(r"\D*", alternatives[0].group(1)).group(0)  # "the rule's " before the number
+        for match in alternatives:
+            if int(match.group(2)) == players:
+                text = match.group(1)
+                meaning = text if not text[:1].isdigit() else lead + text
+                break
+    return f"0 ({meaning})"
+
+
+def rules_line(game: Game, variants: Sequence[Mapping[str, Any]]) -> str:
+    """The options every variant shares, each with its meaning; the varied ones by name."""
+    specs = {option.name: option for option in game.options_spec}
+    shared, varied = [], []
+    for name, value in variants[0]["options"].items():
+        if all(variant["options"].get(name) == value for variant in variants):
+            shown = option_meaning(specs[name], value, game.num_players) if name in specs else str(value)
+            shared.append(f"{name}={shown}")
+        else:
+            varied.append(name)
+    text = "Rules: " + (", ".join(shared) or "the defaults")
+    return text + (f"; varied: {', '.join(varied)}" if varied else "") + "."
+
+
+def _rating(game: Game, spec: str) -> tuple[str | None, float | None]:
+    """(level name, ladder Elo) of a spec, where the game's ladder.json knows them."""
+    actual = level_spec(game, spec) if is_level(spec) else spec
+    level = spec if is_level(spec) else next((name for name in LEVELS if level_spec(game, name) == actual), None)
+    data = load_ladder(game.id) or {}
+    for name, entry in data.get("ratings", {}).items():
+        if isinstance(entry, dict) and entry.get("spec") == actual and entry.get("elo") is not None:
+            return level, float(entry["elo"])
+    return level, None
+
+
+def strength_line(game: Game, specs: Sequence[str]) -> str:
+    """Who played, how strong they are, and the caveat about strong play."""
+    parts = []
+    for spec in dict.fromkeys(specs):
+        level, elo = _rating(game, spec)
+        actual = level_spec(game, spec) if is_level(spec) else spec
+        notes = [note for note in (level if level != spec else actual if actual != spec else None,
+                                   f"{about(elo)} Elo" if elo is not None else None) if note]
+        try:
+            summary = agent_class(actual.partition(":")[0]).summary
+        except Exception:  # an agent the registry cannot name: the spec alone says enough
+            summary = ""
+        noted = f" ({', '.join(notes)})" if notes else ""
+        parts.append(f"{spec}{noted}{f': {summary}' if summary else ''}")
+    distinct = list(dict.fromkeys(specs))
+    if len(distinct) == 1:
+        every = "both seats" if game.num_players == 2 else f"all {game.num_players} seats"
+        text = f"Self-play: {every} {parts[0]}."
+    else:
+        text = "Agents: " + "; ".join(parts) + "."
+    hard = level_spec(game, "hard")
+    if not any((level_spec(game, spec) if is_level(spec) else spec) == hard for spec in distinct):
+        _, hard_elo = _rating(game, "hard")
+        known = f" ({about(hard_elo)} Elo)" if hard_elo is not None else ""
+        text += f" Weaker than the hard level{known}: conclusions about strong play may differ."
+    return text
+
+
+def hidden_metrics(report: Mapping[str, Any], game: Game) -> list[str]:
+    """Rows that repeat another (all moves = decisions without chance) or say nothing (per-agent
+    score rates in self-play)."""
+    hidden = []
+    lengths = [variant["lengths"] for variant in report["variants"]]
+    if not game.has_chance and all(length["moves"] == length["decisions"] for length in lengths):
+        hidden.append("moves")
+    specs = [spec for variant in report["study"].get("variants", []) for spec in variant["agents"]]
+    if len(set(specs)) == 1:
+        hidden += [metric["key"] for metric in report["metrics"] if metric["key"].startswith("score_")]
+    return hidden
+
+
+def _comparison_sentence(report: Mapping[str, Any], comparison: Mapping[str, Any], hidden: Sequence[str]) -> str:
+    percent = {metric["key"]: metric["percent"] for metric in report["metrics"]}
+    found = [
+        difference_phrase(key, comparison["differences"][key], percent[key])
+        for key in _WORDS
+        if key in comparison["differences"] and key not in hidden and excludes_zero(comparison["differences"][key])
+    ]
+    variants = {variant["variant"]: variant for variant in report["variants"]}
+    if not excludes_zero(comparison["differences"]["first_player_wins"]):
+        before = variants[comparison["baseline"]]["metrics"]["first_player_wins"]
+        after = variants[comparison["variant"]]["metrics"]["first_player_wins"]
+        found.append(f"no clear difference in who wins (first player {_percent(before)} vs {_percent(after)})")
+    if len(found) == 1 and found[0].startswith("no clear"):
+        found[0] = "no clear difference in any figure; " + found[0]
+    return f"{comparison['variant']}: {', '.join(found)}."
+
+
+def _single_sentences(report: Mapping[str, Any]) -> list[str]:
+    variant = report["variants"][0]
+    seats = len(report["seat_names"])
+    first = variant["metrics"]["first_player_wins"]
+    lines = []
+    if first["value"] is not None and first["low"] is not None:
+        even = 1 / seats
+        if first["low"] > even:
+            lines.append(f"Moving first helps: the first player wins {_percent(first)} of decided games (even: {even:.0%}).")
+        elif first["high"] < even:
+            lines.append(f"Moving first hurts: the first player wins {_percent(first)} of decided games (even: {even:.0%}).")
+        else:
+            lines.append(f"No clear first-player advantage: the first player wins {_percent(first)} of decided games (even: {even:.0%}).")
+    draws, length = variant["metrics"]["draws"], variant["metrics"]["decisions"]
+    if draws["value"] is not None and length["value"] is not None:
+        low, high = length["low"], length["high"]
+        span = f" [{low:.0f}, {high:.0f}]" if low is not None and high is not None else ""
+        lines.append(f"Draws: {_percent(draws)}; games last {length['value']:.0f} moves{span} on average.")
+    return lines
+
+
+def _firmer(report: Mapping[str, Any], hidden: Sequence[str]) -> list[str]:
+    lines = []
+    for comparison in report["comparisons"]:
+        for key in _HEADLINE:
+            figure = comparison["differences"].get(key)
+            if key in hidden or figure is None or excludes_zero(figure) or figure["value"] is None:
+                continue
+            more = more_games(figure)
+            if more is not None:
+                title = next(metric["title"] for metric in report["metrics"] if metric["key"] == key)
+                lines.append(f"about {more} more games per variant would settle whether {comparison['variant']} "
+                             f"differs in {title}")
+    if not report["comparisons"] and report["variants"]:
+        figure = report["variants"][0]["metrics"]["first_player_wins"]
+        even = 1 / len(report["seat_names"])
+        if figure["value"] is not None and figure["low"] is not None and figure["low"] <= even <= figure["high"]:
+            more = more_games(figure, even)
+            if more is not None:
+                lines.append(f"about {more} more games would settle whether moving first helps")
+    return lines
+
+
+def build_verdict(report: Mapping[str, Any], game: Game) -> dict[str, Any]:
+    """The verdict's sentences (JSON-ready); ``report`` is :func:`~boardlab.lab.report.build_report`'s."""
+    hidden = hidden_metrics(report, game)
+    if report["comparisons"]:
+        findings = [_comparison_sentence(report, comparison, hidden) for comparison in report["comparisons"]]
+    else:
+        findings = _single_sentences(report)
+    specs = [spec for variant in report["study"].get("variants", []) for spec in variant["agents"]]
+    firmer = _firmer(report, hidden)
+    if firmer:
+        firmer = ["To be surer: " + "; ".join(firmer) + " (or run with --until-sure)."]
+    return {
+        "findings": findings,
+        "agents": strength_line(game, specs) if specs else "",
+        "rules": rules_line(game, report["study"]["variants"]) if report["study"].get("variants") else "",
+        "firmer": firmer,
+        "hidden_metrics": hidden,
+    }
+
+
+def verdict_lines(report: Mapping[str, Any]) -> list[str]:
+    """The verdict as plain sentences, in reading order (the terminal prints these)."""
+    verdict = report.get("verdict")
+    if not verdict:
+        return []
+    lines = [*verdict["findings"], verdict["agents"], verdict["rules"], *verdict["firmer"]]
+    stopping = report.get("stopping")
+    if stopping:
+        lines.append(f"Stopped: {stopping['reason']} ({stopping['method']}).")
+    return [line for line in lines if line]
+
+
+def verdict_html(report: Mapping[str, Any]) -> str:
+    lines = verdict_lines(report)
+    if not lines:
+        return ""
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    return f"<h2>Verdict</h2>\n<ul class=verdict>{items}</ul>"

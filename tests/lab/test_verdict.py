@@ -1,0 +1,135 @@
+"""The verdict in words (issue 22 item 1): sentences from the intervals, the agents' strength,
+what would make a conclusion firmer, and the rows the tables leave out."""
+
+from __future__ import annotations
+
+from boardlab.core.options import Option
+from boardlab.core.registry import load
+from boardlab.lab.report import build_report, render_html, shown_metrics
+from boardlab.lab.stats import GameOutcome
+from boardlab.lab.verdict import (
+    build_verdict,
+    difference_phrase,
+    hidden_metrics,
+    more_games,
+    option_meaning,
+    strength_line,
+    verdict_lines,
+)
+
+SEATS = ["White", "Black"]
+TOWERS_OPTIONS = {"layout": "diagram", "random_first": False, "no_progress_limit": 0, "ply_cap": 0}
+
+
+def game(index: int, winners: tuple[int, ...], decisions: int, variant: str, seating=(0, 0), moves=None) -> GameOutcome:
+    share = 1.0 / len(winners)
+    returns = tuple(share if seat in winners else 0.0 for seat in range(2))
+    code = "castles" if len(winners) == 1 else "repetition"
+    return GameOutcome(index, index, seating, winners, returns, code, code, moves or decisions, decisions, 0.01,
+                       variant=variant, first_mover=0, branching=(5,) * decisions)
+
+
+def games(variant: str, draws_every: int, decisions: int) -> list[GameOutcome]:
+    """200 games: a draw every ``draws_every`` games, the decided ones split evenly."""
+    return [
+        game(i, (0, 1) if i % draws_every == 0 else (i % 2,), decisions + i % 7, variant)
+        for i in range(200)
+    ]
+
+
+def report_of(outcomes: dict[str, list[GameOutcome]], agents=("greedy", "greedy"), labels=("greedy#1", "greedy#2")):
+    settings = {
+        "game": "towers", "players": 2, "seed": 0, "rotate": True,
+        "variants": [{"name": name, "options": {**TOWERS_OPTIONS, "layout": name or "diagram"}, "agents": list(agents)}
+                     for name in outcomes],
+    }
+    report = build_report(settings, outcomes, SEATS, list(labels))
+    report["verdict"] = build_verdict(report, load("towers"))
+    return report
+
+
+def test_verdict_says_what_differs_with_numbers_and_what_does_not() -> None:
+    report = report_of({"diagram": games("diagram", 3, 40), "split_sides": games("split_sides", 10, 50)})
+    findings = report["verdict"]["findings"]
+    assert len(findings) == 1 and findings[0].startswith("split_sides: ")
+    sentence = findings[0]
+    # 33.5% draws -> 10%: 23.5 points fewer, with its interval as sizes
+    assert "24 points fewer draws [" in sentence
+    assert "games 10 moves longer [" in sentence
+    # the decided games are split evenly in both: who wins does not differ
+    assert "no clear difference in who wins (first player 50% [" in sentence
+    assert "vs 44% [" in sentence
+    page = render_html(report)
+    assert page.index("<h2>Verdict</h2>") < page.index("<h2>Metrics per variant</h2>")
+    assert "24 points fewer draws" in page
+
+
+def test_no_difference_is_said_in_words() -> None:
+    report = report_of({"diagram": games("diagram", 3, 40), "pinwheel": games("pinwheel", 3, 40)})
+    assert report["verdict"]["findings"] == [
+        "pinwheel: no clear difference in any figure; no clear difference in who wins "
+        "(first player 50% [41, 58] vs 50% [41, 58])."
+    ]
+    firmer = report["verdict"]["firmer"][0]
+    assert firmer.startswith("To be surer: about ") and "more games per variant would settle whether pinwheel" in firmer
+
+
+def test_difference_phrase_reads_sizes_not_signs() -> None:
+    assert difference_phrase("draws", {"value": -0.09, "low": -0.13, "high": -0.05}, True) == "9 points fewer draws [5, 13]"
+    assert difference_phrase("repetition", {"value": 0.013, "low": 0.003, "high": 0.023}, True) == (
+        "1.3 points more repeated positions [0.3, 2.3]")
+    assert difference_phrase("decisions", {"value": 12.0, "low": 6.0, "high": 18.0}, False) == "games 12 moves longer [6, 18]"
+
+
+def test_more_games_follows_the_width_of_the_interval() -> None:
+    # half-width 0.1 at 100 games; a gap of 0.05 needs a half-width of 0.05: 4x the games
+    assert more_games({"value": 0.05, "low": -0.05, "high": 0.15, "games": 100}) == 300
+    # a gap as wide as the interval: already at the edge, one more game's worth
+    assert more_games({"value": 0.1, "low": 0.0, "high": 0.2, "games": 100}) == 1
+    assert more_games({"value": None, "low": None, "high": None, "games": 0}) is None
+
+
+def test_an_option_shows_what_its_zero_means_from_its_help_text() -> None:
+    towers = {option.name: option for option in load("towers").options_spec}
+    assert option_meaning(towers["no_progress_limit"], 0, 2) == "0 (the rule's 100)"
+    assert option_meaning(towers["no_progress_limit"], 0, 4) == "0 (the rule's 200)"
+    assert option_meaning(towers["ply_cap"], 0, 2) == "0 (no cap)"
+    assert option_meaning(towers["no_progress_limit"], 60, 2) == "60"
+    assert option_meaning(towers["random_first"], False, 2) == "False"
+    assert option_meaning(Option("gap", 0, "empty table between zones, cm"), 0, 2) == "0"
+    assert option_meaning(Option("rule", 0, "the occurrence that draws; 0 = no repetition rule"), 0, 2) == "0 (no repetition rule)"
+    report = report_of({"": games("", 3, 40)})
+    assert "no_progress_limit=0 (the rule's 100)" in report["verdict"]["rules"]
+
+
+def test_self_play_hides_score_rows_and_a_game_without_chance_one_length() -> None:
+    report = report_of({"": games("", 3, 40)})
+    assert set(hidden_metrics(report, load("towers"))) == {"moves", "score_0", "score_1"}
+    keys = [metric["key"] for metric in shown_metrics(report)]
+    assert "moves" not in keys and "decisions" in keys and not any(key.startswith("score_") for key in keys)
+    page = render_html(report)
+    assert "length in all moves" not in page and "greedy#1 score rate" not in page and "length in decisions" in page
+    assert report["verdict"]["agents"].startswith("Self-play: both seats greedy (easy, about ")
+
+
+def test_different_agents_keep_their_score_rows_and_chance_keeps_both_lengths() -> None:
+    outcomes = {"": [game(i, (i % 2,), 30, "", seating=(i % 2, 1 - i % 2), moves=45) for i in range(20)]}
+    report = report_of(outcomes, agents=("greedy", "random"), labels=("greedy", "random"))
+    assert report["verdict"]["hidden_metrics"] == []
+    assert "greedy score rate" in render_html(report)
+
+
+def test_strength_names_the_level_its_rating_and_the_caveat() -> None:
+    towers = load("towers")
+    weak = strength_line(towers, ["greedy", "greedy"])
+    assert "greedy (easy, about " in weak and " Elo)" in weak and "conclusions about strong play may differ" in weak
+    strong = strength_line(towers, ["hard", "hard"])
+    assert strong.startswith("Self-play: both seats hard (mcts:") and "strong play may differ" not in strong
+    mixed = strength_line(towers, ["greedy", "random"])
+    assert mixed.startswith("Agents: greedy (easy, ") and "random (about 0 Elo)" in mixed
+
+
+def test_verdict_lines_say_why_a_stopping_study_stopped() -> None:
+    report = report_of({"": games("", 3, 40)})
+    report["stopping"] = {"reason": "reached -n 200", "method": "a method"}
+    assert verdict_lines(report)[-1] == "Stopped: reached -n 200 (a method)."
