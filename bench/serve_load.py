@@ -148,6 +148,8 @@ def cpu_seconds(pid: int | None) -> float | None:
 
 def start_server(port: int, data_dir: Path, database_url: str | None, log: Path) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
+    # every simulated player is one address here: the per-address limits would throttle the load itself
+    command += ["--rooms-per-minute", "0", "--moves-per-minute", "0", "--websockets-per-minute", "0", "--max-open-per-address", "0"]
     if database_url:
         command += ["--database-url", database_url]
     process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT, cwd=ROOT)

@@ -13,8 +13,13 @@ from rich.markup import escape
 
 from .common import CliError
 
-#: how long an idle HTTP connection stays open
-KEEP_ALIVE_SECONDS = 75
+#: how long an idle HTTP connection stays open: long enough for a player's next move to reuse
+#: it, short enough that idle connections do not pile up towards --max-connections
+KEEP_ALIVE_SECONDS = 30
+#: connections (and requests in progress) uvicorn serves at once; beyond it answers 503
+MAX_CONNECTIONS = 2000
+#: the most bytes of a request's head (its line and headers) held while it is incomplete
+MAX_HEAD_BYTES = 16 * 1024
 
 
 def _defaults() -> Any:
@@ -72,6 +77,26 @@ def add_serve_parser(commands: Any) -> None:
         metavar="S",
         help=f"the shortest clock a room may ask for (default {fair.min_move_seconds} s)",
     )
+    for name, attribute, what in (
+        ("--rooms-per-minute", "rooms_per_minute", "new rooms per client address per minute"),
+        ("--moves-per-minute", "moves_per_minute", "moves and other actions in rooms per client address per minute"),
+        ("--websockets-per-minute", "websockets_per_minute", "new WebSockets per client address per minute"),
+        ("--max-open-per-address", "max_open_per_address", "requests and WebSockets one client address holds open at once"),
+    ):
+        serve.add_argument(name, type=int, default=getattr(fair, attribute), metavar="N", help=f"{what}; 0: no limit (default {getattr(fair, attribute)})")
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="a reverse proxy's address: requests from it are counted against the last X-Forwarded-For entry (repeatable; default none)",
+    )
+    serve.add_argument(
+        "--keep-alive-seconds", type=float, default=KEEP_ALIVE_SECONDS, metavar="S", help=f"how long an idle HTTP connection stays open (default {KEEP_ALIVE_SECONDS})"
+    )
+    serve.add_argument(
+        "--max-connections", type=int, default=MAX_CONNECTIONS, metavar="N", help=f"connections served at once, beyond which the answer is 503 (default {MAX_CONNECTIONS})"
+    )
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"], help="server log level")
 
 
@@ -87,11 +112,21 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise CliError(f"--port {args.port}: a port is 0..65535")
     if args.workers < 1:
         raise CliError(f"--workers {args.workers}: the computer needs at least one process")
-    for flag, value in (("--max-computer-only-rooms", args.max_computer_only_rooms), ("--max-queued-searches", args.max_queued_searches)):
+    counts = {
+        "--max-computer-only-rooms": args.max_computer_only_rooms,
+        "--max-queued-searches": args.max_queued_searches,
+        "--rooms-per-minute": args.rooms_per_minute,
+        "--moves-per-minute": args.moves_per_minute,
+        "--websockets-per-minute": args.websockets_per_minute,
+        "--max-open-per-address": args.max_open_per_address,
+    }
+    for flag, value in counts.items():
         if value < 0:
             raise CliError(f"{flag} {value}: a count is 0 or more")
     if not args.min_move_seconds >= 0:
         raise CliError(f"--min-move-seconds {args.min_move_seconds}: seconds are 0 or more")
+    if not args.keep_alive_seconds > 0 or args.max_connections < 1:
+        raise CliError("--keep-alive-seconds and --max-connections are more than 0")
     settings = Settings(
         data_dir=Path(args.data_dir).expanduser(),
         database_url=args.database_url,
@@ -99,6 +134,11 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         max_computer_only_rooms=args.max_computer_only_rooms,
         max_queued_searches=args.max_queued_searches,
         min_move_seconds=args.min_move_seconds,
+        rooms_per_minute=args.rooms_per_minute,
+        moves_per_minute=args.moves_per_minute,
+        websockets_per_minute=args.websockets_per_minute,
+        max_open_per_address=args.max_open_per_address,
+        trusted_proxies=tuple(args.trusted_proxy),
     )
     url = settings.storage_url()  # a URL of the wrong kind is an OptionError naming the kinds
     try:
@@ -118,7 +158,12 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         ws_max_size=settings.max_body_bytes,
         # a player's connection idles while the others think: keep it open rather than
         # make every move open a new one (uvicorn's default closes it after 5 s)
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        timeout_keep_alive=args.keep_alive_seconds,
+        limit_concurrency=args.max_connections,
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        # the server reads X-Forwarded-For itself, and only from --trusted-proxy (uvicorn's own
+        # reading would trust 127.0.0.1 and rewrite the peer's address before the limits see it)
+        proxy_headers=False,
     )
     return 0
 

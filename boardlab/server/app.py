@@ -19,6 +19,7 @@ from .analysis import Analyses, Hints
 from .computer import ComputerPlayers
 from .errors import ERROR_STATUS, BusyError, error_body, status_for
 from .limits import BodyLimit
+from .ratelimits import MOVES, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
 from .replays import Replays
 from .routers import actions, analysis, catalog, live, pages, records, rooms
 from .schemas import BAD_TEXT, unstorable
@@ -61,6 +62,8 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         app.include_router(module.router)
     _handle_errors(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    # outside BodyLimit: a client over its limits is refused before its body is read
+    app.add_middleware(ClientLimits, limits=_address_limits(settings), trusted_proxies=frozenset(settings.trusted_proxies))
     app.add_middleware(SecurityHeaders)  # added last: outside BodyLimit, so its refusals get them too
     if settings.static_dir is not None and settings.static_dir.is_dir():
         # the browser pages (docs/web.md): a room's page, the games' renderers, the rules; then
@@ -68,6 +71,11 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         app.include_router(pages.router)
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
     return app
+
+
+def _address_limits(settings: Settings) -> AddressLimits:
+    rates = {ROOMS: settings.rooms_per_minute, MOVES: settings.moves_per_minute, WEBSOCKETS: settings.websockets_per_minute}
+    return AddressLimits(rates, settings.max_open_per_address, settings.clock)
 
 
 def _handle_errors(app: FastAPI) -> None:

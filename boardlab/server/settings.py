@@ -50,6 +50,12 @@ class Settings:
     only may play at once and a new one is refused beyond it, or while more than
     ``max_queued_searches`` searches wait for a worker; a clock under ``min_move_seconds``
     is refused.
+
+    Limits per client address (0: none): ``rooms_per_minute`` new rooms,
+    ``moves_per_minute`` actions in rooms (moves, undo, resign, draw, hint, join),
+    ``websockets_per_minute`` new WebSockets, ``max_open_per_address`` requests and
+    WebSockets open at once. ``trusted_proxies``: peers whose ``X-Forwarded-For`` (its last
+    entry) names the client.
     """
 
     data_dir: Path = Path("boardlab-data")
@@ -63,6 +69,11 @@ class Settings:
     max_computer_only_rooms: int = 4
     max_queued_searches: int = 200
     min_move_seconds: float = 5.0
+    rooms_per_minute: int = 20
+    moves_per_minute: int = 240
+    websockets_per_minute: int = 60
+    max_open_per_address: int = 64
+    trusted_proxies: tuple[str, ...] = ()
     seed_source: Callable[[], int] = field(default=_new_seed, compare=False)
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
 

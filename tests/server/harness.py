@@ -114,6 +114,11 @@ def test_settings(url: str, data_dir: Path, **overrides: Any) -> Settings:
         "static_dir": None,
         # the tests' clocks run out in fractions of a second, under any real server's floor
         "min_move_seconds": 0.0,
+        # every test client is one address ("testclient"): the limits' own tests turn them on
+        "rooms_per_minute": 0,
+        "moves_per_minute": 0,
+        "websockets_per_minute": 0,
+        "max_open_per_address": 0,
     }
     base.update(overrides)
     return Settings(**base)

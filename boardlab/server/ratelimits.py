@@ -1,0 +1,179 @@
+"""Limits per client address: how often it may create rooms, act in rooms and open WebSockets,
+and how many requests and WebSockets it may hold open at once.
+
+Each kind of request draws from its own token bucket per address (in memory: a restart
+forgets them, which costs an abuser nothing it did not have). A refusal is
+``429 rate_limited`` with ``Retry-After``, the seconds until the bucket holds a token again;
+a WebSocket is refused before it is accepted, with the same answer where the server can
+send one (else it is closed with 4429).
+
+The address is the connection's peer. Behind a reverse proxy every request comes from the
+proxy, so the proxy's ``X-Forwarded-For`` names the client; but anybody can send that
+header, so it is read only when the peer is a proxy the settings name, and then only its
+last entry: the address the proxy itself saw (entries before it are the client's own say).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .errors import ERROR_STATUS, error_body
+
+ROOMS, MOVES, WEBSOCKETS = "rooms", "moves", "websockets"
+#: what each kind of request is, by method and path
+_ROOM_ACTION = re.compile(r"/api/rooms/[^/]+/(moves|undo|resign|draw|hint|join)")
+_LIVE = re.compile(r"/api/rooms/[^/]+/live")
+#: past this many addresses, those with full buckets and nothing open are forgotten
+SWEEP_AT = 10_000
+
+
+@dataclass
+class Bucket:
+    """``capacity`` tokens, refilled at ``capacity`` per minute."""
+
+    capacity: float
+    tokens: float
+    stamp: float
+
+    def take(self, now: float) -> float:
+        """Take a token: 0 if there was one, else the seconds until there will be."""
+        rate = self.capacity / 60.0
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return 0.0
+        return (1.0 - self.tokens) / rate
+
+    def full(self, now: float) -> bool:
+        return self.tokens + (now - self.stamp) * self.capacity / 60.0 >= self.capacity
+
+
+@dataclass
+class Client:
+    buckets: dict[str, Bucket] = field(default_factory=dict)
+    open: int = 0
+
+
+class AddressLimits:
+    """Every address's buckets and open count. ``per_minute`` maps a kind to its rate (0:
+    no limit); ``max_open`` bounds the requests and WebSockets one address holds at once (0:
+    no limit)."""
+
+    def __init__(self, per_minute: dict[str, int], max_open: int, clock: Callable[[], float]) -> None:
+        self.per_minute = per_minute
+        self.max_open = max_open
+        self.clock = clock
+        self.clients: dict[str, Client] = {}
+
+    def take(self, address: str, kind: str | None) -> float:
+        """0 if the address may go on (its open count is then raised), else the seconds to wait."""
+        now = self.clock()
+        client = self.clients.get(address)
+        if client is None:
+            if len(self.clients) >= SWEEP_AT:
+                self._sweep(now)
+            client = self.clients[address] = Client()
+        if self.max_open and client.open >= self.max_open:
+            return 1.0
+        rate = self.per_minute.get(kind or "", 0)
+        if kind is not None and rate > 0:
+            bucket = client.buckets.get(kind)
+            if bucket is None:
+                bucket = client.buckets[kind] = Bucket(float(rate), float(rate), now)
+            wait = bucket.take(now)
+            if wait > 0:
+                return wait
+        client.open += 1
+        return 0.0
+
+    def done(self, address: str) -> None:
+        client = self.clients.get(address)
+        if client is not None:
+            client.open -= 1
+
+    def _sweep(self, now: float) -> None:
+        idle = [
+            address
+            for address, client in self.clients.items()
+            if client.open == 0 and all(bucket.full(now) for bucket in client.buckets.values())
+        ]
+        for address in idle:
+            del self.clients[address]
+
+
+def client_address(scope: Scope, trusted_proxies: frozenset[str]) -> str:
+    """The client's address: the peer's, or the last ``X-Forwarded-For`` entry of a trusted proxy."""
+    client = scope.get("client")
+    peer = client[0] if client else "unknown"
+    if peer not in trusted_proxies:
+        return peer
+    forwarded = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"x-forwarded-for"]
+    hops = [hop.strip() for hop in ",".join(forwarded).split(",") if hop.strip()]
+    return hops[-1] if hops else peer
+
+
+def request_kind(scope: Scope) -> str | None:
+    path = scope.get("path", "")
+    if scope["type"] == "websocket":
+        return WEBSOCKETS if _LIVE.fullmatch(path) else None
+    if scope.get("method") != "POST":
+        return None
+    if path.rstrip("/") == "/api/rooms":
+        return ROOMS
+    return MOVES if _ROOM_ACTION.fullmatch(path) else None
+
+
+class ClientLimits:
+    """ASGI middleware: refuse a request over its address's limits before any route sees it."""
+
+    def __init__(self, app: ASGIApp, limits: AddressLimits, trusted_proxies: frozenset[str]) -> None:
+        self.app = app
+        self.limits = limits
+        self.trusted_proxies = trusted_proxies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        address = client_address(scope, self.trusted_proxies)
+        kind = request_kind(scope)
+        wait = self.limits.take(address, kind)
+        if wait > 0:
+            await self._refuse(scope, send, address, kind, wait)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.limits.done(address)
+
+    async def _refuse(self, scope: Scope, send: Send, address: str, kind: str | None, wait: float) -> None:
+        what = {ROOMS: "new rooms", MOVES: "actions in rooms", WEBSOCKETS: "new WebSockets"}.get(kind or "")
+        if what is None or self.limits.max_open and self.limits.clients[address].open >= self.limits.max_open:
+            message = f"{address} holds {self.limits.max_open} requests and WebSockets open, this server's most"
+        else:
+            message = f"{address} asked for {what} too often; try again in {math.ceil(wait)} s"
+        body = json.dumps(error_body("rate_limited", message)).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", str(max(1, math.ceil(wait))).encode()),
+        ]
+        status = ERROR_STATUS["rate_limited"]
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+        elif "websocket.http.response" in scope.get("extensions", {}):
+            await send({"type": "websocket.http.response.start", "status": status, "headers": headers})
+            await send({"type": "websocket.http.response.body", "body": body})
+        else:
+            await send({"type": "websocket.close", "code": 4000 + status})
+
+
+__all__ = ["AddressLimits", "Bucket", "ClientLimits", "client_address", "request_kind"]

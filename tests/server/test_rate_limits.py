@@ -1,0 +1,109 @@
+"""Limits per client address: rooms, actions, WebSockets and open requests each get
+``429 rate_limited`` with ``Retry-After``; X-Forwarded-For counts only from a trusted proxy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from starlette.testclient import WebSocketDenialResponse
+
+from boardlab.server.ratelimits import AddressLimits, Bucket, client_address
+from tests.server.harness import Harness, make_harness
+
+OFF = {"rooms_per_minute": 0, "moves_per_minute": 0, "websockets_per_minute": 0, "max_open_per_address": 0}
+
+
+@pytest.fixture
+def limited(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Harness]:
+    overrides: dict[str, Any] = {**OFF, **getattr(request, "param", {})}
+    with make_harness(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path, **overrides) as server:
+        yield server
+
+
+def assert_limited(response: Any) -> None:
+    assert response.status_code == 429, response.text
+    assert response.json()["error"]["code"] == "rate_limited"
+    assert int(response.headers["Retry-After"]) >= 1
+
+
+@pytest.mark.parametrize("limited", [{"rooms_per_minute": 3}], indirect=True)
+def test_room_creation_per_address(limited: Harness) -> None:
+    for _ in range(3):
+        limited.create("towers", ["here", "here"])
+    refused = limited.client.post("/api/rooms", json={"game": "towers", "seats": ["here", "here"]})
+    assert_limited(refused)
+    assert int(refused.headers["Retry-After"]) <= 20  # a token comes back every 20 s at 3 a minute
+    assert limited.client.get("/api/rooms").status_code == 200  # reading is not creating
+
+
+@pytest.mark.parametrize("limited", [{"moves_per_minute": 4}], indirect=True)
+def test_moves_per_address(limited: Harness) -> None:
+    room = limited.create("towers", ["here", "here"])
+    state = room.state
+    for _ in range(4):
+        state = limited.move(room.room, room.token, state["legal_moves"][0]["text"], state["ply"]).json()
+    assert_limited(limited.move(room.room, room.token, state["legal_moves"][0]["text"], state["ply"]))
+    assert limited.state(room.room, room.token)["ply"] == 4  # the refused move changed nothing
+
+
+@pytest.mark.parametrize("limited", [{"websockets_per_minute": 2}], indirect=True)
+def test_websockets_per_address(limited: Harness) -> None:
+    room = limited.create("towers", ["here", "here"])
+    for _ in range(2):
+        with limited.client.websocket_connect(f"/api/rooms/{room.room}/live") as socket:
+            assert socket.receive_json()["type"] == "state"
+    with pytest.raises(WebSocketDenialResponse) as refused:
+        with limited.client.websocket_connect(f"/api/rooms/{room.room}/live"):
+            pass
+    assert_limited(refused.value)
+
+
+@pytest.mark.parametrize("limited", [{"max_open_per_address": 2}], indirect=True)
+def test_open_connections_per_address(limited: Harness) -> None:
+    room = limited.create("towers", ["here", "here"])
+    with limited.client.websocket_connect(f"/api/rooms/{room.room}/live") as first:
+        first.receive_json()
+        with limited.client.websocket_connect(f"/api/rooms/{room.room}/live") as second:
+            second.receive_json()
+            assert_limited(limited.client.get(f"/api/rooms/{room.room}"))
+    assert limited.client.get(f"/api/rooms/{room.room}").status_code == 200  # closed: open again
+
+
+@pytest.mark.parametrize("limited", [{"rooms_per_minute": 1, "trusted_proxies": ("testclient",)}], indirect=True)
+def test_a_trusted_proxy_names_the_client(limited: Harness) -> None:
+    body = {"game": "towers", "seats": ["here", "here"]}
+    # the proxy appends the address it saw: what comes before it is the client's own say
+    for client in ("10.0.0.1", "10.0.0.2"):
+        assert limited.client.post("/api/rooms", json=body, headers={"X-Forwarded-For": f"6.6.6.6, {client}"}).status_code == 201
+    assert_limited(limited.client.post("/api/rooms", json=body, headers={"X-Forwarded-For": "7.7.7.7, 10.0.0.1"}))
+
+
+@pytest.mark.parametrize("limited", [{"rooms_per_minute": 1, "trusted_proxies": ("192.0.2.1",)}], indirect=True)
+def test_x_forwarded_for_from_anyone_else_is_ignored(limited: Harness) -> None:
+    body = {"game": "towers", "seats": ["here", "here"]}
+    assert limited.client.post("/api/rooms", json=body, headers={"X-Forwarded-For": "10.0.0.1"}).status_code == 201
+    assert_limited(limited.client.post("/api/rooms", json=body, headers={"X-Forwarded-For": "10.0.0.2"}))
+
+
+def test_the_last_hop_only_from_a_trusted_peer() -> None:
+    def scope(peer: str, forwarded: str) -> dict[str, Any]:
+        return {"type": "http", "client": (peer, 1), "headers": [(b"x-forwarded-for", forwarded.encode())]}
+
+    trusted = frozenset({"127.0.0.1"})
+    assert client_address(scope("127.0.0.1", "1.1.1.1, 2.2.2.2"), trusted) == "2.2.2.2"
+    assert client_address(scope("127.0.0.1", ""), trusted) == "127.0.0.1"
+    assert client_address(scope("3.3.3.3", "2.2.2.2"), trusted) == "3.3.3.3"
+
+
+def test_a_bucket_refills_at_its_rate() -> None:
+    now = [0.0]
+    limits = AddressLimits({"rooms": 2}, 0, lambda: now[0])
+    assert limits.take("a", "rooms") == 0 and limits.take("a", "rooms") == 0
+    wait = limits.take("a", "rooms")
+    assert wait == pytest.approx(30.0)  # 2 a minute: one every 30 s
+    assert limits.take("b", "rooms") == 0  # another address has its own bucket
+    now[0] = 30.0
+    assert limits.take("a", "rooms") == 0
+    assert Bucket(2, 0, 0).full(60.0)
