@@ -399,7 +399,7 @@ function score(message) {
   return h("div", { class: "bl-score honor-score" },
     names.map((name, seat) => h("span", { class: `honor-seat${message.view.to_move === seat ? " to-move" : ""}`, dataset: { seat } },
       h("span", { class: "bl-chip", style: `background:${COLOURS[seat % COLOURS.length].fill}` }),
-      h("b", {}, name), board.turn_player === seat ? " (turn)" : "",
+      h("b", {}, name), board.turn_player === seat && !message.view.over ? " (turn)" : "",
       ` ${board.standing[seat] ? "standing" : "out"} · `,
       h("span", { class: "honor-tokens", title: `${board.pools[seat]} tokens` }, `${board.pools[seat]} token${board.pools[seat] === 1 ? "" : "s"} `, "●".repeat(board.pools[seat])))),
     h("span", { class: "muted" }, `bank ${board.bank} · turn ${board.turn}`));

@@ -6,7 +6,10 @@
 
 import { liveUrl } from "./api.js";
 
-const RETRY_MS = [300, 1000, 2000, 4000, 8000];
+// Never more than a second apart: a server that restarts is back in seconds, and a player who
+// stares at "reconnecting" for several more after that takes the game for broken. A refused
+// connection to a server that is down costs next to nothing, so the retries stay this quick.
+const RETRY_MS = [200, 500, 1000];
 const PING_MS = 25000;
 
 /**
@@ -82,12 +85,24 @@ export function watchRoom(roomId, token, { onState, onStatus }) {
     clearInterval(pinger);
     if (stopped || lost !== socket) return;
     onStatus("reconnecting");
-    timer = setTimeout(connect, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
+    timer = setTimeout(() => {
+      timer = null;
+      connect();
+    }, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
   }
 
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
+
+  // the browser knows when its network is back: no reason to wait for the next retry then
+  const onOnline = () => {
+    if (stopped || !timer) return;
+    clearTimeout(timer);
+    timer = null;
+    connect();
+  };
+  window.addEventListener("online", onOnline);
 
   connect();
   return {
@@ -99,6 +114,7 @@ export function watchRoom(roomId, token, { onState, onStatus }) {
     },
     close() {
       stopped = true;
+      window.removeEventListener("online", onOnline);
       clearTimeout(timer);
       clearInterval(pinger);
       if (socket) socket.close();

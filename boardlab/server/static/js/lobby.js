@@ -12,6 +12,7 @@ const PERSON_CHOICES = [
   ["invite", "an invited person (gets a link)"],
 ];
 let catalog = [];
+const FIRST_GAME = "towers";
 
 async function start() {
   try {
@@ -22,7 +23,9 @@ async function start() {
   }
   drawGames();
   const asked = new URLSearchParams(location.search).get("game");
-  drawForm(catalog.some((game) => game.id === asked) ? asked : catalog[0].id);
+  const known = (id) => catalog.some((game) => game.id === id);
+  // a newcomer starts with the simplest game, not the catalog's first (Honor, the most complex)
+  drawForm([asked, store.lastGame(), FIRST_GAME].find(known) || catalog[0].id);
   drawRooms();
   setInterval(drawRooms, 10000);
 }
@@ -153,6 +156,7 @@ async function create(game, players) {
   $("create").disabled = true;
   try {
     const created = await api.createRoom(body);
+    store.rememberGame(game.id);
     const here = seats.flatMap((kind, seat) => (kind === "here" ? [seat] : []));
     if (created.token) store.addIdentity(created.room, game.id, created.token, here);
     store.saveInvites(created.room, game.id, created.invites);

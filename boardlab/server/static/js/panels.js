@@ -34,7 +34,9 @@ export function bannerText(message, held) {
   const name = seatName(message, seat);
   if (held.includes(seat)) return held.length > 1 ? `${name} to move: your turn` : `Your move (${name})`;
   if (message.thinking) return `${name} is thinking…`;
-  return `Waiting for ${name} (${message.seats[seat].name})`;
+  // a player left unnamed is called by the seat's name: "Waiting for White (White)" says it twice
+  const player = message.seats[seat].name;
+  return player && player !== name ? `Waiting for ${name} (${player})` : `Waiting for ${name}`;
 }
 
 function seatKind(seat, held) {
@@ -118,7 +120,8 @@ export function drawInvites(element, message, invites) {
 /** One invite link with a copy button (also used by the lobby). */
 export function inviteRow(label, link) {
   const url = new URL(link, location.origin).href;
-  const field = h("input", { class: "invite-link", readonly: true, value: url, "aria-label": `invite link for ${label}` });
+  // a textarea, not an input: it wraps, so the whole link is seen in a narrow panel
+  const field = h("textarea", { class: "invite-link", readonly: true, rows: 1, spellcheck: "false", "aria-label": `invite link for ${label}` }, url);
   const button = h("button", {
     type: "button",
     onclick: async () => {

@@ -30,6 +30,7 @@ const page = {
   busy: false, // a request is on its way: no second move meanwhile
   replay: null, // the replay view of a finished game
   connection: "",
+  offline: false, // the socket is down: the server may be too, so no move is offered or sent
   confirmResign: false,
   receivedAt: 0,
   hint: null, // the engine's suggestion for this position: {revision, seat, busy | move, path | error}
@@ -220,7 +221,10 @@ function drawAll() {
   $("handover").hidden = true;
   root.dataset.mode = page.replay.active ? "replay" : "live";
   page.shownSeat = message.seat;
-  $("banner").textContent = page.replay.active ? page.replay.caption(message) : bannerText(message, heldSeats);
+  $("banner").textContent = page.replay.active ? page.replay.caption(message)
+    // "Your move" would invite a move that cannot reach the server
+    : page.offline && message.status !== "finished" ? "Connection lost: moves are paused"
+    : bannerText(message, heldSeats);
   const colours = page.module.seatColours ? page.module.seatColours(message.view) : null;
   drawPlayers($("players"), message, heldSeats, colours);
   drawInvites($("invites"), message, (store.roomEntry(roomId) || {}).invites || []);
@@ -271,7 +275,7 @@ function drawHandOver(message) {
 
 function interactive() {
   const message = page.message;
-  return Boolean(message && message.status === "playing" && message.legal_moves.length && !page.busy && !page.replay.active);
+  return Boolean(message && message.status === "playing" && message.legal_moves.length && !page.busy && !page.replay.active && !page.offline);
 }
 
 function drawActions(message, heldSeats) {
@@ -281,7 +285,8 @@ function drawActions(message, heldSeats) {
   const legal = message.legal_moves.map((move) => move.text);
   const input = h("input", {
     id: "notation", name: "move", autocomplete: "off", list: "legal-moves", spellcheck: "false",
-    placeholder: interactive() ? "type a move, e.g. " + (legal[0] || "") : "no move to make now",
+    placeholder: interactive() ? "type a move, e.g. " + (legal[0] || "")
+      : page.offline && legal.length ? "offline: reconnecting…" : "no move to make now",
     disabled: !interactive(), "aria-label": "a move in the game's notation",
   });
   const typed = h("form", {
@@ -328,9 +333,21 @@ function drawActions(message, heldSeats) {
   }
   const clock = match.move_seconds ? h("p", { id: "clock", class: "clock" }) : null;
   const watching = !mine && message.status !== "finished" ? h("p", { class: "muted" }, "You are watching this game.") : null;
+  const waiting = mine && message.status === "waiting" ? waitingText(message) : null;
   replace($("actions"), h("h2", {}, mine ? "Play" : "Game"), mine && playing ? typed : null, drawHint(message, heldSeats),
-    watching, clock, h("div", { class: "buttons" }, buttons));
+    watching, waiting, clock, h("div", { class: "buttons" }, buttons));
   tickClock();
+}
+
+/** What the creator's Play panel says before the game starts: who is awaited, and what to do. */
+function waitingText(message) {
+  const missing = message.seats.filter((seat) => !seat.joined);
+  const invites = ((store.roomEntry(roomId) || {}).invites || []).filter((invite) => missing.some((seat) => seat.seat === invite.seat));
+  const several = missing.length > 1;
+  const text = invites.length
+    ? `Waiting for your guest${several ? "s" : ""} to join: send ${several ? "each of them their" : "them the"} invite link above. The game starts as soon as ${several ? "everybody has" : "they have"} joined.`
+    : `Waiting for ${missing.map((seat) => seatName(message, seat.seat)).join(", ")} to join with ${several ? "their invite links" : "the invite link"}.`;
+  return h("p", { id: "waiting-note", class: "waiting-note", role: "status" }, text);
 }
 
 // --- hints -------------------------------------------------------------------------------------
@@ -433,6 +450,7 @@ const host = {
 
 async function play(text) {
   const message = page.message;
+  if (page.offline && message?.status === "playing") return refuseOffline();
   if (!interactive()) return;
   // no seat named: the server acts for the seat deciding now and answers with the view of the
   // seat deciding next (another of this screen's seats, maybe), as the socket will
@@ -459,6 +477,7 @@ async function act(request) {
 }
 
 function clickKey(key) {
+  if (page.offline && page.message?.status === "playing") return refuseOffline();
   if (!interactive()) return;
   // while a hint narrows the board to its move, a click off it starts a selection afresh
   const targets = page.picker.targets();
@@ -520,9 +539,28 @@ function connectionChanged(status, error) {
   const labels = { open: "live", reconnecting: "reconnecting…", closed: "disconnected" };
   $("connection").textContent = labels[status] || status;
   $("connection").dataset.state = status;
+  root.dataset.connection = status;
   if (status === "closed" && error) showAlert(error.message);
   if (status === "open" && page.connection === "reconnecting") hideAlert();
   page.connection = status;
+  const offline = status === "reconnecting";
+  if (offline === page.offline) return;
+  page.offline = offline;
+  if (offline) {
+    // a half-chosen move would be played on a position that may have changed meanwhile
+    page.picker?.reset();
+    hideChooser();
+    replace($("offline"),
+      h("strong", {}, "Connection lost — reconnecting…"),
+      h("span", { id: "offline-detail" }, " Moves are paused until the server answers again."));
+  }
+  $("offline").hidden = !offline;
+  drawAll();
+}
+
+/** A move tried while offline: say why nothing happens (the server could not hear it). */
+function refuseOffline() {
+  $("offline-detail").textContent = " Your move was not sent: the server cannot be reached. Try again once the game is live.";
 }
 
 start().catch((error) => {

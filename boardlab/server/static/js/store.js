@@ -67,3 +67,22 @@ export function heldSeats(roomId) {
   const entry = roomEntry(roomId);
   return entry ? entry.identities.flatMap((identity) => identity.seats) : [];
 }
+
+const LAST_GAME = "boardlab.lastGame";
+
+/** The game this browser last started a room of, so the lobby's form offers it again (or null). */
+export function lastGame() {
+  try {
+    return localStorage.getItem(LAST_GAME);
+  } catch {
+    return null;
+  }
+}
+
+export function rememberGame(gameId) {
+  try {
+    localStorage.setItem(LAST_GAME, gameId);
+  } catch {
+    // storage refused (a private window's quota): the lobby falls back to its default
+  }
+}

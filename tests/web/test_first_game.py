@@ -1,0 +1,95 @@
+"""A newcomer's first game, the small things of issue 23's item 4: the lobby offers the simplest
+game first and then the last one started; the banner names an unnamed player once; the invite
+link shows whole in the side panel; the Play panel says what the wait is for; Honor's score
+line stops marking a turn once the game is over."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.web.browser import Server
+from tests.web.steps import PLAY, hold_seats, open_room
+
+
+def test_a_first_visit_offers_towers_and_then_the_game_last_started(page: Any) -> None:
+    page.goto("/")
+    page.wait_for_selector("#create")
+    assert page.locator("#game").input_value() == "towers"
+    assert page.locator("#create").inner_text() == "Start Towers"
+
+    page.select_option("#game", "overseer")
+    page.wait_for_function("document.querySelector('#create').textContent === 'Start Overseer'")
+    page.select_option("#seat-1", "here")
+    page.locator("#create").click()
+    page.wait_for_url("**/rooms/*")
+    page.goto("/")
+    page.wait_for_selector("#create")
+    assert page.locator("#game").input_value() == "overseer"
+
+
+def test_an_unnamed_player_is_named_once_in_the_banner(new_page: Any, web_server: Server) -> None:
+    # this browser holds Black only; White, at another screen, decides first
+    unnamed = web_server.create("towers", ["here", "here"])
+    page = new_page()
+    hold_seats(page, unnamed["room"], "towers", unnamed["token"], [1])
+    open_room(page, unnamed["room"])
+    assert page.locator("#banner").inner_text() == "Waiting for White"
+
+    named = web_server.create("towers", ["here", "here"], names=["Ann", "Bea"])
+    page = new_page()
+    hold_seats(page, named["room"], "towers", named["token"], [1])
+    open_room(page, named["room"])
+    assert page.locator("#banner").inner_text() == "Waiting for White (Ann)"
+
+
+def _waiting_for_a_guest(page: Any, web_server: Server) -> str:
+    """A room whose Black is invited and not there yet, opened by its creator; returns the link."""
+    created = web_server.create("towers", ["here", "invite"])
+    room = created["room"]
+    hold_seats(page, room, "towers", created["token"], [0])
+    page.evaluate(
+        """([room, invites]) => {
+            const data = JSON.parse(localStorage.getItem("boardlab.rooms"));
+            data[room].invites = invites;
+            localStorage.setItem("boardlab.rooms", JSON.stringify(data));
+        }""",
+        [room, created["invites"]],
+    )
+    page.goto(f"/rooms/{room}")
+    page.wait_for_function(f"() => {PLAY}.status === 'waiting' && {PLAY}.mode === 'live'")
+    link = created["invites"][0]["link"]
+    return f"{web_server.url}{link}" if link.startswith("/") else link
+
+
+def test_the_invite_link_in_the_side_panel_shows_whole(page: Any, web_server: Server, screenshots: Path) -> None:
+    link = _waiting_for_a_guest(page, web_server)
+    page.screenshot(path=str(screenshots / "towers-waiting-for-a-guest.png"))
+    field = page.locator("#invites .invite-link")
+    assert field.input_value() == link
+    # nothing of it is scrolled out of sight, and it stays inside the panel
+    sizes = field.evaluate("f => [f.scrollWidth, f.clientWidth, f.scrollHeight, f.clientHeight]")
+    assert sizes[0] <= sizes[1] and sizes[2] <= sizes[3] + 1, sizes
+    box, panel = field.bounding_box(), page.locator("#invites").bounding_box()
+    assert box["x"] >= panel["x"] and box["x"] + box["width"] <= panel["x"] + panel["width"] + 0.5
+
+
+def test_the_play_panel_says_the_game_waits_for_the_guest(page: Any, web_server: Server) -> None:
+    _waiting_for_a_guest(page, web_server)
+    note = page.locator("#actions #waiting-note")
+    assert note.is_visible()
+    text = note.inner_text()
+    assert text.startswith("Waiting for your guest to join") and "invite link" in text
+
+
+def test_honors_score_line_marks_no_turn_once_the_game_is_over(page: Any, web_server: Server) -> None:
+    created = web_server.create("honor", ["here", "here"])
+    room, token, state = created["room"], created["token"], created["state"]
+    resign = next(move for move in state["legal_moves"] if move["type"] == "resign")
+    web_server.play(room, token, resign["text"], state["ply"])
+    hold_seats(page, room, "honor", token, [0, 1])
+    open_room(page, room)
+    page.wait_for_function(f"() => {PLAY}.status === 'finished'")
+    score = page.locator("#board .honor-score")
+    assert score.is_visible()
+    assert "(turn)" not in score.inner_text()
