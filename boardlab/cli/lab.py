@@ -192,6 +192,8 @@ def lab_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     executor = make_executor(args.backend, args.jobs, args.address)
     folder = StudyFolder(Path(args.out) if args.out else Path(f"lab-{game.id}"), study)
     stopping = None
+    if args.width is not None and not args.until_sure:
+        raise CliError("--width applies to --until-sure")
     if args.until_sure:
         if args.batch < 1:
             raise CliError("--batch needs at least one game")

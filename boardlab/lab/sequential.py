@@ -177,13 +177,17 @@ class Stopping:
         return bool(self.watched) and all(figure.settled(self.width) for figure in self.watched)
 
     def reason(self) -> str:
+        """Why it stopped, with every watched interval."""
+        def shown(figure: Watched) -> str:
+            return (f"{figure.label} {figure.value:.0%} [{figure.low:.0%}, {figure.high:.0%}]"
+                    f"{' (settled)' if figure.settled(self.width) else ''}")
+
+        figures = "; ".join(shown(figure) for figure in self.watched) or "nothing to watch yet"
+        narrow = f", or narrower than {self.width:.0%}" if self.width is not None else ""
         if self.settled:
-            width = f" or narrower than {self.width:.0%}" if self.width is not None else ""
-            return (f"every watched interval excludes no difference{width} after {self.games} games per variant "
-                    f"(of at most {self.limit})")
-        open_ = [figure.label for figure in self.watched if not figure.settled(self.width)]
-        still = f": still open: {', '.join(open_)}" if open_ else ""
-        return f"reached -n {self.limit} games per variant without settling every watched figure{still}"
+            return (f"sure after {self.games} games per variant (of at most {self.limit}): every watched "
+                    f"interval excludes no difference{narrow}: {figures}")
+        return f"not sure after {self.limit} games per variant (the -n limit): {figures}"
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -203,6 +203,17 @@ def _single_sentences(report: Mapping[str, Any]) -> list[str]:
             lines.append(f"Moving first hurts: the first player wins {_percent(first)} of decided games (even: {even:.0%}).")
         else:
             lines.append(f"No clear first-player advantage: the first player wins {_percent(first)} of decided games (even: {even:.0%}).")
+    agents = report["agents"]
+    specs = [spec for entry in report["study"].get("variants", []) for spec in entry["agents"]]
+    if len(set(specs)) > 1:
+        for number, agent in enumerate(agents):
+            score = variant["metrics"].get(f"score_{number}")
+            if score and score["value"] is not None and score["low"] is not None:
+                even = 1 / seats
+                how = "stronger" if score["low"] > even else "weaker" if score["high"] < even else "no clearly different"
+                lines.append(f"{agent} scores {_percent(score)} of the points (even: {even:.0%}): "
+                             f"{how if how != 'no clearly different' else 'not clearly stronger or weaker'}"
+                             f"{' than its opponents' if how != 'no clearly different' else ''}.")
     draws, length = variant["metrics"]["draws"], variant["metrics"]["decisions"]
     if draws["value"] is not None and length["value"] is not None:
         low, high = length["low"], length["high"]
@@ -243,7 +254,8 @@ def build_verdict(report: Mapping[str, Any], game: Game) -> dict[str, Any]:
     specs = [spec for variant in report["study"].get("variants", []) for spec in variant["agents"]]
     firmer = _firmer(report, hidden)
     if firmer:
-        firmer = ["To be surer: " + "; ".join(firmer) + " (or run with --until-sure)."]
+        again = "" if report.get("stopping") else " (or run with --until-sure)"
+        firmer = ["To be surer: " + "; ".join(firmer) + again + "."]
     return {
         "findings": findings,
         "agents": strength_line(game, specs) if specs else "",
