@@ -92,6 +92,8 @@ class Room:
     logs: dict[Player | None, list[dict[str, Any]]] = field(default_factory=dict)
     computer_task: asyncio.Task[None] | None = None
     clock_timer: asyncio.TimerHandle | None = None
+    #: when it was last asked for (the settings' clock): an idle room leaves memory (idle.py)
+    used: float = 0.0
 
     @property
     def id(self) -> str:

@@ -1,7 +1,8 @@
 """The room service: every room's match, its storage, its computer seats, its clock, its watchers.
 
 The one authority over rooms. Each room holds one :class:`boardlab.Match` in memory
-(rebuilt from storage on first access and at start-up) and changes only under its own
+(rebuilt from storage on first access; at start-up only the recently active ones; an idle
+room leaves memory again, :mod:`.idle`) and changes only under its own
 lock, in three steps: the match acts (a refusal raises and changes nothing), the change
 is committed to storage, then it is acknowledged and sent to every watcher. If the
 commit fails the room is reloaded from storage, so memory never runs ahead of what a
@@ -33,6 +34,7 @@ from ..core.seeds import derive_seed
 from ..core.values import Player
 from .computer import ComputerPlayers, fallback_move
 from .fairness import check_new_room, computers_only, priority
+from .idle import sweep_forever
 from .errors import (
     BadInviteError,
     GameNotOverError,
@@ -126,6 +128,8 @@ class RoomService:
         self.computer.start()
         self._committer.start()
         self._spawn(self._resume_all())
+        if self.settings.idle_room_seconds > 0:
+            self._spawn(sweep_forever(self._rooms, self._watchers, self.settings.clock, self.settings.idle_room_seconds))
 
     async def close(self) -> None:
         self._closing = True
@@ -140,7 +144,10 @@ class RoomService:
         self._readers.shutdown(wait=True)
 
     async def _resume_all(self) -> None:
-        for room_id in await self._db(self.storage.unfinished_room_ids):
+        # a room left longer than the idle time waits for a person: it loads when first asked for
+        idle = self.settings.idle_room_seconds
+        since = time.time() - idle if idle > 0 else None
+        for room_id in await self._db(self.storage.unfinished_room_ids, since):
             try:
                 await self.room(room_id)
             except Exception:  # one broken room must not keep the others from resuming
@@ -161,6 +168,7 @@ class RoomService:
         """The room, from memory or rebuilt from storage; UnknownRoomError if there is none."""
         room = self._rooms.get(room_id)
         if room is not None:
+            room.used = self.settings.clock()
             return room
         if not ROOM_ID.fullmatch(room_id):
             raise UnknownRoomError(f"there is no room {room_id[:40]!r}")
@@ -171,6 +179,7 @@ class RoomService:
                 game, match = build_match(stored, self.settings.clock)
                 room = Room(stored.room, game, match, stored.seats, stored.moves)
                 self._rooms[room_id] = room
+        room.used = self.settings.clock()
         self._schedule(room)
         return room
 
@@ -272,6 +281,7 @@ class RoomService:
         except Exception as exc:
             log.exception("creating a room failed")
             raise StorageUnavailableError(f"the room could not be saved ({type(exc).__name__}); nothing was created") from None
+        room.used = self.settings.clock()
         self._rooms[row.id] = room
         self._schedule(room)
         return Created(room, token, invites)

@@ -56,6 +56,10 @@ class Settings:
     ``websockets_per_minute`` new WebSockets, ``max_open_per_address`` requests and
     WebSockets open at once. ``trusted_proxies``: peers whose ``X-Forwarded-For`` (its last
     entry) names the client.
+
+    ``idle_room_seconds``: a room nobody has used for that long (unwatched, no computer
+    thinking, no clock running) leaves memory and is loaded again on first use; start-up loads
+    only the unfinished rooms changed within it (0: rooms stay, and start-up loads them all).
     """
 
     data_dir: Path = Path("boardlab-data")
@@ -74,6 +78,7 @@ class Settings:
     websockets_per_minute: int = 60
     max_open_per_address: int = 64
     trusted_proxies: tuple[str, ...] = ()
+    idle_room_seconds: float = 900.0
     seed_source: Callable[[], int] = field(default=_new_seed, compare=False)
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
 

@@ -351,9 +351,13 @@ class Storage:
             counts: dict[str, int] = {room_id: count for room_id, count in conn.execute(counted)}
         return [(room, seat_map[room.id], int(counts.get(room.id, 0))) for room in room_rows]
 
-    def unfinished_room_ids(self) -> list[str]:
+    def unfinished_room_ids(self, since: float | None = None) -> list[str]:
+        """The rooms not finished (changed at ``since`` or later, a wall-clock time, if given)."""
+        query = select(rooms.c.id).where(rooms.c.status != "finished")
+        if since is not None:
+            query = query.where(rooms.c.updated >= since)
         with self.engine.connect() as conn:
-            return list(conn.execute(select(rooms.c.id).where(rooms.c.status != "finished")).scalars())
+            return list(conn.execute(query).scalars())
 
 
 #: the largest seed the ``seed`` column holds (PostgreSQL's BIGINT is signed)
