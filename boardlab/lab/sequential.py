@@ -12,8 +12,10 @@ of Waudby-Smith and Ramdas (*Estimating means of bounded random variables by
 betting*, JRSS B 2023, Theorem 2) for a mean of values in [0, 1] (docs/lab.md
 gives the formula). It adapts to the variance (a rare draw is settled sooner
 than a coin flip) where a Hoeffding sequence would not, and needs only the
-standard library. A difference between two variants takes each variant's
-sequence at half the error (a union bound), so it too holds at every n.
+standard library. A difference in draws is the sequence of the paired
+differences (game i of each variant shares its seed); a difference in the first
+player's share of decided games takes each variant's sequence at half the error
+(a union bound). Both hold at every n.
 
 :func:`run_until_sure` plays a study in batches of games per variant and stops
 as soon as every watched figure (:func:`watched_figures`) is settled: its
@@ -81,6 +83,17 @@ def sequence_difference(values_a: Sequence[float], values_b: Sequence[float], al
     return (low_b - high_a, high_b - low_a)
 
 
+def paired_difference(values_a: Sequence[float], values_b: Sequence[float], alpha: float = ALPHA) -> Interval:
+    """An anytime-valid interval for mean(b) - mean(a) from pairs (game i of each variant):
+    the sequence of (b_i - a_i + 1) / 2, which lies in [0, 1], mapped back. Variants play
+    game i on the same seed, so the pairs move together and this is far narrower than
+    :func:`sequence_difference` where a rule change alters few games."""
+    if len(values_a) != len(values_b):
+        raise ValueError("paired values need as many of each")
+    low, high = sequence_interval([(b - a + 1) / 2 for a, b in zip(values_a, values_b)], alpha)
+    return (2 * low - 1, 2 * high - 1)
+
+
 @dataclass(frozen=True)
 class Watched:
     """One figure a stopping study waits for: ``reference`` is what "no difference" is."""
@@ -145,7 +158,10 @@ def watched_figures(
                 values_a, values_b = _values(baseline, per_game), _values(outcomes[name], per_game)
                 if not values_a or not values_b:
                     continue
-                low, high = sequence_difference(values_a, values_b, alpha)
+                # a draw is defined for every game, so games pair up by index; the first
+                # player's share is of decided games only, which differ between variants
+                paired = per_game is _draw and len(values_a) == len(values_b)
+                low, high = (paired_difference if paired else sequence_difference)(values_a, values_b, alpha)
                 value = sum(values_b) / len(values_b) - sum(values_a) / len(values_a)
                 figures.append(Watched(f"{name}: {title}", value, low, high, 0.0, min(len(values_a), len(values_b))))
         return figures

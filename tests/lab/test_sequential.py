@@ -15,6 +15,7 @@ from boardlab.lab.sequential import (
     Stopping,
     Watched,
     confidence_sequence,
+    paired_difference,
     run_until_sure,
     sequence_difference,
     sequence_interval,
@@ -77,6 +78,25 @@ def test_a_difference_holds_both_means_and_values_must_be_bounded() -> None:
     assert low < 0 < high
     with pytest.raises(ValueError):
         confidence_sequence([0.5, 2.0])
+
+
+def test_pairs_that_move_together_give_a_narrower_difference_that_still_covers() -> None:
+    rng = random.Random(5)
+    misses = 0
+    for _ in range(100):
+        # a rule change that turns 15% of the baseline's decided games into draws
+        base = [float(rng.random() < 0.3) for _ in range(400)]
+        changed = [1.0 if value or rng.random() < 0.15 else 0.0 for value in base]
+        truth = 0.7 * 0.15
+        sequence = confidence_sequence([(b - a + 1) / 2 for a, b in zip(base, changed)])
+        misses += any(not 2 * low - 1 <= truth <= 2 * high - 1 for low, high in sequence)
+    assert misses / 100 <= 0.05
+    paired_low, paired_high = paired_difference(base, changed)
+    apart_low, apart_high = sequence_difference(base, changed)
+    assert paired_low > 0 and apart_low < 0 < apart_high  # the pairs settle it, the union cannot yet
+    assert paired_high - paired_low < (apart_high - apart_low) / 2
+    with pytest.raises(ValueError):
+        paired_difference([0.0], [0.0, 1.0])
 
 
 def test_width_or_excluding_the_reference_settles() -> None:
