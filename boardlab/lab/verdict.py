@@ -66,8 +66,8 @@ def difference_phrase(key: str, figure: Mapping[str, Any], percent: bool) -> str
     value, low, high = (scale * figure[part] for part in ("value", "low", "high"))
     if value < 0:  # "fewer ... [5, 13]" reads better than "-9 ... [-13, -5]"
         value, low, high = -value, -high, -low
-    # whole points, or whole moves from 10 on: more digits than the interval supports mislead
-    decimals = 0 if value >= (2 if percent else 10) else 1
+    # whole points or moves from 2 on: more digits than the interval supports mislead
+    decimals = 0 if value >= 2 else 1
     bounds = f"[{'-' if low < 0 else ''}{_number(low, decimals)}, {'-' if high < 0 else ''}{_number(high, decimals)}]"
     template = grows if scale * figure["value"] >= 0 else shrinks
     return template.format(n=_number(value, decimals), b=bounds)

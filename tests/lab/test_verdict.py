@@ -79,6 +79,9 @@ def test_difference_phrase_reads_sizes_not_signs() -> None:
     assert difference_phrase("repetition", {"value": 0.013, "low": 0.003, "high": 0.023}, True) == (
         "1.3 points more repeated positions [0.3, 2.3]")
     assert difference_phrase("decisions", {"value": 12.0, "low": 6.0, "high": 18.0}, False) == "games 12 moves longer [6, 18]"
+    assert difference_phrase("decisions", {"value": -9.2, "low": -13.1, "high": -5.4}, False) == "games 9 moves shorter [5, 13]"
+    assert difference_phrase("branching", {"value": 1.84, "low": 1.2, "high": 2.3}, False) == (
+        "1.8 more legal moves per decision [1.2, 2.3]")
 
 
 def test_more_games_follows_the_width_of_the_interval() -> None:
