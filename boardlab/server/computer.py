@@ -128,18 +128,17 @@ class ComputerPlayers:
 
     async def _turn(self, priority: int) -> None:
         """Wait until this search may take a worker (priority, then age)."""
-        if not self._queue and self._may_start(priority):
-            self._take(priority)
-            return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         entry = (priority, next(self._order), turn)
         heapq.heappush(self._queue, entry)
+        # a free worker may suit this search though older ones wait (people's, kept back from computers)
+        self._hand_on()
         try:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
                 self._release(priority)  # handed a worker just as the room gave up: pass it on
-            else:
+            elif entry in self._queue:
                 self._queue.remove(entry)
                 heapq.heapify(self._queue)
             raise
@@ -164,6 +163,8 @@ class ComputerPlayers:
         skipped: list[tuple[int, int, asyncio.Future[None]]] = []
         while self._queue and self._running < self.slots:
             entry = heapq.heappop(self._queue)
+            if entry[2].done():
+                continue  # its room gave up waiting (cancelled), and takes it out itself
             if not self._may_start(entry[0]):
                 skipped.append(entry)  # a computers-only search while only the people's worker is free
                 continue

@@ -43,7 +43,8 @@ class BusyThinker:
 
 @pytest.fixture
 def busy(monkeypatch: pytest.MonkeyPatch) -> BusyThinker:
-    thinker = BusyThinker(hold=0.5)
+    # longer than the 2 s a person may wait: the reply must not wait for a computers-only search to end
+    thinker = BusyThinker(hold=3.0)
     monkeypatch.setattr(computer_module, "think", thinker)
     yield thinker
     thinker.release.set()
@@ -109,3 +110,55 @@ def test_a_clock_under_the_floor_is_refused(tmp_path: Path) -> None:
         error = refused.json()["error"]
         assert error["code"] == "bad_option" and "5 s" in error["message"]
         assert server.create("territories", ["here", "here"], move_seconds=5).state["view"]["match"]["move_seconds"] == 5
+
+
+def test_the_queue_serves_people_first_then_the_oldest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workers: computers-only searches get one, a person's takes the other at once, and
+    when a worker frees the waiting person goes before older computers-only searches."""
+    import asyncio
+
+    started: list[str] = []
+    gates = {label: threading.Event() for label in ("c1", "c2", "c3", "p1", "p2")}
+
+    def think(spec: str, seed: int, state: object, cap: float | None = None) -> str:
+        started.append(spec)
+        gates[spec].wait(10)
+        return spec
+
+    monkeypatch.setattr(computer_module, "think", think)
+
+    async def until(condition: object) -> None:
+        for _ in range(500):  # threads start late on a busy machine
+            if condition():  # type: ignore[operator]
+                return
+            await asyncio.sleep(0.01)
+
+    async def scenario() -> list[str | None]:
+        pool = computer_module.ComputerPlayers(0)
+        pool.start()
+        ask = lambda label, priority: asyncio.ensure_future(  # noqa: E731
+            pool.choose(label, 0, None, deadline=10, priority=priority)  # type: ignore[arg-type]
+        )
+        try:
+            searches = [ask("c1", computer_module.COMPUTERS)]
+            await until(lambda: started == ["c1"])
+            searches += [ask("c2", computer_module.COMPUTERS), ask("c3", computer_module.COMPUTERS)]
+            await asyncio.sleep(0.1)
+            searches.append(ask("p1", computer_module.PERSON))
+            await until(lambda: len(started) == 2)
+            await asyncio.sleep(0.1)
+            assert started == ["c1", "p1"] and pool.queued == 2  # the second worker was kept for people
+            searches.append(ask("p2", computer_module.PERSON))
+            await asyncio.sleep(0.1)
+            gates["c1"].set()
+            await until(lambda: len(started) == 3)
+            await asyncio.sleep(0.1)
+            assert started == ["c1", "p1", "p2"]
+            for gate in gates.values():
+                gate.set()
+            return await asyncio.gather(*searches)
+        finally:
+            pool.close()
+
+    assert asyncio.run(scenario()) == ["c1", "c2", "c3", "p1", "p2"]
+    assert started == ["c1", "p1", "p2", "c2", "c3"]
