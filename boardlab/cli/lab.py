@@ -102,7 +102,7 @@ class StudyDisplay:
             )
             self._bar.refresh()
             return
-        resumed = f" ({snap.resumed} from an earlier run)" if snap.resumed else ""
+        resumed = f" ({snap.resumed} played before)" if snap.resumed else ""
         self._err.print(
             f"{escape(self._title)}: {snap.done}/{snap.total} games{resumed}"
             f"{'; ' + under_way if under_way else ''}; {clock_text(snap.elapsed)} elapsed; {left}",
@@ -225,7 +225,8 @@ def _until_sure(
 ) -> tuple[dict[str, list[GameOutcome]], bool, Any]:
     """A study played batch by batch until it is sure; Ctrl-C keeps the games so far."""
     def play(part: Study) -> dict[str, list[GameOutcome]]:
-        return run_study(part, executor, folder, on_progress=StudyDisplay(err, f"{game.id} (up to {part.games})", True))
+        title = f"{game.id} (until sure: the first {part.games} per variant)"
+        return run_study(part, executor, folder, on_progress=StudyDisplay(err, title, True))
 
     try:
         outcomes, stopping = run_until_sure(study, specs, game.num_players, batch, width, run=play)
