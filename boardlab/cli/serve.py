@@ -99,6 +99,13 @@ def add_serve_parser(commands: Any) -> None:
         help=f"a room unused this long leaves memory (storage keeps it; 0: never) (default {fair.idle_room_seconds})",
     )
     serve.add_argument(
+        "--body-seconds",
+        type=float,
+        default=fair.body_seconds,
+        metavar="S",
+        help=f"a request body must be all sent within S seconds, else 408 (0: no limit) (default {fair.body_seconds})",
+    )
+    serve.add_argument(
         "--keep-alive-seconds", type=float, default=KEEP_ALIVE_SECONDS, metavar="S", help=f"how long an idle HTTP connection stays open (default {KEEP_ALIVE_SECONDS})"
     )
     serve.add_argument(
@@ -132,6 +139,8 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
             raise CliError(f"{flag} {value}: a count is 0 or more")
     if not args.min_move_seconds >= 0:
         raise CliError(f"--min-move-seconds {args.min_move_seconds}: seconds are 0 or more")
+    if not args.body_seconds >= 0:
+        raise CliError(f"--body-seconds {args.body_seconds}: seconds are 0 or more")
     if not args.idle_room_seconds >= 0:
         raise CliError(f"--idle-room-seconds {args.idle_room_seconds}: seconds are 0 or more")
     if not args.keep_alive_seconds > 0 or args.max_connections < 1:
@@ -149,6 +158,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         max_open_per_address=args.max_open_per_address,
         trusted_proxies=tuple(args.trusted_proxy),
         idle_room_seconds=args.idle_room_seconds,
+        body_seconds=args.body_seconds,
     )
     url = settings.storage_url()  # a URL of the wrong kind is an OptionError naming the kinds
     try:

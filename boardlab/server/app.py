@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     for module in (catalog, rooms, actions, records, analysis, live):
         app.include_router(module.router)
     _handle_errors(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_seconds)
     # outside BodyLimit: a client over its limits is refused before its body is read
     app.add_middleware(ClientLimits, limits=_address_limits(settings), trusted_proxies=frozenset(settings.trusted_proxies))
     app.add_middleware(SecurityHeaders)  # added last: outside BodyLimit, so its refusals get them too

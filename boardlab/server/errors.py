@@ -93,6 +93,7 @@ ERROR_STATUS: dict[str, int] = {
     "bad_text": 422,
     "bad_json": 400,
     "body_too_large": 413,
+    "body_timeout": 408,
     "not_found": 404,
     "method_not_allowed": 405,
     "unknown_room": 404,

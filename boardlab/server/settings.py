@@ -79,6 +79,8 @@ class Settings:
     max_open_per_address: int = 64
     trusted_proxies: tuple[str, ...] = ()
     idle_room_seconds: float = 900.0
+    #: a request body not all sent within this many seconds is refused (0: no limit)
+    body_seconds: float = 10.0
     seed_source: Callable[[], int] = field(default=_new_seed, compare=False)
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
 

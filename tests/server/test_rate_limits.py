@@ -107,3 +107,37 @@ def test_a_bucket_refills_at_its_rate() -> None:
     now[0] = 30.0
     assert limits.take("a", "rooms") == 0
     assert Bucket(2, 0, 0).full(60.0)
+
+
+def test_a_half_sent_body_is_refused_in_time() -> None:
+    """A body that stops half-way gets 408 body_timeout instead of holding the request open."""
+    import asyncio
+    import json
+
+    from boardlab.server.limits import BodyLimit
+
+    reached: list[bool] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(True)
+
+    async def scenario() -> list[dict[str, Any]]:
+        sent: list[dict[str, Any]] = []
+        parts = [{"type": "http.request", "body": b'{"mo', "more_body": True}]
+
+        async def receive() -> dict[str, Any]:
+            if parts:
+                return parts.pop()
+            await asyncio.sleep(60)  # the rest never comes
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/api/rooms", "headers": []}
+        await asyncio.wait_for(BodyLimit(app, 1024, seconds=0.2)(scope, receive, send), 5)
+        return sent
+
+    sent = asyncio.run(scenario())
+    assert not reached and sent[0]["status"] == 408
+    assert json.loads(sent[1]["body"])["error"]["code"] == "body_timeout"
