@@ -38,6 +38,9 @@ def serve_process(
     ``options`` go on its command line (``--log-level info``)."""
     port = free_port()
     command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
+    # one browser (or test) is one address for the whole session: the per-address limits
+    # would refuse its later rooms and sockets; their own tests are tests/server/test_rate_limits.py
+    command += ["--rooms-per-minute", "0", "--moves-per-minute", "0", "--websockets-per-minute", "0", "--max-open-per-address", "0"]
     if database_url is not None:
         command += ["--database-url", database_url]
     command += options
