@@ -30,8 +30,8 @@ def test_the_hard_level_corners_a_lone_overseer_with_a_commander_and_a_pilot() -
 @pytest.mark.parametrize(
     "pieces",
     [
+        # with a Commander; with only two Soldiers the hunt is not yet sure (docs/levels.md)
         {"A1": "O", "D4": "M", "H6": "o"},
-        {"A8": "O", "D4": "S", "E5": "S", "H1": "o"},
         {"B2": "O", "C5": "M", "G4": "C", "J7": "o"},
     ],
 )
