@@ -19,12 +19,15 @@ or files the study did not write where it would write, is refused with
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
+import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ..core.errors import BoardlabError
 from .play import PlayedGame
@@ -144,11 +147,14 @@ class StudyFolder(OutcomeSink):
         played.record.save(target)
         stored = replace(outcome, record_path=str(target))
         line = json.dumps({"study": self.study_id, **stored.to_json()}, separators=(",", ":")) + "\n"
-        with (self.folder / GAMES_FILE).open("a", encoding="utf-8") as games:
-            games.write(line)
-            games.flush()
-            os.fsync(games.fileno())
-        self._outcomes[stored.key] = stored
+        # Ctrl-C waits until the line is written and counted, so the statistics printed after an
+        # interrupt are those of exactly the stored games
+        with _interrupts_held():
+            with (self.folder / GAMES_FILE).open("a", encoding="utf-8") as games:
+                games.write(line)
+                games.flush()
+                os.fsync(games.fileno())
+            self._outcomes[stored.key] = stored
         return stored
 
     def _check_own_record(self, path: Path, outcome: GameOutcome) -> None:
@@ -179,3 +185,23 @@ def _write_atomically(path: Path, text: str) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
     temporary.write_text(text, encoding="utf-8")
     os.replace(temporary, path)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C back until the block is done, then act on it as the handler before would.
+    Python runs signal handlers in the main thread only, so elsewhere there is nothing to hold."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[tuple[int, Any]] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append((number, frame)))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            if callable(previous):
+                previous(*caught[0])
+            elif previous == signal.SIG_DFL:
+                raise KeyboardInterrupt

@@ -202,6 +202,8 @@ def run_study(
             if on_outcome is not None:
                 on_outcome(outcome)
     except KeyboardInterrupt:
+        # the signal may land between storing a game and counting it: what the sink holds counts
+        finished.update((key, outcome) for key, outcome in sink.done().items() if key[1] < study.games)
         raise StudyInterrupted(_by_variant(study, finished)) from None
     return _by_variant(study, finished)
 
