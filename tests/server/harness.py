@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+import boardlab
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from httpx import Response
 
 from boardlab.server import Settings, create_app
+from boardlab.server import computer as computer_module
 from boardlab.server.rooms import Room
 from boardlab.server.storage import Storage, StoredRoom
 
@@ -137,3 +140,18 @@ def make_harness(url: str, data_dir: Path, **overrides: Any) -> Iterator[Harness
 
 
 test_settings.__test__ = False  # type: ignore[attr-defined]  # a helper, not a test
+
+
+class SlowThinker:
+    """Stands in for the worker's search: holds every search until released (or for ``hold`` s)."""
+
+    def __init__(self, hold: float = 30.0) -> None:
+        self.release = threading.Event()
+        self.hold = hold
+        self.started = threading.Event()
+        self.real = computer_module.think
+
+    def __call__(self, spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
+        self.started.set()
+        self.release.wait(self.hold)
+        return self.real(spec, seed, state, cap)

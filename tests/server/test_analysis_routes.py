@@ -18,7 +18,7 @@ from boardlab.agents.analysis import analyse
 from boardlab.core.match import Match
 from boardlab.server import analysis as analysis_module
 from boardlab.server import computer as computer_module
-from tests.server.harness import Harness, auth
+from tests.server.harness import Harness, SlowThinker, auth
 
 
 def finished_towers(server: Harness) -> tuple[str, str | None]:
@@ -144,29 +144,15 @@ def test_hints_are_refused_where_they_do_not_belong(sqlite_server: Harness) -> N
     assert over.status_code == 409 and over.json()["error"]["code"] == "game_over"
 
 
-class HeldThinker:
-    """Holds the hint's search until released, so that a second request finds it in flight."""
-
-    def __init__(self) -> None:
-        self.started = threading.Event()
-        self.release = threading.Event()
-        self.real = computer_module.think
-
-    def __call__(self, spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
-        self.started.set()
-        self.release.wait(30)
-        return self.real(spec, seed, state, cap)
-
-
 @pytest.fixture
-def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldThinker]:
-    thinker = HeldThinker()
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[SlowThinker]:
+    thinker = SlowThinker()
     monkeypatch.setattr(computer_module, "think", thinker)
     yield thinker
     thinker.release.set()
 
 
-def test_one_hint_at_a_time_per_room(sqlite_server: Harness, held: HeldThinker) -> None:
+def test_one_hint_at_a_time_per_room(sqlite_server: Harness, held: SlowThinker) -> None:
     room = sqlite_server.create("towers", ["here", "here"])
     answers: list[Any] = []
     first = threading.Thread(target=lambda: answers.append(hint(sqlite_server, room.room, room.token)))

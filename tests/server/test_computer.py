@@ -16,25 +16,10 @@ import boardlab.agents
 from boardlab.server import computer as computer_module
 from boardlab.server import service as service_module
 from boardlab.server.computer import ComputerPlayers
-from tests.server.harness import Harness, make_harness
+from tests.server.harness import Harness, SlowThinker, make_harness
 
 #: the product's games (the test-only ones are not registered in a fresh worker process)
 PRODUCT_GAMES = [game for game in boardlab.game_ids() if boardlab.game_class(game).__module__.startswith("boardlab.")]
-
-
-class SlowThinker:
-    """Stands in for the worker's search: holds every search until released (or for ``hold`` s)."""
-
-    def __init__(self, hold: float = 30.0) -> None:
-        self.release = threading.Event()
-        self.hold = hold
-        self.started = threading.Event()
-        self.real = computer_module.think
-
-    def __call__(self, spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
-        self.started.set()
-        self.release.wait(self.hold)
-        return self.real(spec, seed, state, cap)
 
 
 @pytest.fixture
