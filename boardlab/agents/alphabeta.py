@@ -107,11 +107,12 @@ class AlphaBetaAgent(Agent):
                 break  # the last complete pass decides (depth 1 never runs out: see _count)
             best = found
             self.last_depth = depth
-            if self._proven(work, mover, best[0]):
+            if self._proven(best[0]):
                 break  # a forced win (or every move loses): deeper passes cannot change the choice
         return pick_random(self.rng, best)
 
-    def _proven(self, state: State, mover: Player, move: Move) -> bool:
+    def _proven(self, move: Move) -> bool:
+        """Whether the last pass proved ``move`` a win or a loss (a value past any estimate)."""
         entry = self._table.get(("root", move))
         return entry is not None and abs(entry[1] - 0.5) > 0.5
 
