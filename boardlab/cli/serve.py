@@ -81,6 +81,7 @@ def add_serve_parser(commands: Any) -> None:
         ("--rooms-per-minute", "rooms_per_minute", "new rooms per client address per minute"),
         ("--moves-per-minute", "moves_per_minute", "moves and other actions in rooms per client address per minute"),
         ("--websockets-per-minute", "websockets_per_minute", "new WebSockets per client address per minute"),
+        ("--analyses-per-minute", "analyses_per_minute", "requests for a finished game's analysis per client address per minute"),
         ("--max-open-per-address", "max_open_per_address", "requests and WebSockets one client address holds open at once"),
     ):
         serve.add_argument(name, type=int, default=getattr(fair, attribute), metavar="N", help=f"{what}; 0: no limit (default {getattr(fair, attribute)})")
@@ -132,6 +133,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         "--rooms-per-minute": args.rooms_per_minute,
         "--moves-per-minute": args.moves_per_minute,
         "--websockets-per-minute": args.websockets_per_minute,
+        "--analyses-per-minute": args.analyses_per_minute,
         "--max-open-per-address": args.max_open_per_address,
     }
     for flag, value in counts.items():
@@ -155,6 +157,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         rooms_per_minute=args.rooms_per_minute,
         moves_per_minute=args.moves_per_minute,
         websockets_per_minute=args.websockets_per_minute,
+        analyses_per_minute=args.analyses_per_minute,
         max_open_per_address=args.max_open_per_address,
         trusted_proxies=tuple(args.trusted_proxy),
         idle_room_seconds=args.idle_room_seconds,

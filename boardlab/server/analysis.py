@@ -6,7 +6,9 @@ hint during play, both worked out off the event loop (docs/analysis.md).
   Python (it needs no process of its own to stay out of the event loop's way for that long)
   and a thread can be told to stop at the next position when the server shuts down. Each
   result is kept for the last :data:`KEPT` rooms analysed; two visitors of one room share one
-  analysis, since a finished game never changes.
+  analysis, since a finished game never changes. At most :data:`WAITING_ROOMS` rooms wait for
+  the thread at once; one more is refused with ``429`` and ``Retry-After`` rather than queued
+  behind minutes of others' work (and each address may ask only so often: ratelimits.py).
 * **Hints** go to the computer's pool like a computer seat's move: the agent is handed
   ``match.agent_input(seat)``, the seat's own view with everything hidden from it
   re-drawn, never the real state. They are offered only in rooms where no seat is an
@@ -27,12 +29,16 @@ from ..core.errors import GameOverError, NotYourTurnError, RefusedError
 from ..core.records import Record
 from ..core.seeds import derive_seed
 from ..core.values import Player
-from .errors import WaitingForPlayersError
+from .errors import BusyError, WaitingForPlayersError
 from .rooms import FINISHED, WAITING
 from .service import RoomService
 
 #: how many rooms' analyses are kept in memory
 KEPT = 32
+#: how many rooms' analyses may be under way or waiting for the thread at once
+WAITING_ROOMS = 8
+#: what a refused visitor is told to wait: about one Towers analysis
+BUSY_RETRY_SECONDS = 10.0
 #: the longest a hint may take before it is given up (the hint agents stop well before)
 HINT_DEADLINE_SECONDS = 25.0
 #: hint seeds are drawn apart from the computer seats' (which use the ply itself)
@@ -48,8 +54,9 @@ def analyse_record(record: Record, stop: threading.Event) -> dict[str, Any]:
 class Analyses:
     """Finished rooms' analyses: worked out once each, in one thread, kept for the last rooms."""
 
-    def __init__(self, kept: int = KEPT) -> None:
+    def __init__(self, kept: int = KEPT, waiting_rooms: int = WAITING_ROOMS) -> None:
         self.kept = kept
+        self.waiting_rooms = waiting_rooms
         self._done: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._running: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._stop = threading.Event()
@@ -64,6 +71,12 @@ class Analyses:
             return done
         running = self._running.get(room_id)
         if running is None:
+            if len(self._running) >= self.waiting_rooms:
+                raise BusyError(
+                    f"room {room_id}: {len(self._running)} games' analyses are being worked out already; "
+                    f"try again in {BUSY_RETRY_SECONDS:.0f} s",
+                    retry_after=BUSY_RETRY_SECONDS,
+                )
             loop = asyncio.get_running_loop()
             running = loop.run_in_executor(self._executor, analyse_record, record, self._stop)
             self._running[room_id] = running

@@ -19,7 +19,7 @@ from .analysis import Analyses, Hints
 from .computer import ComputerPlayers
 from .errors import ERROR_STATUS, BusyError, error_body, status_for
 from .limits import BodyLimit
-from .ratelimits import MOVES, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
+from .ratelimits import ANALYSES, MOVES, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
 from .replays import Replays
 from .routers import actions, analysis, catalog, live, pages, records, rooms
 from .schemas import BAD_TEXT, unstorable
@@ -74,7 +74,12 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
 
 
 def _address_limits(settings: Settings) -> AddressLimits:
-    rates = {ROOMS: settings.rooms_per_minute, MOVES: settings.moves_per_minute, WEBSOCKETS: settings.websockets_per_minute}
+    rates = {
+        ROOMS: settings.rooms_per_minute,
+        MOVES: settings.moves_per_minute,
+        WEBSOCKETS: settings.websockets_per_minute,
+        ANALYSES: settings.analyses_per_minute,
+    }
     return AddressLimits(rates, settings.max_open_per_address, settings.clock)
 
 

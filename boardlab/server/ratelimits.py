@@ -1,5 +1,5 @@
-"""Limits per client address: how often it may create rooms, act in rooms and open WebSockets,
-and how many requests and WebSockets it may hold open at once.
+"""Limits per client address: how often it may create rooms, act in rooms, open WebSockets and
+ask for a game's analysis, and how many requests and WebSockets it may hold open at once.
 
 Each kind of request draws from its own token bucket per address (in memory: a restart
 forgets them, which costs an abuser nothing it did not have). A refusal is
@@ -25,10 +25,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .errors import ERROR_STATUS, error_body
 
-ROOMS, MOVES, WEBSOCKETS = "rooms", "moves", "websockets"
+ROOMS, MOVES, WEBSOCKETS, ANALYSES = "rooms", "moves", "websockets", "analyses"
 #: what each kind of request is, by method and path
 _ROOM_ACTION = re.compile(r"/api/rooms/[^/]+/(moves|undo|resign|draw|hint|join)")
 _LIVE = re.compile(r"/api/rooms/[^/]+/live")
+#: an analysis costs seconds of the server's one analysis thread the first time it is asked for
+_ANALYSIS = re.compile(r"/api/rooms/[^/]+/analysis")
 #: past this many addresses, those with full buckets and nothing open are forgotten
 SWEEP_AT = 10_000
 
@@ -123,6 +125,8 @@ def request_kind(scope: Scope) -> str | None:
     path = scope.get("path", "")
     if scope["type"] == "websocket":
         return WEBSOCKETS if _LIVE.fullmatch(path) else None
+    if scope.get("method") == "GET":
+        return ANALYSES if _ANALYSIS.fullmatch(path.rstrip("/")) else None
     if scope.get("method") != "POST":
         return None
     if path.rstrip("/") == "/api/rooms":
@@ -154,7 +158,9 @@ class ClientLimits:
             self.limits.done(address)
 
     async def _refuse(self, scope: Scope, send: Send, address: str, kind: str | None, wait: float) -> None:
-        what = {ROOMS: "new rooms", MOVES: "actions in rooms", WEBSOCKETS: "new WebSockets"}.get(kind or "")
+        what = {ROOMS: "new rooms", MOVES: "actions in rooms", WEBSOCKETS: "new WebSockets", ANALYSES: "analyses"}.get(
+            kind or ""
+        )
         if what is None or self.limits.max_open and self.limits.clients[address].open >= self.limits.max_open:
             message = f"{address} holds {self.limits.max_open} requests and WebSockets open, this server's most"
         else:

@@ -53,7 +53,8 @@ class Settings:
 
     Limits per client address (0: none): ``rooms_per_minute`` new rooms,
     ``moves_per_minute`` actions in rooms (moves, undo, resign, draw, hint, join),
-    ``websockets_per_minute`` new WebSockets, ``max_open_per_address`` requests and
+    ``websockets_per_minute`` new WebSockets, ``analyses_per_minute`` requests for a game's
+    analysis, ``max_open_per_address`` requests and
     WebSockets open at once. ``trusted_proxies``: peers whose ``X-Forwarded-For`` (its last
     entry) names the client.
 
@@ -76,6 +77,7 @@ class Settings:
     rooms_per_minute: int = 20
     moves_per_minute: int = 240
     websockets_per_minute: int = 60
+    analyses_per_minute: int = 12
     max_open_per_address: int = 64
     trusted_proxies: tuple[str, ...] = ()
     idle_room_seconds: float = 900.0

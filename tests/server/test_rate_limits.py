@@ -12,7 +12,13 @@ from starlette.testclient import WebSocketDenialResponse
 from boardlab.server.ratelimits import AddressLimits, Bucket, client_address
 from tests.server.harness import Harness, make_harness
 
-OFF = {"rooms_per_minute": 0, "moves_per_minute": 0, "websockets_per_minute": 0, "max_open_per_address": 0}
+OFF = {
+    "rooms_per_minute": 0,
+    "moves_per_minute": 0,
+    "websockets_per_minute": 0,
+    "analyses_per_minute": 0,
+    "max_open_per_address": 0,
+}
 
 
 @pytest.fixture

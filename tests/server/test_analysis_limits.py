@@ -1,0 +1,79 @@
+"""An analysis costs seconds of the server's one analysis thread, so it is bounded twice: each
+client address may ask for analyses only so often, and only so many rooms' analyses may wait
+for the thread at once. Either refusal is ``429 rate_limited`` with ``Retry-After``, and the
+analyses already under way are not disturbed."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from boardlab.core.records import Record
+from boardlab.server import analysis as analysis_module
+from boardlab.server.ratelimits import ANALYSES, request_kind
+from tests.server.harness import Harness, make_harness
+from tests.server.test_analysis_routes import finished_towers
+from tests.server.test_rate_limits import OFF, assert_limited
+
+
+@pytest.fixture
+def limited(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Harness]:
+    overrides: dict[str, Any] = {**OFF, "analyses_per_minute": 0, **getattr(request, "param", {})}
+    with make_harness(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path, **overrides) as server:
+        yield server
+
+
+def test_only_the_analysis_route_is_counted_as_an_analysis() -> None:
+    def kind(method: str, path: str) -> str | None:
+        return request_kind({"type": "http", "method": method, "path": path})
+
+    assert kind("GET", "/api/rooms/abc123/analysis") == ANALYSES
+    assert kind("GET", "/api/rooms/abc123/analysis/") == ANALYSES
+    assert kind("GET", "/api/rooms/abc123/record") is None
+    assert kind("GET", "/api/rooms/abc123/analysis/extra") is None
+    assert kind("POST", "/api/rooms/abc123/analysis") is None  # not a route: 405, not a token
+
+
+@pytest.mark.parametrize("limited", [{"analyses_per_minute": 2}], indirect=True)
+def test_analyses_per_address(limited: Harness) -> None:
+    room, _token = finished_towers(limited)
+    for _ in range(2):
+        assert limited.client.get(f"/api/rooms/{room}/analysis").status_code == 200
+    refused = limited.client.get(f"/api/rooms/{room}/analysis")
+    assert_limited(refused)
+    assert "analyses" in refused.json()["error"]["message"]
+    assert int(refused.headers["Retry-After"]) <= 30  # a token comes back every 30 s at 2 a minute
+    assert limited.client.get(f"/api/rooms/{room}/record").status_code == 200  # other reading goes on
+
+
+def test_rooms_beyond_the_waiting_bound_are_refused_not_queued(
+    limited: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    started = threading.Event()
+
+    def held(record: Record, stop: threading.Event) -> dict[str, Any]:
+        started.set()
+        release.wait(30)
+        return {"game": record.game_id}
+
+    monkeypatch.setattr(analysis_module, "analyse_record", held)
+    analyses = limited.app.state.analyses
+    analyses.waiting_rooms = 1
+    first, _ = finished_towers(limited)
+    second, _ = finished_towers(limited)
+    answers: list[Any] = []
+    waiter = threading.Thread(target=lambda: answers.append(limited.client.get(f"/api/rooms/{first}/analysis")))
+    waiter.start()
+    assert started.wait(10)
+    refused = limited.client.get(f"/api/rooms/{second}/analysis")
+    assert_limited(refused)
+    assert "analyses are being worked out" in refused.json()["error"]["message"]
+    release.set()
+    waiter.join(30)
+    assert answers and answers[0].status_code == 200 and answers[0].json()["room"] == first
+    # the thread is free again: the refused room is analysed now
+    assert limited.client.get(f"/api/rooms/{second}/analysis").status_code == 200
