@@ -15,9 +15,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..agents import LEVELS, agent_class, agent_names, level_spec
-from ..core.registry import catalog, game_class, load
+from ..core.registry import RULES_DOCUMENT, catalog, game_class, load, plugin_failures, rules_document
 from ..lab.ladder_docs import level_ratings, load_ladder, rating_text
-from .common import CliError, rules_path
+from .common import CliError
 
 
 def _players_text(entry: dict) -> str:
@@ -34,8 +34,11 @@ def _nature(entry: dict) -> str:
 
 
 def games_command(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """The catalog as a table, one game in detail (``games GAME``), or JSON with --json."""
+    """The catalog as a table, one game in detail (``games GAME``), or JSON with --json.
+    A game plugin that failed to load is named on stderr with its cause; the others list."""
     entries = catalog()
+    for failure in plugin_failures():
+        err.print(f"[yellow]warning:[/yellow] {escape(str(failure))}")
     if args.game is not None:
         game_class(args.game)  # UnknownGameError lists the valid ids
         entries = [e for e in entries if e["id"] == args.game]
@@ -136,14 +139,17 @@ def _levels_table(game_id: str) -> Table:
 
 
 def rules_command(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """Print docs/rules/<id>.md, formatted (``--plain`` for the raw text)."""
-    path = rules_path(args.game)
+    """Print the game's rules document (:func:`boardlab.core.registry.rules_document`: its own
+    folder's, else docs/rules/<id>.md), formatted (``--plain`` for the raw text)."""
+    path = rules_document(args.game)
     try:
+        if path is None:
+            raise OSError
         text = path.read_text(encoding="utf-8")
     except OSError:
         raise CliError(
-            f"no rules document for {args.game!r}: docs/rules/{args.game}.md is missing "
-            "(the rules ship with the source checkout)"
+            f"no rules document for {args.game!r}: the game ships none in its folder "
+            f"({RULES_DOCUMENT}), and docs/rules/{args.game}.md is not installed here"
         ) from None
     if args.plain:
         sys.stdout.write(text)

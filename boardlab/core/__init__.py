@@ -5,6 +5,7 @@ from .errors import (
     ERROR_CLASSES,
     BoardlabError,
     GameOverError,
+    GamePluginError,
     IllegalMoveError,
     NotationError,
     NotYourTurnError,
@@ -22,7 +23,7 @@ from .match import UNDO_POLICIES, LogEntry, Match
 from .options import Option
 from .progress import ProgressTracker
 from .records import Ending, Record, Seat
-from .registry import catalog, game_class, game_ids, load, register
+from .registry import catalog, game_class, game_ids, load, plugin_failures, refresh_plugins, register, rules_document
 from .state import VIEW_FORMAT, State
 from .values import CHANCE, MATCH_ENDING_CODES, TERMINAL, Move, Player, Result
 
@@ -36,6 +37,7 @@ __all__ = [
     "Ending",
     "Game",
     "GameOverError",
+    "GamePluginError",
     "IllegalMoveError",
     "LogEntry",
     "MATCH_ENDING_CODES",
@@ -66,6 +68,9 @@ __all__ = [
     "game_class",
     "game_ids",
     "load",
+    "plugin_failures",
+    "refresh_plugins",
     "register",
     "register_agent",
+    "rules_document",
 ]

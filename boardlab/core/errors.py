@@ -33,6 +33,11 @@ class UnknownGameError(BoardlabError):
     code = "unknown_game"
 
 
+class GamePluginError(UnknownGameError):
+    """A game id whose plugin (an installed package's entry point) failed to load; the
+    message names the plugin, its distribution and the cause."""
+
+
 class OptionError(BoardlabError):
     """An unknown option, a value outside the allowed ones, or a bad player count."""
 
@@ -102,6 +107,7 @@ class RecordError(BoardlabError):
 ERROR_CLASSES: tuple[type[BoardlabError], ...] = (
     BoardlabError,
     UnknownGameError,
+    GamePluginError,
     OptionError,
     UnsupportedAgentError,
     IllegalMoveError,

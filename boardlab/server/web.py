@@ -14,10 +14,8 @@ reads them there; a built wheel ships them as data files under ``<prefix>/share/
 from __future__ import annotations
 
 import html
-import os
 import re
 import sys
-import sysconfig
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,7 +23,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ..core.registry import game_class, game_ids
+from ..core.registry import game_class, game_ids, rules_document, rules_folders
 
 #: the renderer's entry module and optional stylesheet inside a game's web folder
 RENDERER_FILE = "renderer.js"
@@ -38,21 +36,8 @@ RULES_PICTURES = (".png", ".svg", ".jpg", ".jpeg", ".webp")
 
 def rules_dirs() -> list[Path]:
     """Where rules documents are looked for, in order: the source checkout, then the data
-    folder of the installation (the scheme's own, then the user's)."""
-    places = [Path(__file__).resolve().parents[2] / "docs" / "rules"]
-    schemes = [sysconfig.get_default_scheme(), f"{os.name}_user"]
-    for scheme in schemes:
-        try:
-            data = sysconfig.get_path("data", scheme)
-        except KeyError:
-            continue
-        places.append(Path(data) / "share" / "boardlab" / "rules")
-    places.append(Path(sys.prefix) / "share" / "boardlab" / "rules")
-    unique: list[Path] = []
-    for place in places:
-        if place not in unique:
-            unique.append(place)
-    return unique
+    folder of the installation (:func:`boardlab.core.registry.rules_folders`)."""
+    return rules_folders()
 
 
 def find_rules_dir(candidates: list[Path] | None = None) -> Path | None:
@@ -87,12 +72,10 @@ def web_file(game_id: str, relative: str) -> Path | None:
 
 
 def rules_file(rules_dir: Path | None, game_id: str) -> Path | None:
-    """``<rules_dir>/<game_id>.md`` for a registered game, or None if it is missing."""
-    game_class(game_id)  # UnknownGameError lists the valid ids
-    if rules_dir is None:
-        return None
-    path = rules_dir / f"{game_id}.md"
-    return path if path.is_file() else None
+    """The game's rules document: the one it ships in its own folder (a plugin's), else
+    ``<rules_dir>/<game_id>.md``; None if there is neither (UnknownGameError for an id that
+    is not registered)."""
+    return rules_document(game_id, [rules_dir])
 
 
 def rules_picture(rules_dir: Path | None, name: str) -> Path | None:
