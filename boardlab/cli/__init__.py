@@ -38,6 +38,7 @@ from .play import PlaySession
 from .render import render_command
 from .replay import replay_command
 from .serve import add_serve_parser, serve_command
+from .balance import add_balance_parser, balance_command
 from .lab import add_lab_parser, lab_command
 from .simulate import simulate_command
 from .tournament import add_tournament_parser, tournament_command
@@ -112,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(simulate)
 
     add_lab_parser(commands)
+    add_balance_parser(commands)
     add_tournament_parser(commands)
 
     replay = commands.add_parser("replay", help="step through a saved game")
@@ -227,6 +229,8 @@ def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -
             return simulate_command(args, out, err)
         if args.command == "lab":
             return lab_command(args, out, err)
+        if args.command == "balance":
+            return balance_command(args, out, err)
         if args.command == "tournament":
             return tournament_command(args, out, err)
         if args.command == "replay":

@@ -1,0 +1,235 @@
+"""boardlab balance: parsing the search, scoring candidates, the search's path, stopping early,
+and the command end to end (reproducible, resumable, its report)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardlab.cli import main
+from boardlab.core.errors import OptionError
+from boardlab.core.registry import load
+from boardlab.lab.balance import (
+    BalanceSearch,
+    Figure,
+    Target,
+    candidate_figures,
+    confirmation_study,
+    finalists,
+    least_possible_score,
+    parse_dimension,
+    parse_targets,
+    run_search,
+    score,
+)
+from boardlab.lab.stats import GameOutcome
+
+pytest.importorskip("optuna")
+
+TOWERS = load("towers")
+OVERSEER = load("overseer")
+
+
+def outcome(index: int, first_wins: bool | None, decisions: int = 40) -> GameOutcome:
+    """A two-seat game where seat 0 moved first: won by it, by seat 1, or drawn (None)."""
+    winners = () if first_wins is None else ((0,) if first_wins else (1,))
+    returns = (0.5, 0.5) if first_wins is None else ((1.0, 0.0) if first_wins else (0.0, 1.0))
+    return GameOutcome(index=index, seed=index, seat_agents=(0, 0), winners=winners, returns=returns,
+                       code="draw" if first_wins is None else "win", reason="", moves=decisions,
+                       decisions=decisions, seconds=0.0, first_mover=0)
+
+
+# --- parsing -----------------------------------------------------------------------------
+def test_a_range_lists_its_values_and_keeps_its_bounds() -> None:
+    dimension = parse_dimension("no_capture_limit=50..150:25", OVERSEER)
+    assert dimension.values == (50, 75, 100, 125, 150)
+    assert (dimension.low, dimension.high, dimension.step) == (50, 150, 25)
+
+
+def test_a_list_is_coerced_by_the_option() -> None:
+    assert parse_dimension("random_first=true,false", TOWERS).values == (True, False)
+    assert parse_dimension("layout=pinwheel,diagram", TOWERS).values == ("pinwheel", "diagram")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("castles=1..3", "no such option; its options: layout"),
+        ("layout=1..3", "a range needs a whole-number option"),
+        ("no_capture_limit=50..100:20", "STEP >= 1 that divides"),
+        ("no_capture_limit=100..50", "LOW < HIGH"),
+        ("no_capture_limit=0..50", "must be >= 1"),  # rules 7.4's option starts at 1
+        ("setup=concentric", "at least two different values"),
+        ("setup=concentric,spiral", "allowed values are"),
+        ("setup", "expected NAME=LOW..HIGH"),
+    ],
+)
+def test_a_bad_dimension_is_refused_by_name(text: str, problem: str) -> None:
+    game = TOWERS if text.startswith(("castles", "layout")) else OVERSEER
+    with pytest.raises(OptionError, match=problem.replace("(", r"\(").replace(".", r"\.")):
+        parse_dimension(text, game)
+
+
+def test_targets_default_to_a_fair_first_player_and_no_draws() -> None:
+    assert parse_targets(None, 2) == (Target("first_player_wins", 0.5), Target("draws", 0.0))
+    assert parse_targets(None, 4)[0].value == 0.25
+    assert parse_targets(["length=40", "balance=1"], 2) == (Target("length", 40.0), Target("balance", 1.0))
+
+
+@pytest.mark.parametrize(
+    ("texts", "problem"),
+    [(["castles=3"], "NAME one of"), (["draws=1.5"], "between 0 and 1"), (["length=0"], "above 0"),
+     (["draws=x"], "not a number"), (["draws=0", "draws=0.1"], "given twice")],
+)
+def test_bad_targets_are_refused(texts: list[str], problem: str) -> None:
+    with pytest.raises(OptionError, match=problem):
+        parse_targets(texts, 2)
+
+
+# --- scoring -----------------------------------------------------------------------------
+def test_the_score_adds_share_points_and_relative_length() -> None:
+    figures = {
+        "first_player_wins": Figure(0.55, 0.5, 0.6, 100), "draws": Figure(0.10, 0.05, 0.15, 100),
+        "balance": Figure(0.9, 0.8, 1.0, 100), "length": Figure(44.0, 42.0, 46.0, 100),
+    }
+    targets = (Target("first_player_wins", 0.5), Target("draws", 0.0), Target("length", 40.0))
+    assert score(figures, targets) == pytest.approx(0.05 + 0.10 + 0.10)
+
+
+def test_a_candidate_without_a_decided_game_scores_infinitely_far() -> None:
+    figures = candidate_figures([outcome(index, None) for index in range(10)], 2)
+    assert math.isnan(figures["first_player_wins"].value)
+    assert score(figures, parse_targets(None, 2)) == math.inf
+    assert figures["draws"].value == 1.0
+
+
+def test_the_least_possible_score_rules_out_a_drawish_candidate() -> None:
+    drawn = [outcome(index, None) for index in range(60)]
+    assert least_possible_score(drawn, (Target("draws", 0.0),)) > 0.7
+    mixed = [outcome(index, index % 2 == 0 if index % 3 else None) for index in range(60)]
+    assert least_possible_score(mixed, (Target("draws", 1 / 3), Target("first_player_wins", 0.5))) == 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from([True, False, None]), min_size=1, max_size=80), st.floats(0, 1))
+def test_the_least_possible_score_never_exceeds_the_distance_of_the_truth_when_it_is_inside(results, target) -> None:
+    """The bound is the target's distance from an interval: never more than the distance of any
+    point of that interval, so it is 0 when the target lies between the interval's ends."""
+    games = [outcome(index, result) for index, result in enumerate(results)]
+    bound = least_possible_score(games, (Target("draws", target),))
+    observed = sum(result is None for result in results) / len(results)
+    assert 0.0 <= bound <= abs(observed - target) + 1e-12
+
+
+# --- the search ----------------------------------------------------------------------------
+def fake_play(first_share_of: dict[int, float]):
+    """A stand-in for playing a study: candidate no_capture_limit=x makes the first player win
+    a share ``first_share_of[x]`` of its games (none drawn); records how many games it asked for."""
+    asked: list[tuple[int, int]] = []
+
+    def play(study, sink):
+        limit = study.variants[0].options["no_capture_limit"]
+        asked.append((limit, study.games))
+        wins = round(first_share_of[limit] * study.games)
+        return {"": [outcome(index, index < wins) for index in range(study.games)]}
+
+    play.asked = asked  # type: ignore[attr-defined]
+    return play
+
+
+def overseer_search(**changes) -> BalanceSearch:
+    fields = dict(game_id="overseer", agents=("random",), dimensions=(parse_dimension("no_capture_limit=10..50:10", OVERSEER),),
+                  targets=(Target("first_player_wins", 0.5),), players=2, trials=5, games=40, batch=40, seed=3)
+    fields.update(changes)
+    return BalanceSearch(**fields)
+
+
+def test_a_small_space_is_searched_exhaustively_once_each(tmp_path: Path) -> None:
+    shares = {10: 0.9, 20: 0.7, 30: 0.5, 40: 0.6, 50: 0.8}
+    play = fake_play(shares)
+    trials = run_search(overseer_search(), tmp_path, play)
+    assert sorted(trial.options["no_capture_limit"] for trial in trials) == [10, 20, 30, 40, 50]
+    assert finalists(trials, 2) == [{"no_capture_limit": 30}, {"no_capture_limit": 40}]
+    assert all(trial.note == "" for trial in trials)
+
+
+def test_the_sampled_search_is_reproducible_and_finds_the_fair_setting(tmp_path: Path) -> None:
+    dimension = parse_dimension("no_capture_limit=10..200:10", OVERSEER)
+    shares = {value: min(1.0, 0.5 + abs(value - 120) / 200) for value in dimension.values}
+    search = overseer_search(dimensions=(dimension,), trials=12)
+    first = run_search(search, tmp_path / "a", fake_play(shares))
+    second = run_search(search, tmp_path / "b", fake_play(shares))
+    assert [t.options for t in first] == [t.options for t in second]
+    assert not search.exhaustive
+    best = finalists(first, 1)[0]["no_capture_limit"]
+    # 12 of 20 settings tried: the best found is near the fair one (a random 12 would often miss)
+    assert abs(best - 120) <= 20
+    # twelve different settings: a proposal met again is replaced by an untried one
+    assert len({t.options["no_capture_limit"] for t in first}) == 12
+
+
+def test_a_hopeless_candidate_is_dropped_after_one_batch(tmp_path: Path) -> None:
+    shares = {10: 0.5, 20: 1.0, 30: 1.0, 40: 1.0, 50: 1.0}
+    play = fake_play(shares)
+    trials = run_search(overseer_search(games=200, batch=50), tmp_path, play)
+    by_limit = {t.options["no_capture_limit"]: t for t in trials}
+    assert by_limit[10].pruned == "" and by_limit[10].games == 200
+    for limit in (20, 30, 40, 50):
+        assert by_limit[limit].pruned.startswith("after 50 games")
+        assert by_limit[limit].games == 50
+    assert finalists(trials, 3) == [{"no_capture_limit": 10}]
+
+
+def test_the_confirmation_puts_the_rules_as_they_are_first_on_new_seeds() -> None:
+    search = overseer_search()
+    study = confirmation_study(search, {"no_capture_limit": 100}, [{"no_capture_limit": 30}, {"no_capture_limit": 100}], 50)
+    assert [variant.name for variant in study.variants] == ["no_capture_limit=100", "no_capture_limit=30"]
+    assert study.seed != search.seed and study.games == 50
+
+
+def test_a_searched_option_cannot_also_be_fixed() -> None:
+    with pytest.raises(OptionError, match="both fixed"):
+        overseer_search(options={"no_capture_limit": 40})
+    with pytest.raises(OptionError, match="at least one --vary"):
+        overseer_search(dimensions=())
+
+
+# --- the command -------------------------------------------------------------------------
+def balance_args(out: Path, *extra: str) -> list[str]:
+    return ["balance", "towers", "--preset", "quick", "--vary", "layout=diagram,split_sides,pinwheel",
+            "--trials", "2", "-n", "6", "--batch", "3", "--finalists", "1", "--confirm-games", "6",
+            "--out", str(out), *extra]
+
+
+def played_games(folder: Path) -> int:
+    return sum(len(path.read_text().splitlines()) for path in folder.rglob("games.jsonl"))
+
+
+def test_the_command_writes_a_reproducible_resumable_report(tmp_path: Path, capsys) -> None:
+    out, doc = tmp_path / "run", tmp_path / "docs" / "towers.md"
+    assert main(balance_args(out, "--doc", str(doc))) == 0
+    first = json.loads((out / "balance.json").read_text())
+    games = played_games(out)
+    assert games == 2 * 6 + 2 * 6  # two candidates, then the rules as they are and the best one
+    assert main(balance_args(out, "--doc", str(doc))) == 0
+    again = json.loads((out / "balance.json").read_text())
+    assert played_games(out) == games  # nothing played twice
+    assert again["trials"] == first["trials"] and again["recommendation"] == first["recommendation"]
+    text = doc.read_text()
+    assert "boardlab balance towers --preset quick --vary layout=diagram,split_sides,pinwheel" in text
+    assert "load average" in text and "## The path the search took" in text
+    assert first["recommendation"]["baseline"] == "layout=diagram"
+    report = Path(first["recommendation"]["report"])
+    assert report.name == "report.html" and report.exists()
+
+
+def test_the_command_without_a_vary_says_what_to_give(tmp_path: Path, capsys) -> None:
+    assert main(["balance", "towers", "--preset", "quick", "--out", str(tmp_path / "x")]) == 2
+    assert "--vary" in capsys.readouterr().err
+    assert main(["balance", "towers", "--preset", "quick", "--vary", "layout=diagram", "--out", str(tmp_path / "y")]) == 2
+    assert "at least two different values" in capsys.readouterr().err
