@@ -1,23 +1,50 @@
 """``boardlab render``: a picture (PNG) of any state, or its text board.
 
 The state comes from a game and a position string, or from a record (after
-``--move N``). Pictures go through the optional ``Game.render_image`` hook;
-games without one get their text board printed.
+``--move N``). Pictures come from the game's ``Game.render_image`` hook, else from the
+``render_png(envelope, path)`` of its package's ``render_image`` module (every built-in game
+has one; matplotlib is imported only when drawing); a game with neither gets its text board.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 from pathlib import Path
+from typing import Any, Callable, Mapping
 
 from rich.console import Console
 from rich.markup import escape
 
+from ..core.game import Game
 from ..core.state import State
 from ..core.records import Record
 from ..core.registry import game_ids
 from .common import CliError, board_panel, build_game, rules_version_warning
+
+
+PictureRenderer = Callable[[Mapping[str, Any], str], None]
+
+
+def picture_renderer(game: Game) -> PictureRenderer | None:
+    """How ``game`` draws a view envelope to a PNG file: its own ``render_image`` hook where it
+    declares one, else ``render_png`` from the ``render_image`` module beside its game module
+    (the games' convention), else None."""
+    if game.has_image_renderer:
+        return game.render_image
+    package = type(game).__module__.rpartition(".")[0]
+    if not package:  # a game defined in a top-level module has no folder of its own
+        return None
+    module_name = f"{package}.render_image"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            return None
+        raise
+    drawer: PictureRenderer | None = getattr(module, "render_png", None)
+    return drawer
 
 
 def _looks_like_record(target: str) -> bool:
@@ -74,7 +101,8 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
             raise CliError(f"--seat {args.seat}: the game has seats 1..{game.num_players}")
         viewer = args.seat - 1
     view = state.view(viewer)
-    title = escape(f"{game.name}, move {state.ply}")
+    # "after move N": the state --move N names, in the terminal's numbering (move N is the Nth)
+    title = escape(f"{game.name}, after move {state.ply}")
     if args.output is None:
         out.print(board_panel(game, view, title))
         return 0
@@ -83,15 +111,16 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         plain = Console(width=120, no_color=True, color_system=None, record=True, file=io.StringIO())
         plain.print(board_panel(game, view, title))
         target.write_text(plain.export_text(), encoding="utf-8")
-        out.print(f"Wrote the text board to {escape(str(target))} ({game.id}, move {state.ply}).")
+        out.print(f"Wrote the text board to {escape(str(target))} ({game.id}, after move {state.ply}).")
         return 0
-    if not game.has_image_renderer:
+    draw = picture_renderer(game)
+    if draw is None:
         raise CliError(
             f"{game.id} has no picture renderer, so {args.output} was not written; "
             f"use -o {target.with_suffix('.txt')} for the text board, or no -o to print it"
         )
     try:
-        game.render_image(view, str(target))
+        draw(view, str(target))
     except ImportError as exc:
         if (exc.name or "").startswith("boardlab"):
             raise  # a part of boardlab itself is missing: a bug, not an extra to install
@@ -101,5 +130,5 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         ) from None
     except OSError as exc:
         raise CliError(f"{args.output}: cannot write the picture: {exc.strerror or exc}") from None
-    out.print(f"Wrote the picture {escape(str(target))} ({game.id}, move {state.ply}).")
+    out.print(f"Wrote the picture {escape(str(target))} ({game.id}, after move {state.ply}).")
     return 0
