@@ -13,6 +13,7 @@ from rich.markup import escape
 
 from ..core.registry import load
 from ..testing import CheckOutcome, budget_for, run_conformance
+from ..testing.encodings import declared
 from .common import parse_options
 
 
@@ -26,6 +27,16 @@ def check_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         f"[bold]Conformance of {escape(game.id)}[/bold] ({game.num_players} players; "
         f"{budget.random_games} random games per check, fuzz {'off' if args.no_fuzz else 'on'})"
     )
+    undeclared = [
+        kind for kind, make in (("action", game.action_encoding), ("observation", game.observation_encoding))
+        if declared(make) is None
+    ]
+    if undeclared:
+        out.print(
+            f"[yellow]note:[/yellow] {escape(game.id)} declares no {' and no '.join(undeclared)} encoding, so its "
+            "encoding checks have nothing to check and the OpenSpiel and PettingZoo adapters cannot play it "
+            "(docs/api.md, 'Action and observation encodings')."
+        )
 
     def show(outcome: CheckOutcome) -> None:
         mark = "[green]pass[/green]" if outcome.passed else "[red]FAIL[/red]"

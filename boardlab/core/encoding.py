@@ -18,7 +18,7 @@ Standard library only, like the rest of the core.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .errors import IllegalMoveError
 from .values import CHANCE, Move, Player
@@ -70,6 +70,7 @@ class ActionEncoding:
         Raises :class:`ActionError` if two moves share an index or an index is out of
         range: the encoding would be ambiguous, which is a bug of the game's encoding.
         """
+        index: Callable[[State, Move], int]
         if state.current_player() == CHANCE:
             moves = [move for move, _ in state.chance_outcomes()]
             index, size, what = self.chance_index, self.num_chance_outcomes, "chance outcome"

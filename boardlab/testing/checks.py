@@ -19,6 +19,7 @@ from ..core.records import Record
 from ..core.registry import game_class, load
 from ..core.state import VIEW_FORMAT
 from ..core.values import CHANCE, TERMINAL
+from .encodings import ENCODING_CHECKS
 from .helpers import (
     Budget,
     Config,
@@ -423,6 +424,7 @@ CHECKS: tuple[Callable[[Game, Budget], None], ...] = (
     check_garbage_is_refused_and_changes_nothing,
     check_moves_from_elsewhere_are_refused_with_a_reason,
     check_malformed_positions_are_refused,
+    *ENCODING_CHECKS,
 )
 
 
