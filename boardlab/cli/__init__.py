@@ -40,6 +40,7 @@ from .replay import replay_command
 from .serve import add_serve_parser, serve_command
 from .balance import add_balance_parser, balance_command
 from .lab import add_lab_parser, lab_command
+from .learn import add_learn_parser, learn_command
 from .simulate import simulate_command
 from .tournament import add_tournament_parser, tournament_command
 
@@ -144,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-fuzz", action="store_true", help="skip the hypothesis fuzzing of the parsers")
     _add_game_options(check)
 
+    add_learn_parser(commands)
     add_serve_parser(commands)
     return parser
 
@@ -243,6 +245,8 @@ def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -
             return check_command(args, out, err)
         if args.command == "serve":
             return serve_command(args, out, err)
+        if args.command == "learn":
+            return learn_command(args, out, err, reader)
         raise CliError(f"unknown command {args.command!r}")
     except BoardlabError as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")
