@@ -212,6 +212,7 @@ def lab_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         sys.stdout.write(json.dumps(report, indent=1) + "\n")
     else:
         print_report(out, report)
+        print_games_to_look_at(out, report, folder.folder)
         out.print(f"Report: {escape(str(html))} (and report.json, summary.csv, differences.csv, games.csv).")
     if interrupted:
         interrupted_note(err, outcomes, folder.folder)
@@ -274,3 +275,16 @@ def print_report(out: Console, report: Mapping[str, Any]) -> None:
             sure = figure["low"] is not None and (figure["low"] > 0 or figure["high"] < 0)
             differences.add_row(escape(metric["title"]), format_figure(figure, metric["percent"]), "yes" if sure else "")
         out.print(differences)
+
+
+def print_games_to_look_at(out: Console, report: Mapping[str, Any], folder: Path) -> None:
+    """The report's games to look at, each with the command that replays it."""
+    highlights = report.get("highlights") or []
+    if not any(entry["games"] for entry in highlights):
+        return
+    out.print("Games to look at:")
+    for entry in highlights:
+        prefix = f"{variant_label(entry['variant'])}: " if len(highlights) > 1 else ""
+        for game in entry["games"]:
+            where = f"boardlab replay {folder / game['record']}" if game["record"] else f"game {game['index']}"
+            out.print(f"  {escape(prefix + game['why'])} ({game['decisions']} decisions): {escape(where)}", soft_wrap=True)

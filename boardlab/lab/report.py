@@ -21,7 +21,7 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .metrics import (
     difference,
@@ -30,6 +30,7 @@ from .metrics import (
     metric_definitions,
     variant_metrics,
 )
+from .highlights import study_highlights
 from .stats import GameOutcome, repeated_games_warning
 from .verdict import verdict_html
 
@@ -72,6 +73,9 @@ def build_report(
         "variants": variants,
         "comparisons": comparisons,
     }
+    # the agents' specs (not their display labels) tell self-play from a match of different agents
+    specs = next(iter(settings.get("variants") or []), {}).get("agents") or list(agents)
+    report["highlights"] = study_highlights(outcomes, specs)
     if ratings is not None:
         report["ratings"] = list(ratings)
     return report
@@ -160,8 +164,10 @@ figure { display: inline-block; margin: 0.5em; }
 """
 
 
-def render_html(report: Mapping[str, Any]) -> str:
-    """The report as one HTML page with inline SVG plots (no external files or scripts)."""
+def render_html(report: Mapping[str, Any], replay_url: Callable[[str], str] | None = None) -> str:
+    """The report as one HTML page with inline SVG plots (no external files or scripts).
+    ``replay_url(record)`` gives the address of a game's replay in the browser (the server's
+    Lab page passes one); without it the games link their record files."""
     study = report["study"]
     title = f"boardlab lab: {study.get('game', '?')}"
     parts = [
@@ -185,7 +191,8 @@ def render_html(report: Mapping[str, Any]) -> str:
         ]
     if report.get("ratings"):
         parts += ["<h2>Ratings</h2>", _ratings_table(report["ratings"])]
-    parts += ["<h2>Plots</h2>", *_plots(report), "<h2>Endings</h2>", _endings_table(report), "</body></html>"]
+    parts += ["<h2>Plots</h2>", *_plots(report), "<h2>Endings</h2>", _endings_table(report)]
+    parts += [*highlights_html(report, replay_url), "</body></html>"]
     return "\n".join(parts) + "\n"
 
 
@@ -305,6 +312,58 @@ def _endings_table(report: Mapping[str, Any]) -> str:
         rows.append(f"<tr><td>{_e(code)}</td>" + "".join(f"<td>{v['endings'].get(code, 0)}</td>" for v in report["variants"]) + "</tr>")
     rows.append("</table>")
     return "\n".join(rows)
+
+
+def highlights_html(report: Mapping[str, Any], replay_url: Callable[[str], str] | None = None) -> list[str]:
+    """The games to look at (linked to their replays) and the opening tables, per variant."""
+    highlights = report.get("highlights") or []
+    if not highlights:
+        return []
+    if replay_url is None:
+        how = ("Each game's record is in the study folder: open it with <code>boardlab replay records/NAME.json</code> "
+               "from there, or in the browser from <code>boardlab serve</code>'s Lab page.")
+    else:
+        how = "Each game opens in the browser's replay; the record file is beside it for <code>boardlab replay</code>."
+    parts = ["<h2>Games to look at</h2>", f"<p class=reading>{how}</p>"]
+    for entry in highlights:
+        if len(highlights) > 1:
+            parts.append(f"<h3>{_e(variant_label(entry['variant']))}</h3>")
+        rows = ["<table><tr><th>why</th><th>game</th><th>decisions</th><th>ending</th><th>winner</th><th>replay</th></tr>"]
+        for game in entry["games"]:
+            winner = ", ".join(report["seat_names"][seat] for seat in game["winners"]) if len(game["winners"]) == 1 else "none (draw)"
+            rows.append(
+                f"<tr><td>{_e(game['why'])}</td><td>{game['index']}</td><td>{game['decisions']}</td>"
+                f"<td>{_e(game['code'])}</td><td>{_e(winner)}</td><td>{_replay_cell(game['record'], replay_url)}</td></tr>"
+            )
+        rows.append("</table>")
+        parts.append("\n".join(rows))
+    parts += ["<h2>Openings</h2>", "<p class=reading>The first decision of each game: how often it was played, and how its "
+              "player fared (sole wins, draws, and the mean score: a win 1, a shared draw its share).</p>"]
+    for entry in highlights:
+        openings = entry["openings"]
+        if len(highlights) > 1:
+            parts.append(f"<h3>{_e(variant_label(entry['variant']))}</h3>")
+        if not openings["rows"]:
+            parts.append("<p>No records to read the openings from.</p>")
+            continue
+        rows = ["<table><tr><th>first move</th><th>games</th><th>its player wins</th><th>draws</th><th>score</th></tr>"]
+        for row in openings["rows"]:
+            rows.append(f"<tr><td>{_e(row['move'])}</td><td>{row['games']}</td><td>{row['win_rate']:.0%}</td>"
+                        f"<td>{row['draws']}</td><td>{row['score']:.0%}</td></tr>")
+        rows.append("</table>")
+        if openings["others"]:
+            rows.append(f"<p class=reading>{openings['others']} other openings, played less often "
+                        f"({openings['distinct']} in all over {openings['games']} games).</p>")
+        parts.append("\n".join(rows))
+    return parts
+
+
+def _replay_cell(record: str | None, replay_url: Callable[[str], str] | None) -> str:
+    if not record:
+        return "-"
+    if replay_url is None:
+        return f'<a href="{_e(record)}">{_e(record)}</a>'
+    return f'<a href="{_e(replay_url(record))}">replay</a> (<a href="{_e(record)}">record</a>)'
 
 
 # --- plots -------------------------------------------------------------------------------
