@@ -68,11 +68,6 @@ class ProgressTracker:
         if self._resets[-1] == last:
             self._resets.pop()
 
-    def replace_last(self, key: Hashable) -> None:
-        """Change the key of the latest position (a game that learns more about it after
-        recording, e.g. that the game ended there and the turn marker differs)."""
-        self._keys[-1] = key
-
     @property
     def last_key(self) -> Hashable:
         """The key of the latest position."""

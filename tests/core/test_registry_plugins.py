@@ -128,3 +128,23 @@ def test_the_games_command_warns_about_a_broken_plugin_and_lists_the_rest(tmp_pa
     assert "broken" not in done.stdout
     warning = " ".join(done.stderr.split())
     assert "game plugin 'broken'" in warning and "broken-dist 0.3" in warning and "needs pymunk 99" in warning
+
+
+def test_the_rules_document_of_an_own_game_is_found_in_the_given_folders(tmp_path: Path) -> None:
+    checkout = Path(__file__).resolve().parents[2] / "docs" / "rules"
+    assert rules_document("towers") == checkout / "towers.md"  # a source checkout reads docs/rules
+    assert rules_document("towers", [None, tmp_path]) is None  # an installation without the documents
+    (tmp_path / "towers.md").write_text("# Towers\n", encoding="utf-8")
+    assert rules_document("towers", [tmp_path, checkout]) == tmp_path / "towers.md"  # the first folder that has it
+    with pytest.raises(UnknownGameError):
+        rules_document("no_such_game", [checkout])
+
+
+def test_a_plugin_ships_its_rules_in_its_own_folder_before_any_other(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    install_project(PEBBLES_PROJECT, site)
+    elsewhere = tmp_path / "rules"
+    elsewhere.mkdir()
+    (elsewhere / "pebbles.md").write_text("# Another Pebbles\n", encoding="utf-8")
+    with installed(site):
+        assert rules_document("pebbles", [elsewhere]) == site / "boardlab_pebbles" / "rules.md"
