@@ -29,7 +29,8 @@ CLICK_PATHS = {
 
 def _territories_path(move: dict[str, Any]) -> list[str] | None:
     """A Town on its corner, an upgrade on the building and then the piece, Swap and Expand on a
-    hand card and then the cell, a proposal's contents and discards in a form (None), the rest on
+    hand card and then the cell, a proposal (composed, then announced and made) and discards in a
+    form (None), the rest on
     a button named by the move's notation."""
     point = "pt:{},{}".format(*move["point"]) if "point" in move else None
     if move["type"] == "build":
@@ -40,8 +41,8 @@ def _territories_path(move: dict[str, Any]) -> list[str] | None:
         return [point]
     if move["type"] in ("swap_card", "place_card"):
         return [f"card:{move['card']}", "cell:{},{}".format(*move["cell"])]
-    if move["type"] in ("offer", "counter", "discard", "wild", "pay"):
-        return None
+    if move["type"] in ("offer", "counter", "discard", "wild", "pay", "propose_trade", "propose_counter"):
+        return None  # put together in a form (a proposal before its announcement, R8.2)
     return [move["text"]]
 
 PLAY = "document.getElementById('play').dataset"

@@ -71,29 +71,44 @@ def test_two_seats_of_territories_never_see_each_others_hand(new_page: Callable[
         page.screenshot(path=str(screenshots / f"territories-{['white', 'black'][seat]}.png"), full_page=True)
 
 
-def test_a_territories_trade_offer_is_made_with_the_form_and_answered_by_the_other_seat(new_page: Callable[[], Any], web_server: Server) -> None:
-    room, tokens = two_seats(web_server, "territories")
-    # to the first main phase where the player on turn may propose a trade
+def to_a_trade(server: Server, room: str, tokens: list[str]) -> tuple[int, dict[str, Any]]:
+    """Play the first legal moves until the player on turn may propose a trade (R8.2); that
+    seat and its state."""
     for _ in range(400):
-        state = web_server.state(room, tokens[0])
+        state = server.state(room, tokens[0])
         seat = state["view"]["to_move"]
-        state = web_server.state(room, tokens[seat])
-        types = {move["type"] for move in state["legal_moves"]}
-        if "propose_trade" in types:
-            break
-        web_server.play(room, tokens[seat], state["legal_moves"][0]["text"], state["ply"])
+        state = server.state(room, tokens[seat])
+        if any(move["type"] == "propose_trade" for move in state["legal_moves"]):
+            return seat, state
+        server.play(room, tokens[seat], state["legal_moves"][0]["text"], state["ply"])
+    raise AssertionError("no trade proposal became possible in 400 moves")
+
+
+SUIT_INDEX = {"H": 0, "S": 1, "C": 2, "D": 3}
+
+
+def step_up(page: Any, side: int, letters: str) -> None:
+    """Press + on the proposal form's given (side 0) or wanted (side 1) suits, once per letter."""
+    for letter in letters:
+        page.locator("#board .terr-compose .terr-steppers").nth(side).locator(".terr-step").nth(2 * SUIT_INDEX[letter] + 1).click()
+
+
+def test_a_territories_trade_offer_is_composed_sent_whole_and_answered_by_the_other_seat(new_page: Callable[[], Any], web_server: Server) -> None:
+    room, tokens = two_seats(web_server, "territories")
+    seat, state = to_a_trade(web_server, room, tokens)
     proposer, responder = new_page(), new_page()
     for page, who in ((proposer, seat), (responder, 1 - seat)):
         hold_seats(page, room, "territories", tokens[who], [who])
         open_room(page, room)
-    proposer.locator('#board [data-key="propose"]').click()
-    proposer.wait_for_selector('#board form.terr-form[data-type="offer"]')
-    offer = web_server.state(room, tokens[seat])["legal_moves"][0]  # the smallest trade (R13.2)
-    suits = {"H": 0, "S": 1, "C": 2, "D": 3}
-    for side, letters in ((0, offer["give"]), (1, offer["get"])):
-        for letter in letters:
-            proposer.locator("#board .terr-steppers").nth(side).locator(".terr-step").nth(2 * suits[letter] + 1).click()
-    proposer.locator("#terr-send").click()
+    # issue 23 item 3: "Propose a trade…" opens a form and sends nothing (R8.2's announcement commits)
+    proposer.locator("#board .terr-compose-open").click()
+    proposer.wait_for_selector("#board form.terr-compose")
+    assert web_server.state(room, tokens[seat])["ply"] == state["ply"]
+    assert proposer.locator("#terr-send-proposal").is_disabled()
+    offer = one_offer(state)
+    step_up(proposer, 0, offer["give"])
+    step_up(proposer, 1, offer["get"])
+    proposer.locator("#terr-send-proposal").click()
     # the other browser sees the offer live and answers it by clicking
     responder.wait_for_selector('#board [data-key="acc"]')
     assert "offers" in responder.locator("#board .terr-offer").inner_text()
@@ -101,7 +116,45 @@ def test_a_territories_trade_offer_is_made_with_the_form_and_answered_by_the_oth
     responder.locator('#board [data-key="rej"]').click()
     wait_for_moves(proposer, moves + 1)
     log = web_server.state(room, tokens[0])["log"]
-    assert [entry["text"] for entry in log[-2:]] == [offer["text"], "rej"]
+    assert [entry["text"] for entry in log[-3:]] == ["propose", offer["text"], "rej"]
+
+
+def one_offer(state: dict[str, Any]) -> dict[str, Any]:
+    """A proposal R8.2 allows in ``state``: one resource the proposer holds for one of another
+    kind the opponent holds (announcing to ask the server for its list would commit the player)."""
+    board = state["view"]["board"]
+    seat = state["view"]["to_move"]
+    mine, theirs = board["seats"][seat]["resources"], board["seats"][1 - seat]["resources"]
+    give, get = next((g, w) for g in "HSCD" for w in "HSCD" if mine[g] and theirs[w] and g != w)
+    return {"give": give, "get": get, "text": f"offer({give}:{get})"}
+
+
+def test_a_composed_proposal_can_be_cancelled_and_an_impossible_one_is_not_sent(new_page: Callable[[], Any], web_server: Server) -> None:
+    room, tokens = two_seats(web_server, "territories")
+    seat, state = to_a_trade(web_server, room, tokens)
+    page = new_page()
+    hold_seats(page, room, "territories", tokens[seat], [seat])
+    open_room(page, room)
+    page.locator("#board .terr-compose-open").click()
+    mine = state["view"]["board"]["seats"][seat]["resources"]
+    suit = next(s for s in "HSCD" if mine[s])
+    step_up(page, 0, suit)
+    # a suit on both sides is refused before anything is sent (R8.2)
+    theirs = state["view"]["board"]["seats"][1 - seat]["resources"]
+    if theirs[suit]:
+        step_up(page, 1, suit)
+        assert "both sides" in page.locator("#board .terr-problem").inner_text()
+        assert page.locator("#terr-send-proposal").is_disabled()
+    # everything it holds plus one more cannot be given: + stops at the holding
+    plus = page.locator("#board .terr-compose .terr-steppers").nth(0).locator(".terr-step").nth(2 * SUIT_INDEX[suit] + 1)
+    for _ in range(mine[suit] - 1):
+        plus.click()
+    assert plus.is_disabled()
+    page.locator("#terr-cancel-proposal").click()
+    assert page.locator("#board form.terr-compose").count() == 0
+    after = web_server.state(room, tokens[seat])
+    assert after["ply"] == state["ply"] and after["view"]["board"]["phase"] == "main"
+    assert any(move["type"] == "propose_trade" for move in after["legal_moves"])
 
 
 def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, web_server: Server, screenshots: Path) -> None:
@@ -144,3 +197,27 @@ def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, w
     page.wait_for_function("() => document.querySelector('#board [data-pid=\"CO1\"]') !== null")
     page.wait_for_timeout(2500)
     assert web_server.state(room, token)["log"][6]["text"].startswith("rel ")
+
+
+def test_a_counter_proposal_is_composed_and_sent_whole_by_the_responder(new_page: Callable[[], Any], web_server: Server) -> None:
+    # R8.3 (option counter_offers): the responder's counter is composed before `counter` commits it
+    room, tokens = two_seats(web_server, "territories", options={"counter_offers": True})
+    seat, state = to_a_trade(web_server, room, tokens)
+    offer = one_offer(state)
+    state = web_server.play(room, tokens[seat], "propose", state["ply"])
+    state = web_server.play(room, tokens[seat], offer["text"], state["ply"])
+    answering = web_server.state(room, tokens[1 - seat])
+    assert any(move["type"] == "propose_counter" for move in answering["legal_moves"])
+    page = new_page()
+    hold_seats(page, room, "territories", tokens[1 - seat], [1 - seat])
+    open_room(page, room)
+    page.locator('#board .terr-compose-open[data-announce="propose_counter"]').click()
+    page.wait_for_selector('#board form.terr-compose[data-type="compose-counter"]')
+    assert web_server.state(room, tokens[1 - seat])["ply"] == answering["ply"]
+    counter = one_offer(answering)
+    step_up(page, 0, counter["give"])
+    step_up(page, 1, counter["get"])
+    page.locator("#terr-send-proposal").click()
+    wait_for_moves(page, len(answering["log"]) + 2)
+    log = web_server.state(room, tokens[0])["log"]
+    assert [entry["text"] for entry in log[-2:]] == ["counter", counter["text"].replace("offer", "counter")]

@@ -40,6 +40,9 @@ const ABILITY = {
 // the moves chosen on the board or with one button; the others (a proposal's contents, a
 // discard, wildcards, a payment) are put together in a small form
 const FORM_TYPES = new Set(["offer", "counter", "discard", "wild", "pay"]);
+// announcing a proposal (R8.2) or a counter-proposal (R8.3) commits the player to make one, so
+// the page composes the proposal first and sends the announcement and the proposal together
+const ANNOUNCES = { propose_trade: "offer", propose_counter: "counter" };
 
 const point = (p) => `pt:${p[0]},${p[1]}`;
 const cell = (c) => `cell:${c[0]},${c[1]}`;
@@ -59,7 +62,7 @@ export function clickPath(move) {
     case "place_card":
       return [`card:${move.card}`, cell(move.cell)];
     default:
-      return FORM_TYPES.has(move.type) ? null : [move.text];
+      return FORM_TYPES.has(move.type) || move.type in ANNOUNCES ? null : [move.text];
   }
 }
 
@@ -92,11 +95,57 @@ export function mount(element, host) {
   replace(element, root);
   // a form's choices survive the redraws of one position; a new position starts them again
   let form = { key: null, counts: {}, cards: [] };
+  let latest = null; // the message drawn last: what the page shows once an announcement is answered
+  let redrawLatest = () => {};
+  // a proposal being put together before anything is sent (null: none), and one being sent
+  const proposal = { composing: null, sending: null };
+  proposal.open = (announce) => {
+    proposal.composing = { announce, give: emptyCounts(), get: emptyCounts(), problem: "" };
+    redrawLatest();
+  };
+  proposal.redraw = () => redrawLatest();
+  proposal.cancel = () => {
+    proposal.composing = null;
+    redrawLatest();
+  };
+  proposal.send = async (plan) => {
+    proposal.composing = null;
+    proposal.sending = plan;
+    redrawLatest();
+    await host.play(plan.announce.text);
+    proposal.sending = null;
+    const now = latest;
+    const type = ANNOUNCES[plan.announce.type];
+    const offers = now && now.view.board.phase !== "over" ? now.legal_moves.filter((move) => move.type === type) : [];
+    if (!offers.length) {
+      redrawLatest(); // the announcement was refused (the page says why): nothing is committed
+      return;
+    }
+    const give = lettersText(plan.give);
+    const get = lettersText(plan.get);
+    const withCards = offers.some((move) => move.give_cards.length || move.get_cards.length);
+    const made = offers.find((move) => move.give === give && move.get === get && !move.give_cards.length && !move.get_cards.length);
+    if (made && !withCards) {
+      await host.play(made.text);
+      return;
+    }
+    // the room trades territory cards too (R8.4), or the composed proposal is no longer possible:
+    // the form of the announced proposal opens with what was composed
+    form = { key: formKeyOf(now), give: { ...plan.give }, get: { ...plan.get }, cards: [], getCards: [],
+      note: made ? "Announced. Add a territory card if you like, then send the proposal." : "Announced, but that proposal is not possible now: choose another (once announced, a proposal must be made, R8.2)." };
+    redrawLatest();
+  };
   return {
     render(message, ui) {
+      latest = message;
+      redrawLatest = () => this.render(latest, ui);
       const board = message.view.board;
-      const formKey = `${message.revision}/${message.ply}/${board.phase}`;
-      if (form.key !== formKey) form = { key: formKey, give: emptyCounts(), get: emptyCounts(), cards: [], getCards: [] };
+      const formKey = formKeyOf(message);
+      if (form.key !== formKey) {
+        form = { key: formKey, give: emptyCounts(), get: emptyCounts(), cards: [], getCards: [] };
+        // a new position: a proposal put together in the old one is not sent
+        if (proposal.composing && !message.legal_moves.some((move) => move.text === proposal.composing.announce.text)) proposal.composing = null;
+      }
       const viewer = message.seat === null || message.seat === undefined ? null : message.seat;
       replace(root,
         score(message),
@@ -104,13 +153,17 @@ export function mount(element, host) {
           h("div", { class: "terr-table" }, drawGrid(board, ui, message), legend(board)),
           h("div", { class: "terr-side" },
             dicePanel(board),
-            decisionPanel(message, ui, form, host, () => this.render(message, ui)),
+            decisionPanel(message, ui, form, host, () => this.render(message, ui), proposal),
             hands(message, ui, viewer),
             bankPanel(board)),
         ),
       );
     },
   };
+}
+
+function formKeyOf(message) {
+  return `${message.revision}/${message.ply}/${message.view.board.phase}`;
 }
 
 function emptyCounts() {
@@ -344,22 +397,92 @@ function handCard(code, ui, seen) {
 }
 
 // --- what the deciding player does -----------------------------------------------------------
-function decisionPanel(message, ui, form, host, redraw) {
+function decisionPanel(message, ui, form, host, redraw, proposal) {
   const board = message.view.board;
   const moves = message.legal_moves;
   const names = message.view.seat_names;
   const parts = [h("p", { class: "terr-decision" }, sentence(board.decision))];
   if (board.offer) parts.push(offerLine(board.offer, names));
-  if (ui.interactive) {
+  if (proposal.sending) {
+    parts.push(h("p", { class: "bl-hint", role: "status" }, "Sending the proposal…"));
+  } else if (ui.interactive) {
     parts.push(h("p", { class: "bl-hint" }, hint(board, moves, ui)));
     const selected = ui.selected[0];
     if (selected && selected.startsWith("pt:")) parts.push(piecePalette(ui));
-    const buttons = moves.filter((move) => !FORM_TYPES.has(move.type) && clickPath(move).length === 1 && !/^(pt|card|cell):/.test(clickPath(move)[0]));
-    if (buttons.length) parts.push(actionButtons(buttons, ui));
+    const buttons = moves.filter((move) => !FORM_TYPES.has(move.type) && !(move.type in ANNOUNCES) && clickPath(move).length === 1 && !/^(pt|card|cell):/.test(clickPath(move)[0]));
+    const announces = moves.filter((move) => move.type in ANNOUNCES);
+    if (buttons.length || announces.length) parts.push(actionButtons(buttons, ui, announces, proposal));
+    if (proposal.composing) parts.push(composeForm(message, proposal));
     const formType = moves.find((move) => FORM_TYPES.has(move.type))?.type;
     if (formType) parts.push(goodsForm(formType, message, form, host, redraw));
   }
   return h("div", { class: `terr-panel terr-decide${ui.interactive ? " terr-yours" : ""}` }, parts);
+}
+
+/** Why a composed proposal may not be made, by R8.2 as far as the viewer can tell from the
+ * public holdings ("" when it may): checked before the announcement commits the player. */
+export function proposalProblem(plan, own, other, otherName) {
+  const given = [...SUITS].filter((s) => plan.give[s] > 0);
+  const wanted = [...SUITS].filter((s) => plan.get[s] > 0);
+  if (!given.length) return "Choose what you give: both sides need something (R8.2).";
+  if (!wanted.length) return "Choose what you want: both sides need something (R8.2).";
+  const both = given.find((s) => plan.get[s] > 0);
+  if (both) return `${SUIT[both].name} on both sides: a suit goes one way only (R8.2).`;
+  const short = given.find((s) => plan.give[s] > (own.resources?.[s] ?? 0));
+  if (short) return `You hold only ${own.resources?.[short] ?? 0} ${SUIT[short].name} (R8.2).`;
+  if (other.resources) {
+    const missing = wanted.find((s) => plan.get[s] > other.resources[s]);
+    if (missing) return `${otherName} holds only ${other.resources[missing]} ${SUIT[missing].name} (R8.2).`;
+  } else if (wanted.reduce((sum, s) => sum + plan.get[s], 0) > other.resource_count) {
+    return `${otherName} holds only ${other.resource_count} resources (R8.2).`;
+  }
+  return "";
+}
+
+/** The proposal put together before anything is sent: nothing is committed until "Send"; the
+ * page then announces it (R8.2: \`propose\`, or R8.3: \`counter\`) and makes it at once. */
+function composeForm(message, proposal) {
+  const board = message.view.board;
+  const seat = message.seat;
+  const plan = proposal.composing;
+  const own = board.seats[seat];
+  const other = board.seats[1 - seat];
+  const otherName = message.view.seat_names[1 - seat];
+  const counter = plan.announce.type === "propose_counter";
+  const wantMax = other.resources || Object.fromEntries([...SUITS].map((s) => [s, other.resource_count]));
+  const problem = proposalProblem(plan, own, other, otherName);
+  const section = (title, counts, max, side) => h("fieldset", { class: "terr-compose-side" },
+    h("legend", { class: "terr-form-label" }, title),
+    h("div", { class: "terr-form-row terr-steppers" }, [...SUITS].map((s) => stepper(counts, s, max, side, () => proposal.redraw()))));
+  return h("form", {
+    class: "terr-form terr-compose", dataset: { type: counter ? "compose-counter" : "compose-offer" },
+    "aria-label": counter ? "your counter-proposal" : "your trade proposal",
+    onsubmit: (event) => { event.preventDefault(); if (!proposalProblem(plan, own, other, otherName)) proposal.send(plan); },
+  },
+    h("p", { class: "terr-small" }, counter
+      ? `Your counter-proposal to ${otherName} (it declines the open one, R8.3). Nothing is sent until you press Send.`
+      : `Your proposal to ${otherName}. Nothing is sent until you press Send; then it is announced and made at once (R8.2).`),
+    section("You give", plan.give, own.resources || emptyCounts(), "give"),
+    section(`You want from ${otherName}`, plan.get, wantMax, "get"),
+    h("p", { class: "terr-small terr-problem", role: "status" }, problem || `${counter ? "Counter" : "Offer"}: give ${describeGoods(plan.give)} for ${describeGoods(plan.get)}.`),
+    h("div", { class: "terr-form-row" },
+      h("button", { type: "submit", class: "primary", id: "terr-send-proposal", disabled: Boolean(problem) }, counter ? "Send the counter-proposal" : "Send the proposal"),
+      h("button", { type: "button", id: "terr-cancel-proposal", onclick: () => proposal.cancel() }, "Cancel")),
+  );
+}
+
+function describeGoods(counts) {
+  const parts = [...SUITS].filter((s) => counts[s]).map((s) => `${counts[s]} ${SUIT[s].name}`);
+  return parts.length ? parts.join(", ") : "nothing";
+}
+
+/** A suit's count in a form: − and + buttons named for screen readers, within 0..max. */
+function stepper(counts, suit, max, side, redraw) {
+  const name = SUIT[suit].name;
+  return h("span", { class: "terr-stepper", role: "group", "aria-label": `${side === "get" ? "wanted" : side === "give" ? "given" : "chosen"} ${name}` },
+    h("button", { type: "button", class: "terr-step", "aria-label": `one ${name} less`, disabled: counts[suit] <= 0, onclick: () => { counts[suit]--; redraw(); } }, "−"),
+    h("span", { class: "terr-res", style: `color:${SUIT[suit].colour}`, "aria-live": "polite" }, `${SUIT[suit].symbol} ${counts[suit]}`, h("span", { class: "bl-sr-only" }, ` ${name}`)),
+    h("button", { type: "button", class: "terr-step", "aria-label": `one ${name} more`, disabled: counts[suit] >= (max[suit] || 0), onclick: () => { counts[suit]++; redraw(); } }, "+"));
 }
 
 function sentence(text) {
@@ -404,7 +527,7 @@ function piecePalette(ui) {
     }));
 }
 
-function actionButtons(moves, ui) {
+function actionButtons(moves, ui, announces = [], proposal = null) {
   const label = (move) => {
     switch (move.type) {
       case "end_turn": return "End the turn";
@@ -422,8 +545,14 @@ function actionButtons(moves, ui) {
   // bank trades grouped by what is given: "give ♥×4 for: ♠ ♣ ♦ a card"
   const byGive = new Map();
   for (const move of moves.filter((m) => m.type === "bank_trade")) byGive.set(move.give, [...(byGive.get(move.give) || []), move]);
+  // a proposal is composed first (composeForm); the button opens that form, it sends nothing
+  const composing = proposal && proposal.composing;
+  const composeButtons = announces.map((move) => h("button", {
+    type: "button", class: "terr-action terr-compose-open", dataset: { announce: move.type }, "aria-expanded": String(Boolean(composing && composing.announce.text === move.text)),
+    onclick: () => (composing ? proposal.cancel() : proposal.open(move)),
+  }, move.type === "propose_counter" ? "Counter-propose…" : "Propose a trade…"));
   return h("div", {},
-    h("div", { class: "terr-buttons" }, sorted.map((move) => button(move, label(move)))),
+    h("div", { class: "terr-buttons" }, sorted.map((move) => button(move, label(move))), composeButtons),
     [...byGive].map(([give, trades]) => h("div", { class: "terr-buttons terr-bank-trades" },
       h("span", {}, "Bank: give "), goods(give), h("span", {}, " for"),
       trades.map((move) => button(move, move.get === "T" ? "a territory card" : goods(move.get))))));
@@ -439,15 +568,11 @@ function goodsForm(type, message, form, host, redraw) {
   const other = board.seats[1 - seat];
   const trading = type === "offer" || type === "counter";
   const giveMax = type === "wild" ? board.bank : own.resources || emptyCounts();
-  const stepper = (counts, suit, max) => h("span", { class: "terr-stepper" },
-    h("button", { type: "button", class: "terr-step", "aria-label": `one ${SUIT[suit].name} less`, disabled: counts[suit] <= 0, onclick: () => { counts[suit]--; redraw(); } }, "−"),
-    h("span", { class: "terr-res", style: `color:${SUIT[suit].colour}` }, `${SUIT[suit].symbol} ${counts[suit]}`),
-    h("button", { type: "button", class: "terr-step", "aria-label": `one ${SUIT[suit].name} more`, disabled: counts[suit] >= (max[suit] || 0), onclick: () => { counts[suit]++; redraw(); } }, "+"));
   const rows = [];
   const giveTitle = { offer: "You give", counter: "You give", discard: "Discard", wild: "Take from the bank", pay: "Pay" }[type];
-  rows.push(h("div", { class: "terr-form-label" }, giveTitle), h("div", { class: "terr-form-row terr-steppers" }, [...SUITS].map((s) => stepper(form.give, s, giveMax))));
+  rows.push(h("div", { class: "terr-form-label" }, giveTitle), h("div", { class: "terr-form-row terr-steppers" }, [...SUITS].map((s) => stepper(form.give, s, giveMax, trading ? "give" : "", redraw))));
   if (trading) {
-    rows.push(h("div", { class: "terr-form-label" }, "You want"), h("div", { class: "terr-form-row terr-steppers" }, [...SUITS].map((s) => stepper(form.get, s, other.resources || emptyCounts()))));
+    rows.push(h("div", { class: "terr-form-label" }, "You want"), h("div", { class: "terr-form-row terr-steppers" }, [...SUITS].map((s) => stepper(form.get, s, other.resources || emptyCounts(), "get", redraw))));
   }
   // territory cards that may go with it: a discard's, or one per side of a proposal (option)
   const cardChoices = (field, side) => [...new Set(moves.flatMap((move) => move[field] || []))].map((code) =>
@@ -470,7 +595,8 @@ function goodsForm(type, message, form, host, redraw) {
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const need = { discard: () => plural(board.discards_owed.find(([s]) => s === seat)?.[1] ?? 0, "card"), wild: () => `${board.wildcards_owed.find(([s]) => s === seat)?.[1] ?? "?"} (at most what the bank holds)`, pay: () => plural(board.die, "resource") }[type];
   return h("form", { class: "terr-form", dataset: { type }, onsubmit: (event) => { event.preventDefault(); if (chosen) host.play(chosen.text); } },
-    need ? h("p", { class: "terr-small" }, `Choose ${need()}.`) : h("p", { class: "terr-small" }, "Both sides need something, and no suit on both sides."),
+    form.note ? h("p", { class: "terr-small terr-note", role: "status" }, form.note) : "",
+    need ? h("p", { class: "terr-small" }, `Choose ${need()}.`) : h("p", { class: "terr-small" }, "Both sides need something, and no suit on both sides. Once announced, a proposal must be made (R8.2)."),
     rows,
     h("div", { class: "terr-form-row" },
       h("button", { type: "submit", class: "primary", id: "terr-send", disabled: !chosen }, { offer: "Send the offer", counter: "Send the counter-offer", discard: "Discard", wild: "Take them", pay: "Pay" }[type]),
