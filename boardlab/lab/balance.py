@@ -225,15 +225,18 @@ class Trial:
     #: why it stopped before its games ("" when it played them all)
     pruned: str = ""
     folder: str = ""
-    #: how the setting was chosen, where it was not the sampler's own proposal
+    #: how the setting was chosen, where it was not the sampler's own proposal, or that its
+    #: games were exactly an earlier trial's
     note: str = ""
+    #: the trial whose games this one's repeat move for move (the options changed nothing)
+    same_as: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "number": self.number, "options": self.options, "games": self.games,
             "figures": {name: figure.to_json() for name, figure in self.figures.items()},
             "score": self.score if math.isfinite(self.score) else None,
-            "pruned": self.pruned, "folder": self.folder, "note": self.note,
+            "pruned": self.pruned, "folder": self.folder, "note": self.note, "same_as": self.same_as,
         }
 
 
@@ -358,6 +361,7 @@ def run_search(
     play = play or default_play()
     history: list[Trial] = []
     seen: set[tuple[Any, ...]] = set()
+    fingerprints: dict[tuple[Any, ...], int] = {}
     for number in range(min(search.trials, search.grid_size)):
         options = propose(search, number, history)
         note = ""
@@ -371,10 +375,20 @@ def run_search(
         outcomes, pruned, folder = play_candidate(search, options, root, best, play)
         figures = candidate_figures(outcomes, search.players)
         trial = Trial(number, options, len(outcomes), figures, score(figures, search.targets), pruned, folder, note)
+        twin = fingerprints.setdefault(_fingerprint(outcomes), number)
+        if twin != number:
+            # on common seeds, identical games mean the options never came into play
+            trial.same_as = twin
+            trial.note = "; ".join(part for part in (note, f"the very same games as trial {twin}") if part)
         history.append(trial)
         if on_trial is not None:
             on_trial(trial)
     return history
+
+
+def _fingerprint(outcomes: Sequence[GameOutcome]) -> tuple[Any, ...]:
+    """What tells two candidates' games apart: each game's result, ending and length."""
+    return tuple((o.index, o.winners, o.code, o.moves, o.branching) for o in sorted(outcomes, key=lambda o: o.index))
 
 
 def _untried(search: BalanceSearch, number: int, seen: set[tuple[Any, ...]]) -> dict[str, Any]:
@@ -392,8 +406,9 @@ def _untried(search: BalanceSearch, number: int, seen: set[tuple[Any, ...]]) -> 
 
 
 def finalists(trials: Sequence[Trial], count: int) -> list[dict[str, Any]]:
-    """The ``count`` best distinct settings that played all their games, best first."""
-    complete = sorted((t for t in trials if not t.pruned and math.isfinite(t.score)),
+    """The ``count`` best settings that played all their games, best first; a setting whose games
+    were exactly an earlier one's adds nothing and is left out."""
+    complete = sorted((t for t in trials if not t.pruned and t.same_as is None and math.isfinite(t.score)),
                       key=lambda t: (t.score, t.number))
     return [dict(t.options) for t in complete[:count]]
 

@@ -233,3 +233,14 @@ def test_the_command_without_a_vary_says_what_to_give(tmp_path: Path, capsys) ->
     assert "--vary" in capsys.readouterr().err
     assert main(["balance", "towers", "--preset", "quick", "--vary", "layout=diagram", "--out", str(tmp_path / "y")]) == 2
     assert "at least two different values" in capsys.readouterr().err
+
+
+def test_settings_that_change_no_game_are_noted_and_confirmed_once(tmp_path: Path) -> None:
+    shares = {10: 0.6, 20: 0.6, 30: 0.6, 40: 0.9, 50: 0.6}  # 10, 20, 30 and 50 play the very same games
+    trials = run_search(overseer_search(), tmp_path, fake_play(shares))
+    by_limit = {t.options["no_capture_limit"]: t for t in trials}
+    first = min((t for t in trials if shares[t.options["no_capture_limit"]] == 0.6), key=lambda t: t.number)
+    twins = [t for t in trials if t.same_as is not None]
+    assert len(twins) == 3 and all(t.same_as == first.number for t in twins)
+    assert all(f"the very same games as trial {first.number}" in t.note for t in twins)
+    assert finalists(trials, 3) == [first.options, by_limit[40].options]
