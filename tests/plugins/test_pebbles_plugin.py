@@ -12,10 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import boardlab
 from boardlab.core.errors import IllegalMoveError, OptionError, PositionError
 from boardlab.server.settings import STATIC_DIR
+from boardlab.testing import run_conformance
 from tests.plugins.site import PEBBLES_PROJECT, environment
 from tests.server.harness import make_harness
 
@@ -155,3 +158,35 @@ def test_pip_installs_the_package_with_the_same_entry_point(tmp_path: Path) -> N
     )
     assert found.returncode == 0, found.stderr
     assert found.stdout.split() == ["Pebbles", str(target / "boardlab_pebbles" / "rules.md")]
+
+
+def test_the_whole_conformance_suite_passes(pebbles: Path) -> None:
+    report = run_conformance("pebbles")
+    assert report.passed, [(outcome.name, outcome.failure) for outcome in report.failures]
+    names = {outcome.name for outcome in report.outcomes}
+    assert {"check_action_encoding", "check_observation_encoding", "check_fuzz_parse_move"} <= names
+
+
+def solved(piles: tuple[int, ...], max_take: int, memo: dict[tuple[int, ...], bool]) -> bool:
+    """Whether the player to move wins from ``piles`` with best play, by trying every take (P2, P4)."""
+    if piles not in memo:
+        memo[piles] = any(
+            not solved(piles[:pile] + (pebbles - count,) + piles[pile + 1:], max_take, memo)
+            for pile, pebbles in enumerate(piles)
+            for count in range(1, min(max_take, pebbles) + 1)
+        )
+    return memo[piles]
+
+
+# the installation is only read, so one for all examples is right
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    piles=st.lists(st.integers(min_value=0, max_value=7), min_size=1, max_size=3).filter(any),
+    max_take=st.integers(min_value=1, max_value=4),
+    to_move=st.integers(min_value=0, max_value=1),
+)
+def test_the_evaluation_agrees_with_an_exhaustive_search(pebbles: Path, piles: list[int], max_take: int, to_move: int) -> None:
+    game = boardlab.load("pebbles", piles=",".join(str(max(1, pebbles)) for pebbles in piles), max_take=max_take)
+    state = game.state_from_position(f"{','.join(map(str, piles))} {to_move}")
+    winner = to_move if solved(tuple(piles), max_take, {}) else 1 - to_move
+    assert state.evaluate() == tuple(1.0 if seat == winner else 0.0 for seat in range(2))
