@@ -19,7 +19,7 @@ import boardlab
 from boardlab.core.errors import IllegalMoveError, OptionError, PositionError
 from boardlab.server.settings import STATIC_DIR
 from boardlab.testing import run_conformance
-from tests.plugins.site import PEBBLES_PROJECT, environment
+from tests.plugins.site import PEBBLES_PROJECT, environment, install_project, installed, write_distribution
 from tests.server.harness import make_harness
 
 RULES = PEBBLES_PROJECT / "boardlab_pebbles" / "rules.md"
@@ -190,3 +190,17 @@ def test_the_evaluation_agrees_with_an_exhaustive_search(pebbles: Path, piles: l
     state = game.state_from_position(f"{','.join(map(str, piles))} {to_move}")
     winner = to_move if solved(tuple(piles), max_take, {}) else 1 - to_move
     assert state.evaluate() == tuple(1.0 if seat == winner else 0.0 for seat in range(2))
+
+
+def test_a_broken_plugin_leaves_the_lobby_listing_the_others_and_answers_with_its_cause(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    install_project(PEBBLES_PROJECT, site)
+    (site / "broken_game_pkg.py").write_text("raise ImportError('needs pymunk 99')\n", encoding="utf-8")
+    write_distribution(site, "broken-dist", "0.3", {"broken": "broken_game_pkg"})
+    with installed(site), make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path) as server:
+        listed = {entry["id"] for entry in server.client.get("/api/games").json()}
+        assert {"pebbles", "towers"} <= listed and "broken" not in listed
+        answer = server.client.get("/api/games/broken")
+        assert answer.status_code == 404
+        error = answer.json()["error"]
+        assert error["code"] == "unknown_game" and "broken-dist 0.3" in error["message"] and "needs pymunk 99" in error["message"]
