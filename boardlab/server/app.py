@@ -18,10 +18,11 @@ from ..core.errors import BoardlabError
 from .analysis import Analyses, Hints
 from .computer import ComputerPlayers
 from .errors import ERROR_STATUS, BusyError, error_body, status_for
+from .labjobs import LabJobs
 from .limits import BodyLimit
 from .ratelimits import ANALYSES, MOVES, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
 from .replays import Replays
-from .routers import actions, analysis, catalog, live, pages, records, rooms
+from .routers import actions, analysis, catalog, lab, live, pages, records, rooms
 from .schemas import BAD_TEXT, unstorable
 from .security import SecurityHeaders, hide_secrets_in_logs, security_headers
 from .service import RoomService
@@ -45,9 +46,11 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hide_secrets_in_logs()
         await service.start()
+        await app.state.lab.start()
         try:
             yield
         finally:
+            await app.state.lab.close()
             app.state.analyses.close()
             await service.close()
 
@@ -58,7 +61,9 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.replays = Replays()
     app.state.analyses = Analyses()
     app.state.hints = Hints()
-    for module in (catalog, rooms, actions, records, analysis, live):
+    # studies started from the Lab page: played one at a time at the lowest priority (docs/server.md)
+    app.state.lab = LabJobs(settings.data_dir / "lab")
+    for module in (catalog, rooms, actions, records, analysis, live, lab):
         app.include_router(module.router)
     _handle_errors(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_seconds)
@@ -69,6 +74,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         # the browser pages (docs/web.md): a room's page, the games' renderers, the rules; then
         # the app shell, mounted last so that /api and /docs come first
         app.include_router(pages.router)
+        app.include_router(lab.pages)
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
     return app
 

@@ -1,0 +1,154 @@
+"""The Lab in the browser (issue 22 item 5): the API that starts and follows a study, its fair
+share (one worker at the lowest priority, capped sizes), a study surviving a restart, and the
+page driven in Chromium from the form to a game's replay."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from boardlab.lab.store import StudyFolder
+from boardlab.lab.study import run_study
+from boardlab.server.labjobs import STUDY_FOLDER, LabJobs, LabLimits, build_study
+from boardlab.server.settings import STATIC_DIR
+from tests.server.harness import Harness, make_harness
+
+ROOT = Path(__file__).resolve().parents[2]
+#: a small study: Towers' greedy players, two layouts, four games each (about a second of play)
+SMALL = {"game": "towers", "agents": ["greedy"], "games": 4, "vary": {"layout": ["diagram", "pinwheel"]}}
+#: how long a small study may take on a busy two-core machine (a worker starts, plays, plots)
+STUDY_SECONDS = 120
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[Harness]:
+    with make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, static_dir=STATIC_DIR, rules_dir=ROOT / "docs" / "rules") as harness:
+        yield harness
+
+
+def wait_for(check: Callable[[], Any], seconds: float = STUDY_SECONDS) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"not within {seconds} s")
+
+
+def finished(web: Harness, study_id: str) -> dict[str, Any]:
+    def done() -> dict[str, Any] | None:
+        status = web.client.get(f"/api/lab/studies/{study_id}").json()
+        assert status["state"] != "failed", status["error"]
+        return status if status["state"] == "finished" else None
+
+    return wait_for(done)
+
+
+def test_a_study_is_played_and_reported_with_its_games_replayable(web: Harness) -> None:
+    created = web.client.post("/api/lab/studies", json=SMALL)
+    assert created.status_code == 201, created.text
+    status = created.json()
+    assert status["total"] == 8 and status["variants"] == ["layout=diagram", "layout=pinwheel"]
+    assert status["state"] in ("queued", "running")
+    status = finished(web, status["id"])
+    assert status["done"] == 8 and status["verdict"] and status["verdict"][0].startswith("layout=pinwheel:")
+    page = web.client.get(status["report"])
+    assert page.status_code == 200 and "Games to look at" in page.text and "Openings" in page.text
+    record = re.search(r'href="/lab/[0-9a-f]+/replay\?record=(records/[^"]+)"', page.text)[1]
+    replayed = web.client.get(f"/api/lab/studies/{status['id']}/replay", params={"record": record, "move": 1}).json()
+    assert replayed["move"] == 1 and replayed["view"]["ply"] == 1 and len(replayed["log"]) == 1
+    assert web.client.get(f"/lab/{status['id']}/{record}").json()["game"] == "towers"  # the record file itself
+    assert web.client.get(f"/lab/{status['id']}/replay", params={"record": record}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"games": 401}, "more than this server's Lab plays (400)"),
+        ({"vary": {"layout": ["diagram", "spiral"]}}, "allowed values are"),
+        ({"vary": {"layout": ["diagram"]}}, "at least two different values"),
+        ({"game": "chess"}, "unknown game"),
+        ({"agents": ["telepath"]}, "telepath"),
+        ({"options": {"layout": "pinwheel"}}, "both set and varied"),
+    ],
+)
+def test_a_study_the_lab_will_not_play_is_refused_with_the_reason(web: Harness, change: dict[str, Any], message: str) -> None:
+    answer = web.client.post("/api/lab/studies", json={**SMALL, **change})
+    assert answer.status_code == 422
+    assert message in answer.json()["error"]["message"]
+    assert web.client.get("/api/lab/studies").json() == []
+
+
+def test_no_path_leaves_the_study(web: Harness) -> None:
+    study_id = web.client.post("/api/lab/studies", json=SMALL).json()["id"]
+    for record in ("../job.json", "records/../../job.json", "/etc/passwd", "records/x.txt"):
+        answer = web.client.get(f"/api/lab/studies/{study_id}/replay", params={"record": record, "move": 0})
+        assert answer.status_code == 404, record
+    assert web.client.get("/api/lab/studies/nothing").status_code == 404
+    assert web.client.get("/lab/..%2F..%2Fetc/report").status_code == 404
+
+
+def test_a_study_waits_its_turn_and_plays_at_the_lowest_priority(tmp_path: Path) -> None:
+    jobs = LabJobs(tmp_path / "lab", LabLimits(max_running=1))
+    first = jobs.create({**SMALL, "games": 40, "vary": {}})  # long enough to look at while it plays
+    second = jobs.create(SMALL)
+    try:
+        assert jobs.state(first["id"]) == "running" and jobs.state(second["id"]) == "queued"
+        process = jobs._processes[first["id"]]
+        games = jobs.folder(first["id"]) / STUDY_FOLDER / "games.jsonl"
+        wait_for(lambda: games.exists() and games.stat().st_size > 0)  # it lowers its priority before playing
+        assert os.getpriority(os.PRIO_PROCESS, process.pid) == 19
+    finally:
+        for process in jobs._processes.values():
+            process.kill()
+            process.wait()
+
+
+def test_a_study_survives_a_restart_and_resumes_from_its_games(tmp_path: Path) -> None:
+    root = tmp_path / "lab"
+    jobs = LabJobs(root, LabLimits(max_running=0))  # stored, not started: as a server stopped before its turn
+    study_id = jobs.create(SMALL)["id"]
+    folder = jobs.folder(study_id) / STUDY_FOLDER
+    study = build_study(jobs.job(study_id))
+    run_study(replace(study, games=2), sink=StudyFolder(folder, study))  # half played when the server stopped
+    assert jobs.status(study_id)["done"] == 4
+    restarted = LabJobs(root)  # a new server on the same data folder
+    assert restarted.status(study_id)["state"] == "queued"
+    restarted.pump()
+    wait_for(lambda: restarted.state(study_id) == "finished")
+    lines = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+    assert sorted((line["variant"], line["index"]) for line in lines) == sorted(
+        (variant, index) for variant in ("layout=diagram", "layout=pinwheel") for index in range(4))
+
+
+def test_the_lab_page_starts_a_study_and_opens_a_games_replay(new_page: Callable[[], Any], web_server: Any) -> None:
+    page = new_page()
+    page.goto("/lab")
+    page.select_option("#lab-game", "towers")
+    page.select_option("#lab-agents", "easy")
+    page.fill("#lab-games", "3")
+    page.fill('[data-vary="layout"]', "diagram, pinwheel")
+    page.click("#lab-start")
+    card = page.locator("article.lab-study").first
+    card.locator("text=of 6 games").wait_for()
+    page.wait_for_selector('article.lab-study[data-state="finished"]', timeout=STUDY_SECONDS * 1000)
+    assert card.locator("ul.verdict li").first.inner_text().startswith("layout=pinwheel:")
+    assert card.locator(".count").inner_text() == "6 of 6 games"
+    card.locator("a.report").click()
+    page.wait_for_selector("text=Games to look at")
+    page.locator("a", has_text="replay").first.click()
+    caption = page.locator("#replay-caption")
+    page.wait_for_selector('#replay-caption[data-move="0"]')
+    assert caption.inner_text().startswith("The start")
+    assert page.locator("#board svg").count() >= 1  # drawn by Towers' own renderer
+    page.click("#replay-next")
+    page.wait_for_selector('#replay-caption[data-move="1"]')
+    assert caption.inner_text().startswith("After move 1 of")
