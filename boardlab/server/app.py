@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.replays = Replays()
     app.state.analyses = Analyses()
     app.state.hints = Hints()
-    # studies started from the Lab page: played one at a time at the lowest priority (docs/server.md)
+    # studies started from the Lab page: played one at a time at the lowest priority (docs/lab.md)
     app.state.lab = LabJobs(settings.data_dir / "lab")
     for module in (catalog, rooms, actions, records, analysis, live, lab):
         app.include_router(module.router)

@@ -64,7 +64,7 @@ class LabRefused(ServerError):
 
 @dataclass(frozen=True)
 class LabLimits:
-    """The share of the computer the Lab may take (docs/server.md, "The Lab")."""
+    """The share of the computer the Lab may take (docs/lab.md, "The Lab in the browser")."""
 
     max_games_per_variant: int = 400
     max_variants: int = 6

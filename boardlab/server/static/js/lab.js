@@ -1,6 +1,6 @@
 // The Lab page: a form that starts a study (game, computer players, options, the options to
 // vary, games per variant), and the studies on this server with their progress, verdict and
-// report. The server plays studies in turn at low priority (docs/server.md, "The Lab").
+// report. The server plays studies in turn at low priority (docs/lab.md, "The Lab in the browser").
 
 import * as api from "./api.js";
 import { h, replace } from "./dom.js";
