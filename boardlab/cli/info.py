@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
@@ -18,6 +17,7 @@ from ..agents import LEVELS, agent_class, agent_names, level_spec
 from ..core.registry import RULES_DOCUMENT, catalog, game_class, load, plugin_failures, rules_document
 from ..lab.ladder_docs import level_ratings, load_ladder, rating_text
 from .common import CliError
+from .rules_boards import rules_renderable
 
 
 def _players_text(entry: dict) -> str:
@@ -155,11 +155,11 @@ def rules_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         sys.stdout.write(text)
     elif out.is_terminal:  # a rules document is longer than a screen
         with out.capture() as captured:
-            out.print(Markdown(text))  # wrapped at word boundaries to the terminal's width
+            out.print(rules_renderable(text))  # wrapped at word boundaries to the terminal's width
         if not page(captured.get(), out):
-            out.print(Markdown(text))
+            out.print(rules_renderable(text))
     else:
-        out.print(Markdown(text))
+        out.print(rules_renderable(text))
     return 0
 
 

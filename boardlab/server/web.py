@@ -24,6 +24,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from ..core.registry import game_class, game_ids, rules_document, rules_folders
+from ..learn.figures import figure_html
 
 #: the renderer's entry module and optional stylesheet inside a game's web folder
 RENDERER_FILE = "renderer.js"
@@ -126,6 +127,10 @@ def render_rules(text: str) -> tuple[str, str, list[tuple[str, str]]]:
     text; headings get ids, and ``contents`` lists the level-2 ones as ``(id, text)``."""
     tokens = _MD.parse(text)
     _relink(tokens, set(game_ids()))
+    for token in tokens:  # a ```position GAME block becomes a figure the page draws (docs/learn.md)
+        figure = figure_html(token.info, token.content, token.map[0] + 1 if token.map else 0) if token.type == "fence" else None
+        if figure is not None:
+            token.type, token.content = "html_block", figure
     title = ""
     contents: list[tuple[str, str]] = []
     taken: set[str] = set()

@@ -16,8 +16,10 @@ from ...core.errors import UnknownGameError
 from ...core.registry import game_class
 from ..errors import ServerError
 from ..web import render_rules, rules_file, rules_picture, web_file
+from . import lessons
 
 router = APIRouter(include_in_schema=False)
+router.include_router(lessons.page_router)  # /learn/{game}, the lesson page
 
 #: the rules page around a rendered document
 RULES_TEMPLATE = Template((Path(__file__).resolve().parents[1] / "templates" / "rules.html").read_text(encoding="utf-8"))

@@ -42,6 +42,7 @@ function drawGames() {
         h("div", { class: "buttons" },
           h("button", { class: "primary", dataset: { play: game.id }, onclick: () => { drawForm(game.id); $("new-game").scrollIntoView({ behavior: "smooth" }); } }, `Play ${game.name}`),
           game.rules_page ? h("a", { class: "button", href: game.rules_page }, "Rules") : null,
+          game.lesson_page ? h("a", { class: "button", href: game.lesson_page, dataset: { learn: game.id } }, "Learn") : null,
         ),
       );
     }),

@@ -1,0 +1,126 @@
+"""The lessons and rules figures on the server (no browser): the lesson API, the lesson page, the
+Learn links, every position block of the rules documents, and the text boards of ``boardlab rules``."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*install `httpx2`.*")
+
+from boardlab.cli import main  # noqa: E402
+from boardlab.learn import LessonError, load_lesson  # noqa: E402
+from boardlab.learn.figures import figure_html, figures, parse_figure, split_document  # noqa: E402
+from boardlab.server.settings import STATIC_DIR  # noqa: E402
+from boardlab.server.web import render_rules  # noqa: E402
+from tests.server.harness import Harness, make_harness  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "docs" / "rules"
+GAMES = ["towers", "sovereign", "overseer", "territories", "honor"]
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[Harness]:
+    with make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, static_dir=STATIC_DIR, rules_dir=RULES) as harness:
+        yield harness
+
+
+def test_the_lesson_api_gives_each_step_as_a_state_message(web: Harness) -> None:
+    lesson = web.client.get("/api/games/towers/lesson").json()
+    assert lesson["title"] == "Learn Towers" and len(lesson["steps"]) == 8
+    assert lesson["practice"] == {"level": "beginner", "seats": ["here", "computer:beginner"], "undo": "own"}
+    first = lesson["steps"][0]
+    assert first["rule"] == "4.2" and first["seat"] == 0
+    state = first["state"]
+    assert state["view"]["format"] == "boardlab-view/1" and state["status"] == "playing"
+    assert {"type": "build", "text": "b7+", "square": "b7"} in state["legal_moves"]
+
+
+def test_trying_moves(web: Harness) -> None:
+    url = "/api/games/towers/lesson/steps/2/try"
+    refused = web.client.post(url, json={"move": "d4+"}).json()
+    assert refused == {"outcome": "illegal", "message": "d4+: cannot build on a castle (rules 4.1)", "move": None, "state": None}
+    missed = web.client.post(url, json={"move": "c4N"}).json()
+    assert missed["outcome"] == "not_done" and "that is a push" in missed["message"]
+    assert missed["state"]["legal_moves"] == []  # the position after shows, but takes no move
+    done = web.client.post(url, json={"move": "c4+"}).json()
+    assert done["outcome"] == "done" and done["move"]["text"] == "c4+"
+    assert done["state"]["view"]["board"]["stacks"][3][2] == "BWW"
+
+
+def test_lesson_errors_have_codes(web: Harness) -> None:
+    assert web.client.get("/api/games/chess/lesson").json()["error"]["code"] == "unknown_game"
+    answer = web.client.post("/api/games/towers/lesson/steps/9/try", json={"move": "b7+"})
+    assert answer.status_code == 404 and "steps 1-8" in answer.json()["error"]["message"]
+    assert web.client.post("/api/games/towers/lesson/steps/1/try", json={"move": ""}).status_code == 422
+    assert web.client.post("/api/games/towers/lesson/steps/1/try", json={"move": "b7+", "x": 1}).status_code == 422
+
+
+def test_the_lesson_page_and_the_learn_links(web: Harness) -> None:
+    page = web.client.get("/learn/towers")
+    assert page.status_code == 200 and '<script type="module" src="/js/learn.js">' in page.text
+    assert web.client.get("/js/learn.js").status_code == 200 and web.client.get("/css/learn.css").status_code == 200
+    catalog = {entry["id"]: entry for entry in web.client.get("/api/games").json()}
+    for game_id in GAMES:
+        assert catalog[game_id]["lesson_page"] == f"/learn/{game_id}"
+    assert "lesson_page" in web.client.get("/js/lobby.js").text
+    rules = web.client.get("/rules/towers").text
+    assert 'href="/learn/towers"' in rules and "/js/rules.js" in rules
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_embedded_position_loads_and_its_move_is_legal(game_id: str) -> None:
+    found = list(figures((RULES / f"{game_id}.md").read_text(encoding="utf-8")))
+    assert found, f"docs/rules/{game_id}.md embeds no position"
+    for figure in found:
+        assert figure.game_id == game_id
+        state = figure.state()  # LessonError names the line
+        if figure.move:
+            assert figure.move_json(state) is not None
+
+
+def test_the_rules_page_draws_figures_with_their_view() -> None:
+    _, body, _ = render_rules((RULES / "towers.md").read_text(encoding="utf-8"))
+    assert body.count('<figure class="rules-position" data-game="towers"') == 3
+    assert "&quot;text&quot;: &quot;c3E&quot;" in body  # the move, for the renderer to show
+    assert "```position" not in body and "<code" in body  # other code blocks stay code
+
+
+def test_a_broken_block_is_an_error_in_place_never_hidden() -> None:
+    html = figure_html("position towers", "-,-,- W\n", 12)
+    assert html is not None and "cannot be drawn" in html and "line 12" in html
+    assert figure_html("python", "print(1)\n", 3) is None
+    with pytest.raises(LessonError, match="line 4: 'colour: red'"):
+        parse_figure("towers", "-,WW W\ncolour: red\n", 4)
+    figure = parse_figure("towers", "-,-,-,-,-,-,-/-,-,-,C,-,-,BB/-,-,-,-,-,-,-/-,C,-,C,-,C,-/-,-,WWW,-,-,-,-/-,-,-,C,-,-,-/BB,-,-,-,-,-,- W\nmove: d4+\n", 5)
+    with pytest.raises(LessonError, match="line 5: the move 'd4\+' is not legal"):
+        figure.move_json(figure.state())
+
+
+def test_split_document_keeps_the_text_around_each_figure() -> None:
+    text = "# T\n\nbefore\n\n```position towers\nX W\n```\n\nafter\n\n```\ncode\n```\n"
+    parts = split_document(text)
+    assert [type(part).__name__ for part in parts] == ["str", "Figure", "str"]
+    assert "before" in parts[0] and "after" in parts[2] and "code" in parts[2]
+
+
+def test_boardlab_rules_prints_each_position_as_the_text_board(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "towers"]) == 0
+    out = capsys.readouterr().out
+    assert "→ c3E" in out and "WWWWW" in out and "BBBB" in out
+    assert "```position" not in out
+    assert main(["rules", "towers", "--plain"]) == 0
+    assert "```position towers" in capsys.readouterr().out  # the source, unchanged
+
+
+def test_each_lesson_step_position_is_a_real_position_of_its_game() -> None:
+    # the lessons and the rules figures share one position format: the game's own
+    for game_id in GAMES:
+        lesson = load_lesson(game_id)
+        for index in range(len(lesson.steps)):
+            state = lesson.state(index)
+            assert lesson.game().state_from_position(state.position()).position() == state.position()
