@@ -80,11 +80,15 @@ def rules_file(rules_dir: Path | None, game_id: str) -> Path | None:
 
 
 def rules_picture(rules_dir: Path | None, name: str) -> Path | None:
-    """A picture that a rules document shows (a plain file name inside the rules folder)."""
-    if rules_dir is None or "/" in name or "\\" in name or name.startswith(".") or not name.lower().endswith(RULES_PICTURES):
+    """A picture that a rules document shows (a plain file name): in the rules folder, else
+    beside a rules document that a game ships in its own folder (a plugin's)."""
+    if "/" in name or "\\" in name or name.startswith(".") or not name.lower().endswith(RULES_PICTURES):
         return None
-    path = rules_dir / name
-    return path if path.is_file() else None
+    own = (rules_document(game_id, []) for game_id in game_ids())
+    for folder in (rules_dir, *(document.parent for document in own if document is not None)):
+        if folder is not None and (folder / name).is_file():
+            return folder / name
+    return None
 
 
 # --- Markdown ----------------------------------------------------------------------------------

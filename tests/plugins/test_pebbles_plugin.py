@@ -204,3 +204,16 @@ def test_a_broken_plugin_leaves_the_lobby_listing_the_others_and_answers_with_it
         assert answer.status_code == 404
         error = answer.json()["error"]
         assert error["code"] == "unknown_game" and "broken-dist 0.3" in error["message"] and "needs pymunk 99" in error["message"]
+
+
+def test_a_picture_beside_a_plugins_rules_document_is_served(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    install_project(PEBBLES_PROJECT, site)
+    picture = b"\x89PNG\r\n\x1a\n pebbles"
+    (site / "boardlab_pebbles" / "pebbles-piles.png").write_bytes(picture)
+    with installed(site), make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, static_dir=STATIC_DIR) as server:
+        served = server.client.get("/rules/files/pebbles-piles.png")
+        assert served.status_code == 200 and served.content == picture
+        assert server.client.get("/rules/files/towers.md").status_code == 404  # pictures only
+    with make_harness(f"sqlite:///{tmp_path / 'db2.sqlite3'}", tmp_path, static_dir=STATIC_DIR) as server:
+        assert server.client.get("/rules/files/pebbles-piles.png").status_code == 404  # uninstalled: gone
