@@ -10,7 +10,8 @@
 
 The first line is the game's own position string; then optional lines: ``move`` (a legal
 move, shown as the move about to be played: the renderer's arrow or highlighted path),
-``highlight`` (keys the renderer marks, e.g. squares), ``options`` (``name=value`` pairs the
+``highlight`` (keys the renderer marks, e.g. squares), ``choices: on`` (drawn as the player to
+move sees it while deciding: Honor's hand over the release window; nothing can be played), ``options`` (``name=value`` pairs the
 position needs, e.g. Honor's ``tremor=false``) and ``caption``. The browser's rules page draws
 it with the game's renderer; ``boardlab rules`` prints the game's text board. A block that does
 not parse is an error naming the document's line, so a test can check every one.
@@ -31,7 +32,7 @@ from .conditions import LessonError
 
 #: the info string that marks a position block
 INFO = re.compile(r"^position\s+([a-z0-9_]+)\s*$")
-_KEYS = ("move", "highlight", "options", "caption")
+_KEYS = ("move", "highlight", "choices", "options", "caption")
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Figure:
     highlight: tuple[str, ...] = ()
     options: dict[str, str] = field(default_factory=dict)
     caption: str = ""
+    choices: bool = False
 
     def state(self) -> State:
         """The position's state (LessonError naming the line when the game refuses it)."""
@@ -88,6 +90,8 @@ class Figure:
             "move": self.move_json(state),
             "highlight": list(self.highlight),
             "ply": state.ply,
+            "choices": self.choices,
+            "legal_moves": [move.to_json() for move in state.legal_moves()] if self.choices else [],
         }
         plain = re.sub(r"\[/?[a-z_ #0-9]*\]", "", state.render(viewer)).replace("\\[", "[")
         caption = f"<figcaption>{escape(self.caption)}</figcaption>" if self.caption else ""
@@ -108,6 +112,8 @@ def parse_figure(game_id: str, body: str, line: int) -> Figure:
         if not colon or key.strip() not in _KEYS:
             raise LessonError(f"line {line}: {row!r}: a position block's lines after the first are {', '.join(_KEYS)}: VALUE")
         extra[key.strip()] = value.strip()
+    if extra.get("choices", "off") not in ("on", "off"):
+        raise LessonError(f"line {line}: choices is on or off, not {extra['choices']!r}")
     options = {}
     for pair in extra.get("options", "").split():
         name, eq, value = pair.partition("=")
@@ -122,6 +128,7 @@ def parse_figure(game_id: str, body: str, line: int) -> Figure:
         highlight=tuple(extra.get("highlight", "").split()),
         options=options,
         caption=extra.get("caption", ""),
+        choices=extra.get("choices") == "on",
     )
 
 

@@ -23,7 +23,7 @@ function drawFigure(figure, module) {
   const message = {
     type: "state", room: null, game: data.game, status: "playing", revision: 0, ply: data.ply,
     seat: data.seat, your_seats: [], seats: [], to_move: data.view.to_move, thinking: false,
-    view: data.view, legal_moves: [], log: [],
+    view: data.view, legal_moves: data.legal_moves, log: [],
   };
   // the move shown is drawn as the play page draws a hint: its first clicks selected, its last a target
   const path = data.move && module.clickPath ? module.clickPath(data.move) : null;
@@ -32,7 +32,8 @@ function drawFigure(figure, module) {
   const board = h("div", { class: "board rules-position-board" });
   figure.prepend(board);
   const renderer = module.mount(board, { play: async () => {}, click: () => {}, game: null });
-  renderer.render(message, { selected, targets, lastMove: null, interactive: false, replay: false, seat: data.seat });
+  // with choices on, the position is drawn as its player sees it while deciding; nothing is sent
+  renderer.render(message, { selected, targets, lastMove: null, interactive: data.choices, replay: false, seat: data.seat });
   figure.dataset.drawn = "true";
   const text = figure.querySelector(".rules-position-text");
   if (text) text.hidden = true;
