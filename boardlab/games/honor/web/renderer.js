@@ -286,6 +286,8 @@ function aimDrawing(board, state, f) {
   group.append(place(pieceGroup(board, placing.pid, placing.placer, { ghost: true, classes: "honor-landing" }), f, x, rest, rad(rotation)));
   // the piece in the hand: drag it sideways, let go to release it
   const hand = place(pieceGroup(board, placing.pid, placing.placer, { classes: "honor-hand" }), f, x, heldAt, rad(rotation));
+  // a fingertip-sized handle round the piece: a thin piece alone is too small to grab on a phone
+  hand.prepend(svg("circle", { class: "honor-hand-handle", cx: 0, cy: 0, r: 40, fill: "transparent" }));
   hand.dataset.hand = "true";
   hand.dataset.x = x.toFixed(2);
   hand.dataset.rotation = rotation.toFixed(1);
