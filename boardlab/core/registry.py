@@ -157,7 +157,8 @@ def _record_failure(entry_point: importlib.metadata.EntryPoint, reason: str) -> 
 def refresh_plugins() -> None:
     """Look for game plugins again, as after installing or removing a package in a running
     interpreter: games whose entry point is gone are dropped, new entry points are loaded,
-    and failed ones are tried again (a module imported before is not imported again)."""
+    and failed ones are tried again (a module imported before is not imported again). Meant for
+    a notebook or a test between uses of the registry, not while other threads read it."""
     global _discovered
     with _discovery_lock:
         _discover()
