@@ -47,9 +47,9 @@ def shortened(command: str) -> tuple[list[str], str]:
     if name in ("simulate", "lab", "tournament"):
         games = {"simulate": "2", "lab": "1", "tournament": "1"}[name]
         args[args.index("-n") + 1] = games
-    elif name not in ("games", "rules", "agents", "play", "replay", "render", "analyse", "check"):
+    elif name not in ("games", "rules", "agents", "play", "replay", "render", "analyse", "check", "learn"):
         pytest.fail(f"the tour's {name!r} command has no short form in this test yet: {command}")
-    stdin = "quit\nquit\n" if name == "play" else "q\n" if name == "replay" else ""
+    stdin = "quit\nquit\n" if name in ("play", "learn") else "q\n" if name == "replay" else ""
     return args, stdin
 
 
