@@ -29,7 +29,7 @@ HELP = """Type a move in the game's notation, or:
   quit   stop the lesson"""
 
 
-def add_learn_parser(commands: argparse._SubParsersAction) -> None:
+def add_learn_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     learn = commands.add_parser("learn", help="a guided lesson: each rule on a real board, one move at a time")
     learn.add_argument("game", help="game id (see `boardlab games`)")
     learn.add_argument("--step", type=int, default=1, metavar="N", help="start at step N (default 1)")

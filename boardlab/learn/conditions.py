@@ -158,8 +158,9 @@ def _test(condition: Mapping[str, Any], played: Played) -> bool:
         data = played.move.to_json()
         return all(key in data and _same(data[key], value) for key, value in condition["move_has"].items())
     if "mover_wins" in condition:
-        won = played.after.is_over() and played.mover in played.after.result().winners
-        return won == condition["mover_wins"]
+        result = played.after.result() if played.after.is_over() else None
+        won = result is not None and played.mover in result.winners
+        return won is bool(condition["mover_wins"])
     path = condition["view"]
     after = resolve(played.view_after(), path)
     comparison = next(key for key in COMPARISONS if key in condition)
@@ -167,10 +168,10 @@ def _test(condition: Mapping[str, Any], played: Played) -> bool:
     if comparison in ("changed", "changes_by"):
         before = resolve(played.view_before(), path)
         if comparison == "changed":
-            return (not _same(before, after)) == operand
+            return (not _same(before, after)) is bool(operand)
         if not (_is_number(before) and _is_number(after)):
             return False
-        return after - before == operand
+        return bool(after - before == operand)
     if after is _MISSING:
         return comparison == "not_equals"
     return _compare(comparison, after, operand)
@@ -187,13 +188,13 @@ def _compare(comparison: str, value: Any, operand: Any) -> bool:
         if isinstance(value, str):
             return isinstance(operand, str) and operand in value
         if isinstance(value, dict):
-            return operand in value
+            return isinstance(operand, str) and operand in value
         return isinstance(value, list) and any(_same(item, operand) for item in value)
     if comparison == "length":
         return isinstance(value, (list, dict, str)) and len(value) == operand
     if not _is_number(value):
         return False
-    return value >= operand if comparison == "at_least" else value <= operand
+    return bool(value >= operand) if comparison == "at_least" else bool(value <= operand)
 
 
 def resolve(view: Any, path: str) -> Any:

@@ -51,7 +51,7 @@ class Figure:
     def state(self) -> State:
         """The position's state (LessonError naming the line when the game refuses it)."""
         try:
-            game = load(self.game_id, **self.options)
+            game = load(self.game_id, None, **self.options)
             return game.state_from_position(self.position)
         except BoardlabError as exc:
             raise LessonError(f"line {self.line}: the {self.game_id} position does not load: {exc}") from None

@@ -262,6 +262,7 @@ def _step(raw: Any, number: int, where: str) -> Step:
         raise LessonError(f"{where}: 'hints' is a non-empty list of texts")
     goal = raw.get("goal")
     check_condition(goal, f"{where}: goal")
+    assert isinstance(goal, dict)  # check_condition refuses anything else
     why_not = raw.get("why_not")
     if why_not is not None and not (isinstance(why_not, str) and why_not.strip()):
         raise LessonError(f"{where}: 'why_not' is a non-empty text")

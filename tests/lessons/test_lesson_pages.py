@@ -96,8 +96,9 @@ def test_a_broken_block_is_an_error_in_place_never_hidden() -> None:
     assert figure_html("python", "print(1)\n", 3) is None
     with pytest.raises(LessonError, match="line 4: 'colour: red'"):
         parse_figure("towers", "-,WW W\ncolour: red\n", 4)
-    figure = parse_figure("towers", "-,-,-,-,-,-,-/-,-,-,C,-,-,BB/-,-,-,-,-,-,-/-,C,-,C,-,C,-/-,-,WWW,-,-,-,-/-,-,-,C,-,-,-/BB,-,-,-,-,-,- W\nmove: d4+\n", 5)
-    with pytest.raises(LessonError, match="line 5: the move 'd4\+' is not legal"):
+    position = "-,-,-,-,-,-,-/-,-,-,C,-,-,BB/-,-,-,-,-,-,-/-,C,-,C,-,C,-/-,-,WWW,-,-,-,-/-,-,-,C,-,-,-/BB,-,-,-,-,-,- W"
+    figure = parse_figure("towers", f"{position}\nmove: d4+\n", 5)
+    with pytest.raises(LessonError, match=r"line 5: the move 'd4\+' is not legal"):
         figure.move_json(figure.state())
 
 

@@ -126,7 +126,8 @@ def test_a_view_path_that_does_not_exist_is_reported() -> None:
     data = _data("towers")
     data["steps"][2]["goal"] = {"any": [{"move": "c3E"}, {"view": "board.no_such_field", "equals": 1}]}
     problems = parse_lesson("towers", data).problems()
-    assert problems == ["towers lesson step 3 (Pushing a stack over): the view after the solution has no field 'board.no_such_field'"]
+    step = "towers lesson step 3 (Pushing a stack over)"
+    assert problems == [f"{step}: the view after the solution has no field 'board.no_such_field'"]
 
 
 def test_a_refused_position_is_reported() -> None:

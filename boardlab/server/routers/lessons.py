@@ -1,9 +1,9 @@
 """The lessons in the browser (docs/learn.md): ``/learn/{game}`` is the lesson page, and
 ``/api/games/{game}/lesson`` gives it each step's position as a state message (what a game's
 renderer draws) and judges the moves tried there. A lesson belongs to its game, so these routes
-join the catalog's router (``/api/games``) and the page joins the pages' router. A lesson holds no secret and changes nothing on the
-server, so these routes need no token: every request is answered from the lesson file and the
-rules alone.
+join the catalog's router (``/api/games``) and the page joins the pages' router. A lesson holds
+no secret and changes nothing on the server, so these routes need no token: every request is
+answered from the lesson file and the rules alone.
 """
 
 from __future__ import annotations
