@@ -251,12 +251,14 @@ class LabJobs:
         for job_id, process in list(self._processes.items()):
             if process.poll() is not None:
                 del self._processes[job_id]
-        waiting = [status for status in self.all() if status["state"] == "queued"]
-        running = sum(1 for job_id in self._ids() if self.state(job_id) == "running")
-        for status in sorted(waiting, key=lambda status: status["created"]):
+        states = {job_id: self.state(job_id) for job_id in self._ids()}
+        running = sum(1 for state in states.values() if state == "running")
+        waiting = sorted((job_id for job_id, state in states.items() if state == "queued"),
+                         key=lambda job_id: self.job(job_id)["created"])
+        for job_id in waiting:
             if running >= self.limits.max_running:
                 break
-            self._launch(status["id"])
+            self._launch(job_id)
             running += 1
 
     def _launch(self, job_id: str) -> None:
@@ -268,8 +270,7 @@ class LabJobs:
             )
 
     async def start(self) -> None:
-        """Start the pump (a task of the server's loop)."""
-        self.root.mkdir(parents=True, exist_ok=True)
+        """Start the pump (a task of the server's loop); the folder is made by the first study."""
 
         async def loop() -> None:
             while True:

@@ -23,7 +23,9 @@ from ..labjobs import STUDY_FOLDER, LabJobs, LabRefused, LabStudyNotFound, check
 from ..replays import BadMoveNumberError, replay_views
 from ..schemas import ErrorResponse
 
-router = APIRouter(prefix="/api/lab", tags=["lab"], responses={"4XX": {"model": ErrorResponse}})
+# the Lab page's own API, documented with the page in docs/lab.md ("The Lab in the browser");
+# left out of /docs, whose routes docs/server.md lists for players' clients
+router = APIRouter(prefix="/api/lab", tags=["lab"], include_in_schema=False, responses={"4XX": {"model": ErrorResponse}})
 pages = APIRouter(include_in_schema=False)
 
 #: a record's name inside a study folder, as the lab's StudyFolder writes it
