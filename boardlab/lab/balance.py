@@ -266,9 +266,9 @@ class BalanceSearch:
         fixed = set(self.options) & set(names)
         if fixed:
             raise OptionError(f"{sorted(fixed)[0]} is both fixed (--option) and searched (--vary)")
-        for what, value, least in (("--trials", self.trials, 1), ("-n (games per candidate)", self.games, 1), ("--batch", self.batch, 1)):
-            if value < least:
-                raise OptionError(f"{what} must be at least {least}, not {value}")
+        for what, value in (("--trials", self.trials), ("-n (games per candidate)", self.games), ("--batch", self.batch)):
+            if value < 1:
+                raise OptionError(f"{what} must be at least 1, not {value}")
 
     @property
     def grid_size(self) -> int:
@@ -424,7 +424,9 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def confirmation_study(search: BalanceSearch, defaults: Mapping[str, Any], chosen: Sequence[Mapping[str, Any]], games: int) -> Study:
+def confirmation_study(
+    search: BalanceSearch, defaults: Mapping[str, Any], chosen: Sequence[Mapping[str, Any]], games: int
+) -> Study:
     """The game's own setting of the searched options first (the baseline the report compares
     with), then each finalist not equal to it: one lab study, ``games`` games each."""
     order = [dimension.name for dimension in search.dimensions]
@@ -452,8 +454,11 @@ def recommend(report: Mapping[str, Any], targets: Sequence[Target]) -> dict[str,
     scored = []
     for variant in report["variants"]:
         metrics = variant["metrics"]
-        figures = {name: Figure(*(_number(metrics[key][part]) for part in ("value", "low", "high")), metrics[key]["games"])
-                   for name, key in _FIGURE_METRICS.items()}
+        figures = {
+            name: Figure(_number(metrics[key]["value"]), _number(metrics[key]["low"]), _number(metrics[key]["high"]),
+                         metrics[key]["games"])
+            for name, key in _FIGURE_METRICS.items()
+        }
         scored.append({"variant": variant["variant"], "score": score(figures, targets),
                        "figures": {name: figure.to_json() for name, figure in figures.items()}})
     best = min(scored, key=lambda entry: entry["score"])

@@ -203,7 +203,8 @@ def _confirmed(data: Mapping[str, Any], recommendation: Mapping[str, Any], confi
                      "in the confirmation games.")
     else:
         lines.append(f"`{best['variant']}` came closest to the targets ({_targets_text(data['targets'])}): "
-                     f"score {_score(best['score'])} against {_score(_baseline_score(recommendation))} for the rules as they are.")
+                     f"score {_score(best['score'])} against {_score(_baseline_score(recommendation))} "
+                     "for the rules as they are.")
         comparison = next((c for c in confirmation["comparisons"] if c["variant"] == recommendation["best"]), None)
         if comparison:
             lines.append("")
@@ -220,7 +221,8 @@ def _confirmed(data: Mapping[str, Any], recommendation: Mapping[str, Any], confi
 
 
 def _baseline_score(recommendation: Mapping[str, Any]) -> float | None:
-    return next(c["score"] for c in recommendation["candidates"] if c["variant"] == recommendation["baseline"])
+    found: float | None = next(c["score"] for c in recommendation["candidates"] if c["variant"] == recommendation["baseline"])
+    return found
 
 
 def _score(value: float | None) -> str:

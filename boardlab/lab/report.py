@@ -74,7 +74,8 @@ def build_report(
         "comparisons": comparisons,
     }
     # the agents' specs (not their display labels) tell self-play from a match of different agents
-    specs = next(iter(settings.get("variants") or []), {}).get("agents") or list(agents)
+    first: Mapping[str, Any] = next(iter(settings.get("variants") or []), {})
+    specs = first.get("agents") or list(agents)
     report["highlights"] = study_highlights(outcomes, specs)
     if ratings is not None:
         report["ratings"] = list(ratings)
@@ -330,7 +331,8 @@ def highlights_html(report: Mapping[str, Any], replay_url: Callable[[str], str] 
             parts.append(f"<h3>{_e(variant_label(entry['variant']))}</h3>")
         rows = ["<table><tr><th>why</th><th>game</th><th>decisions</th><th>ending</th><th>winner</th><th>replay</th></tr>"]
         for game in entry["games"]:
-            winner = ", ".join(report["seat_names"][seat] for seat in game["winners"]) if len(game["winners"]) == 1 else "none (draw)"
+            sole = len(game["winners"]) == 1
+            winner = report["seat_names"][game["winners"][0]] if sole else "none (draw)"
             rows.append(
                 f"<tr><td>{_e(game['why'])}</td><td>{game['index']}</td><td>{game['decisions']}</td>"
                 f"<td>{_e(game['code'])}</td><td>{_e(winner)}</td><td>{_replay_cell(game['record'], replay_url)}</td></tr>"

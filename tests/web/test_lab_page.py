@@ -29,7 +29,8 @@ STUDY_SECONDS = 120
 
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[Harness]:
-    with make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, static_dir=STATIC_DIR, rules_dir=ROOT / "docs" / "rules") as harness:
+    rules = ROOT / "docs" / "rules"
+    with make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, static_dir=STATIC_DIR, rules_dir=rules) as harness:
         yield harness
 
 

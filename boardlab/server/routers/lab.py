@@ -44,7 +44,9 @@ class LabStudyRequest(BaseModel):
     agents: list[str] = Field(min_length=1, max_length=4, description="agent specs or levels, repeated around the table")
     players: Optional[int] = Field(None, ge=1, le=8, description="number of seats (default: the game's)")
     options: dict[str, Value] = Field(default_factory=dict, max_length=40, description="rule options for every variant")
-    vary: dict[str, list[Value]] = Field(default_factory=dict, max_length=3, description="option -> values: a variant per combination")
+    vary: dict[str, list[Value]] = Field(
+        default_factory=dict, max_length=3, description="option -> values: a variant per combination"
+    )
     games: int = Field(ge=1, le=100_000, description="games per variant (the server caps it: GET /api/lab/limits)")
     seed: int = Field(0, ge=0, le=2**62)
 
