@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardlab.core.registry import game_ids
 from boardlab.learn import LessonError, lesson_games, lesson_path, load_lesson, parse_lesson, wrong_move
@@ -170,3 +172,12 @@ def test_a_bad_step_number_is_refused() -> None:
     lesson = load_lesson("towers")
     with pytest.raises(LessonError, match=r"steps 1-8, not 9"):
         lesson.state(len(lesson.steps))
+
+
+@settings(max_examples=150)
+@given(game_id=st.sampled_from(["towers", "overseer", "sovereign", "territories"]), text=st.text(max_size=20))
+def test_any_typed_text_is_judged_never_raised(game_id: str, text: str) -> None:
+    lesson = load_lesson(game_id)
+    attempt = lesson.attempt(0, text)
+    assert attempt.outcome in ("done", "not_done", "illegal") and attempt.message
+    assert (attempt.after is None) == (attempt.outcome == "illegal")
