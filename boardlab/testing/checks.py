@@ -20,6 +20,7 @@ from ..core.registry import game_class, load
 from ..core.state import VIEW_FORMAT
 from ..core.values import CHANCE, TERMINAL
 from .encodings import ENCODING_CHECKS
+from .fields import check_undo_restores_every_declared_field
 from .helpers import (
     Budget,
     Config,
@@ -412,6 +413,7 @@ CHECKS: tuple[Callable[[Game, Budget], None], ...] = (
     check_declared_nature,
     check_same_seed_same_game,
     check_undo_walks_back_to_the_start,
+    check_undo_restores_every_declared_field,
     check_moves_apply_parse_back_and_undo,
     check_default_moves_are_legal,
     check_positions_round_trip,

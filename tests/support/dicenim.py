@@ -121,7 +121,6 @@ class DiceNimState(State):
             self.secrets_[move.player] = move.value
         elif isinstance(move, Take):
             self.pile -= move.count
-            self.last = self.to_move
             self.to_move = 1 - self.to_move
             self.rolling = self.pile > 0
         else:

@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any, cast
 
 from boardlab.core import CHANCE, TERMINAL, IllegalMoveError, Move, NotationError, Result, State
+from boardlab.core.state import StateFields
 
 from . import physics
 from .catalogue import ALL_PIECES, KINDS
@@ -46,16 +47,27 @@ _CATALOGUE_ORDER = {code: rank for rank, code in enumerate(KINDS)}
 #: a line that starts with a number (not the pass alias "-"): a release without its word (rule 10.2)
 _NUMBER_FIRST = re.compile(r"[+-]?[0-9.]")
 
-_FIELDS = ("pools", "bank", "standing", "out_at", "supply", "table", "turn_player", "turn_no", "phase",
-           "auction", "push", "placing", "pending", "placement_index", "outcome", "last", "timeouts",
-           "blob", "resolutions", "reports")
 
 
 class HonorState(State):
     """A position of Honor. Every field is immutable (tuples, frozen records, bytes), so
-    snapshots and copies share them; ``blob`` is the pickled canonical space (None: cold)."""
+    snapshots and copies share them; ``blob`` is the pickled canonical space (None: cold).
+    The live pymunk space is never a field: each resolution loads its own from ``blob``
+    (:meth:`canonical_space`), so nothing mutable is shared between a state, its copies
+    and its snapshots."""
 
-    __slots__ = (*_FIELDS, "rules", "_trial", "commitment", "aim")
+    state_fields = StateFields(
+        shared=(
+            "pools", "bank", "standing", "out_at", "supply", "table", "turn_player", "turn_no", "phase",
+            "auction", "push", "placing", "pending", "placement_index", "outcome", "last", "timeouts",
+            "blob", "resolutions", "reports",
+        ),
+        # the commitment is replaced only by resample, on a fresh copy, never by a move
+        fixed=("rules", "commitment"),
+        # the memo of a simulated resolving move is valid for one position; ``aim`` marks a preview
+        transient=("_trial", "aim"),
+    )
+    __slots__ = state_fields.names
 
     game: "HonorGame"
 
@@ -224,7 +236,7 @@ class HonorState(State):
         got = trial.resolutions[-1][1]
         if got != move.expect:
             return f"rule 11.4: physics divergence: the record says #{move.expect}, this replay gives #{got}"
-        self._trial = ((self.ply, str(move), self.state_hash()), trial._fields())
+        self._trial = ((self.ply, str(move), self.state_hash()), trial._snapshot())
         return None
 
     # === chance ======================================================================
@@ -344,7 +356,8 @@ class HonorState(State):
     def _resolve_release(self, xq: int, thetaq: int, hq: int, exq: int, ethetaq: int,
                          trial: tuple[tuple[int, str, str], tuple[Any, ...]] | None, text: str) -> None:
         if trial is not None and trial[0] == (self.ply, text, self.state_hash()):
-            self._set_fields(trial[1])  # already simulated when the recorded hash was checked
+            # already simulated when the recorded hash was checked: take on the trial's fields
+            self._restore(trial[1])
             return
         placing = self.placing
         assert placing is not None
@@ -457,30 +470,6 @@ class HonorState(State):
         self.turn_player = self.next_standing(turn_player)
         self.turn_no += 1
         self.phase = "CHOOSE"
-
-    # === snapshots, copies ==========================================================
-    def _fields(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in _FIELDS)
-
-    def _set_fields(self, values: tuple[Any, ...]) -> None:
-        for name, value in zip(_FIELDS, values):
-            setattr(self, name, value)
-
-    def _snapshot(self) -> tuple[Any, ...]:
-        return self._fields()
-
-    def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        self._set_fields(snapshot)
-        self._trial = None
-
-    def _copy(self) -> "HonorState":
-        clone = HonorState.__new__(HonorState)
-        clone._set_fields(self._fields())
-        clone.rules = self.rules
-        clone._trial = None
-        clone.commitment = self.commitment
-        clone.aim = None
-        return clone
 
     # === notation and position ======================================================
     def _parse_move(self, text: str) -> Move:

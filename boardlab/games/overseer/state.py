@@ -15,7 +15,8 @@ Representation (the hot path of random play and MCTS):
   handed out as copies.
 
 Lists and tuples are copy-on-write: ``_apply`` builds fresh ones and never changes one a
-snapshot or a copy may hold. So ``_snapshot`` is one tuple of references and ``_copy``
+snapshot or a copy may hold. So they are declared ``shared``
+(:class:`~boardlab.core.state.StateFields`): a snapshot is one tuple of references and a copy
 copies only ``progress``.
 """
 
@@ -25,6 +26,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.core import TERMINAL, IllegalMoveError, Move, ProgressTracker, Result, State
+from boardlab.core.state import StateFields
 
 from .board import (
     BARRICADE,
@@ -67,10 +69,12 @@ _LONE_MINOR_KINDS = (SOLDIER, CAPTAIN, GENERAL, PILOT)
 class OverseerState(State):
     """An Overseer position with its history. Build with :class:`Overseer`, not directly."""
 
-    __slots__ = (
-        "rules", "board", "squares", "counts", "army", "overseers", "to_move", "_current",
-        "zobrist", "progress", "_result", "moves",
+    state_fields = StateFields(
+        shared=("board", "squares", "counts", "army", "overseers", "to_move", "_current", "zobrist", "_result", "moves"),
+        fixed=("rules",),
+        trackers=("progress",),
     )
+    __slots__ = state_fields.names
 
     def __init__(
         self, game: "Overseer", seed: int, board: list[Piece], to_move: int,
@@ -240,35 +244,6 @@ class OverseerState(State):
 
     def result(self) -> Result | None:
         return self._result
-
-    def _snapshot(self) -> Any:
-        return (
-            self.board, self.squares, self.counts, self.army, self.overseers, self.to_move,
-            self._current, self.zobrist, self._result, self.moves,
-        )
-
-    def _restore(self, snapshot: Any) -> None:
-        (
-            self.board, self.squares, self.counts, self.army, self.overseers, self.to_move,
-            self._current, self.zobrist, self._result, self.moves,
-        ) = snapshot
-        self.progress.undo()
-
-    def _copy(self) -> "OverseerState":
-        clone = OverseerState.__new__(OverseerState)
-        clone.rules = self.rules
-        clone.board = self.board
-        clone.squares = self.squares
-        clone.counts = self.counts
-        clone.army = self.army
-        clone.overseers = self.overseers
-        clone.to_move = self.to_move
-        clone._current = self._current
-        clone.zobrist = self.zobrist
-        clone.progress = self.progress.copy()
-        clone._result = self._result
-        clone.moves = self.moves
-        return clone
 
     def _parse_move(self, text: str) -> Move:
         """Notation to a move (rules 9.2): a leading piece letter must name the piece that stands

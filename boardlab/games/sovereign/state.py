@@ -14,8 +14,9 @@ Representation (the hot path of random play and search):
   then) and handed out as copies; whether any exists is settled when the turn begins.
 
 Lists are copy-on-write: ``_apply`` replaces a list by a fresh copy before changing it and
-never mutates a list that a snapshot or a copy may hold, so ``_snapshot`` is one tuple of
-references and ``_copy`` copies only the tracker.
+never mutates a list that a snapshot or a copy may hold: they are declared ``shared``
+(:class:`~boardlab.core.state.StateFields`), so a snapshot is one tuple of references and a
+copy copies only the tracker.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.core import TERMINAL, IllegalMoveError, Move, PositionError, ProgressTracker, Result, State
+from boardlab.core.state import StateFields
 
 from .board import (
     ALL_SQUARES,
@@ -64,11 +66,15 @@ if TYPE_CHECKING:
 class SovereignState(State):
     """A Sovereign position with its history. Made by :class:`Sovereign`, not directly."""
 
-    __slots__ = (
-        "rules", "heights", "pieces", "level_sets", "piece_sets", "occupied", "pool_lower", "pool_top",
-        "to_move", "placements", "play_ply", "zobrist", "progress", "threatened", "_result", "_current", "_moves",
-        "_scan",
+    state_fields = StateFields(
+        shared=(
+            "heights", "pieces", "level_sets", "piece_sets", "occupied", "pool_lower", "pool_top", "to_move",
+            "placements", "play_ply", "zobrist", "threatened", "_result", "_current", "_moves", "_scan",
+        ),
+        fixed=("rules",),
+        trackers=("progress",),
     )
+    __slots__ = state_fields.names
 
     def __init__(self, game: "Sovereign", seed: int, parsed: ParsedPosition | None = None) -> None:
         """The empty board before setup, or a checked position; settles whether it is already over."""
@@ -305,43 +311,6 @@ class SovereignState(State):
 
     def _legal_moves(self) -> list[Move]:
         return self.move_list().copy()
-
-    def _snapshot(self) -> Any:
-        return (
-            self.heights, self.pieces, self.level_sets, self.piece_sets, self.occupied, self.pool_lower,
-            self.pool_top, self.to_move, self.placements, self.play_ply, self.zobrist, self.threatened,
-            self._result, self._current, self._moves, self._scan,
-        )
-
-    def _restore(self, snapshot: Any) -> None:
-        (
-            self.heights, self.pieces, self.level_sets, self.piece_sets, self.occupied, self.pool_lower,
-            self.pool_top, self.to_move, self.placements, self.play_ply, self.zobrist, self.threatened,
-            self._result, self._current, self._moves, self._scan,
-        ) = snapshot
-        self.progress.undo()
-
-    def _copy(self) -> "SovereignState":
-        clone = SovereignState.__new__(SovereignState)
-        clone.rules = self.rules
-        clone.heights = self.heights
-        clone.pieces = self.pieces
-        clone.level_sets = self.level_sets
-        clone.piece_sets = self.piece_sets
-        clone.occupied = self.occupied
-        clone.pool_lower = self.pool_lower
-        clone.pool_top = self.pool_top
-        clone.to_move = self.to_move
-        clone.placements = self.placements
-        clone.play_ply = self.play_ply
-        clone.zobrist = self.zobrist
-        clone.progress = self.progress.copy()
-        clone.threatened = self.threatened
-        clone._result = self._result
-        clone._current = self._current
-        clone._moves = self._moves
-        clone._scan = self._scan
-        return clone
 
     def _parse_move(self, text: str) -> Move:
         move, suffix = parse_move_text(text)

@@ -20,6 +20,7 @@ import random
 from typing import TYPE_CHECKING, Any, Callable
 
 from boardlab.core import CHANCE, TERMINAL, Move, Player, Result, State
+from boardlab.core.state import StateFields
 
 from . import abilities, actions, production, timeouts, trades
 from .cards import (
@@ -94,15 +95,24 @@ _FIRST_OUTCOMES = [(FirstPlayer(0), 0.5), (FirstPlayer(1), 0.5)]
 class TerritoriesState(State):
     """A Territories position. Seats are 0 (White) and 1 (Black); ``first`` is P1's seat.
 
-    Copy and snapshot cost: O(cards + buildings), a few microseconds.
+    Moves change the containers in place, so they are declared ``copied`` (or ``nested``: a
+    list per seat) and every snapshot, restore and copy copies them: O(cards + buildings),
+    a few microseconds.
     """
 
-    __slots__ = (
-        "rules", "grid", "buildings", "hands", "known", "res", "bank", "supply", "discard",
-        "bottom", "reshuffled", "pool", "first", "phase", "setup_step", "active", "turn", "discards_owed",
-        "wild_owed", "draws_owed", "offer", "ability", "die", "used", "proposals",
-        "no_build", "last_roll", "outcome", "_points_cache",
+    state_fields = StateFields(
+        shared=(
+            "first", "phase", "setup_step", "active", "turn", "offer", "ability", "die", "proposals",
+            "last_roll", "outcome", "_points_cache", "reshuffled",
+        ),
+        copied=(
+            "grid", "buildings", "bank", "discard", "bottom", "pool", "discards_owed", "wild_owed",
+            "draws_owed", "used", "no_build",
+        ),
+        nested=("hands", "known", "res", "supply"),
+        fixed=("rules",),
     )
+    __slots__ = state_fields.names
 
     def __init__(self, game: "Territories", seed: int) -> None:
         super().__init__(game, seed)
@@ -381,39 +391,6 @@ class TerritoriesState(State):
         hand = self.hands[seat]
         hand.append(card)
         hand.sort()
-
-    # --- copying and undo -------------------------------------------------------
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            dict(self.grid), dict(self.buildings), [h.copy() for h in self.hands],
-            [k.copy() for k in self.known], [r.copy() for r in self.res], self.bank.copy(),
-            [s.copy() for s in self.supply], self.discard.copy(), self.bottom.copy(),
-            self.pool.copy(), self.first, self.phase, self.setup_step, self.active, self.turn,
-            self.discards_owed.copy(), self.wild_owed.copy(), self.draws_owed.copy(), self.offer,
-            self.ability, self.die, self.used.copy(), self.proposals, self.no_build.copy(),
-            self.last_roll, self.outcome, self._points_cache, self.reshuffled,
-        )
-
-    def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        # copy() shares the undo stack, so a snapshot may be restored by two states: the live
-        # fields are copies of it, never its own objects, which must stay as they were
-        self._set_fields(snapshot)
-        self._set_fields(self._snapshot())
-
-    def _set_fields(self, snapshot: tuple[Any, ...]) -> None:
-        (
-            self.grid, self.buildings, self.hands, self.known, self.res, self.bank, self.supply,
-            self.discard, self.bottom, self.pool, self.first, self.phase, self.setup_step,
-            self.active, self.turn, self.discards_owed, self.wild_owed, self.draws_owed,
-            self.offer, self.ability, self.die, self.used, self.proposals, self.no_build,
-            self.last_roll, self.outcome, self._points_cache, self.reshuffled,
-        ) = snapshot
-
-    def _copy(self) -> "TerritoriesState":
-        clone = TerritoriesState.__new__(TerritoriesState)
-        clone.rules = self.rules
-        clone._set_fields(self._snapshot())
-        return clone
 
     # --- the rest of the protocol lives in sibling modules -----------------------------
     def _view(self, viewer: Player | None) -> dict[str, Any]:

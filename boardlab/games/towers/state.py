@@ -12,8 +12,9 @@ Representation (the hot path of random play and MCTS):
   count: threefold repetition (rules 8.1), the no-progress draw (8.2) and the cap (8.3).
 
 The lists are copy-on-write: ``_apply`` replaces them by fresh copies before it
-changes them and never mutates a list a snapshot or a copy may hold. So
-``_snapshot`` is one tuple of references and ``_copy`` copies only ``progress``.
+changes them and never mutates a list a snapshot or a copy may hold. So they are
+declared ``shared`` (:class:`~boardlab.core.state.StateFields`): a snapshot is one tuple
+of references and a copy copies only ``progress``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.core import TERMINAL, Move, PositionError, ProgressTracker, Result, State
+from boardlab.core.state import StateFields
 
 from .board import (
     CASTLE,
@@ -50,10 +52,12 @@ if TYPE_CHECKING:
 class TowersState(State):
     """A Towers position with its history. Build with :class:`Towers`, not directly."""
 
-    __slots__ = (
-        "rules", "stacks", "control", "reserves", "to_move", "_current",
-        "zobrist", "progress", "_result", "castles", "castle_mask",
+    state_fields = StateFields(
+        shared=("stacks", "control", "reserves", "to_move", "_current", "zobrist", "_result"),
+        fixed=("rules", "castles", "castle_mask"),
+        trackers=("progress",),
     )
+    __slots__ = state_fields.names
 
     def __init__(
         self, game: "Towers", seed: int, stacks: list[Stack], to_move: int, no_progress: int = 0
@@ -309,28 +313,6 @@ class TowersState(State):
 
     def result(self) -> Result | None:
         return self._result
-
-    def _snapshot(self) -> Any:
-        return (self.stacks, self.control, self.reserves, self.to_move, self._current, self.zobrist, self._result)
-
-    def _restore(self, snapshot: Any) -> None:
-        self.stacks, self.control, self.reserves, self.to_move, self._current, self.zobrist, self._result = snapshot
-        self.progress.undo()
-
-    def _copy(self) -> "TowersState":
-        clone = TowersState.__new__(TowersState)
-        clone.rules = self.rules
-        clone.stacks = self.stacks
-        clone.control = self.control
-        clone.reserves = self.reserves
-        clone.to_move = self.to_move
-        clone._current = self._current
-        clone.zobrist = self.zobrist
-        clone.progress = self.progress.copy()
-        clone._result = self._result
-        clone.castles = self.castles
-        clone.castle_mask = self.castle_mask
-        return clone
 
     def _parse_move(self, text: str) -> Move:
         return parse_move_text(text)
