@@ -132,7 +132,8 @@ def test_a_study_survives_a_restart_and_resumes_from_its_games(tmp_path: Path) -
 
 def test_the_lab_page_starts_a_study_and_opens_a_games_replay(new_page: Callable[[], Any], web_server: Any) -> None:
     page = new_page()
-    page.goto("/lab")
+    page.goto("/")
+    page.click('nav a[href="/lab"]')  # the lobby links the Lab
     page.select_option("#lab-game", "towers")
     page.select_option("#lab-agents", "easy")
     page.fill("#lab-games", "3")
