@@ -217,6 +217,9 @@ def _confirmed(data: Mapping[str, Any], recommendation: Mapping[str, Any], confi
         lines += ["## The confirmation study's verdict", ""]
         lines += [f"* {line}" for line in confirmation["verdict"]]
         lines.append("")
+    if recommendation.get("report"):
+        lines += [f"The command also writes the confirmation study's full report, with every metric, the games to "
+                  f"look at (linked to their records) and the openings: `{Path(recommendation['report']).as_posix()}`.", ""]
     return lines
 
 

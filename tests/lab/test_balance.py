@@ -222,7 +222,7 @@ def test_the_command_writes_a_reproducible_resumable_report(tmp_path: Path, caps
     assert again["trials"] == first["trials"] and again["recommendation"] == first["recommendation"]
     text = doc.read_text()
     assert "boardlab balance towers --preset quick --vary layout=diagram,split_sides,pinwheel" in text
-    assert "load average" in text and "## The path the search took" in text
+    assert "load average" in text and "## The path the search took" in text and "/report.html`" in text
     assert first["recommendation"]["baseline"] == "layout=diagram"
     report = Path(first["recommendation"]["report"])
     assert report.name == "report.html" and report.exists()
