@@ -7,6 +7,7 @@ from operator import xor
 from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.core import TERMINAL, Move, Player, Result, State
+from boardlab.core.state import StateFields
 
 from .moves import PILE_LETTERS, Take, parse_take
 
@@ -15,9 +16,11 @@ if TYPE_CHECKING:
 
 
 class PebblesState(State):
-    """``piles`` is a tuple (replaced by each move, so snapshots share it); ``to_move`` a seat."""
+    """``piles`` is a tuple that each move replaces, so snapshots and copies share it; the core
+    makes snapshot, restore and copy from this declaration."""
 
-    __slots__ = ("piles", "to_move", "max_take")
+    state_fields = StateFields(shared=("piles", "to_move"), fixed=("max_take",))
+    __slots__ = state_fields.names
 
     def __init__(self, game: "Pebbles", seed: int, piles: tuple[int, ...], to_move: int = 0) -> None:
         super().__init__(game, seed)
@@ -53,17 +56,6 @@ class PebblesState(State):
         piles[move.pile] -= move.count
         self.piles = tuple(piles)
         self.to_move = 1 - self.to_move
-
-    def _snapshot(self) -> Any:
-        return (self.piles, self.to_move)
-
-    def _restore(self, snapshot: Any) -> None:
-        self.piles, self.to_move = snapshot
-
-    def _copy(self) -> "PebblesState":
-        twin = type(self).__new__(type(self))
-        twin.piles, twin.to_move, twin.max_take = self.piles, self.to_move, self.max_take
-        return twin
 
     def _parse_move(self, text: str) -> Move:
         return parse_take(text)
