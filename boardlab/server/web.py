@@ -135,6 +135,8 @@ def render_rules(text: str) -> tuple[str, str, list[tuple[str, str]]]:
         figure = figure_html(token.info, token.content, token.map[0] + 1 if token.map else 0) if token.type == "fence" else None
         if figure is not None:
             token.type, token.content = "html_block", figure
+        elif token.type in ("fence", "code_block"):
+            token.attrSet("tabindex", "0")  # a wide block scrolls sideways: the keyboard must reach it
     title = ""
     contents: list[tuple[str, str]] = []
     taken: set[str] = set()

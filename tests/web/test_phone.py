@@ -85,9 +85,11 @@ def check_fits_a_phone(page: Any, what: str) -> None:
     assert not small, f"{what}: tap targets under {FINGER} px: {small}"
 
 
-def test_the_lobby_fits_a_phone(phone: Any) -> None:
+def test_the_lobby_fits_a_phone(phone: Any, web_server: Server) -> None:
+    web_server.create("towers", ["here", "here"])  # the list of games on the server has a link
     phone.goto("/")
     phone.wait_for_selector("#create-form select")
+    phone.wait_for_selector("#rooms .room > a")
     check_fits_a_phone(phone, "the lobby")
     # every option of the longest form shows too (Towers has the most)
     phone.select_option("#game", "towers")

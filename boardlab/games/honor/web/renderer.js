@@ -293,6 +293,8 @@ function aimDrawing(board, state, f) {
   hand.dataset.rotation = rotation.toFixed(1);
   hand.setAttribute("tabindex", "0");
   hand.setAttribute("role", "slider");
+  hand.setAttribute("aria-valuenow", x.toFixed(2)); // a slider says where it stands: x in cm
+  hand.setAttribute("aria-valuetext", `x ${x.toFixed(2)} cm, turned ${rotation.toFixed(1)} degrees`);
   hand.setAttribute("aria-label", `${placing.pid} in your hand at x ${x.toFixed(2)} cm: drag it, let go to drop it`);
   group.append(hand);
   group.append(svg("text", { x: f.X(x), y: f.Y(heldAt) - 34, class: "honor-hand-label", "text-anchor": "middle" }, `${placing.pid} · x ${x.toFixed(2)} cm · ${rotation.toFixed(1)}°`));

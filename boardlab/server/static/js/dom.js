@@ -29,10 +29,63 @@ export function svg(tag, attrs = {}, ...children) {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
-/** Remove every child of `element` and append `children`. */
+/** Remove every child of `element` and append `children`; drawn boards get their roles, and
+ * the keyboard's place survives the redraw (`refocus`). */
 export function replace(element, ...children) {
+  const mark = focusMark(element);
   element.replaceChildren();
-  return fill(element, {}, children);
+  fill(element, {}, children);
+  boardRoles(element);
+  if (mark) refocus(element, mark);
+  return element;
+}
+
+const FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])';
+const labelOf = (element) => (element.getAttribute("aria-label") || element.textContent || "").trim();
+
+// A redraw replaces the focused element by a new one: without this a keyboard user would be sent
+// back to the top of the page after every key press on a board or a form.
+function focusMark(element) {
+  const active = document.activeElement;
+  if (!active || active === element || !element.contains(active)) return null;
+  return {
+    id: active.id || null,
+    key: active.dataset ? active.dataset.key ?? null : null,
+    label: labelOf(active),
+    index: [...element.querySelectorAll(FOCUSABLE)].indexOf(active),
+  };
+}
+
+/** Focus the redrawn element standing for the one focused before: the same id, the same board
+ * key, the same label at the same place, else the nearest control still enabled. */
+function refocus(element, mark) {
+  const all = [...element.querySelectorAll(FOCUSABLE)];
+  const usable = (candidate) => candidate && !candidate.disabled && candidate.getAttribute("tabindex") !== "-1";
+  const byKey = mark.key === null ? null
+    : all.find((candidate) => candidate.dataset && candidate.dataset.key === mark.key && candidate.hasAttribute("tabindex"));
+  let chosen = [mark.id && all.find((candidate) => candidate.id === mark.id), byKey,
+    all[mark.index] && labelOf(all[mark.index]) === mark.label ? all[mark.index] : null].find(usable);
+  if (!chosen) {
+    const near = all.map((candidate, index) => [Math.abs(index - mark.index), candidate]).filter(([, candidate]) => usable(candidate));
+    near.sort((a, b) => a[0] - b[0]);
+    chosen = near.length ? near[0][1] : null;
+  }
+  if (chosen) chosen.focus({ preventScroll: true });
+}
+
+/**
+ * Roles for screen readers in the SVG drawings under `element`, so that every renderer's board
+ * reads the same way: a drawing whose parts are labelled (squares, pieces) is a "group" rather
+ * than one "img" (an image's parts are hidden from screen readers, and its clickable squares
+ * would be controls nested in an image); a labelled part without a role of its own (a square
+ * no move goes through) is an "img" with its label. Clickable parts keep their "button".
+ * Cost: one query over the drawing per redraw.
+ */
+export function boardRoles(element) {
+  for (const part of element.querySelectorAll("svg [aria-label]:not([role])")) part.setAttribute("role", "img");
+  for (const drawing of element.querySelectorAll('svg[role="img"]')) {
+    if (drawing.querySelector("[aria-label], [tabindex]")) drawing.setAttribute("role", "group");
+  }
 }
 
 /** Plain text of a seat name or any value, never markup. */

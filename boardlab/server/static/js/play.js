@@ -219,6 +219,7 @@ function drawAll() {
   if (handOver === null) return;
   if (handOver) return drawHandOver(message);
   $("handover").hidden = true;
+  announceMoves(message);
   root.dataset.mode = page.replay.active ? "replay" : "live";
   page.shownSeat = message.seat;
   $("banner").textContent = page.replay.active ? page.replay.caption(message)
@@ -233,6 +234,24 @@ function drawAll() {
   const current = page.replay.active ? page.replay.number : null;
   drawMoves($("moves"), message, current, message.status === "finished" ? (number) => page.replay.show(number, message) : null);
   drawBoard(message);
+}
+
+/**
+ * Moves made since the last drawing, read out by screen readers (#announcer is a polite live
+ * region): "Black (Bea): d4N". Not on the first drawing (the banner and the move list say where the
+ * game stands), nor while replaying; at most the last three when several came at once.
+ */
+function announceMoves(message) {
+  const count = message.log.length;
+  const before = page.announced;
+  page.announced = count;
+  if (before === undefined || page.replay.active || count <= before) return;
+  const entries = message.log.slice(Math.max(before, count - 3));
+  const who = (seat) => {
+    const player = message.seats[seat] && message.seats[seat].name;
+    return player && player !== seatName(message, seat) ? `${seatName(message, seat)} (${player})` : seatName(message, seat);
+  };
+  $("announcer").textContent = entries.map((entry) => `${entry.by === "chance" ? "chance" : who(entry.by)}: ${entry.text}`).join(". ") + ".";
 }
 
 function drawBoard(message) {
