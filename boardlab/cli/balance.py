@@ -126,7 +126,7 @@ def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int
     err.print(f"balance {escape(game.id)}: {search.trials} candidates ({how}), {search.games} games each", soft_wrap=True)
 
     def tried(trial: Trial) -> None:
-        note = "dropped early" if trial.pruned else "drawn at random (proposed again)" if trial.note else ""
+        note = "; ".join(part for part in ("dropped early" if trial.pruned else "", trial.note) if part)
         err.print(f"  trial {trial.number}: {escape(variant_name(trial.options))}: score "
                   f"{'-' if not math.isfinite(trial.score) else f'{trial.score:.3f}'} over {trial.games} games"
                   f"{'; ' + note if note else ''}", soft_wrap=True)
