@@ -22,9 +22,11 @@ from rich.markup import escape
 
 from ..agents import make_agent
 from ..core.errors import BoardlabError, RefusedError
-from ..core.match import LogEntry, Match
+from ..core.decisions import Decision, think
+from ..core.match import Match
+from ..core.turns import Turn
 from ..core.records import Record
-from ..core.values import CHANCE, Player
+from ..core.values import CHANCE, Move, Player
 from .common import board_panel, default_computer
 
 HELP = """\
@@ -63,7 +65,7 @@ def seed_commitment(seed: int) -> str:
     return hashlib.sha256((seed % (1 << 256)).to_bytes(32, "big")).hexdigest()
 
 
-def chance_summary(entries: list[LogEntry], viewer: Player | None) -> list[str]:
+def chance_summary(entries: list[Turn], viewer: Player | None) -> list[str]:
     """The chance outcomes among ``entries`` as ``viewer`` may read them; a run of more than
     :data:`CHANCE_RUN_SHOWN` alike outcomes (a deal of 20 cards) is counted, not listed."""
     chance = [entry for entry in entries if entry.by == CHANCE]
@@ -204,48 +206,58 @@ class PlaySession:
 
     def computer_move(self, seat: Player) -> None:
         self.announce()
+        decision = self.match.pending()
+        assert decision is not None and decision.seat == seat
         hint = " (press Enter to make it move now)" if self.move_now_input is not None else ""
         with self.out.status(f"{escape(self.seat_label(seat))} is thinking...{hint}"):
-            move = self.think_or_move_now(seat)
+            move, failure = self.think_or_move_now(decision)
         before = len(self.match.log())
-        self.match.play(seat, move)
-        text = self.match.log()[before].text_for(self.announce_viewer())
+        self.match.decide(decision, move, failure=failure)
+        entry = self.match.log()[before]
+        text = entry.text_for(self.announce_viewer())
         self.announced = before + 1
-        self.out.print(f"[cyan]{escape(self.seat_label(seat))} plays[/cyan] [bold]{escape(text)}[/bold]")
+        note = f" [yellow](its thinking failed: {escape(failure)}; the fallback move)[/yellow]" if entry.note == "fallback" else ""
+        self.out.print(f"[cyan]{escape(self.seat_label(seat))} plays[/cyan] [bold]{escape(text)}[/bold]{note}")
         if not self.humans:
             self.show_board(None)
 
-    def think_or_move_now(self, seat: Player):
-        """The computer's move; with ``move_now_input``, a line typed meanwhile stops its search
-        and it plays the best move found so far."""
+    def think_or_move_now(self, decision: Decision) -> tuple[Move | None, str]:
+        """The computer's answer to ``decision`` (None and why, when its agent failed: the match
+        then plays the fallback move); with ``move_now_input``, a line typed meanwhile stops its
+        search and it plays the best move found so far."""
         source = self.move_now_input
-        agent = self.match.agents[seat]
-        if source is None or agent is None:
-            return self.match.think()
-        outcome: dict[str, object] = {}
+        outcome: dict[str, Move | BaseException] = {}
 
         def search() -> None:
             try:
-                outcome["move"] = self.match.think()
-            except BaseException as exc:  # handed to the main thread, which raises it
+                outcome["move"] = think(decision)
+            except BaseException as exc:  # handed to the main thread
                 outcome["error"] = exc
 
-        worker = threading.Thread(target=search, name="computer-move", daemon=True)
-        worker.start()
-        try:
-            while worker.is_alive():
-                ready, _, _ = select.select([source], [], [], 0.1)
-                if ready:
-                    source.readline()
-                    agent.interrupt()
-                    worker.join()
-        except BaseException:
-            agent.interrupt()  # Ctrl-C: stop the search too, then leave
-            worker.join()
-            raise
-        if "error" in outcome:
-            raise outcome["error"]  # type: ignore[misc]
-        return outcome["move"]
+        if source is None:
+            search()
+        else:
+            worker = threading.Thread(target=search, name="computer-move", daemon=True)
+            worker.start()
+            try:
+                while worker.is_alive():
+                    ready, _, _ = select.select([source], [], [], 0.1)
+                    if ready:
+                        source.readline()
+                        decision.agent.interrupt()
+                        worker.join()
+            except BaseException:
+                decision.agent.interrupt()  # Ctrl-C: stop the search too, then leave
+                worker.join()
+                raise
+        error = outcome.get("error")
+        if isinstance(error, Exception):
+            return None, repr(error)
+        if error is not None:
+            raise error  # KeyboardInterrupt, SystemExit: not the agent's failure
+        move = outcome["move"]
+        assert isinstance(move, Move)
+        return move, ""
 
     def human_turn(self, seat: Player) -> str | None:
         """Read commands until ``seat`` moves (None), undoes (None) or quits ("quit")."""
@@ -416,7 +428,7 @@ class PlaySession:
         parts = [self.history_item(entry, viewer) for entry in log]
         self.out.print(escape("   ".join(parts)))
 
-    def history_item(self, entry: LogEntry, viewer: Player) -> str:
+    def history_item(self, entry: Turn, viewer: Player) -> str:
         who = "chance" if entry.by == CHANCE else self.game.player_name(entry.by)
         note = f" ({entry.note})" if entry.note else ""
         return f"{entry.number}. {who} {entry.text_for(viewer)}{note}"

@@ -19,7 +19,8 @@ from .errors import (
 )
 from .encoding import ActionEncoding, ActionError, ObservationEncoding
 from .game import Game, check_position_fields
-from .match import UNDO_POLICIES, LogEntry, Match
+from .match import UNDO_POLICIES, Match
+from .turns import Turn
 from .options import Option
 from .progress import ProgressTracker
 from .records import Ending, Record, Seat
@@ -39,7 +40,6 @@ __all__ = [
     "GameOverError",
     "GamePluginError",
     "IllegalMoveError",
-    "LogEntry",
     "MATCH_ENDING_CODES",
     "Match",
     "Move",
@@ -59,6 +59,7 @@ __all__ = [
     "StaleMoveError",
     "State",
     "TERMINAL",
+    "Turn",
     "UNDO_POLICIES",
     "UnknownGameError",
     "UnsupportedAgentError",

@@ -6,7 +6,11 @@ games through it, so the rules of play around the rules of the game live here
 once:
 
 * **Seats.** Each seat is a person (``None``) or an :class:`~boardlab.core.agent.Agent`.
-  Computer players are handed ``state.resample(seat, rng)``, never the real state.
+* **Computer decisions** (:mod:`.decisions`): :meth:`pending` says what a computer seat is to
+  decide (its agent, the seed, ``state.resample(seat, rng)`` and never the real state, the
+  deadline); a driver thinks it where it likes and hands the answer to :meth:`decide`, which
+  plays it or, when the thinker failed, overran or chose an illegal move, the fallback move.
+  :meth:`play_computer` does both inline.
 * **Chance** is resolved from the game's seed as soon as it comes up, so a match
   always waits for a seat (or is over) and a seed reproduces a game.
 * **The log.** Every move is logged with who made it, when, and how it reads to
@@ -24,16 +28,18 @@ stable codes and changes nothing.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from .agent import Agent
+from .decisions import Decision, decision_seed, fallback_move, think, view_generator
 from .errors import GameOverError, IllegalMoveError, NotYourTurnError, RecordError, RefusedError, StaleMoveError
 from .game import Game
 from .records import Ending, Record, Seat
 from .state import State
+from .turns import Turn
 from .values import CHANCE, TERMINAL, Move, Player, Result
 
 #: ``never``: no take-backs. ``own``: a person takes back their own last decision and the
@@ -42,40 +48,7 @@ from .values import CHANCE, TERMINAL, Move, Player, Result
 UNDO_POLICIES = ("never", "own", "same_screen")
 
 Clock = Callable[[], float]
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One move of a match: its number (1-based ply), who made it (a seat or CHANCE),
-    when (seconds since the start), how it reads to each viewer, and a note
-    (``timeout`` when the clock made it)."""
-
-    number: int
-    by: Player
-    t: float
-    #: texts[0] for spectators, texts[seat + 1] for each seat; None: the notation for everybody
-    texts: tuple[str, ...] | None
-    notation: str
-    note: str = ""
-    #: the move's type (``Move.json_type``): lets a client group a run of alike moves (a deal)
-    kind: str = ""
-
-    def text_for(self, viewer: Player | None) -> str:
-        if self.texts is None:
-            return self.notation
-        return self.texts[0 if viewer is None else viewer + 1]
-
-    def to_json(self, viewer: Player | None) -> dict[str, Any]:
-        entry: dict[str, Any] = {
-            "number": self.number,
-            "by": "chance" if self.by == CHANCE else self.by,
-            "type": self.kind,
-            "text": self.text_for(viewer),
-            "t": round(self.t, 3),
-        }
-        if self.note:
-            entry["note"] = self.note
-        return entry
+log = logging.getLogger("boardlab.match")
 
 
 class Match:
@@ -85,7 +58,8 @@ class Match:
     ``start`` is an optional position string to start from. ``names`` label the
     seats (default: the agent's spec, or the game's seat name for a person).
     ``undo`` is one of :data:`UNDO_POLICIES`; ``move_seconds`` an optional time
-    limit per decision of a person; ``clock`` the time source (tests inject one).
+    limit per decision of a person; ``think_seconds`` per seat the wall time its computer
+    player may take for a decision (None: no limit); ``clock`` the time source (tests inject one).
     """
 
     def __init__(
@@ -98,6 +72,7 @@ class Match:
         names: Sequence[str] | None = None,
         undo: str = "own",
         move_seconds: float | None = None,
+        think_seconds: Sequence[float | None] | None = None,
         clock: Clock = time.monotonic,
     ) -> None:
         n = game.num_players
@@ -113,6 +88,11 @@ class Match:
             raise RefusedError(f"move_seconds={move_seconds!r}: a time limit is a positive number of seconds")
         if names is not None and len(names) != n:
             raise RefusedError(f"{len(names)} names for {n} seats", code="bad_seats")
+        if think_seconds is not None and len(think_seconds) != n:
+            raise RefusedError(f"{len(think_seconds)} thinking times for {n} seats", code="bad_seats")
+        for seconds in think_seconds or ():
+            if seconds is not None and not (seconds > 0 and seconds < float("inf")):
+                raise RefusedError(f"think_seconds {seconds!r}: a thinking time is a positive number of seconds")
         self.game = game
         self.agents: list[Agent | None] = agents
         self.seats: list[Seat] = [
@@ -124,12 +104,15 @@ class Match:
         ]
         self.undo_policy = undo
         self.move_seconds = move_seconds
+        self.think_seconds: list[float | None] = list(think_seconds) if think_seconds is not None else [None] * n
         self._clock = clock
         state = game.new_state(seed) if start is None else game.state_from_position(start, seed)
         self._state: State = state
         self.seed: int = state.seed
         self._view_rng = random.Random(f"views/{self.seed}")
-        self._log: list[LogEntry] = []
+        self._log: list[Turn] = []
+        #: how many leading turns a store (the server's) holds as they are now (:meth:`unstored`)
+        self._stored = 0
         self._ending: Ending | None = None
         self._draw_agreed: set[Player] = set()
         #: seats that resigned while another seat decided, in a game with a resignation move
@@ -207,6 +190,11 @@ class Match:
         self._resigning = resigning
         self._play_resignations()
 
+    def rename(self, seat: Player, name: str) -> None:
+        """Give ``seat`` a new name (an invited person who joined under their own)."""
+        self._check_seat(seat)
+        self.seats[seat] = Seat(name, self.seats[seat].agent)
+
     def restart_clock(self) -> None:
         """Start the current decision's time limit now (a room whose last guest just joined, a
         server that restarted: the time before is not the deciding person's)."""
@@ -251,13 +239,24 @@ class Match:
         }
         return view
 
-    def log(self, viewer: Player | None = None) -> list[LogEntry]:
-        """Every move so far as ``viewer`` may know it (use ``entry.text_for(viewer)``)."""
+    def log(self) -> list[Turn]:
+        """Every move so far; ``entry.text_for(viewer)`` is how it reads to a viewer."""
         return list(self._log)
 
     def log_json(self, viewer: Player | None = None, since: int = 0) -> list[dict[str, Any]]:
         """The log entries after move ``since`` as JSON for ``viewer``."""
         return [entry.to_json(viewer) for entry in self._log[since:]]
+
+    def unstored(self) -> tuple[int, list[Turn]]:
+        """What a store must write to catch up since :meth:`mark_stored`: how many leading turns
+        it keeps, and the turns after them (an undo takes turns back, so it may keep fewer
+        than it has). Cost: the new turns only, never the whole history."""
+        kept = min(self._stored, len(self._log))
+        return kept, self._log[kept:]
+
+    def mark_stored(self) -> None:
+        """The store holds every turn as it is now (its write of :meth:`unstored` succeeded)."""
+        self._stored = len(self._log)
 
     @property
     def decisions(self) -> int:
@@ -338,28 +337,75 @@ class Match:
         """What a computer player in ``seat`` is handed: a state resampled for that seat."""
         return self._state.resample(seat, self._view_rng)
 
-    def think(self) -> Move:
-        """The move the computer to move would make (not played). For drivers that run the
-        search elsewhere, use :meth:`agent_input` and the agent's spec instead."""
+    def pending(self) -> Decision | None:
+        """The decision a computer seat is to make now, or None (a person decides, or the match
+        is over). The seed is :func:`~.decisions.decision_seed` (match seed, seat, ply) and the
+        seat's state is resampled from it, so the same match thinks the same way in every
+        driver, and again after a restart. Hand the answer to :meth:`decide`."""
         seat = self.to_move()
-        if seat < 0 or self.agents[seat] is None:
-            raise RefusedError("no computer player decides now", code="not_computer_turn")
+        if seat < 0:
+            return None
         agent = self.agents[seat]
-        assert agent is not None
-        return agent.choose(self.agent_input(seat))
+        if agent is None:
+            return None
+        seed = decision_seed(self.seed, seat, self.ply)
+        state = self._state.resample(seat, view_generator(seed))
+        return Decision(seat, agent, seed, state, self.ply, self.think_seconds[seat])
 
-    def play_computer(self) -> Move:
-        """Let the computer to move decide and play its move; returns it."""
-        seat = self.to_move()
-        move = self.think()
-        try:
-            self._state.check_move(move)
-        except IllegalMoveError as exc:
-            raise RuntimeError(f"{self.seats[seat].name} chose an illegal move: {exc}") from None
-        self.play(seat, move)
+    def decide(self, decision: Decision, move: Move | str | None, *, agent: Agent | None = None,
+               failure: str = "") -> Move:
+        """Play the answer to ``decision`` (from :meth:`pending`); returns the move played.
+
+        ``move`` None means the thinker gave no answer (it failed or overran: ``failure`` says
+        how, for the log); then, as for an illegal answer, the seat plays
+        :func:`~.decisions.fallback_move` (noted ``fallback`` in the match log). ``agent`` is
+        the agent as a thinker in another process hands it back, memory included: it takes
+        the seat's place. :class:`StaleMoveError` when the match moved on since the decision
+        was made (an undo, a resignation): nothing is played then."""
+        if self.to_move() != decision.seat or self.ply != decision.ply or self.agents[decision.seat] is not decision.agent:
+            raise StaleMoveError(
+                f"the computer's decision for move {decision.ply + 1} came after the match moved on"
+            )
+        if agent is not None:
+            agent.check_supports(self.game.id)
+            self.agents[decision.seat] = agent
+        chosen: Move | None = None
+        if move is not None:
+            try:
+                chosen = self._state.parse_move(move) if isinstance(move, str) else self._checked(move)
+            except IllegalMoveError as exc:
+                failure = f"it chose an illegal move: {exc}"
+        if chosen is None:
+            # drawn again: a thinker that failed inline may have left its state half searched
+            knowledge = self._state.resample(decision.seat, view_generator(decision.seed))
+            chosen = fallback_move(knowledge, decision.seed)
+            log.warning("%s %s (seat %d, move %d): %s; playing the fallback move %s", self.game.id,
+                        decision.spec, decision.seat, decision.ply + 1, failure or "no answer came back", chosen)
+            self.play(decision.seat, chosen, note="fallback")
+        else:
+            self.play(decision.seat, chosen)
+        return chosen
+
+    def _checked(self, move: Move) -> Move:
+        if not isinstance(move, Move):
+            raise IllegalMoveError(f"{_text(move)}: not a move")
+        self._state.check_move(move)
         return move
 
-    def play_computers(self, on_move: Callable[[LogEntry], None] | None = None) -> int:
+    def play_computer(self) -> Move:
+        """Let the computer to move decide inline (:func:`~.decisions.think`) and play its
+        move (or the fallback move if it fails); returns the move played."""
+        decision = self.pending()
+        if decision is None:
+            raise RefusedError("no computer player decides now", code="not_computer_turn")
+        try:
+            move: Move | None = think(decision)
+            failure = ""
+        except Exception as exc:  # an agent's bug costs it the decision, never the match
+            move, failure = None, f"it failed: {exc!r}"
+        return self.decide(decision, move, failure=failure)
+
+    def play_computers(self, on_move: Callable[[Turn], None] | None = None) -> int:
         """Play computer decisions until a person decides or the match is over; returns how
         many were played. ``on_move`` sees each new log entry (chance outcomes included)."""
         played = 0
@@ -373,7 +419,7 @@ class Match:
         return played
 
     def play_out(self, before_decision: Callable[[State], None] | None = None) -> Result:
-        """Play a match of computers only to its end (the lab's loop); returns the result.
+        """Play a match of computers only to its end, thinking inline; returns the result.
 
         ``before_decision(state)`` is an analyst's hook (the lab's metrics): it is handed the
         real state, hidden parts included, before every decision, and must not change it.
@@ -407,6 +453,7 @@ class Match:
         while len(self._log) > target:
             self._log.pop()
             taken.append(self._state.undo())
+        self._stored = min(self._stored, target)
         self._draw_agreed.clear()
         for agent in self.agents:
             if agent is not None:
@@ -526,7 +573,7 @@ class Match:
         notation = str(move)
         state.apply(move)
         stamp = self.elapsed() if t is None else t
-        self._log.append(LogEntry(state.ply, by, stamp, texts, notation, note, move.json_type()))
+        self._log.append(Turn(state.ply, by, stamp, texts, notation, note, move.json_type(), move))
         self._decision_began = self._clock()
 
     def _resolve_chance(self) -> None:
@@ -538,6 +585,7 @@ class Match:
         """Play ``record``'s moves as they were made (each one checked), keeping their times."""
         state = self._state
         self._log.clear()
+        self._stored = 0
         # the constructor resolved opening chance already; start again from the record's start
         while state.history:
             state.undo()
@@ -563,4 +611,4 @@ def _text(move: Any) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-__all__ = ["LogEntry", "Match", "UNDO_POLICIES"]
+__all__ = ["Match", "Turn", "UNDO_POLICIES"]

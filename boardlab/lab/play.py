@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents import agent_seed, make_agent
+from ..agents import make_agent
 from ..core.agent import Agent
 from ..core.errors import OptionError
 from ..core.game import Game
@@ -107,9 +107,8 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
     game = _plan_game(plan)
     seed = game_seed(plan.seed, index)
     seating = seat_agents(plan, game.num_players, index)
-    agents: list[Agent | None] = [
-        make_agent(plan.agents[agent], seed=agent_seed(seed, seat), game=game) for seat, agent in enumerate(seating)
-    ]
+    # no seed of their own: the match seeds every decision from the game's seed (Match.pending)
+    agents: list[Agent | None] = [make_agent(plan.agents[agent], game=game) for agent in seating]
     spent: list[list[float]] = [[] for _ in agents]
     if plan.time_decisions:
         for agent, seconds in zip(agents, spent):

@@ -24,7 +24,9 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ..agents import make_agent
 from ..agents.analysis import analyse, hint_spec
+from ..core.decisions import Decision
 from ..core.errors import GameOverError, NotYourTurnError, RefusedError
 from ..core.records import Record
 from ..core.seeds import derive_seed
@@ -123,9 +125,10 @@ class Hints:
             spec = hint_spec(room.game)
             seed = derive_seed(room.row.seed, HINT_SEED_OFFSET + ply)
             view = room.match.agent_input(acting)  # the seat's own knowledge: hidden parts re-drawn
+            decision = Decision(acting, make_agent(spec, game=room.game), seed, view, ply, HINT_DEADLINE_SECONDS)
             self._busy.add(room_id)
         try:
-            text = await service.computer.choose(spec, seed, view, HINT_DEADLINE_SECONDS)
+            text = (await service.computer.choose(decision, HINT_DEADLINE_SECONDS)).move
         finally:
             self._busy.discard(room_id)
         if text is None:

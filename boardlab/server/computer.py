@@ -1,13 +1,14 @@
 """The computer thinks here: a pool of processes, off the event loop.
 
-A search is handed only what the match hands a computer player: the agent's spec, a
-seed, and :meth:`Match.agent_input` (a state resampled for its seat, never the real
-one). The worker rebuilds the agent with :func:`boardlab.agents.make_agent` and sends
-back the move's notation. The search is told the level's deadline and answers by then
-with the best move it has found; one that still outlives it (a stuck or crashed worker)
-is abandoned, the room plays the rules' default move or the one-ply best move instead
-(never a random one), and a broken pool is replaced, so one room's search never holds up
-another room's moves.
+A search is handed only what the match says is to be decided (:meth:`Match.pending`: the
+seat's agent, its seed, a state resampled for its seat and never the real one, its
+deadline). The worker thinks with :func:`boardlab.core.decisions.think` and sends back the
+move's notation and the agent as the search left it, which the room keeps in the seat, so
+an agent's memory between moves survives the trip. The search is told the deadline and
+answers by then with the best move it has found; one that still outlives it (a stuck or
+crashed worker) is abandoned and the match plays its fallback move instead (the rules'
+default move or the one-ply best move, never a random one), and a broken pool is
+replaced, so one room's search never holds up another room's moves.
 
 Searches are scheduled, not served first come: at most one search per worker is in the
 pool at a time, and the next one is picked by priority, then age. A decision a person is
@@ -21,6 +22,8 @@ never by a fallback made of the wait.
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import heapq
 import itertools
 import logging
@@ -31,10 +34,10 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ..agents import make_agent
+from ..core.agent import Agent
+from ..core.decisions import Decision
+from ..core.decisions import think as think_inline
 from ..core.registry import game_ids
-from ..core.state import State
-from ..core.values import Move
 
 log = logging.getLogger("boardlab.server")
 #: how often a worker checks that the server that started it still runs
@@ -45,22 +48,20 @@ PERSON, COMPUTERS = 0, 1
 THREADS = 2
 
 
-def think(spec: str, seed: int, state: State, cap: float | None = None) -> str:
-    """Run in a worker: the move the agent ``spec`` (seeded with ``seed``) chooses in ``state``,
-    its search capped at ``cap`` seconds of wall time: a search cut short by the cap plays the
-    best move it has found so far."""
-    agent = make_agent(spec, seed=seed, game=state.game)
-    agent.limit_time(cap)
-    return str(agent.choose(state))
+def think(decision: Decision) -> tuple[str, Agent]:
+    """Run in a worker: the notation of the move ``decision``'s agent chooses, and the agent as
+    the search left it (what it remembers between moves goes back to the room)."""
+    return str(think_inline(decision)), decision.agent
 
 
-def fallback_move(state: State, seed: int) -> Move:
-    """What the room plays when no answer came back: the rules' own default move (as a
-    clock's timeout plays), else the best move one ply ahead. Never a random move."""
-    move = state.default_move()
-    if move is not None:
-        return move
-    return make_agent("greedy", seed=seed, game=state.game).choose(state)
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """What came back from a search: the move's notation and the agent after it, or no move
+    (None) and why, for :meth:`Match.decide` to play the fallback move."""
+
+    move: str | None
+    agent: Agent | None = None
+    failure: str = ""
 
 
 def _serve_parent(parent: int) -> None:
@@ -173,44 +174,44 @@ class ComputerPlayers:
         for entry in skipped:
             heapq.heappush(self._queue, entry)
 
-    async def choose(
-        self,
-        spec: str,
-        seed: int,
-        state: State,
-        deadline: float,
-        cap: float | None = None,
-        priority: int = PERSON,
-    ) -> str | None:
-        """The notation of the agent's move, or None when the search failed or took longer
-        than ``deadline`` seconds from its start (the caller then plays a fallback move).
-        ``cap`` (at most the deadline) is told to the search, which then answers with its best
-        move so far in time. ``priority`` places it in the queue (:data:`PERSON` first)."""
+    async def choose(self, decision: Decision, wait: float, priority: int = PERSON) -> Answer:
+        """Think ``decision`` in the pool; give up after ``wait`` seconds from the search's start
+        (its deadline and a grace for the hand-over between processes). The search itself is
+        told the decision's deadline and answers with its best move so far in time. A failed
+        or abandoned search gives an :class:`Answer` without a move. ``priority`` places it in
+        the queue (:data:`PERSON` first)."""
         if self._executor is None:
             self.start()
         await self._turn(priority)
         assert self._executor is not None
         loop = asyncio.get_running_loop()
-        cap = deadline if cap is None else min(cap, deadline)
+        if not isinstance(self._executor, ProcessPoolExecutor):
+            # a thread shares the room's objects: it gets its own agent, as a worker process would,
+            # so a search the room gave up on never touches the agent of the next decision
+            decision = dataclasses.replace(decision, agent=copy.deepcopy(decision.agent))
         try:
-            future = loop.run_in_executor(self._executor, think, spec, seed, state, cap)
+            future = loop.run_in_executor(self._executor, think, decision)
         except BaseException:
             self._release(priority)
             raise
         # the worker stays busy until the search really ends, even after the room gave up on it:
         # its slot is given on only then, so the pool never holds more searches than workers
         future.add_done_callback(lambda done: self._finished(done, priority))
+        spec = decision.spec
         try:
-            return await asyncio.wait_for(asyncio.shield(future), deadline)
+            move, agent = await asyncio.wait_for(asyncio.shield(future), wait)
+            return Answer(move, agent)
         except asyncio.TimeoutError:
-            log.warning("computer %s took longer than %.0f s; playing a fallback move", spec, deadline)
+            log.warning("computer %s took longer than %.0f s; playing a fallback move", spec, wait)
+            return Answer(None, failure=f"no answer in {wait:.1f} s")
         except BrokenProcessPool:
             log.error("the computer's process pool broke (a worker died); starting a new one")
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = self._new_executor()
-        except Exception:  # an agent's bug must not take the room down: it is logged, the room goes on
+            return Answer(None, failure="its worker process died")
+        except Exception as exc:  # an agent's bug must not take the room down: it is logged, the room goes on
             log.exception("computer %s failed to choose a move", spec)
-        return None
+            return Answer(None, failure=f"it failed: {exc!r}")
 
     def close(self) -> None:
         for _priority, _order, turn in self._queue:
@@ -221,4 +222,4 @@ class ComputerPlayers:
             self._executor = None
 
 
-__all__ = ["COMPUTERS", "ComputerPlayers", "PERSON", "fallback_move", "think"]
+__all__ = ["Answer", "COMPUTERS", "ComputerPlayers", "PERSON", "think"]

@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..agents import agent_seed, make_agent
+from ..agents import make_agent
 from ..core.agent import Agent
 from ..core.errors import OptionError
 from ..core.game import Game
@@ -24,7 +24,7 @@ from ..core.records import Ending, Record, Seat
 from ..core.registry import load
 from ..core.values import Player
 from .errors import BadTokenError, MissingTokenError, NotYourSeatError
-from .levels import DEFAULT_LEVEL, LEVELS, level_spec
+from .levels import DEADLINE_SECONDS, DEFAULT_LEVEL, LEVELS, level_spec
 from .storage import MoveRow, RoomRow, SeatRow, StoredRoom
 
 #: who sits in a seat: a person at the creator's screen, an invited person, the computer
@@ -80,8 +80,8 @@ class Room:
     game: Game
     match: Match
     seats: list[SeatRow]
-    #: the moves storage holds, to write only what changed
-    stored: list[MoveRow]
+    #: how many moves storage holds (an undo deletes those after the ones kept)
+    stored_moves: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: set when memory may be ahead of storage (a failed write): reload before the next action
     stale: bool = False
@@ -235,22 +235,24 @@ def state_message(room: Room, viewer: Player | None, held: list[Player]) -> dict
     }
 
 
-def match_rows(match: Match) -> list[MoveRow]:
-    """The match's moves as storage rows (the record's notation, who, when, the log's note)."""
-    record = match.record()
-    notes = [entry.note for entry in match.log()]
-    return [
-        MoveRow(number, text, by, t, notes[number - 1] if number - 1 < len(notes) else "")
-        for number, (text, by, t) in enumerate(zip(record.moves, record.movers, record.times), 1)
-    ]
+def turn_rows(match: Match) -> list[MoveRow]:
+    """Every turn of the match as storage rows (a new room's opening chance, say)."""
+    return [MoveRow.from_turn(turn) for turn in match.log()]
 
 
-def seat_agent(game: Game, seat: SeatRow, seed: int) -> Agent | None:
-    """The agent object in a computer seat (the match needs it to know the seat is a computer's,
-    and to answer draw offers); the search itself runs in the pool from its spec."""
+def seat_agent(game: Game, seat: SeatRow) -> Agent | None:
+    """The agent in a computer seat, built once per room in memory: it thinks every decision of
+    the seat (in the pool, which hands it back with what it learned) and answers draw offers.
+    Its seed does not matter: the match seeds each decision (:meth:`Match.pending`)."""
     if seat.kind != "computer":
         return None
-    return make_agent(seat.spec, seed=agent_seed(seed, seat.seat), game=game)
+    return make_agent(seat.spec, game=game)
+
+
+def think_seconds(seats: list[SeatRow]) -> list[float | None]:
+    """Per seat, how long its computer may think a decision: its level's deadline."""
+    longest = max(DEADLINE_SECONDS.values())
+    return [DEADLINE_SECONDS.get(seat.level or "", longest) if seat.kind == "computer" else None for seat in seats]
 
 
 def computer_spec(game: Game, choice: SeatChoice) -> str:
@@ -263,7 +265,7 @@ def build_match(stored: StoredRoom, clock: Callable[[], float]) -> tuple[Game, M
     included), the ending and what was pending (a draw offer, a queued resignation) restored."""
     row = stored.room
     game = load(row.game, players=row.players, **row.options)
-    agents = [seat_agent(game, seat, row.seed) for seat in stored.seats]
+    agents = [seat_agent(game, seat) for seat in stored.seats]
     record = Record(
         game_id=row.game,
         players=row.players,
@@ -277,20 +279,13 @@ def build_match(stored: StoredRoom, clock: Callable[[], float]) -> tuple[Game, M
         notes=[move.note for move in stored.moves],
         ending=None if row.ending is None else Ending(row.ending["code"], row.ending.get("seat")),
     )
-    match = Match.from_record(record, agents, undo=row.undo, move_seconds=row.move_seconds, clock=clock)
+    match = Match.from_record(
+        record, agents, undo=row.undo, move_seconds=row.move_seconds, think_seconds=think_seconds(stored.seats), clock=clock
+    )
     pending = row.pending or {}
     match.restore_pending(pending.get("draw_offer", []), pending.get("resigning", []))
+    match.mark_stored()
     return game, match
-
-
-def shared_prefix(stored: list[MoveRow], rows: list[MoveRow]) -> int:
-    """How many leading moves storage already holds as they are now."""
-    count = 0
-    for old, new in zip(stored, rows):
-        if old.text != new.text or old.by != new.by:
-            break
-        count += 1
-    return count
 
 
 def default_undo(choices: list[SeatChoice]) -> str:
@@ -320,12 +315,12 @@ __all__ = [
     "default_name",
     "default_undo",
     "hash_secret",
-    "match_rows",
     "new_room_id",
     "new_secret",
     "public_seats",
     "room_summary",
     "seat_agent",
-    "shared_prefix",
     "state_message",
+    "think_seconds",
+    "turn_rows",
 ]

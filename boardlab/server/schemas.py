@@ -122,7 +122,10 @@ class StateMessage(BaseModel):
     log_start: int = Field(
         description="0 over HTTP; on the WebSocket, how many log entries of the previous message stay (the rest is replaced by 'log')"
     )
-    log: list[dict[str, Any]] = Field(description="the moves as this seat may know them, from entry log_start on")
+    log: list[dict[str, Any]] = Field(
+        description="the played turns as this seat may know them, from entry log_start on: number, by, type, "
+        "text, t, note (timeout, fallback) and move (its structure, as in legal_moves; null where it is hidden)"
+    )
     legal_moves: list[dict[str, Any]] = Field(description="move.to_json() of each legal move, only to the seat that decides")
 
 

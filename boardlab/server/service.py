@@ -30,9 +30,8 @@ from ..core.errors import BoardlabError, OptionError, RefusedError, StaleMoveErr
 from ..core.match import UNDO_POLICIES, Match
 from ..core.records import Record
 from ..core.registry import load
-from ..core.seeds import derive_seed
 from ..core.values import Player
-from .computer import ComputerPlayers, fallback_move
+from .computer import ComputerPlayers
 from .fairness import check_new_room, computers_only, priority
 from .idle import sweep_forever
 from .errors import (
@@ -43,7 +42,7 @@ from .errors import (
     UnknownRoomError,
     WaitingForPlayersError,
 )
-from .levels import DEADLINE_SECONDS, DEFAULT_LEVEL
+from .levels import DEFAULT_LEVEL
 from .rooms import (
     FINISHED,
     HUMAN,
@@ -56,16 +55,16 @@ from .rooms import (
     default_name,
     default_undo,
     hash_secret,
-    match_rows,
     new_room_id,
     new_secret,
     room_summary,
     seat_agent,
-    shared_prefix,
     state_message,
+    think_seconds,
+    turn_rows,
 )
 from .settings import Settings
-from .storage import Change, RoomRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
+from .storage import Change, MoveRow, RoomRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
 from .watchers import Message, Watcher
 from .writer import GroupCommitter
 
@@ -177,7 +176,7 @@ class RoomService:
             if room is None:
                 stored = await self._load(room_id)
                 game, match = build_match(stored, self.settings.clock)
-                room = Room(stored.room, game, match, stored.seats, stored.moves)
+                room = Room(stored.room, game, match, stored.seats, len(stored.moves))
                 self._rooms[room_id] = room
         room.used = self.settings.clock()
         self._schedule(room)
@@ -201,7 +200,7 @@ class RoomService:
         """Rebuild ``room`` in place from storage (its lock and watchers stay)."""
         stored = await self._load(room.id)
         room.game, room.match = build_match(stored, self.settings.clock)
-        room.row, room.seats, room.stored = stored.room, stored.seats, stored.moves
+        room.row, room.seats, room.stored_moves = stored.room, stored.seats, len(stored.moves)
         room.stale = False
         room.forget_log_after(0)  # what watchers hold may be what another server replaced
         self._broadcast(room)
@@ -260,7 +259,7 @@ class RoomService:
                 invites[seat] = new_secret()
                 seat_row.invite_hash = hash_secret(invites[seat])
             seats.append(seat_row)
-        agents = [seat_agent(game, seat_row, seed) for seat_row in seats]
+        agents = [seat_agent(game, seat_row) for seat_row in seats]
         match = Match(
             game,
             agents,
@@ -268,6 +267,7 @@ class RoomService:
             names=[seat_row.name for seat_row in seats],
             undo=undo,
             move_seconds=request.move_seconds,
+            think_seconds=think_seconds(seats),
             clock=self.settings.clock,
         )
         now = time.time()
@@ -275,9 +275,11 @@ class RoomService:
             new_room_id(), game.id, n, dict(game.options), seed, None, undo, request.move_seconds,
             WAITING if invites else PLAYING, created=now, updated=now,
         )
-        room = Room(row, game, match, seats, match_rows(match))
+        rows = turn_rows(match)
+        match.mark_stored()
+        room = Room(row, game, match, seats, len(rows))
         try:
-            await self._committer.write(StoredRoom(row, seats, room.stored))
+            await self._committer.write(StoredRoom(row, seats, rows))
         except Exception as exc:
             log.exception("creating a room failed")
             raise StorageUnavailableError(f"the room could not be saved ({type(exc).__name__}); nothing was created") from None
@@ -301,24 +303,14 @@ class RoomService:
                     seat.token_hash = hash_secret(token)
                     if name is not None:
                         seat.name = name
+                        room.match.rename(seat.seat, name)
                     claimed.append(seat.seat)
-                    # a fresh match from the record: the clock of the first decision starts now
-                    room.match = self._rebuilt(room)
+                    room.match.restart_clock()  # the time before the guest came is not theirs
                     return SeatClaim(seat.seat, seat.invite_hash, seat.token_hash, name)
             raise BadInviteError(f"room {room_id}: this invite code is not valid here")
 
         room, message = await self._change(room_id, claim, lambda room: (claimed, None), conflict=SeatTakenError)
         return token, claimed[0], message
-
-    def _rebuilt(self, room: Room) -> Match:
-        return Match.from_record(
-            room.match.record(),
-            room.match.agents,
-            names=[seat.name for seat in room.seats],
-            undo=room.row.undo,
-            move_seconds=room.row.move_seconds,
-            clock=self.settings.clock,
-        )
 
     # --- acting ---------------------------------------------------------------------------
     async def state(self, room_id: str, token: str | None, seat: Player | None) -> Message:
@@ -431,15 +423,15 @@ class RoomService:
         one transaction, against the revision the change was made on. On any failure the action
         is refused and the room reloaded from storage (at once in the background, so that its
         computer and clock go on)."""
-        rows = match_rows(room.match)
-        keep = shared_prefix(room.stored, rows)
+        keep, turns = room.match.unstored()
+        rows = [MoveRow.from_turn(turn) for turn in turns]
         result = room.match.result()
         status = room.status
         ending = None if room.match.ending is None else room.match.ending.to_json()
         pending = room.pending()
         result_json = None if result is None else result.to_json()
         fields = {"status": status, "ending": ending, "pending": pending, "result": result_json}
-        change = Change(room.id, room.revision, keep, rows[keep:], fields, claim, takes_back=keep < len(room.stored))
+        change = Change(room.id, room.revision, keep, rows, fields, claim, takes_back=keep < room.stored_moves)
         try:
             await self._committer.write(change)
         except asyncio.CancelledError:
@@ -452,7 +444,8 @@ class RoomService:
             self._recover(room)
             log.exception("room %s: saving a change failed", room.id)
             raise StorageUnavailableError(f"room {room.id}: the change could not be saved ({type(exc).__name__}); nothing was changed") from None
-        room.stored = rows
+        room.match.mark_stored()
+        room.stored_moves = keep + len(rows)
         room.forget_log_after(keep)
         room.row.revision += 1
         room.row.updated = time.time()
@@ -531,30 +524,24 @@ class RoomService:
             async with room.lock:
                 if room.stale or room.status != PLAYING or not room.match.computer_to_move():
                     return
-                seat = room.match.to_move()
-                revision, ply = room.revision, room.match.ply
-                seat_row = room.seats[seat]
-                # the seed depends on the room and the position: a resumed room thinks the same way
-                seed = derive_seed(room.row.seed, ply)
-                state = room.match.agent_input(seat)
-            deadline = DEADLINE_SECONDS.get(seat_row.level or "", max(DEADLINE_SECONDS.values()))
-            # the search is capped at the deadline and answers with its best move by then; the grace
-            # covers the hand-over between processes
-            text = await self.computer.choose(
-                seat_row.spec, seed, state, deadline + self.settings.think_grace_seconds, cap=deadline,
-                priority=priority(room),
+                decision = room.match.pending()
+                assert decision is not None
+                revision = room.revision
+            # the search is told the seat's deadline and answers with its best move by then; the
+            # grace covers the hand-over between processes
+            assert decision.deadline is not None
+            answer = await self.computer.choose(
+                decision, decision.deadline + self.settings.think_grace_seconds, priority=priority(room)
             )
             async with room.lock:
                 if room.stale or room.revision != revision:
                     continue  # an undo, a resignation, a draw came first: think again if still needed
+                if answer.move is None:
+                    log.error("room %s: computer %s: %s; playing the fallback move", room.id, decision.spec, answer.failure)
                 try:
-                    if text is None:
-                        raise RefusedError("no move came back")
-                    room.match.play(seat, text, ply=ply)
-                except BoardlabError as exc:
-                    fallback = fallback_move(room.match.agent_input(seat), seed)
-                    log.error("room %s: computer %s: %s; playing %s instead", room.id, seat_row.spec, exc, fallback)
-                    room.match.play(seat, fallback, ply=ply)
+                    room.match.decide(decision, answer.move, agent=answer.agent, failure=answer.failure)
+                except StaleMoveError:
+                    continue  # the room was rebuilt from storage meanwhile, with agents of its own
                 try:
                     await self._commit(room)
                 except BoardlabError:

@@ -51,6 +51,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, RowMapping, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from ..core.turns import Turn
+
 metadata = MetaData()
 
 rooms = Table(
@@ -132,11 +134,19 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class MoveRow:
+    """What storage keeps of a played turn (:class:`~boardlab.core.turns.Turn`): enough to
+    replay it (its notation and who decided it), its time and its note. The per-viewer texts
+    and the move's structure are worked out again by the replay."""
+
     number: int
     text: str
     by: int
     t: float
     note: str = ""
+
+    @classmethod
+    def from_turn(cls, turn: Turn) -> "MoveRow":
+        return cls(turn.number, turn.notation, turn.by, turn.t, turn.note)
 
 
 @dataclass

@@ -258,11 +258,11 @@ def test_levels_name_the_computer_for_every_game() -> None:
 def test_a_long_run_of_alike_chance_outcomes_is_counted_not_listed() -> None:
     # issue 15 item 12: Territories opened with 21 deal(...) announcements
     from boardlab.cli.play import chance_summary
-    from boardlab.core import LogEntry
+    from boardlab.core import Turn
 
-    deal = [LogEntry(n, CHANCE, 0.0, None, f"deal(c{n})", "", "deal") for n in range(1, 21)]
-    first = LogEntry(21, CHANCE, 0.0, None, "P1=seat0", "", "first_player")
-    decision = LogEntry(22, 0, 0.0, None, "end", "", "end_turn")
+    deal = [Turn(n, CHANCE, 0.0, None, f"deal(c{n})", "", "deal") for n in range(1, 21)]
+    first = Turn(21, CHANCE, 0.0, None, "P1=seat0", "", "first_player")
+    decision = Turn(22, 0, 0.0, None, "end", "", "end_turn")
     assert chance_summary([*deal, first, decision], None) == ["deal ×20", "P1=seat0"]
     assert chance_summary(deal[:3], None) == ["deal(c1)", "deal(c2)", "deal(c3)"]
 

@@ -82,8 +82,12 @@ def test_each_viewer_reads_the_log_as_it_may_know_it() -> None:
     assert deal_of_p2.text_for(1).startswith("secret1=")
     assert deal_of_p2.text_for(0) == deal_of_p2.text_for(None) == "P2 was dealt a secret"
     assert match.log_json(0)[1] == {
-        "number": 2, "by": "chance", "type": "secret", "text": "P2 was dealt a secret", "t": 0.0
+        "number": 2, "by": "chance", "type": "secret", "text": "P2 was dealt a secret", "t": 0.0, "move": None
     }
+    # the move's structure goes only to whoever may read it whole: its owner, never the others
+    own = match.log_json(1)[1]
+    assert own["text"].startswith("secret1=") and own["move"] == deal_of_p2.move.to_json() and own["move"]["text"] == own["text"]
+    assert match.log_json(None)[1]["move"] is None
 
 
 def test_computer_players_are_handed_a_resampled_state() -> None:

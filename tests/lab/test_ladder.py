@@ -176,15 +176,17 @@ def test_a_new_docs_file_starts_with_the_method(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_each_level_of_towers_scores_more_than_the_one_below(tmp_path: Path) -> None:
-    """A short ladder with the real levels: 10 games per pair (the docs' table plays 100 or more)."""
+    """A short ladder with the real levels: 20 games per pair (the docs' table plays 100 or more;
+    in Towers, where the first mover wins most games, easy beats beginner only about 63% of the time,
+    so 10 games are a coin toss)."""
     game = boardlab.load("towers", players=2)
     agents = ladder_agents(game)
-    study = ladder_study("towers", agents, default_pairs(agents), games=10, seed=0)
+    study = ladder_study("towers", agents, default_pairs(agents), games=20, seed=0)
     folder = LadderFolder(tmp_path, study)
     play_ladder(study, make_executor("process", 2), folder, "test", 2)
     summary = summarize(game, agents, *read_lines([folder.folder]))
     for row in summary["pairs"]:
-        assert row["games"] == 10
+        assert row["games"] == 20
         assert row["score"] > 0.5, f"{row['stronger']} scored {row['score']:.0%} against {row['weaker']}"
 
 

@@ -16,6 +16,8 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from httpx import Response
 
+from boardlab.core.agent import Agent
+from boardlab.core.decisions import Decision
 from boardlab.server import Settings, create_app
 from boardlab.server import computer as computer_module
 from boardlab.server.rooms import Room
@@ -151,7 +153,7 @@ class SlowThinker:
         self.started = threading.Event()
         self.real = computer_module.think
 
-    def __call__(self, spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
+    def __call__(self, decision: Decision) -> tuple[str, Agent]:
         self.started.set()
         self.release.wait(self.hold)
-        return self.real(spec, seed, state, cap)
+        return self.real(decision)

@@ -15,6 +15,8 @@ import boardlab
 import boardlab.agents
 from boardlab import Record
 from boardlab.agents.analysis import analyse
+from boardlab.core.agent import Agent
+from boardlab.core.decisions import Decision
 from boardlab.core.match import Match
 from boardlab.server import analysis as analysis_module
 from boardlab.server import computer as computer_module
@@ -108,9 +110,9 @@ def test_a_hint_is_worked_out_from_the_seats_own_view_never_the_real_state(
     searched: list[boardlab.State] = []
     real_think = computer_module.think
 
-    def thinking(spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
-        searched.append(state)
-        return real_think(spec, seed, state, cap)
+    def thinking(decision: Decision) -> tuple[str, Agent]:
+        searched.append(decision.state)
+        return real_think(decision)
 
     monkeypatch.setattr(Match, "agent_input", recording)
     monkeypatch.setattr(computer_module, "think", thinking)

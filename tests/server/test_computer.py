@@ -4,6 +4,7 @@ process pool for every game; a search that the room outran is thrown away."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 import time
 from pathlib import Path
@@ -14,7 +15,9 @@ import pytest
 import boardlab
 import boardlab.agents
 from boardlab.server import computer as computer_module
-from boardlab.server import service as service_module
+from boardlab.server import levels as levels_module
+from boardlab.core.agent import Agent
+from boardlab.core.decisions import Decision
 from boardlab.server.computer import ComputerPlayers
 from tests.server.harness import Harness, SlowThinker, make_harness
 
@@ -60,7 +63,7 @@ def test_a_search_the_room_outran_is_thrown_away(server: Harness, slow: SlowThin
 def test_a_search_past_its_deadline_gives_way_to_a_fallback_move(
     database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slow: SlowThinker
 ) -> None:
-    monkeypatch.setitem(service_module.DEADLINE_SECONDS, "easy", 0.2)
+    monkeypatch.setitem(levels_module.DEADLINE_SECONDS, "easy", 0.2)
     with make_harness(database_url, tmp_path, think_grace_seconds=0.0) as server:
         created = server.create("towers", ["here", "computer:easy"])
         moved = server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0).json()
@@ -86,12 +89,13 @@ def test_a_search_capped_by_the_deadline_answers_with_its_own_best_move(
     caps: list[float | None] = []
     real = computer_module.think
 
-    def recording(spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
-        caps.append(cap)
-        return real("mcts:iterations=100000000", seed, state, cap)
+    def recording(decision: Decision) -> tuple[str, Agent]:
+        caps.append(decision.deadline)
+        endless = boardlab.agents.make_agent("mcts:iterations=100000000", game=decision.state.game)
+        return real(dataclasses.replace(decision, agent=endless))
 
     monkeypatch.setattr(computer_module, "think", recording)
-    monkeypatch.setitem(service_module.DEADLINE_SECONDS, "hard", 0.5)
+    monkeypatch.setitem(levels_module.DEADLINE_SECONDS, "hard", 0.5)
     with make_harness(database_url, tmp_path, think_grace_seconds=5.0) as server:
         created = server.create("towers", ["here", "computer:hard"])
         began = time.monotonic()
@@ -102,7 +106,7 @@ def test_a_search_capped_by_the_deadline_answers_with_its_own_best_move(
 
 
 def test_a_failing_agent_does_not_take_the_room_down(server: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
+    def broken(decision: Decision) -> tuple[str, Agent]:
         raise RuntimeError("the agent has a bug")
 
     monkeypatch.setattr(computer_module, "think", broken)
@@ -112,10 +116,9 @@ def test_a_failing_agent_does_not_take_the_room_down(server: Harness, monkeypatc
 
 
 def test_the_worker_processes_think_for_every_game() -> None:
-    """Each game's resampled state travels to a spawned worker, which rebuilds the level's
-    agent there and sends back a legal move."""
+    """Each game's decision (the level's agent and the seat's resampled state) travels to a
+    spawned worker, which sends back a legal move and the agent as its search left it."""
     from boardlab.agents import seat_agents
-    from boardlab.server.levels import level_spec
 
     async def think_everywhere() -> None:
         pool = ComputerPlayers(1)
@@ -123,12 +126,15 @@ def test_the_worker_processes_think_for_every_game() -> None:
         try:
             for game_id in PRODUCT_GAMES:
                 game = boardlab.load(game_id)
-                match = boardlab.Match(game, seat_agents(game, ["human"] * game.num_players), seed=5)
-                seat = match.to_move()
-                spec = level_spec(game, "easy")
-                text = await pool.choose(spec, 11, match.agent_input(seat), deadline=120)
-                assert text is not None, f"{game_id}: no move came back from {spec}"
-                match.play(seat, text, ply=match.ply)  # legal in the real state
+                match = boardlab.Match(game, seat_agents(game, ["easy"] * game.num_players), seed=5)
+                decision = match.pending()
+                assert decision is not None
+                answer = await pool.choose(decision, wait=120)
+                assert answer.move is not None, f"{game_id}: no move came back from {decision.spec}"
+                assert answer.agent is not None and answer.agent is not decision.agent  # it crossed processes
+                assert answer.agent.spec() == decision.spec
+                match.decide(decision, answer.move, agent=answer.agent)  # legal in the real state
+                assert match.log()[-1].note == "" and match.agents[decision.seat] is answer.agent
         finally:
             pool.close()
 

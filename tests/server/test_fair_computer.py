@@ -11,12 +11,16 @@ from pathlib import Path
 import pytest
 
 import boardlab
+import boardlab.agents
+from boardlab.core.agent import Agent
+from boardlab.core.decisions import Decision
 from boardlab.server import computer as computer_module
 from boardlab.server.levels import level_spec
 from tests.server.harness import make_harness
 
 TOWERS = boardlab.load("towers")
-HARD = level_spec(TOWERS, "hard")
+#: the hard level's agent as a decision names it (its spec, written out in full)
+HARD = boardlab.agents.make_agent(level_spec(TOWERS, "hard"), game=TOWERS).spec()
 
 
 class BusyThinker:
@@ -31,14 +35,14 @@ class BusyThinker:
         self.answers: list[tuple[str, str]] = []
         self.busy = threading.Semaphore(0)
 
-    def __call__(self, spec: str, seed: int, state: boardlab.State, cap: float | None = None) -> str:
-        if spec == HARD:
+    def __call__(self, decision: Decision) -> tuple[str, Agent]:
+        if decision.spec == HARD:
             self.busy.release()
             self.release.wait(self.hold)
-            return str(state.legal_moves()[0])
-        text = self.real(spec, seed, state, cap)
-        self.answers.append((spec, text))
-        return text
+            return str(decision.state.legal_moves()[0]), decision.agent
+        text, agent = self.real(decision)
+        self.answers.append((decision.spec, text))
+        return text, agent
 
 
 @pytest.fixture
@@ -120,10 +124,13 @@ def test_the_queue_serves_people_first_then_the_oldest(monkeypatch: pytest.Monke
     started: list[str] = []
     gates = {label: threading.Event() for label in ("c1", "c2", "c3", "p1", "p2")}
 
-    def think(spec: str, seed: int, state: object, cap: float | None = None) -> str:
-        started.append(spec)
-        gates[spec].wait(10)
-        return spec
+    labels = list(gates)
+
+    def think(decision: Decision) -> tuple[str, Agent]:
+        label = labels[decision.seed]  # each search's seed names it
+        started.append(label)
+        gates[label].wait(10)
+        return label, decision.agent
 
     monkeypatch.setattr(computer_module, "think", think)
 
@@ -136,9 +143,11 @@ def test_the_queue_serves_people_first_then_the_oldest(monkeypatch: pytest.Monke
     async def scenario() -> list[str | None]:
         pool = computer_module.ComputerPlayers(0)
         pool.start()
-        ask = lambda label, priority: asyncio.ensure_future(  # noqa: E731
-            pool.choose(label, 0, None, deadline=10, priority=priority)  # type: ignore[arg-type]
-        )
+        async def search(label: str, priority: int) -> str | None:
+            decision = Decision(0, boardlab.agents.make_agent("random"), labels.index(label), None, 0)  # type: ignore[arg-type]
+            return (await pool.choose(decision, wait=10, priority=priority)).move
+
+        ask = lambda label, priority: asyncio.ensure_future(search(label, priority))  # noqa: E731
         try:
             searches = [ask("c1", computer_module.COMPUTERS)]
             await until(lambda: started == ["c1"])

@@ -1,0 +1,65 @@
+"""One played turn: the one value for a move once it is made.
+
+The match log holds :class:`Turn` values; the terminal prints them, the server sends them to
+pages (:meth:`Turn.to_json` for one viewer), storage appends and truncates its rows from them
+and a record is written from them. A turn keeps the move itself, so a client that may read
+the move whole is given its structure (the same as a legal move's ``to_json``), and a page
+never has to take the notation text apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .values import CHANCE, Move, Player
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One move of a match: its number (1-based ply), who decided it (a seat or CHANCE),
+    when (seconds since the start), how it reads to each viewer, its notation, a note
+    (``timeout`` when the clock made it, ``fallback`` when a computer's thinking failed),
+    its type and the move itself."""
+
+    number: int
+    by: Player
+    t: float
+    #: texts[0] for spectators, texts[seat + 1] for each seat; None: the notation for everybody
+    texts: tuple[str, ...] | None
+    notation: str
+    note: str = ""
+    #: the move's type (``Move.json_type``): lets a client group a run of alike moves (a deal)
+    kind: str = ""
+    #: the move as played; its structure goes only to the viewers who may read it whole
+    move: Move | None = None
+
+    def text_for(self, viewer: Player | None) -> str:
+        """How the move reads to ``viewer`` (None: spectators): a redacted text where the
+        viewer may not see all of it ("drew a card")."""
+        if self.texts is None:
+            return self.notation
+        return self.texts[0 if viewer is None else viewer + 1]
+
+    def readable_by(self, viewer: Player | None) -> bool:
+        """Whether ``viewer`` may read the move whole (its text is the notation itself)."""
+        return self.texts is None or self.text_for(viewer) == self.notation
+
+    def to_json(self, viewer: Player | None) -> dict[str, Any]:
+        """The turn as ``viewer`` may know it: ``number``, ``by`` (a seat or ``"chance"``),
+        ``type``, ``text``, ``t``, ``note`` when there is one, and ``move``: the move's
+        structure (as in ``legal_moves``) when the viewer may read it whole, else null."""
+        entry: dict[str, Any] = {
+            "number": self.number,
+            "by": "chance" if self.by == CHANCE else self.by,
+            "type": self.kind,
+            "text": self.text_for(viewer),
+            "t": round(self.t, 3),
+            "move": self.move.to_json() if self.move is not None and self.readable_by(viewer) else None,
+        }
+        if self.note:
+            entry["note"] = self.note
+        return entry
+
+
+__all__ = ["Turn"]
