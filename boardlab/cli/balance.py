@@ -103,6 +103,15 @@ def _load() -> str:
         return "unknown"
 
 
+def stored_games(root: Path) -> int:
+    """Games stored under a balance folder (every study's games.jsonl, one line each)."""
+    total = 0
+    for path in root.rglob("games.jsonl"):
+        with path.open("rb") as handle:
+            total += sum(1 for line in handle if line.endswith(b"\n"))
+    return total
+
+
 def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     try:
         import optuna  # noqa: F401  (checked first: a search without it would fail after games were played)
@@ -122,6 +131,7 @@ def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int
     search.study(searched_defaults(search, game.options_spec)).validate()
     executor = make_executor(args.backend, args.jobs, args.address)
     root = Path(args.out) if args.out else Path(f"balance-{game.id}")
+    stored_before = stored_games(root)
     how = "every combination" if search.exhaustive else f"Optuna TPE over {search.grid_size} combinations"
     err.print(f"balance {escape(game.id)}: {search.trials} candidates ({how}), {search.games} games each", soft_wrap=True)
 
@@ -150,6 +160,7 @@ def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int
         "command": command_line(args), "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "seconds": time.monotonic() - began, "load_before": load_before, "load_after": _load(),
         "cpus": os.cpu_count(), "game_name": game.name, "agents_note": strength_line(game, specs),
+        "games_played": stored_games(root) - stored_before, "games_stored": stored_games(root),
     }
     data = balance_data(search, trials, recommendation, report, made)
     _, markdown = write_balance(root, data)

@@ -112,7 +112,9 @@ def balance_markdown(data: Mapping[str, Any]) -> str:
         made["command"],
         "```",
         "",
-        f"Made {made.get('date', '?')} in {made.get('seconds', 0):.0f} s of wall time; load average "
+        f"Made {made.get('date', '?')} in {made.get('seconds', 0):.0f} s of wall time, playing "
+        f"{made.get('games_played', '?')} games of the {made.get('games_stored', '?')} stored (the others were "
+        "stored by an earlier run of the same command); load average "
         f"{made.get('load_before', '?')} before and {made.get('load_after', '?')} after (1, 5, 15 minutes) on "
         f"{made.get('cpus', '?')} CPU(s), shared with other work: the times say little, the figures do not depend on them.",
         "",

@@ -216,11 +216,13 @@ def test_the_command_writes_a_reproducible_resumable_report(tmp_path: Path, caps
     first = json.loads((out / "balance.json").read_text())
     games = played_games(out)
     assert games == 2 * 6 + 2 * 6  # two candidates, then the rules as they are and the best one
+    assert f"playing {games} games of the {games} stored" in doc.read_text()
     assert main(balance_args(out, "--doc", str(doc))) == 0
     again = json.loads((out / "balance.json").read_text())
     assert played_games(out) == games  # nothing played twice
     assert again["trials"] == first["trials"] and again["recommendation"] == first["recommendation"]
     text = doc.read_text()
+    assert f"playing 0 games of the {games} stored" in text  # the second run played nothing
     assert "boardlab balance towers --preset quick --vary layout=diagram,split_sides,pinwheel" in text
     assert "load average" in text and "## The path the search took" in text and "/report.html`" in text
     assert first["recommendation"]["baseline"] == "layout=diagram"
