@@ -145,7 +145,8 @@ def test_a_move_is_made_with_the_keyboard_alone_and_focus_stays_on_the_board(pag
 
 def test_moves_are_read_out_in_a_live_region(new_page: Any, web_server: Server) -> None:
     created = web_server.create("towers", ["here", "invite"])
-    joined = web_server.client.post(f"/api/rooms/{created['room']}/join", json={"code": created["invites"][0]["code"], "name": "Bea"})
+    invite = {"code": created["invites"][0]["code"], "name": "Bea"}
+    joined = web_server.client.post(f"/api/rooms/{created['room']}/join", json=invite)
     assert joined.status_code == 200, joined.text
     page = new_page()
     hold_seats(page, created["room"], "towers", created["token"], [0])

@@ -27,7 +27,8 @@ HIDDEN = {"territories", "honor"}  # one seat per screen: no "pass the screen" p
 #: every element a finger may need: links, controls, and the board's clickable squares
 TARGETS = """() => {
   const found = [];
-  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=slider], [tabindex="0"], [data-key].bl-movable, [data-key].bl-target';
+  const selector = ['a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary', '[role=button]',
+    '[role=slider]', '[tabindex="0"]', '[data-key].bl-movable', '[data-key].bl-target'].join(', ');
   for (const element of document.querySelectorAll(selector)) {
     const box = element.getBoundingClientRect();
     if (!box.width || !box.height || element.closest('[hidden]') || getComputedStyle(element).visibility === 'hidden') continue;
@@ -37,6 +38,7 @@ TARGETS = """() => {
   return found;
 }"""
 WIDTHS = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth, document.body.scrollWidth]"
+BOARD_WIDTHS = "() => [document.getElementById('board').scrollWidth, document.getElementById('board').clientWidth]"
 
 
 def game_in_play(server: Server, game: str, seed: int = 1) -> tuple[str, str, int]:
@@ -114,7 +116,7 @@ def test_a_rules_page_fits_a_phone(phone: Any, game: str) -> None:
 def test_a_board_too_fine_for_a_finger_pans_in_its_box(phone: Any, web_server: Server) -> None:
     # Overseer's rings are 36 of 760 units: drawn to the screen's width a square was 21x19 px
     open_game(phone, web_server, "overseer")
-    width, visible = phone.evaluate("() => { const b = document.getElementById('board'); return [b.scrollWidth, b.clientWidth]; }")
+    width, visible = phone.evaluate(BOARD_WIDTHS)
     assert width > visible  # larger than the screen, so it pans
     before = phone.evaluate("() => document.getElementById('board').scrollLeft")
     phone.evaluate("() => { document.getElementById('board').scrollLeft = 300; }")

@@ -26,7 +26,9 @@ def hand(server: Server, room: str, token: str, seat: int) -> list[str]:
     return list(server.state(room, token)["view"]["board"]["seats"][seat]["territories"])
 
 
-def test_two_seats_of_territories_never_see_each_others_hand(new_page: Callable[[], Any], web_server: Server, screenshots: Path) -> None:
+def test_two_seats_of_territories_never_see_each_others_hand(
+    new_page: Callable[[], Any], web_server: Server, screenshots: Path
+) -> None:
     room, tokens = two_seats(web_server, "territories")
     rng = random.Random(7)
     # played through the API until both hands hold cards the other has not seen: buying cards from
@@ -44,7 +46,8 @@ def test_two_seats_of_territories_never_see_each_others_hand(new_page: Callable[
         moves = state["legal_moves"]
         buy = [move for move in moves if move["type"] == "bank_trade" and move["get"] == "T"]
         build = [move for move in moves if move["type"] == "build"]
-        move = (buy or build or [m for m in moves if m["type"] not in ("propose_trade", "announce")] or moves)[0] if rng.random() < 0.8 else rng.choice(moves)
+        quiet = [m for m in moves if m["type"] not in ("propose_trade", "announce")]
+        move = (buy or build or quiet or moves)[0] if rng.random() < 0.8 else rng.choice(moves)
         web_server.play(room, tokens[seat], move["text"], state["ply"])
     else:
         raise AssertionError("the hands never both held a hidden card")
@@ -61,12 +64,14 @@ def test_two_seats_of_territories_never_see_each_others_hand(new_page: Callable[
         source = page.content()
         for card in hidden[other]:
             # the card's code as a word anywhere in the page: text, attributes, the move list
-            assert not re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9A-Za-z])", source), f"seat {seat}'s page holds {card} of the other hand"
+            found = re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9A-Za-z])", source)
+            assert not found, f"seat {seat}'s page holds {card} of the other hand"
         # the other hand is drawn as card backs, one per card this seat has not seen
         backs = page.locator(f'#board .terr-hand[data-seat="{other}"] .terr-back').count()
         assert backs == len(hidden[other])
         # and this seat's own cards face up
-        own = set(page.eval_on_selector_all(f'#board .terr-hand[data-seat="{seat}"] [data-card]', "nodes => nodes.map(n => n.dataset.card)"))
+        own_cards = f'#board .terr-hand[data-seat="{seat}"] [data-card]'
+        own = set(page.eval_on_selector_all(own_cards, "nodes => nodes.map(n => n.dataset.card)"))
         assert own == set(hand(web_server, room, tokens[seat], seat))
         page.screenshot(path=str(screenshots / f"territories-{['white', 'black'][seat]}.png"), full_page=True)
 
@@ -90,10 +95,13 @@ SUIT_INDEX = {"H": 0, "S": 1, "C": 2, "D": 3}
 def step_up(page: Any, side: int, letters: str) -> None:
     """Press + on the proposal form's given (side 0) or wanted (side 1) suits, once per letter."""
     for letter in letters:
-        page.locator("#board .terr-compose .terr-steppers").nth(side).locator(".terr-step").nth(2 * SUIT_INDEX[letter] + 1).click()
+        steppers = page.locator("#board .terr-compose .terr-steppers").nth(side)
+        steppers.locator(".terr-step").nth(2 * SUIT_INDEX[letter] + 1).click()
 
 
-def test_a_territories_trade_offer_is_composed_sent_whole_and_answered_by_the_other_seat(new_page: Callable[[], Any], web_server: Server) -> None:
+def test_a_territories_trade_offer_is_composed_sent_whole_and_answered_by_the_other_seat(
+    new_page: Callable[[], Any], web_server: Server
+) -> None:
     room, tokens = two_seats(web_server, "territories")
     seat, state = to_a_trade(web_server, room, tokens)
     proposer, responder = new_page(), new_page()
@@ -129,7 +137,9 @@ def one_offer(state: dict[str, Any]) -> dict[str, Any]:
     return {"give": give, "get": get, "text": f"offer({give}:{get})"}
 
 
-def test_a_composed_proposal_can_be_cancelled_and_an_impossible_one_is_not_sent(new_page: Callable[[], Any], web_server: Server) -> None:
+def test_a_composed_proposal_can_be_cancelled_and_an_impossible_one_is_not_sent(
+    new_page: Callable[[], Any], web_server: Server
+) -> None:
     room, tokens = two_seats(web_server, "territories")
     seat, state = to_a_trade(web_server, room, tokens)
     page = new_page()
@@ -199,7 +209,9 @@ def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, w
     assert web_server.state(room, token)["log"][6]["text"].startswith("rel ")
 
 
-def test_a_counter_proposal_is_composed_and_sent_whole_by_the_responder(new_page: Callable[[], Any], web_server: Server) -> None:
+def test_a_counter_proposal_is_composed_and_sent_whole_by_the_responder(
+    new_page: Callable[[], Any], web_server: Server
+) -> None:
     # R8.3 (option counter_offers): the responder's counter is composed before `counter` commits it
     room, tokens = two_seats(web_server, "territories", options={"counter_offers": True})
     seat, state = to_a_trade(web_server, room, tokens)

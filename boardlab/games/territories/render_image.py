@@ -81,7 +81,6 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
     from matplotlib.patches import Circle, FancyBboxPatch
 
     board = envelope["board"]
-    names = envelope["seat_names"]
     width, height = picture_size(board)
     fig = plt.figure(figsize=(width / DPI, height / DPI), dpi=DPI)
     ax = fig.add_axes((0, 0, 1, 1))  # pixel units, y downwards
