@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Protocol
 
 from .errors import OptionError, PositionError
 from .options import Option, resolve_options
@@ -20,6 +20,14 @@ from .values import Player
 
 if TYPE_CHECKING:
     from .encoding import ActionEncoding, ObservationEncoding
+
+
+class RulesClass(Protocol):
+    """What a game's ``rules_class`` offers: its frozen rules built once per Game."""
+
+    def from_options(self, players: int, options: Mapping[str, Any]) -> Any:
+        """The rules of a game of ``players`` seats with validated ``options``."""
+        ...
 
 
 class Game:
@@ -56,6 +64,10 @@ class Game:
     conformance_budget: ClassVar[Mapping[str, int]] = {}
     #: the State subclass this game makes
     state_class: ClassVar[type[State]]
+    #: the game's frozen rules class (``<Name>Rules`` in its rules.py): the Game builds
+    #: ``self.rules = rules_class.from_options(num_players, options)`` once, after the options
+    #: are checked; states read ``state.rules``. None: the game makes its own (or none).
+    rules_class: ClassVar[RulesClass | None] = None
     #: the computer's levels for this game, chosen by measurement: level name -> agent spec
     #: (``beginner``, ``easy``, ``normal``, ``hard``; see docs/levels.md). A level the table
     #: leaves out is played by the core's fallback (:mod:`boardlab.agents.levels`).
@@ -79,6 +91,8 @@ class Game:
         self.num_players: int = players
         self.options: Mapping[str, Any] = resolve_options(self.id, self.options_spec, options)
         self._check_options()
+        if self.rules_class is not None:
+            self.rules: Any = self.rules_class.from_options(players, self.options)
 
     # --- hooks for subclasses --------------------------------------------------
     def _check_options(self) -> None:
@@ -188,8 +202,8 @@ class Game:
     def __eq__(self, other: object) -> bool:
         return (
             type(other) is type(self)
-            and other.num_players == self.num_players  # type: ignore[attr-defined]
-            and dict(other.options) == dict(self.options)  # type: ignore[attr-defined]
+            and other.num_players == self.num_players
+            and dict(other.options) == dict(self.options)
         )
 
     def __hash__(self) -> int:
@@ -213,4 +227,4 @@ def check_position_fields(game_id: str, text: str, count: int, sep: str = " ") -
     return fields
 
 
-__all__ = ["Game", "check_position_fields"]
+__all__ = ["Game", "RulesClass", "check_position_fields"]

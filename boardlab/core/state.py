@@ -516,6 +516,21 @@ class StateFields:
         """The fields apply-then-undo must leave equal: every kind but ``transient``."""
         return (*self.positional, *self.fixed, *self.trackers)
 
+    def assign(self, state: State, values: Mapping[str, Any]) -> None:
+        """Set positional fields of ``state`` from ``values`` (a parsed position), each copied as
+        its kind says, so that the state never shares a container it changes in place with
+        what it was made from. TypeError names a value that is not a positional field."""
+        kinds = {name: kind for kind in ("shared", "copied", "nested") for name in self.kinds()[kind]}
+        for name, value in values.items():
+            kind = kinds.get(name)
+            if kind is None:
+                raise TypeError(f"{name!r} is not a positional field of this state ({', '.join(self.positional)})")
+            if kind == "copied":
+                value = value.copy()
+            elif kind == "nested":
+                value = [item.copy() for item in value]
+            setattr(state, name, value)
+
     def install(self, cls: type[State]) -> None:
         """Give ``cls`` the hooks generated from this declaration; TypeError if ``cls`` also
         writes one of them, or names in ``__slots__`` an attribute the declaration lacks."""

@@ -12,7 +12,8 @@ From Python (or pytest: each check raises AssertionError naming the seed and ply
     assert report.passed, report.failures
 
 The checks use the public protocol only: random games end within ``max_moves``;
-moves parse back, round-trip as JSON and undo; positions and records round-trip;
+moves parse back, round-trip as JSON and undo, giving back every declared state field
+(:mod:`boardlab.testing.fields`); positions and records round-trip;
 copies are independent; the declared nature (chance, hidden information) matches
 what the game does; no view and no move text shows a viewer's secrets, and two
 states that differ only in one player's secrets look the same to that player;

@@ -78,8 +78,11 @@ def fingerprint(value: Any, depth: int = 0) -> Hashable:
         return ("dict", frozenset((fingerprint(k, inner), fingerprint(v, inner)) for k, v in value.items()))
     if isinstance(value, (set, frozenset)):
         return (type(value).__name__, frozenset(fingerprint(item, inner) for item in value))
-    if type(value).__eq__ is not object.__eq__ and type(value).__hash__ is not None:
-        return value  # an immutable value object (a frozen dataclass, a Result)
+    kind: type = type(value)
+    own_equality = any("__eq__" in vars(cls) for cls in kind.__mro__ if cls is not object)
+    if own_equality and kind.__hash__ is not None:
+        immutable: Hashable = value  # a value object with its own equality (a frozen dataclass, a Result)
+        return immutable
     attributes: dict[str, Any] = {}
     for cls in type(value).__mro__:
         slots = cls.__dict__.get("__slots__", ())

@@ -7,6 +7,7 @@ declared shared) or incomplete (a field the state sets but does not declare).
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
@@ -166,3 +167,31 @@ def test_fingerprints_follow_contents_not_identity() -> None:
     first["a"][1].add(3)
     assert fingerprint(first) != before
     assert fingerprint((1, 2)) != fingerprint([1, 2])
+
+
+def test_a_parsed_position_is_assigned_by_kind() -> None:
+    class Fields(State):
+        state_fields = StateFields(shared=("turn",), copied=("pile",), nested=("hands",))
+        __slots__ = state_fields.names
+
+    position = {"turn": 3, "pile": [1, 2], "hands": [[4], [5]]}
+    state = Fields.__new__(Fields)
+    Fields.state_fields.assign(state, position)
+    state.pile.append(9)
+    state.hands[0].append(9)
+    assert position == {"turn": 3, "pile": [1, 2], "hands": [[4], [5]]}, "a state never shares what it changes"
+    with pytest.raises(TypeError, match="'seat' is not a positional field"):
+        Fields.state_fields.assign(state, {"seat": 1})
+
+
+@pytest.mark.parametrize("builtin_id", ["territories", "honor"])
+def test_a_state_from_a_position_does_not_share_the_parsed_fields(builtin_id: str) -> None:
+    game = boardlab.load(builtin_id)
+    text = game.new_state(2).position()
+    module = importlib.import_module(f"boardlab.games.{builtin_id}.position")
+    position = module.parse_position(text, game.rules)
+    first = game.state_class(game, 0, position)
+    second = game.state_class(game, 0, position)
+    for name in first.state_fields.copied + first.state_fields.nested:
+        assert getattr(first, name) is not getattr(second, name), name
+    assert first.position() == second.position() == text

@@ -1,23 +1,32 @@
-"""Every game folder follows the one layout of docs/api.md ("Adding a game").
+"""Every game folder follows the one layout of docs/api.md ("Adding a game") and its
+vocabulary ("Names: one concept, one name").
 
 Checked from the source, so a new game is held to it as soon as its folder exists:
 the required modules, imports of the core only, no import cycles between a game's
-modules, and no imports inside functions except of optional heavy extras.
+modules, and no imports inside functions except of optional heavy extras. Then the
+names: the same class, function and module names, with the same parameters, for the
+same concept in every game.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
+import importlib
+import inspect
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 import boardlab.games
+from boardlab.core import Game, State, game_class
 
 GAMES_DIR = Path(boardlab.games.__file__).parent
 GAME_DIRS = sorted(p for p in GAMES_DIR.iterdir() if p.is_dir() and (p / "__init__.py").exists())
 REQUIRED = (
     "__init__.py", "game.py", "rules.py", "moves.py", "state.py", "position.py", "view.py", "render.py", "encoding.py",
+    "evaluation.py", "legality.py",
 )
 #: third-party packages a game may import lazily (optional extras)
 LAZY_EXTRAS = {"pymunk", "matplotlib", "PIL", "numpy"}
@@ -107,3 +116,99 @@ def test_the_game_modules_import_each_other_without_cycles(folder: Path) -> None
         f"{folder.name}: {importers_of_state} import state.py at run time; only game.py may "
         "(use `if TYPE_CHECKING:` for type names)"
     )
+
+
+# --- names: one concept, one name (docs/api.md) -----------------------------------------
+#: each concept's function: (module, name, its parameters in order)
+FUNCTIONS = (
+    ("moves", "parse_move_text", ("text",)),
+    ("position", "parse_position", ("text", "rules")),
+    ("position", "format_position", ("state",)),
+    ("evaluation", "evaluate", ("state",)),
+    ("legality", "illegal_reason", ("state", "move")),
+)
+#: names the games used for these concepts before they shared one vocabulary
+OLD_DIALECT = {
+    "parse_notation", "parse_token", "evaluate_position", "evaluate_state", "move_problem", "why_not",
+    "read_position", "encode_position", "load_position", "ParsedPosition", "ENDING_CODES", "explain",
+}
+
+
+def _title(folder: Path) -> str:
+    """The prefix of a game's class names: its id in title case (``towers`` -> ``Towers``)."""
+    return "".join(part.title() for part in folder.name.split("_"))
+
+
+def _module(folder: Path, name: str) -> ModuleType:
+    return importlib.import_module(f"boardlab.games.{folder.name}.{name}")
+
+
+@pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)
+def test_the_classes_are_named_after_the_game(folder: Path) -> None:
+    title = _title(folder)
+    game = game_class(folder.name)
+    assert game.__name__ == f"{title}Game" and game.__module__.endswith(".game"), game
+    assert game.state_class.__name__ == f"{title}State" and issubclass(game.state_class, State)
+    assert game.state_class.__module__.endswith(".state")
+    assert game.state_class.state_fields is not None, f"{title}State declares its fields (StateFields)"
+    rules = getattr(_module(folder, "rules"), f"{title}Rules")
+    assert game.rules_class is rules, f"{title}Game.rules_class is {title}Rules"
+    position = getattr(_module(folder, "position"), f"{title}Position")
+    assert dataclasses.is_dataclass(position) and position.__dataclass_params__.frozen, (
+        f"{title}Position is a frozen dataclass: the parsed position, before any state exists"
+    )
+
+
+@pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)
+def test_rules_are_built_one_way(folder: Path) -> None:
+    rules = getattr(_module(folder, "rules"), f"{_title(folder)}Rules")
+    parameters = list(inspect.signature(rules.from_options).parameters)
+    assert parameters == ["players", "options"], f"{rules.__name__}.from_options{tuple(parameters)}"
+    game = game_class(folder.name)()
+    assert isinstance(game.rules, rules)
+    assert type(game).rules_class.from_options(game.num_players, game.options) == game.rules
+
+
+@pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)
+def test_the_ending_codes_are_one_declared_set(folder: Path) -> None:
+    codes = _module(folder, "rules").RESULT_CODES
+    assert isinstance(codes, tuple) and codes and len(set(codes)) == len(codes)
+    assert all(isinstance(code, str) and code.isidentifier() for code in codes)
+    assert game_class(folder.name).result_codes is codes, "Game.result_codes is rules.RESULT_CODES itself"
+    for path in folder.glob("*.py"):
+        if path.name != "rules.py":
+            assert "RESULT_CODES =" not in path.read_text(), f"{path.name} declares ending codes: rules.py does"
+
+
+@pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)
+@pytest.mark.parametrize(("module", "name", "parameters"), FUNCTIONS, ids=lambda v: v if isinstance(v, str) else None)
+def test_each_concept_has_one_function_name_and_signature(
+    folder: Path, module: str, name: str, parameters: tuple[str, ...]
+) -> None:
+    function = getattr(_module(folder, module), name, None)
+    assert callable(function), f"{folder.name}/{module}.py has no {name}()"
+    assert tuple(inspect.signature(function).parameters) == parameters, (
+        f"{folder.name}: {name}{tuple(inspect.signature(function).parameters)}, expected {name}{parameters}"
+    )
+
+
+@pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)
+def test_the_package_exports_the_vocabulary(folder: Path) -> None:
+    title = _title(folder)
+    package = importlib.import_module(f"boardlab.games.{folder.name}")
+    expected = {f"{title}{kind}" for kind in ("Game", "State", "Rules", "Position")}
+    expected |= {name for _, name, _ in FUNCTIONS} | {"RESULT_CODES"}
+    missing = expected - set(package.__all__)
+    assert not missing, f"boardlab.games.{folder.name} does not export {sorted(missing)}"
+    assert issubclass(package.__dict__[f"{title}Game"], Game)
+
+
+@pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)
+def test_no_module_keeps_an_old_name(folder: Path) -> None:
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        defined = {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+        defined |= {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign) for t in node.targets
+                    if isinstance(t, ast.Name)}
+        old = (defined | {path.stem}) & OLD_DIALECT
+        assert not old, f"{folder.name}/{path.name}: {sorted(old)}; the vocabulary of docs/api.md names these otherwise"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import random
 
 import pytest
 from rich.console import Console

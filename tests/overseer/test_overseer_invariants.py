@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import boardlab
-from boardlab.games.overseer import SQUARE_BY_NAME, SQUARE_NAMES, OverseerState, is_attacked
+from boardlab.games.overseer import SQUARE_BY_NAME, SQUARE_NAMES, OverseerPosition, OverseerState, is_attacked
 from boardlab.games.overseer.movegen import has_move
 from boardlab.games.overseer.board import BLACK_TO_MOVE_KEY, board_hash
 from tests.overseer import reference
@@ -40,7 +40,9 @@ def barricades(state: OverseerState) -> set[tuple[str, str]]:
 
 def assert_matches_recomputation(state: OverseerState) -> None:
     """The incremental fields equal those of a state built from scratch from the position."""
-    fresh = OverseerState(state.game, 0, list(state.board), state.to_move, state.since_capture, state.move_number)
+    fresh = OverseerState(
+        state.game, 0, OverseerPosition(tuple(state.board), state.to_move, state.since_capture, state.move_number)
+    )
     assert fresh.squares == state.squares
     assert fresh.counts == state.counts and fresh.army == state.army
     assert fresh.overseers == state.overseers or state.is_over()

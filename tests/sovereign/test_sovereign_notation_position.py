@@ -7,7 +7,7 @@ from rich.console import Console
 
 import boardlab
 from boardlab.core import NotationError, PositionError
-from boardlab.games.sovereign import ConsultantJump, ContractorMove, Placement, Slide, parse_move_text
+from boardlab.games.sovereign import ConsultantJump, ContractorMove, Placement, Slide, parse_marks, parse_move_text
 from boardlab.games.sovereign.board import SQUARE_BY_NAME as SQ
 from tests.sovereign.helpers import load, refusal, spn
 
@@ -29,14 +29,15 @@ GAME = boardlab.load("sovereign")
     ],
 )
 def test_r5_2_notation_reads_and_writes_each_kind_of_move(text: str, move: object) -> None:
-    parsed, suffix = parse_move_text(text)
-    assert parsed == move and str(parsed) == text and suffix == ""
+    parsed = parse_move_text(text)
+    assert parsed == move and str(parsed) == text and parse_marks(text) == ""
+    assert parse_move_text(text + "+") == move and parse_marks(text + "+") == "+"
+    assert parse_marks(f" {text}# ") == "#"
 
 
 def test_r5_1_squares_are_case_insensitive_and_the_canonical_form_is_lowercase() -> None:
-    parsed, _ = parse_move_text("s@D1")
-    assert str(parsed) == "S@d1"
-    assert str(parse_move_text("BC2-C3^C2")[0]) == "Bc2-c3^c2"
+    assert str(parse_move_text("s@D1")) == "S@d1"
+    assert str(parse_move_text("BC2-C3^C2")) == "Bc2-c3^c2"
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from boardlab.games.territories import Territories, TerritoriesState
+from boardlab.games.territories import TerritoriesGame, TerritoriesState
 
 # A fixed grid, row by row. Point 1,1 touches 2H 3S 8S 8H (two 8s of different suits).
 DEFAULT_GRID = (
@@ -86,9 +86,9 @@ def position(
     return "territories " + " ".join(f"{k}={v}" for k, v in values.items())
 
 
-def state(game: Territories | None = None, **kwargs: Any) -> TerritoriesState:
+def state(game: TerritoriesGame | None = None, **kwargs: Any) -> TerritoriesState:
     """A state from :func:`position` (phase ``roll`` is handy: the next move is the dice)."""
-    game = game or Territories()
+    game = game or TerritoriesGame()
     made = game.state_from_position(position(**kwargs), seed=1)
     assert isinstance(made, TerritoriesState)
     return made

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardlab.core import CHANCE, IllegalMoveError
-from boardlab.games.territories import Territories
+from boardlab.games.territories import TerritoriesGame
 from tests.territories.helpers import grid_text, hand, play_all, resources, state
 
 
@@ -47,12 +47,12 @@ def test_r7_1_each_ability_once_per_turn() -> None:
 
 
 def test_r7_1_option_per_building_and_unlimited() -> None:
-    game = Territories(ability_limit="per_building_per_turn")
+    game = TerritoriesGame(ability_limit="per_building_per_turn")
     st = state(game, buildings={(1, 1): "0R", (3, 3): "0R"}, res0=(4, 0, 0, 0), hand0="9S,TS")
     play_all(st, "swap d1 pay(H) [0,0]<>9S swap d1 pay(H) [1,0]<>TS")
     with pytest.raises(IllegalMoveError, match="once per eligible building"):
         st.play("swap")
-    unlimited = state(Territories(ability_limit="unlimited"), buildings={(1, 1): "0R"}, hand0="9S")
+    unlimited = state(TerritoriesGame(ability_limit="unlimited"), buildings={(1, 1): "0R"}, hand0="9S")
     with pytest.raises(IllegalMoveError, match="at least 1 resource"):
         unlimited.play("swap")
 
@@ -81,7 +81,7 @@ def test_r7_6_swap_with_no_resources_loses_nothing() -> None:
 
 
 def test_r7_6_option_lose_territories_too() -> None:
-    st = state(Territories(lose_all="resources_and_territories"), buildings={(1, 1): "0K"},
+    st = state(TerritoriesGame(lose_all="resources_and_territories"), buildings={(1, 1): "0K"},
                res0=(1, 0, 0, 0), hand0="9S")
     play_all(st, "swap d2")
     assert hand(st, 0) == [] and st.view(None)["board"]["discard"] == ["9S"]
@@ -157,10 +157,10 @@ def test_r7_5_expand_adds_a_card_beside_the_grid_with_new_intersections() -> Non
 
 
 def test_r7_5_option_max_extent_forbids_growth() -> None:
-    st = state(Territories(expand_max_extent="5x4"), buildings={(1, 1): "0Q"}, res0=(3, 0, 0, 0), hand0="9S")
+    st = state(TerritoriesGame(expand_max_extent="5x4"), buildings={(1, 1): "0Q"}, res0=(3, 0, 0, 0), hand0="9S")
     with pytest.raises(IllegalMoveError, match="no empty cell"):
         st.play("expand")
-    wider = state(Territories(expand_max_extent="6x4"), buildings={(1, 1): "0Q"}, res0=(3, 0, 0, 0), hand0="9S")
+    wider = state(TerritoriesGame(expand_max_extent="6x4"), buildings={(1, 1): "0Q"}, res0=(3, 0, 0, 0), hand0="9S")
     play_all(wider, "expand d1 pay(H)")
     assert {str(m) for m in wider.legal_moves()} == {f"[{c},{r}]+9S" for c in (-1, 5) for r in range(4)}
 
@@ -201,4 +201,4 @@ def test_r7_1_refused_announcements_name_the_reason_once() -> None:
 
 @pytest.mark.parametrize("written", ["6x4", "[6, 4]", "6,4", [6, 4]])
 def test_r7_5_option_max_extent_accepts_the_rulings_form(written) -> None:
-    assert Territories(expand_max_extent=written).rules.expand_max_extent == (6, 4)
+    assert TerritoriesGame(expand_max_extent=written).rules.expand_max_extent == (6, 4)

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from boardlab.core import CHANCE, IllegalMoveError
-from boardlab.games.territories import Territories
+from boardlab.games.territories import TerritoriesGame
 from tests.territories.helpers import hand, play_all, resources, state
 
 EIGHT_TOWNS = {(x, 0): "0P" for x in range(6)} | {(0, 4): "0P", (1, 4): "0P"}
@@ -27,7 +27,7 @@ def test_r6_1_town_costs_one_of_each_and_takes_a_free_point() -> None:
 
 
 def test_r6_1_option_distance_rule_keeps_towns_apart() -> None:
-    st = state(Territories(distance_rule=True), res0=(1, 1, 1, 1), buildings={(2, 2): "1P"})
+    st = state(TerritoriesGame(distance_rule=True), res0=(1, 1, 1, 1), buildings={(2, 2): "1P"})
     with pytest.raises(IllegalMoveError, match="distance rule"):
         st.play("P@2,1")
     st.play("P@3,3")  # diagonal neighbours are not joined by a card side
@@ -91,7 +91,7 @@ def test_r8_1_bank_trade_for_a_territory_card_and_the_empty_pile() -> None:
 
 
 def test_r8_1_option_mixed_bank_trade() -> None:
-    st = state(Territories(bank_trade="mixed4"), res0=(2, 1, 0, 1))
+    st = state(TerritoriesGame(bank_trade="mixed4"), res0=(2, 1, 0, 1))
     assert "HHSD>C" in legal(st)
     st.play("HHSD>C")
     assert resources(st, 0) == {"H": 0, "S": 0, "C": 1, "D": 0}
@@ -144,7 +144,7 @@ def test_r8_2_no_announcement_without_a_possible_trade() -> None:
 
 
 def test_r8_3_option_counter_offer_answered_by_the_proposer() -> None:
-    st = state(Territories(counter_offers=True), res0=(3, 0, 0, 0), res1=(0, 3, 1, 0))
+    st = state(TerritoriesGame(counter_offers=True), res0=(3, 0, 0, 0), res1=(0, 3, 1, 0))
     play_all(st, "propose offer(HH:S)")
     assert legal(st) == {"acc", "rej", "counter"}
     with pytest.raises(IllegalMoveError, match="announce the counter-proposal first"):
@@ -159,7 +159,7 @@ def test_r8_3_option_counter_offer_answered_by_the_proposer() -> None:
 
 
 def test_r8_4_option_territory_cards_become_known_when_traded() -> None:
-    st = state(Territories(trade_territories=True), res0=(1, 0, 0, 0), res1=(0, 1, 0, 0), hand0="9S")
+    st = state(TerritoriesGame(trade_territories=True), res0=(1, 0, 0, 0), res1=(0, 1, 0, 0), hand0="9S")
     st.play("propose")
     with pytest.raises(IllegalMoveError, match="cards you know your opponent holds"):
         st.play("offer(H:S,QD)")
@@ -179,7 +179,7 @@ def test_r9_1_fifteen_points_win_in_the_middle_of_a_turn() -> None:
 
 
 def test_r9_1_option_target_points() -> None:
-    st = state(Territories(target_points=3), res0=(1, 1, 1, 1), buildings={(1, 1): "0P", (2, 2): "0P"})
+    st = state(TerritoriesGame(target_points=3), res0=(1, 1, 1, 1), buildings={(1, 1): "0P", (2, 2): "0P"})
     st.play("P@3,3")
     assert st.result().winner == 0
 
@@ -202,7 +202,7 @@ def test_r9_2_a_building_resets_the_clock() -> None:
 
 
 def test_r9_2_option_game_turn_clock_both_out_is_a_draw() -> None:
-    st = state(Territories(no_building_clock="game_turns"))
+    st = state(TerritoriesGame(no_building_clock="game_turns"))
     st.play("end")
     assert not st.is_over()
     play_all(st, "r1+1 end")
@@ -210,7 +210,7 @@ def test_r9_2_option_game_turn_clock_both_out_is_a_draw() -> None:
 
 
 def test_r9_3_turn_cap_ends_on_points() -> None:
-    st = state(Territories(max_turns=6), buildings={(1, 1): "0R", (2, 2): "1P"})
+    st = state(TerritoriesGame(max_turns=6), buildings={(1, 1): "0R", (2, 2): "1P"})
     play_all(st, "end r1+1")
     assert st.view(None)["board"]["turn"] == 6
     st.play("end")
@@ -218,13 +218,13 @@ def test_r9_3_turn_cap_ends_on_points() -> None:
 
 
 def test_r9_4_max_moves_bound_follows_the_options() -> None:
-    assert Territories().max_moves == 25 + 200 * (15 + 9 + 2 * 69 + 16)
-    assert Territories(ability_limit="unlimited").max_moves > Territories().max_moves
+    assert TerritoriesGame().max_moves == 25 + 200 * (15 + 9 + 2 * 69 + 16)
+    assert TerritoriesGame(ability_limit="unlimited").max_moves > TerritoriesGame().max_moves
 
 
 def test_r1_5_option_reshuffle_discards_refills_the_empty_pile() -> None:
     full = "9H,TC,JC,QH,2C,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,9S,TS,JD"
-    st = state(Territories(reshuffle_discards=True), res0=(4, 0, 0, 0), hand1=full, discard="QD")
+    st = state(TerritoriesGame(reshuffle_discards=True), res0=(4, 0, 0, 0), hand1=full, discard="QD")
     st.play("4H>T")
     assert [str(m) for m, _ in st.chance_outcomes()] == ["draw(QD)"]
     st.play("draw(QD)")
@@ -253,7 +253,7 @@ def test_r10_3_listed_moves_in_a_main_phase_position_are_counted_exactly() -> No
 def test_r3_3_setup_lists_every_free_intersection() -> None:
     st = state(phase="setup", step="0", turn="0", active="0")
     assert len(st.legal_moves()) == 30
-    spaced = state(Territories(distance_rule=True), phase="setup", step="1", turn="0",
+    spaced = state(TerritoriesGame(distance_rule=True), phase="setup", step="1", turn="0",
                    buildings={(2, 2): "0P"})
     assert len(spaced.legal_moves()) == 30 - 1 - 4  # the point and its four side neighbours
 

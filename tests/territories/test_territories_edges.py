@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardlab.core import IllegalMoveError
-from boardlab.games.territories import Territories
+from boardlab.games.territories import TerritoriesGame
 from tests.territories.helpers import grid_text, hand, play_all, resources, state
 
 # Every territory card except the two a test keeps in the pile: QD and 9S.
@@ -57,7 +57,7 @@ def test_r4_2_a_seven_produces_nothing_and_only_the_roller_draws() -> None:
     ("pile_bottom", ["2H"], []),
 ])
 def test_r7_2_option_swap_removed_card_to(where: str, pile: list[str], discard: list[str]) -> None:
-    st = state(Territories(swap_removed_card_to=where), buildings={(1, 1): "0R"}, res0=(1, 0, 0, 0),
+    st = state(TerritoriesGame(swap_removed_card_to=where), buildings={(1, 1): "0R"}, res0=(1, 0, 0, 0),
                hand0="9S")
     play_all(st, "swap d1 pay(H) [0,0]<>9S")
     view = st.view(None)["board"]
@@ -107,16 +107,16 @@ def test_r7_5_a_point_beside_a_new_card_may_touch_three_cards() -> None:
 
 
 def test_r8_2_option_max_trade_proposals() -> None:
-    st = state(Territories(max_trade_proposals=1), res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
+    st = state(TerritoriesGame(max_trade_proposals=1), res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
     play_all(st, "propose offer(H:S) rej")
     with pytest.raises(IllegalMoveError, match="max 1"):
         st.play("propose")
-    none = state(Territories(max_trade_proposals=0), res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
+    none = state(TerritoriesGame(max_trade_proposals=0), res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
     assert "propose" not in legal(none)
 
 
 def test_r8_2_only_the_active_player_proposes() -> None:
-    st = state(Territories(counter_offers=False), res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
+    st = state(TerritoriesGame(counter_offers=False), res0=(3, 0, 0, 0), res1=(0, 3, 0, 0))
     play_all(st, "propose offer(H:S)")
     assert st.current_player() == 1
     with pytest.raises(IllegalMoveError, match="answer the trade proposal"):
@@ -128,26 +128,26 @@ def test_r8_2_only_the_active_player_proposes() -> None:
 
 
 def test_r5_2_option_hand_limit() -> None:
-    st = state(Territories(hand_limit=3), res0=(2, 1, 1, 0), phase="roll", active="1")
+    st = state(TerritoriesGame(hand_limit=3), res0=(2, 1, 1, 0), phase="roll", active="1")
     st.play("r3+4")
     assert st.view(None)["board"]["discards_owed"] == [[0, 1]]
 
 
 def test_issue15_a_single_card_to_discard_is_worded_in_the_singular() -> None:
-    st = state(Territories(hand_limit=3), res0=(2, 1, 1, 0), phase="roll", active="1")
+    st = state(TerritoriesGame(hand_limit=3), res0=(2, 1, 1, 0), phase="roll", active="1")
     st.play("r3+4")
     screen = st.render(0)
     assert "White discards 1 card (a 7 was rolled)" in screen and "1 cards" not in screen
 
 
 def test_r9_2_option_no_building_turns() -> None:
-    st = state(Territories(no_building_turns=1), buildings={(2, 2): "1P"})
+    st = state(TerritoriesGame(no_building_turns=1), buildings={(2, 2): "1P"})
     st.play("end")
     assert st.is_over() and st.result().winner == 1
 
 
 def test_r9_3_turn_cap_with_equal_points_is_a_draw() -> None:
-    st = state(Territories(max_turns=5), buildings={(1, 1): "0R", (2, 2): "1N"})
+    st = state(TerritoriesGame(max_turns=5), buildings={(1, 1): "0R", (2, 2): "1N"})
     st.play("end")
     assert st.is_over() and st.result().is_draw and "equal points 2" in st.result().reason
 
@@ -158,7 +158,7 @@ ALL_BUT_QD = "9H,TC,JC,QH,2C,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,9S,TS,JD"
 def test_r5_3_the_sevens_draw_waits_for_discards_put_under_an_empty_pile() -> None:
     # Option territory_discard_to=pile_bottom: the pile is empty when Black rolls a 7, but
     # White's discard goes under it before Black draws, so Black draws that card.
-    game = Territories(territory_discard_to="pile_bottom", hand_limit=18)
+    game = TerritoriesGame(territory_discard_to="pile_bottom", hand_limit=18)
     st = state(game, hand0=ALL_BUT_QD, hand1="QD", active="1", phase="roll")
     play_all(st, "r3+4 disc(P1:9H)")
     assert [str(m) for m, _ in st.chance_outcomes()] == ["draw(9H)"]
@@ -167,7 +167,7 @@ def test_r5_3_the_sevens_draw_waits_for_discards_put_under_an_empty_pile() -> No
 
 
 def test_r1_5_a_reshuffle_for_the_sevens_draw_includes_that_sevens_discards() -> None:
-    game = Territories(reshuffle_discards=True, hand_limit=17)
+    game = TerritoriesGame(reshuffle_discards=True, hand_limit=17)
     st = state(game, hand0=ALL_BUT_QD.replace("9S,", ""), hand1="QD", discard="9S", active="1",
                phase="roll")
     play_all(st, "r3+4 disc(P1:9H)")
@@ -176,7 +176,7 @@ def test_r1_5_a_reshuffle_for_the_sevens_draw_includes_that_sevens_discards() ->
 
 
 def test_r1_5_without_a_refill_the_sevens_draw_is_lost_after_the_discards() -> None:
-    st = state(Territories(hand_limit=18), hand0=ALL_BUT_QD, hand1="QD", active="1", phase="roll")
+    st = state(TerritoriesGame(hand_limit=18), hand0=ALL_BUT_QD, hand1="QD", active="1", phase="roll")
     st.play("r3+4")
     assert st.current_player() == 0  # White discards first; the draw is still owed
     st.play("disc(P1:9H)")

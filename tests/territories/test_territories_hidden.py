@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from boardlab.core import IllegalMoveError
-from boardlab.games.territories import Territories
+from boardlab.games.territories import TerritoriesGame
 from boardlab.games.territories.cards import CARD_CODE, KIND_CHARS, START_SUPPLY
 from tests.territories.helpers import play_all, state
 
@@ -39,7 +39,7 @@ def test_r11_two_states_differing_only_in_a_hidden_hand_look_alike_to_the_oppone
 
 
 def test_r11_resources_by_kind_can_be_hidden_from_views() -> None:
-    st = state(Territories(resources_public=False), res0=(2, 0, 1, 0), res1=(0, 3, 0, 0))
+    st = state(TerritoriesGame(resources_public=False), res0=(2, 0, 1, 0), res1=(0, 3, 0, 0))
     players = st.view(0)["board"]["seats"]
     assert players[0]["resources"] == {"H": 2, "S": 0, "C": 1, "D": 0}
     assert players[1]["resources"] is None and players[1]["resource_count"] == 3
@@ -70,7 +70,7 @@ def test_r11_resample_keeps_the_view_and_redraws_only_unknown_cards() -> None:
 
 
 def test_r11_2_resample_keeps_no_history_of_the_real_draws() -> None:
-    game = Territories()
+    game = TerritoriesGame()
     st = game.new_state(seed=4)
     rng = random.Random(4)
     while st.view(None)["board"]["seats"][1]["territory_count"] == 0 or st.current_player() != 0:
@@ -114,7 +114,7 @@ def _invariants(st) -> None:
                                  {"swap_removed_card_to": "pile_bottom", "territory_discard_to": "pile_bottom"},
                                  {"reshuffle_discards": True, "swap_removed_card_to": "discard_pile"}]))
 def test_r1_resources_cards_and_pieces_are_conserved_in_random_play(seed: int, agent_seed: int, options) -> None:
-    game = Territories(max_turns=60, **options)
+    game = TerritoriesGame(max_turns=60, **options)
     st = game.new_state(seed)
     rng = random.Random(agent_seed)
     while not st.is_over():
@@ -126,7 +126,7 @@ def test_r1_resources_cards_and_pieces_are_conserved_in_random_play(seed: int, a
 
 def test_a_seed_reproduces_a_game() -> None:
     def run(seed: int) -> list[str]:
-        st = Territories(max_turns=30).new_state(seed)
+        st = TerritoriesGame(max_turns=30).new_state(seed)
         rng = random.Random(1)
         while not st.is_over():
             st.apply(st.sample_chance() if st.is_chance() else rng.choice(st.legal_moves()))
@@ -141,7 +141,7 @@ def test_r11_after_a_reshuffle_resample_keeps_the_older_hidden_cards() -> None:
     # then knows White's two cards exactly (no other card is unaccounted for): they predate the
     # reshuffle, so a resample may re-deal only what White draws from the reshuffled pile.
     rest = "JC,QH,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,TS,JD"  # 15 cards for Black
-    st = state(Territories(reshuffle_discards=True), res0=(0, 4, 0, 0), res1=(4, 0, 0, 0),
+    st = state(TerritoriesGame(reshuffle_discards=True), res0=(0, 4, 0, 0), res1=(4, 0, 0, 0),
                hand0="9H,9S", hand1=rest, discard="QD,2C,TC", active="1")
     play_all(st, "4H>T draw(2C)")  # Black draws from the reshuffled pile: QD, TC are left in it
     rng = random.Random(3)
@@ -158,14 +158,14 @@ def test_r11_after_a_reshuffle_resample_keeps_the_older_hidden_cards() -> None:
     assert sampled_hands == {("9H", "9S", "QD"), ("9H", "9S", "TC")}
     text = st.position()  # the reshuffled set is part of the state (R10.4)
     assert "reshuffled=2C,TC,QD" in text
-    assert Territories(reshuffle_discards=True).state_from_position(text).position() == text
+    assert TerritoriesGame(reshuffle_discards=True).state_from_position(text).position() == text
 
 
 def test_r11_2_after_a_reshuffle_in_play_resample_redeals_only_the_reshuffled_cards() -> None:
     # Black discards TC on a 7 (public); the empty pile then takes QD 2C TC back (R1.5) when the
     # 7's draw is due. White's later draw is one of QD and TC for Black; 9H 9S predate the reshuffle.
     rest = "JC,QH,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,TS,JD,TC"
-    game = Territories(reshuffle_discards=True, hand_limit=20)
+    game = TerritoriesGame(reshuffle_discards=True, hand_limit=20)
     st = state(game, res0=(0, 4, 0, 0), res1=(4, 1, 0, 0), hand0="9H,9S", hand1=rest,
                discard="QD,2C", active="1", phase="roll")
     play_all(st, "r3+4 disc(P2:TC) draw(2C) end r1+1 4S>T draw(QD)")

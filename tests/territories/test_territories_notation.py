@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardlab.core import NotationError, PositionError
-from boardlab.games.territories import Territories
+from boardlab.games.territories import TerritoriesGame
 from boardlab.games.territories.moves import (
     ACCEPT,
     BUY_TERRITORY,
@@ -29,7 +29,7 @@ from boardlab.games.territories.moves import (
     Roll,
     SwapCard,
     Wild,
-    parse_token,
+    parse_move_text,
 )
 from tests.territories.helpers import position, state
 
@@ -73,7 +73,7 @@ EVERY_KIND = [
 @pytest.mark.parametrize("move,text", EVERY_KIND, ids=[t for _, t in EVERY_KIND])
 def test_r10_2_every_move_kind_round_trips(move, text: str) -> None:
     assert str(move) == text
-    assert parse_token(text) == move
+    assert parse_move_text(text) == move
 
 
 @pytest.mark.parametrize("text,reason", [
@@ -92,7 +92,7 @@ def test_r10_2_every_move_kind_round_trips(move, text: str) -> None:
 ])
 def test_r10_2_malformed_tokens_raise_notation_errors(text: str, reason: str) -> None:
     with pytest.raises(NotationError, match=reason):
-        parse_token(text)
+        parse_move_text(text)
 
 
 def test_r10_2_notation_errors_are_reported_through_parse_move() -> None:
@@ -108,7 +108,7 @@ def test_r10_4_position_round_trips_with_every_field_in_use() -> None:
         discard="2C", bottom="3D", phase="respond", offer="0>1:HS,9S:D", used="1,0,0,1",
         proposals="2", nobuild="0,1", roll="3+5", turn="17",
     )
-    st = Territories().state_from_position(text)
+    st = TerritoriesGame().state_from_position(text)
     assert st.position() == text  # canonical: points by row, hands by suit then rank
     assert st.view(1)["board"]["seats"][0]["territories"] == ["QD"]  # the starred card
 
@@ -117,7 +117,7 @@ def test_r10_4_position_of_a_finished_game_round_trips() -> None:
     st = state(res0=(1, 1, 1, 1), buildings={(1, 1): "0K", (2, 1): "0R", (3, 1): "0R", (4, 1): "0N",
                                              (1, 2): "0N", (2, 2): "0B", (3, 3): "0P"})
     st.play("P@0,0")
-    again = Territories().state_from_position(st.position())
+    again = TerritoriesGame().state_from_position(st.position())
     assert again.is_over() and again.result() == st.result()
 
 
@@ -138,16 +138,16 @@ def test_r10_4_position_of_a_finished_game_round_trips() -> None:
 ])
 def test_r10_4_malformed_positions_name_the_field(fields: dict, field_name: str) -> None:
     with pytest.raises(PositionError, match=f"field {field_name}="):
-        Territories().state_from_position(position(**fields))
+        TerritoriesGame().state_from_position(position(**fields))
 
 
 def test_r10_4_counts_must_be_complete() -> None:
     with pytest.raises(PositionError, match="field res0=.*4 comma-separated"):
-        Territories().state_from_position(position().replace("res0=0,0,0,0", "res0=1,2,3"))
+        TerritoriesGame().state_from_position(position().replace("res0=0,0,0,0", "res0=1,2,3"))
 
 
 def test_r10_4_after_a_reshuffle_the_unseen_pile_comes_from_it() -> None:
-    game = Territories(reshuffle_discards=True)
+    game = TerritoriesGame(reshuffle_discards=True)
     all_but_jd_qd = "9H,TC,JC,QH,2C,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,9S,TS"
     st = game.state_from_position(position(reshuffled="9H,QD,JD", hand1=all_but_jd_qd))
     assert st.pile_size() == 2  # JD and QD, both from the reshuffle; 9H was drawn since
@@ -158,11 +158,11 @@ def test_r10_4_after_a_reshuffle_the_unseen_pile_comes_from_it() -> None:
 def test_r10_4_position_needs_every_field_in_order() -> None:
     text = position()
     with pytest.raises(PositionError, match="expected 28 fields"):
-        Territories().state_from_position(text.rsplit(" ", 1)[0])
+        TerritoriesGame().state_from_position(text.rsplit(" ", 1)[0])
     with pytest.raises(PositionError, match="expected field bld"):
-        Territories().state_from_position(text.replace("bld=", "bild="))
+        TerritoriesGame().state_from_position(text.replace("bld=", "bild="))
     with pytest.raises(PositionError, match="must start with"):
-        Territories().state_from_position("towers " + text)
+        TerritoriesGame().state_from_position("towers " + text)
 
 
 @pytest.mark.parametrize("fields,field_name", [
@@ -180,4 +180,4 @@ def test_r10_4_position_needs_every_field_in_order() -> None:
 ])
 def test_r10_4_positions_that_cannot_go_on_are_refused(fields: dict, field_name: str) -> None:
     with pytest.raises(PositionError, match=f"field {field_name}="):
-        Territories().state_from_position(position(**fields))
+        TerritoriesGame().state_from_position(position(**fields))

@@ -9,7 +9,7 @@ import pytest
 
 import boardlab
 from boardlab.core import PositionError, Record
-from boardlab.games.territories import RESULT_CODES, Territories
+from boardlab.games.territories import RESULT_CODES, TerritoriesGame
 from tests.territories.helpers import play_all, position, state
 
 # Every card outside the test grid but 3D: with 3D under the pile, the pile holds no unseen card.
@@ -51,7 +51,7 @@ def test_r11_1_every_other_move_reads_the_same_to_everybody_bank_trades_in_long_
 
 def test_r11_1_a_match_log_redacts_the_draw_for_the_other_seat() -> None:
     start = state(res0=(4, 0, 0, 0)).position()
-    match = boardlab.Match(Territories(), [None, None], seed=5, start=start)
+    match = boardlab.Match(TerritoriesGame(), [None, None], seed=5, start=start)
     match.play(0, "4H>T", ply=match.ply)  # the match draws the card from its seed at once
     mine, theirs, spectators = match.log_json(0)[-1], match.log_json(1)[-1], match.log_json(None)[-1]
     assert mine["text"].startswith("draw(") and mine["by"] == "chance"
@@ -60,12 +60,12 @@ def test_r11_1_a_match_log_redacts_the_draw_for_the_other_seat() -> None:
 
 
 def test_r9_5_the_game_declares_its_ending_codes() -> None:
-    assert Territories.result_codes == RESULT_CODES == ("points", "no_buildings", "move_limit")
+    assert TerritoriesGame.result_codes == RESULT_CODES == ("points", "no_buildings", "move_limit")
     assert boardlab.load("territories").describe()["result_codes"] == list(RESULT_CODES)
 
 
 def test_r9_5_reaching_the_target_ends_with_code_points() -> None:
-    st = state(Territories(target_points=3), res0=(1, 1, 1, 1), buildings={(1, 1): "0P", (2, 2): "0P"})
+    st = state(TerritoriesGame(target_points=3), res0=(1, 1, 1, 1), buildings={(1, 1): "0P", (2, 2): "0P"})
     st.play("P@3,3")
     assert (st.result().winner, st.result().code) == (0, "points")
 
@@ -74,30 +74,30 @@ def test_r9_5_the_no_building_clock_ends_with_code_no_buildings_win_or_draw() ->
     st = state(buildings={(2, 2): "1P"})
     play_all(st, "end r1+1 end r1+1 end")
     assert (st.result().winner, st.result().code) == (1, "no_buildings")
-    both = state(Territories(no_building_clock="game_turns"))
+    both = state(TerritoriesGame(no_building_clock="game_turns"))
     play_all(both, "end r1+1 end")
     assert both.result().is_draw and both.result().code == "no_buildings"
 
 
 def test_r9_5_the_turn_cap_ends_with_code_move_limit_on_points_or_equal() -> None:
-    ahead = state(Territories(max_turns=5), buildings={(1, 1): "0R", (2, 2): "1P"})
+    ahead = state(TerritoriesGame(max_turns=5), buildings={(1, 1): "0R", (2, 2): "1P"})
     ahead.play("end")
     assert (ahead.result().winner, ahead.result().code) == (0, "move_limit")
-    equal = state(Territories(max_turns=5), buildings={(1, 1): "0P", (2, 2): "1P"})
+    equal = state(TerritoriesGame(max_turns=5), buildings={(1, 1): "0P", (2, 2): "1P"})
     equal.play("end")
     assert equal.result().is_draw and equal.result().code == "move_limit"
 
 
 def test_r10_4_the_result_field_holds_the_code() -> None:
-    st = state(Territories(target_points=3), res0=(1, 1, 1, 1), buildings={(1, 1): "0P", (2, 2): "0P"})
+    st = state(TerritoriesGame(target_points=3), res0=(1, 1, 1, 1), buildings={(1, 1): "0P", (2, 2): "0P"})
     st.play("P@3,3")
     assert "result=0:points:White_reached_3_points" in st.position()
-    again = Territories(target_points=3).state_from_position(st.position())
+    again = TerritoriesGame(target_points=3).state_from_position(st.position())
     assert again.result() == st.result()
     with pytest.raises(PositionError, match="field result=.*unknown ending code 'castles'"):
-        Territories().state_from_position(position(result="0:castles:White_won"))
+        TerritoriesGame().state_from_position(position(result="0:castles:White_won"))
     with pytest.raises(PositionError, match="field result=.*SEAT:CODE:REASON"):
-        Territories().state_from_position(position(result="0:White_won"))
+        TerritoriesGame().state_from_position(position(result="0:White_won"))
 
 
 @pytest.mark.parametrize(("text", "structure"), [
@@ -135,7 +135,7 @@ def test_r10_4_a_record_saves_and_replays_a_game_in_progress() -> None:
 def test_regression_a_copy_walked_back_leaves_the_originals_undo_intact() -> None:
     # copy() shares the undo stack; a copy undoing to the start and replaying (as a record of the
     # state does) once corrupted the snapshots the original later undid to (a card dealt twice).
-    st = Territories().new_state(seed=2)
+    st = TerritoriesGame().new_state(seed=2)
     rng = random.Random(2)
     positions = [st.position()]
     for _ in range(80):

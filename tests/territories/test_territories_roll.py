@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardlab.core import CHANCE, IllegalMoveError
-from boardlab.games.territories import Territories
+from boardlab.games.territories import TerritoriesGame
 
 from tests.territories.helpers import DEFAULT_GRID, hand, play_all, resources, state
 
@@ -13,7 +13,7 @@ DEAL_TOKENS = " ".join(f"deal({code})" for row in DEFAULT_GRID for code in row)
 
 
 def test_r3_1_deal_fills_the_grid_row_by_row_with_exact_chances() -> None:
-    st = Territories().new_state(seed=3)
+    st = TerritoriesGame().new_state(seed=3)
     outcomes = st.chance_outcomes()
     assert len(outcomes) == 40 and all(p == pytest.approx(1 / 40) for _, p in outcomes)
     play_all(st, "deal(9H) deal(QS)")
@@ -24,7 +24,7 @@ def test_r3_1_deal_fills_the_grid_row_by_row_with_exact_chances() -> None:
 
 
 def test_r3_3_only_the_second_towns_collect_one_per_touching_card() -> None:
-    st = Territories().new_state(seed=1)
+    st = TerritoriesGame().new_state(seed=1)
     play_all(st, DEAL_TOKENS + " P1=seat1")
     assert st.current_player() == 1  # Black is P1
     play_all(st, "P@1,1 P@0,0")  # P1's first, P2's first: nothing collected
@@ -40,7 +40,7 @@ def test_r3_3_only_the_second_towns_collect_one_per_touching_card() -> None:
 
 
 def test_r3_3_setup_refuses_an_occupied_point_or_a_point_off_the_grid() -> None:
-    st = Territories().new_state(seed=1)
+    st = TerritoriesGame().new_state(seed=1)
     play_all(st, DEAL_TOKENS + " P1=seat0 P@1,1")
     with pytest.raises(IllegalMoveError, match="occupied"):
         st.play("P@1,1")
@@ -57,7 +57,7 @@ def test_r4_2_the_non_roller_produces_too_per_matching_card() -> None:
 
 
 def test_r4_2_option_roller_only_production() -> None:
-    st = state(Territories(production="roller"), buildings={(1, 1): "0P"}, phase="roll", active="1")
+    st = state(TerritoriesGame(production="roller"), buildings={(1, 1): "0P"}, phase="roll", active="1")
     st.play("r4+4")
     assert resources(st, 0) == {"H": 0, "S": 0, "C": 0, "D": 0}
 
@@ -83,7 +83,7 @@ def test_r4_3_capital_collects_every_touching_card_once_and_draws() -> None:
 
 
 def test_r4_3_option_capital_per_match_and_per_suit() -> None:
-    game = Territories(capital_trigger="per_match", capital_yield="per_suit")
+    game = TerritoriesGame(capital_trigger="per_match", capital_yield="per_suit")
     st = state(game, buildings={(1, 1): "0K"}, phase="roll")
     st.play("r4+4")
     # two triggers, each 1 per distinct suit (H and S), and two cards
@@ -123,7 +123,7 @@ def test_r4_5_shortage_a_single_claimant_gets_what_is_left() -> None:
 
 
 def test_r4_5_option_roller_first_pays_the_roller() -> None:
-    game = Territories(bank_shortage="roller_first")
+    game = TerritoriesGame(bank_shortage="roller_first")
     st = state(game, buildings={(1, 1): "0P", (0, 2): "1P"}, res0=(0, 6, 0, 0), res1=(0, 6, 0, 0),
                phase="roll", active="1")
     st.play("r4+4")  # Black rolls: Black's claim is paid first
@@ -153,14 +153,14 @@ def test_r5_2_discards_come_before_the_rollers_draw() -> None:
 
 
 def test_r5_1_option_resources_only_ignores_territory_cards() -> None:
-    game = Territories(hand_limit_counts="resources_only")
+    game = TerritoriesGame(hand_limit_counts="resources_only")
     st = state(game, res0=(3, 3, 0, 0), hand0="QD,9S", active="1", phase="roll")
     st.play("r3+4")
     assert st.current_player() == CHANCE  # nobody discards: White holds 6 resources
 
 
 def test_r5_3_option_discarded_cards_go_under_the_pile_and_are_drawn_last() -> None:
-    game = Territories(territory_discard_to="pile_bottom")
+    game = TerritoriesGame(territory_discard_to="pile_bottom")
     st = state(game, res1=(2, 2, 2, 2), hand1="QD", active="1", phase="roll")
     st.play("r3+4")
     st.play("disc(P2:H,QD)")  # 8 resources + 1 card: 2 to discard

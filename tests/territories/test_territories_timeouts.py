@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import boardlab
 from boardlab.core import CHANCE
-from boardlab.games.territories import Territories
+from boardlab.games.territories import TerritoriesGame
 from tests.territories.helpers import play_all, state
 
 
@@ -25,7 +25,7 @@ def test_r13_1_acting_in_the_main_phase_ends_the_turn() -> None:
 
 
 def test_r13_2_a_proposal_or_counter_proposal_is_rejected() -> None:
-    st = state(Territories(counter_offers=True), res0=(2, 0, 0, 0), res1=(0, 2, 1, 0))
+    st = state(TerritoriesGame(counter_offers=True), res0=(2, 0, 0, 0), res1=(0, 2, 1, 0))
     play_all(st, "propose offer(H:S)")
     assert st.current_player() == 1 and default(st) == "rej"
     play_all(st, "counter counter(C:H)")
@@ -33,7 +33,7 @@ def test_r13_2_a_proposal_or_counter_proposal_is_rejected() -> None:
 
 
 def test_r13_2_an_announced_proposal_is_named_as_the_first_listed() -> None:
-    st = state(Territories(counter_offers=True), res0=(2, 0, 1, 0), res1=(0, 2, 1, 0))
+    st = state(TerritoriesGame(counter_offers=True), res0=(2, 0, 1, 0), res1=(0, 2, 1, 0))
     st.play("propose")
     assert default(st) == "offer(H:S)" == str(st.legal_moves()[0])  # the smallest: one for one
     play_all(st, "offer(C:S) counter")
@@ -89,7 +89,7 @@ def test_r13_6_expand_places_the_first_hand_card_on_the_first_allowed_cell() -> 
     st = state(buildings={(1, 1): "0Q"}, res0=(1, 0, 0, 0), hand0="QD,9S")
     play_all(st, "expand d1 pay(H)")
     assert default(st) == "[0,-1]+9S"
-    bounded = state(Territories(expand_max_extent="5x5"), buildings={(1, 1): "0Q"}, res0=(1, 0, 0, 0),
+    bounded = state(TerritoriesGame(expand_max_extent="5x5"), buildings={(1, 1): "0Q"}, res0=(1, 0, 0, 0),
                     hand0="9S")
     play_all(bounded, "expand d1 pay(H)")
     assert default(bounded) == "[0,-1]+9S"
@@ -118,7 +118,7 @@ def test_r13_there_is_no_default_at_chance_or_at_the_end() -> None:
 
 def test_r13_a_match_plays_the_default_for_a_person_out_of_time() -> None:
     now = [0.0]
-    game = Territories()
+    game = TerritoriesGame()
     start = state(res0=(2, 0, 0, 0), res1=(0, 2, 0, 0)).position()
     match = boardlab.Match(game, [None, None], seed=3, start=start, move_seconds=30, clock=lambda: now[0])
     match.play(0, "propose", ply=match.ply)

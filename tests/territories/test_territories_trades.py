@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from boardlab.core import IllegalMoveError, PositionError
-from boardlab.games.territories import Territories, proposal_count
+from boardlab.games.territories import TerritoriesGame, proposal_count
 from boardlab.games.territories.cards import resources_text
 from tests.territories.helpers import play_all, position, state
 
@@ -112,7 +112,7 @@ def test_r10_3_an_unlisted_well_formed_offer_is_refused_with_its_rule() -> None:
 
 def test_r10_3_the_order_is_stable_and_smaller_gifts_come_first() -> None:
     first = proposing(res0=(2, 0, 1, 0), res1=(0, 2, 0, 1))
-    again = Territories().state_from_position(first.position())
+    again = TerritoriesGame().state_from_position(first.position())
     assert listed(first) == listed(again) == listed(first)
     sizes = [len(text[6:text.index(":")]) for text in listed(first)]
     assert sizes == sorted(sizes)
@@ -127,7 +127,7 @@ def test_r8_2_the_list_stays_complete_until_the_limit_and_then_none_is_announced
 
 
 def test_r8_3_option_every_counter_proposal_of_the_responder_is_listed() -> None:
-    st = state(Territories(counter_offers=True), res0=(2, 0, 0, 0), res1=(0, 2, 1, 0))
+    st = state(TerritoriesGame(counter_offers=True), res0=(2, 0, 0, 0), res1=(0, 2, 1, 0))
     play_all(st, "propose offer(H:S) counter")
     counters = listed(st, "counter")
     assert len(counters) == len(set(counters))
@@ -137,7 +137,7 @@ def test_r8_3_option_every_counter_proposal_of_the_responder_is_listed() -> None
 
 
 def test_r8_4_option_one_territory_card_per_side_every_such_proposal_listed() -> None:
-    game = Territories(trade_territories=True)
+    game = TerritoriesGame(trade_territories=True)
     st = state(game, res0=(1, 0, 0, 0), res1=(0, 1, 0, 0), hand0="9S,QD", hand1="TS,JD*")
     st.play("propose")
     offers = listed(st)
@@ -152,7 +152,7 @@ def test_r8_4_option_one_territory_card_per_side_every_such_proposal_listed() ->
 
 
 def test_r8_3_option_no_counter_announcement_once_the_limit_is_reached() -> None:
-    st = state(Territories(counter_offers=True, max_trade_proposals=1), res0=(2, 0, 0, 0), res1=(0, 2, 0, 0))
+    st = state(TerritoriesGame(counter_offers=True, max_trade_proposals=1), res0=(2, 0, 0, 0), res1=(0, 2, 0, 0))
     play_all(st, "propose offer(H:S)")
     assert {str(m) for m in st.legal_moves()} == {"acc", "rej"}
     with pytest.raises(IllegalMoveError, match="counter: already 1 trade proposals this turn"):
@@ -163,11 +163,11 @@ def test_r10_4_a_position_naming_a_proposal_round_trips_and_is_checked() -> None
     st = proposing(res0=(1, 0, 0, 0), res1=(0, 1, 0, 0))
     text = st.position()
     assert "phase=propose" in text and "proposals=1" in text
-    assert Territories().state_from_position(text).legal_moves() == st.legal_moves()
+    assert TerritoriesGame().state_from_position(text).legal_moves() == st.legal_moves()
     with pytest.raises(PositionError, match="field proposals=.*counts toward the limit when announced"):
-        Territories().state_from_position(text.replace("proposals=1", "proposals=0"))
+        TerritoriesGame().state_from_position(text.replace("proposals=1", "proposals=0"))
     with pytest.raises(PositionError, match="field phase=.*no trade can be proposed"):
-        Territories().state_from_position(position(res0=(1, 0, 0, 0), phase="propose", proposals="1"))
+        TerritoriesGame().state_from_position(position(res0=(1, 0, 0, 0), phase="propose", proposals="1"))
 
 
 @settings(max_examples=60, deadline=None)
@@ -178,7 +178,7 @@ def test_r10_4_a_position_naming_a_proposal_round_trips_and_is_checked() -> None
     with_cards=st_.booleans(),
 )
 def test_r8_2_propose_is_listed_exactly_when_some_proposal_exists(mine, theirs, hands, with_cards) -> None:
-    st = state(Territories(trade_territories=with_cards), res0=mine, res1=theirs, hand0=hands[0], hand1=hands[1])
+    st = state(TerritoriesGame(trade_territories=with_cards), res0=mine, res1=theirs, hand0=hands[0], hand1=hands[1])
     own = [hands[0]] if with_cards and hands[0] != "-" else []
     known = [hands[1][:-1]] if with_cards and hands[1].endswith("*") else []
     expected = reference_proposals(mine, theirs, own_cards=own, known_cards=known)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boardlab.games.territories import Territories
+from boardlab.games.territories import TerritoriesGame
 from tests.territories.helpers import play_all, state
 
 
@@ -20,7 +20,7 @@ def test_render_shows_grid_buildings_hands_and_the_decision() -> None:
 def test_render_names_a_pending_trade_and_who_answers() -> None:
     st = state(res0=(2, 0, 0, 0), res1=(0, 1, 0, 0))
     play_all(st, "propose offer(HH:S)")
-    text = Territories().render_view(st.view(1))
+    text = TerritoriesGame().render_view(st.view(1))
     assert "White gives HH for S" in text and "Black answers the trade proposal" in text
 
 
@@ -63,13 +63,13 @@ def test_r5_1_render_explains_the_building_letters_and_shows_each_hand_against_t
     assert "White upper case, Black lower case" in text
     assert "hand 4/7" in text and "hand 9/7" in text
     assert st.view(1)["board"]["seats"][0]["hand_size"] == 4
-    limited = state(Territories(hand_limit_counts="resources_only", hand_limit=5), hand1="QD",
+    limited = state(TerritoriesGame(hand_limit_counts="resources_only", hand_limit=5), hand1="QD",
                     res1=(2, 2, 2, 2))
     assert "hand 8/5" in limited.render(None)  # territory cards do not count under the option
 
 
 def test_r3_3_the_setup_prompt_says_which_towns_collect() -> None:
-    st = Territories().new_state(seed=2)
+    st = TerritoriesGame().new_state(seed=2)
     while st.view(None)["board"]["phase"] != "setup":
         st.apply(st.sample_chance())
     assert "collects" not in st.view(None)["board"]["decision"]

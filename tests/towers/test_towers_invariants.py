@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import boardlab
-from boardlab.games.towers import CASTLE_SQUARES, SQUARE_NAMES, TowersState
+from boardlab.games.towers import CASTLE_SQUARES, SQUARE_NAMES, TowersPosition, TowersState
 from boardlab.games.towers.board import STEP, board_hash
 from boardlab.games.towers.moves import Push
 from tests.towers import reference
@@ -39,7 +39,7 @@ def snapshot(state: TowersState) -> tuple:
 
 def assert_matches_recomputation(state: TowersState) -> None:
     """The incremental fields equal those of a state built from scratch from the position."""
-    fresh = TowersState(state.game, 0, list(state.stacks), state.to_move, state.no_progress)
+    fresh = TowersState(state.game, 0, TowersPosition(tuple(state.stacks), state.to_move, state.no_progress))
     assert fresh.control == state.control
     assert fresh.reserves == state.reserves
     assert board_hash(state.stacks, state.to_move) == state.zobrist == state.progress.last_key

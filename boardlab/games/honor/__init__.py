@@ -8,17 +8,20 @@ when a picture is drawn. Rules: docs/rules/honor.md::
     game = boardlab.load("honor", players=3, tremor=False)
 """
 
+from .evaluation import evaluate
 from .game import HonorGame
+from .legality import illegal_reason
 from .moves import Accept, Build, Pass, PassOn, Push, Raise, Release, Resign, Tremor, parse_move_text
-from .position import parse_position
-from .rules import HonorRules
-from .state import RESULT_CODES, HonorState
-from . import agent as _agent  # registers the "honor" agent
+from .position import HonorPosition, format_position, parse_position
+from .rules import RESULT_CODES, HonorRules
+from .state import HonorState
+from . import agent as _agent  # noqa: F401  (registers the "honor" agent)
 
 __all__ = [
     "Accept",
     "Build",
     "HonorGame",
+    "HonorPosition",
     "HonorRules",
     "HonorState",
     "Pass",
@@ -29,6 +32,9 @@ __all__ = [
     "Release",
     "Resign",
     "Tremor",
+    "evaluate",
+    "format_position",
+    "illegal_reason",
     "parse_move_text",
     "parse_position",
 ]

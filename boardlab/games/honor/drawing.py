@@ -8,9 +8,9 @@ Two drawings of a view's board part:
   an x ruler every 10 cm.
 * :func:`zoom` - one tower close up: 0.5 cm per column (1 cm when the tower is wide; a
   tall tower is cut, its top drawn at that scale) and two pixels per character row
-  (``▀ ▄ █``), so a 1.5 cm plank is three pixels thick and a log six across; neighbouring pieces of a tower alternate two shades of their
-  owner's colour; a ruler with a tick every centimetre, a number every 5 cm, and the legal
-  x window of the release shown with its x marked ``▲``.
+  (``▀ ▄ █``), so a 1.5 cm plank is three pixels thick and a log six across; neighbouring pieces
+  of a tower alternate two shades of their owner's colour; a ruler with a tick every centimetre,
+  a number every 5 cm, and the legal x window of the release shown with its x marked ``▲``.
 
 Pure geometry on the view (no physics engine). A polygon is only tested against the
 pixels of its own bounding box, so a drawing costs milliseconds.

@@ -10,10 +10,11 @@ from boardlab.core import Game, Option, register
 from .catalogue import ALL_PIECES
 from .encoding import HonorActions, HonorObservation
 from .physics import pymunk_module
+from .position import parse_position
 from .render import render_view
 from .render_image import render_png
-from .rules import SEAT_NAMES, SEED_BITS, START_POOL, HonorRules
-from .state import RESULT_CODES, HonorState
+from .rules import RESULT_CODES, RULES_VERSION, SEAT_NAMES, SEED_BITS, START_POOL, HonorRules
+from .state import HonorState
 
 
 @register
@@ -41,8 +42,9 @@ class HonorGame(Game):
     has_hidden_information = True
     continuous_moves = True
     result_codes = RESULT_CODES
-    rules_version = "1"
+    rules_version = RULES_VERSION
     state_class = HonorState
+    rules_class = HonorRules
     #: the computer's levels (docs/levels.md): the beginner looks one move ahead on the evaluation
     #: and never simulates a release; the others are Honor's own agent (rules section 13)
     level_specs = {
@@ -55,10 +57,6 @@ class HonorGame(Game):
     #: every move that places a piece runs the physics: few, short games
     conformance_budget = {"random_games": 3, "variant_games": 1, "check_every": 7, "moves_per_check": 6,
                           "fuzz_examples": 40}
-
-    def __init__(self, players: int | None = None, **options: Any) -> None:
-        super().__init__(players, **options)
-        self.rules = HonorRules.from_options(self.num_players, self.options, self.rules_version)
 
     @property
     def max_moves(self) -> int:
@@ -84,9 +82,7 @@ class HonorGame(Game):
 
     def _state_from_position(self, text: str) -> HonorState:
         pymunk_module()
-        state = HonorState(self, 0)
-        state.load_position(text)
-        return state
+        return HonorState(self, 0, parse_position(text, self.rules))
 
     @property
     def resigns_by_move(self) -> bool:

@@ -1,6 +1,6 @@
 """Which moves the rules allow (rules 4.1-4.3, 7.1-7.8, 7.13), with the rule each breaks.
 
-:func:`move_problem` is the state's ``_illegal_reason`` but for the recorded-hash check of a
+:func:`illegal_reason` is the state's ``_illegal_reason`` but for the recorded-hash check of a
 resolving move (rule 11.4), which needs the physics and stays in the state.
 """
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .state import HonorState
 
 
-def move_problem(state: "HonorState", move: Move) -> str | None:
+def illegal_reason(state: "HonorState", move: Move) -> str | None:
     """Why ``move`` is illegal for the player to move, citing the rule, or None."""
     phase, player = state.phase, state.current_player()
     if isinstance(move, Resign):
@@ -67,4 +67,4 @@ def release_problem(state: "HonorState", move: Release) -> str | None:
     return None
 
 
-__all__ = ["move_problem", "release_problem"]
+__all__ = ["illegal_reason", "release_problem"]

@@ -294,7 +294,39 @@ def _check_push(data: Any, bounds: _Bounds, pools: tuple[int, ...], standing: tu
     return push
 
 
-def parse_position(text: str, rules: "HonorRules") -> dict[str, Any]:
+@dataclass(frozen=True)
+class HonorPosition:
+    """A checked position, before any state exists: the fields of the canonical record
+    (rule 11.1) as the state holds them. The pickled space is not among them: a state made
+    from a position starts cold (rule 11.3)."""
+
+    pools: tuple[int, ...]
+    bank: int
+    standing: tuple[bool, ...]
+    out_at: tuple[tuple[int, int] | None, ...]
+    supply: tuple[str, ...]
+    table: tuple[PieceOnTable, ...]
+    turn_player: int
+    turn_no: int
+    phase: str
+    auction: Auction | None
+    push: PushChain | None
+    placing: Placing | None
+    pending: tuple[int, int, int] | None
+    placement_index: int
+    #: (winners, reason) once the game is over (rule 8)
+    outcome: tuple[tuple[int, ...], str] | None
+    last: dict[str, Any] | None
+    timeouts: int
+
+
+def format_position(state: "HonorState") -> str:
+    """The position string of ``state``: its canonical record as one line of canonical JSON
+    (rules 11.1, 11.2)."""
+    return canonical_json(canonical_record(state))
+
+
+def parse_position(text: str, rules: "HonorRules") -> HonorPosition:
     """Parse and check a position string; return the state's fields as Python values.
 
     Every field is checked, and its consistency with the others, before a state exists:
@@ -388,15 +420,15 @@ def parse_position(text: str, rules: "HonorRules") -> dict[str, Any]:
         if not standing[actor]:
             raise _fail(f"player {actor} is to act in phase {phase} but is out")
     resolutions = placement_index + players  # rule 12: each placement or resignation resolves once
-    return {
-        "pools": pools, "bank": bank, "standing": standing, "out_at": tuple(out_at), "supply": supply,
-        "table": tuple(table), "turn_player": turn_player,
-        "turn_no": _int(data["turn_no"], "turn_no", 1, resolutions + 1), "phase": phase, "auction": auction,
-        "push": push, "placing": placing, "pending": pending, "placement_index": placement_index,
-        "result": result, "last": last,
-        "timeouts": _int(data["timeouts"], "timeouts", 0, resolutions * (players + 2)),
-    }
+    return HonorPosition(
+        pools=pools, bank=bank, standing=standing, out_at=tuple(out_at), supply=supply,
+        table=tuple(table), turn_player=turn_player,
+        turn_no=_int(data["turn_no"], "turn_no", 1, resolutions + 1), phase=phase, auction=auction,
+        push=push, placing=placing, pending=pending, placement_index=placement_index,
+        outcome=result, last=last,
+        timeouts=_int(data["timeouts"], "timeouts", 0, resolutions * (players + 2)),
+    )
 
 
-__all__ = ["Auction", "PHASES", "PieceOnTable", "Placing", "PushChain", "canonical_json", "canonical_record",
-           "parse_position", "state_hash"]
+__all__ = ["Auction", "HonorPosition", "PHASES", "PieceOnTable", "Placing", "PushChain", "canonical_json",
+           "canonical_record", "format_position", "parse_position", "state_hash"]

@@ -13,6 +13,8 @@ from .catalogue import CATALOGUE_SHA256
 from .physics import PYMUNK_VERSION, QUICK_SETTLE, RULED_SETTLE, SettleRule, TableLayout
 from .tremor import SIGMA_THETA_DEG, SIGMA_X_CM
 
+#: the version of Honor's rules (``HonorGame.rules_version``), part of the ruleset id (rule 11.1)
+RULES_VERSION = "1"
 #: tokens each player starts with (rule 1.2); pools never grow
 START_POOL = 10
 #: a later piece's release x must lie within the tower's extent widened by this (rule 4.3)
@@ -23,6 +25,11 @@ CANDIDATE_COLUMNS = 5
 SEED_BITS = 256
 #: the seat names, seat 0 first (rule 1.1)
 SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
+#: the ending codes of rule 8, by how many players still stand at the end
+LAST_STANDING = "last_standing"  # 8.1: exactly one
+LAST_TO_FALL = "last_to_fall"  # 8.2: none; those who fell last share
+ALL_PLACED = "all_placed"  # 8.3: two or more, the supply empty
+RESULT_CODES: tuple[str, ...] = (LAST_STANDING, LAST_TO_FALL, ALL_PLACED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +50,12 @@ class HonorRules:
     preview: str = "drop"
 
     @classmethod
-    def from_options(cls, players: int, options: Mapping[str, Any], rules_version: str) -> "HonorRules":
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> "HonorRules":
         tremor = bool(options["tremor"])
         gap = int(options["zone_gap"])
         settle = str(options["settle"])
         tremor_text = f"{SIGMA_X_CM:.2f}/{SIGMA_THETA_DEG:.1f}" if tremor else "off"
-        ruleset = (f"honor-2d/{rules_version};pymunk={PYMUNK_VERSION};cat={CATALOGUE_SHA256[:16]};"
+        ruleset = (f"honor-2d/{RULES_VERSION};pymunk={PYMUNK_VERSION};cat={CATALOGUE_SHA256[:16]};"
                    f"zone=60;gap={gap};tremor={tremor_text}"
                    + ("" if settle == "ruled" else f";settle={settle}"))
         return cls(

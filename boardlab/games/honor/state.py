@@ -23,23 +23,18 @@ from .moves import (
     parse_move_text,
 )
 from .placement import candidate_releases, default_release, release_height, release_window, tower_extent
-from .legality import move_problem
+from .legality import illegal_reason
 from .report import KEPT, resolution_report
 from .position import (
-    Auction, PieceOnTable, Placing, PushChain, canonical_json, canonical_record, parse_position, state_hash,
+    Auction, HonorPosition, PieceOnTable, Placing, PushChain, canonical_record, format_position, state_hash,
 )
-from .rules import START_POOL, HonorRules
+from .rules import ALL_PLACED, LAST_STANDING, LAST_TO_FALL, START_POOL, HonorRules
 from .tremor import MAX_DTHETA_UNITS, MAX_DX_UNITS, TREMOR_GRID, random_tremor, seed_bytes, seeded_tremor
 from .view import board_view, describe_move, resampled, seed_secrets
 
 if TYPE_CHECKING:
     from .game import HonorGame
 
-#: the ending codes of rule 8, by how many players still stand at the end
-LAST_STANDING = "last_standing"  # 8.1: exactly one
-LAST_TO_FALL = "last_to_fall"  # 8.2: none; those who fell last share
-ALL_PLACED = "all_placed"  # 8.3: two or more, the supply empty
-RESULT_CODES = (LAST_STANDING, LAST_TO_FALL, ALL_PLACED)
 #: the order in which a timed-out turn player's default Build picks from the supply (rule 7.14):
 #: the catalogue's order, easy pieces first
 _CATALOGUE_ORDER = {code: rank for rank, code in enumerate(KINDS)}
@@ -71,7 +66,9 @@ class HonorState(State):
 
     game: "HonorGame"
 
-    def __init__(self, game: "HonorGame", seed: int) -> None:
+    def __init__(self, game: "HonorGame", seed: int, position: HonorPosition | None = None) -> None:
+        """The start of a game, or a checked position, which starts cold (no pickled space,
+        rule 11.3)."""
         super().__init__(game, seed)
         self.rules: HonorRules = game.rules
         n = game.num_players
@@ -104,6 +101,8 @@ class HonorState(State):
         self.reports: tuple[dict[str, Any], ...] = ()
         #: a preview's release (xq, thetaq, hq), shown at its true drop height; None: not a preview
         self.aim: tuple[int, int, int] | None = None
+        if position is not None:
+            self.state_fields.assign(self, vars(position))
 
     @property
     def seed_commit(self) -> str:
@@ -215,7 +214,7 @@ class HonorState(State):
 
     # === legality (legality.py) =====================================================
     def _illegal_reason(self, move: Move) -> str | None:
-        problem = move_problem(self, move)
+        problem = illegal_reason(self, move)
         if problem is None and isinstance(move, Resign | Release):
             return self._hash_problem(move)
         return problem
@@ -505,21 +504,11 @@ class HonorState(State):
 
     def position(self) -> str:
         """The canonical record as one line of canonical JSON (rules 11.1, 11.2)."""
-        return canonical_json(canonical_record(self))
+        return format_position(self)
 
     def state_hash(self) -> str:
         """SHA-256 (hex) of the canonical record (rule 11.2)."""
         return state_hash(canonical_record(self))
-
-    def load_position(self, text: str) -> None:
-        """Set every field from a position string (validated); the space starts cold (rule 11.3)."""
-        fields = parse_position(text, self.rules)
-        self.outcome = fields.pop("result")
-        for name, value in fields.items():
-            setattr(self, name, value)
-        self.blob = None
-        self.resolutions = ()
-        self.reports = ()
 
     def history_notation(self) -> list[str]:
         """The history as records store it: each resolving move followed by ``#`` and the first
@@ -548,4 +537,4 @@ class HonorState(State):
         return evaluate(self)
 
 
-__all__ = ["HonorState", "RESULT_CODES"]
+__all__ = ["HonorState"]

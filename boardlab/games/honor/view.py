@@ -225,4 +225,6 @@ def resampled(state: "HonorState", rng: random.Random) -> "HonorState":
     return clone
 
 
-__all__ = ["SHAPES", "aim_view", "board_view", "describe_move", "recent_reports", "resampled", "resolution_frames", "seed_secrets"]
+__all__ = [
+    "SHAPES", "aim_view", "board_view", "describe_move", "recent_reports", "resampled", "resolution_frames", "seed_secrets",
+]

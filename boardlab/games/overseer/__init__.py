@@ -9,27 +9,33 @@ The rules are docs/rules/overseer.md; importing this package registers the game:
 """
 
 from .board import SECTORS, SQUARE_BY_NAME, SQUARE_NAMES, setup_board
-from .evaluation import evaluate_position
-from .game import Overseer
+from .evaluation import evaluate
+from .game import OverseerGame
+from .legality import illegal_reason
 from .movegen import generate_moves, is_attacked
-from .moves import PieceMove, parse_notation
-from .position import format_position, parse_position
-from .rules import OverseerRules
+from .moves import Marks, PieceMove, parse_marks, parse_move_text
+from .position import OverseerPosition, format_position, parse_position
+from .rules import RESULT_CODES, OverseerRules
 from .state import OverseerState
 
 __all__ = [
-    "SECTORS",
-    "SQUARE_BY_NAME",
-    "SQUARE_NAMES",
-    "Overseer",
+    "Marks",
+    "OverseerGame",
+    "OverseerPosition",
     "OverseerRules",
     "OverseerState",
     "PieceMove",
-    "evaluate_position",
+    "RESULT_CODES",
+    "SECTORS",
+    "SQUARE_BY_NAME",
+    "SQUARE_NAMES",
+    "evaluate",
     "format_position",
     "generate_moves",
+    "illegal_reason",
     "is_attacked",
-    "parse_notation",
+    "parse_marks",
+    "parse_move_text",
     "parse_position",
     "setup_board",
 ]

@@ -50,6 +50,11 @@ PIECE_LETTERS: Final[dict[Piece, str]] = {
 PIECE_BY_LETTER: Final[dict[str, Piece]] = {letter: piece for piece, letter in PIECE_LETTERS.items()}
 
 
+def describe_piece(piece: Piece) -> str:
+    """A piece in words, for refusals: "White's Captain"."""
+    return f"{SEAT_NAMES[piece >> 3]}'s {KIND_NAMES[piece & 7]}"
+
+
 def square_of(sector: int, index: int) -> Square:
     """The square of ``sector`` (0..11) and ``index`` (1..8)."""
     return (index - 1) * NUM_SECTORS + sector
@@ -227,6 +232,7 @@ def board_hash(board: list[Piece], to_move: int) -> int:
 
 
 __all__ = [
+    "describe_piece",
     "ALL_DIRECTIONS", "BARRICADE", "BLACK", "BLACK_TO_MOVE_KEY", "CAPTAIN", "COMMANDER", "DELTAS",
     "DIAGONAL", "DIAGONAL_PAIRS", "ENEMY", "FILE_NEIGHBOURS", "FILE_RAYS", "FORWARD_BACKWARD", "FREE",
     "GENERAL", "KINDS", "KIND_BY_LETTER", "KIND_LETTERS", "KIND_NAMES", "NEIGHBOURS", "NUM_INDICES",

@@ -20,7 +20,7 @@ Cost: one move generation for the side not to move plus up to 18 attack tests, a
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .board import (
     BARRICADE,
@@ -37,6 +37,9 @@ from .board import (
 )
 from .movegen import generate_moves, is_attacked
 from .moves import PieceMove
+
+if TYPE_CHECKING:
+    from .state import OverseerState
 
 #: material in Soldier units by kind. Barricades are never captured, so they cancel out;
 #: the others follow their reach on an empty board (rules 3: 8, 9, 12-13, 14 on one colour, 32)
@@ -199,7 +202,7 @@ def _won_by(seat: int) -> tuple[float, float]:
     return (CERTAIN, 1.0 - CERTAIN) if seat == 0 else (1.0 - CERTAIN, CERTAIN)
 
 
-def evaluate_position(
+def estimate_position(
     board: Sequence[Piece],
     squares: Sequence[Sequence[Square]],
     counts: Sequence[int],
@@ -249,4 +252,14 @@ def evaluate_position(
     return (white, 1.0 - white)
 
 
-__all__ = ["PIECE_VALUE", "VALUES", "evaluate_position"]
+def evaluate(state: "OverseerState") -> Sequence[float]:
+    """Estimated returns per seat; the exact returns once the game is over."""
+    result = state.result()
+    if result is not None:
+        return result.returns
+    return estimate_position(
+        state.board, state.squares, state.counts, state.overseers, state.to_move, state.mover_moves()
+    )
+
+
+__all__ = ["PIECE_VALUE", "VALUES", "estimate_position", "evaluate"]

@@ -8,14 +8,14 @@ from boardlab.core import Game, Option, register
 
 from .board import NUM_SQUARES, SEAT_NAMES, SETUPS, setup_board
 from .encoding import OverseerActions, OverseerObservation
-from .position import parse_position
+from .position import OverseerPosition, parse_position
 from .render import render_view
-from .rules import NO_CAPTURE_LIMIT, OverseerRules
+from .rules import NO_CAPTURE_LIMIT, RESULT_CODES, OverseerRules
 from .state import OverseerState
 
 
 @register
-class Overseer(Game):
+class OverseerGame(Game):
     """Overseer: capture the enemy Overseer on a disc of 12 sectors and 8 rings (docs/rules/overseer.md)."""
 
     id = "overseer"
@@ -29,6 +29,7 @@ class Overseer(Game):
     default_players = 2
     rules_version = "1"
     state_class = OverseerState
+    rules_class = OverseerRules
     #: the computer's levels (docs/levels.md): the evaluated search, whose solver proves the
     #: capture of a cornered Overseer, at 300 and 1,000 iterations
     level_specs = {
@@ -41,7 +42,7 @@ class Overseer(Game):
     has_chance = False
     has_hidden_information = False
     conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
-    result_codes = ("overseer_captured", "insufficient_material", "repetition", "no_capture_limit", "no_moves")
+    result_codes = RESULT_CODES
     options_spec = (
         Option(
             "setup", "concentric",
@@ -71,10 +72,6 @@ class Overseer(Game):
         ),
     )
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
-        super().__init__(players, **options)
-        self.rules = OverseerRules.from_options(self.options)
-
     @property
     def max_moves(self) -> int:
         """A proven bound on the plies of any game, from the set-up or a loaded position (rules 7.7).
@@ -98,11 +95,10 @@ class Overseer(Game):
         return SEAT_NAMES[player]
 
     def _new_state(self, seed: int) -> OverseerState:
-        return OverseerState(self, seed, setup_board(self.rules.setup), 0)
+        return OverseerState(self, seed, OverseerPosition(tuple(setup_board(self.rules.setup)), 0))
 
     def _state_from_position(self, text: str) -> OverseerState:
-        board, to_move, since_capture, move_number = parse_position(text, self.rules.no_capture_limit)
-        return OverseerState(self, 0, board, to_move, since_capture, move_number)
+        return OverseerState(self, 0, parse_position(text, self.rules))
 
     def render_view(self, view: Mapping[str, Any]) -> str:
         return render_view(view)

@@ -1,7 +1,7 @@
 """Move generation (rules 2-4): the hot path of random play and search.
 
 :func:`generate_moves` lists a seat's legal moves from the flat board; :func:`is_attacked`
-says whether a square could be captured on at once; :func:`why_not` explains, in words a
+says whether a square could be captured on at once; :func:`reach_reason` explains, in words a
 player understands, why a piece cannot make a move (the refusal path, not the hot one).
 Everything reads the tables of board.py and hands out the shared moves of moves.py.
 """
@@ -25,15 +25,14 @@ from .board import (
     KIND_NAMES,
     NEIGHBOURS,
     ORTHOGONAL_NEIGHBOURS,
-    OWN,
     OVERSEER,
+    OWN,
     PILOT,
     RADIAL,
     RAYS,
     RING_ANTICLOCKWISE_PREFIX,
     RING_CLOCKWISE,
     RING_NEIGHBOURS,
-    SEAT_NAMES,
     SOLDIER,
     SOLDIER_LINES,
     SQUARE_CLASS,
@@ -41,6 +40,7 @@ from .board import (
     WALL,
     Piece,
     Square,
+    describe_piece,
 )
 from .moves import CAPTURE, QUIET, PieceMove
 
@@ -325,7 +325,7 @@ def _lines(kind: int, origin: Square, target: Square) -> list[tuple[Square, ...]
     return lines
 
 
-def why_not(board: Sequence[Piece], seat: int, origin: Square, target: Square) -> str:
+def reach_reason(board: Sequence[Piece], seat: int, origin: Square, target: Square) -> str:
     """Why the piece of ``seat`` on ``origin`` cannot go to ``target``, in a player's words,
     for a move known not to be legal whose two squares hold the right things (the caller has
     checked the origin and the target)."""
@@ -339,7 +339,7 @@ def why_not(board: Sequence[Piece], seat: int, origin: Square, target: Square) -
         if kind == SOLDIER and between:
             jumped = between[0]
             if board[jumped] & 7 != BARRICADE:
-                what = "an empty square" if not board[jumped] else _describe(board[jumped])
+                what = "an empty square" if not board[jumped] else describe_piece(board[jumped])
                 return (
                     f"{here} jumps only over a Barricade, and {SQUARE_NAMES[jumped]} holds {what} (rule 3.2)"
                 )
@@ -348,12 +348,8 @@ def why_not(board: Sequence[Piece], seat: int, origin: Square, target: Square) -
             piece = board[sq]
             if not piece or (kind == PILOT and piece & 7 == BARRICADE):
                 continue
-            return f"{here} is blocked by {_describe(piece)} on {SQUARE_NAMES[sq]} (rules 2.2, {_RULE[kind]})"
+            return f"{here} is blocked by {describe_piece(piece)} on {SQUARE_NAMES[sq]} (rules 2.2, {_RULE[kind]})"
     return f"{here} cannot reach {SQUARE_NAMES[target]} ({PATTERNS[kind]})"
 
 
-def _describe(piece: Piece) -> str:
-    return f"{SEAT_NAMES[piece >> 3]}'s {KIND_NAMES[piece & 7]}"
-
-
-__all__ = ["PATTERNS", "generate_moves", "has_move", "is_attacked", "why_not"]
+__all__ = ["PATTERNS", "generate_moves", "has_move", "is_attacked", "reach_reason"]

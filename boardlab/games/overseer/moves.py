@@ -60,13 +60,10 @@ QUIET: Final = _table(False)
 CAPTURE: Final = _table(True)
 
 
-class Notation(NamedTuple):
-    """What a move text says, before the board is consulted."""
+class Marks(NamedTuple):
+    """What a move text says beyond its two squares and its capture mark, for the position to
+    confirm (rules 9.2)."""
 
-    origin: Square
-    target: Square
-    #: the text wrote ``x``
-    capture: bool
     #: the kind named by a leading piece letter, or 0
     kind: int
     #: the text ended in ``#`` (an Overseer is captured)
@@ -84,11 +81,8 @@ def _square(original: str, sector: str, digits: str) -> Square:
     return square
 
 
-def parse_notation(text: str) -> Notation:
-    """Read ``[piece letter]<square><- or x><square>[#]`` (squares in either case).
-
-    Raises :class:`NotationError` naming what is wrong; legality is the state's business.
-    """
+def _read(text: str) -> tuple[Square, Square, bool, Marks]:
+    """The squares, the capture mark and the marks of ``[piece letter]<square><- or x><square>[#]``."""
     original = text
     match = _PATTERN.fullmatch(text.strip())
     if match is None:
@@ -105,7 +99,23 @@ def parse_notation(text: str) -> Notation:
     target = _square(original, sector_to, index_to)
     if origin == target:
         raise NotationError(f"{original!r}: a move goes from one square to another")
-    return Notation(origin, target, mark in "xX", kind, bool(overseer))
+    return origin, target, mark in "xX", Marks(kind, bool(overseer))
+
+
+def parse_move_text(text: str) -> PieceMove:
+    """Read ``[piece letter]<square><- or x><square>[#]`` (squares in either case) as the move
+    it writes: ``x`` is a capture. The piece letter and ``#`` are read past
+    (:func:`parse_marks` returns them for the position to confirm).
+
+    Raises :class:`NotationError` naming what is wrong; legality is the state's business.
+    """
+    origin, target, capture, _ = _read(text)
+    return move_between(origin, target, capture) or PieceMove(origin, target, capture)
+
+
+def parse_marks(text: str) -> Marks:
+    """The piece letter and the ``#`` a move text carries (rules 9.2); errors as :func:`parse_move_text`."""
+    return _read(text)[3]
 
 
 def move_between(origin: Square, target: Square, capture: bool) -> PieceMove | None:
@@ -114,5 +124,6 @@ def move_between(origin: Square, target: Square, capture: bool) -> PieceMove | N
 
 
 __all__ = [
-    "CAPTURE", "NOTATION_HELP", "Notation", "OVERSEER_MARK", "PieceMove", "QUIET", "move_between", "parse_notation",
+    "CAPTURE", "Marks", "NOTATION_HELP", "OVERSEER_MARK", "PieceMove", "QUIET", "move_between", "parse_marks",
+    "parse_move_text",
 ]

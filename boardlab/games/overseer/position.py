@@ -10,7 +10,8 @@ last capture, and the move number.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
 
 from boardlab.core import PositionError
 
@@ -27,13 +28,22 @@ from .board import (
     Piece,
     square_of,
 )
+from .rules import OverseerRules
+
+if TYPE_CHECKING:
+    from .state import OverseerState
 
 SIDE_LETTERS = "wb"
 #: the largest move number a position may give (far beyond any game's length, rules 7.6)
 MAX_MOVE_NUMBER = 1_000_000
 
 
-def format_position(board: Sequence[Piece], to_move: int, since_capture: int, move_number: int) -> str:
+def format_position(state: "OverseerState") -> str:
+    """The position string (OFEN, rules 10.1) of ``state``."""
+    return write_position(state.board, state.to_move, state.progress.quiet_moves, state.move_number)
+
+
+def write_position(board: Sequence[Piece], to_move: int, since_capture: int, move_number: int) -> str:
     """The OFEN of ``board`` (96 pieces, 0 = empty)."""
     rings = []
     for index in range(NUM_INDICES, 0, -1):
@@ -54,14 +64,18 @@ def format_position(board: Sequence[Piece], to_move: int, since_capture: int, mo
     return f"{'/'.join(rings)} {SIDE_LETTERS[to_move]} {since_capture} {move_number}"
 
 
-class Position(NamedTuple):
-    board: list[Piece]
+@dataclass(frozen=True, slots=True)
+class OverseerPosition:
+    """A checked position, before any state exists: the 96 squares' piece codes, the side to
+    move, the plies since the last capture and the move number (rules 10)."""
+
+    board: tuple[Piece, ...]
     to_move: int
-    since_capture: int
-    move_number: int
+    since_capture: int = 0
+    move_number: int = 1
 
 
-def parse_position(text: str, no_capture_limit: int) -> Position:
+def parse_position(text: str, rules: OverseerRules) -> OverseerPosition:
     """Read an OFEN, checking everything rules 10.3 asks of a position before any state exists.
 
     Raises :class:`PositionError` naming the fault.
@@ -83,7 +97,7 @@ def parse_position(text: str, no_capture_limit: int) -> Position:
     if side not in SIDE_LETTERS:
         raise PositionError(f"{prefix}: the side to move {side!r} is not 'w' or 'b' (rule 10.1)")
     to_move = SIDE_LETTERS.index(side)
-    since_capture = _number(prefix, clock_text, "the plies since the last capture", 0, no_capture_limit)
+    since_capture = _number(prefix, clock_text, "the plies since the last capture", 0, rules.no_capture_limit)
     move_number = _number(prefix, number_text, "the move number", 1, MAX_MOVE_NUMBER)
     overseers = [board.count(seat * 8 + OVERSEER) for seat in (WHITE, BLACK)]
     if overseers == [0, 0]:
@@ -97,7 +111,7 @@ def parse_position(text: str, no_capture_limit: int) -> Position:
                 f"{prefix}: {SEAT_NAMES[seat]} has no Overseer but {SEAT_NAMES[to_move]} is to move; only the "
                 "side to move can have lost its Overseer, to the move just made (rule 10.3)"
             )
-    return Position(board, to_move, since_capture, move_number)
+    return OverseerPosition(tuple(board), to_move, since_capture, move_number)
 
 
 _RING_TOKENS = re.compile(r"[0-9]+|.", re.DOTALL)
@@ -137,4 +151,4 @@ def _number(prefix: str, text: str, what: str, low: int, high: int) -> int:
     return int(text)
 
 
-__all__ = ["MAX_MOVE_NUMBER", "Position", "format_position", "parse_position"]
+__all__ = ["MAX_MOVE_NUMBER", "OverseerPosition", "format_position", "parse_position", "write_position"]

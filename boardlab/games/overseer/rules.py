@@ -7,6 +7,11 @@ from typing import Any, Mapping
 
 #: plies without a capture that draw the game by default (rules 7.4)
 NO_CAPTURE_LIMIT = 100
+#: the ending codes of the game's results: the enemy Overseer captured (rules 7.1), too little
+#: material (7.2), threefold repetition (7.3), the no-capture limit (7.4), no legal move (7.5)
+RESULT_CODES: tuple[str, ...] = (
+    "overseer_captured", "insufficient_material", "repetition", "no_capture_limit", "no_moves",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +30,7 @@ class OverseerRules:
     loose_capture_marks: bool
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> "OverseerRules":
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> "OverseerRules":
         return cls(
             setup=options["setup"],
             no_capture_limit=options["no_capture_limit"],

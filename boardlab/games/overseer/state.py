@@ -29,15 +29,13 @@ from boardlab.core import TERMINAL, IllegalMoveError, Move, ProgressTracker, Res
 from boardlab.core.state import StateFields
 
 from .board import (
-    BARRICADE,
     BLACK,
-    CAPTAIN,
     BLACK_TO_MOVE_KEY,
+    CAPTAIN,
     ENEMY,
     GENERAL,
     KIND_LETTERS,
     KIND_NAMES,
-    NUM_SQUARES,
     OVERSEER,
     PILOT,
     SEAT_NAMES,
@@ -47,18 +45,19 @@ from .board import (
     SQUARE_NAMES,
     WHITE,
     ZOBRIST,
-    Piece,
     board_hash,
+    describe_piece,
 )
-from .evaluation import evaluate_position
-from .movegen import generate_moves, has_move, is_attacked, why_not
-from .moves import OVERSEER_MARK, PieceMove, move_between, parse_notation
-from .position import format_position
+from .evaluation import evaluate
+from .legality import illegal_reason
+from .movegen import generate_moves, has_move, is_attacked
+from .moves import OVERSEER_MARK, PieceMove, move_between, parse_marks, parse_move_text
+from .position import OverseerPosition, format_position
 from .rules import OverseerRules
 from .view import state_view
 
 if TYPE_CHECKING:
-    from .game import Overseer
+    from .game import OverseerGame
 
 #: a repetition needs at least 8 plies since the last capture: 4 to come back once, 4 again
 _PLIES_FOR_THIRD_OCCURRENCE = 8
@@ -67,7 +66,7 @@ _LONE_MINOR_KINDS = (SOLDIER, CAPTAIN, GENERAL, PILOT)
 
 
 class OverseerState(State):
-    """An Overseer position with its history. Build with :class:`Overseer`, not directly."""
+    """An Overseer position with its history. Build with :class:`OverseerGame`, not directly."""
 
     state_fields = StateFields(
         shared=("board", "squares", "counts", "army", "overseers", "to_move", "_current", "zobrist", "_result", "moves"),
@@ -76,16 +75,14 @@ class OverseerState(State):
     )
     __slots__ = state_fields.names
 
-    def __init__(
-        self, game: "Overseer", seed: int, board: list[Piece], to_move: int,
-        since_capture: int = 0, move_number: int = 1,
-    ) -> None:
-        """Set up from 96 squares; derives the piece lists, counts and hash, then settles a
-        position that is already finished (rules 10.4). Cost: one board scan."""
+    def __init__(self, game: "OverseerGame", seed: int, position: OverseerPosition) -> None:
+        """Set up from a checked position; derives the piece lists, counts and hash, then settles
+        a position that is already finished (rules 10.4). Cost: one board scan."""
         super().__init__(game, seed)
         self.rules: OverseerRules = game.rules
-        self.board = list(board)
-        self.to_move = to_move
+        self.board = list(position.board)
+        to_move = self.to_move = position.to_move
+        since_capture, move_number = position.since_capture, position.move_number
         squares: tuple[list[int], list[int]] = ([], [])
         counts = [0] * 16
         overseers = [-1, -1]
@@ -249,22 +246,22 @@ class OverseerState(State):
         """Notation to a move (rules 9.2): a leading piece letter must name the piece that stands
         there, and a ``#`` an Overseer captured. ``x`` must match the board unless the option
         loose_capture_marks reads ``-`` and ``x`` alike."""
-        notation = parse_notation(text)
+        written, marks = parse_move_text(text), parse_marks(text)
         board = self.board
-        origin, target = notation.origin, notation.target
-        if notation.kind and board[origin] & 7 != notation.kind:
-            held = f"holds {_describe(board[origin])}" if board[origin] else "is empty"
+        origin, target = written.origin, written.target
+        if marks.kind and board[origin] & 7 != marks.kind:
+            held = f"holds {describe_piece(board[origin])}" if board[origin] else "is empty"
             raise IllegalMoveError(
-                f"{text.strip()}: {SQUARE_NAMES[origin]} {held}, not a {KIND_NAMES[notation.kind]} "
-                f"('{KIND_LETTERS[notation.kind]}', rule 9.2)"
+                f"{text.strip()}: {SQUARE_NAMES[origin]} {held}, not a {KIND_NAMES[marks.kind]} "
+                f"('{KIND_LETTERS[marks.kind]}', rule 9.2)"
             )
-        capture = notation.capture
+        capture = written.capture
         if self.rules.loose_capture_marks:
             capture = SQUARE_CLASS[self.to_move][board[target]] == ENEMY
-        if notation.overseer_mark and not (
+        if marks.overseer_mark and not (
             board[target] & 7 == OVERSEER and board[target] >> 3 != self.to_move
         ):
-            held = f"holds {_describe(board[target])}" if board[target] else "is empty"
+            held = f"holds {describe_piece(board[target])}" if board[target] else "is empty"
             raise IllegalMoveError(
                 f"{text.strip()}: '{OVERSEER_MARK}' marks the capture of the enemy Overseer, and "
                 f"{SQUARE_NAMES[target]} {held} (rule 9.2)"
@@ -272,56 +269,14 @@ class OverseerState(State):
         return move_between(origin, target, capture) or PieceMove(origin, target, capture)
 
     def _illegal_reason(self, move: Move) -> str | None:
-        """Why ``move`` is illegal for the side to move, in a player's words with the rule; None if legal."""
-        if type(move) is not PieceMove or not (0 <= move.origin < NUM_SQUARES and 0 <= move.target < NUM_SQUARES):
-            return "not an Overseer move"
-        board = self.board
-        seat = self.to_move
-        origin, target = move.origin, move.target
-        piece, there = board[origin], board[target]
-        if not piece:
-            return f"{SQUARE_NAMES[origin]} is empty: there is no piece to move (rule 6.1)"
-        if piece >> 3 != seat:
-            return (
-                f"{SQUARE_NAMES[origin]} holds {_describe(piece)}; {SEAT_NAMES[seat]} moves only "
-                f"{SEAT_NAMES[seat]}'s pieces (rule 6.1)"
-            )
-        if there:
-            if there & 7 == BARRICADE:
-                return (
-                    f"{SQUARE_NAMES[target]} holds a Barricade: Barricades are never captured and "
-                    "no piece lands on one (rule 4.2)"
-                )
-            if there >> 3 == seat:
-                return (
-                    f"{SQUARE_NAMES[target]} holds {SEAT_NAMES[seat]}'s own {KIND_NAMES[there & 7]}: "
-                    "nobody captures his own pieces (rule 4.1)"
-                )
-            if piece & 7 == BARRICADE:
-                return (
-                    f"a Barricade never captures, and {SQUARE_NAMES[target]} holds {_describe(there)} "
-                    "(rules 3.1, 4.3)"
-                )
-            if not move.capture:
-                return (
-                    f"{SQUARE_NAMES[target]} holds {_describe(there)}: moving there captures it, written "
-                    f"{SQUARE_NAMES[origin]}x{SQUARE_NAMES[target]} (rule 9.2)"
-                )
-        elif move.capture:
-            return (
-                f"{SQUARE_NAMES[target]} is empty, so there is nothing to capture: the move is written "
-                f"{SQUARE_NAMES[origin]}-{SQUARE_NAMES[target]} (rule 9.2)"
-            )
-        if move in self.mover_moves():
-            return None
-        return why_not(board, seat, origin, target)
+        return illegal_reason(self, move)
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
         """The whole board: Overseer has no hidden information, so every seat sees the same."""
         return state_view(self)
 
     def position(self) -> str:
-        return format_position(self.board, self.to_move, self.progress.quiet_moves, self.move_number)
+        return format_position(self)
 
     def winning_move(self) -> Move | None:
         """A capture of the enemy Overseer, if the side to move has one (rule 7.1): the search
@@ -343,11 +298,7 @@ class OverseerState(State):
 
     def evaluate(self) -> Sequence[float]:
         """Estimated returns per seat (see evaluation.py); the result's returns when over."""
-        if self._result is not None:
-            return self._result.returns
-        return evaluate_position(
-            self.board, self.squares, self.counts, self.overseers, self.to_move, self.mover_moves()
-        )
+        return evaluate(self)
 
     # --- read-only facts for views, tests and agents -------------------------------
     @property
@@ -367,9 +318,3 @@ class OverseerState(State):
             return ""
         letter = KIND_LETTERS[piece & 7]
         return letter if piece >> 3 == WHITE else letter.lower()
-
-
-def _describe(piece: Piece) -> str:
-    return f"{SEAT_NAMES[piece >> 3]}'s {KIND_NAMES[piece & 7]}"
-
-

@@ -11,24 +11,29 @@ The rules are docs/rules/sovereign.md; importing this package registers the game
 
 from .board import SQUARE_BY_NAME, SQUARE_NAMES
 from .evaluation import evaluate
-from .game import Sovereign
-from .moves import ConsultantJump, ContractorMove, Placement, Slide, parse_move_text
-from .position import format_position, parse_position
-from .rules import SovereignRules
+from .game import SovereignGame
+from .legality import illegal_reason
+from .moves import ConsultantJump, ContractorMove, Placement, Slide, parse_marks, parse_move_text
+from .position import SovereignPosition, format_position, parse_position
+from .rules import RESULT_CODES, SovereignRules
 from .state import SovereignState
 
 __all__ = [
-    "SQUARE_BY_NAME",
-    "SQUARE_NAMES",
     "ConsultantJump",
     "ContractorMove",
     "Placement",
+    "RESULT_CODES",
+    "SQUARE_BY_NAME",
+    "SQUARE_NAMES",
     "Slide",
-    "Sovereign",
+    "SovereignGame",
+    "SovereignPosition",
     "SovereignRules",
     "SovereignState",
     "evaluate",
     "format_position",
+    "illegal_reason",
+    "parse_marks",
     "parse_move_text",
     "parse_position",
 ]

@@ -29,7 +29,7 @@ from .board import MAX_HEIGHT, NUM_SQUARES, SIZE
 from .moves import ConsultantJump, ContractorMove, Placement, Slide
 
 if TYPE_CHECKING:
-    from boardlab.core import Game, State
+    from boardlab.core import State
 
 KING_DELTAS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 _DIRECTION = {delta: d for d, delta in enumerate(KING_DELTAS)}

@@ -8,14 +8,14 @@ from boardlab.core import Game, Option, OptionError, register
 
 from .board import SEAT_NAMES, SETUP_LOWER_PER_PLAYER, SETUP_PLACEMENTS, SETUP_TOP_PER_PLAYER
 from .encoding import SovereignActions, SovereignObservation
-from .position import ENDING_CODES, parse_position
+from .position import parse_position
 from .render import render_view
-from .rules import BUILD_MODES, SovereignRules
+from .rules import BUILD_MODES, RESULT_CODES, SovereignRules
 from .state import SovereignState
 
 
 @register
-class Sovereign(Game):
+class SovereignGame(Game):
     """Sovereign: race your Sovereign up a 3-level tower in the enemy's back ranks (docs/rules/sovereign.md)."""
 
     id = "sovereign"
@@ -28,6 +28,7 @@ class Sovereign(Game):
     max_players = 2
     rules_version = "1"
     state_class = SovereignState
+    rules_class = SovereignRules
     #: the computer's levels, chosen by measurement (docs/levels.md): at the top, alpha-beta
     #: three plies deep beat the evaluated search and cost a tenth of its 2,000 iterations
     level_specs = {
@@ -38,7 +39,7 @@ class Sovereign(Game):
     }
     draw_by_agreement = True
     conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
-    result_codes = ENDING_CODES
+    result_codes = RESULT_CODES
     options_spec = (
         Option(
             "height_model", "castle",
@@ -105,10 +106,6 @@ class Sovereign(Game):
         Option("supply_top", 14, "top tower pieces in the supply (rule 1.1.3; for tests and balancing)",
                kind=int, minimum=2 * SETUP_TOP_PER_PLAYER, maximum=1000),
     )
-
-    def __init__(self, players: int | None = None, **options: Any) -> None:
-        super().__init__(players, **options)
-        self.rules = SovereignRules.from_options(self.options)
 
     def _check_options(self) -> None:
         if self.options["repetition_count"] == 1:

@@ -137,7 +137,7 @@ def slider_targets(
         # towers are transparent: the line runs on over empty squares of any height
         for direction in range(4):
             ray = rays[direction]
-            for index, square in enumerate(ray):
+            for square in ray:
                 bit = BIT[square]
                 if not empty & bit:
                     break

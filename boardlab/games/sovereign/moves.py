@@ -248,32 +248,39 @@ def _kind(original: str, letter: str) -> int:
     return kind
 
 
-def parse_move_text(text: str) -> tuple[Move, str]:
-    """Notation to (move object, suffix): legality is not checked here.
+def parse_marks(text: str) -> str:
+    """The mark a move text ends with, for the position to confirm (rule 5.2): ``+`` (the move
+    threatens the enemy Sovereign), ``#`` (it wins) or ``""``."""
+    text = text.strip()
+    return text[-1] if text[-1:] in (CHECK_SUFFIX, WIN_SUFFIX) else ""
 
-    Any case is accepted (``s@D1`` is ``S@d1``); an optional ``+`` or ``#`` suffix is
-    returned for the caller to check. A Consultant jump comes back with
-    ``reduces=False``: the position decides it. Raises :class:`NotationError` naming the fault.
+
+def parse_move_text(text: str) -> Move:
+    """Notation to the move object it writes: legality is not checked here.
+
+    Any case is accepted (``s@D1`` is ``S@d1``); an optional ``+`` or ``#`` suffix is read
+    past (:func:`parse_marks` returns it for the position to check). A Consultant jump comes
+    back with ``reduces=False``: the position decides it. Raises :class:`NotationError`
+    naming the fault.
     """
     original = text
     text = text.strip()
-    suffix = ""
-    if text[-1:] in (CHECK_SUFFIX, WIN_SUFFIX):
-        suffix, text = text[-1], text[:-1]
+    if parse_marks(text):
+        text = text[:-1]
     match = _PLACEMENT.fullmatch(text)
     if match:
         letter, file, rank, tower_file, tower_rank = match.groups()
         kind = _kind(original, letter)
         square = _square(original, file, rank)
         if tower_file is None:
-            return PLACEMENTS[kind][square], suffix
+            return PLACEMENTS[kind][square]
         if kind != CONTRACTOR:
             raise NotationError(
                 f"{original!r}: only the third Contractor is placed with a tower (^square), "
                 f"not the {KIND_NAMES[kind]} (rule 1.2.5)"
             )
         tower = _square(original, tower_file, tower_rank)
-        return TOWER_PLACEMENTS[square].get(tower) or Placement(kind, square, tower), suffix
+        return TOWER_PLACEMENTS[square].get(tower) or Placement(kind, square, tower)
     match = _MOVE.fullmatch(text)
     if not match:
         raise NotationError(f"{original!r}: not Sovereign notation; moves read like {_FORMS} (rule 5.2)")
@@ -292,17 +299,17 @@ def parse_move_text(text: str) -> tuple[Move, str]:
             )
         if len(carets) > 3:
             raise NotationError(f"{original!r}: a tower has at most 3 levels, so at most '^^^' (rule 1.1.3)")
-        return contractor_move(origin, target, _square(original, build_file, build_rank), len(carets)), suffix
+        return contractor_move(origin, target, _square(original, build_file, build_rank), len(carets))
     if carets is not None:
         raise NotationError(f"{original!r}: only Contractors build; the {KIND_NAMES[kind]} does not (rule 1.6)")
     if kind == CONSULTANT:
-        return consultant_jump(origin, target, capture, False), suffix
+        return consultant_jump(origin, target, capture, False)
     if capture:
         raise NotationError(
             f"{original!r}: only Consultants capture; the {KIND_NAMES[kind]} moves to an empty square "
             f"(write {KIND_LETTERS[kind]}{SQUARE_NAMES[origin]}-{SQUARE_NAMES[target]}, rule 1.3.2)"
         )
-    return SLIDES[kind][origin * NUM_SQUARES + target], suffix
+    return SLIDES[kind][origin * NUM_SQUARES + target]
 
 
 __all__ = [
@@ -317,6 +324,7 @@ __all__ = [
     "TOWER_PLACEMENTS",
     "consultant_jump",
     "contractor_move",
+    "parse_marks",
     "parse_move_text",
     "step_builds",
 ]

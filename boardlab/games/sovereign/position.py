@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from boardlab.core import PositionError
 
@@ -42,19 +43,20 @@ from .board import (
     THIRD_RANK,
 )
 from .movegen import seat_threatened
-from .rules import SovereignRules
+from .rules import RESULT_CODES, SovereignRules
+
+if TYPE_CHECKING:
+    from .state import SovereignState
 
 _RANK = re.compile(r"(?:[0-3][SDCBsdcb]?){7}")
 _TOKEN = re.compile(r"[0-3][SDCBsdcb]?")
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")
 _PHASE = re.compile(r"p|s(?:0|[1-9][0-9]?)")
 
-#: endings that the position itself shows, and the one it cannot (threefold repetition)
-ENDING_CODES = ("objective", "sovereign_stalemate", "no_legal_move", "repetition", "move_limit")
 
 
 @dataclass(frozen=True)
-class ParsedPosition:
+class SovereignPosition:
     """A checked position: 49 heights and piece codes, the seat to move, the placements made
     (14 once play has begun), the supply, the plies of play and the written ending if any."""
 
@@ -68,10 +70,20 @@ class ParsedPosition:
     ending: str | None
 
 
-def format_position(
+def format_position(state: "SovereignState") -> str:
+    """The position string (SPN, rule 5.4) of ``state``, its ending written when it is over."""
+    result = state.result()
+    return write_position(
+        state.heights, state.pieces, state.to_move, state.placements, state.pool_lower, state.pool_top,
+        state.play_ply, None if result is None else result.code,
+    )
+
+
+def write_position(
     heights: list[int], pieces: list[int], to_move: int, placements: int,
     pool_lower: int, pool_top: int, ply: int, ending: str | None,
 ) -> str:
+    """The position string of these fields (rule 5.4)."""
     ranks = []
     for rank in range(SIZE - 1, -1, -1):
         tokens = []
@@ -94,7 +106,7 @@ def winner_on_board(heights: list[int], pieces: list[int]) -> list[int]:
     return winners
 
 
-def parse_position(text: str, rules: SovereignRules) -> ParsedPosition:
+def parse_position(text: str, rules: SovereignRules) -> SovereignPosition:
     """Read and check an SPN string; :class:`PositionError` names the first fault found.
 
     Checks the shape, then the pieces (numbers of each kind, Consultants at height 2 at
@@ -130,8 +142,8 @@ def parse_position(text: str, rules: SovereignRules) -> ParsedPosition:
         raise PositionError(f"{prefix}: the ply {ply_text!r} is not a whole number (rule 5.4)")
     ply = int(ply_text)
     ending = fields[5] if len(fields) == 6 else None
-    if ending is not None and ending not in ENDING_CODES:
-        raise PositionError(f"{prefix}: the ending {ending!r} is not one of {', '.join(ENDING_CODES)} (rule 5.4.6)")
+    if ending is not None and ending not in RESULT_CODES:
+        raise PositionError(f"{prefix}: the ending {ending!r} is not one of {', '.join(RESULT_CODES)} (rule 5.4.6)")
     if placements < SETUP_PLACEMENTS:
         _check_setup(prefix, heights, pieces, to_move, placements, ply, ending, rules)
         expected = (rules.supply_lower - 2 * SETUP_LOWER_PER_PLAYER, rules.supply_top - 2 * SETUP_TOP_PER_PLAYER)
@@ -155,7 +167,7 @@ def parse_position(text: str, rules: SovereignRules) -> ParsedPosition:
                 f"{prefix}: the supply must be {expected[0]}/{expected[1]} with these towers on the board, "
                 f"not {pool_lower}/{pool_top} (rule 1.1.3, invariant I1)"
             )
-    return ParsedPosition(heights, pieces, to_move, placements, pool_lower, pool_top, ply, ending)
+    return SovereignPosition(heights, pieces, to_move, placements, pool_lower, pool_top, ply, ending)
 
 
 def _parse_board(prefix: str, board_text: str) -> tuple[list[int], list[int]]:
@@ -306,4 +318,4 @@ def _check_play(
         )
 
 
-__all__ = ["ENDING_CODES", "ParsedPosition", "format_position", "parse_position", "winner_on_board"]
+__all__ = ["SovereignPosition", "format_position", "parse_position", "winner_on_board", "write_position"]

@@ -10,6 +10,10 @@ BUILD_ONE_LEVEL = 0
 BUILD_WHOLE_TOWER = 1
 BUILD_MULTI_LEVEL = 2
 BUILD_MODES = ("one_level", "whole_tower", "multi_level")
+#: the ending codes of the game's results (rules 5.4.6): the objective reached (1.10), a
+#: stalemated Sovereign (1.11.1), no legal move (1.11.2), threefold repetition (1.11.3), the
+#: ply limit (1.11.4). A position string shows every one but repetition.
+RESULT_CODES: tuple[str, ...] = ("objective", "sovereign_stalemate", "no_legal_move", "repetition", "move_limit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +48,7 @@ class SovereignRules:
     supply_top: int = 14
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> "SovereignRules":
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> "SovereignRules":
         return cls(
             castle_heights=options["height_model"] == "castle",
             towers_block_slides=options["towers_block_slides"],

@@ -43,7 +43,7 @@ from .board import (
     board_hash,
 )
 from .evaluation import evaluate
-from .explain import illegal_reason
+from .legality import illegal_reason
 from .movegen import play_moves, setup_moves, turn_status
 from .moves import (
     CHECK_SUFFIX,
@@ -53,18 +53,19 @@ from .moves import (
     Placement,
     Slide,
     consultant_jump,
+    parse_marks,
     parse_move_text,
 )
-from .position import ParsedPosition, format_position, winner_on_board
+from .position import SovereignPosition, format_position, winner_on_board
 from .rules import SovereignRules
 from .view import state_view
 
 if TYPE_CHECKING:
-    from .game import Sovereign
+    from .game import SovereignGame
 
 
 class SovereignState(State):
-    """A Sovereign position with its history. Made by :class:`Sovereign`, not directly."""
+    """A Sovereign position with its history. Made by :class:`SovereignGame`, not directly."""
 
     state_fields = StateFields(
         shared=(
@@ -76,18 +77,18 @@ class SovereignState(State):
     )
     __slots__ = state_fields.names
 
-    def __init__(self, game: "Sovereign", seed: int, parsed: ParsedPosition | None = None) -> None:
+    def __init__(self, game: "SovereignGame", seed: int, position: SovereignPosition | None = None) -> None:
         """The empty board before setup, or a checked position; settles whether it is already over."""
         super().__init__(game, seed)
         rules: SovereignRules = game.rules
         self.rules = rules
-        if parsed is None:
-            parsed = ParsedPosition(
+        if position is None:
+            position = SovereignPosition(
                 [0] * NUM_SQUARES, [0] * NUM_SQUARES, 0, 0,
                 rules.supply_lower - 2 * SETUP_LOWER_PER_PLAYER, rules.supply_top - 2 * SETUP_TOP_PER_PLAYER, 0, None,
             )
-        self.heights = list(parsed.heights)
-        self.pieces = list(parsed.pieces)
+        self.heights = list(position.heights)
+        self.pieces = list(position.pieces)
         level_sets = [0, 0, 0, 0]
         piece_sets = [0] * 9
         for square in range(NUM_SQUARES):
@@ -97,19 +98,19 @@ class SovereignState(State):
         piece_sets[0] = 0
         self.piece_sets = piece_sets
         self.occupied = sum(piece_sets)
-        self.pool_lower = parsed.pool_lower
-        self.pool_top = parsed.pool_top
-        self.to_move = parsed.to_move
-        self.placements = parsed.placements
-        self.play_ply = parsed.ply
+        self.pool_lower = position.pool_lower
+        self.pool_top = position.pool_top
+        self.to_move = position.to_move
+        self.placements = position.placements
+        self.play_ply = position.ply
         self.zobrist = board_hash(self.heights, self.pieces, self.to_move)
-        self.progress = ProgressTracker(self.zobrist, moves=parsed.ply)
+        self.progress = ProgressTracker(self.zobrist, moves=position.ply)
         self.threatened = False
         self._result: Result | None = None
         self._current = self.to_move
         self._moves: list[Move] | None = None
         self._scan: tuple[int, int, int] | None = None
-        self._settle_loaded(parsed.ending)
+        self._settle_loaded(position.ending)
 
     # --- turns ------------------------------------------------------------------------
     def _begin_turn(self) -> None:
@@ -313,7 +314,7 @@ class SovereignState(State):
         return self.move_list().copy()
 
     def _parse_move(self, text: str) -> Move:
-        move, suffix = parse_move_text(text)
+        move, suffix = parse_move_text(text), parse_marks(text)
         if type(move) is ConsultantJump:
             move = consultant_jump(move.origin, move.target, move.capture, self.heights[move.target] > 0)
         if suffix and move in self.move_list():
@@ -347,10 +348,7 @@ class SovereignState(State):
         return state_view(self)
 
     def position(self) -> str:
-        return format_position(
-            self.heights, self.pieces, self.to_move, self.placements, self.pool_lower, self.pool_top,
-            self.play_ply, None if self._result is None else self._result.code,
-        )
+        return format_position(self)
 
     def position_key(self) -> int:
         """The Zobrist hash of heights, pieces and the player to move: the position without its

@@ -19,7 +19,8 @@ is ``(x + 21) * 48 + (y + 21)``. Player actions, in blocks (see :data:`BLOCKS`):
 | convert ``X,Y=K`` | point * 6 + kind |
 | ``wild(Pn:...)`` | (n - 1) * 14^4 + resources |
 | ``disc(Pn:...)`` | the discard's place among the legal discards, in the listed order (at most 65536) |
-| ``offer(...)``, ``counter(...)`` | per suit ``13 + given - asked`` in base 27; with ``trade_territories`` then ``* 1681 + (given card + 1) * 41 + (asked card + 1)`` |
+| ``offer(...)``, ``counter(...)`` | per suit ``13 + given - asked`` in base 27; with ``trade_territories`` |
+|                                   | then ``* 1681 + (given card + 1) * 41 + (asked card + 1)`` |
 
 A discard chooses a set of territory cards and a multiset of resources, which no fixed
 numbering of a practical size covers: its index is its place in the list, which is fixed by
@@ -47,7 +48,6 @@ from boardlab.core.encoding import ENVELOPE_FEATURES, envelope_features, one_hot
 
 from .cards import CARD_NUMBER, CODE_TO_CARD, DECK_SIZE, KIND_CHARS, PER_SUIT, SUITS, START_SUPPLY, Resources
 from .moves import (
-    BUY_TERRITORY,
     Accept,
     Announce,
     BankTrade,

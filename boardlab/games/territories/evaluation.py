@@ -86,7 +86,7 @@ def estimate(state: "TerritoriesState", holds: Sequence[Sequence[int]], territor
     return [p, 1.0 - p]
 
 
-def evaluate_state(state: "TerritoriesState") -> list[float]:
+def evaluate(state: "TerritoriesState") -> list[float]:
     """Estimated returns per seat; the exact returns once the game is over."""
     if state.outcome is not None:
         return list(state.outcome.returns)

@@ -9,7 +9,7 @@ from boardlab.core import Game, register
 from .cards import SEAT_NAMES
 from .encoding import TerritoriesActions, TerritoriesObservation
 from .phases import SETUP_STEPS
-from .position import read_position
+from .position import check_moves_exist, parse_position
 from .render import render_view
 from .rules import OPTIONS, RESULT_CODES, TerritoriesRules, parse_extent
 from .state import TerritoriesState
@@ -19,7 +19,7 @@ SETUP_MOVES = 20 + 1 + SETUP_STEPS
 
 
 @register
-class Territories(Game):
+class TerritoriesGame(Game):
     """Territories: two players build chess-piece buildings on a grid of playing cards
     and race to 15 points (docs/rules/territories.md)."""
 
@@ -34,6 +34,7 @@ class Territories(Game):
     result_codes = RESULT_CODES
     rules_version = "2"
     state_class = TerritoriesState
+    rules_class = TerritoriesRules
     #: the computer's levels, chosen by measurement (docs/levels.md): the evaluated search on one
     #: resampled deal (72% against greedy), then information-set MCTS, which beat it 7-4; more
     #: iterations on one deal played worse (1,500 lost 2-6 to 300: it trusts its guess of the hands)
@@ -44,10 +45,6 @@ class Territories(Game):
         "hard": "ismcts:iterations=1000,rollout_depth=1,seconds=3",
     }
     conformance_budget = {"random_games": 6, "variant_games": 1, "check_every": 5, "moves_per_check": 25}
-
-    def __init__(self, players: int | None = None, **options: Any) -> None:
-        super().__init__(players, **options)
-        self.rules = TerritoriesRules.from_options(self.options)
 
     def _check_options(self) -> None:
         parse_extent(self.options["expand_max_extent"])
@@ -80,8 +77,8 @@ class Territories(Game):
         return TerritoriesState(self, seed)
 
     def _state_from_position(self, text: str) -> TerritoriesState:
-        state = TerritoriesState(self, 0)
-        read_position(state, text)
+        state = TerritoriesState(self, 0, parse_position(text, self.rules))
+        check_moves_exist(state, text)
         return state
 
     def render_view(self, view: Mapping[str, Any]) -> str:

@@ -1,7 +1,7 @@
 """Moves of Territories and their notation (rule R10): one token per move.
 
 Every move is a frozen slotted dataclass whose ``str()`` is its token;
-:func:`parse_token` is the exact inverse (legality is checked elsewhere).
+:func:`parse_move_text` is the exact inverse (legality is checked elsewhere).
 ``P1``/``P2`` in tokens are the first and second player in turn order, not seats.
 Resources are ints in H, S, C, D order; cards are ints (see :mod:`.cards`).
 """
@@ -429,7 +429,7 @@ def _parse_wrapped(word: str, body: str, text: str) -> Move:
     return Wild(label, parse_resources(match.group(2)))
 
 
-def parse_token(text: str) -> Move:
+def parse_move_text(text: str) -> Move:
     """One notation token to a move object; NotationError if it is not notation at all."""
     token = text.strip()
     if not token or any(ch.isspace() for ch in token):

@@ -21,6 +21,7 @@ The unseen pile is every card not named anywhere else.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from boardlab.core import NotationError, PositionError, Result
@@ -35,13 +36,15 @@ from .cards import (
     GRID_COLUMNS,
     GRID_SIZE,
     KIND_CHARS,
+    KIND_POINTS,
     PER_SUIT,
     RAID,
     START_SUPPLY,
     SWAP,
+    Card,
     parse_card,
 )
-from .geometry import touching
+from .geometry import Cell, Point, touching
 from .moves import goods_text, parse_goods
 from .phases import (
     ABILITY_DIE,
@@ -61,7 +64,7 @@ from .phases import (
     ROLL,
     SETUP,
 )
-from .rules import RESULT_CODES
+from .rules import RESULT_CODES, TerritoriesRules
 from .trades import can_propose
 
 if TYPE_CHECKING:
@@ -75,6 +78,78 @@ FIELDS = (
 HEADER = "territories"
 
 
+@dataclass(frozen=True)
+class TerritoriesPosition:
+    """A checked position, before any state exists: the state's positional fields as the
+    position string gives them (the unseen pile ``pool`` is every card named nowhere)."""
+
+    grid: dict[Cell, Card]
+    buildings: dict[Point, tuple[int, int]]
+    hands: list[list[Card]]
+    known: list[set[Card]]
+    res: list[list[int]]
+    bank: list[int]
+    supply: list[list[int]]
+    discard: list[Card]
+    bottom: list[Card]
+    reshuffled: frozenset[Card]
+    pool: set[Card]
+    first: int
+    phase: int
+    setup_step: int
+    active: int
+    turn: int
+    discards_owed: list[tuple[int, int]]
+    wild_owed: list[tuple[int, int]]
+    draws_owed: list[int]
+    offer: tuple[Any, ...] | None
+    ability: int
+    die: int
+    used: list[int]
+    proposals: int
+    no_build: list[int]
+    last_roll: tuple[int, int] | None
+    outcome: Result | None
+
+
+class _Draft:
+    """The fields being read, in the order the string gives them (becomes the position)."""
+
+    def __init__(self) -> None:
+        self.grid: dict[Cell, Card] = {}
+        self.buildings: dict[Point, tuple[int, int]] = {}
+        self.hands: list[list[Card]] = [[], []]
+        self.known: list[set[Card]] = [set(), set()]
+        self.res: list[list[int]] = [[0] * 4, [0] * 4]
+        self.bank: list[int] = []
+        self.supply: list[list[int]] = [[], []]
+        self.discard: list[Card] = []
+        self.bottom: list[Card] = []
+        self.reshuffled: frozenset[Card] = frozenset()
+        self.pool: set[Card] = set()
+        self.first = -1
+        self.phase = DEAL
+        self.setup_step = 0
+        self.active = 0
+        self.turn = 0
+        self.discards_owed: list[tuple[int, int]] = []
+        self.wild_owed: list[tuple[int, int]] = []
+        self.draws_owed: list[int] = []
+        self.offer: tuple[Any, ...] | None = None
+        self.ability = -1
+        self.die = 0
+        self.used: list[int] = []
+        self.proposals = 0
+        self.no_build: list[int] = []
+        self.last_roll: tuple[int, int] | None = None
+        self.outcome: Result | None = None
+
+
+def _hand_size(state: _Draft, rules: TerritoriesRules, seat: int) -> int:
+    """Cards that count toward the hand limit (R5.1), as ``TerritoriesState.hand_size``."""
+    return sum(state.res[seat]) + (len(state.hands[seat]) if rules.limit_counts_territories else 0)
+
+
 def _cards_text(cards: list[int]) -> str:
     return ",".join(CARD_CODE[c] for c in cards) or "-"
 
@@ -83,8 +158,8 @@ def _counts(values: list[int]) -> str:
     return ",".join(str(v) for v in values)
 
 
-def encode_position(state: "TerritoriesState") -> str:
-    """The one-line position (cost: O(cards + buildings))."""
+def format_position(state: "TerritoriesState") -> str:
+    """The one-line position of ``state`` (cost: O(cards + buildings))."""
     grid = ";".join(
         f"{c},{r}:{CARD_CODE[card]}" for (c, r), card in sorted(state.grid.items(), key=lambda i: (i[0][1], i[0][0]))
     ) or "-"
@@ -194,12 +269,14 @@ class _Reader:
         return (self.integer(key, -99, 99, xy[0]), self.integer(key, -99, 99, xy[1]))
 
 
-def read_position(state: "TerritoriesState", text: str) -> None:
-    """Fill ``state``, fresh from the constructor, from a position string, validating every field
-    first: PositionError names the bad field. Cost: O(cards + buildings)."""
+def parse_position(text: str, rules: TerritoriesRules) -> TerritoriesPosition:
+    """Read and check a position string of a game with ``rules``, before any state exists:
+    PositionError names the bad field. What needs the rules' move logic (an ability that can
+    finish, a proposal that can be named) :func:`check_moves_exist` checks on the state made
+    from it. Cost: O(cards + buildings)."""
     read = _Reader(text)
     values = read.values
-    rules = state.rules
+    state = _Draft()
     seen: dict[int, str] = {}
 
     def claim(card: int, key: str) -> None:
@@ -297,10 +374,10 @@ def read_position(state: "TerritoriesState", text: str) -> None:
     if (state.discards_owed or state.wild_owed or state.draws_owed) and state.phase != MAIN:
         raise read.fail("phase", "discards, wildcards or draws are owed only in phase main, after a roll")
     for seat, owed in state.discards_owed:
-        if owed > state.hand_size(seat):
-            raise read.fail("disc", f"seat {seat} owes {owed} cards but holds {state.hand_size(seat)}")
+        if owed > _hand_size(state, rules, seat):
+            raise read.fail("disc", f"seat {seat} owes {owed} cards but holds {_hand_size(state, rules, seat)}")
     due = state.draws_owed and not state.discards_owed and not state.wild_owed
-    if due and not state.pile_size():  # a reshuffle happens before a draw is due
+    if due and not (len(state.pool) + len(state.bottom)):  # a reshuffle happens before a draw is due
         raise read.fail("draws", "a draw is owed but the pile is empty")
     if state.phase == SETUP and len(state.buildings) != state.setup_step:
         raise read.fail("step", f"setup step {state.setup_step} needs {state.setup_step} Towns on the board")
@@ -320,23 +397,24 @@ def read_position(state: "TerritoriesState", text: str) -> None:
     state.no_build = read.counts("nobuild", 2, 99)
     state.last_roll = _roll(read)
     state.outcome = _result(read)
-    _check_not_over(read, state)
+    _check_not_over(read, state, rules)
+    return TerritoriesPosition(**vars(state))
 
 
-def _check_not_over(read: _Reader, state: "TerritoriesState") -> None:
+def _check_not_over(read: _Reader, state: "_Draft", rules: TerritoriesRules) -> None:
     """A game still going on must not already be won (R9.1) or lost on the clock (R9.2)."""
     if state.outcome is not None or state.phase < ROLL:
         return
-    rules = state.rules
     for seat in (0, 1):
-        if state.points(seat) >= rules.target_points:
-            raise read.fail("result", f"seat {seat} has {state.points(seat)} points: the game is over (R9.1)")
+        points = sum((START_SUPPLY[k] - state.supply[seat][k]) * KIND_POINTS[k] for k in range(6))
+        if points >= rules.target_points:
+            raise read.fail("result", f"seat {seat} has {points} points: the game is over (R9.1)")
         if state.no_build[seat] >= rules.no_building_turns:
             raise read.fail("nobuild", f"seat {seat} has lost on the no-building clock: the game is over (R9.2)")
 
 
-def _check_ability(read: _Reader, state: "TerritoriesState") -> None:
-    """The ability in progress must be able to finish (the phase's decision must exist)."""
+def _check_ability(read: _Reader, state: "_Draft") -> None:
+    """The ability in progress belongs to the phase, and a payment has a die to pay."""
     allowed = {
         ABILITY_DIE: (SWAP, EXPAND), ABILITY_PAY: (SWAP, EXPAND), ABILITY_PLACE: (SWAP, EXPAND),
         DUEL: (RAID, CONVERT), RAID_TARGET: (RAID,), CONVERT_TARGET: (CONVERT,),
@@ -345,20 +423,26 @@ def _check_ability(read: _Reader, state: "TerritoriesState") -> None:
         raise read.fail("ability", f"{ABILITY_NAMES[state.ability]} does not belong to this phase")
     if state.phase == ABILITY_PAY and not 1 <= state.die <= sum(state.res[state.active]):
         raise read.fail("die", "paying for an ability needs a die of 1..6 within the mover's resources")
+
+
+def _check_proposal(read: _Reader, state: "_Draft") -> None:
+    """A proposal being named was counted when announced (R8.2)."""
+    if state.phase in (PROPOSE, COUNTER_PROPOSE) and state.proposals < 1:
+        raise read.fail("proposals", "a proposal being named counts toward the limit when announced (R8.2)")
+
+
+def check_moves_exist(state: "TerritoriesState", text: str) -> None:
+    """The checks of a position that need the rules' move logic, on the state made from it
+    (``text``, already parsed): the ability in progress can finish (its decision has a move)
+    and a proposal being named can be named. PositionError names the field."""
+    read = _Reader(text)
     if state.phase in (ABILITY_PLACE, RAID_TARGET, CONVERT_TARGET):
         if state.first < 0 or not resolution_moves(state):
             raise read.fail("ability", f"nothing can resolve {ABILITY_NAMES[state.ability]} in this position")
-
-
-def _check_proposal(read: _Reader, state: "TerritoriesState") -> None:
-    """A proposal being named was counted when announced, and some proposal can be named."""
-    if state.phase not in (PROPOSE, COUNTER_PROPOSE):
-        return
-    if state.proposals < 1:
-        raise read.fail("proposals", "a proposal being named counts toward the limit when announced (R8.2)")
-    giver = state.active if state.phase == PROPOSE else 1 - state.active
-    if not can_propose(state, giver):
-        raise read.fail("phase", f"{read.values['phase']}: no trade can be proposed in this position")
+    if state.phase in (PROPOSE, COUNTER_PROPOSE):
+        giver = state.active if state.phase == PROPOSE else 1 - state.active
+        if not can_propose(state, giver):
+            raise read.fail("phase", f"{read.values['phase']}: no trade can be proposed in this position")
 
 
 def _owed(read: _Reader, key: str) -> list[tuple[int, int]]:
@@ -372,7 +456,7 @@ def _owed(read: _Reader, key: str) -> list[tuple[int, int]]:
     return owed
 
 
-def _offer(read: _Reader, state: "TerritoriesState") -> tuple[Any, ...] | None:
+def _offer(read: _Reader, state: "_Draft") -> tuple[Any, ...] | None:
     raw = read.values["offer"]
     responding = state.phase in (RESPOND, COUNTER_RESPOND)
     if raw == "-":
@@ -422,3 +506,6 @@ def _result(read: _Reader) -> Result | None:
     if who == "draw":
         return Result.draw((0, 1), 2, reason, code=code)
     return Result.win(read.integer("result", 0, 1, who), 2, reason, code=code)
+
+
+__all__ = ["TerritoriesPosition", "check_moves_exist", "format_position", "parse_position"]

@@ -45,7 +45,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("lose_all", "resources", "what a failed Swap/Expand payment loses (R7.6)",
            choices=("resources", "resources_and_territories")),
     Option("distance_rule", False, "no Town beside another building along a card side (R6.1)", kind=bool),
-    Option("expand_max_extent", None, "largest grid bounding box Expand may create, as WxH (e.g. 9x8 or [9, 8]); none = unbounded (R7.5)"),
+    Option(
+        "expand_max_extent", None,
+        "largest grid bounding box Expand may create, as WxH (e.g. 9x8 or [9, 8]); none = unbounded (R7.5)",
+    ),
     Option("target_points", 15, "points that win at once (R9.1)", kind=int, minimum=3, maximum=25),
     Option("no_building_turns", 2, "consecutive turns without buildings that lose (R9.2)",
            kind=int, minimum=1, maximum=10),
@@ -108,7 +111,7 @@ class TerritoriesRules:
     resources_public: bool
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> "TerritoriesRules":
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> "TerritoriesRules":
         """The rules of validated ``options`` (see :data:`OPTIONS`); OptionError for a bad extent."""
         return cls(
             production_all=options["production"] == "all",

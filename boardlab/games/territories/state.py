@@ -33,8 +33,9 @@ from .cards import (
     START_SUPPLY,
     Card,
 )
-from .evaluation import evaluate_state
+from .evaluation import evaluate
 from .geometry import Cell, Point, intersections
+from .legality import illegal_reason
 from .moves import (
     DICE,
     DUELS,
@@ -62,7 +63,7 @@ from .moves import (
     Roll,
     SwapCard,
     Wild,
-    parse_token,
+    parse_move_text,
 )
 from .phases import (
     ABILITY_DIE,
@@ -79,12 +80,12 @@ from .phases import (
     SETUP,
     SETUP_ORDER,
 )
-from .position import encode_position
+from .position import TerritoriesPosition, format_position
 from .rules import TerritoriesRules
 from .view import hidden_codes, move_text, resample_state, state_view
 
 if TYPE_CHECKING:
-    from .game import Territories
+    from .game import TerritoriesGame
 
 _ROLL_OUTCOMES = [(move, 1 / 36) for move in ROLLS]
 _DIE_OUTCOMES = [(move, 1 / 6) for move in DICE]
@@ -114,7 +115,8 @@ class TerritoriesState(State):
     )
     __slots__ = state_fields.names
 
-    def __init__(self, game: "Territories", seed: int) -> None:
+    def __init__(self, game: "TerritoriesGame", seed: int, position: TerritoriesPosition | None = None) -> None:
+        """The start of a game (the grid still to deal), or a checked position."""
         super().__init__(game, seed)
         self.rules: TerritoriesRules = game.rules
         self.grid: dict[Cell, Card] = {}
@@ -151,6 +153,8 @@ class TerritoriesState(State):
         self.last_roll: tuple[int, int] | None = None
         self.outcome: Result | None = None
         self._points_cache: list[Point] | None = None
+        if position is not None:
+            self.state_fields.assign(self, vars(position))
 
     # --- derived quantities ---------------------------------------------------
     def label(self, seat: int) -> int:
@@ -274,14 +278,14 @@ class TerritoriesState(State):
         return abilities.resolution_moves(self)
 
     def _illegal_reason(self, move: Move) -> str | None:
-        return actions.illegal_reason(self, move)
+        return illegal_reason(self, move)
 
     def _apply(self, move: Move) -> None:
         _APPLY[type(move)](self, move)
         self._settle()
 
     def _parse_move(self, text: str) -> Move:
-        return parse_token(text)
+        return parse_move_text(text)
 
     def result(self) -> Result | None:
         return self.outcome
@@ -409,10 +413,10 @@ class TerritoriesState(State):
         return timeouts.default_move(self)
 
     def position(self) -> str:
-        return encode_position(self)
+        return format_position(self)
 
     def evaluate(self) -> list[float]:
-        return evaluate_state(self)
+        return evaluate(self)
 
 
 _APPLY: dict[type, Callable[[TerritoriesState, Any], None]] = {

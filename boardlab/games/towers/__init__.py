@@ -8,24 +8,28 @@ The rules are docs/rules/towers.md; importing this package registers the game::
 
 from .board import CASTLE, CASTLE_SQUARES, SQUARE_BY_NAME, SQUARE_NAMES
 from .evaluation import evaluate
-from .game import Towers
+from .game import TowersGame
+from .legality import illegal_reason
 from .moves import Build, Push, parse_move_text
-from .position import format_position, parse_position
-from .rules import TowersRules
+from .position import TowersPosition, format_position, parse_position
+from .rules import RESULT_CODES, TowersRules
 from .state import TowersState
 
 __all__ = [
+    "Build",
     "CASTLE",
     "CASTLE_SQUARES",
+    "Push",
+    "RESULT_CODES",
     "SQUARE_BY_NAME",
     "SQUARE_NAMES",
-    "Build",
-    "Push",
-    "Towers",
+    "TowersGame",
+    "TowersPosition",
     "TowersRules",
     "TowersState",
     "evaluate",
     "format_position",
+    "illegal_reason",
     "parse_move_text",
     "parse_position",
 ]

@@ -9,16 +9,16 @@ from boardlab.core import Game, Option, OptionError, register
 
 from .board import COLOUR_NAMES, LAYOUT_CHOICES, MAX_HEIGHT, SUPPLY, layout_stacks
 from .encoding import TowersActions, TowersObservation
-from .position import parse_position
+from .position import TowersPosition, parse_position
 from .render import render_view
-from .rules import TowersRules
+from .rules import RESULT_CODES, TowersRules
 from .state import TowersState
 
 _ALL_LAYOUTS = ("diagram", "split_sides", "pinwheel", "four_each", "blocks")
 
 
 @register
-class Towers(Game):
+class TowersGame(Game):
     """Towers: build on your stacks or push them over to take the five castles (docs/rules/towers.md)."""
 
     id = "towers"
@@ -33,6 +33,7 @@ class Towers(Game):
     player_counts = (2, 4)
     rules_version = "1"
     state_class = TowersState
+    rules_class = TowersRules
     #: the computer's levels, chosen by measurement (docs/levels.md): a beginner's plausible
     #: mistakes, one ply, then the evaluated, widened search at 300 and 2,000 iterations
     level_specs = {
@@ -43,7 +44,7 @@ class Towers(Game):
     }
     draw_by_agreement = True
     conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
-    result_codes = ("castles", "crowns", "no_moves", "repetition", "no_progress", "move_limit")
+    result_codes = RESULT_CODES
     options_spec = (
         Option(
             "layout", "diagram",
@@ -68,12 +69,6 @@ class Towers(Game):
             kind=int, minimum=0, maximum=1_000_000,
         ),
     )
-
-    def __init__(self, players: int | None = None, **options: Any) -> None:
-        super().__init__(players, **options)
-        self.rules = TowersRules.from_options(
-            self.num_players, self.options["no_progress_limit"], self.options["ply_cap"]
-        )
 
     def _check_options(self) -> None:
         layout = self.options["layout"]
@@ -114,11 +109,10 @@ class Towers(Game):
         if self.options["random_first"]:
             # derived from the seed alone, so a record's seed reproduces it (rules 2.5)
             first = random.Random(f"towers/first/{seed}").randrange(self.num_players)
-        return TowersState(self, seed, stacks, first)
+        return TowersState(self, seed, TowersPosition(tuple(stacks), first))
 
     def _state_from_position(self, text: str) -> TowersState:
-        stacks, to_move, no_progress = parse_position(text, self.num_players, self.rules.no_progress_limit)
-        return TowersState(self, 0, stacks, to_move, no_progress)
+        return TowersState(self, 0, parse_position(text, self.rules))
 
     def render_view(self, view: Mapping[str, Any]) -> str:
         return render_view(view)

@@ -8,17 +8,37 @@ optional no-progress counter (written only when it is not 0).
 
 from __future__ import annotations
 
-from typing import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
 
 from boardlab.core import PositionError
 
 from .board import CASTLE, CASTLE_SQUARES, MAX_HEIGHT, NUM_SQUARES, SIZE, SQUARE_NAMES, SUPPLY, Stack
+from .rules import TowersRules
+
+if TYPE_CHECKING:
+    from .state import TowersState
 
 CASTLE_LETTER = "C"
 EMPTY = "-"
 
 
-def format_position(stacks: Sequence[Stack], letters: str, to_move: int, no_progress: int) -> str:
+@dataclass(frozen=True, slots=True)
+class TowersPosition:
+    """A checked position, before any state exists: 49 stacks (bottom to top), the seat to
+    move and the no-progress counter (rules 10)."""
+
+    stacks: tuple[Stack, ...]
+    to_move: int
+    no_progress: int = 0
+
+
+def format_position(state: "TowersState") -> str:
+    """The position string of ``state`` (rules 10.1)."""
+    return write_position(state.stacks, state.rules.letters, state.to_move, state.progress.quiet_moves)
+
+
+def write_position(stacks: Sequence[Stack], letters: str, to_move: int, no_progress: int) -> str:
     """The position string of ``stacks`` with ``letters[seat]`` naming each seat's tokens."""
     ranks = []
     for rank in range(SIZE - 1, -1, -1):
@@ -38,14 +58,15 @@ def format_position(stacks: Sequence[Stack], letters: str, to_move: int, no_prog
     return text
 
 
-def parse_position(text: str, players: int, no_progress_limit: int) -> tuple[list[Stack], int, int]:
-    """Read a position string into (49 stacks, seat to move, no-progress counter).
+def parse_position(text: str, rules: TowersRules) -> TowersPosition:
+    """Read a position string of a game with ``rules`` (its player count and no-progress limit).
 
     Checks everything the rules require of a position (rules 10.3): the shape, the
     tokens of this player count, heights of at most 5, a castle piece only at the
     bottom, exactly five castles, no seat over its supply, a valid seat to move and
     a counter between 0 and the limit. Raises :class:`PositionError` naming the fault.
     """
+    players, no_progress_limit = rules.players, rules.no_progress_limit
     letters = "WB" if players == 2 else "WURB"
     prefix = f"towers position {text!r}"
     fields = text.split()
@@ -100,7 +121,7 @@ def parse_position(text: str, players: int, no_progress_limit: int) -> tuple[lis
                 f"{prefix}: the no-progress counter {no_progress} exceeds the limit "
                 f"{no_progress_limit} (rules 8.2)"
             )
-    return stacks, letters.index(mover_text), no_progress
+    return TowersPosition(tuple(stacks), letters.index(mover_text), no_progress)
 
 
 def _parse_stack(prefix: str, square: str, cell: str, letters: str, players: int) -> Stack:

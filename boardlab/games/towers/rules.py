@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 from .board import CASTLES_TO_WIN, COLOUR_LETTERS, COLOUR_NAMES, CROWNS_TO_WIN, NO_PROGRESS_DEFAULT, SUPPLY
+
+#: the ending codes of the game's results: the castle win (rules 7.1-7.3), the crowned
+#: castles (7.4), the opponents cannot move (7.5, 7.6), threefold repetition (8.1), the
+#: no-progress draw (8.2), the optional ply cap (8.3)
+RESULT_CODES: tuple[str, ...] = ("castles", "crowns", "no_moves", "repetition", "no_progress", "move_limit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +29,10 @@ class TowersRules:
     names: tuple[str, ...]
 
     @classmethod
-    def from_options(cls, players: int, no_progress_limit: int, ply_cap: int) -> "TowersRules":
-        """``no_progress_limit`` 0 means the rule's default for the player count."""
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> "TowersRules":
+        """The rules of ``players`` seats and validated ``options``; ``no_progress_limit`` 0 means
+        the rule's default for the player count."""
+        no_progress_limit, ply_cap = options["no_progress_limit"], options["ply_cap"]
         return cls(
             players=players,
             castles_to_win=CASTLES_TO_WIN[players],

@@ -28,29 +28,27 @@ from .board import (
     CASTLE,
     MAX_HEIGHT,
     NEIGHBOURS,
-    NUM_SQUARES,
     SQUARE_BIT,
-    SQUARE_NAMES,
     STEP,
     TURN_KEYS,
     ZOBRIST_TABLES,
-    Stack,
     board_hash,
     castle_counts,
     zobrist_miss,
 )
 from .evaluation import evaluate
+from .legality import illegal_reason
 from .moves import BUILDS, NEIGHBOUR_PUSHES, Build, Push, parse_move_text
-from .position import format_position
+from .position import TowersPosition, format_position
 from .rules import TowersRules
 from .view import state_view
 
 if TYPE_CHECKING:
-    from .game import Towers
+    from .game import TowersGame
 
 
 class TowersState(State):
-    """A Towers position with its history. Build with :class:`Towers`, not directly."""
+    """A Towers position with its history. Build with :class:`TowersGame`, not directly."""
 
     state_fields = StateFields(
         shared=("stacks", "control", "reserves", "to_move", "_current", "zobrist", "_result"),
@@ -59,16 +57,14 @@ class TowersState(State):
     )
     __slots__ = state_fields.names
 
-    def __init__(
-        self, game: "Towers", seed: int, stacks: list[Stack], to_move: int, no_progress: int = 0
-    ) -> None:
-        """Set up from 49 stacks; derives control, reserves and the hash, then settles the
-        result of a position that is already finished (rules 10.4). Cost: one board scan."""
+    def __init__(self, game: "TowersGame", seed: int, position: TowersPosition) -> None:
+        """Set up from a checked position; derives control, reserves and the hash, then settles
+        the result of a position that is already finished (rules 10.4). Cost: one board scan."""
         super().__init__(game, seed)
         rules: TowersRules = game.rules
         self.rules = rules
-        self.stacks = list(stacks)
-        self.to_move = to_move
+        self.stacks = list(position.stacks)
+        to_move = self.to_move = position.to_move
         control = [0, 0, 0, 0, 0]
         on_board = [0, 0, 0, 0]
         castles = []
@@ -85,7 +81,7 @@ class TowersState(State):
         self.castle_mask = sum(SQUARE_BIT[sq] for sq in castles)
         self.reserves = [rules.supply - on_board[seat] for seat in range(rules.players)]
         self.zobrist = board_hash(self.stacks, to_move)
-        self.progress = ProgressTracker(self.zobrist, quiet_moves=no_progress)
+        self.progress = ProgressTracker(self.zobrist, quiet_moves=position.no_progress)
         self._result: Result | None = None
         self._current = to_move
         self._settle_loaded_position()
@@ -318,45 +314,7 @@ class TowersState(State):
         return parse_move_text(text)
 
     def _illegal_reason(self, move: Move) -> str | None:
-        """Why ``move`` is illegal for the seat to move, citing the rule; None if legal."""
-        if not isinstance(move, (Build, Push)) or not 0 <= move.square < NUM_SQUARES:
-            return "not a Towers move"
-        rules = self.rules
-        seat = self.to_move
-        name = SQUARE_NAMES[move.square]
-        stack = self.stacks[move.square]
-        is_build = type(move) is Build
-        if not stack:
-            action = "build on" if is_build else "push"
-            return f"{name} is empty; you may only {action} a stack you control (rules {'4.1' if is_build else '5.1'})"
-        if is_build and stack[0] == CASTLE:
-            return "cannot build on a castle (rules 4.1)"
-        top = stack[-1]
-        if top == CASTLE:
-            return f"the castle on {name} is bare and controlled by nobody (rules 1.5, 5.1)"
-        if top != seat:
-            return (
-                f"{name} is controlled by {rules.names[top]}, not {rules.names[seat]} "
-                f"(rules {'4.1' if is_build else '5.1'})"
-            )
-        height = len(stack)
-        if is_build:
-            if height >= MAX_HEIGHT:
-                return f"{name} is already {MAX_HEIGHT} tall (rules 4.1)"
-            if self.reserves[seat] <= 0:
-                return f"{rules.names[seat]} has no pieces left in reserve (rules 4.1)"
-            return None
-        if height < 2:
-            return "cannot push a tower only one piece tall (rules 5.1)"
-        nxt = STEP[move.direction_index][move.square]
-        if nxt < 0:
-            return "the push would move no piece: the next square is off the board (rules 5.5, 5.6)"
-        if len(self.stacks[nxt]) >= height:
-            return (
-                f"the push would move no piece: {SQUARE_NAMES[nxt]} is {len(self.stacks[nxt])} tall, "
-                f"not lower than the {height}-tall stack (rules 5.4, 5.6)"
-            )
-        return None
+        return illegal_reason(self, move)
 
     @property
     def no_progress(self) -> int:
@@ -372,7 +330,7 @@ class TowersState(State):
         return state_view(self)
 
     def position(self) -> str:
-        return format_position(self.stacks, self.rules.letters, self.to_move, self.progress.quiet_moves)
+        return format_position(self)
 
     def evaluate(self) -> Sequence[float]:
         """Estimated returns per seat (see evaluation.py); the result's returns when over."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .board import CASTLE, MAX_HEIGHT, SIZE, SQUARE_NAMES, castle_counts
-from .position import format_position
+from .position import write_position
 
 if TYPE_CHECKING:
     from .state import TowersState
@@ -47,5 +47,5 @@ def state_view(state: "TowersState") -> dict[str, Any]:
         "reserves": list(state.reserves),
         "no_progress": state.no_progress,
         "no_progress_limit": rules.no_progress_limit,
-        "position": format_position(stacks, letters, state.to_move, state.no_progress),
+        "position": write_position(stacks, letters, state.to_move, state.no_progress),
     }
