@@ -8,7 +8,8 @@ import pytest
 
 import boardlab
 from boardlab.core import IllegalMoveError, NotationError, PositionError
-from boardlab.games.overseer import SQUARE_BY_NAME
+from boardlab.games.overseer import SQUARE_BY_NAME, Marks, PieceMove, parse_marks, parse_move_text
+from boardlab.games.overseer.board import PILOT
 from boardlab.games.overseer.moves import CAPTURE, QUIET
 from tests.overseer.helpers import load, position_text
 
@@ -176,3 +177,14 @@ def test_r10_1_custom_positions_round_trip() -> None:
 def test_r10_3_malformed_positions_are_refused_with_the_reason(text: str, message: str) -> None:
     with pytest.raises(PositionError, match=message):
         boardlab.load("overseer").state_from_position(text)
+
+
+def test_r9_2_the_parser_reads_the_move_and_returns_the_marks_apart() -> None:
+    """``parse_move_text`` gives the move the squares and ``x`` write; the piece letter and
+    ``#`` are marks only the position can confirm (``parse_marks``), as in every game."""
+    move = parse_move_text(" pB1xh7# ")
+    assert move == PieceMove(SQUARE_BY_NAME["B1"], SQUARE_BY_NAME["H7"], True) and str(move) == "B1xH7"
+    assert parse_marks(" pB1xh7# ") == Marks(PILOT, True)
+    assert parse_marks("F1-H3") == Marks(0, False)
+    with pytest.raises(NotationError, match="no piece letter"):
+        parse_marks("QB1xH7")
