@@ -547,6 +547,7 @@ class StateFields:
                 f"{cls.__name__}.__slots__ names {', '.join(undeclared)}, which state_fields does not declare"
             )
         for name, function in self._compile(cls.__qualname__).items():
+            function.__module__ = cls.__module__
             function.__qualname__ = f"{cls.__qualname__}.{name}"
             setattr(cls, name, function)
 

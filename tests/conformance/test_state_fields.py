@@ -8,6 +8,7 @@ declared shared) or incomplete (a field the state sets but does not declare).
 from __future__ import annotations
 
 import importlib
+import pickle
 import random
 
 import pytest
@@ -195,3 +196,19 @@ def test_a_state_from_a_position_does_not_share_the_parsed_fields(builtin_id: st
     for name in first.state_fields.copied + first.state_fields.nested:
         assert getattr(first, name) is not getattr(second, name), name
     assert first.position() == second.position() == text
+
+
+@pytest.mark.parametrize("builtin_id", BUILTIN_GAMES[:4])
+def test_a_state_with_generated_hooks_pickles_with_its_undo(builtin_id: str) -> None:
+    """The server sends states to worker processes: the declared slots pickle, and the copy
+    on the other side still undoes (its snapshots travel with it)."""
+    state = boardlab.load(builtin_id).new_state(3)
+    rng = random.Random(3)
+    for _ in range(6):
+        state.play(state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves()))
+    travelled = pickle.loads(pickle.dumps(state))
+    assert travelled.position() == state.position()
+    travelled.undo()
+    state.undo()
+    assert travelled.position() == state.position()
+    assert type(state)._copy.__module__ == type(state).__module__
