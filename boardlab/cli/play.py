@@ -216,7 +216,9 @@ class PlaySession:
         entry = self.match.log()[before]
         text = entry.text_for(self.announce_viewer())
         self.announced = before + 1
-        note = f" [yellow](its thinking failed: {escape(failure)}; the fallback move)[/yellow]" if entry.note == "fallback" else ""
+        note = ""
+        if entry.note == "fallback":
+            note = f" [yellow](its thinking failed: {escape(failure)}; the fallback move)[/yellow]"
         self.out.print(f"[cyan]{escape(self.seat_label(seat))} plays[/cyan] [bold]{escape(text)}[/bold]{note}")
         if not self.humans:
             self.show_board(None)

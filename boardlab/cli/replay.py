@@ -36,7 +36,7 @@ def describe_record(record: Record, out: Console) -> None:
     options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "default options"
     out.print(
         f"[bold]{escape(game.name)}[/bold], {record.players} players, {escape(options)}, seed {record.seed}. "
-        f"{seats}. {len(record.moves)} moves; result: {result}."
+        f"{seats}. {len(record.turns)} moves; result: {result}."
     )
 
 
@@ -48,7 +48,7 @@ def replay_command(args: argparse.Namespace, out: Console, err: Console, read_li
     warning = rules_version_warning(record, args.file)
     if warning:
         err.print(f"[yellow]{escape(warning)}[/yellow]")
-    total = len(record.moves)
+    total = len(record.turns)
     if args.final or args.to is not None:
         number = total if args.final else args.to
         if not 0 <= number <= total:
@@ -56,8 +56,8 @@ def replay_command(args: argparse.Namespace, out: Console, err: Console, read_li
         state = record.state_at(max(number - 1, 0))
         last = ""
         if number:
-            last = move_text(state, record.moves[number - 1], viewer)
-            state.play(record.moves[number - 1])
+            last = move_text(state, record.turns[number - 1].notation, viewer)
+            state.play(record.turns[number - 1].notation)
         show(record, state, number, viewer, out, last)
         return 0
     return step_through(record, viewer, out, read_line)
@@ -66,12 +66,12 @@ def replay_command(args: argparse.Namespace, out: Console, err: Console, read_li
 def show(record: Record, state: State, number: int, viewer: int | None, out: Console, last: str = "") -> None:
     """Draw ``state`` (the position after move ``number``) as ``viewer`` sees it; ``last`` is
     how the move that led there reads to ``viewer``."""
-    title = f"after move {number} of {len(record.moves)}"
+    title = f"after move {number} of {len(record.turns)}"
     if number and last:
         title += f": {last}"
     out.print(board_panel(state.game, state.view(viewer), escape(title)))
     result = state.result()
-    if result is None and number == len(record.moves):
+    if result is None and number == len(record.turns):
         result = record.result  # a match that ended outside the rules (resignation, agreement, time)
     if result is not None:
         out.print(f"[bold]Game over:[/bold] {result.score_text()} ({escape(result.reason)})")
@@ -85,7 +85,7 @@ def move_text(state: State, notation: str, viewer: Player | None) -> str:
 def step_through(record: Record, viewer: int | None, out: Console, read_line: Callable[[str], str]) -> int:
     """Interactive stepping; the state moves by play/undo, so each step costs one move."""
     state = record.initial_state()
-    total = len(record.moves)
+    total = len(record.turns)
     out.print(f"Keys: {KEYS}.")
     show(record, state, 0, viewer, out)
     while True:
@@ -113,11 +113,10 @@ def step_through(record: Record, viewer: int | None, out: Console, read_line: Ca
         last = ""
         while state.ply < target:
             if state.ply == target - 1:
-                last = move_text(state, record.moves[state.ply], viewer)
-            state.play(record.moves[state.ply])
+                last = move_text(state, record.turns[state.ply].notation, viewer)
+            state.play(record.turns[state.ply].notation)
         if last and target >= 1:
-            by = record.movers[target - 1] if record.movers else CHANCE
-            who = "chance" if by == CHANCE else state.game.player_name(by)
-            stamp = record.times[target - 1] if target - 1 < len(record.times) else 0.0
-            out.print(f"{escape(who)} played [bold]{escape(last)}[/bold] (at {stamp:.1f} s)")
+            turn = record.turns[target - 1]
+            who = "chance" if turn.by == CHANCE else state.game.player_name(turn.by)
+            out.print(f"{escape(who)} played [bold]{escape(last)}[/bold] (at {turn.t:.1f} s)")
         show(record, state, target, viewer, out, last)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Sequence
 
 from .agent import Agent
@@ -250,9 +251,14 @@ class Match:
     def unstored(self) -> tuple[int, list[Turn]]:
         """What a store must write to catch up since :meth:`mark_stored`: how many leading turns
         it keeps, and the turns after them (an undo takes turns back, so it may keep fewer
-        than it has). Cost: the new turns only, never the whole history."""
+        than it has), with their notation as records store it. Cost: the new turns only (a
+        game that annotates its record notation, such as Honor, reads its history once)."""
         kept = min(self._stored, len(self._log))
-        return kept, self._log[kept:]
+        fresh = self._log[kept:]
+        if type(self._state).history_notation is State.history_notation:
+            return kept, fresh  # the record's notation is the move's own
+        recorded = self._state.history_notation()[kept:]
+        return kept, [turn if turn.notation == text else replace(turn, notation=text) for turn, text in zip(fresh, recorded)]
 
     def mark_stored(self) -> None:
         """The store holds every turn as it is now (its write of :meth:`unstored` succeeded)."""
@@ -269,15 +275,7 @@ class Match:
 
     def record(self, **meta: Any) -> Record:
         """The match as a record (the one save format); ``meta`` is stored with it."""
-        return Record.for_state(
-            self._state,
-            self.seats,
-            movers=[entry.by for entry in self._log],
-            times=[entry.t for entry in self._log],
-            notes=[entry.note for entry in self._log],
-            ending=self._ending,
-            **meta,
-        )
+        return Record.for_state(self._state, self.seats, turns=self._log, ending=self._ending, **meta)
 
     def elapsed(self) -> float:
         """Seconds since the match started (a resumed match counts on from its record)."""
@@ -589,14 +587,11 @@ class Match:
         # the constructor resolved opening chance already; start again from the record's start
         while state.history:
             state.undo()
-        for number, text in enumerate(record.moves, 1):
+        for turn in record.turns:
             by = state.current_player()
-            if record.movers and record.movers[number - 1] != by:
-                raise IllegalMoveError(f"record move {number} ({text!r}) was not made by the seat to move")
-            move = state.parse_move(text)
-            stamp = record.times[number - 1] if number - 1 < len(record.times) else 0.0
-            note = record.notes[number - 1] if number - 1 < len(record.notes) else ""
-            self._apply(move, by, note, stamp)
+            if turn.by != by:
+                raise IllegalMoveError(f"record move {turn.number} ({turn.notation!r}) was not made by the seat to move")
+            self._apply(state.parse_move(turn.notation), by, turn.note, turn.t)
         last = self._log[-1].t if self._log else 0.0
         self._began = self._clock() - last
         self._decision_began = self._clock()

@@ -38,7 +38,7 @@ import json
 import math
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -46,6 +46,7 @@ from .errors import BoardlabError, IllegalMoveError, RecordError
 from .game import Game
 from .registry import load
 from .state import State
+from .turns import Turn
 from .values import CHANCE, MATCH_ENDING_CODES, Player, Result
 
 RECORD_FORMAT = 2
@@ -53,6 +54,9 @@ RECORD_FORMAT = 2
 READABLE_FORMATS = (1, 2)
 #: record files larger than this are refused before parsing (no real game comes near)
 MAX_RECORD_BYTES = 64 * 1024 * 1024
+#: one parsed entry of a record's moves: (notation, who decided it, time, note); format 1 has no
+#: ``by`` (None until the conversion replays the game)
+Entry = tuple[str, Player | None, float, str]
 
 
 @dataclass(frozen=True)
@@ -124,11 +128,12 @@ class Ending:
 
 @dataclass
 class Record:
-    """A complete game: what was played, by whom, when, and how it ended.
+    """A complete game: a header (the game, its seed and start, the seats, how it ended) and
+    the played turns (:class:`~boardlab.core.turns.Turn`: each move's notation as records
+    store it, who decided it, its time in seconds since the start and the match's note).
 
-    ``movers[i]`` is the seat that decided move ``i`` (:data:`CHANCE` for chance
-    outcomes); ``times[i]`` its time in seconds since the start; ``notes[i]`` a note
-    from the match driver (``timeout`` when the clock made the move), or empty.
+    :attr:`moves`, :attr:`movers`, :attr:`times` and :attr:`notes` read one field of every
+    turn (new lists: change :attr:`turns` to change the record).
     """
 
     game_id: str
@@ -137,15 +142,29 @@ class Record:
     seed: int
     start: str | None = None
     seats: list[Seat] = field(default_factory=list)
-    moves: list[str] = field(default_factory=list)
-    movers: list[Player] = field(default_factory=list)
-    times: list[float] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
     ending: Ending | None = None
     result: Result | None = None
     rules_version: str | None = None
     final_position: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+
+    # --- the turns, field by field ---------------------------------------------
+    @property
+    def moves(self) -> list[str]:
+        return [turn.notation for turn in self.turns]
+
+    @property
+    def movers(self) -> list[Player]:
+        return [turn.by for turn in self.turns]
+
+    @property
+    def times(self) -> list[float]:
+        return [turn.t for turn in self.turns]
+
+    @property
+    def notes(self) -> list[str]:
+        return [turn.note for turn in self.turns]
 
     # --- building ----------------------------------------------------------
     @classmethod
@@ -154,23 +173,24 @@ class Record:
         state: State,
         seats: Sequence[Seat] | None = None,
         *,
-        movers: Sequence[Player] | None = None,
-        times: Sequence[float] | None = None,
-        notes: Sequence[str] | None = None,
+        turns: Sequence[Turn] | None = None,
         ending: Ending | None = None,
         **meta: Any,
     ) -> "Record":
         """A record of everything ``state`` has played since its start.
 
-        ``movers`` (who decided each move) is worked out by walking a copy of the
-        state back to its start when not given. ``times`` gives seconds since the
-        start per move (zeros when unknown). ``ending`` names a match-level ending.
+        ``turns`` are the match's turns of the state's history (who decided, when, the
+        notes); without them who decided each move is worked out by walking a copy of the
+        state back to its start, and the times are zeros. The record's notation is the
+        state's :meth:`~State.history_notation` (a game may annotate it). ``ending`` names a
+        match-level ending.
         """
         history = state.history
-        if movers is None:
-            movers = _movers_of(state)
-        if len(movers) != len(history):
-            raise ValueError(f"{len(movers)} movers for {len(history)} moves")
+        notation = state.history_notation()
+        if turns is None:
+            turns = [Turn(number, by, 0.0, None, text) for number, (by, text) in enumerate(zip(_movers_of(state), notation), 1)]
+        if len(turns) != len(history):
+            raise ValueError(f"{len(turns)} turns for {len(history)} moves")
         result = state.result() if ending is None else ending.result(state.game)
         return cls(
             game_id=state.game.id,
@@ -179,10 +199,7 @@ class Record:
             seed=state.seed,
             start=state.start_position,
             seats=list(seats or []),
-            moves=state.history_notation(),
-            movers=list(movers),
-            times=list(times)[: len(history)] if times is not None else [0.0] * len(history),
-            notes=list(notes)[: len(history)] if notes is not None else [""] * len(history),
+            turns=[turn if turn.notation == text else replace(turn, notation=text) for turn, text in zip(turns, notation)],
             ending=ending,
             result=result,
             rules_version=state.game.rules_version,
@@ -216,16 +233,17 @@ class Record:
         validated ``play`` per move.
         """
         state = self.initial_state()
-        for number, text in enumerate(self.moves, 1):
+        for number, turn in enumerate(self.turns, 1):
             self._play(state, number)
-            yield number, text, state
+            yield number, turn.notation, state
 
     def _play(self, state: State, number: int) -> None:
         """Play move ``number`` (1-based) on ``state``, checking who made it."""
-        text = self.moves[number - 1]
+        turn = self.turns[number - 1]
+        text = turn.notation
         to_move = state.current_player()
-        if self.movers and self.movers[number - 1] != to_move:
-            claimed = self.movers[number - 1]
+        if turn.by != to_move:
+            claimed = turn.by
             raise RecordError(
                 f"move {number} ({_short(text)!r}) is marked as {_who(state, claimed)}'s, "
                 f"but {_who(state, to_move)} was to decide",
@@ -240,8 +258,8 @@ class Record:
         """The state after the first ``number`` moves (0 = the start), every move validated."""
         if isinstance(number, bool) or not isinstance(number, int):
             raise RecordError(f"move {number!r}: a move number is a whole number")
-        if not 0 <= number <= len(self.moves):
-            raise RecordError(f"move {number} does not exist: the record has moves 0..{len(self.moves)}")
+        if not 0 <= number <= len(self.turns):
+            raise RecordError(f"move {number} does not exist: the record has moves 0..{len(self.turns)}")
         state = self.initial_state()
         for index in range(1, number + 1):
             self._play(state, index)
@@ -250,10 +268,10 @@ class Record:
     def replay(self) -> State:
         """The final state, every move re-validated; the result (or the ending) and, when
         recorded, the final position must match the record's (so a change of rules is never silent)."""
-        state = self.state_at(len(self.moves))
+        state = self.state_at(len(self.turns))
         if self.final_position is not None and self.final_position != state.position():
             raise RecordError(
-                f"replaying the {len(self.moves)} moves does not reach the recorded final position "
+                f"replaying the {len(self.turns)} moves does not reach the recorded final position "
                 f"(rules version then: {self.rules_version or 'unknown'}, now: {state.game.rules_version})"
             )
         actual = state.result() if self.ending is None else self.ending.result(state.game)
@@ -284,26 +302,12 @@ class Record:
             "seed": self.seed,
             "start": self.start,
             "seats": [s.to_json() for s in self.seats],
-            "moves": [
-                _move_entry(m, by, t, note)
-                for m, by, t, note in zip(self.moves, self._padded_movers(), self._padded_times(), self._padded_notes())
-            ],
+            "moves": [_move_entry(turn) for turn in self.turns],
             "ending": None if self.ending is None else self.ending.to_json(),
             "result": None if self.result is None else self.result.to_json(),
             "final_position": self.final_position,
             "meta": self.meta,
         }
-
-    def _padded_times(self) -> list[float]:
-        return list(self.times) + [0.0] * (len(self.moves) - len(self.times))
-
-    def _padded_notes(self) -> list[str]:
-        return list(self.notes) + [""] * (len(self.moves) - len(self.notes))
-
-    def _padded_movers(self) -> list[Player]:
-        if len(self.movers) == len(self.moves):
-            return list(self.movers)
-        return _replayed_movers(self)
 
     @classmethod
     def from_json(cls, data: Any) -> "Record":
@@ -331,7 +335,7 @@ class Record:
         start = data.get("start")
         if start is not None and not isinstance(start, str):
             raise RecordError("record 'start' must be a position string or null")
-        moves, movers, times, notes = _parse_moves(data["moves"], players, version)
+        entries = _parse_moves(data["moves"], players, version)
         seats_data = data.get("seats", [])
         if not isinstance(seats_data, list):
             raise RecordError("record 'seats' must be a list")
@@ -358,17 +362,16 @@ class Record:
             seed=seed,
             start=start,
             seats=seats,
-            moves=moves,
-            movers=movers,
-            times=times,
-            notes=notes,
             ending=ending,
             rules_version=rules_version,
             final_position=final_position,
             meta=meta,
         )
         if version == 1:
-            return _converted_from_format_1(record, result_data)
+            return _converted_from_format_1(record, entries, result_data)
+        for number, (text, by, stamp, note) in enumerate(entries, 1):
+            assert by is not None  # format 2 names who decided every move (_parse_moves checked it)
+            record.turns.append(Turn(number, by, stamp, None, text, note))
         record.result = _parse_result(result_data, players)
         return record
 
@@ -477,23 +480,11 @@ def _movers_of(state: State) -> list[Player]:
     return movers
 
 
-def _replayed_movers(record: Record) -> list[Player]:
-    state = record.initial_state()
-    movers = []
-    for number in range(1, len(record.moves) + 1):
-        movers.append(state.current_player())
-        try:
-            state.play(record.moves[number - 1])
-        except IllegalMoveError as exc:
-            raise RecordError(f"move {number} ({_short(record.moves[number - 1])!r}) is not legal: {exc}", number) from None
-    return movers
-
-
-def _converted_from_format_1(record: Record, result_data: Any) -> Record:
+def _converted_from_format_1(record: Record, entries: list[Entry], result_data: Any) -> Record:
     """A format 1 record as format 2: replayed for who made each move and the ending's code."""
     state = record.initial_state()
-    for number, text in enumerate(record.moves, 1):
-        record.movers.append(state.current_player())
+    for number, (text, _by, stamp, note) in enumerate(entries, 1):
+        record.turns.append(Turn(number, state.current_player(), stamp, None, text, note))
         try:
             state.play(text)
         except IllegalMoveError as exc:
@@ -535,40 +526,34 @@ def _whole_number(value: Any, name: str) -> int:
     return value
 
 
-def _move_entry(move: str, by: Player, t: float, note: str) -> dict[str, Any]:
-    entry: dict[str, Any] = {"move": move, "by": "chance" if by == CHANCE else by, "t": round(t, 3)}
-    if note:
-        entry["note"] = note
+def _move_entry(turn: Turn) -> dict[str, Any]:
+    entry: dict[str, Any] = {"move": turn.notation, "by": "chance" if turn.by == CHANCE else turn.by, "t": round(turn.t, 3)}
+    if turn.note:
+        entry["note"] = turn.note
     return entry
 
 
-def _parse_moves(
-    moves_data: Any, players: int, version: int
-) -> tuple[list[str], list[Player], list[float], list[str]]:
+def _parse_moves(moves_data: Any, players: int, version: int) -> list[Entry]:
     """The moves list of a record: ``{move, by, t[, note]}`` objects (format 1: notation strings or ``{move, t}``)."""
     if not isinstance(moves_data, list):
         raise RecordError("record 'moves' must be a list")
-    moves: list[str] = []
-    movers: list[Player] = []
-    times: list[float] = []
-    notes: list[str] = []
+    entries: list[Entry] = []
     for number, entry in enumerate(moves_data, 1):
         if version == 1 and isinstance(entry, str):
-            moves.append(entry)
-            times.append(0.0)
-            notes.append("")
+            entries.append((entry, None, 0.0, ""))
             continue
         if not isinstance(entry, Mapping) or not isinstance(entry.get("move"), str):
             raise RecordError(f"move {number} is not a {{move, by, t}} object", number)
         stamp = entry.get("t", 0.0)
         if isinstance(stamp, bool) or not isinstance(stamp, (int, float)) or not math.isfinite(stamp) or stamp < 0:
             raise RecordError(f"move {number}: time {_short(repr(stamp))} is not a number of seconds >= 0", number)
+        mover: Player | None = None
         if version >= 2:
             by = entry.get("by")
             if by == "chance":
-                movers.append(CHANCE)
+                mover = CHANCE
             elif isinstance(by, int) and not isinstance(by, bool) and 0 <= by < players:
-                movers.append(by)
+                mover = by
             else:
                 raise RecordError(
                     f"move {number}: 'by' must be a seat 0..{players - 1} or \"chance\", not {_short(repr(by))}",
@@ -577,10 +562,8 @@ def _parse_moves(
         note = entry.get("note", "")
         if not isinstance(note, str):
             raise RecordError(f"move {number}: 'note' must be text", number)
-        moves.append(entry["move"])
-        times.append(float(stamp))
-        notes.append(note)
-    return moves, movers, times, notes
+        entries.append((entry["move"], mover, float(stamp), note))
+    return entries
 
 
 __all__ = ["Ending", "READABLE_FORMATS", "RECORD_FORMAT", "Record", "Seat"]

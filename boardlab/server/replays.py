@@ -45,7 +45,7 @@ class Replays:
 
     async def view(self, room_id: str, record: Record, viewer: Player | None, number: int) -> dict[str, Any]:
         """``{"move", "moves", "view"}``: the view after move ``number`` (0 = the start)."""
-        total = len(record.moves)
+        total = len(record.turns)
         if not 0 <= number <= total:
             raise BadMoveNumberError(f"room {room_id}: move {number} does not exist; the game has moves 0..{total}")
         key = (room_id, viewer)

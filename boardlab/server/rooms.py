@@ -273,10 +273,7 @@ def build_match(stored: StoredRoom, clock: Callable[[], float]) -> tuple[Game, M
         seed=row.seed,
         start=row.start,
         seats=[Seat(seat.name, seat.spec if seat.kind == "computer" else HUMAN) for seat in stored.seats],
-        moves=[move.text for move in stored.moves],
-        movers=[move.by for move in stored.moves],
-        times=[move.t for move in stored.moves],
-        notes=[move.note for move in stored.moves],
+        turns=[move.turn() for move in stored.moves],
         ending=None if row.ending is None else Ending(row.ending["code"], row.ending.get("seat")),
     )
     match = Match.from_record(

@@ -73,7 +73,9 @@ class JoinRequest(Strict):
 
 
 class MoveRequest(Strict):
-    move: Text = Field(min_length=1, max_length=MAX_MOVE_TEXT, description="the move in the game's notation (a legal move's 'text')")
+    move: Text = Field(
+        min_length=1, max_length=MAX_MOVE_TEXT, description="the move in the game's notation (a legal move's 'text')"
+    )
     ply: int = Field(ge=0, description="the ply of the state the move was chosen in (the message's 'ply')")
     revision: Optional[int] = Field(default=None, ge=0, description="optionally, the message's 'revision': stricter than ply")
     seat: Optional[int] = SeatNumber
@@ -120,7 +122,8 @@ class StateMessage(BaseModel):
     thinking: bool = Field(description="a computer seat is deciding")
     view: dict[str, Any] = Field(description="match.view(seat): the game's view envelope and the match around it")
     log_start: int = Field(
-        description="0 over HTTP; on the WebSocket, how many log entries of the previous message stay (the rest is replaced by 'log')"
+        description="0 over HTTP; on the WebSocket, how many log entries of the previous message stay "
+        "(the rest is replaced by 'log')"
     )
     log: list[dict[str, Any]] = Field(
         description="the played turns as this seat may know them, from entry log_start on: number, by, type, "

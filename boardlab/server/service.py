@@ -321,7 +321,9 @@ class RoomService:
             held = room.held_by(token)
             return state_message(room, room.viewer(held, seat), held)
 
-    async def play(self, room_id: str, token: str | None, text: str, ply: int, revision: int | None, seat: Player | None) -> Message:
+    async def play(
+        self, room_id: str, token: str | None, text: str, ply: int, revision: int | None, seat: Player | None
+    ) -> Message:
         def move(room: Room) -> None:
             acting = room.acting_seat(token, seat)
             self._check_playing(room)
@@ -443,7 +445,9 @@ class RoomService:
         except Exception as exc:
             self._recover(room)
             log.exception("room %s: saving a change failed", room.id)
-            raise StorageUnavailableError(f"room {room.id}: the change could not be saved ({type(exc).__name__}); nothing was changed") from None
+            raise StorageUnavailableError(
+                f"room {room.id}: the change could not be saved ({type(exc).__name__}); nothing was changed"
+            ) from None
         room.match.mark_stored()
         room.stored_moves = keep + len(rows)
         room.forget_log_after(keep)

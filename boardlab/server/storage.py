@@ -148,6 +148,10 @@ class MoveRow:
     def from_turn(cls, turn: Turn) -> "MoveRow":
         return cls(turn.number, turn.notation, turn.by, turn.t, turn.note)
 
+    def turn(self) -> Turn:
+        """The turn as a record holds it (its texts for each viewer come from a replay)."""
+        return Turn(self.number, self.by, self.t, None, self.text, self.note)
+
 
 @dataclass
 class RoomRow:

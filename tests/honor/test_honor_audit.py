@@ -4,6 +4,7 @@ physics world and table (section 3), the first-contact sweep (4.4) and resignati
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -270,7 +271,7 @@ def test_r11_4_a_resignation_is_a_resolution_and_carries_its_hash() -> None:
     assert record.moves[-1] == f"resign #{state.state_hash()[:16]}"
     assert record.movers[-1] == 1, "player 1 resigned at their own decision (the auction)"
     assert Record.loads(record.dumps()).replay().position() == state.position()
-    record.moves[-1] = "resign #" + "0" * 16
+    record.turns[-1] = dataclasses.replace(record.turns[-1], notation="resign #" + "0" * 16)
     with pytest.raises(RecordError, match="physics divergence"):
         record.replay()
 
