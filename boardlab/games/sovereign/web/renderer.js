@@ -77,8 +77,11 @@ function score(message) {
   );
 }
 
+/** The squares the last move touched, from its structure (where it came from, went, built). */
 function lastSquares(entry) {
-  return entry && entry.by !== "chance" ? entry.text.match(/[a-g][1-7]/g) || [] : [];
+  const move = entry && entry.by !== "chance" ? entry.move : null;
+  if (!move) return [];
+  return ["square", "tower", "from", "to", "build"].map((field) => move[field]).filter((square) => typeof square === "string");
 }
 
 function drawBoard(board, ui) {

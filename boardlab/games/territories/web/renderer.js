@@ -238,15 +238,14 @@ function drawGrid(board, ui, message) {
   return root;
 }
 
-/** The keys the last move touched, read from its notation: P@2,3 builds, x2,3 raids,
- * 2,3=R converts, [1,2]<>9H swaps, [5,1]+QS expands. */
+/** The keys the last move touched, from its structure: the point a build, a raid or a
+ * conversion names, the cell a swap or an expansion names. */
 function lastMoveKeys(entry) {
   const keys = new Set();
-  if (!entry) return keys;
-  let match = /^[PRNBQK]@(-?\d+),(-?\d+)$/.exec(entry.text) || /^x(-?\d+),(-?\d+)$/.exec(entry.text) || /^(-?\d+),(-?\d+)=[PRNBQK]$/.exec(entry.text);
-  if (match) keys.add(`pt:${match[1]},${match[2]}`);
-  match = /^\[(-?\d+),(-?\d+)\](<>|\+)/.exec(entry.text);
-  if (match) keys.add(`cell:${match[1]},${match[2]}`);
+  const move = entry && entry.move;
+  if (!move) return keys;
+  if (move.point) keys.add(`pt:${move.point[0]},${move.point[1]}`);
+  if (move.cell) keys.add(`cell:${move.cell[0]},${move.cell[1]}`);
   return keys;
 }
 

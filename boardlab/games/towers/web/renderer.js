@@ -39,10 +39,14 @@ function squareXY(name) {
   return { x: LEFT + file * CELL, y: TOP + (SIZE - rank) * CELL };
 }
 
-/** The last move's squares and arrow, read from its notation (b7+ builds, b7N pushes). */
+/** The last move's square and arrow, from its structure (a build's square, a push's origin
+ * and direction); null where the move is not shown. */
 function lastMoveMarks(entry) {
-  const match = entry && /^([a-g][1-7])([+NESW])/.exec(entry.text);
-  return match ? { square: match[1], action: match[2] } : null;
+  const move = entry && entry.move;
+  if (!move) return null;
+  if (move.type === "build") return { square: move.square, action: "+" };
+  if (move.type === "push") return { square: move.from, action: move.direction };
+  return null;
 }
 
 export function mount(element) {

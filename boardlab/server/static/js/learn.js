@@ -160,7 +160,7 @@ async function tryMove(text, shown = false) {
   page.feedback = shown && answer.outcome === "done" ? `The solution: ${answer.move.text}.` : answer.message;
   if (answer.state) {
     page.message = answer.state;
-    page.lastMove = { number: 1, by: step().seat, type: answer.move.type, text: answer.move.text };
+    page.lastMove = { number: 1, by: step().seat, type: answer.move.type, text: answer.move.text, move: answer.move };
   }
   if (answer.outcome === "done") page.done.add(page.index);
   else if (answer.outcome === "illegal") page.picker.setMoves(page.message.legal_moves);
