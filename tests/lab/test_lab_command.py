@@ -51,7 +51,8 @@ def test_lab_report_has_every_variant_metric_and_plot_offline(tmp_path: Path) ->
     assert "metrics with 95% intervals" in done.stdout and "pile=9 minus pile=5" in done.stdout
     page = (out / "report.html").read_text()
     for text in ("pile=5", "pile=9", "Differences from the first variant", "first player wins", "balance",
-                 "branching factor", "std dev", "Win rates with 95% intervals", "Game length", "Branching factor over the course"):
+                 "branching factor", "std dev", "Win rates with 95% intervals", "Game length",
+                 "Branching factor over the course"):
         assert text in page, text
     assert page.count("<svg") == 3  # plots are embedded, not linked
     assert "src=" not in page and "<link" not in page and "<script" not in page  # nothing to fetch: works offline

@@ -197,7 +197,8 @@ def test_the_bench_needs_only_the_standard_library(tmp_path: Path) -> None:
     script = (
         "import runpy, sys\n"
         f"for name in {blocked!r}: sys.modules[name] = None\n"
-        f"sys.argv = ['levels.py', 'towers', '--games', '2', '--jobs', '1', '--pairs', 'random-beginner', '--out', {str(tmp_path)!r}]\n"
+        "sys.argv = ['levels.py', 'towers', '--games', '2', '--jobs', '1', '--pairs', 'random-beginner', "
+        f"'--out', {str(tmp_path)!r}]\n"
         f"runpy.run_path({str(BENCH)!r}, run_name='__main__')\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)

@@ -100,7 +100,8 @@ def test_an_option_shows_what_its_zero_means_from_its_help_text() -> None:
     assert option_meaning(towers["no_progress_limit"], 60, 2) == "60"
     assert option_meaning(towers["random_first"], False, 2) == "False"
     assert option_meaning(Option("gap", 0, "empty table between zones, cm"), 0, 2) == "0"
-    assert option_meaning(Option("rule", 0, "the occurrence that draws; 0 = no repetition rule"), 0, 2) == "0 (no repetition rule)"
+    rule = Option("rule", 0, "the occurrence that draws; 0 = no repetition rule")
+    assert option_meaning(rule, 0, 2) == "0 (no repetition rule)"
     report = report_of({"": games("", 3, 40)})
     assert "no_progress_limit=0 (the rule's 100)" in report["verdict"]["rules"]
 

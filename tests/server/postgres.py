@@ -93,7 +93,10 @@ class TemporaryPostgres:
         server_options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200"
         if not self.durable:
             server_options += " -c fsync=off"
-        self._run(self.programs / "pg_ctl", "-D", self.data, "-l", self.root / "server.log", "-w", "-t", "60", "-o", server_options, "start")
+        self._run(
+            self.programs / "pg_ctl", "-D", self.data, "-l", self.root / "server.log",
+            "-w", "-t", "60", "-o", server_options, "start",
+        )
         self.started = True
         with psycopg.connect(host="127.0.0.1", port=self.port, user=USER, dbname="postgres", autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {DATABASE}")

@@ -217,7 +217,9 @@ json_values = st.recursive(
 @given(
     body=st.one_of(
         json_values,
-        st.fixed_dictionaries({"move": st.text(max_size=40), "ply": st.integers(-3, 5)}, optional={"seat": json_values, "revision": json_values}),
+        st.fixed_dictionaries(
+            {"move": st.text(max_size=40), "ply": st.integers(-3, 5)}, optional={"seat": json_values, "revision": json_values}
+        ),
     ),
     raw=st.one_of(st.none(), st.binary(max_size=60)),
 )

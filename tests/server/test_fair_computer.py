@@ -95,7 +95,8 @@ def sqlite_server_limited(tmp_path: Path, busy: BusyThinker):  # type: ignore[no
 
 
 def test_a_full_queue_refuses_a_new_computers_only_room(tmp_path: Path, busy: BusyThinker) -> None:
-    with make_harness(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path, max_computer_only_rooms=10, max_queued_searches=2) as server:
+    database = f"sqlite:///{tmp_path / 'b.sqlite3'}"
+    with make_harness(database, tmp_path, max_computer_only_rooms=10, max_queued_searches=2) as server:
         for _ in range(3):  # one thinks (the other worker is kept for people), two wait
             server.create("towers", ["computer:hard", "computer:hard"])
         deadline = time.monotonic() + 5

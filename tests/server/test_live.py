@@ -78,7 +78,9 @@ def test_a_token_sent_in_a_message_turns_a_spectator_into_its_seat(server: Harne
         assert socket.receive_json()["seat"] == 1
 
 
-@pytest.mark.parametrize(("room_kind", "query", "code", "close"), [("none", "", "unknown_room", 4404), ("real", "?token=T", "bad_request", 4422)])
+@pytest.mark.parametrize(
+    ("room_kind", "query", "code", "close"), [("none", "", "unknown_room", 4404), ("real", "?token=T", "bad_request", 4422)]
+)
 def test_an_unknown_room_or_a_token_in_the_address_closes_the_socket_with_the_error(
     server: Harness, room_kind: str, query: str, code: str, close: int
 ) -> None:

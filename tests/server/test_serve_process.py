@@ -65,7 +65,9 @@ def move(client: httpx.Client, room: str, token: str, message: dict[str, Any]) -
 
 
 @pytest.mark.parametrize("storage", ["sqlite", "postgresql"])
-def test_a_server_killed_mid_game_resumes_every_room_exactly(request: pytest.FixtureRequest, tmp_path: Path, storage: str) -> None:
+def test_a_server_killed_mid_game_resumes_every_room_exactly(
+    request: pytest.FixtureRequest, tmp_path: Path, storage: str
+) -> None:
     url = None if storage == "sqlite" else empty_postgres(request.getfixturevalue("postgres_url"))
     log = tmp_path / "serve.log"
     with serving(tmp_path, url, log) as (client, process):

@@ -66,7 +66,10 @@ def test_a_whole_number_still_counts_as_seconds(sqlite_server: Harness) -> None:
 
 @pytest.mark.parametrize(
     ("extra", "field"),
-    [({"ply": "0"}, "ply"), ({"ply": 0, "revision": "0"}, "revision"), ({"ply": 0, "seat": "0"}, "seat"), ({"ply": False}, "ply")],
+    [
+        ({"ply": "0"}, "ply"), ({"ply": 0, "revision": "0"}, "revision"), ({"ply": 0, "seat": "0"}, "seat"),
+        ({"ply": False}, "ply"),
+    ],
 )
 def test_move_fields_of_the_wrong_type_are_refused(sqlite_server: Harness, extra: dict[str, Any], field: str) -> None:
     created = sqlite_server.create("towers", ["here", "here"])
