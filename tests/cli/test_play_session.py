@@ -281,3 +281,27 @@ def test_picture_on_refuses_a_game_without_pictures() -> None:
     play, _, output = session(["human", "random"], ["picture on", "quit"])
     play.run()
     assert "has no picture renderer" in output.getvalue()
+
+
+def test_a_computer_whose_thinking_fails_plays_the_fallback_move_and_the_terminal_says_so() -> None:
+    """The match's one failure policy (issue 19 item 2): the rules' default move or the one-ply
+    best move, never a crash of the terminal and never a random move."""
+    from boardlab.core.agent import Agent
+    from boardlab.core.decisions import fallback_move
+
+    class Failing(Agent):
+        name = "failing-test-agent"
+
+        def choose(self, state: boardlab.State) -> boardlab.Move:
+            raise RuntimeError("a bug in the agent")
+
+    game = boardlab.load("towers")
+    match = Match(game, [Failing(), None], seed=1)
+    decision = match.pending()
+    assert decision is not None
+    expected = str(fallback_move(decision.state, decision.seed))
+    buffer = io.StringIO()
+    PlaySession(match, Console(file=buffer, width=200), Script(["quit", "quit"])).run()
+    assert match.log()[0].notation == expected and match.log()[0].note == "fallback"
+    shown = " ".join(buffer.getvalue().split())
+    assert f"plays {expected}" in shown and "its thinking failed: RuntimeError('a bug in the agent')" in shown
