@@ -209,6 +209,8 @@ def difference(metric: Metric, outcomes_a: Sequence[GameOutcome], outcomes_b: Se
         value, (low, high) = newcombe_difference(round(sum(values_a)), len(values_a), round(sum(values_b)), len(values_b))
     else:
         value, (low, high) = welch_difference(values_a, values_b)
+        if metric.share:  # two shares differ by 100 points at most, whatever a normal interval says
+            low, high = max(-1.0, low), min(1.0, high)
     return Estimate(value, low, high, min(len(values_a), len(values_b)))
 
 

@@ -84,7 +84,19 @@ def more_games(figure: Mapping[str, Any], reference: float = 0.0) -> int | None:
         return None
     if gap < half / 10:  # too close to call: the games to halve the interval instead
         return 3 * figure["games"]
-    return max(1, math.ceil(figure["games"] * (half / gap) ** 2) - figure["games"])
+    needed = math.ceil(figure["games"] * (half / gap) ** 2) - figure["games"]
+    # the extrapolation is rough: say a round figure, and never fewer than a handful of games
+    return _round_up(max(MIN_MORE_GAMES, needed))
+
+
+#: the fewest extra games a verdict suggests: fewer could not move an interval on purpose
+MIN_MORE_GAMES = 10
+
+
+def _round_up(count: int) -> int:
+    """``count`` rounded up to two significant digits (137 -> 140, 1234 -> 1300)."""
+    step = 10 ** max(0, len(str(count)) - 2)
+    return -(-count // step) * step
 
 
 def option_meaning(option: Option, value: Any, players: int) -> str:

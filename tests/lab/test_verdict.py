@@ -87,9 +87,29 @@ def test_difference_phrase_reads_sizes_not_signs() -> None:
 def test_more_games_follows_the_width_of_the_interval() -> None:
     # half-width 0.1 at 100 games; a gap of 0.05 needs a half-width of 0.05: 4x the games
     assert more_games({"value": 0.05, "low": -0.05, "high": 0.15, "games": 100}) == 300
-    # a gap as wide as the interval: already at the edge, one more game's worth
-    assert more_games({"value": 0.1, "low": 0.0, "high": 0.2, "games": 100}) == 1
+    # a gap as wide as the interval: already at the edge; the verdict still asks for a handful
+    assert more_games({"value": 0.1, "low": 0.0, "high": 0.2, "games": 100}) == 10
+    # a rough extrapolation is said as a round figure: 100 * (0.1 / 0.03)^2 - 100 = 1012 -> 1100
+    assert more_games({"value": 0.03, "low": -0.07, "high": 0.13, "games": 100}) == 1100
     assert more_games({"value": None, "low": None, "high": None, "games": 0}) is None
+
+
+def test_a_difference_of_shares_stays_within_100_points() -> None:
+    """Welch's normal interval on shares spills past what two shares can differ by (three games
+    decided near their start against three decided near their end); the difference is clipped
+    to [-1, 1] while the estimate itself is untouched."""
+    from boardlab.lab.metrics import difference, metric_definitions
+    from boardlab.lab.stats import GameOutcome
+
+    def decided(at: float, index: int) -> GameOutcome:
+        return GameOutcome(index, index, (0, 1), (0,), (1.0, -1.0), "win", "won", 40, 40, 0.1, decided_at=at)
+
+    metric = next(metric for metric in metric_definitions(["White", "Black"]) if metric.key == "decided_at")
+    early = [decided(at, number) for number, at in enumerate((0.0, 0.4, 0.0))]
+    late = [decided(at, number) for number, at in enumerate((1.0, 0.5, 1.0))]
+    estimate = difference(metric, early, late)  # unclipped, Welch's interval reaches 1.12
+    assert abs(estimate.value - 0.7) < 1e-9
+    assert -1.0 <= estimate.low <= estimate.value <= estimate.high == 1.0
 
 
 def test_an_option_shows_what_its_zero_means_from_its_help_text() -> None:
