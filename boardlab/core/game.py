@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Protocol
 
 from .errors import OptionError, PositionError
 from .options import Option, resolve_options
@@ -68,6 +68,16 @@ class Game:
     #: ``self.rules = rules_class.from_options(num_players, options)`` once, after the options
     #: are checked; states read ``state.rules``. None: the game makes its own (or none).
     rules_class: ClassVar[RulesClass | None] = None
+    #: the seat names, seat 0 first ("White", "Black"): :meth:`player_name` reads them.
+    #: None: "P1", "P2" ... (a game whose names depend on the player count overrides player_name)
+    seat_names: ClassVar[tuple[str, ...] | None] = None
+    #: the game's encodings (its encoding.py), each made with the Game by :meth:`action_encoding`
+    #: and :meth:`observation_encoding`; None: the game has none (the adapters cannot play it)
+    action_encoding_class: ClassVar[Callable[["Game"], "ActionEncoding"] | None] = None
+    observation_encoding_class: ClassVar[Callable[["Game"], "ObservationEncoding"] | None] = None
+    #: the terminal drawing of a view envelope (its render.py's ``render_view``, given as
+    #: ``staticmethod(render_view)``); None: :meth:`render_view` writes the board as JSON
+    view_renderer: ClassVar[Callable[[Mapping[str, Any]], str] | None] = None
     #: the computer's levels for this game, chosen by measurement: level name -> agent spec
     #: (``beginner``, ``easy``, ``normal``, ``hard``; see docs/levels.md). A level the table
     #: leaves out is played by the core's fallback (:mod:`boardlab.agents.levels`).
@@ -136,7 +146,11 @@ class Game:
         return False
 
     def render_view(self, view: Mapping[str, Any]) -> str:
-        """Text (with rich console markup) drawing a view envelope, for terminals. Default: JSON."""
+        """Text (with rich console markup) drawing a view envelope, for terminals: the game's
+        :attr:`view_renderer`, else the board as JSON."""
+        renderer = type(self).view_renderer
+        if renderer is not None:
+            return renderer(view)
         return json.dumps(view["board"], indent=1)
 
     #: True when the game can draw a state as a picture (:meth:`render_image`)
@@ -148,15 +162,25 @@ class Game:
 
     def action_encoding(self) -> "ActionEncoding":
         """The game's integer actions (:mod:`boardlab.core.encoding`), for the OpenSpiel and
-        PettingZoo adapters. Games implement it in their ``encoding.py``."""
-        raise NotImplementedError(f"{self.id} declares no action encoding (docs/api.md, 'Adding a game')")
+        PettingZoo adapters: its :attr:`action_encoding_class` (in its ``encoding.py``) made
+        with this Game."""
+        make = type(self).action_encoding_class
+        if make is None:
+            raise NotImplementedError(f"{self.id} declares no action encoding (docs/api.md, 'Adding a game')")
+        return make(self)
 
     def observation_encoding(self) -> "ObservationEncoding":
-        """The game's fixed-size numeric observation of a seat's view, for the PettingZoo adapter."""
-        raise NotImplementedError(f"{self.id} declares no observation encoding (docs/api.md, 'Adding a game')")
+        """The game's fixed-size numeric observation of a seat's view, for the PettingZoo adapter:
+        its :attr:`observation_encoding_class` made with this Game."""
+        make = type(self).observation_encoding_class
+        if make is None:
+            raise NotImplementedError(f"{self.id} declares no observation encoding (docs/api.md, 'Adding a game')")
+        return make(self)
 
     def player_name(self, player: Player) -> str:
-        """A short name for a seat (a colour, "P1" ...)."""
+        """A short name for a seat: its entry in :attr:`seat_names`, else "P1", "P2" ..."""
+        if self.seat_names is not None:
+            return self.seat_names[player]
         return f"P{player + 1}"
 
     @classmethod

@@ -153,6 +153,9 @@ def test_the_classes_are_named_after_the_game(folder: Path) -> None:
     assert game.state_class.state_fields is not None, f"{title}State declares its fields (StateFields)"
     rules = getattr(_module(folder, "rules"), f"{title}Rules")
     assert game.rules_class is rules, f"{title}Game.rules_class is {title}Rules"
+    assert game.action_encoding_class is getattr(_module(folder, "encoding"), f"{title}Actions")
+    assert game.observation_encoding_class is getattr(_module(folder, "encoding"), f"{title}Observation")
+    assert game.view_renderer is _module(folder, "render").render_view, "Game.view_renderer is render.render_view"
     position = getattr(_module(folder, "position"), f"{title}Position")
     assert dataclasses.is_dataclass(position) and position.__dataclass_params__.frozen, (
         f"{title}Position is a frozen dataclass: the parsed position, before any state exists"

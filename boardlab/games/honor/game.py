@@ -45,6 +45,10 @@ class HonorGame(Game):
     rules_version = RULES_VERSION
     state_class = HonorState
     rules_class = HonorRules
+    seat_names = SEAT_NAMES
+    action_encoding_class = HonorActions
+    observation_encoding_class = HonorObservation
+    view_renderer = staticmethod(render_view)
     #: the computer's levels (docs/levels.md): the beginner looks one move ahead on the evaluation
     #: and never simulates a release; the others are Honor's own agent (rules section 13)
     level_specs = {
@@ -88,18 +92,6 @@ class HonorGame(Game):
     def resigns_by_move(self) -> bool:
         """With the resign option the rules have their own resignation (rule 7.13)."""
         return self.rules.resign
-
-    def action_encoding(self) -> HonorActions:
-        return HonorActions(self)
-
-    def observation_encoding(self) -> HonorObservation:
-        return HonorObservation(self)
-
-    def player_name(self, player: int) -> str:
-        return SEAT_NAMES[player]
-
-    def render_view(self, view: Mapping[str, Any]) -> str:
-        return render_view(view)
 
     def render_image(self, view: Mapping[str, Any], path: str) -> None:
         render_png(view, path)

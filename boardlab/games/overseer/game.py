@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from boardlab.core import Game, Option, register
 
 from .board import NUM_SQUARES, SEAT_NAMES, SETUPS, setup_board
@@ -30,6 +28,10 @@ class OverseerGame(Game):
     rules_version = "1"
     state_class = OverseerState
     rules_class = OverseerRules
+    seat_names = SEAT_NAMES
+    action_encoding_class = OverseerActions
+    observation_encoding_class = OverseerObservation
+    view_renderer = staticmethod(render_view)
     #: the computer's levels (docs/levels.md): the evaluated search, whose solver proves the
     #: capture of a cornered Overseer, at 300 and 1,000 iterations
     level_specs = {
@@ -85,20 +87,8 @@ class OverseerGame(Game):
         captures = NUM_SQUARES - 1
         return captures * (self.rules.no_capture_limit + 1)
 
-    def action_encoding(self) -> OverseerActions:
-        return OverseerActions(self)
-
-    def observation_encoding(self) -> OverseerObservation:
-        return OverseerObservation(self)
-
-    def player_name(self, player: int) -> str:
-        return SEAT_NAMES[player]
-
     def _new_state(self, seed: int) -> OverseerState:
         return OverseerState(self, seed, OverseerPosition(tuple(setup_board(self.rules.setup)), 0))
 
     def _state_from_position(self, text: str) -> OverseerState:
         return OverseerState(self, 0, parse_position(text, self.rules))
-
-    def render_view(self, view: Mapping[str, Any]) -> str:
-        return render_view(view)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from boardlab.core import Game, Option, OptionError, register
 
 from .board import SEAT_NAMES, SETUP_LOWER_PER_PLAYER, SETUP_PLACEMENTS, SETUP_TOP_PER_PLAYER
@@ -29,6 +27,10 @@ class SovereignGame(Game):
     rules_version = "1"
     state_class = SovereignState
     rules_class = SovereignRules
+    seat_names = SEAT_NAMES
+    action_encoding_class = SovereignActions
+    observation_encoding_class = SovereignObservation
+    view_renderer = staticmethod(render_view)
     #: the computer's levels, chosen by measurement (docs/levels.md): at the top, alpha-beta
     #: three plies deep beat the evaluated search and cost a tenth of its 2,000 iterations
     level_specs = {
@@ -121,20 +123,8 @@ class SovereignGame(Game):
         position loaded mid-play has fewer left. So 14 + ply_limit."""
         return SETUP_PLACEMENTS + self.rules.ply_limit
 
-    def action_encoding(self) -> SovereignActions:
-        return SovereignActions(self)
-
-    def observation_encoding(self) -> SovereignObservation:
-        return SovereignObservation(self)
-
-    def player_name(self, player: int) -> str:
-        return SEAT_NAMES[player]
-
     def _new_state(self, seed: int) -> SovereignState:
         return SovereignState(self, seed)
 
     def _state_from_position(self, text: str) -> SovereignState:
         return SovereignState(self, 0, parse_position(text, self.rules))
-
-    def render_view(self, view: Mapping[str, Any]) -> str:
-        return render_view(view)

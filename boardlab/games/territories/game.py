@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from boardlab.core import Game, register
 
 from .cards import SEAT_NAMES
@@ -35,6 +33,10 @@ class TerritoriesGame(Game):
     rules_version = "2"
     state_class = TerritoriesState
     rules_class = TerritoriesRules
+    seat_names = SEAT_NAMES
+    action_encoding_class = TerritoriesActions
+    observation_encoding_class = TerritoriesObservation
+    view_renderer = staticmethod(render_view)
     #: the computer's levels, chosen by measurement (docs/levels.md): the evaluated search on one
     #: resampled deal (72% against greedy), then information-set MCTS, which beat it 7-4; more
     #: iterations on one deal played worse (1,500 lost 2-6 to 300: it trusts its guess of the hands)
@@ -80,15 +82,3 @@ class TerritoriesGame(Game):
         state = TerritoriesState(self, 0, parse_position(text, self.rules))
         check_moves_exist(state, text)
         return state
-
-    def render_view(self, view: Mapping[str, Any]) -> str:
-        return render_view(view)
-
-    def action_encoding(self) -> TerritoriesActions:
-        return TerritoriesActions(self)
-
-    def observation_encoding(self) -> TerritoriesObservation:
-        return TerritoriesObservation(self)
-
-    def player_name(self, player: int) -> str:
-        return SEAT_NAMES[player]

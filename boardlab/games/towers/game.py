@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
 
 from boardlab.core import Game, Option, OptionError, register
 
@@ -34,6 +33,9 @@ class TowersGame(Game):
     rules_version = "1"
     state_class = TowersState
     rules_class = TowersRules
+    action_encoding_class = TowersActions
+    observation_encoding_class = TowersObservation
+    view_renderer = staticmethod(render_view)
     #: the computer's levels, chosen by measurement (docs/levels.md): a beginner's plausible
     #: mistakes, one ply, then the evaluated, widened search at 300 and 2,000 iterations
     level_specs = {
@@ -94,12 +96,6 @@ class TowersGame(Game):
         cap = self.rules.ply_cap
         return min(bound, cap) if cap else bound
 
-    def action_encoding(self) -> TowersActions:
-        return TowersActions(self)
-
-    def observation_encoding(self) -> TowersObservation:
-        return TowersObservation(self)
-
     def player_name(self, player: int) -> str:
         return COLOUR_NAMES[self.num_players][player]
 
@@ -113,6 +109,3 @@ class TowersGame(Game):
 
     def _state_from_position(self, text: str) -> TowersState:
         return TowersState(self, 0, parse_position(text, self.rules))
-
-    def render_view(self, view: Mapping[str, Any]) -> str:
-        return render_view(view)
