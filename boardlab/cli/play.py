@@ -28,6 +28,7 @@ from ..core.turns import Turn
 from ..core.records import Record
 from ..core.values import CHANCE, Move, Player
 from .common import board_panel, default_computer
+from .render import PictureRenderer, picture_renderer
 
 HELP = """\
 Enter a move in the game's notation, or a command:
@@ -118,6 +119,7 @@ class PlaySession:
         self.saved_ply: int | None = match.ply if resumed_from is not None else None
         #: where ``picture on`` writes the table's picture after every move (None: off)
         self.picture_path: Path | None = None
+        self.draw_picture: PictureRenderer | None = None
         self.quit_warned = False
         self.last_shown_human: Player | None = None
         #: log entries already shown: a new match announces its opening chance, a resumed one does not
@@ -384,7 +386,8 @@ class PlaySession:
         if setting != "on":
             self.out.print("[red]picture on or picture off[/red]")
             return
-        if not self.game.has_image_renderer:
+        self.draw_picture = picture_renderer(self.game)
+        if self.draw_picture is None:
             self.out.print(f"[red]{escape(self.game.name)} has no picture renderer:[/red] the text board is all there is.")
             return
         self.picture_path = Path.cwd() / f"boardlab-{self.game.id}-table.png"
@@ -393,10 +396,10 @@ class PlaySession:
 
     def write_picture(self, viewer: Player | None) -> None:
         """Draw the table to :attr:`picture_path` (when on); a failure is reported, never fatal."""
-        if self.picture_path is None:
+        if self.picture_path is None or self.draw_picture is None:
             return
         try:
-            self.game.render_image(self.match.view(viewer), str(self.picture_path))
+            self.draw_picture(self.match.view(viewer), str(self.picture_path))
         except (ImportError, OSError) as exc:
             self.out.print(f"[red]No picture:[/red] {escape(str(exc))}; pictures off.")
             self.picture_path = None

@@ -305,3 +305,17 @@ def test_a_computer_whose_thinking_fails_plays_the_fallback_move_and_the_termina
     assert match.log()[0].notation == expected and match.log()[0].note == "fallback"
     shown = " ".join(buffer.getvalue().split())
     assert f"plays {expected}" in shown and "its thinking failed: RuntimeError('a bug in the agent')" in shown
+
+
+def test_picture_on_draws_every_game_that_has_a_picture_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23 item 11: Towers draws through its render_image module (no hook on the Game), so
+    `picture on` must find the picture the way `boardlab render` does, not only Honor's hook."""
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    game = boardlab.load("towers")
+    buffer = io.StringIO()
+    play = PlaySession(new_match(game, ["human", "random"], 3), Console(file=buffer, width=100), Script(["picture on", "quit"]))
+    play.run()
+    picture = tmp_path / "boardlab-towers-table.png"
+    assert "Pictures on" in buffer.getvalue() and "no picture renderer" not in buffer.getvalue()
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
