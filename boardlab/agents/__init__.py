@@ -93,8 +93,10 @@ def seat_agents(game: Game, specs: Sequence[str], seed: int | None = None) -> li
     """One entry per seat for :class:`boardlab.Match`: None for ``human``, else the agent
     (a level name such as ``hard`` stands for :func:`level_spec`).
 
-    The agent in seat ``s`` gets the seed :func:`agent_seed` (seed, s), so a match's
-    computer players are reproducible from the match's seed.
+    The agent in seat ``s`` gets the seed :func:`agent_seed` (seed, s). In a match that seed
+    does not decide the agent's choices: :class:`boardlab.Match` seeds every decision from the
+    match seed, the seat and the ply (:func:`boardlab.core.decisions.decision_seed`); it matters
+    only where the agent is asked directly, outside a match.
     """
     if len(specs) != game.num_players:
         raise OptionError(

@@ -82,14 +82,30 @@ def test_nan_and_infinite_parameters_are_refused(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["mcts:iterations=200", "ismcts:iterations=200", "greedy", "random"])
 def test_same_seed_same_game_and_other_seed_other_game(name: str) -> None:
+    """In a match the match's seed decides everything (issue 19 item 2: each decision is seeded
+    from the match seed, the seat and the ply), so agents built with other seeds play the same
+    game, and another match seed plays another one."""
     game = DiceNim(pile=15)
 
-    def moves(agent_seed: int) -> list[str]:
+    def moves(match_seed: int, agent_seed: int = 5) -> list[str]:
         agents = [make_agent(name, seed=agent_seed), make_agent(name, seed=agent_seed + 1)]
-        return played_record(game, agents, seed=11).moves
+        return played_record(game, agents, seed=match_seed).moves
 
-    assert moves(5) == moves(5)
-    assert any(moves(5) != moves(other) for other in range(6, 12))
+    assert moves(11) == moves(11) == moves(11, agent_seed=99)
+    assert any(moves(11) != moves(other) for other in range(12, 18))
+
+
+@pytest.mark.parametrize("name", ["mcts:iterations=50", "ismcts:iterations=50", "random"])
+def test_an_agent_on_its_own_follows_its_own_seed(name: str) -> None:
+    """Outside a match (an agent asked directly), the agent's seed is what makes it repeatable."""
+    state = dicenim_at(11)
+
+    def choices(seed: int) -> list[str]:
+        agent = make_agent(name, seed=seed)
+        return [str(agent.choose(state.copy())) for _ in range(6)]
+
+    assert choices(3) == choices(3)
+    assert any(choices(3) != choices(other) for other in range(4, 12))
 
 
 def test_search_tree_statistics_are_reproducible() -> None:
