@@ -204,7 +204,7 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
 
 
 def _move_now_input():
-    """Standard input when a person types at a terminal: Enter then makes the computer move now."""
+    """Standard input when a person types at a terminal: watched while a computer thinks (`now`)."""
     return sys.stdin if sys.stdin.isatty() else None
 
 

@@ -9,6 +9,7 @@ each of them may see (the match's per-viewer move texts and views).
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import select
 import threading
@@ -43,7 +44,12 @@ Enter a move in the game's notation, or a command:
   resign       give up the game
   draw         offer a draw (where the game has draws by agreement)
   help         this text
-  quit         leave the game"""
+  quit         leave the game
+  now          (typed while a computer thinks) make it move at once with the best move it
+               has found; anything else typed meanwhile waits, in order, for your prompt"""
+
+#: the line that, typed while a computer thinks, makes it move at once
+MOVE_NOW = "now"
 
 #: clears the screen and the terminal's scrollback, so a hand-over hides the last hand
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
@@ -109,8 +115,15 @@ class PlaySession:
         seed_chosen: bool = False,
     ) -> None:
         self.match = match
-        #: where a line (Enter) makes a thinking computer move at once; None: it thinks its full time
+        #: what the person types while a computer thinks (watched then, so nothing typed is lost
+        #: and ``now`` makes it move at once); None: it thinks its full time
         self.move_now_input = move_now_input
+        #: whole lines typed while a computer thought, answered in order by the next prompts
+        self.typed_ahead: list[str] = []
+        #: bytes of a line still being typed when the thinking ended (a pipe can deliver half a line)
+        self.partial_line = b""
+        #: the input ended (Ctrl-D) while a computer thought: leave once the typed lines are used
+        self.input_ended = False
         self.game = match.game
         self.out = out
         self.read_line = read_line
@@ -210,7 +223,7 @@ class PlaySession:
         self.announce()
         decision = self.match.pending()
         assert decision is not None and decision.seat == seat
-        hint = " (press Enter to make it move now)" if self.move_now_input is not None else ""
+        hint = f" (type {MOVE_NOW} and Enter to make it move now)" if self.move_now_input is not None else ""
         with self.out.status(f"{escape(self.seat_label(seat))} is thinking...{hint}"):
             move, failure = self.think_or_move_now(decision)
         before = len(self.match.log())
@@ -227,8 +240,9 @@ class PlaySession:
 
     def think_or_move_now(self, decision: Decision) -> tuple[Move | None, str]:
         """The computer's answer to ``decision`` (None and why, when its agent failed: the match
-        then plays the fallback move); with ``move_now_input``, a line typed meanwhile stops its
-        search and it plays the best move found so far."""
+        then plays the fallback move). With ``move_now_input`` the search runs in a thread while
+        the input is watched: the line ``now`` stops the search and it plays the best move found
+        so far; any other line is kept for the next prompt and does not disturb the search."""
         source = self.move_now_input
         outcome: dict[str, Move | BaseException] = {}
 
@@ -238,7 +252,7 @@ class PlaySession:
             except BaseException as exc:  # handed to the main thread
                 outcome["error"] = exc
 
-        if source is None:
+        if source is None or self.input_ended:
             search()
         else:
             worker = threading.Thread(target=search, name="computer-move", daemon=True)
@@ -246,8 +260,7 @@ class PlaySession:
             try:
                 while worker.is_alive():
                     ready, _, _ = select.select([source], [], [], 0.1)
-                    if ready:
-                        source.readline()
+                    if ready and self.take_typed_lines(source):
                         decision.agent.interrupt()
                         worker.join()
             except BaseException:
@@ -262,6 +275,26 @@ class PlaySession:
         move = outcome["move"]
         assert isinstance(move, Move)
         return move, ""
+
+    def take_typed_lines(self, source: TextIO) -> bool:
+        """Read what is waiting on ``source`` (without blocking: select said it is ready) into
+        :attr:`typed_ahead`; whether one of the lines is ``now``, which is consumed, not kept.
+
+        Reads the descriptor itself rather than the text stream: the stream's buffer would hide
+        a second line from select, and the prompt's ``input()`` must find nothing half-read."""
+        chunk = os.read(source.fileno(), 4096)
+        if not chunk:
+            self.input_ended = True  # Ctrl-D on an empty line, or the pipe closed
+            return False
+        *lines, self.partial_line = (self.partial_line + chunk).split(b"\n")
+        move_now = False
+        for raw in lines:
+            line = raw.decode("utf-8", errors="replace").rstrip("\r")
+            if line.strip().lower() == MOVE_NOW:
+                move_now = True
+            elif line.strip():
+                self.typed_ahead.append(line)
+        return move_now
 
     def human_turn(self, seat: Player) -> str | None:
         """Read commands until ``seat`` moves (None), undoes (None) or quits ("quit")."""
@@ -291,6 +324,8 @@ class PlaySession:
                 self.set_picture(argument.strip().lower())
             elif command == "history":
                 self.show_history(seat)
+            elif command == MOVE_NOW:
+                self.out.print(f"[bold]{MOVE_NOW}[/bold] makes a thinking computer move at once; it is your move now.")
             elif command == "save":
                 self.save(argument.strip())
             elif command == "undo":
@@ -335,12 +370,21 @@ class PlaySession:
             self.out.file.write(CLEAR_ALL)
             self.out.file.flush()
         self.out.rule(f"{escape(name)} to decide")
-        self.ask(f"Pass the screen to {name} and press Enter (others look away) ")
+        # a fresh Enter, never a line typed earlier: the one who typed it may not be the next
+        self.ask(f"Pass the screen to {name} and press Enter (others look away) ", typed_earlier=False)
         if self.out.is_terminal:
             self.out.file.write(CLEAR_ALL)
             self.out.file.flush()
 
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, typed_earlier: bool = True) -> str:
+        """The next line for ``prompt``: first what was typed while a computer thought (shown
+        after the prompt, as if typed there; not with ``typed_earlier=False``), then the keyboard."""
+        if typed_earlier and self.typed_ahead:
+            line = self.typed_ahead.pop(0)
+            self.out.print(f"{escape(prompt)}{escape(line)}  [dim](typed while the computer thought)[/dim]")
+            return line
+        if self.input_ended:
+            raise _Leave(interrupted=False)
         try:
             return self.read_line(prompt)
         except EOFError:

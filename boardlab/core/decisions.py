@@ -2,8 +2,8 @@
 
 :meth:`boardlab.Match.pending` says what is to be decided (:class:`Decision`): the seat,
 its agent, the seed it searches with, the state it may see and how long it may take.
-A driver only supplies a thinker: :func:`think` inline (the lab), in a thread that a
-keypress interrupts (the terminal), in a worker process with a deadline (the server).
+A driver only supplies a thinker: :func:`think` inline (the lab), in a thread that the
+line ``now`` interrupts (the terminal), in a worker process with a deadline (the server).
 The answer goes back through :meth:`boardlab.Match.decide`, which plays it, or, when the
 thinker failed, overran or answered with an illegal move, :func:`fallback_move`.
 

@@ -218,27 +218,98 @@ def test_no_hand_over_when_every_player_is_kept_from_the_same_secrets() -> None:
     assert not any("Pass the screen" in prompt for prompt in script.prompts)
 
 
-def test_enter_makes_a_thinking_computer_move_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # issue 15 item 10: a key makes the computer move now instead of thinking its full time
-    import os
+class Keyboard:
+    """What a person types while the computer thinks: a pipe, watched like a terminal's input."""
+
+    def __init__(self, typed: bytes, close: bool = False) -> None:
+        import os
+
+        read_end, self.write_end = os.pipe()
+        os.write(self.write_end, typed)
+        if close:
+            os.close(self.write_end)
+            self.write_end = -1
+        self.source = os.fdopen(read_end)
+
+    def __enter__(self) -> io.TextIOWrapper:
+        return self.source
+
+    def __exit__(self, *exc_info: object) -> None:
+        import os
+
+        self.source.close()
+        if self.write_end >= 0:
+            os.close(self.write_end)
+
+
+def thinking_session(specs: list[str], keyboard: io.TextIOWrapper, lines: list[str]) -> tuple[PlaySession, Script, io.StringIO]:
+    game = boardlab.load("dicenim")
+    buffer = io.StringIO()
+    script = Script(lines)
+    play = PlaySession(
+        new_match(game, specs, 3), Console(file=buffer, width=200, highlight=False), script, move_now_input=keyboard
+    )
+    return play, script, buffer
+
+
+def test_typing_now_makes_a_thinking_computer_move_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 15 item 10, issue 23 item 10: "now" is the explicit move-now command
     import time
 
     monkeypatch.chdir(tmp_path)
-    game = boardlab.load("dicenim")
-    read_end, write_end = os.pipe()
-    os.write(write_end, b"\n")
-    buffer = io.StringIO()
-    with os.fdopen(read_end) as source:
-        play = PlaySession(
-            new_match(game, ["mcts:seconds=60", "human"], 3), Console(file=buffer, width=100), Script(["quit", "quit"]),
-            move_now_input=source,
-        )
+    with Keyboard(b"now\n") as keyboard:
+        play, _, buffer = thinking_session(["mcts:seconds=60", "human"], keyboard, ["quit", "quit"])
         began = time.monotonic()
         play.run()
-    os.close(write_end)
     assert time.monotonic() - began < 30  # far below the 60 s budget: the search was cut short
     assert "P1 (mcts:seconds=60.0) plays" in buffer.getvalue()
     assert play.match.log()[2].by == 0  # the computer did move
+    assert play.typed_ahead == []  # "now" is a command, not a line kept for the prompt
+
+
+def test_lines_typed_while_the_computer_thinks_wait_for_the_prompt_and_leave_the_search_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 23 item 10: typed text was thrown away and cut the search short
+    import time
+
+    monkeypatch.chdir(tmp_path)
+    with Keyboard(b"history\n\ntake2\n") as keyboard:
+        play, script, buffer = thinking_session(["mcts:seconds=1", "human"], keyboard, ["quit", "quit"])
+        interrupts: list[float] = []
+        computer = play.match.pending()
+        assert computer is not None
+        monkeypatch.setattr(computer.agent, "interrupt", lambda: interrupts.append(time.monotonic()))
+        play.run()
+    assert interrupts == []  # nothing typed stopped the search (the old terminal interrupted it)
+    # both lines were acted on, in order, at P2's prompts before the keyboard was asked again
+    assert moves_of(play)[4] == "take2" and play.match.log()[4].by == 1
+    text = buffer.getvalue()
+    assert text.count("(typed while the computer thought)") == 2
+    assert text.index("P2, move 5 > history") < text.index("P2, move 5 > take2")
+    assert script.prompts[0].startswith("P2, move 9")  # the keyboard only after the typed lines
+
+
+def test_the_input_ending_while_the_computer_thinks_leaves_after_its_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with Keyboard(b"take1\n", close=True) as keyboard:
+        play, script, buffer = thinking_session(["mcts:seconds=1", "human"], keyboard, ["take3"])
+        assert play.run() == 0  # the end of input is a normal end
+    assert moves_of(play)[4] == "take1"  # the typed line was still played
+    assert script.prompts == []  # the keyboard's end was heard: nothing more was read
+    assert list(tmp_path.glob("*.json"))  # the unsaved game went to a recovery file
+
+
+def test_a_hand_over_waits_for_a_fresh_enter_not_a_line_typed_earlier() -> None:
+    # at one screen the line typed during a computer's thinking must not skip the hand-over
+    with Keyboard(b"") as keyboard:
+        play, script, _ = thinking_session(["human", "human"], keyboard, [""])
+        play.typed_ahead.append("take2")
+        play.hand_over("P2")
+    assert script.prompts == ["Pass the screen to P2 and press Enter (others look away) "]
+    assert play.typed_ahead == ["take2"]  # still waiting for P2's prompt
 
 
 def test_levels_name_the_computer_for_every_game() -> None:
