@@ -169,7 +169,7 @@ def timed_search_agent(spec: str, seconds: float, seed: int | None = None) -> Ag
     try:
         agent = make_agent(f"{spec}{separator}seconds={seconds}", seed=seed)
     except OptionError as exc:
-        raise OptionError(f"--mcts {spec!r} must name a search agent with a seconds budget (mcts, ismcts): {exc}")
+        raise OptionError(f"--mcts {spec!r} must name a search agent with a seconds budget (mcts, ismcts): {exc}") from None
     if not hasattr(agent, "search"):
         raise OptionError(f"--mcts {spec!r} has no search() to measure; use mcts or ismcts")
     return agent

@@ -17,7 +17,8 @@ a calibration: on the same positions we time our level's decisions (``time.proce
 and the bot's simulations per CPU-second. In a game, the bot's count for a move is its
 simulations per CPU-second so far times our mean CPU time per move so far (both running means
 of that game, started from the calibration), since our time per move changes over a game.
-Both sides' CPU time per move is measured and reported, so equal time is checked, not assumed. ``--seconds-per-move auto`` plays the level as it is; a number
+Both sides' CPU time per move is measured and reported, so equal time is checked, not assumed.
+``--seconds-per-move auto`` plays the level as it is; a number
 sets the level's own time cap (its ``seconds`` parameter) to that many seconds, for a run that
 has to fit a time box; the spec each row used is recorded.
 

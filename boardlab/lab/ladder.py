@@ -273,7 +273,9 @@ def _now() -> str:
 
 
 # --- the summary -------------------------------------------------------------------------------
-def summarize(game: Game, agents: Mapping[str, str], lines: Sequence[Mapping[str, Any]], runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summarize(
+    game: Game, agents: Mapping[str, str], lines: Sequence[Mapping[str, Any]], runs: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
     """The ladder's tables from stored games: per pair the stronger side's results and score
     with a Wilson interval, per agent its CPU per decision, and Elo ratings (random = 0).
 

@@ -178,7 +178,8 @@ def section(summary: Mapping[str, Any]) -> str:
         )
     lines += [
         "",
-        f"| pair (weaker vs stronger) | games | stronger's W-D-L | stronger's score | 95% interval | ≥ {REQUIRED_SCORE:.0%} over ≥ {REQUIRED_GAMES} games |",
+        "| pair (weaker vs stronger) | games | stronger's W-D-L | stronger's score | 95% interval "
+        f"| ≥ {REQUIRED_SCORE:.0%} over ≥ {REQUIRED_GAMES} games |",
         "| --- | ---: | --- | ---: | --- | --- |",
     ]
     for row in summary["pairs"]:

@@ -284,7 +284,9 @@ def outcome_comparisons(study: Study, outcomes: Mapping[str, Sequence[GameOutcom
     return comparisons, games
 
 
-def tournament_elo(study: Study, outcomes: Mapping[str, Sequence[GameOutcome]], agents: Sequence[str]) -> tuple[str, list[EloRating]]:
+def tournament_elo(
+    study: Study, outcomes: Mapping[str, Sequence[GameOutcome]], agents: Sequence[str]
+) -> tuple[str, list[EloRating]]:
     """A tournament's Elo ratings from the same games as its openskill ratings: the anchor
     (``random`` when it plays, else the first agent listed) and the table, best first."""
     anchor = ELO_ANCHOR if ELO_ANCHOR in agents else agents[0]

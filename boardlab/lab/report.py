@@ -279,7 +279,8 @@ def _lengths_table(report: Mapping[str, Any]) -> str:
         for counting, stats in variant["lengths"].items():
             if counting in hidden:
                 continue
-            cells = "".join(f"<td>{format_value(stats[key], False)}</td>" for key in ("mean", "stdev", "median", "minimum", "maximum"))
+            keys = ("mean", "stdev", "median", "minimum", "maximum")
+            cells = "".join(f"<td>{format_value(stats[key], False)}</td>" for key in keys)
             rows.append(f"<tr><td>{_e(variant_label(variant['variant']))}</td><td>{_e(counting)}</td>{cells}</tr>")
     rows.append("</table>")
     return "\n".join(rows)
@@ -308,9 +309,10 @@ def _repeat_warnings(report: Mapping[str, Any]) -> list[str]:
 
 def _endings_table(report: Mapping[str, Any]) -> str:
     codes = sorted({code for variant in report["variants"] for code in variant["endings"]})
-    rows = ["<table><tr><th>ending</th>" + "".join(f"<th>{_e(variant_label(v['variant']))}</th>" for v in report["variants"]) + "</tr>"]
+    variants = report["variants"]
+    rows = ["<table><tr><th>ending</th>" + "".join(f"<th>{_e(variant_label(v['variant']))}</th>" for v in variants) + "</tr>"]
     for code in codes:
-        rows.append(f"<tr><td>{_e(code)}</td>" + "".join(f"<td>{v['endings'].get(code, 0)}</td>" for v in report["variants"]) + "</tr>")
+        rows.append(f"<tr><td>{_e(code)}</td>" + "".join(f"<td>{v['endings'].get(code, 0)}</td>" for v in variants) + "</tr>")
     rows.append("</table>")
     return "\n".join(rows)
 

@@ -138,7 +138,7 @@ def _rating(game: Game, spec: str) -> tuple[str | None, float | None]:
     actual = level_spec(game, spec) if is_level(spec) else spec
     level = spec if is_level(spec) else next((name for name in LEVELS if level_spec(game, name) == actual), None)
     data = load_ladder(game.id) or {}
-    for name, entry in data.get("ratings", {}).items():
+    for entry in data.get("ratings", {}).values():
         if isinstance(entry, dict) and entry.get("spec") == actual and entry.get("elo") is not None:
             return level, float(entry["elo"])
     return level, None
@@ -214,7 +214,9 @@ def _single_sentences(report: Mapping[str, Any]) -> list[str]:
         elif first["high"] < even:
             lines.append(f"Moving first hurts: the first player wins {_percent(first)} of decided games (even: {even:.0%}).")
         else:
-            lines.append(f"No clear first-player advantage: the first player wins {_percent(first)} of decided games (even: {even:.0%}).")
+            lines.append(
+                f"No clear first-player advantage: the first player wins {_percent(first)} of decided games (even: {even:.0%})."
+            )
     agents = report["agents"]
     specs = [spec for entry in report["study"].get("variants", []) for spec in entry["agents"]]
     if len(set(specs)) > 1:

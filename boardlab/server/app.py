@@ -103,7 +103,8 @@ def _handle_errors(app: FastAPI) -> None:
         broken = [error for error in errors if error.get("type") == "json_invalid"]
         if broken:
             detail = broken[0].get("ctx", {}).get("error", broken[0].get("msg", ""))
-            return JSONResponse(error_body("bad_json", f"the body is not valid JSON: {detail}"), status_code=ERROR_STATUS["bad_json"])
+            body = error_body("bad_json", f"the body is not valid JSON: {detail}")
+            return JSONResponse(body, status_code=ERROR_STATUS["bad_json"])
         # text storage cannot keep has a code of its own (the other branches of a union that
         # refused it are noise beside it)
         unstorable = [error for error in errors if error.get("type") in (BAD_TEXT, "string_unicode")]

@@ -14,7 +14,9 @@ from tests.agents.matches import match_score
 WHITE_WINS_BY_C4E = "-,-,-,-,-,-,BB/-,-,-,CW,-,-,-/-,-,-,-,-,-,-/-,CW,WW,C,-,CB,-/-,-,-,-,-,-,-/-,-,-,CW,-,-,-/BB,-,-,-,-,-,- W"
 # Black holds d2, d6 and f4 and threatens e4 west onto the bare d4. White's only defence is c4E:
 # then d4 is 2 high, as high as e4, and blocks it (rule 5.4).
-BLACK_THREATENS_E4W = "-,-,-,-,-,-,BB/WW,-,-,CB,-,-,-/-,-,-,-,-,-,-/-,CW,WW,C,BB,CB,-/-,-,-,-,-,-,-/-,-,-,CB,-,-,-/-,-,-,-,-,-,WW W"
+BLACK_THREATENS_E4W = (
+    "-,-,-,-,-,-,BB/WW,-,-,CB,-,-,-/-,-,-,-,-,-,-/-,CW,WW,C,BB,CB,-/-,-,-,-,-,-,-/-,-,-,CB,-,-,-/-,-,-,-,-,-,WW W"
+)
 
 
 def towers(position: str) -> State:

@@ -40,7 +40,9 @@ def serve_process(
     command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
     # one browser (or test) is one address for the whole session: the per-address limits
     # would refuse its later rooms and sockets; their own tests are tests/server/test_rate_limits.py
-    command += ["--rooms-per-minute", "0", "--moves-per-minute", "0", "--websockets-per-minute", "0", "--max-open-per-address", "0"]
+    limits = ("--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--analyses-per-minute", "--max-open-per-address")
+    for limit in limits:
+        command += [limit, "0"]
     if database_url is not None:
         command += ["--database-url", database_url]
     command += options

@@ -102,7 +102,15 @@ SCREENS = [
 
 @pytest.mark.parametrize(("name", "game", "players", "moves", "seats", "clicks"), SCREENS, ids=[screen[0] for screen in SCREENS])
 def test_every_games_page_is_drawn(
-    page: Any, web_server: Server, screenshots: Path, name: str, game: str, players: int | None, moves: int, seats: list[str] | None, clicks: int
+    page: Any,
+    web_server: Server,
+    screenshots: Path,
+    name: str,
+    game: str,
+    players: int | None,
+    moves: int,
+    seats: list[str] | None,
+    clicks: int,
 ) -> None:
     if seats is None:
         created = here_room(web_server, game, moves, players)

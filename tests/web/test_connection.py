@@ -38,7 +38,8 @@ def _start(port: int, data_dir: Path) -> subprocess.Popen[bytes]:
                 return process
         except httpx.TransportError:
             pass
-        assert process.poll() is None and time.monotonic() < deadline, (data_dir / "serve.log").read_text(errors="replace")[-3000:]
+        log = data_dir / "serve.log"
+        assert process.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
         time.sleep(0.05)
 
 

@@ -149,7 +149,8 @@ def test_markdown_is_rendered_without_passing_raw_html() -> None:
 
 def test_the_room_page_needs_no_internet() -> None:
     """Nothing the pages load comes from another host."""
-    files = [*STATIC_DIR.rglob("*.*"), *(path for game in game_ids() if (folder := game_web_dir(game)) for path in folder.rglob("*.*"))]
+    renderer_files = (path for game in game_ids() if (folder := game_web_dir(game)) for path in folder.rglob("*.*"))
+    files = [*STATIC_DIR.rglob("*.*"), *renderer_files]
     for path in files:
         if path.suffix in (".html", ".js", ".css"):
             text = path.read_text(encoding="utf-8")

@@ -27,7 +27,9 @@ def start_from_lobby(page: Any, game: str, seats: list[str]) -> str:
     return page.url.rsplit("/", 1)[-1]
 
 
-def test_a_whole_towers_game_against_the_computer_by_clicking(page: Any, web_server: Server, screenshots: Path, tmp_path: Path) -> None:
+def test_a_whole_towers_game_against_the_computer_by_clicking(
+    page: Any, web_server: Server, screenshots: Path, tmp_path: Path
+) -> None:
     room = start_from_lobby(page, "towers", ["here", "computer:easy"])
     rng = random.Random(11)
     turns = 0

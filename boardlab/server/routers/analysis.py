@@ -13,7 +13,9 @@ from ..schemas import ErrorResponse, SeatRequest
 router = APIRouter(prefix="/api/rooms/{room_id}", tags=["analysis"], responses={"4XX": {"model": ErrorResponse}})
 
 
-@router.get("/analysis", summary="a finished game's analysis: chances after every move, the worst moves (game_not_over before the end)")
+@router.get(
+    "/analysis", summary="a finished game's analysis: chances after every move, the worst moves (game_not_over before the end)"
+)
 async def analysis(room_id: str, request: Request, service: Service) -> dict[str, Any]:
     """``{"room", "format", "game", "seat_names", "agent", "iterations", "start", "moves", "worst"}``:
     each seat's chance at the start and after each move, the engine's preferred move and the
