@@ -22,7 +22,7 @@ from .labjobs import LabJobs
 from .limits import BodyLimit
 from .ratelimits import ANALYSES, MOVES, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
 from .replays import Replays
-from .routers import actions, analysis, catalog, lab, live, pages, records, rooms
+from .routers import actions, analysis, catalog, lab, live, pages, records, rematch, rooms
 from .schemas import BAD_TEXT, unstorable
 from .security import SecurityHeaders, hide_secrets_in_logs, security_headers
 from .service import RoomService
@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.hints = Hints()
     # studies started from the Lab page: played one at a time at the lowest priority (docs/lab.md)
     app.state.lab = LabJobs(settings.data_dir / "lab")
-    for module in (catalog, rooms, actions, records, analysis, live, lab):
+    for module in (catalog, rooms, actions, rematch, records, analysis, live, lab):
         app.include_router(module.router)
     _handle_errors(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_seconds)

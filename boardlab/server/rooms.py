@@ -30,6 +30,8 @@ from .storage import MoveRow, RoomRow, SeatRow, StoredRoom
 #: who sits in a seat: a person at the creator's screen, an invited person, the computer
 SEAT_KINDS = ("here", "invite", "computer")
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+#: the stored pending fields of a rematch (:mod:`.rematch`): the old room's offer, the new room's link
+REMATCH_FIELDS = ("rematch", "rematch_of")
 HUMAN = "human"
 
 
@@ -166,8 +168,10 @@ class Room:
         return public_seats(self.seats)
 
     def pending(self) -> dict[str, Any]:
-        """The match state that the record does not hold: a draw offer, queued resignations."""
+        """The match state that the record does not hold: a draw offer, queued resignations;
+        and the room's rematch links (:mod:`.rematch`), kept as they are."""
         return {
+            **{key: self.row.pending[key] for key in REMATCH_FIELDS if key in self.row.pending},
             "draw_offer": sorted(self.match.draw_offer),
             "resigning": sorted(self.match.resignations_pending),
         }
@@ -232,6 +236,8 @@ def state_message(room: Room, viewer: Player | None, held: list[Player]) -> dict
         "log_start": 0,
         "log": list(room.viewer_log(viewer)),
         "legal_moves": [move.to_json() for move in match.legal_moves(viewer)] if deciding else [],  # type: ignore[arg-type]
+        "rematch": room.row.pending.get("rematch"),
+        "rematch_of": room.row.pending.get("rematch_of"),
     }
 
 

@@ -93,6 +93,10 @@ class NewRoom:
     names: list[str] | None
     undo: str | None
     move_seconds: float | None
+    #: seats whose token hash is given (a rematch: the same people keep their tokens)
+    token_hashes: dict[Player, str] | None = None
+    #: the stored pending fields it starts with (a rematch's link to its old room)
+    pending: dict[str, Any] | None = None
 
 
 @dataclass
@@ -244,7 +248,8 @@ class RoomService:
     async def _create(self, request: NewRoom, game: Any, choices: list[SeatChoice], undo: str) -> Created:
         n = game.num_players
         seed = self.settings.seed_source()
-        here = [choice.kind == "here" for choice in choices]
+        kept = request.token_hashes or {}
+        here = [choice.kind == "here" and seat not in kept for seat, choice in enumerate(choices)]
         token = new_secret() if any(here) else None
         invites: dict[Player, str] = {}
         seats: list[SeatRow] = []
@@ -252,7 +257,9 @@ class RoomService:
             name = request.names[seat] if request.names else default_name(game.player_name(seat), choice)
             spec = computer_spec(game, choice) if choice.kind == "computer" else HUMAN
             seat_row = SeatRow(seat, choice.kind, spec, name, level=choice.level)
-            if choice.kind == "here":
+            if seat in kept:
+                seat_row.token_hash = kept[seat]
+            elif choice.kind == "here":
                 assert token is not None
                 seat_row.token_hash = hash_secret(token)
             elif choice.kind == "invite":
@@ -273,7 +280,7 @@ class RoomService:
         now = time.time()
         row = RoomRow(
             new_room_id(), game.id, n, dict(game.options), seed, None, undo, request.move_seconds,
-            WAITING if invites else PLAYING, created=now, updated=now,
+            WAITING if invites else PLAYING, created=now, updated=now, pending=dict(request.pending or {}),
         )
         rows = turn_rows(match)
         match.mark_stored()
