@@ -6,7 +6,7 @@ import argparse
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -35,6 +35,42 @@ def _defaults() -> Any:
 class _NoDefaults:
     def __getattr__(self, name: str) -> Any:
         return None
+
+
+def hold_sqlite_file(url: str) -> IO[str] | None:
+    """Make sure this is the only ``boardlab serve`` on a SQLite file: an exclusive lock on a
+    ``.lock`` file beside it, held while the process lives (the returned file; the system
+    releases it when the process ends, even by SIGKILL). A second process would keep rooms
+    in memory that the first one changes behind its back: several processes need PostgreSQL.
+    None for PostgreSQL, an in-memory database, or a system without ``fcntl``."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no such lock, and the documentation's word must do
+        return None
+    path = Path(parsed.database)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    holder = open(f"{path}.lock", "a+", encoding="utf-8")
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder.seek(0)
+        other = holder.read().strip() or "unknown"
+        holder.close()
+        raise CliError(
+            f"another boardlab serve (process {other}) already serves the SQLite file {path}: SQLite serves "
+            "one process. Stop it, give this one another --data-dir, or run every process on one "
+            "PostgreSQL (--database-url postgresql://...) to serve from several"
+        ) from None
+    holder.seek(0)
+    holder.truncate()
+    holder.write(f"{os.getpid()}\n")
+    holder.flush()
+    return holder
 
 
 def add_serve_parser(commands: Any) -> None:
@@ -164,6 +200,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         body_seconds=args.body_seconds,
     )
     url = settings.storage_url()  # a URL of the wrong kind is an OptionError naming the kinds
+    sqlite_lock = hold_sqlite_file(url)  # noqa: F841 (held until the process ends)
     try:
         storage = Storage(url)
     except Exception as exc:  # the database's own error says best what is wrong (no server, bad password ...)

@@ -12,6 +12,13 @@ After every change the service looks at what comes next: a computer seat to move
 a search in the pool (:mod:`.computer`), a person with a time limit gets a timer. A
 search whose room moved on meanwhile (an undo, a resignation) is thrown away: it is
 played only if the room's revision is the one it started from.
+
+Several processes may serve one PostgreSQL (docs/server.md, "Several processes"): the
+revision check makes storage the judge of every action, a change stored by another process
+reaches this one's watchers through LISTEN/NOTIFY (:mod:`.notify`: the room is reloaded
+from storage, then pushed), and a computer decision is thought by the one process holding
+its lease in storage, renewed while it thinks; when that process dies, the lease runs out
+and a process holding the room takes the decision over.
 """
 
 from __future__ import annotations
@@ -31,9 +38,11 @@ from ..core.match import UNDO_POLICIES, Match
 from ..core.records import Record
 from ..core.registry import load
 from ..core.values import Player
-from .computer import ComputerPlayers
+from ..core.decisions import Decision
+from .computer import Answer, ComputerPlayers
 from .fairness import check_new_room, computers_only, priority
 from .idle import sweep_forever
+from .notify import ChangeListener, Notice
 from .errors import (
     BadInviteError,
     GameNotOverError,
@@ -70,6 +79,12 @@ from .writer import GroupCommitter
 
 log = logging.getLogger("boardlab.server")
 T = TypeVar("T")
+#: how long a computer lease lasts without renewal (a dead thinker's room waits this long at
+#: most), and how often the thinker renews it
+LEASE_SECONDS = 6.0
+LEASE_RENEW_SECONDS = 2.0
+#: how often a process waiting for another's lease looks whether the room moved on
+LEASE_POLL_SECONDS = 0.25
 #: what a room id may look like (anything else is unknown without asking storage)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -123,6 +138,8 @@ class RoomService:
         self._closing = False
         # computers-only rooms being written: counted against the limit before they are in memory
         self._creating_computer_rooms = 0
+        #: other processes' changes, on a shared database (None on SQLite: one process)
+        self.listener: ChangeListener | None = None
 
     # --- life -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -130,6 +147,11 @@ class RoomService:
         and clocks included) in the background."""
         self.computer.start()
         self._committer.start()
+        if self.storage.shared:
+            self.listener = ChangeListener(
+                self.storage.listen_url(), self.storage.origin, self.changed_elsewhere, self._catch_up_all
+            )
+            self._spawn(self.listener.run())
         self._spawn(self._resume_all())
         if self.settings.idle_room_seconds > 0:
             self._spawn(sweep_forever(self._rooms, self._watchers, self.settings.clock, self.settings.idle_room_seconds))
@@ -208,6 +230,35 @@ class RoomService:
         room.stale = False
         room.forget_log_after(0)  # what watchers hold may be what another server replaced
         self._broadcast(room)
+
+    # --- other processes on the same database ---------------------------------------------
+    def changed_elsewhere(self, notice: Notice) -> None:
+        """Another process stored ``notice.revision`` of a room: reload it if this one holds
+        an older one in memory (a room not in memory is read from storage when asked for)."""
+        room = self._rooms.get(notice.room)
+        if room is not None and room.revision < notice.revision and not self._closing:
+            self._spawn(self._catch_up(room, notice.revision))
+
+    async def _catch_up(self, room: Room, revision: int | None) -> None:
+        """Reload ``room`` unless it reached ``revision`` meanwhile (None: reload anyway),
+        push it to its watchers, and go on with what comes next."""
+        async with room.lock:
+            if revision is not None and room.revision >= revision and not room.stale:
+                return
+            try:
+                await self._refresh(room)
+            except BoardlabError:
+                room.stale = True  # storage is away: the next action tries again
+                return
+        self._schedule(room)
+
+    async def _catch_up_all(self) -> None:
+        """After missed notices: reload every watched room now, the others on their next use."""
+        for room in list(self._rooms.values()):
+            if self._watchers.get(room.id):
+                self._spawn(self._catch_up(room, None))
+            else:
+                room.stale = True
 
     async def list_rooms(self, listing: str, game: str | None) -> list[dict[str, Any]]:
         rows = await self._db(self.storage.list_rooms, LISTINGS[listing], game, self.settings.rooms_listed)
@@ -414,7 +465,16 @@ class RoomService:
             if room.stale:
                 await self._refresh(room)
             outcome = action(room)
-            await self._commit(room, outcome if isinstance(outcome, SeatClaim) else None, conflict)
+            try:
+                await self._commit(room, outcome if isinstance(outcome, SeatClaim) else None, conflict)
+            except conflict:
+                if not self.storage.shared:
+                    raise
+                # another process stored a change this one had not heard of yet: judge the
+                # action again on what storage holds (a move made for an old ply is refused)
+                await self._refresh(room)
+                outcome = action(room)
+                await self._commit(room, outcome if isinstance(outcome, SeatClaim) else None, conflict)
             made = self._broadcast(room)
             held, seat = answer_for(room)
             viewer = room.viewer(held, seat)
@@ -538,12 +598,18 @@ class RoomService:
                 decision = room.match.pending()
                 assert decision is not None
                 revision = room.revision
-            # the search is told the seat's deadline and answers with its best move by then; the
-            # grace covers the hand-over between processes
-            assert decision.deadline is not None
-            answer = await self.computer.choose(
-                decision, decision.deadline + self.settings.think_grace_seconds, priority=priority(room)
-            )
+            renewing: asyncio.Task[None] | None = None
+            if self.storage.shared:
+                held_until = await self._claim_lease(room, revision)
+                if held_until is not None:
+                    await self._wait_for_lease(room, revision, held_until)
+                    continue
+                renewing = self._spawn(self._renew_lease(room, revision))
+            try:
+                answer = await self._think(room, decision)
+            finally:
+                if renewing is not None:
+                    renewing.cancel()
             async with room.lock:
                 if room.stale or room.revision != revision:
                     continue  # an undo, a resignation, a draw came first: think again if still needed
@@ -560,6 +626,38 @@ class RoomService:
                     return
                 self._broadcast(room)
                 self._arm_clock(room)
+
+    async def _think(self, room: Room, decision: Decision) -> Answer:
+        """The computer's answer to ``decision``: the search is told the seat's deadline and
+        answers with its best move by then; the grace covers the hand-over between processes."""
+        assert decision.deadline is not None
+        return await self.computer.choose(
+            decision, decision.deadline + self.settings.think_grace_seconds, priority=priority(room)
+        )
+
+    async def _claim_lease(self, room: Room, revision: int) -> float | None:
+        """Take the lease on the room's decision at ``revision``: None when this process
+        thinks it, else when the other holder's lease ends (wall-clock time)."""
+        try:
+            return await self._db(self.storage.claim_lease, room.id, revision, LEASE_SECONDS)
+        except Exception as exc:  # storage is away: look again shortly, as if someone held it
+            log.warning("room %s: the computer's lease could not be taken (%s)", room.id, type(exc).__name__)
+            return time.time() + LEASE_RENEW_SECONDS
+
+    async def _renew_lease(self, room: Room, revision: int) -> None:
+        """Keep the lease while the search runs (cancelled when it ends). Losing it (this
+        process stalled past it) changes nothing here: the revision check lets one move land."""
+        while True:
+            await asyncio.sleep(LEASE_RENEW_SECONDS)
+            await self._claim_lease(room, revision)
+
+    async def _wait_for_lease(self, room: Room, revision: int, held_until: float) -> None:
+        """Another process thinks the decision: wait until the room moves on (its move arrives
+        by NOTIFY) or its lease runs out (it died: this process takes the decision over)."""
+        while not self._closing and time.time() < held_until + LEASE_POLL_SECONDS:
+            if room.stale or room.revision != revision:
+                return
+            await asyncio.sleep(LEASE_POLL_SECONDS)
 
     def _arm_clock(self, room: Room) -> None:
         if room.clock_timer is not None:
@@ -584,6 +682,8 @@ class RoomService:
                 return
             try:
                 await self._commit(room)
+            except StaleMoveError:
+                return  # another process stored the timeout (or a move) first; the room was reloaded
             except BoardlabError:
                 log.error("room %s: a timeout could not be saved; the room was reloaded", room.id)
                 return

@@ -16,10 +16,16 @@ then rewrites the moves after the last one kept. So a change is committed before
 acknowledged, and of two racing changes exactly one lands; the other gets
 :class:`StorageConflict`. The calls are synchronous; the room service runs them off the
 event loop.
+
+On PostgreSQL several server processes may share the database (:mod:`.notify`): every
+change also sends ``NOTIFY boardlab_rooms`` in its own transaction (delivered at commit,
+never for a change that rolled back), and a fourth table, ``computer_leases``, says which
+process thinks a room's computer decision, until when.
 """
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -101,6 +107,20 @@ moves = Table(
     Column("t", Float, nullable=False),
     Column("note", String(32), nullable=False, default=""),
 )
+
+#: who thinks a room's pending computer decision (the room at ``revision``), until ``until``
+#: (wall-clock seconds): a process that dies leaves a lease that runs out, and another takes it
+computer_leases = Table(
+    "computer_leases",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("revision", Integer, nullable=False),
+    Column("holder", String(32), nullable=False),
+    Column("until", Float, nullable=False),
+)
+
+#: the channel every change of a room is announced on (PostgreSQL only)
+CHANNEL = "boardlab_rooms"
 
 
 class StorageConflict(Exception):
@@ -214,6 +234,10 @@ class Storage:
     def __init__(self, url: str) -> None:
         parsed = make_url(url)
         self.dialect = parsed.get_backend_name()
+        #: whether other server processes may share the database (PostgreSQL; SQLite serves one)
+        self.shared = self.dialect == "postgresql"
+        #: this process's name in NOTIFY payloads and leases (its own notices are skipped)
+        self.origin = secrets.token_hex(8)
         #: set when SQLite reported its file malformed: every later write is refused unwritten
         self.damaged: StorageDamaged | None = None
         if self.dialect == "sqlite":
@@ -327,6 +351,44 @@ class Storage:
             conn.execute(delete(moves).where(and_(moves.c.room_id == change.room_id, moves.c.number > change.keep)))
         if change.new_moves:
             conn.execute(insert(moves), [{"room_id": change.room_id, **vars(move)} for move in change.new_moves])
+        if self.shared:
+            # sent at commit, so a listener never hears of a change it cannot read yet
+            notice = f"{self.origin} {change.room_id} {change.revision + 1}"
+            conn.execute(select(func.pg_notify(CHANNEL, notice)))
+
+    # --- the computer's lease (several processes) ------------------------------------
+    def claim_lease(self, room_id: str, revision: int, seconds: float) -> float | None:
+        """Take (or renew) the right to think the room's decision at ``revision`` for
+        ``seconds``: None when taken, else the wall-clock time another holder's lease ends.
+        A lease of an older revision, or one that ran out, is free."""
+        now = time.time()
+        fields = {"revision": revision, "holder": self.origin, "until": now + seconds}
+        with self.engine.begin() as conn:
+            taken = conn.execute(
+                update(computer_leases)
+                .where(
+                    and_(
+                        computer_leases.c.room_id == room_id,
+                        (computer_leases.c.holder == self.origin)
+                        | (computer_leases.c.revision != revision)
+                        | (computer_leases.c.until < now),
+                    )
+                )
+                .values(**fields)
+            ).rowcount
+            if taken == 1:
+                return None
+            held = conn.execute(
+                select(computer_leases.c.until).where(computer_leases.c.room_id == room_id)
+            ).scalar_one_or_none()
+            if held is not None:
+                return float(held)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(computer_leases).values(room_id=room_id, **fields))
+        except IntegrityError:  # another process inserted it first
+            return now + seconds
+        return None
 
     # --- reading -------------------------------------------------------------------
     def load_room(self, room_id: str) -> StoredRoom | None:
@@ -372,6 +434,15 @@ class Storage:
             query = query.where(rooms.c.updated >= since)
         with self.engine.connect() as conn:
             return list(conn.execute(query).scalars())
+
+    def revision(self, room_id: str) -> int | None:
+        """The room's stored revision (None: no such room)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(rooms.c.revision).where(rooms.c.id == room_id)).scalar_one_or_none()
+
+    def listen_url(self) -> str:
+        """The database as a libpq URL (with its password), for the listener's own connection."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 #: the largest seed the ``seed`` column holds (PostgreSQL's BIGINT is signed)
@@ -450,6 +521,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 __all__ = [
+    "CHANNEL",
     "Change",
     "MoveRow",
     "RoomRow",
