@@ -43,6 +43,14 @@ def rematch_of(room: Room) -> dict[str, Any] | None:
     return dict(offer) if isinstance(offer, dict) else None
 
 
+def _answering_seat(room: Room, token: str | None, seat: Player | None) -> Player:
+    """The seat a token answers for: ``seat`` if named (and held), else its first seat (after
+    the end no seat decides, and a token of several seats answers for all of them)."""
+    if seat is not None or token is None:
+        return room.acting_seat(token, seat)  # refuses a missing token, or a seat not held
+    return room.held_by(token)[0]
+
+
 def _store(room: Room, offer: dict[str, Any]) -> None:
     # committed by the service's change with the room's other pending fields (Room.pending)
     room.row.pending = {**room.row.pending, "rematch": offer}
@@ -60,7 +68,7 @@ class Rematches:
 
         def make_offer(room: Room) -> None:
             nonlocal starting
-            acting = room.acting_seat(token, seat)
+            acting = _answering_seat(room, token, seat)
             if room.status != FINISHED:
                 raise RefusedError(f"room {room.id}: the game is not over; a rematch is offered at its end", code="game_not_over")
             current = rematch_of(room)
@@ -92,7 +100,7 @@ class Rematches:
 
         def reply(room: Room) -> None:
             nonlocal starting
-            room.acting_seat(token, seat)  # a token is needed, and it must hold the seat it names
+            _answering_seat(room, token, seat)  # a token is needed, and it must hold the seat it names
             current = rematch_of(room)
             if current is None or current["status"] != OPEN:
                 state = "no rematch was offered" if current is None else f"the rematch offer is {current['status']}"

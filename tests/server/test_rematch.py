@@ -124,3 +124,12 @@ def test_with_four_players_everybody_moves_one_seat_on(server: Harness) -> None:
     assert plan.names == ["Hal", "Ann", "Computer (easy)", "Cy"]
     assert plan.token_hashes == {1: hash_secret(created.token), 3: hash_secret(created.token)}
     assert (plan.players, plan.pending) == (4, {"rematch_of": created.room})
+
+
+def test_people_at_one_screen_start_the_rematch_at_once(server: Harness) -> None:
+    created = server.create("towers", ["here", "here"])
+    server.act(created.room, created.token, "resign", {"seat": 0})
+    started = rematch(server, created.room, created.token).json()["rematch"]
+    assert started["status"] == "started" and started["accepted"] == [0, 1]
+    assert server.state(started["room"], created.token)["your_seats"] == [0, 1]
+    assert server.stored(started["room"]).room.undo == "same_screen"

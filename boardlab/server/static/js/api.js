@@ -47,4 +47,7 @@ export const draw = (id, token, action, seat) => request(`${room(id)}/draw`, { m
 export const replay = (id, token, number, seat) =>
   request(`${room(id)}/replay?move=${number}` + (seat === null || seat === undefined ? "" : `&seat=${seat}`), { token });
 export const recordUrl = (id) => `${room(id)}/record`;
+export const offerRematch = (id, token, seat) => request(`${room(id)}/rematch`, { method: "POST", token, body: { seat } });
+export const answerRematch = (id, token, action, seat) =>
+  request(`${room(id)}/rematch/answer`, { method: "POST", token, body: { action, seat } });
 export const liveUrl = (id) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${room(id)}/live`;

@@ -9,6 +9,7 @@ import { h, replace } from "./dom.js";
 import { watchRoom } from "./live.js";
 import { bannerText, drawInvites, drawMoves, drawPlayers, seatName } from "./panels.js";
 import { MovePicker } from "./picker.js";
+import { adoptRematch, drawRematch, followsNow } from "./rematch.js";
 import { loadRenderer } from "./renderers.js";
 import { Replay } from "./replay.js";
 import * as store from "./store.js";
@@ -154,6 +155,8 @@ function accept(message) {
     page.hint = null; // a hint is for the position it was asked in
   }
   if (message.status === "finished") page.replay.finish(message);
+  // the rematch started while this page watched: go there (spectators too)
+  if (followsNow(previous, message)) location.assign(adoptRematch(roomId, message));
   // a second identity of this browser (its own invite link) holds the seat deciding now
   const deciding = store.identityFor(roomId, message.to_move);
   if (deciding && page.identity && deciding.token !== page.identity.token && page.live) {
@@ -354,7 +357,8 @@ function drawActions(message, heldSeats) {
   const watching = !mine && message.status !== "finished" ? h("p", { class: "muted" }, "You are watching this game.") : null;
   const waiting = mine && message.status === "waiting" ? waitingText(message) : null;
   replace($("actions"), h("h2", {}, mine ? "Play" : "Game"), mine && playing ? typed : null, drawHint(message, heldSeats),
-    watching, waiting, clock, h("div", { class: "buttons" }, buttons));
+    watching, waiting, clock, h("div", { class: "buttons" }, buttons),
+    ...drawRematch(roomId, message, heldSeats, { act, tokenFor, disabled: page.busy || page.offline }));
   tickClock();
 }
 

@@ -1,0 +1,93 @@
+// The end-of-game rematch panel of the play page (docs/web.md, "Rematch"): "Play again" offers
+// the same game with the seats rotated; the other people accept or decline, live; once the
+// rematch starts, everybody watching the old room is taken to the new one.
+//
+// The people keep their tokens in the new room (the server gives each new seat its person's old
+// token hash), so this browser copies its identities there, each seat moved one on.
+
+import * as api from "./api.js";
+import { h } from "./dom.js";
+import * as store from "./store.js";
+
+/** The seat the player of `seat` takes in the rematch (the server's rule: s -> s + 1 mod n). */
+export function rotated(seat, players) {
+  return (seat + 1) % players;
+}
+
+const personName = (message, seat) => (message.seats[seat] || {}).name || `Seat ${seat + 1}`;
+
+/**
+ * Once the rematch of `roomId` has started: this browser's tokens hold the rotated seats there.
+ * Returns the new room's address (null while no rematch has started).
+ */
+export function adoptRematch(roomId, message) {
+  const rematch = message.rematch;
+  if (!rematch || rematch.status !== "started") return null;
+  const entry = store.roomEntry(roomId);
+  const players = message.seats.length;
+  for (const identity of entry ? entry.identities : []) {
+    const seats = identity.seats.map((seat) => rotated(seat, players)).sort((a, b) => a - b);
+    store.addIdentity(rematch.room, message.game, identity.token, seats);
+  }
+  return `/rooms/${encodeURIComponent(rematch.room)}`;
+}
+
+/**
+ * Whether the page should go to the rematch now: it saw the offer start while it was open
+ * (a page opened later on the old game stays there, with a link, to look back at it).
+ */
+export function followsNow(previous, message) {
+  return Boolean(previous && message.rematch && message.rematch.status === "started"
+    && (!previous.rematch || previous.rematch.status !== "started"));
+}
+
+/**
+ * The panel's part for the rematch: links between the rooms, and, at the end, the offer and
+ * its answers. `act(request)` sends a request and shows its answer; `tokenFor(seat)` is the
+ * token of one of `heldSeats`.
+ */
+export function drawRematch(roomId, message, heldSeats, { act, tokenFor, disabled }) {
+  const parts = [];
+  if (message.rematch_of) {
+    parts.push(h("p", { id: "rematch-of", class: "muted" }, "A rematch of ",
+      h("a", { href: `/rooms/${encodeURIComponent(message.rematch_of)}` }, "the previous game"), " (seats rotated)."));
+  }
+  if (message.status !== "finished") return parts;
+  const rematch = message.rematch;
+  const mine = heldSeats.length > 0;
+  const seat = heldSeats[0];
+  const buttons = [];
+  let text = null;
+  if (!rematch || rematch.status === "declined") {
+    if (rematch) {
+      const names = rematch.declined.map((declined) => personName(message, declined)).join(", ");
+      text = `${names} declined the rematch.`;
+    }
+    if (mine) {
+      buttons.push(h("button", {
+        id: "rematch-offer", class: "primary", disabled,
+        title: "the same game again, every player one seat on",
+        onclick: () => act(() => api.offerRematch(roomId, tokenFor(seat), seat)),
+      }, "Play again"));
+    }
+  } else if (rematch.status === "open") {
+    const waiting = message.seats.map((entry) => entry.seat).filter((other) => !rematch.accepted.includes(other));
+    const answering = heldSeats.some((own) => waiting.includes(own));
+    text = `${personName(message, rematch.by)} offers a rematch, every player one seat on. `
+      + (answering ? "" : `Waiting for ${waiting.map((other) => personName(message, other)).join(", ")} to answer.`);
+    if (answering) {
+      const answer = (action) => () => act(() => api.answerRematch(roomId, tokenFor(seat), action, seat));
+      buttons.push(h("button", { id: "rematch-accept", class: "primary", disabled, onclick: answer("accept") }, "Accept the rematch"));
+      buttons.push(h("button", { id: "rematch-decline", disabled, onclick: answer("decline") }, "Decline"));
+    }
+  } else if (rematch.status === "starting") {
+    text = "Everybody accepted: starting the rematch…";
+  } else {
+    const address = adoptRematch(roomId, message);
+    parts.push(h("p", { id: "rematch-started" }, "The rematch has started: ",
+      h("a", { id: "rematch-link", href: address }, "go to the rematch"), "."));
+  }
+  if (text) parts.push(h("p", { id: "rematch-note", role: "status" }, text));
+  if (buttons.length) parts.push(h("div", { class: "buttons" }, buttons));
+  return parts;
+}
