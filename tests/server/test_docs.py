@@ -22,6 +22,6 @@ def test_every_route_is_in_the_docs(tmp_path: Path) -> None:
     app = create_app(Settings(data_dir=tmp_path, static_dir=None, computer_workers=0))
     # the WebSocket route is not in the OpenAPI schema
     paths = {path.replace("{room_id}", "{room}").replace("{game_id}", "{game}") for path in app.openapi()["paths"]}
-    assert len(paths) == 15
+    assert len(paths) == 17
     for path in [*paths, "/api/rooms/{room}/live"]:
         assert f" {path}" in DOC or f" {path}?" in DOC, f"{path} is not in docs/server.md"
