@@ -4,6 +4,7 @@
     python bench/serve_load.py --postgres               # the same on a throwaway PostgreSQL
     python bench/serve_load.py --database-url postgresql://user@host/db
     python bench/serve_load.py --server http://127.0.0.1:8000   # a server already running
+    python bench/serve_load.py --postgres --processes 2  # two server processes on one PostgreSQL
 
 Starts a real ``boardlab serve`` process (unless ``--server``), opens ``--games`` rooms of
 two people (one here, one invited who joins), and keeps that many games going for
@@ -11,7 +12,10 @@ two people (one here, one invited who joins), and keeps that many games going fo
 ``--think`` seconds (uniformly 0.5x to 1.5x), then posts a random legal move. A finished
 game is replaced by a new one. Printed: moves per second, and the median, 99th percentile
 and maximum latency of a person's move (from sending the POST to its acknowledgement,
-which comes after the move is stored); the computer is not involved. Target: 200
+which comes after the move is stored); the computer is not involved. With
+``--processes N`` (PostgreSQL only) N servers share the database and the two people of a
+game sit on different ones, so every move reaches the other player through LISTEN/NOTIFY.
+Target: 200
 concurrent games with p99 under 100 ms. The client runs on the same machine as the
 server, so the figures include its load: compare runs made on one machine.
 """
@@ -48,6 +52,10 @@ sys.path.insert(0, str(ROOT))  # for tests.server.postgres (the throwaway Postgr
 class Tally:
     #: (when it was sent, seconds since the start; how long it took)
     latencies: list[tuple[float, float]] = field(default_factory=list)
+    #: (when it was sent, seconds since the start; how long until the other player's socket had it)
+    seen: list[tuple[float, float]] = field(default_factory=list)
+    #: moves sent and not yet seen by the other player: (room, ply after it) -> when sent (perf_counter)
+    in_flight: dict[tuple[str, int], float] = field(default_factory=dict)
     refused: dict[str, int] = field(default_factory=dict)
     games_done: int = 0
     started: float = 0.0
@@ -78,6 +86,10 @@ async def player(base: str, room: str, token: str, seat: int, think: float, rng:
                 return
             if message.get("type") != "state":
                 continue
+            arrived = (room, message["ply"])
+            if arrived in tally.in_flight and message["log"] and message["log"][-1]["by"] != seat:
+                took = time.perf_counter() - tally.in_flight.pop(arrived)
+                tally.seen.append((time.monotonic() - tally.started - took, took))
             if message["status"] == "finished":
                 return
             if message["to_move"] != seat or not message["legal_moves"]:
@@ -88,6 +100,7 @@ async def player(base: str, room: str, token: str, seat: int, think: float, rng:
             body = {"move": rng.choice(choices)["text"], "ply": message["ply"], "revision": message["revision"]}
             held_log = message["log_start"] + len(message["log"])
             began = time.perf_counter()
+            tally.in_flight[(room, message["ply"] + 1)] = began
             try:
                 response = await client.post(
                     f"/api/rooms/{room}/moves", json=body, headers=headers, params={"log_from": held_log}
@@ -102,48 +115,56 @@ async def player(base: str, room: str, token: str, seat: int, think: float, rng:
                 tally.refuse(response.json().get("error", {}).get("code", str(response.status_code)))
 
 
-async def table(base: str, game: str, think: float, seed: int, tally: Tally, stop: float) -> None:
-    """One table: a game after another, for as long as the run lasts."""
+async def table(bases: list[str], game: str, think: float, seed: int, tally: Tally, stop: float) -> None:
+    """One table: a game after another, for as long as the run lasts. With several servers
+    the two people of a table use neighbouring ones."""
+    base, other = bases[seed % len(bases)], bases[(seed + 1) % len(bases)]
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, RAMP_SECONDS))  # people arrive over a few seconds, not all at once
     while time.monotonic() < stop:
         async with httpx.AsyncClient(base_url=base, timeout=60, verify=TLS) as client:
             created = (await client.post("/api/rooms", json={"game": game, "seats": ["here", "invite"]})).json()
             room = created["room"]
+        async with httpx.AsyncClient(base_url=other, timeout=60, verify=TLS) as client:
             joined = (await client.post(f"/api/rooms/{room}/join", json={"code": created["invites"][0]["code"]})).json()
         await asyncio.gather(
             player(base, room, created["token"], 0, think, rng, tally, stop),
-            player(base, room, joined["token"], 1, think, rng, tally, stop),
+            player(other, room, joined["token"], 1, think, rng, tally, stop),
         )
         tally.games_done += 1
 
 
-async def run_load(base: str, games: int, game: str, think: float, seconds: float, warmup: float, server_pid: int | None) -> Tally:
+async def run_load(
+    bases: list[str], games: int, game: str, think: float, seconds: float, warmup: float, server_pids: list[int]
+) -> Tally:
     tally = Tally()
     tally.started = time.monotonic()
     stop = tally.started + seconds
 
     async def measure_cpu() -> None:
         await asyncio.sleep(warmup)
-        tally.cpu_at_warmup = (cpu_seconds(server_pid), time.process_time())
+        tally.cpu_at_warmup = (cpu_seconds(server_pids), time.process_time())
 
     watch = asyncio.get_running_loop().create_task(measure_cpu())
-    await asyncio.gather(*(table(base, game, think, index, tally, stop) for index in range(games)))
+    await asyncio.gather(*(table(bases, game, think, index, tally, stop) for index in range(games)))
     await watch
-    tally.cpu_at_end = (cpu_seconds(server_pid), time.process_time())
+    tally.cpu_at_end = (cpu_seconds(server_pids), time.process_time())
     return tally
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    """CPU time a process has used (Linux /proc), to report the server's cost per move
-    whatever else the machine runs."""
-    if pid is None:
+def cpu_seconds(pids: list[int]) -> float | None:
+    """CPU time the server processes have used together (Linux /proc), to report the
+    server's cost per move whatever else the machine runs."""
+    if not pids:
         return None
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def start_server(port: int, data_dir: Path, database_url: str | None, log: Path) -> subprocess.Popen[bytes]:
@@ -172,6 +193,7 @@ def report(tally: Tally, games: int, seconds: float, warmup: float, label: str) 
         print(f"{label}: no move was acknowledged after the warm-up; refusals {tally.refused}")
         return
     p99 = samples[min(len(samples) - 1, int(0.99 * len(samples)))]
+    seen = sorted(elapsed for sent, elapsed in tally.seen if sent >= warmup)
     print(
         f"{label}: {games} concurrent games, {len(samples)} moves in {measured:.0f} s after a {warmup:.0f} s warm-up "
         f"= {len(samples) / measured:.1f} moves/s; "
@@ -181,6 +203,13 @@ def report(tally: Tally, games: int, seconds: float, warmup: float, label: str) 
     (server_before, client_before), (server_after, client_after) = tally.cpu_at_warmup, tally.cpu_at_end
     server = "" if server_before is None or server_after is None else f"server {(server_after - server_before) / len(samples) * 1000:.2f} ms, "
     print(f"CPU per move: {server}client {(client_after - client_before) / len(samples) * 1000:.2f} ms")
+    if seen:
+        seen_p99 = seen[min(len(seen) - 1, int(0.99 * len(seen)))]
+        print(
+            f"a move seen on the other player's WebSocket after: median {statistics.median(seen) * 1000:.1f} ms, "
+            f"p99 {seen_p99 * 1000:.1f} ms, max {seen[-1] * 1000:.1f} ms ({len(seen)} moves)"
+        )
+    print("load average (1, 5, 15 min) at the end: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -193,18 +222,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database-url", help="PostgreSQL URL for the server (default: SQLite in a temporary folder)")
     parser.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL for the server")
     parser.add_argument("--server", help="the URL of a server already running (nothing is started)")
-    parser.add_argument("--port", type=int, default=8765, help="port for the server started here (default 8765)")
+    parser.add_argument("--port", type=int, default=8765, help="port of the server started here (default 8765; more take the next)")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes sharing the database (PostgreSQL only; default 1)"
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.warmup < args.seconds:
         parser.error("--warmup must be shorter than --seconds")
+    if args.processes < 1:
+        parser.error(f"--processes {args.processes}: at least one")
+    if args.processes > 1 and args.server:
+        parser.error("--processes starts servers; with --server nothing is started")
+    shared = args.postgres or (args.database_url or "").startswith("postgres")
+    if args.processes > 1 and not shared:
+        parser.error(
+            f"--processes {args.processes}: SQLite serves one process (a second boardlab serve on one SQLite file "
+            "is refused); add --postgres or --database-url postgresql://... for several"
+        )
+    print("load average (1, 5, 15 min) at the start: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
 
     postgres: Any = None
-    process = None
+    processes: list[subprocess.Popen[bytes]] = []
     with tempfile.TemporaryDirectory(prefix="boardlab-load-") as folder:
         try:
-            base = args.server
+            bases = [args.server] if args.server else []
             url = args.database_url
-            if base is None:
+            if not bases:
                 if args.postgres:
                     from tests.server.postgres import TemporaryPostgres, server_programs
 
@@ -213,15 +256,20 @@ def main(argv: list[str] | None = None) -> None:
                         raise SystemExit("--postgres needs PostgreSQL's initdb (Debian: apt-get install postgresql)")
                     postgres = TemporaryPostgres(programs, durable=True)
                     url = postgres.start()
-                process = start_server(args.port, Path(folder), url, Path(folder) / "serve.log")
-                base = f"http://127.0.0.1:{args.port}"
-            label = "PostgreSQL" if url and url.startswith("postgres") else ("SQLite" if not args.server else base)
-            pid = None if process is None else process.pid
-            tally = asyncio.run(run_load(base, args.games, args.game, args.think, args.seconds, args.warmup, pid))
+                for index in range(args.processes):
+                    data = Path(folder) / f"server-{index}"
+                    processes.append(start_server(args.port + index, data, url, Path(folder) / f"serve-{index}.log"))
+                    bases.append(f"http://127.0.0.1:{args.port + index}")
+            label = "PostgreSQL" if url and url.startswith("postgres") else ("SQLite" if not args.server else bases[0])
+            if len(processes) > 1:
+                label += f", {len(processes)} processes"
+            pids = [process.pid for process in processes]
+            tally = asyncio.run(run_load(bases, args.games, args.game, args.think, args.seconds, args.warmup, pids))
             report(tally, args.games, args.seconds, args.warmup, label)
         finally:
-            if process is not None:
+            for process in processes:
                 process.terminate()
+            for process in processes:
                 process.wait(timeout=30)
             if postgres is not None:
                 postgres.stop()
