@@ -76,7 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("game", help="game id (see `boardlab games`)")
     rules.add_argument("--plain", action="store_true", help="the Markdown source, unformatted")
 
-    play = commands.add_parser("play", help="play a game in the terminal")
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal",
+        epilog="In the game, type help for the commands. While the computer thinks, type now and "
+        "Enter to make it move at once; anything else typed meanwhile waits for your prompt.",
+    )
     play.add_argument("game", nargs="?", help="game id (omit with --resume)")
     play.add_argument(
         "--players",

@@ -21,6 +21,7 @@ checked) like a move, so of two racing offers exactly one is stored.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from ..core.errors import RefusedError
@@ -30,6 +31,9 @@ from .service import NewRoom, RoomService
 from .watchers import Message
 
 OPEN, DECLINED, STARTING, STARTED = "open", "declined", "starting", "started"
+#: a rematch still "starting" after this long was left so by a server that stopped while making
+#: the new room: a new offer may be made
+STARTING_SECONDS = 60.0
 
 
 def rotated(seat: Player, players: int) -> Player:
@@ -72,6 +76,8 @@ class Rematches:
             if room.status != FINISHED:
                 raise RefusedError(f"room {room.id}: the game is not over; a rematch is offered at its end", code="game_not_over")
             current = rematch_of(room)
+            if current is not None and current["status"] == STARTING and time.time() - current["at"] > STARTING_SECONDS:
+                current = None
             if current is not None and current["status"] in (OPEN, STARTING):
                 raise RefusedError(
                     f"room {room.id}: {self._name(room, current['by'])} has offered a rematch already; accept or decline it",
@@ -83,7 +89,7 @@ class Rematches:
             if absent:
                 raise RefusedError(f"room {room.id}: seat(s) {absent} never joined; start a new room instead", code="refused")
             accepted = set(room.held_by(token)) | {row.seat for row in room.seats if row.kind == "computer"}
-            offer = {"status": OPEN, "by": acting, "accepted": sorted(accepted), "declined": [], "room": None}
+            offer = {"status": OPEN, "by": acting, "accepted": sorted(accepted), "declined": [], "room": None, "at": time.time()}
             if len(accepted) == len(room.seats):
                 offer["status"] = STARTING
                 starting = True
@@ -110,7 +116,7 @@ class Rematches:
                 accepted = held | set(current["accepted"])
                 current["accepted"] = sorted(accepted)
                 if len(accepted) == len(room.seats):
-                    current["status"] = STARTING
+                    current.update(status=STARTING, at=time.time())
                     starting = True
             else:
                 current["declined"] = sorted(held | set(current["declined"]))

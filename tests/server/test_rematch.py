@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from boardlab.server import rematch as rematch_module
 from boardlab.server.rematch import Rematches, rotated
 from boardlab.server.rooms import hash_secret
+from boardlab.server.storage import Change
 from tests.server.harness import Harness, Seated, auth, watch
 
 
@@ -35,7 +40,7 @@ def test_an_offer_is_seen_live_and_accepting_it_seats_both_people_rotated_in_a_l
         offered = rematch(server, created.room, created.token)
         assert offered.status_code == 200, offered.text
         offer = offered.json()["rematch"]
-        assert offer == {"status": "open", "by": 0, "accepted": [0], "declined": [], "room": None}
+        assert offer == {"status": "open", "by": 0, "accepted": [0], "declined": [], "room": None, "at": offer["at"]}
         assert guest_socket.receive_json()["rematch"] == offer  # the guest sees the offer at once
         assert spectator.receive_json()["rematch"] == offer
         accepted = rematch(server, created.room, guest, "accept")
@@ -133,3 +138,29 @@ def test_people_at_one_screen_start_the_rematch_at_once(server: Harness) -> None
     assert started["status"] == "started" and started["accepted"] == [0, 1]
     assert server.state(started["room"], created.token)["your_seats"] == [0, 1]
     assert server.stored(started["room"]).room.undo == "same_screen"
+
+
+@given(st.integers(min_value=2, max_value=16))
+def test_rotation_is_a_permutation_that_comes_back_after_one_rematch_per_seat(players: int) -> None:
+    seats = range(players)
+    assert sorted(rotated(seat, players) for seat in seats) == list(seats)
+    for seat in seats:
+        moved = seat
+        for _ in range(players):
+            moved = rotated(moved, players)
+            assert moved != seat or _ == players - 1  # nobody is back in their seat before n rematches
+        assert moved == seat
+
+
+def test_a_rematch_left_starting_by_a_stopped_server_may_be_offered_again(server: Harness, monkeypatch: Any) -> None:
+    created, guest = finished_game_with_a_guest(server)
+    rematch(server, created.room, created.token)
+    stored = server.stored(created.room)
+    # as a server that stopped while making the new room leaves it
+    left = {**stored.room.pending, "rematch": {**stored.room.pending["rematch"], "status": "starting"}}
+    server.storage.commit(Change(created.room, stored.room.revision, len(stored.moves), (), {"pending": left}, takes_back=False))
+    refused = rematch(server, created.room, guest)
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "rematch_open"
+    monkeypatch.setattr(rematch_module, "STARTING_SECONDS", -1.0)
+    offered = rematch(server, created.room, guest)
+    assert offered.status_code == 200 and offered.json()["rematch"]["by"] == 1
