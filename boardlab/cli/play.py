@@ -593,6 +593,13 @@ class PlaySession:
             f"[bold]Game over: {escape(headline)}[/bold] ({escape(result.reason)}; {result.score_text()}, {moves})."
         )
         self.reveal_seed()
+        if self.typed_ahead:
+            # said, not silently dropped; and never taken as the answer to the save question
+            unused = ", ".join(repr(line) for line in self.typed_ahead)
+            self.out.print(
+                f"[yellow]Not acted on (typed while the computer thought; the game is over):[/yellow] {escape(unused)}"
+            )
+            self.typed_ahead.clear()
         if self.humans and self.saved_ply != self.match.ply:
             self.offer_save()
 

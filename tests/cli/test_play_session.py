@@ -302,6 +302,19 @@ def test_the_input_ending_while_the_computer_thinks_leaves_after_its_move(
     assert list(tmp_path.glob("*.json"))  # the unsaved game went to a recovery file
 
 
+def test_lines_typed_when_the_game_ends_are_reported_not_dropped_silently(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with Keyboard(b"take1\n") as keyboard:
+        # two computers: the typed line can only wait, and the game ends
+        play, script, buffer = thinking_session(["mcts:seconds=0.2", "random"], keyboard, [""])
+        assert play.run() == 0
+    text = buffer.getvalue()
+    assert "Not acted on (typed while the computer thought; the game is over): 'take1'" in text
+    assert list(tmp_path.iterdir()) == []  # nor was it taken as a file name
+
+
 def test_a_hand_over_waits_for_a_fresh_enter_not_a_line_typed_earlier() -> None:
     # at one screen the line typed during a computer's thinking must not skip the hand-over
     with Keyboard(b"") as keyboard:
