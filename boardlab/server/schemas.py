@@ -130,6 +130,11 @@ class StateMessage(BaseModel):
         "text, t, note (timeout, fallback) and move (its structure, as in legal_moves; null where it is hidden)"
     )
     legal_moves: list[dict[str, Any]] = Field(description="move.to_json() of each legal move, only to the seat that decides")
+    rematch: Optional[dict[str, Any]] = Field(
+        default=None, description="the rematch offered at the end: status (open, declined, starting, started), by, "
+        "accepted, declined, room (the new room, once started); null: none offered"
+    )
+    rematch_of: Optional[str] = Field(default=None, description="the room this one is the rematch of")
 
 
 class CreatedRoom(BaseModel):
