@@ -38,10 +38,10 @@ from ..core.match import UNDO_POLICIES, Match
 from ..core.records import Record
 from ..core.registry import load
 from ..core.values import Player
-from ..core.decisions import Decision
-from .computer import Answer, ComputerPlayers
+from .computer import ComputerPlayers
 from .fairness import check_new_room, computers_only, priority
 from .idle import sweep_forever
+from .leases import ComputerLeases
 from .notify import ChangeListener, Notice
 from .errors import (
     BadInviteError,
@@ -79,12 +79,6 @@ from .writer import GroupCommitter
 
 log = logging.getLogger("boardlab.server")
 T = TypeVar("T")
-#: how long a computer lease lasts without renewal (a dead thinker's room waits this long at
-#: most), and how often the thinker renews it
-LEASE_SECONDS = 6.0
-LEASE_RENEW_SECONDS = 2.0
-#: how often a process waiting for another's lease looks whether the room moved on
-LEASE_POLL_SECONDS = 0.25
 #: what a room id may look like (anything else is unknown without asking storage)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -140,6 +134,7 @@ class RoomService:
         self._creating_computer_rooms = 0
         #: other processes' changes, on a shared database (None on SQLite: one process)
         self.listener: ChangeListener | None = None
+        self.leases = ComputerLeases(storage, self._db)
 
     # --- life -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -598,18 +593,17 @@ class RoomService:
                 decision = room.match.pending()
                 assert decision is not None
                 revision = room.revision
-            renewing: asyncio.Task[None] | None = None
-            if self.storage.shared:
-                held_until = await self._claim_lease(room, revision)
-                if held_until is not None:
-                    await self._wait_for_lease(room, revision, held_until)
-                    continue
-                renewing = self._spawn(self._renew_lease(room, revision))
-            try:
-                answer = await self._think(room, decision)
-            finally:
-                if renewing is not None:
-                    renewing.cancel()
+            held_until = await self.leases.claim(room, revision)
+            if held_until is not None:  # another process thinks it (leases.py)
+                await self.leases.wait_out(room, revision, held_until, lambda: self._closing)
+                continue
+            # the search is told the seat's deadline and answers with its best move by then; the
+            # grace covers the hand-over between processes
+            assert decision.deadline is not None
+            async with self.leases.held(room, revision):
+                answer = await self.computer.choose(
+                    decision, decision.deadline + self.settings.think_grace_seconds, priority=priority(room)
+                )
             async with room.lock:
                 if room.stale or room.revision != revision:
                     continue  # an undo, a resignation, a draw came first: think again if still needed
@@ -626,38 +620,6 @@ class RoomService:
                     return
                 self._broadcast(room)
                 self._arm_clock(room)
-
-    async def _think(self, room: Room, decision: Decision) -> Answer:
-        """The computer's answer to ``decision``: the search is told the seat's deadline and
-        answers with its best move by then; the grace covers the hand-over between processes."""
-        assert decision.deadline is not None
-        return await self.computer.choose(
-            decision, decision.deadline + self.settings.think_grace_seconds, priority=priority(room)
-        )
-
-    async def _claim_lease(self, room: Room, revision: int) -> float | None:
-        """Take the lease on the room's decision at ``revision``: None when this process
-        thinks it, else when the other holder's lease ends (wall-clock time)."""
-        try:
-            return await self._db(self.storage.claim_lease, room.id, revision, LEASE_SECONDS)
-        except Exception as exc:  # storage is away: look again shortly, as if someone held it
-            log.warning("room %s: the computer's lease could not be taken (%s)", room.id, type(exc).__name__)
-            return time.time() + LEASE_RENEW_SECONDS
-
-    async def _renew_lease(self, room: Room, revision: int) -> None:
-        """Keep the lease while the search runs (cancelled when it ends). Losing it (this
-        process stalled past it) changes nothing here: the revision check lets one move land."""
-        while True:
-            await asyncio.sleep(LEASE_RENEW_SECONDS)
-            await self._claim_lease(room, revision)
-
-    async def _wait_for_lease(self, room: Room, revision: int, held_until: float) -> None:
-        """Another process thinks the decision: wait until the room moves on (its move arrives
-        by NOTIFY) or its lease runs out (it died: this process takes the decision over)."""
-        while not self._closing and time.time() < held_until + LEASE_POLL_SECONDS:
-            if room.stale or room.revision != revision:
-                return
-            await asyncio.sleep(LEASE_POLL_SECONDS)
 
     def _arm_clock(self, room: Room) -> None:
         if room.clock_timer is not None:
