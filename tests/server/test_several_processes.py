@@ -26,7 +26,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from boardlab.core.records import Record
 from boardlab.server.leases import LEASE_SECONDS
-from boardlab.server.service import RoomService
+from boardlab.server.service import NewRoom, RoomService
 from boardlab.server.storage import Storage
 from tests.server.harness import auth
 from tests.server.postgres import empty_postgres
@@ -149,6 +149,35 @@ def test_a_computer_lease_is_held_once_renewed_by_its_holder_and_freed_by_time_o
         assert first.claim_lease(room, 1, 30) is not None
         await asyncio.sleep(0.3)  # the holder died: its lease runs out
         assert first.claim_lease(room, 1, 30) is None
+
+    run_services(url, tmp_path, scenario)
+
+
+def test_two_processes_holding_a_room_think_its_computer_decision_once(postgres_url: str, tmp_path: Path) -> None:
+    url = empty_postgres(postgres_url)
+
+    async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
+        one, other = await open_service(), await open_service()
+        searches: list[str] = []
+        for name, service in (("one", one), ("other", other)):
+            choose = service.computer.choose
+
+            async def counted(*args: Any, _choose: Any = choose, _name: str = name, **kwargs: Any) -> Any:
+                searches.append(_name)
+                return await _choose(*args, **kwargs)
+
+            service.computer.choose = counted  # type: ignore[method-assign]
+        created = await one.create(NewRoom("towers", None, {}, ["computer:easy", "here"], None, None, None))
+        room, token = created.room.id, created.token
+        await other.room(room)  # both hold the room with the computer to move
+        deadline = time.monotonic() + 60
+        while not all([(await service.state(room, token, None))["ply"] >= 1 for service in (one, other)]):
+            assert time.monotonic() < deadline, "the computer's move did not reach both processes"
+            await asyncio.sleep(0.05)
+        assert len(searches) == 1, searches
+        for service in (one, other):
+            state = await service.state(room, token, None)
+            assert [entry["by"] for entry in state["log"]] == [0] and not state["thinking"]
 
     run_services(url, tmp_path, scenario)
 
