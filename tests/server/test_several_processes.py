@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import httpx
+import psycopg
 from websockets.sync.client import ClientConnection, connect
 
 from boardlab.core.records import Record
@@ -219,3 +220,35 @@ def test_a_second_process_on_one_sqlite_file_is_refused_with_what_to_do(tmp_path
         assert second.returncode != 0
         assert f"process {first.pid}" in said and "SQLite serves one process" in said
         assert "--database-url postgresql://" in said
+
+
+def test_a_dropped_listening_connection_comes_back_and_catches_up_what_it_missed(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    url = empty_postgres(postgres_url)
+
+    async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
+        one, other = await open_service(), await open_service()
+        for service in (one, other):
+            assert service.listener is not None
+            await asyncio.wait_for(service.listener.listening.wait(), 30)
+        created = await one.create(two_people())
+        room, token = created.room.id, created.token
+        watcher = await other.watch(room, None, None)
+        assert (await watcher.next_message())["ply"] == 0
+        with psycopg.connect(url, autocommit=True) as admin:  # the listeners' connections drop
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'")
+        # a move stored while nobody listens: its notice is lost, the reconnection catches up
+        text = created.room.match.legal_moves(0)[0].to_json()["text"]
+        made = await one.play(room, token, text, 0, None, None)
+        seen = await asyncio.wait_for(watcher.next_message(), 30)
+        assert (seen["ply"], seen["revision"]) == (1, made["revision"])
+        assert other.listener is not None
+        await asyncio.wait_for(other.listener.listening.wait(), 30)
+        # and notices arrive again
+        reply = (await one.state(room, token, None))["legal_moves"][0]["text"]
+        answered = await one.play(room, token, reply, 1, None, None)
+        seen = await asyncio.wait_for(watcher.next_message(), 30)
+        assert (seen["ply"], seen["revision"]) == (2, answered["revision"])
+
+    run_services(url, tmp_path, scenario)
