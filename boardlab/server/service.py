@@ -189,6 +189,14 @@ class RoomService:
         room = self._rooms.get(room_id)
         if room is not None:
             room.used = self.settings.clock()
+            if room.stale:  # behind storage (another process's change, a failed write): catch up first
+                async with room.lock:
+                    if room.stale:
+                        try:
+                            await self._refresh(room)
+                        except BoardlabError:
+                            pass  # storage is away: the action's own check tries again and says so
+                self._schedule(room)
             return room
         if not ROOM_ID.fullmatch(room_id):
             raise UnknownRoomError(f"there is no room {room_id[:40]!r}")
@@ -228,11 +236,18 @@ class RoomService:
 
     # --- other processes on the same database ---------------------------------------------
     def changed_elsewhere(self, notice: Notice) -> None:
-        """Another process stored ``notice.revision`` of a room: reload it if this one holds
-        an older one in memory (a room not in memory is read from storage when asked for)."""
+        """Another process stored ``notice.revision`` of a room this one holds older: reload
+        it now if someone here watches it, or this process's computer or clock waits in it;
+        else only mark it, and its next use reloads it (a room not in memory is read from
+        storage when asked for)."""
         room = self._rooms.get(notice.room)
-        if room is not None and room.revision < notice.revision and not self._closing:
+        if room is None or room.revision >= notice.revision or self._closing:
+            return
+        waiting = room.computer_task is not None and not room.computer_task.done()
+        if self._watchers.get(room.id) or waiting or room.clock_timer is not None:
             self._spawn(self._catch_up(room, notice.revision))
+        else:
+            room.stale = True
 
     async def _catch_up(self, room: Room, revision: int | None) -> None:
         """Reload ``room`` unless it reached ``revision`` meanwhile (None: reload anyway),

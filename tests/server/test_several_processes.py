@@ -222,6 +222,33 @@ def test_a_second_process_on_one_sqlite_file_is_refused_with_what_to_do(tmp_path
         assert "--database-url postgresql://" in said
 
 
+def test_a_room_held_unwatched_is_marked_by_a_notice_and_reloaded_on_its_next_use(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    url = empty_postgres(postgres_url)
+
+    async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
+        one, other = await open_service(), await open_service()
+        for service in (one, other):
+            assert service.listener is not None
+            await asyncio.wait_for(service.listener.listening.wait(), 30)
+        created = await one.create(two_people())
+        room, token = created.room.id, created.token
+        held = await other.room(room)
+        text = created.room.match.legal_moves(0)[0].to_json()["text"]
+        made = await one.play(room, token, text, 0, None, None)
+        deadline = time.monotonic() + 30
+        while not held.stale:  # the notice marks it; nothing is read from storage yet
+            assert time.monotonic() < deadline, "the notice did not reach the other process"
+            await asyncio.sleep(0.02)
+        assert held.revision == 0 and held.match.ply == 0
+        watcher = await other.watch(room, token, None)  # its next use reloads it
+        seen = await watcher.next_message()
+        assert (seen["ply"], seen["revision"]) == (1, made["revision"]) and not held.stale
+
+    run_services(url, tmp_path, scenario)
+
+
 def test_a_dropped_listening_connection_comes_back_and_catches_up_what_it_missed(
     postgres_url: str, tmp_path: Path
 ) -> None:
