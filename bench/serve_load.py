@@ -67,7 +67,9 @@ class Tally:
         self.refused[code] = self.refused.get(code, 0) + 1
 
 
-async def player(base: str, room: str, token: str, seat: int, think: float, rng: random.Random, tally: Tally, stop: float) -> None:
+async def player(
+    base: str, room: str, token: str, seat: int, think: float, rng: random.Random, tally: Tally, stop: float
+) -> None:
     """One person: on each state where they decide, think, then move; until the game ends.
     Like a browser, each person has a connection of their own and a WebSocket."""
     headers = {"Authorization": f"Bearer {token}"}
@@ -170,7 +172,8 @@ def cpu_seconds(pids: list[int]) -> float | None:
 def start_server(port: int, data_dir: Path, database_url: str | None, log: Path) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
     # every simulated player is one address here: the per-address limits would throttle the load itself
-    command += ["--rooms-per-minute", "0", "--moves-per-minute", "0", "--websockets-per-minute", "0", "--max-open-per-address", "0"]
+    for limit in ("--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--max-open-per-address"):
+        command += [limit, "0"]
     if database_url:
         command += ["--database-url", database_url]
     process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT, cwd=ROOT)
@@ -201,7 +204,10 @@ def report(tally: Tally, games: int, seconds: float, warmup: float, label: str) 
         f"max {samples[-1] * 1000:.1f} ms; {tally.games_done} games finished; refusals {tally.refused or 'none'}"
     )
     (server_before, client_before), (server_after, client_after) = tally.cpu_at_warmup, tally.cpu_at_end
-    server = "" if server_before is None or server_after is None else f"server {(server_after - server_before) / len(samples) * 1000:.2f} ms, "
+    if server_before is None or server_after is None:
+        server = ""
+    else:
+        server = f"server {(server_after - server_before) / len(samples) * 1000:.2f} ms, "
     print(f"CPU per move: {server}client {(client_after - client_before) / len(samples) * 1000:.2f} ms")
     if seen:
         seen_p99 = seen[min(len(seen) - 1, int(0.99 * len(seen)))]
@@ -222,7 +228,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database-url", help="PostgreSQL URL for the server (default: SQLite in a temporary folder)")
     parser.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL for the server")
     parser.add_argument("--server", help="the URL of a server already running (nothing is started)")
-    parser.add_argument("--port", type=int, default=8765, help="port of the server started here (default 8765; more take the next)")
+    parser.add_argument(
+        "--port", type=int, default=8765, help="port of the server started here (default 8765; more take the next)"
+    )
     parser.add_argument(
         "--processes", type=int, default=1, help="server processes sharing the database (PostgreSQL only; default 1)"
     )

@@ -77,14 +77,18 @@ def add_serve_parser(commands: Any) -> None:
     serve = commands.add_parser(
         "serve", help="run the game server: online rooms, the computer as an opponent (needs boardlab[web])"
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"
+    )
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument(
         "--database-url",
         metavar="URL",
         help="postgresql://USER:PASSWORD@HOST/DB for a shared deployment (default: a SQLite file in --data-dir)",
     )
-    serve.add_argument("--data-dir", default="boardlab-data", metavar="DIR", help="where the SQLite file lives (default ./boardlab-data)")
+    serve.add_argument(
+        "--data-dir", default="boardlab-data", metavar="DIR", help="where the SQLite file lives (default ./boardlab-data)"
+    )
     serve.add_argument(
         "--workers",
         type=int,
@@ -120,13 +124,15 @@ def add_serve_parser(commands: Any) -> None:
         ("--analyses-per-minute", "analyses_per_minute", "requests for a finished game's analysis per client address per minute"),
         ("--max-open-per-address", "max_open_per_address", "requests and WebSockets one client address holds open at once"),
     ):
-        serve.add_argument(name, type=int, default=getattr(fair, attribute), metavar="N", help=f"{what}; 0: no limit (default {getattr(fair, attribute)})")
+        default = getattr(fair, attribute)
+        serve.add_argument(name, type=int, default=default, metavar="N", help=f"{what}; 0: no limit (default {default})")
     serve.add_argument(
         "--trusted-proxy",
         action="append",
         default=[],
         metavar="ADDR",
-        help="a reverse proxy's address: requests from it are counted against the last X-Forwarded-For entry (repeatable; default none)",
+        help="a reverse proxy's address: requests from it are counted against the last X-Forwarded-For entry "
+        "(repeatable; default none)",
     )
     serve.add_argument(
         "--idle-room-seconds",
@@ -143,10 +149,18 @@ def add_serve_parser(commands: Any) -> None:
         help=f"a request body must be all sent within S seconds, else 408 (0: no limit) (default {fair.body_seconds})",
     )
     serve.add_argument(
-        "--keep-alive-seconds", type=float, default=KEEP_ALIVE_SECONDS, metavar="S", help=f"how long an idle HTTP connection stays open (default {KEEP_ALIVE_SECONDS})"
+        "--keep-alive-seconds",
+        type=float,
+        default=KEEP_ALIVE_SECONDS,
+        metavar="S",
+        help=f"how long an idle HTTP connection stays open (default {KEEP_ALIVE_SECONDS})",
     )
     serve.add_argument(
-        "--max-connections", type=int, default=MAX_CONNECTIONS, metavar="N", help=f"connections served at once, beyond which the answer is 503 (default {MAX_CONNECTIONS})"
+        "--max-connections",
+        type=int,
+        default=MAX_CONNECTIONS,
+        metavar="N",
+        help=f"connections served at once, beyond which the answer is 503 (default {MAX_CONNECTIONS})",
     )
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"], help="server log level")
 

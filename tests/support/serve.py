@@ -40,7 +40,9 @@ def serve_process(
     command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
     # one browser (or test) is one address for the whole session: the per-address limits
     # would refuse its later rooms and sockets; their own tests are tests/server/test_rate_limits.py
-    limits = ("--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--analyses-per-minute", "--max-open-per-address")
+    limits = (
+        "--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--analyses-per-minute", "--max-open-per-address"
+    )
     for limit in limits:
         command += [limit, "0"]
     if database_url is not None:
