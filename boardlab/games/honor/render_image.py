@@ -15,7 +15,7 @@ import math
 import textwrap
 from typing import Any, Mapping
 
-from boardlab.core import BoardlabError
+from boardlab.core.pictures import pyplot
 
 from .catalogue import KINDS, world_outline
 from .drawing import zoom_span
@@ -23,16 +23,6 @@ from .render import focus_player, seed_lines
 
 FACE = ("#c0392b", "#2e6fd8", "#27ae60", "#d4a017")
 
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise BoardlabError("honor pictures need matplotlib: pip install 'boardlab[plot]'") from None
-    return plt
 
 
 def table_span(view: Mapping[str, Any]) -> tuple[float, float]:
@@ -109,7 +99,7 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
     tower that matters now, and the last resolutions and the seed in words."""
     view = envelope["board"]
     names = envelope["seat_names"]
-    plt = _pyplot()
+    plt = pyplot("honor")
 
     left, right = table_span(view)
     tops = [p["y"] + 8 for p in view["table"]]
@@ -163,7 +153,7 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
 
 def render_piece_set(path: str) -> None:
     """The Honor-30 set, one of each kind in catalogue orientation with its code and mass."""
-    plt = _pyplot()
+    plt = pyplot("honor")
     from matplotlib.patches import Polygon
 
     fig, axes = plt.subplots(2, 6, figsize=(12, 4.6), dpi=110)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
-from boardlab.core import BoardlabError
+from boardlab.core.pictures import picture_title, pyplot
 
 SECTORS = "ABCDEFGHIJKL"
 SECTOR_DEGREES = 30
@@ -34,16 +34,6 @@ SIDES = (("#fbf8ef", "#3b3b3b", "#1b1b1b"), ("#2a2a2a", "#000000", "#ffffff"))
 LIGHT, DARK = "#efe6d1", "#c9b48c"
 
 
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise BoardlabError("overseer pictures need matplotlib: pip install 'boardlab[plot]'") from None
-    return plt
-
 
 def _polar(radius: float, degrees: float) -> tuple[float, float]:
     radians = math.radians(degrees)
@@ -60,7 +50,7 @@ def square_centre(name: str) -> tuple[int, int]:
 
 def render_png(envelope: Mapping[str, Any], path: str) -> None:
     """Draw a view envelope (``state.view(viewer)``) to a PNG file at ``path``."""
-    plt = _pyplot()
+    plt = pyplot("overseer")
     from matplotlib.patches import Circle, FancyArrowPatch, Rectangle, Wedge
 
     view = envelope["board"]
@@ -100,7 +90,7 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
         ax.add_patch(FancyArrowPatch(square_centre(last["from"]), square_centre(last["to"]), arrowstyle="-|>",
                                      mutation_scale=18, color="#1f78d1", linewidth=3, alpha=0.8,
                                      shrinkA=PIECE + 2, shrinkB=PIECE + 2))
-    ax.text(12, TOP / 2, _title("Overseer", envelope), ha="left", va="center", fontsize=13, weight="bold")
+    ax.text(12, TOP / 2, picture_title("Overseer", envelope), ha="left", va="center", fontsize=13, weight="bold")
     for seat, name in enumerate(names):
         pieces = sum(view["material"][seat].values())
         face, line, _ = SIDES[seat]
@@ -130,19 +120,6 @@ def _draw_piece(ax: Any, Circle: Any, Rectangle: Any, name: str, piece: Mapping[
             ax.add_patch(Circle((x, y), PIECE + 5, fill=False, edgecolor="#d32f2f", linewidth=3.5))
     ax.text(x, y, letter, ha="center", va="center", fontsize=9, color=ink, weight="bold")
 
-
-def _title(game_name: str, envelope: Mapping[str, Any]) -> str:
-    """The picture's heading, numbered as the terminal does: "move N" is the move to play next."""
-    names = envelope["seat_names"]
-    result = envelope.get("result")
-    if result:
-        winners = result.get("winners") or []
-        ending = "won by " + ", ".join(names[p] for p in winners) if winners else "a draw"
-        return f"{game_name}, after move {envelope['ply']}: {ending}"
-    title = f"{game_name}, move {envelope['ply'] + 1}"
-    if envelope.get("to_move") is not None:
-        title += f", {names[envelope['to_move']]} to move"
-    return title
 
 
 __all__ = ["PICTURE_SIZE", "render_png", "square_centre"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from boardlab.core import BoardlabError
+from boardlab.core.pictures import picture_title, pyplot
 
 FILES = "abcdefg"
 SIZE = 7
@@ -32,16 +32,6 @@ GROUND = "#ece6d3"
 KIND_NAMES = {"S": "Sovereign", "D": "Diplomat", "C": "Consultant", "B": "Contractor"}
 
 
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise BoardlabError("sovereign pictures need matplotlib: pip install 'boardlab[plot]'") from None
-    return plt
-
 
 def square_centre(name: str) -> tuple[int, int]:
     """The pixel (x right, y down from the top-left corner) at the centre of square ``name``."""
@@ -51,7 +41,7 @@ def square_centre(name: str) -> tuple[int, int]:
 
 def render_png(envelope: Mapping[str, Any], path: str) -> None:
     """Draw a view envelope (``state.view(viewer)``) to a PNG file at ``path``."""
-    plt = _pyplot()
+    plt = pyplot("sovereign")
     from matplotlib.patches import Circle, Rectangle
 
     view = envelope["board"]
@@ -93,7 +83,7 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
         ax.add_patch(Rectangle((bar_x, top + 2), GOAL_BAR - 4, len(ranks) * CELL - 4, facecolor=face, edgecolor=line))
         ax.text(bar_x + (GOAL_BAR - 4) / 2, top + len(ranks) * CELL / 2, f"{names[seat]}'s goal", rotation=90,
                 ha="center", va="center", fontsize=8, color=ink)
-    ax.text(LEFT, TOP / 2, _title("Sovereign", envelope), ha="left", va="center", fontsize=13, weight="bold")
+    ax.text(LEFT, TOP / 2, picture_title("Sovereign", envelope), ha="left", va="center", fontsize=13, weight="bold")
     if view["phase"] == "setup":
         status = f"setup: placement {view['setup']['placements'] + 1} of 14"
     else:
@@ -110,19 +100,6 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
 
-
-def _title(game_name: str, envelope: Mapping[str, Any]) -> str:
-    """The picture's heading, numbered as the terminal does: "move N" is the move to play next."""
-    names = envelope["seat_names"]
-    result = envelope.get("result")
-    if result:
-        winners = result.get("winners") or []
-        ending = "won by " + ", ".join(names[p] for p in winners) if winners else "a draw"
-        return f"{game_name}, after move {envelope['ply']}: {ending}"
-    title = f"{game_name}, move {envelope['ply'] + 1}"
-    if envelope.get("to_move") is not None:
-        title += f", {names[envelope['to_move']]} to move"
-    return title
 
 
 __all__ = ["PICTURE_SIZE", "render_png", "square_centre"]

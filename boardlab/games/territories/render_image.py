@@ -15,7 +15,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Mapping, Sequence
 
-from boardlab.core import BoardlabError
+from boardlab.core.pictures import picture_title, pyplot
 
 CELL_W, CELL_H = 84, 112
 MARGIN = 30  # room for the buildings on the outer corners and the coordinates
@@ -32,16 +32,6 @@ SEATS = (("#fbfaf4", "#4a4535", "#2a261c"), ("#2f2f2f", "#000000", "#ffffff"))
 BUILDING_NAMES = {"P": "Town", "R": "Fort", "N": "Barracks", "B": "Temple", "Q": "Palace", "K": "Capital"}
 LIT = "#fff2b3"  # a card whose number was just rolled
 
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise BoardlabError("territories pictures need matplotlib: pip install 'boardlab[plot]'") from None
-    return plt
 
 
 def _extent(board: Mapping[str, Any]) -> tuple[int, int, int, int]:
@@ -77,7 +67,7 @@ def card_number(code: str) -> int:
 
 def render_png(envelope: Mapping[str, Any], path: str) -> None:
     """Draw a view envelope (``state.view(viewer)``) to a PNG file at ``path``."""
-    plt = _pyplot()
+    plt = pyplot("territories")
     from matplotlib.patches import Circle, FancyBboxPatch
 
     board = envelope["board"]
@@ -105,7 +95,7 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
         ax.add_patch(Circle((px, py), 15, facecolor=face, edgecolor=line, linewidth=2, zorder=3))
         # the kind's letter below the middle, so the disc's middle shows its owner's colour
         ax.text(px, py + 6, kind, ha="center", va="center", fontsize=8, color=ink, weight="bold", zorder=4)
-    ax.text(12, TOP / 2, _title(envelope), ha="left", va="center", fontsize=13, weight="bold")
+    ax.text(12, TOP / 2, picture_title("Territories", envelope), ha="left", va="center", fontsize=13, weight="bold")
     panel_x = width - PANEL + 10
     wrapped = [part for line in panel_lines(envelope)
                for part in (textwrap.wrap(line, 52, subsequent_indent="    ") or [""])]
@@ -180,19 +170,6 @@ def panel_lines(envelope: Mapping[str, Any]) -> list[str]:
     lines.append("Buildings: " + ", ".join(f"{k} {v}" for k, v in BUILDING_NAMES.items()))
     return lines
 
-
-def _title(envelope: Mapping[str, Any]) -> str:
-    """The picture's heading, numbered as the terminal does: "move N" is the move to play next."""
-    names = envelope["seat_names"]
-    result = envelope.get("result")
-    if result:
-        winners = result.get("winners") or []
-        ending = "won by " + ", ".join(names[p] for p in winners) if winners else "a draw"
-        return f"Territories, after move {envelope['ply']}: {ending}"
-    title = f"Territories, move {envelope['ply'] + 1}"
-    if envelope.get("to_move") is not None:
-        title += f", {names[envelope['to_move']]} to move"
-    return title
 
 
 __all__ = ["card_number", "card_text", "cell_centre", "corner_centre", "panel_lines", "picture_size", "render_png"]

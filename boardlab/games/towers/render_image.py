@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from boardlab.core import BoardlabError
+from boardlab.core.pictures import picture_title, pyplot
 
 FILES = "abcdefg"
 SIZE = 7
@@ -36,16 +36,6 @@ CASTLE_LIGHT, CASTLE_DARK = "#dcefdf", "#cfe6d2"
 CROWN = "#d4a017"
 
 
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise BoardlabError("towers pictures need matplotlib: pip install 'boardlab[plot]'") from None
-    return plt
-
 
 def square_centre(name: str) -> tuple[int, int]:
     """The pixel (x right, y down from the top-left corner) at the centre of square ``name``."""
@@ -55,7 +45,7 @@ def square_centre(name: str) -> tuple[int, int]:
 
 def render_png(envelope: Mapping[str, Any], path: str) -> None:
     """Draw a view envelope (``state.view(viewer)``) to a PNG file at ``path``."""
-    plt = _pyplot()
+    plt = pyplot("towers")
     from matplotlib.patches import Circle, Polygon, Rectangle
 
     view = envelope["board"]
@@ -90,7 +80,7 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
                 _draw_stack(ax, Circle, Rectangle, stack, x, y)
     for file, letter in enumerate(FILES):
         ax.text(LEFT + file * CELL + CELL / 2, TOP + SIZE * CELL + 14, letter, ha="center", va="center", fontsize=11)
-    ax.text(LEFT, TOP / 2, _title("Towers", envelope), ha="left", va="center", fontsize=13, weight="bold")
+    ax.text(LEFT, TOP / 2, picture_title("Towers", envelope), ha="left", va="center", fontsize=13, weight="bold")
     for seat, name in enumerate(names):
         letter = view["letters"][seat]
         y = TOP + SIZE * CELL + 42 + seat * 18
@@ -118,19 +108,6 @@ def _draw_stack(ax: Any, Circle: Any, Rectangle: Any, stack: str, x: float, y: f
     ax.text(x + CELL - 8, y + 13, str(len(stack)), ha="right", va="center", fontsize=12, color="#222222",
             weight="bold")
 
-
-def _title(game_name: str, envelope: Mapping[str, Any]) -> str:
-    """The picture's heading, numbered as the terminal does: "move N" is the move to play next."""
-    names = envelope["seat_names"]
-    result = envelope.get("result")
-    if result:
-        winners = result.get("winners") or []
-        ending = "won by " + ", ".join(names[p] for p in winners) if winners else "a draw"
-        return f"{game_name}, after move {envelope['ply']}: {ending}"
-    title = f"{game_name}, move {envelope['ply'] + 1}"
-    if envelope.get("to_move") is not None:
-        title += f", {names[envelope['to_move']]} to move"
-    return title
 
 
 __all__ = ["PICTURE_SIZE", "render_png", "square_centre"]
