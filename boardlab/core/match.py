@@ -36,12 +36,20 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .agent import Agent
 from .decisions import Decision, decision_seed, fallback_move, think, view_generator
-from .errors import GameOverError, IllegalMoveError, NotYourTurnError, RecordError, RefusedError, StaleMoveError
+from .errors import (
+    GameOverError,
+    IllegalMoveError,
+    NotYourTurnError,
+    OptionError,
+    RecordError,
+    RefusedError,
+    StaleMoveError,
+)
 from .game import Game
 from .records import Ending, Record, Seat
 from .state import State
 from .turns import Turn
-from .values import CHANCE, TERMINAL, Move, Player, Result
+from .values import CHANCE, TERMINAL, Move, Player, Result, is_seat
 
 #: ``never``: no take-backs. ``own``: a person takes back their own last decision and the
 #: computer and chance moves after it, but never another person's move (online play).
@@ -84,7 +92,7 @@ class Match:
             if agent is not None:
                 agent.check_supports(game.id)
         if undo not in UNDO_POLICIES:
-            raise RefusedError(f"undo policy {undo!r}: expected one of {', '.join(UNDO_POLICIES)}", code="bad_seats")
+            raise OptionError(f"undo policy {undo!r}: expected one of {', '.join(UNDO_POLICIES)}")
         if move_seconds is not None and not (move_seconds > 0 and move_seconds < float("inf")):
             raise RefusedError(f"move_seconds={move_seconds!r}: a time limit is a positive number of seconds")
         if names is not None and len(names) != n:
@@ -299,7 +307,7 @@ class Match:
             )
         to_move = self._state.current_player()
         if seat != to_move:
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.game.num_players:
+            if not is_seat(seat, self.game.num_players):
                 raise NotYourTurnError(f"{_text(move)}: {seat!r} is not a seat of this game")
             raise NotYourTurnError(
                 f"{_text(move)}: it is {self.game.player_name(to_move)}'s decision, "
@@ -556,7 +564,7 @@ class Match:
 
     # --- inside ---------------------------------------------------------------------------
     def _check_seat(self, seat: Player) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.num_players:
+        if not is_seat(seat, self.game.num_players):
             raise RefusedError(f"{seat!r} is not a seat of this {self.game.num_players}-player game", code="bad_seats")
 
     def _end(self, ending: Ending) -> None:

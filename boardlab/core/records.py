@@ -47,7 +47,7 @@ from .game import Game
 from .registry import load
 from .state import State
 from .turns import Turn
-from .values import CHANCE, MATCH_ENDING_CODES, Player, Result
+from .values import CHANCE, MATCH_ENDING_CODES, Player, Result, is_seat
 
 RECORD_FORMAT = 2
 #: the formats :meth:`Record.from_json` reads (older ones are converted)
@@ -118,7 +118,7 @@ class Ending:
         if not isinstance(data, Mapping):
             raise RecordError("record 'ending' must be an object or null")
         seat = data.get("seat")
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+        if seat is not None and not is_seat(seat, players):
             raise RecordError(f"record 'ending': seat {seat!r} is not a seat of a {players}-player game")
         try:
             return cls(str(data.get("code")), seat)

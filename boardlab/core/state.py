@@ -11,7 +11,7 @@ import random
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
 from .errors import BoardlabError, GameOverError, IllegalMoveError, NotationError
-from .values import CHANCE, TERMINAL, Move, Player, Result
+from .values import CHANCE, TERMINAL, Move, Player, Result, is_seat
 
 if TYPE_CHECKING:
     from .game import Game
@@ -339,7 +339,7 @@ class State:
         This is what agents receive: they never see the real hidden state. The seed is
         always replaced, so future chance is unknown to the caller.
         """
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.num_players:
+        if not is_seat(player, self.game.num_players):
             raise BoardlabError(f"resample: {player!r} is not a seat of this {self.game.num_players}-player game")
         if not isinstance(rng, random.Random):
             raise BoardlabError(f"resample: rng must be a random.Random, not {type(rng).__name__}")

@@ -21,6 +21,14 @@ TERMINAL: Player = -2
 _CODE = re.compile(r"[a-z][a-z0-9_]*\Z")
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
+
+
+def is_seat(value: object, players: int) -> bool:
+    """Whether ``value`` names a seat of a ``players``-player game: an int ``0..players-1``
+    (not a bool, though Python counts True as 1)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+
 #: ending codes the match driver itself produces (games use their own for rule endings)
 MATCH_ENDING_CODES = ("resign", "agreement", "timeout")
 

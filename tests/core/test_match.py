@@ -262,10 +262,13 @@ def test_play_out_needs_computers_in_every_seat_and_counts_decisions() -> None:
 
 def test_bad_settings_are_refused() -> None:
     game = boardlab.load("dicenim")
-    with pytest.raises(RefusedError, match="needs 2 seats"):
+    with pytest.raises(RefusedError, match="needs 2 seats") as seats:
         Match(game, [None])
-    with pytest.raises(RefusedError, match="undo policy"):
+    assert seats.value.code == "bad_seats"
+    # an undo policy is an option, refused as the server refuses it: bad_option, not bad_seats
+    with pytest.raises(boardlab.OptionError, match="undo policy") as undo:
         Match(game, undo="sometimes")
+    assert undo.value.code == "bad_option"
     with pytest.raises(RefusedError, match="positive number"):
         Match(game, move_seconds=float("nan"))
 
