@@ -93,7 +93,7 @@ def chance_summary(entries: list[Turn], viewer: Player | None) -> list[str]:
 
 def natural_key(text: str) -> list[tuple[int, int | str]]:
     """Sort key putting ``a2`` before ``a10``: digit runs compare as numbers."""
-    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part]
+    return [(0, int(part)) if part.isdecimal() else (1, part) for part in re.split(r"(\d+)", text) if part]
 
 
 class PlaySession:

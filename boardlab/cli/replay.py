@@ -100,7 +100,7 @@ def step_through(record: Record, viewer: int | None, out: Console, read_line: Ca
             target = state.ply + 1
         elif line in ("b", "back"):
             target = state.ply - 1
-        elif line.isdigit():
+        elif line.isdecimal():
             target = int(line)
         else:
             out.print(f"[red]Unknown key {escape(line[:40])}:[/red] {KEYS}.")

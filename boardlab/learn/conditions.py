@@ -204,7 +204,7 @@ def resolve(view: Any, path: str) -> Any:
     for part in path.split("."):
         if isinstance(value, dict):
             value = value.get(part, _MISSING)
-        elif isinstance(value, list) and part.lstrip("-").isdigit() and -len(value) <= int(part) < len(value):
+        elif isinstance(value, list) and part.lstrip("-").isdecimal() and -len(value) <= int(part) < len(value):
             value = value[int(part)]
         else:
             return _MISSING

@@ -121,3 +121,9 @@ JSON = st.recursive(
 @given(view=JSON, path=st.text(max_size=30))
 def test_resolving_any_path_in_any_view_never_raises(view: Any, path: str) -> None:
     resolve(view, path)
+
+
+def test_a_superscript_is_no_list_index() -> None:
+    """'¹'.isdigit() is True but int('¹') fails: hypothesis found it; the path leads nowhere."""
+    assert resolve([[5]], "0.¹") is resolve([], "x")
+    assert resolve([[5]], "0.0") == 5 and resolve([[5]], "0.-1") == 5
