@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from rich.console import Console
@@ -107,12 +106,6 @@ def decider_label(game: Game, view: Mapping[str, Any]) -> str:
 def board_panel(game: Game, view: Mapping[str, Any], title: str) -> Panel:
     """The game's own drawing of a view envelope (rich markup) in a titled frame."""
     return Panel.fit(game.render_view(view), title=title, subtitle=decider_label(game, view))
-
-
-def rules_path(game_id: str) -> Path:
-    """Where the rules document of ``game_id`` lives in a source checkout."""
-    game_class(game_id)  # UnknownGameError lists the valid ids
-    return Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{game_id}.md"
 
 
 def _version_key(text: str) -> tuple[int, ...]:

@@ -44,10 +44,6 @@ EMPTY: Final = 0
 CODE_LETTERS: Final = ".SDCBsdcb"
 
 
-def piece_code(seat: int, kind: int) -> int:
-    return seat * 4 + kind + 1
-
-
 #: CODE_SEAT[code], CODE_KIND[code] (index 0, the empty square, maps to -1)
 CODE_SEAT: Final[tuple[int, ...]] = (-1, 0, 0, 0, 0, 1, 1, 1, 1)
 CODE_KIND: Final[tuple[int, ...]] = (-1, 0, 1, 2, 3, 0, 1, 2, 3)
@@ -67,19 +63,6 @@ def setup_item(placements: int) -> tuple[int, int, bool]:
     """(seat, kind, comes with the 1-level tower) of the placement number ``placements`` (0..13)."""
     index = placements // 2
     return placements % 2, SETUP_SEQUENCE[index], index == len(SETUP_SEQUENCE) - 1
-
-
-def setup_towers_in_hand(placements: int, seat: int) -> tuple[int, int]:
-    """(lower, top) pieces of ``seat``'s setup towers not yet placed after ``placements`` placements."""
-    placed = (placements + 1 - seat) // 2  # how many items this seat has placed
-    lower, top = SETUP_LOWER_PER_PLAYER, SETUP_TOP_PER_PLAYER
-    if placed >= 1:
-        lower, top = lower - 2, top - 1  # the Sovereign's 3-level tower
-    if placed >= 2:
-        lower -= 2  # the Diplomat's 2-level tower
-    if placed >= len(SETUP_SEQUENCE):
-        lower -= 1  # the 1-level tower beside the third Contractor
-    return lower, top
 
 
 # --- geometry ---------------------------------------------------------------------
@@ -122,7 +105,6 @@ RAYS: Final[tuple[tuple[tuple[Square, ...], ...], ...]] = tuple(
 )
 KING_TARGETS: Final = _targets(KING)
 KNIGHT_TARGETS: Final = _targets(KNIGHT)
-ORTHOGONAL_TARGETS: Final = _targets(ORTHOGONAL)
 KING_MASK: Final[tuple[SquareSet, ...]] = tuple(_mask(t) for t in KING_TARGETS)
 KNIGHT_MASK: Final[tuple[SquareSet, ...]] = tuple(_mask(t) for t in KNIGHT_TARGETS)
 
@@ -152,12 +134,6 @@ HOME_RANKS: Final = (rank_mask(1, 2), rank_mask(6, 7))
 THIRD_RANK: Final = (rank_mask(3), rank_mask(5))
 #: a seat's goal ranks are the opponent's back two ranks (rules 1.10)
 GOAL_RANKS: Final = (HOME_RANKS[1], HOME_RANKS[0])
-#: how far each square is from each seat's goal ranks, in ranks (0 inside them)
-GOAL_DISTANCE: Final[tuple[tuple[int, ...], ...]] = (
-    tuple(max(0, 5 - sq // SIZE) for sq in range(NUM_SQUARES)),
-    tuple(max(0, sq // SIZE - 1) for sq in range(NUM_SQUARES)),
-)
-
 
 def squares_of(squares: SquareSet) -> list[Square]:
     """The squares of a set, lowest first."""

@@ -20,7 +20,6 @@ Card = int
 Resources = tuple[int, int, int, int]
 
 SUITS = "HSCD"
-SUIT_NAMES = ("Hearts", "Spades", "Clubs", "Diamonds")
 RANK_CHARS = "2345689TJQ"
 RANK_NUMBERS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 DECK_SIZE = 40
@@ -28,7 +27,6 @@ GRID_COLUMNS = 5
 GRID_ROWS = 4
 GRID_SIZE = GRID_COLUMNS * GRID_ROWS
 PER_SUIT = 13
-NO_RESOURCES: Resources = (0, 0, 0, 0)
 
 ALL_CARDS: tuple[Card, ...] = tuple(range(DECK_SIZE))
 CARD_SUIT: tuple[int, ...] = tuple(card // 10 for card in ALL_CARDS)

@@ -87,11 +87,3 @@ def expansion_cells(grid: Collection[Cell], max_extent: tuple[int, int] | None) 
             if max(hi_c, c) - min(lo_c, c) + 1 <= width and max(hi_r, r) - min(lo_r, r) + 1 <= height
         }
     return sorted(found, key=lambda cell: (cell[1], cell[0]))
-
-
-def point_text(point: Point) -> str:
-    return f"{point[0]},{point[1]}"
-
-
-def cell_text(cell: Cell) -> str:
-    return f"[{cell[0]},{cell[1]}]"
