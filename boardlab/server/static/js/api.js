@@ -37,8 +37,14 @@ export const createRoom = (body) => request("/api/rooms", { method: "POST", body
 export const roomState = (id, token, seat) =>
   request(room(id) + (seat === undefined || seat === null ? "" : `?seat=${seat}`), { token });
 export const join = (id, code, name) => request(`${room(id)}/join`, { method: "POST", body: name ? { code, name } : { code } });
-export const move = (id, token, text, ply, seat) =>
-  request(`${room(id)}/moves`, { method: "POST", token, body: seat === null || seat === undefined ? { move: text, ply } : { move: text, ply, seat } });
+// ply and revision of the state the move was chosen in: the revision also changes on a
+// take-back, so a move chosen before an undo cannot land on the same ply after it
+export const move = (id, token, text, ply, revision, seat) =>
+  request(`${room(id)}/moves`, {
+    method: "POST",
+    token,
+    body: seat === null || seat === undefined ? { move: text, ply, revision } : { move: text, ply, revision, seat },
+  });
 // the revision the take-back was asked at: a repeated click or a retry cannot take back twice
 export const undo = (id, token, seat, revision) =>
   request(`${room(id)}/undo`, { method: "POST", token, body: { seat, revision } });

@@ -477,7 +477,7 @@ async function play(text) {
   if (!interactive()) return;
   // no seat named: the server acts for the seat deciding now and answers with the view of the
   // seat deciding next (another of this screen's seats, maybe), as the socket will
-  await act(() => api.move(roomId, page.identity.token, text, message.ply));
+  await act(() => api.move(roomId, page.identity.token, text, message.ply, message.revision));
 }
 
 /** Send an action; its answer is the new state. A refusal is shown and changes nothing. */
