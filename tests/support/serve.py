@@ -30,14 +30,16 @@ def serve_process(
     *,
     gentle_stop: bool = False,
     options: Sequence[str] = (),
+    python: str = sys.executable,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``boardlab serve`` in a session of its own (so that its whole process group, the
     computer's pool included, can be stopped) once it answers; yields its URL and process.
 
     At the end it is killed with SIGKILL, or with ``gentle_stop`` first asked with SIGTERM.
-    ``options`` go on its command line (``--log-level info``)."""
+    ``options`` go on its command line (``--log-level info``); ``python`` is the interpreter
+    that runs it (another installation's, for the wheel test)."""
     port = free_port()
-    command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
+    command = [python, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
     # one browser (or test) is one address for the whole session: the per-address limits
     # would refuse its later rooms and sockets; their own tests are tests/server/test_rate_limits.py
     limits = (

@@ -1,0 +1,89 @@
+"""Installed from a built wheel, not a checkout (issue 23): the rules documents, the pages, the
+lessons and the ladders ship with the package, so `boardlab rules`, `boardlab play` and
+`boardlab serve` work from a fresh virtual environment that holds the wheel and nothing of
+the source tree.
+
+The environment borrows the dependencies already installed here (``--system-site-packages``)
+and installs the wheel alone, offline; the test checks that boardlab itself is imported from
+the wheel, not from the checkout."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.serve import serve_process
+
+ROOT = Path(__file__).resolve().parents[2]
+#: what a build must not copy: version control, caches, outputs of runs
+LEFT_OUT = shutil.ignore_patterns(
+    ".git", ".tune", ".whl", ".cache", "artifacts", "build", "dist", "*.egg-info", "__pycache__",
+    ".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_cache", "boardlab-data", ".venv", "venv", "ladder-runs",
+)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The python of a fresh virtual environment with the boardlab wheel built from this tree."""
+    work = tmp_path_factory.mktemp("wheel")
+    source = work / "source"
+    shutil.copytree(ROOT, source, ignore=LEFT_OUT)
+    wheels = work / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet", "-w", str(wheels), str(source)],
+        check=True, cwd=work, timeout=600,
+    )
+    (wheel,) = wheels.glob("boardlab-*.whl")
+    environment = work / "env"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(environment)
+    python = environment / "bin" / "python"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
+        check=True, cwd=work, timeout=600,
+    )
+    return python
+
+
+def run(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return subprocess.run(
+        [str(python), *args], cwd=cwd, env=environment, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL
+    )
+
+
+def test_boardlab_comes_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    where = run(installed, "-c", "import boardlab; print(boardlab.__file__)", cwd=tmp_path)
+    assert where.returncode == 0, where.stderr
+    assert Path(where.stdout.strip()).is_relative_to(installed.parents[1]), where.stdout
+    assert not Path(where.stdout.strip()).is_relative_to(ROOT)
+
+
+def test_the_rules_ship_with_the_package(installed: Path, tmp_path: Path) -> None:
+    shown = run(installed, "-m", "boardlab", "rules", "towers", "--plain", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    document = [line for line in (ROOT / "docs" / "rules" / "towers.md").read_text(encoding="utf-8").splitlines() if line]
+    assert document[0] in shown.stdout and document[-1] in shown.stdout  # the whole document, not a notice
+
+
+def test_a_game_plays_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    played = run(installed, "-m", "boardlab", "play", "towers", "--players", "beginner,easy", "--seed", "1", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "Game over" in played.stdout
+
+
+def test_the_server_serves_its_pages_rules_and_lessons_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    with serve_process(tmp_path / "data", tmp_path / "serve.log", python=str(installed)) as (url, _process):
+        with httpx.Client(base_url=url, timeout=30) as client:
+            assert "towers" in [game["id"] for game in client.get("/api/games").json()]
+            assert client.get("/").status_code == 200
+            rules = client.get("/rules/towers")
+            assert rules.status_code == 200 and "Towers" in rules.text
+            lesson = client.get("/api/games/towers/lesson")
+            assert lesson.status_code == 200 and lesson.json()["steps"]
