@@ -9,6 +9,7 @@ the wheel, not from the checkout."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -36,8 +37,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = work / "source"
     shutil.copytree(ROOT, source, ignore=LEFT_OUT)
     wheels = work / "wheels"
+    # offline with the setuptools installed here; where there is none (Python 3.12's venvs),
+    # pip fetches the build backend pyproject.toml names, as `pip install` itself does
+    isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet", "-w", str(wheels), str(source)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "--quiet", "-w", str(wheels), str(source)],
         check=True, cwd=work, timeout=600,
     )
     (wheel,) = wheels.glob("boardlab-*.whl")
