@@ -5,6 +5,7 @@ exactly its legal moves), a move typed in notation, and a screenshot of every ga
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +45,15 @@ def test_a_move_by_clicking_highlights_exactly_the_legal_moves(page: Any, web_se
     clicked: list[str] = []
     rng = random.Random(5)
     while True:
-        choices = keys(page, "bl-movable" if not clicked else "bl-target")
+        kind = "bl-movable" if not clicked else "bl-target"
         following = [path for path in paths if path[: len(clicked)] == clicked and len(path) > len(clicked)]
-        assert sorted(choices) == sorted({path[len(clicked)] for path in following}), clicked
+        expected = sorted({path[len(clicked)] for path in following})
+        # the board redraws after a click: give a loaded machine a moment before judging
+        deadline = time.monotonic() + 5
+        while sorted(keys(page, kind)) != expected and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        choices = keys(page, kind)
+        assert sorted(choices) == expected, clicked
         clicked.append(rng.choice(choices))
         click_key(page, clicked[-1])
         if page.evaluate(f"() => {PLAY}.yourTurn") == "false" or moves_shown(page) > len(created["state"]["log"]):
