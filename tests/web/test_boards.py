@@ -59,6 +59,13 @@ def test_a_move_by_clicking_highlights_exactly_the_legal_moves(page: Any, web_se
         if page.evaluate(f"() => {PLAY}.yourTurn") == "false" or moves_shown(page) > len(created["state"]["log"]):
             break
     wait_for_moves(page, len(created["state"]["log"]) + 1)
+    # the move list may be drawn a moment after the page counts the move: wait for its last line
+    stored = web_server.state(created["room"], created["token"])["log"][-1]["text"]
+    page.wait_for_function(
+        "text => { const items = document.querySelectorAll('#moves li .move-text');"
+        " return items.length > 0 && items[items.length - 1].textContent === text; }",
+        arg=stored,
+    )
     played = page.locator("#moves li").last.locator(".move-text").inner_text()
     # the move list may add words to the notation (Honor names the piece's kind: "build CU1 0 (cube)")
     assert [CLICK_PATHS[game](move) for move in legal if played.split(" (")[0] == move["text"]] == [clicked]
