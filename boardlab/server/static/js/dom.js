@@ -89,6 +89,22 @@ export function boardRoles(element) {
 }
 
 /** Plain text of a seat name or any value, never markup. */
+/** Call ``clickKey(key)`` when a square of ``board`` (an element with ``data-key``) is clicked,
+ * or focused and Enter or Space pressed: the play page and the lesson page take moves alike. */
+export function onBoardKeys(board, clickKey) {
+  board.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-key]");
+    if (target && board.contains(target)) clickKey(target.dataset.key);
+  });
+  board.addEventListener("keydown", (event) => {
+    const target = event.target.closest("[data-key]");
+    if (target && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      clickKey(target.dataset.key);
+    }
+  });
+}
+
 export function text(value) {
   return document.createTextNode(value === null || value === undefined ? "" : String(value));
 }

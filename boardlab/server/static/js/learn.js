@@ -7,7 +7,7 @@
 // position it leads to. The page decides nothing but what to show.
 
 import * as api from "./api.js";
-import { h, replace } from "./dom.js";
+import { h, onBoardKeys, replace } from "./dom.js";
 import { MovePicker } from "./picker.js";
 import { loadRenderer } from "./renderers.js";
 import * as store from "./store.js";
@@ -212,17 +212,7 @@ async function practice() {
 }
 
 // --- wiring ----------------------------------------------------------------------------------
-$("board").addEventListener("click", (event) => {
-  const target = event.target.closest("[data-key]");
-  if (target && $("board").contains(target)) clickKey(target.dataset.key);
-});
-$("board").addEventListener("keydown", (event) => {
-  const target = event.target.closest("[data-key]");
-  if (target && (event.key === "Enter" || event.key === " ")) {
-    event.preventDefault();
-    clickKey(target.dataset.key);
-  }
-});
+onBoardKeys($("board"), clickKey);
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && page.picker) {
     page.picker.reset();

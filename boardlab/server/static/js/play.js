@@ -5,7 +5,7 @@
 // as their notation. Nothing is decided here but what to show.
 
 import * as api from "./api.js";
-import { h, replace } from "./dom.js";
+import { h, onBoardKeys, replace } from "./dom.js";
 import { watchRoom } from "./live.js";
 import { bannerText, drawInvites, drawMoves, drawPlayers, seatName } from "./panels.js";
 import { MovePicker } from "./picker.js";
@@ -513,17 +513,7 @@ function clickKey(key) {
   drawAll();
 }
 
-$("board").addEventListener("click", (event) => {
-  const target = event.target.closest("[data-key]");
-  if (target && $("board").contains(target)) clickKey(target.dataset.key);
-});
-$("board").addEventListener("keydown", (event) => {
-  const target = event.target.closest("[data-key]");
-  if (target && (event.key === "Enter" || event.key === " ")) {
-    event.preventDefault();
-    clickKey(target.dataset.key);
-  }
-});
+onBoardKeys($("board"), clickKey);
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && page.picker) {
     page.picker.reset();
