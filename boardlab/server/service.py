@@ -351,8 +351,11 @@ class RoomService:
         except Exception as exc:
             log.exception("creating a room failed")
             raise StorageUnavailableError(f"the room could not be saved ({type(exc).__name__}); nothing was created") from None
+        async with self._load_lock:
+            # the start-up resume (or a visitor with the new id) may have loaded the stored room
+            # meanwhile: one room in memory, else two copies would each think its computer's move
+            room = self._rooms.setdefault(row.id, room)
         room.used = self.settings.clock()
-        self._rooms[row.id] = room
         self._schedule(room)
         return Created(room, token, invites)
 

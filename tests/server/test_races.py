@@ -146,3 +146,40 @@ def test_a_move_that_cannot_be_stored_is_refused_and_changes_nothing(server: Har
     for message in (before, after):
         message["view"]["match"].pop("seconds_left")
     assert after == before and server.stored(created.room).moves == []
+
+
+def test_a_room_loaded_while_it_is_being_created_is_held_once(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start-up resume runs in the background: it may read a room that a creation has just
+    stored and load it before the creation registers its own copy. The process must then hold
+    one room, not two copies each thinking the computer's move (one of which storage refuses)."""
+    monkeypatch.setattr("boardlab.server.service.new_room_id", lambda: "RaceRoom0001")
+
+    async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
+        service = await open_service()
+        searches: list[int] = []
+        choose = service.computer.choose
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            searches.append(1)
+            return await choose(*args, **kwargs)
+
+        service.computer.choose = counted  # type: ignore[method-assign]
+        write = service._committer.write
+
+        async def write_then_resume(stored: Any) -> None:
+            await write(stored)
+            await service.room("RaceRoom0001")  # what the resume does when it reads the new id
+
+        service._committer.write = write_then_resume  # type: ignore[method-assign]
+        created = await service.create(NewRoom("towers", None, {}, ["computer:easy", "here"], None, None, None))
+        assert service.loaded("RaceRoom0001") is created.room
+        deadline = asyncio.get_running_loop().time() + 30
+        while (await service.state("RaceRoom0001", created.token, None))["ply"] < 1:
+            assert asyncio.get_running_loop().time() < deadline
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.3)  # a second copy's move would come (and be refused) about now
+        assert searches == [1]
+
+    run_services(database_url, tmp_path, scenario)
