@@ -4,7 +4,14 @@ worker process at a time at the lowest CPU priority, resumed after a restart.
 A study lives in ``DATA/lab/<id>/``: ``job.json`` (what was asked: game, agents, options,
 variants, games, seed, when), the study folder ``study/`` that ``boardlab lab`` would write
 (study.json, games.jsonl, records/, report.*), ``status.json`` (written by the worker when it
-ends: finished, or failed with the error) and ``worker.log``.
+ends: finished, stopped, or failed with the error), ``worker.log``, and ``stop`` while the
+designer has asked it to stop.
+
+**Stopping.** A study can be stopped at any time (:meth:`LabJobs.stop`): the ``stop`` file
+asks its worker to end within about a second, in the middle of a game if need be (that game is
+dropped; the finished ones stay), and to write the report of the games played so far. A
+stopped study frees the worker for the next one and can be continued later
+(:meth:`LabJobs.resume`) from its stored games.
 
 **Fair share.** People's games come first: a study is played by a separate process
 (:mod:`boardlab.server.labrun`) that lowers its own priority to the least (nice 19) and plays
@@ -47,6 +54,10 @@ STATUS_FILE = "status.json"
 STUDY_FOLDER = "study"
 LOCK_FILE = "worker.lock"
 LOG_FILE = "worker.log"
+STOP_FILE = "stop"
+#: the states a study can be in (LabJobs.state)
+QUEUED, RUNNING, STOPPING, FINISHED, STOPPED, FAILED = "queued", "running", "stopping", "finished", "stopped", "failed"
+ENDED = (FINISHED, STOPPED, FAILED)
 #: how often the pump looks for a study to start
 PUMP_SECONDS = 1.0
 
@@ -59,6 +70,12 @@ class LabRefused(ServerError):
     """A study the server will not play (too large, or bad settings)."""
 
     code = "bad_request"
+
+
+class LabStudyEnded(ServerError):
+    """Stopping a study that has ended, or continuing one that was not stopped."""
+
+    code = "refused"
 
 
 @dataclass(frozen=True)
@@ -205,15 +222,18 @@ class LabJobs:
         return job
 
     def state(self, job_id: str) -> str:
-        """``finished``, ``failed``, ``running`` or ``queued``."""
+        """``queued``, ``running``, ``stopping`` (asked to stop, its worker still ending),
+        ``finished``, ``stopped`` or ``failed``."""
         folder = self.folder(job_id)
         status = _read_json(folder / STATUS_FILE)
-        if isinstance(status, dict) and status.get("state") in ("finished", "failed"):
+        if isinstance(status, dict) and status.get("state") in ENDED:
             return str(status["state"])
         process = self._processes.get(job_id)
         if _lock_held(folder / LOCK_FILE) or (process is not None and process.poll() is None):
-            return "running"
-        return "queued"
+            return STOPPING if (folder / STOP_FILE).exists() else RUNNING
+        if (folder / STOP_FILE).exists():  # asked to stop before its turn, or its worker died
+            return STOPPED
+        return QUEUED
 
     def status(self, job_id: str) -> dict[str, Any]:
         """What the page shows: the request, the state, games done of the total, and once it
@@ -229,7 +249,7 @@ class LabJobs:
             "created": job["created"], "state": state, "done": min(done, job["total"]), "total": job["total"],
             "error": status.get("error"), "verdict": [], "report": None,
         }
-        if state == "finished":
+        if state in (FINISHED, STOPPED):
             report = _read_json(folder / STUDY_FOLDER / "report.json") or {}
             answer["verdict"] = list(status.get("verdict") or [])
             answer["report"] = f"/lab/{job_id}/report" if report else None
@@ -239,6 +259,30 @@ class LabJobs:
         """Every study, the newest first."""
         statuses = [self.status(job_id) for job_id in self._ids()]
         return sorted(statuses, key=lambda status: -status["created"])
+
+    # --- stopping and continuing ----------------------------------------------------------
+    def stop(self, job_id: str) -> dict[str, Any]:
+        """Ask the study to stop: at once when it waits, within about a second when it plays
+        (its worker writes the report of the games played so far). Its status."""
+        folder = self.folder(job_id)
+        state = self.state(job_id)
+        if state in ENDED:
+            raise LabStudyEnded(f"lab study {job_id} has already {'ended' if state == FAILED else state}; nothing to stop")
+        (folder / STOP_FILE).touch()
+        return self.status(job_id)
+
+    def resume(self, job_id: str) -> dict[str, Any]:
+        """Queue a stopped study again; it continues from the games it holds. Its status."""
+        folder = self.folder(job_id)
+        state = self.state(job_id)
+        if state not in (STOPPED, STOPPING):
+            raise LabStudyEnded(f"lab study {job_id} is {state}, not stopped; only a stopped study can continue")
+        if state == STOPPING:
+            raise LabStudyEnded(f"lab study {job_id} is still stopping; continue it once it has stopped")
+        (folder / STOP_FILE).unlink(missing_ok=True)
+        (folder / STATUS_FILE).unlink(missing_ok=True)
+        self.pump()
+        return self.status(job_id)
 
     # --- playing --------------------------------------------------------------------------
     def pump(self) -> None:
@@ -251,8 +295,8 @@ class LabJobs:
             if process.poll() is not None:
                 del self._processes[job_id]
         states = {job_id: self.state(job_id) for job_id in self._ids()}
-        running = sum(1 for state in states.values() if state == "running")
-        waiting = sorted((job_id for job_id, state in states.items() if state == "queued"),
+        running = sum(1 for state in states.values() if state in (RUNNING, STOPPING))
+        waiting = sorted((job_id for job_id, state in states.items() if state == QUEUED),
                          key=lambda job_id: self.job(job_id)["created"])
         for job_id in waiting:
             if running >= self.limits.max_running:
@@ -306,4 +350,12 @@ def check_request(request: Mapping[str, Any]) -> None:
         raise OptionError(f"{sorted(overlap)[0]} is both set and varied")
 
 
-__all__ = ["LabJobs", "LabLimits", "LabRefused", "LabStudyNotFound", "build_study", "check_request", "worker_lock"]
+def stop_requested(folder: Path) -> bool:
+    """Whether the designer asked the study in ``folder`` to stop (the worker looks)."""
+    return (folder / STOP_FILE).exists()
+
+
+__all__ = [
+    "LabJobs", "LabLimits", "LabRefused", "LabStudyEnded", "LabStudyNotFound", "build_study", "check_request",
+    "stop_requested", "worker_lock",
+]

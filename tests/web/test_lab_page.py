@@ -16,7 +16,7 @@ import pytest
 
 from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import run_study
-from boardlab.server.labjobs import STUDY_FOLDER, LabJobs, LabLimits, build_study
+from boardlab.server.labjobs import STUDY_FOLDER, LabJobs, LabLimits, LabStudyEnded, build_study
 from boardlab.server.settings import STATIC_DIR
 from tests.server.harness import Harness, make_harness
 
@@ -130,6 +130,46 @@ def test_a_study_survives_a_restart_and_resumes_from_its_games(tmp_path: Path) -
         (variant, index) for variant in ("layout=diagram", "layout=pinwheel") for index in range(4))
 
 
+def status_of(web: Harness, study_id: str) -> dict[str, Any]:
+    answer: dict[str, Any] = web.client.get(f"/api/lab/studies/{study_id}").json()
+    assert answer["state"] != "failed", answer["error"]
+    return answer
+
+
+def test_a_playing_study_stops_with_the_report_of_its_games_and_continues_from_them(web: Harness) -> None:
+    long_study = {**SMALL, "games": 400, "vary": {}}  # minutes of play: it is stopped long before the end
+    study_id = web.client.post("/api/lab/studies", json=long_study).json()["id"]
+    wait_for(lambda: status_of(web, study_id)["done"] >= 2)
+    stopping = web.client.post(f"/api/lab/studies/{study_id}/stop")
+    assert stopping.status_code == 200 and stopping.json()["state"] in ("stopping", "stopped")
+    stopped = wait_for(lambda: (lambda status: status if status["state"] == "stopped" else None)(status_of(web, study_id)), 30)
+    assert 2 <= stopped["done"] < 400
+    assert stopped["verdict"] and stopped["report"]  # the verdict of the games played so far
+    report = json.loads((web.app.state.lab.folder(study_id) / STUDY_FOLDER / "report.json").read_text())
+    assert report["study"]["games_per_variant"] == 400
+    assert web.client.get(stopped["report"]).status_code == 200
+    again = web.client.post(f"/api/lab/studies/{study_id}/stop")  # nothing left to stop
+    assert again.status_code == 409 and "already stopped" in again.json()["error"]["message"]
+
+    continued = web.client.post(f"/api/lab/studies/{study_id}/continue").json()
+    assert continued["state"] in ("queued", "running") and continued["done"] == stopped["done"]
+    wait_for(lambda: status_of(web, study_id)["done"] > stopped["done"])  # on from the stored games
+    web.client.post(f"/api/lab/studies/{study_id}/stop")
+    wait_for(lambda: status_of(web, study_id)["state"] == "stopped", 30)
+
+
+def test_a_waiting_study_stops_at_once_and_only_a_stopped_study_continues(tmp_path: Path) -> None:
+    jobs = LabJobs(tmp_path / "lab", LabLimits(max_running=0))  # nothing plays: every study waits
+    study_id = jobs.create(SMALL)["id"]
+    with pytest.raises(LabStudyEnded, match="only a stopped study can continue"):
+        jobs.resume(study_id)
+    stopped = jobs.stop(study_id)
+    assert stopped["state"] == "stopped" and stopped["done"] == 0 and stopped["verdict"] == [] and stopped["report"] is None
+    jobs.pump()
+    assert jobs.state(study_id) == "stopped"  # a stopped study does not start at its turn
+    assert jobs.resume(study_id)["state"] == "queued"
+
+
 def test_the_lab_page_starts_a_study_and_opens_a_games_replay(new_page: Callable[[], Any], web_server: Any) -> None:
     page = new_page()
     page.goto("/")
@@ -154,3 +194,21 @@ def test_the_lab_page_starts_a_study_and_opens_a_games_replay(new_page: Callable
     page.click("#replay-next")
     page.wait_for_selector('#replay-caption[data-move="1"]')
     assert caption.inner_text().startswith("After move 1 of")
+
+
+def test_the_lab_page_stops_a_study_and_continues_it(new_page: Callable[[], Any], web_server: Any) -> None:
+    page = new_page()
+    page.goto("/lab")
+    page.select_option("#lab-game", "towers")
+    page.select_option("#lab-agents", "easy")
+    page.fill("#lab-games", "400")
+    page.click("#lab-start")
+    card = page.locator("article.lab-study").first
+    page.wait_for_selector('article.lab-study[data-state="running"]', timeout=STUDY_SECONDS * 1000)
+    card.locator("button.stop").click()
+    page.wait_for_selector('article.lab-study[data-state="stopped"]', timeout=30_000)
+    assert card.locator(".state").inner_text().startswith("stopped")
+    card.locator("button.continue").click()
+    page.wait_for_selector('article.lab-study[data-state="running"], article.lab-study[data-state="queued"]')
+    card.locator("button.stop").click()  # leave nothing playing behind the test
+    page.wait_for_selector('article.lab-study[data-state="stopped"]', timeout=30_000)

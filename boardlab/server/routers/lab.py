@@ -83,6 +83,16 @@ def one_study(study_id: str, request: Request) -> dict[str, Any]:
     return _jobs(request).status(study_id)
 
 
+@router.post("/studies/{study_id}/stop", summary="stop a study: its report covers the games played so far")
+def stop_study(study_id: str, request: Request) -> dict[str, Any]:
+    return _jobs(request).stop(study_id)
+
+
+@router.post("/studies/{study_id}/continue", summary="continue a stopped study from the games it holds")
+def continue_study(study_id: str, request: Request) -> dict[str, Any]:
+    return _jobs(request).resume(study_id)
+
+
 def _record_path(jobs: LabJobs, study_id: str, record: str) -> Path:
     if not RECORD_NAME.fullmatch(record):
         raise LabStudyNotFound(f"lab study {study_id}: no record {record[:80]!r}")

@@ -122,7 +122,7 @@ async function drawStudies() {
     return schedule(true);
   }
   replace($("lab-studies"), studies.length ? studies.map(studyCard) : h("p", { class: "muted" }, "No study yet."));
-  schedule(studies.some((study) => study.state === "queued" || study.state === "running"));
+  schedule(studies.some((study) => ACTIVE.includes(study.state)));
 }
 
 function schedule(again) {
@@ -130,7 +130,35 @@ function schedule(again) {
   if (again) polling = setTimeout(drawStudies, POLL_MS);
 }
 
-const STATE_TEXT = { queued: "waiting its turn", running: "playing", finished: "finished", failed: "failed" };
+const STATE_TEXT = {
+  queued: "waiting its turn", running: "playing", stopping: "stopping", finished: "finished",
+  stopped: "stopped: the verdict covers the games played", failed: "failed",
+};
+/** the states the page follows until they end */
+const ACTIVE = ["queued", "running", "stopping"];
+
+/** Stop or continue a study (POST .../stop, .../continue), then redraw the list. */
+async function act(study, action) {
+  const alert = $("lab-alert");
+  alert.hidden = true;
+  try {
+    await api.request(`/api/lab/studies/${study.id}/${action}`, { method: "POST" });
+  } catch (error) {
+    alert.textContent = error.message;
+    alert.hidden = false;
+  }
+  await drawStudies();
+}
+
+function studyButtons(study) {
+  if (study.state === "queued" || study.state === "running") {
+    return h("button", { class: "stop", type: "button", onclick: () => act(study, "stop") }, "Stop");
+  }
+  if (study.state === "stopped") {
+    return h("button", { class: "continue", type: "button", onclick: () => act(study, "continue") }, "Continue");
+  }
+  return null;
+}
 
 function studyCard(study) {
   const game = catalog.find((entry) => entry.id === study.game);
@@ -142,7 +170,8 @@ function studyCard(study) {
     h("p", {},
       h("span", { class: "state" }, STATE_TEXT[study.state] || study.state), " ",
       h("progress", { max: study.total, value: study.done, "aria-label": "games played" }), " ",
-      h("span", { class: "count" }, `${study.done} of ${study.total} games`)),
+      h("span", { class: "count" }, `${study.done} of ${study.total} games`), " ",
+      studyButtons(study)),
     study.error ? h("p", { class: "alert" }, study.error) : null,
     study.verdict.length ? h("ul", { class: "verdict" }, study.verdict.map((line) => h("li", {}, line))) : null,
     study.report ? h("p", {}, h("a", { class: "report", href: study.report }, "Open the report (games to look at, openings, plots)")) : null);
