@@ -16,7 +16,7 @@ from rich.markup import escape
 
 from pathlib import Path
 
-from .. import __version__
+from .. import __version__, compiled
 from ..agents import DEFAULT_LEVEL, LEVELS, seat_agents
 from ..core.errors import BoardlabError
 from ..core.match import Match
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="boardlab",
         description="Exact rules, play, computer opponents and a balance lab for tabletop games.",
     )
-    parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
+    parser.add_argument("--version", action="version", version=f"boardlab {__version__} ({compiled.summary()})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     games = commands.add_parser("games", help="list the games (a table), or one game's options")

@@ -1,0 +1,194 @@
+"""Build boardlab, compiling its kernels with mypyc (the metadata is in pyproject.toml).
+
+The modules compiled are exactly the files named ``kernel.py`` under ``boardlab/``: flat,
+fully typed functions that mypyc turns into C extensions placed beside the ``.py``, which
+stays in the package as the one source of the rules (``boardlab.compiled`` falls back to
+it). Both ``pip install -e .`` and ``pip wheel .`` compile them.
+
+* ``BOARDLAB_PURE=1`` at build time: nothing is compiled.
+* No mypyc, or no working C compiler: the install goes on in pure Python, with a warning.
+* A kernel that fails mypy's check fails the build with mypy's messages: that is a bug.
+
+A successful build also writes ``boardlab/kernels-built.json``: the SHA-256 of each
+compiled kernel's source and of the boardlab modules it imports (mypyc inlines their
+``Final`` constants), so that the runtime can tell an extension built from other sources.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.machinery
+import json
+import os
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import BaseError, CCompilerError
+
+ROOT = Path(__file__).resolve().parent
+PACKAGE = "boardlab"
+KERNEL_FILE = "kernel.py"
+#: written beside the package's modules; boardlab.compiled reads it
+BUILD_RECORD = "kernels-built.json"
+PURE_VARIABLE = "BOARDLAB_PURE"
+#: mypy options for the kernels: the team's convention (``mypy --strict --follow-imports=silent``)
+MYPY_OPTIONS = ["--strict", "--follow-imports=silent"]
+
+
+def pure_requested() -> bool:
+    return os.environ.get(PURE_VARIABLE, "") not in ("", "0")
+
+
+def kernel_paths() -> list[str]:
+    """Every ``boardlab/**/kernel.py``, relative to the project root, sorted."""
+    return sorted(
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / PACKAGE).rglob(KERNEL_FILE)
+        if "__pycache__" not in path.parts
+    )
+
+
+def module_name(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def imported_sources(path: str) -> list[str]:
+    """The kernel and the boardlab modules it imports directly, as paths relative to the root."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"), filename=path)
+    package = module_name(path).split(".")[:-1]
+    targets: list[list[str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets.extend(alias.name.split(".") for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = base + (node.module.split(".") if node.module else [])
+            targets.append(module)
+            # `from . import board` names a module, `from .board import SIZE` a constant
+            targets.extend(module + [alias.name] for alias in node.names)
+    found = {path}
+    for parts in targets:
+        if not parts or parts[0] != PACKAGE:
+            continue
+        for candidate in (ROOT.joinpath(*parts).with_suffix(".py"), ROOT.joinpath(*parts, "__init__.py")):
+            if candidate.is_file():
+                found.add(candidate.relative_to(ROOT).as_posix())
+    return sorted(found)
+
+
+def build_record(paths: list[str]) -> dict[str, dict[str, str]]:
+    """Per compiled kernel module: SHA-256 of each source it was compiled from (paths
+    relative to the package folder)."""
+    record: dict[str, dict[str, str]] = {}
+    for path in paths:
+        record[module_name(path)] = {
+            source.removeprefix(f"{PACKAGE}/"): hashlib.sha256((ROOT / source).read_bytes()).hexdigest()
+            for source in imported_sources(path)
+        }
+    return record
+
+
+def warn(message: str) -> None:
+    # pip shows a build's output only with -v; `boardlab --version` says what runs in any case
+    print(f"\nWARNING (boardlab): {message}\n", file=sys.stderr, flush=True)
+
+
+class BuildKernels(build_ext):
+    """build_ext that compiles the kernels with mypyc when the build runs (not when setup.py
+    is read for metadata), and falls back to pure Python where they cannot be compiled."""
+
+    def finalize_options(self) -> None:
+        # mypyc's extensions must be in place before setuptools prepares each one here
+        self.set_undefined_options("build", ("build_temp", "build_temp"))
+        self.kernels = kernel_paths()
+        self.pure_reason = self._generate_c()
+        super().finalize_options()
+
+    def _generate_c(self) -> str | None:
+        """Type-check the kernels and write their C; the reason they stay pure Python, if so."""
+        if not self.kernels:
+            return "there are no kernels"
+        if pure_requested():
+            return f"{PURE_VARIABLE} is set"
+        try:
+            from mypyc.build import mypycify
+        except ImportError as exc:
+            warn(f"mypyc is not installed ({exc}); the kernels run as pure Python (slower). Install mypy and reinstall.")
+            return "mypyc is not installed"
+        # the generated C and mypy's cache stay together: mypyc skips writing C it finds cached
+        target = os.path.join(self.build_temp, "mypyc")
+        print(f"boardlab: compiling {len(self.kernels)} kernels with mypyc: {', '.join(self.kernels)}")
+        try:
+            self.distribution.ext_modules = mypycify(
+                [*MYPY_OPTIONS, f"--cache-dir={os.path.join(target, 'mypy-cache')}", *self.kernels],
+                opt_level="3",
+                separate=True,  # each kernel its own pair of extensions, in its own package folder
+                target_dir=target,
+            )
+        except SystemExit as exc:
+            raise SystemExit(
+                f"boardlab: a kernel failed mypy's check (the messages above); kernels must pass "
+                f"`mypy {' '.join(MYPY_OPTIONS)}`. Fix the kernel (exit status {exc.code})."
+            ) from None
+        return None
+
+    def run(self) -> None:
+        if self.pure_reason is not None:
+            print(f"boardlab: the kernels are not compiled ({self.pure_reason}): pure Python")
+            self._build_nothing()
+            return
+        self.parallel = self.parallel or True  # one compiler per core: each kernel is its own C file
+        editable = self.inplace
+        try:
+            super().run()
+        except (CCompilerError, BaseError) as exc:
+            self._remove_built()
+            self.inplace = editable  # setuptools leaves it off when the build raises
+            warn(
+                f"compiling the kernels failed ({type(exc).__name__}: {exc}); they run as pure Python "
+                "(slower). Install a C compiler and the Python headers (gcc, python3-dev) and reinstall."
+            )
+            self._build_nothing()
+            return
+        self._write_record(build_record(self.kernels))
+
+    def _record_path(self) -> Path:
+        return (ROOT if self.inplace else Path(self.build_lib)) / PACKAGE / BUILD_RECORD
+
+    def _write_record(self, record: dict[str, dict[str, str]]) -> None:
+        where = self._record_path()
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+    def _remove_built(self) -> None:
+        """Remove what a failed build left (a kernel's stub without its library would not import)."""
+        for extension in self.extensions:
+            Path(self.get_ext_fullpath(extension.name)).unlink(missing_ok=True)
+
+    def _build_nothing(self) -> None:
+        """No extensions; in an editable install, also remove those of an earlier build from the
+        source tree, which would otherwise still be imported."""
+        self.extensions = []
+        if not self.inplace:
+            return
+        self._record_path().unlink(missing_ok=True)
+        for path in self.kernels:
+            folder = (ROOT / path).parent
+            for built in folder.iterdir():
+                stem = built.name.split(".")[0]
+                if stem in ("kernel", "kernel__mypyc") and any(
+                    built.name.endswith(suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES
+                ):
+                    print(f"boardlab: removing {built.relative_to(ROOT)} (an earlier build's)")
+                    built.unlink()
+
+
+# Named placeholders until BuildKernels replaces them with mypyc's extensions: they make
+# setuptools run build_ext and give the wheel its platform tag.
+setup(
+    ext_modules=[Extension(module_name(path), sources=[path]) for path in kernel_paths()],
+    cmdclass={"build_ext": BuildKernels},
+)
