@@ -274,11 +274,15 @@ class HonorAgent(Agent):
     def _choose_piece(self, state: Any, risk: Callable[[int, str], float]) -> Move:
         me = state.current_player()
         supply = state.supply
+        lowest = state.rules.minimum_opening_bid
         if not has_foundation(state, me):
             best = max(supply, key=lambda pid: (flat_top(pid[:2]) * kind_of(pid).width_height()[0], pid))
             rivals_need = any(state.standing[p] and p != me and not has_foundation(state, p)
                               for p in range(state.num_players))
             bid = 2 if self.level.bidding == "value" and rivals_need and flat_top(best[:2]) >= 9 else 0
+            bid = max(bid, lowest)
+            if state.pools[me] < lowest:  # cannot open an auction (rule 7.2): hand the best one on
+                return Push(best)
             return Build(best, min(state.pools[me], bid))
         kinds: dict[str, str] = {}
         for pid in supply:
@@ -294,8 +298,9 @@ class HonorAgent(Agent):
             if value > best_value:
                 best_value, best_move = value, Push(pid)
         safest = min(kinds.values(), key=lambda pid: (placement_risk(state, me, pid), pid))
-        if -risk(me, safest) > best_value:
-            return Build(safest, 0)
+        opening_cost = token_value(state.pools[me]) * lowest  # the least opening bid is spent (7.2)
+        if state.pools[me] >= lowest and -risk(me, safest) - opening_cost > best_value:
+            return Build(safest, lowest)
         assert best_move is not None
         return best_move
 

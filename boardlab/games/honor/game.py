@@ -34,6 +34,9 @@ class HonorGame(Game):
         Option("zone_gap", 0, "empty table between zones, cm (B-6)", kind=int, minimum=0, maximum=60),
         Option("settle", "ruled", "settle windows: ruled (1 s + 1 s quiet, 20 s timeout) or quick "
                "(0.5 s + 0.5 s, 10 s) for faster lab runs (H-08)", choices=("ruled", "quick")),
+        Option("minimum_opening_bid", 0, "the least opening bid of a Build, tokens; a turn player whose pool is "
+               "below it can only push (rule 7.2; 0 is the ruled game, a balance option)", kind=int, minimum=0,
+               maximum=5),
         Option("preview", "drop", "what previewing a release shows: drop (the piece where the hand lets go, "
                "at the true drop height; B-4) or outcome (the table after it settles, without tremor)",
                choices=("drop", "outcome")),

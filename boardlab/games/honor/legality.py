@@ -26,8 +26,13 @@ def illegal_reason(state: "HonorState", move: Move) -> str | None:
             return f"rule 7.1: pieces are chosen only at the start of a choice, the phase is {phase}"
         if move.pid not in state.supply:
             return f"rule 7.1: {move.pid} is not in the supply"
-        if isinstance(move, Build) and not 0 <= move.bid <= state.pools[player]:
-            return f"rule 7.2: the opening bid must be 0..{state.pools[player]} (your pool)"
+        if isinstance(move, Build):
+            lowest, pool = state.rules.minimum_opening_bid, state.pools[player]
+            if pool < lowest:
+                return (f"rule 7.2: the opening bid must be at least {lowest} (option minimum_opening_bid) "
+                        f"and your pool is {pool}: push a piece instead")
+            if not lowest <= move.bid <= pool:
+                return f"rule 7.2: the opening bid must be {lowest}..{pool} (your pool)"
         return None
     if isinstance(move, Raise | Pass):
         if phase != "AUCTION":

@@ -168,12 +168,13 @@ class _Bounds:
     y_high: int  # and below the top of the walls
     placements: int  # rule 12: at most 30 placements per player
     steps: int  # rule 12: at most n + 2 segments of 4,800 steps per resolution
+    lowest_bid: int  # rule 7.2: an auction's bids start at the option minimum_opening_bid
 
     @classmethod
     def of(cls, rules: "HonorRules") -> "_Bounds":
         layout, n = rules.layout, rules.players
         return cls(n, round(layout.table_left * 1e4), round(layout.table_right * 1e4), round(WALL_HEIGHT * 1e4),
-                   len(ALL_PIECES) * n, (n + 2) * RULED_SETTLE.max_steps)
+                   len(ALL_PIECES) * n, (n + 2) * RULED_SETTLE.max_steps, rules.minimum_opening_bid)
 
 
 def _check_release(values: Any, what: str, bounds: _Bounds) -> tuple[int, int, int]:
@@ -261,7 +262,8 @@ def _check_auction(data: Any, bounds: _Bounds, pools: tuple[int, ...], standing:
     has not passed, the passes are standing players other than the bidder."""
     seat = (0, bounds.players - 1)
     pid, high, bidder, passed, to_act = _list(data, "auction", 5)
-    auction = Auction(_pid(pid, "auction piece"), _int(high, "high bid", 0, START_POOL), _int(bidder, "bidder", *seat),
+    high_bid = _int(high, "high bid (at least the minimum opening bid, rule 7.2)", bounds.lowest_bid, START_POOL)
+    auction = Auction(_pid(pid, "auction piece"), high_bid, _int(bidder, "bidder", *seat),
                       tuple(_int(p, "passed", *seat) for p in _list(passed, "passed")), _int(to_act, "to_act", *seat))
     if list(auction.passed) != sorted(set(auction.passed)) or auction.bidder in auction.passed:
         raise _fail("auction: the passes must be distinct seats in order, without the high bidder")

@@ -48,16 +48,20 @@ class HonorRules:
     names: tuple[str, ...]
     #: what a release's preview shows (option ``preview``): ``drop`` or ``outcome``
     preview: str = "drop"
+    #: the least opening bid of a Build (rule 7.2, option ``minimum_opening_bid``; 0 as ruled)
+    minimum_opening_bid: int = 0
 
     @classmethod
     def from_options(cls, players: int, options: Mapping[str, Any]) -> "HonorRules":
         tremor = bool(options["tremor"])
         gap = int(options["zone_gap"])
         settle = str(options["settle"])
+        minimum_bid = int(options.get("minimum_opening_bid", 0))
         tremor_text = f"{SIGMA_X_CM:.2f}/{SIGMA_THETA_DEG:.1f}" if tremor else "off"
         ruleset = (f"honor-2d/{RULES_VERSION};pymunk={PYMUNK_VERSION};cat={CATALOGUE_SHA256[:16]};"
                    f"zone=60;gap={gap};tremor={tremor_text}"
-                   + ("" if settle == "ruled" else f";settle={settle}"))
+                   + ("" if settle == "ruled" else f";settle={settle}")
+                   + ("" if minimum_bid == 0 else f";minbid={minimum_bid}"))
         return cls(
             players=players,
             layout=TableLayout(players, gap),
@@ -67,6 +71,7 @@ class HonorRules:
             ruleset=ruleset,
             names=SEAT_NAMES[:players],
             preview=str(options.get("preview", "drop")),
+            minimum_opening_bid=minimum_bid,
         )
 
 

@@ -155,8 +155,9 @@ class HonorState(State):
         moves: list[Move] = []
         if phase == "CHOOSE":
             pool = self.pools[self.turn_player]
+            lowest = self.rules.minimum_opening_bid  # a pool below it builds nothing (rule 7.2)
             for pid in self.supply:
-                moves.extend(Build(pid, bid) for bid in range(pool + 1))
+                moves.extend(Build(pid, bid) for bid in range(lowest, pool + 1))
             moves.extend(Push(pid) for pid in self.supply)
         elif phase == "AUCTION":
             auction = self.auction
@@ -191,12 +192,14 @@ class HonorState(State):
     # === the match's hooks: timeouts and resignation =====================================
     def default_move(self) -> Move | None:
         """What the rules make the player to move do when their time runs out (rule 7.14):
-        Build the supply's first piece in catalogue order at an opening bid of 0, pass in an
-        auction, accept a pushed piece, and make the default release of the piece in hand."""
+        Build the supply's first piece in catalogue order at the lowest opening bid (0 as
+        ruled; Push it when the pool is below the option's minimum), pass in an auction, accept
+        a pushed piece, and make the default release of the piece in hand."""
         phase = self.phase
         if phase == "CHOOSE":
             pid = min(self.supply, key=lambda p: (_CATALOGUE_ORDER[p[:2]], p))
-            return Build(pid, 0)
+            lowest = self.rules.minimum_opening_bid
+            return Build(pid, lowest) if self.pools[self.turn_player] >= lowest else Push(pid)
         if phase == "AUCTION":
             return Pass()
         if phase == "PUSH":
