@@ -24,21 +24,11 @@ from typing import TYPE_CHECKING, Any, Sequence
 from boardlab.core import TERMINAL, Move, PositionError, ProgressTracker, Result, State
 from boardlab.core.state import StateFields
 
-from .board import (
-    CASTLE,
-    MAX_HEIGHT,
-    NEIGHBOURS,
-    SQUARE_BIT,
-    STEP,
-    TURN_KEYS,
-    ZOBRIST_TABLES,
-    board_hash,
-    castle_counts,
-    zobrist_miss,
-)
-from .evaluation import evaluate
+from . import kernel
+from .board import CASTLE, SQUARE_BIT, board_hash
+from .evaluation import castle_rays
 from .legality import illegal_reason
-from .moves import BUILDS, NEIGHBOUR_PUSHES, Build, Push, parse_move_text
+from .moves import Build, Push, parse_move_text
 from .position import TowersPosition, format_position
 from .rules import TowersRules
 from .view import state_view
@@ -52,7 +42,7 @@ class TowersState(State):
 
     state_fields = StateFields(
         shared=("stacks", "control", "reserves", "to_move", "_current", "zobrist", "_result"),
-        fixed=("rules", "castles", "castle_mask"),
+        fixed=("rules", "castles", "castle_mask", "castle_rays"),
         trackers=("progress",),
     )
     __slots__ = state_fields.names
@@ -79,6 +69,7 @@ class TowersState(State):
         self.control = control
         self.castles = tuple(castles)
         self.castle_mask = sum(SQUARE_BIT[sq] for sq in castles)
+        self.castle_rays = castle_rays(self.castles)
         self.reserves = [rules.supply - on_board[seat] for seat in range(rules.players)]
         self.zobrist = board_hash(self.stacks, to_move)
         self.progress = ProgressTracker(self.zobrist, quiet_moves=position.no_progress)
@@ -86,159 +77,43 @@ class TowersState(State):
         self._current = to_move
         self._settle_loaded_position()
 
-    # --- the rules ---------------------------------------------------------------
+    # --- the rules (the hot parts live in kernel.py) --------------------------------
     def can_move(self, seat: int) -> bool:
         """Whether ``seat`` has a legal build or push (rules 7.5). Stops at the first one found."""
-        mask = self.control[seat]
-        if not mask:
-            return False
-        stacks = self.stacks
-        may_build = self.reserves[seat] > 0
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            sq = low.bit_length() - 1
-            stack = stacks[sq]
-            height = len(stack)
-            if may_build and height < MAX_HEIGHT and stack[0] != CASTLE:
-                return True
-            if height >= 2:
-                for nxt in NEIGHBOURS[sq]:
-                    # a push is legal iff its first step moves a piece (rules 5.6)
-                    if len(stacks[nxt]) < height:
-                        return True
-        return False
+        return kernel.can_move(self.stacks, self.control[seat], self.reserves[seat] > 0)
 
     def _legal_moves(self) -> list[Move]:
         """Builds and pushes of the seat to move, by square a1..g7. Cost: ~1 us per tower."""
         seat = self.to_move
-        mask = self.control[seat]
-        stacks = self.stacks
-        may_build = self.reserves[seat] > 0
-        moves: list[Move] = []
-        append = moves.append
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            sq = low.bit_length() - 1
-            stack = stacks[sq]
-            height = len(stack)
-            if may_build and height < MAX_HEIGHT and stack[0] != CASTLE:
-                append(BUILDS[sq])
-            if height >= 2:
-                for nxt, push in NEIGHBOUR_PUSHES[sq]:
-                    if len(stacks[nxt]) < height:
-                        append(push)
-        return moves
+        return kernel.legal_moves(self.stacks, self.control[seat], self.reserves[seat] > 0)
 
     def _apply(self, move: Move) -> None:
         seat = self.to_move
         stacks = self.stacks = self.stacks.copy()
+        # copy-on-write: a build changes the reserves, a push the control masks
         if type(move) is Build:
-            sq = move.square
-            old = stacks[sq]
-            new = stacks[sq] = old + (seat,)
-            table = ZOBRIST_TABLES[sq]
-            self.zobrist ^= (table.get(old) or zobrist_miss(sq, old)) ^ (
-                table.get(new) or zobrist_miss(sq, new)
-            )
+            control = self.control
             reserves = self.reserves = self.reserves.copy()
-            reserves[seat] -= 1
-            # a build never touches a castle (rules 4.1), so no castle condition can change
-            self._pass_turn(seat, False, True)
-            return
-        assert type(move) is Push
-        dropped = self._push(move.square, move.direction_index)
-        self._pass_turn(seat, True, dropped)
-
-    def _push(self, start: int, direction: int) -> bool:
-        """Run the push algorithm of rules 5.3 on ``self.stacks`` (already a private copy).
-
-        The original pieces are the top ``count`` pieces of ``cur``, above ``base`` pieces
-        that were there before. At each step the pieces below the next square's height,
-        and always the lowest one, stay; the rest drop onto the next square.
-        Updates control masks and the hash; returns whether pieces dropped (rules 5.10).
-        """
-        stacks = self.stacks
-        step = STEP[direction]
-        cur = start
-        stack = stacks[cur]
-        count = len(stack)
-        base = 0
-        dropped = False
-        touched = [cur]
-        originals = [stack]
-        while True:
-            nxt = step[cur]
-            if nxt < 0:
-                break  # off the board: every remaining piece is blocked (rules 5.5)
-            target = stacks[nxt]
-            target_height = len(target)
-            blocked = target_height - base
-            if blocked < 1:
-                blocked = 1  # the lowest original piece always stays (rules 5.3)
-            if blocked >= count:
-                break
-            if target_height <= base:
-                dropped = True  # the movers land lower than they stood (rules 5.10)
-            cut = base + blocked
-            movers = stack[cut:]
-            stacks[cur] = stack[:cut]
-            stack = stacks[nxt] = target + movers
-            touched.append(nxt)
-            originals.append(target)
-            cur = nxt
-            base = target_height
-            count -= blocked
-        control = self.control = self.control.copy()
-        zobrist = self.zobrist
-        for sq, old in zip(touched, originals):
-            new = stacks[sq]
-            table = ZOBRIST_TABLES[sq]
-            zobrist ^= (table.get(old) or zobrist_miss(sq, old)) ^ (table.get(new) or zobrist_miss(sq, new))
-            if old:
-                old_top = old[-1]
-                if old_top != new[-1]:
-                    bit = SQUARE_BIT[sq]
-                    control[old_top] ^= bit
-                    control[new[-1]] |= bit
-            else:
-                control[new[-1]] |= SQUARE_BIT[sq]
-        self.zobrist = zobrist
-        return dropped
-
-    def _pass_turn(self, mover: int, check_castles: bool, progress: bool) -> None:
-        """Rules 8.4, steps 3-5: castle conditions, passing the turn, then the draws.
-        ``progress``: the move was a build or a dropping push (rules 5.10, 8.2)."""
-        rules = self.rules
-        players = rules.players
-        if check_castles:
-            winner = self._castle_winner(mover)
-            if winner is not None:
-                self._finish(mover, (mover + 1) % players, winner, progress)
-                return
-        if players == 2:
-            nxt = 1 - mover
-            if not self.can_move(nxt):
-                reason = f"{rules.names[nxt]} cannot move"
-                self._finish(mover, nxt, Result.win(mover, 2, reason, code="no_moves"), progress)
-                return
+            direction = -1
         else:
-            for offset in (1, 2, 3):
-                nxt = (mover + offset) % players
-                if self.can_move(nxt):
-                    break
-            else:
-                self._finish(
-                    mover, (mover + 1) % players,
-                    Result.win(mover, players, "none of the opponents can move", code="no_moves"),
-                    progress,
-                )
-                return
-        zobrist = self.zobrist = self.zobrist ^ TURN_KEYS[mover] ^ TURN_KEYS[nxt]
+            assert type(move) is Push
+            control = self.control = self.control.copy()
+            reserves = self.reserves
+            direction = move.direction_index
+        rules = self.rules
+        zobrist, to_move, ending, progress = kernel.play(
+            stacks, control, reserves, seat, move.square, direction, self.zobrist, self.castles,
+            rules.players, rules.castles_to_win, rules.crowns_to_win,
+        )
+        self.zobrist = zobrist
+        self.to_move = to_move
         tracker = self.progress
         tracker.record(zobrist, progress)
-        self.to_move = nxt
+        if ending:
+            self._result = self._ending(ending, seat)
+            self._current = TERMINAL
+            return
+        # the draws of rules 8.4, step 5
         quiet = tracker.quiet_moves
         if quiet >= rules.no_progress_limit:
             reason, code = f"{quiet} moves without a build or a dropping push", "no_progress"
@@ -248,34 +123,34 @@ class TowersState(State):
         elif rules.ply_cap and self.ply + 1 >= rules.ply_cap:
             reason, code = f"the ply cap of {rules.ply_cap} was reached", "move_limit"
         else:
-            self._current = nxt
+            self._current = to_move
             return
-        self._result = Result.draw(range(players), players, reason, code=code)
+        self._result = Result.draw(range(rules.players), rules.players, reason, code=code)
         self._current = TERMINAL
 
-    def _finish(self, mover: int, shown_to_move: int, result: Result, progress: bool) -> None:
-        """End the game. The position string then names ``shown_to_move`` (rules 10.4)."""
-        self.zobrist ^= TURN_KEYS[mover] ^ TURN_KEYS[shown_to_move]
-        self.progress.record(self.zobrist, progress)
-        self.to_move = shown_to_move
-        self._result = result
-        self._current = TERMINAL
+    def _ending(self, ending: int, mover: int) -> Result:
+        """The result of a move by ``mover`` that ended the game as ``kernel.play`` said."""
+        rules = self.rules
+        players = rules.players
+        if ending == kernel.CASTLE_ENDING:
+            result = self._castle_winner(mover)
+            assert result is not None
+            return result
+        if players == 2:
+            return Result.win(mover, 2, f"{rules.names[1 - mover]} cannot move", code="no_moves")
+        return Result.win(mover, players, "none of the opponents can move", code="no_moves")
 
     def _castle_winner(self, mover: int) -> Result | None:
         """The castle win of rules 7.1-7.4, ties going to ``mover`` then clockwise."""
         rules = self.rules
-        controlled, crowned = castle_counts(self.stacks, self.castles)
         players = rules.players
-        for offset in range(players):
-            seat = (mover + offset) % players
-            if controlled[seat] >= rules.castles_to_win:
-                return Result.win(
-                    seat, players, f"{rules.names[seat]} controls {controlled[seat]} castles", code="castles"
-                )
-            if crowned[seat] >= rules.crowns_to_win:
-                return Result.win(
-                    seat, players, f"{rules.names[seat]} controls {crowned[seat]} crowned castles", code="crowns"
-                )
+        seat, kind, count = kernel.castle_winner(
+            self.stacks, self.castles, mover, players, rules.castles_to_win, rules.crowns_to_win
+        )
+        if kind == kernel.CASTLES_WIN:
+            return Result.win(seat, players, f"{rules.names[seat]} controls {count} castles", code="castles")
+        if kind == kernel.CROWNS_WIN:
+            return Result.win(seat, players, f"{rules.names[seat]} controls {count} crowned castles", code="crowns")
         return None
 
     def _settle_loaded_position(self) -> None:
@@ -334,4 +209,7 @@ class TowersState(State):
 
     def evaluate(self) -> Sequence[float]:
         """Estimated returns per seat (see evaluation.py); the result's returns when over."""
-        return evaluate(self)
+        result = self._result
+        if result is not None:
+            return result.returns
+        return kernel.evaluate(self.stacks, self.control, self.castles, self.castle_rays, self.rules.players)
