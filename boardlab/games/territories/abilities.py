@@ -15,23 +15,19 @@ from boardlab.core import Move
 
 from .cards import (
     ABILITY_KIND,
-    CAPITAL,
     CARD_CODE,
     CONVERT,
     EXPAND,
     KIND_CHARS,
     KIND_NAMES,
-    KIND_TIER,
     ONE_OF_EACH,
     RAID,
     SWAP,
-    TEMPLE,
     TOWN,
     covers,
-    multisets,
     shortfall_text,
 )
-from .geometry import expansion_cells, shares_card
+from . import kernel
 from .moves import Announce, ConvertTo, Destroy, Die, Duel, Pay, PlaceCard, SwapCard
 from .phases import (
     ABILITY_DIE,
@@ -42,7 +38,7 @@ from .phases import (
     MAIN,
     RAID_TARGET,
 )
-from .transfers import add_known_territory, lose_all, pay_to_bank, remove_territory
+from .transfers import add_known_territory, change_supply, lose_all, pay_to_bank, remove_territory
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
@@ -50,29 +46,17 @@ if TYPE_CHECKING:
 
 def eligible_buildings(state: "TerritoriesState", seat: int, ability: int) -> int:
     """How many of ``seat``'s buildings grant ``ability`` (its tier-2 kind or the Capital)."""
-    kind = ABILITY_KIND[ability]
-    return sum(
-        1 for owner, k in state.buildings.values() if owner == seat and (k == kind or k == CAPITAL)
-    )
+    return kernel.eligible_buildings(seat, ability, state.buildings)
 
 
 def convert_targets(state: "TerritoriesState", seat: int) -> list[tuple[tuple[int, int], int]]:
     """(point, replacement kind) pairs a won Convert may choose (R7.4), sorted."""
-    grid = state.grid
-    sources = [
-        point for point, (owner, kind) in state.buildings.items()
-        if owner == seat and (kind == TEMPLE or kind == CAPITAL)
-    ]
-    supply = state.supply[seat]
-    found = []
-    for point, (owner, kind) in state.buildings.items():
-        if owner == seat or not any(shares_card(point, source, grid) for source in sources):
-            continue
-        for replacement in range(6):
-            if supply[replacement] and (replacement == kind or KIND_TIER[replacement] < KIND_TIER[kind]):
-                found.append((point, replacement))
-    found.sort()
-    return found
+    return kernel.convert_targets(seat, state.buildings, state.grid, state.supply[seat])
+
+
+def expansion_cells(state: "TerritoriesState") -> list[tuple[int, int]]:
+    """Empty cells an Expand may fill (R7.5), sorted by (r, c)."""
+    return kernel.expansion_cells(state.grid, state.rules.expand_max_extent)
 
 
 def announce_reason(state: "TerritoriesState", ability: int) -> str | None:
@@ -96,7 +80,7 @@ def announce_reason(state: "TerritoriesState", ability: int) -> str | None:
             return "needs a territory card in hand (R7.2, R7.5)"
         if limit == "unlimited" and sum(hold) == 0:
             return "with unlimited abilities, announcing needs at least 1 resource (R7.1)"
-        if ability == EXPAND and not expansion_cells(state.grid, state.rules.expand_max_extent):
+        if ability == EXPAND and not kernel.can_expand(state.grid, state.rules.expand_max_extent):
             return "no empty cell beside the grid within the allowed extent (R7.5)"
         return None
     if not covers(hold, ONE_OF_EACH):
@@ -110,12 +94,8 @@ def announce_reason(state: "TerritoriesState", ability: int) -> str | None:
     return None
 
 
-def announce_moves(state: "TerritoriesState") -> list[Move]:
-    return [Announce(a) for a in (SWAP, RAID, CONVERT, EXPAND) if announce_reason(state, a) is None]
-
-
 def apply_announce(state: "TerritoriesState", move: Announce) -> None:
-    state.used[move.ability] += 1
+    state.used = tuple(count + (ability == move.ability) for ability, count in enumerate(state.used))
     state.ability = move.ability
     if move.ability in (RAID, CONVERT):
         pay_to_bank(state, state.active, ONE_OF_EACH)  # paid before the duel, never refunded (R7.3)
@@ -151,29 +131,31 @@ def apply_swap_card(state: "TerritoriesState", move: SwapCard) -> None:
     seat = state.active
     removed = state.grid[move.cell]
     remove_territory(state, seat, move.card)
-    state.grid[move.cell] = move.card
+    state.grid = {**state.grid, move.cell: move.card}
     destination = state.rules.swap_removed_card_to
     if destination == "hand":  # R7.2: the exchanged card enters the hand face up
         add_known_territory(state, seat, removed)
     elif destination == "pile_bottom":
-        state.bottom.append(removed)
+        state.bottom = (*state.bottom, removed)
     else:
-        state.discard.append(removed)
+        state.discard = (*state.discard, removed)
     state.phase = MAIN
     state.ability = -1
 
 
 def apply_place_card(state: "TerritoriesState", move: PlaceCard) -> None:
     remove_territory(state, state.active, move.card)
-    state.grid[move.cell] = move.card
+    state.grid = {**state.grid, move.cell: move.card}
     state.grid_grew()
     state.phase = MAIN
     state.ability = -1
 
 
 def apply_destroy(state: "TerritoriesState", move: Destroy) -> None:
-    owner, _kind = state.buildings.pop(move.point)
-    state.supply[owner][TOWN] += 1
+    buildings = state.buildings.copy()
+    owner, _kind = buildings.pop(move.point)
+    state.buildings = buildings
+    change_supply(state, owner, TOWN, 1)
     state.phase = MAIN
     state.ability = -1
 
@@ -181,9 +163,9 @@ def apply_destroy(state: "TerritoriesState", move: Destroy) -> None:
 def apply_convert(state: "TerritoriesState", move: ConvertTo) -> None:
     seat = state.active
     owner, kind = state.buildings[move.point]
-    state.supply[owner][kind] += 1
-    state.supply[seat][move.kind] -= 1
-    state.buildings[move.point] = (seat, move.kind)
+    change_supply(state, owner, kind, 1)
+    change_supply(state, seat, move.kind, -1)
+    state.buildings = {**state.buildings, move.point: (seat, move.kind)}
     state.phase = MAIN
     state.ability = -1
 
@@ -193,13 +175,14 @@ def resolution_moves(state: "TerritoriesState") -> list[Move]:
     seat = state.active
     phase = state.phase
     if phase == ABILITY_PAY:
-        return [Pay(amounts) for amounts in multisets(state.die, state.res[seat])]
+        hold = state.res[seat]
+        return [Pay(amounts) for amounts in kernel.multisets(state.die, hold[0], hold[1], hold[2], hold[3])]
     if phase == ABILITY_PLACE:
         hand = state.hands[seat]
         if state.ability == SWAP:
             cells = sorted(state.grid, key=lambda cell: (cell[1], cell[0]))
             return [SwapCard(cell, card) for cell in cells for card in hand]
-        cells = expansion_cells(state.grid, state.rules.expand_max_extent)
+        cells = expansion_cells(state)
         return [PlaceCard(cell, card) for cell in cells for card in hand]
     if phase == RAID_TARGET:
         return [
@@ -252,7 +235,7 @@ def resolution_reason(state: "TerritoriesState", move: Move) -> str | None:
             return None if move.cell in state.grid else f"{cell} holds no card (R7.2)"
         if move.cell in state.grid:
             return f"{cell} already holds a card (R7.5)"
-        if move.cell not in expansion_cells(state.grid, state.rules.expand_max_extent):
+        if move.cell not in expansion_cells(state):
             return f"{cell} does not share a side with the grid, or leaves the allowed extent (R7.5)"
         return None
     if phase == RAID_TARGET:

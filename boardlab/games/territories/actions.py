@@ -7,12 +7,11 @@ the generators list exactly the moves those functions accept (R10.3).
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from boardlab.core import Move
 
-from . import abilities, trades
+from . import kernel, trades
 from .cards import (
     CAPITAL,
     CAPITAL_COST,
@@ -20,19 +19,15 @@ from .cards import (
     CARD_SUIT,
     KIND_NAMES,
     KIND_TIER,
-    TIER_TWO,
     TOWN,
     TOWN_COST,
     UPGRADE_COST,
     covers,
-    multisets,
     resources_text,
     shortfall_text,
 )
 from .geometry import side_neighbours, touching
 from .moves import (
-    END_TURN,
-    PROPOSE_TRADE,
     Build,
     Discard,
     Wild,
@@ -43,7 +38,7 @@ from .phases import (
     SETUP,
     SETUP_STEPS,
 )
-from .transfers import discard_territory, pay_to_bank, remove_territory, take_from_bank
+from .transfers import change_supply, discard_territory, pay_to_bank, remove_territory, take_from_bank
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
@@ -63,17 +58,14 @@ def town_site_reason(state: "TerritoriesState", point: tuple[int, int]) -> str |
 
 
 def setup_moves(state: "TerritoriesState") -> list[Move]:
-    return [
-        Build(TOWN, point)
-        for point in state.intersection_points()
-        if town_site_reason(state, point) is None
-    ]
+    """A Town on every site (the sites :func:`town_site_reason` accepts)."""
+    return kernel.town_builds(state.intersection_points(), state.grid, state.buildings, state.rules.distance_rule)
 
 
 def apply_setup_town(state: "TerritoriesState", point: tuple[int, int]) -> None:
     seat = state.current_player()
-    state.buildings[point] = (seat, TOWN)
-    state.supply[seat][TOWN] -= 1
+    state.buildings = {**state.buildings, point: (seat, TOWN)}
+    change_supply(state, seat, TOWN, -1)
     if state.setup_step >= FIRST_COLLECTING_STEP:  # the second Towns collect 1 per touching card (R3.3)
         for cell in touching(point, state.grid):
             suit = CARD_SUIT[state.grid[cell]]
@@ -124,26 +116,11 @@ def build_reason(state: "TerritoriesState", move: Build) -> str | None:
 
 
 def build_moves(state: "TerritoriesState", seat: int) -> list[Move]:
-    moves: list[Move] = []
-    hold = state.res[seat]
-    supply = state.supply[seat]
-    if supply[TOWN] and covers(hold, TOWN_COST):
-        moves.extend(
-            Build(TOWN, point)
-            for point in state.intersection_points()
-            if town_site_reason(state, point) is None
-        )
-    upgrades = [k for k in TIER_TWO if supply[k] and covers(hold, UPGRADE_COST[k])]
-    capital_ok = supply[CAPITAL] > 0 and covers(hold, CAPITAL_COST)
-    if upgrades or capital_ok:
-        for point, (owner, kind) in sorted(state.buildings.items()):
-            if owner != seat:
-                continue
-            if kind == TOWN:
-                moves.extend(Build(k, point) for k in upgrades)
-            elif kind != CAPITAL and capital_ok:
-                moves.append(Build(CAPITAL, point))
-    return moves
+    """Towns, then upgrades and Capitals: the builds :func:`build_reason` accepts."""
+    return kernel.build_moves(
+        seat, state.res[seat], state.supply[seat], state.buildings, state.grid, state.intersection_points(),
+        state.rules.distance_rule,
+    )
 
 
 def apply_build(state: "TerritoriesState", move: Build) -> None:
@@ -155,12 +132,12 @@ def apply_build(state: "TerritoriesState", move: Build) -> None:
     if kind == TOWN:
         cost = TOWN_COST
     else:
-        replaced = state.buildings[move.point][1]
-        state.supply[seat][replaced] += 1  # the replaced piece returns to supply (R6.2)
+        # the replaced piece returns to supply (R6.2)
+        change_supply(state, seat, state.buildings[move.point][1], 1)
         cost = CAPITAL_COST if kind == CAPITAL else UPGRADE_COST[kind]
     pay_to_bank(state, seat, cost)
-    state.supply[seat][kind] -= 1
-    state.buildings[move.point] = (seat, kind)
+    change_supply(state, seat, kind, -1)
+    state.buildings = {**state.buildings, move.point: (seat, kind)}
 
 
 # --- discards (R5.2) and wildcards (R4.4) ----------------------------------------------
@@ -168,16 +145,8 @@ def discard_moves(state: "TerritoriesState") -> list[Move]:
     """Every distinct discard: a resource multiset plus a set of territory cards. Cost: can be
     large for big hands (sum over j of C(cards, j) x resource multisets)."""
     seat, owed = state.discards_owed[0]
-    label = state.label(seat)
     hand = state.hands[seat] if state.rules.limit_counts_territories else []
-    moves: list[Move] = []
-    for count in range(min(owed, len(hand)) + 1):
-        resource_part = list(multisets(owed - count, state.res[seat]))
-        if not resource_part:
-            continue
-        for cards in combinations(hand, count):
-            moves.extend(Discard(label, amounts, cards) for amounts in resource_part)
-    return moves
+    return kernel.discard_moves(state.label(seat), owed, hand, state.res[seat])
 
 
 def discard_reason(state: "TerritoriesState", move: Discard) -> str | None:
@@ -200,7 +169,8 @@ def discard_reason(state: "TerritoriesState", move: Discard) -> str | None:
 
 
 def apply_discard(state: "TerritoriesState", move: Discard) -> None:
-    seat, _owed = state.discards_owed.pop(0)
+    seat, _owed = state.discards_owed[0]
+    state.discards_owed = state.discards_owed[1:]
     pay_to_bank(state, seat, move.amounts)
     for card in move.cards:
         remove_territory(state, seat, card)
@@ -214,7 +184,8 @@ def wild_count(state: "TerritoriesState") -> int:
 def wild_moves(state: "TerritoriesState") -> list[Move]:
     seat = state.wild_owed[0][0]
     label = state.label(seat)
-    return [Wild(label, amounts) for amounts in multisets(wild_count(state), state.bank)]
+    bank = state.bank
+    return [Wild(label, amounts) for amounts in kernel.multisets(wild_count(state), bank[0], bank[1], bank[2], bank[3])]
 
 
 def wild_reason(state: "TerritoriesState", move: Wild) -> str | None:
@@ -232,17 +203,18 @@ def wild_reason(state: "TerritoriesState", move: Wild) -> str | None:
 
 
 def apply_wild(state: "TerritoriesState", move: Wild) -> None:
-    seat = state.wild_owed.pop(0)[0]
+    seat = state.wild_owed[0][0]
+    state.wild_owed = state.wild_owed[1:]
     take_from_bank(state, seat, move.amounts)
 
 
 # --- MAIN and validation ----------------------------------------------------------
 def main_moves(state: "TerritoriesState") -> list[Move]:
+    """Builds, bank trades, a proposal's announcement, abilities, the end of the turn (R4.1)."""
     seat = state.active
-    moves = build_moves(state, seat)
-    moves.extend(trades.bank_trade_moves(state, seat))
-    if trades.announce_reason(state, seat) is None:
-        moves.append(PROPOSE_TRADE)
-    moves.extend(abilities.announce_moves(state))
-    moves.append(END_TURN)
-    return moves
+    rules = state.rules
+    return kernel.main_moves(
+        seat, state.res, state.supply[seat], state.bank, state.buildings, state.grid, state.intersection_points(),
+        len(state.hands[seat]), state.used, trades.may_propose(state, seat), state.can_draw(), rules.distance_rule,
+        rules.bank_trade_mixed, kernel.ABILITY_LIMITS.index(rules.ability_limit), rules.expand_max_extent,
+    )

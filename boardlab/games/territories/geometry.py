@@ -4,7 +4,8 @@ Cells are ``(c, r)`` (column, row) and intersections ``(x, y)`` lattice points;
 cell ``(c, r)`` has the corners ``(c, r) (c+1, r) (c, r+1) (c+1, r+1)``.
 Coordinates are absolute and may become negative when Expand adds a card above
 or left of the grid. An intersection exists iff a grid card touches it, so
-every function takes the set (or dict) of occupied cells.
+every function takes the set (or dict) of occupied cells. The cells an Expand
+may fill, and the geometry move generation asks most, are :mod:`.kernel`'s.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from typing import Collection, Iterable
 
 Cell = tuple[int, int]
 Point = tuple[int, int]
-
-EDGE_STEPS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 def cell_corners(cell: Cell) -> tuple[Point, Point, Point, Point]:
@@ -63,27 +62,3 @@ def side_neighbours(point: Point, grid: Collection[Cell]) -> list[Point]:
         if shares_card(point, other, grid)
     ]
 
-
-def expansion_cells(grid: Collection[Cell], max_extent: tuple[int, int] | None) -> list[Cell]:
-    """Empty cells sharing a side with a grid card (R7.5), sorted by (r, c).
-
-    With ``max_extent = (width, height)`` a cell is allowed only if the grid's
-    bounding box stays within that size once the card is added.
-    """
-    found = set()
-    for c, r in grid:
-        for dc, dr in EDGE_STEPS:
-            cell = (c + dc, r + dr)
-            if cell not in grid:
-                found.add(cell)
-    if max_extent is not None and found:
-        cols = [c for c, _ in grid]
-        rows = [r for _, r in grid]
-        lo_c, hi_c, lo_r, hi_r = min(cols), max(cols), min(rows), max(rows)
-        width, height = max_extent
-        found = {
-            (c, r)
-            for c, r in found
-            if max(hi_c, c) - min(lo_c, c) + 1 <= width and max(hi_r, r) - min(lo_r, r) + 1 <= height
-        }
-    return sorted(found, key=lambda cell: (cell[1], cell[0]))

@@ -22,7 +22,7 @@ The unseen pile is every card not named anywhere else.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.core import NotationError, PositionError, Result
 
@@ -86,28 +86,28 @@ class TerritoriesPosition:
     grid: dict[Cell, Card]
     buildings: dict[Point, tuple[int, int]]
     hands: list[list[Card]]
-    known: list[set[Card]]
+    known: list[frozenset[Card]]
     res: list[list[int]]
     bank: list[int]
     supply: list[list[int]]
-    discard: list[Card]
-    bottom: list[Card]
+    discard: tuple[Card, ...]
+    bottom: tuple[Card, ...]
     reshuffled: frozenset[Card]
-    pool: set[Card]
+    pool: frozenset[Card]
     first: int
     phase: int
     setup_step: int
     active: int
     turn: int
-    discards_owed: list[tuple[int, int]]
-    wild_owed: list[tuple[int, int]]
-    draws_owed: list[int]
+    discards_owed: tuple[tuple[int, int], ...]
+    wild_owed: tuple[tuple[int, int], ...]
+    draws_owed: tuple[int, ...]
     offer: tuple[Any, ...] | None
     ability: int
     die: int
-    used: list[int]
+    used: tuple[int, ...]
     proposals: int
-    no_build: list[int]
+    no_build: tuple[int, ...]
     last_roll: tuple[int, int] | None
     outcome: Result | None
 
@@ -150,11 +150,11 @@ def _hand_size(state: _Draft, rules: TerritoriesRules, seat: int) -> int:
     return sum(state.res[seat]) + (len(state.hands[seat]) if rules.limit_counts_territories else 0)
 
 
-def _cards_text(cards: list[int]) -> str:
+def _cards_text(cards: Sequence[int]) -> str:
     return ",".join(CARD_CODE[c] for c in cards) or "-"
 
 
-def _counts(values: list[int]) -> str:
+def _counts(values: Sequence[int]) -> str:
     return ",".join(str(v) for v in values)
 
 
@@ -398,7 +398,13 @@ def parse_position(text: str, rules: TerritoriesRules) -> TerritoriesPosition:
     state.last_roll = _roll(read)
     state.outcome = _result(read)
     _check_not_over(read, state, rules)
-    return TerritoriesPosition(**vars(state))
+    fields = vars(state)
+    # the state shares these with its undo snapshots, so they are values (tuples, frozensets)
+    for name in ("discard", "bottom", "discards_owed", "wild_owed", "draws_owed", "used", "no_build"):
+        fields[name] = tuple(fields[name])
+    fields["pool"] = frozenset(state.pool)
+    fields["known"] = [frozenset(cards) for cards in state.known]
+    return TerritoriesPosition(**fields)
 
 
 def _check_not_over(read: _Reader, state: "_Draft", rules: TerritoriesRules) -> None:

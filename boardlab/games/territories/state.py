@@ -22,12 +22,11 @@ from typing import TYPE_CHECKING, Any, Callable
 from boardlab.core import CHANCE, TERMINAL, Move, Player, Result, State
 from boardlab.core.state import StateFields
 
-from . import abilities, actions, production, timeouts, trades
+from . import abilities, actions, kernel, production, timeouts, trades
 from .cards import (
     ALL_CARDS,
     GRID_COLUMNS,
     GRID_SIZE,
-    KIND_POINTS,
     PER_SUIT,
     SEAT_NAMES,
     START_SUPPLY,
@@ -82,6 +81,7 @@ from .phases import (
 )
 from .position import TerritoriesPosition, format_position
 from .rules import TerritoriesRules
+from .transfers import add_known_territory, replaced, without
 from .view import hidden_codes, move_text, resample_state, state_view
 
 if TYPE_CHECKING:
@@ -96,21 +96,20 @@ _FIRST_OUTCOMES = [(FirstPlayer(0), 0.5), (FirstPlayer(1), 0.5)]
 class TerritoriesState(State):
     """A Territories position. Seats are 0 (White) and 1 (Black); ``first`` is P1's seat.
 
-    Moves change the containers in place, so they are declared ``copied`` (or ``nested``: a
-    list per seat) and every snapshot, restore and copy copies them: O(cards + buildings),
-    a few microseconds.
+    Every apply takes a snapshot, so most fields are ``shared`` with it: tuples and frozensets,
+    or containers a move replaces and never changes in place (the grid, the buildings, and the
+    hands, known cards and supplies per seat: :func:`.transfers.replaced`). Only the resources
+    and the bank, which most moves change, are copied by each snapshot, restore and copy.
     """
 
     state_fields = StateFields(
         shared=(
             "first", "phase", "setup_step", "active", "turn", "offer", "ability", "die", "proposals",
-            "last_roll", "outcome", "_points_cache", "reshuffled",
+            "last_roll", "outcome", "_points_cache", "reshuffled", "grid", "buildings", "discard", "bottom",
+            "pool", "discards_owed", "wild_owed", "draws_owed", "used", "no_build", "hands", "known", "supply",
         ),
-        copied=(
-            "grid", "buildings", "bank", "discard", "bottom", "pool", "discards_owed", "wild_owed",
-            "draws_owed", "used", "no_build",
-        ),
-        nested=("hands", "known", "res", "supply"),
+        copied=("bank",),
+        nested=("res",),
         fixed=("rules",),
     )
     __slots__ = state_fields.names
@@ -123,33 +122,33 @@ class TerritoriesState(State):
         self.buildings: dict[Point, tuple[int, int]] = {}
         self.hands: list[list[Card]] = [[], []]
         #: cards in each hand that the opponent knows (they entered face up)
-        self.known: list[set[Card]] = [set(), set()]
+        self.known: list[frozenset[Card]] = [frozenset(), frozenset()]
         self.res: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]
         self.bank: list[int] = [PER_SUIT] * 4
         self.supply: list[list[int]] = [list(START_SUPPLY), list(START_SUPPLY)]
-        self.discard: list[Card] = []
+        self.discard: tuple[Card, ...] = ()
         #: public cards put under the pile, drawn (first one first) once the pool is empty
-        self.bottom: list[Card] = []
+        self.bottom: tuple[Card, ...] = ()
         #: the cards the last reshuffle (option reshuffle_discards) made the pile: a public set.
         #: The pile held nothing else then, so an opponent's card drawn before it is none of them.
         self.reshuffled: frozenset[Card] = frozenset()
         #: the pile's unseen cards; a draw is uniform over them (R1.4)
-        self.pool: set[Card] = set(ALL_CARDS)
+        self.pool: frozenset[Card] = frozenset(ALL_CARDS)
         self.first: int = -1
         self.phase: int = DEAL
         self.setup_step: int = 0
         self.active: int = 0
         self.turn: int = 0
-        self.discards_owed: list[tuple[int, int]] = []
-        self.wild_owed: list[tuple[int, int]] = []
-        self.draws_owed: list[int] = []
+        self.discards_owed: tuple[tuple[int, int], ...] = ()
+        self.wild_owed: tuple[tuple[int, int], ...] = ()
+        self.draws_owed: tuple[int, ...] = ()
         #: open proposal: (giver, give, give_cards, taker, get, get_cards); the taker answers
         self.offer: tuple[Any, ...] | None = None
         self.ability: int = -1
         self.die: int = 0
-        self.used: list[int] = [0, 0, 0, 0]
+        self.used: tuple[int, ...] = (0, 0, 0, 0)
         self.proposals: int = 0
-        self.no_build: list[int] = [0, 0]
+        self.no_build: tuple[int, ...] = (0, 0)
         self.last_roll: tuple[int, int] | None = None
         self.outcome: Result | None = None
         self._points_cache: list[Point] | None = None
@@ -174,8 +173,7 @@ class TerritoriesState(State):
         return self._points_cache
 
     def points(self, seat: int) -> int:
-        supply = self.supply[seat]
-        return sum((START_SUPPLY[k] - supply[k]) * KIND_POINTS[k] for k in range(6))
+        return kernel.points(self.supply[seat])
 
     def building_count(self, seat: int) -> int:
         return sum(START_SUPPLY) - sum(self.supply[seat])
@@ -299,35 +297,33 @@ class TerritoriesState(State):
         may refill it (under the pile, or through a reshuffle of the discard pile).
         """
         while self.wild_owed and sum(self.bank) == 0:
-            self.wild_owed.pop(0)  # R4.5: a wildcard is lost when the bank is empty
+            self.wild_owed = self.wild_owed[1:]  # R4.5: a wildcard is lost when the bank is empty
         due = not self.discards_owed and not self.wild_owed
         while due and self.draws_owed and not self.pool and not self.bottom:
             if self.rules.reshuffle_discards and self.discard:
                 self.reshuffled = frozenset(self.discard)
-                self.pool.update(self.discard)
-                self.discard.clear()
+                self.pool = self.reshuffled
+                self.discard = ()
             else:
-                self.draws_owed.clear()  # R1.5: no card, no reshuffle
+                self.draws_owed = ()  # R1.5: no card, no reshuffle
         if self.outcome is None and self.phase >= ROLL:
             self._check_target()
 
     def _check_target(self) -> None:
         """R9.1: a player with the target points wins at once (the actor is checked first)."""
-        target = self.rules.target_points
-        for seat in (self.active, 1 - self.active):
-            if self.points(seat) >= target:
-                self.outcome = Result.win(
-                    seat, 2, f"{SEAT_NAMES[seat]} reached {self.points(seat)} points", code="points"
-                )
-                return
+        seat = kernel.target_reached(self.supply, self.active, self.rules.target_points)
+        if seat >= 0:
+            self.outcome = Result.win(seat, 2, f"{SEAT_NAMES[seat]} reached {self.points(seat)} points", code="points")
 
     def end_turn(self) -> None:
         """R9.2 no-building clock, R9.3 turn cap, then the opponent's turn begins."""
         rules = self.rules
         me = self.active
         clocked = (0, 1) if rules.clock_game_turns else (me,)
+        no_build = list(self.no_build)
         for seat in clocked:
-            self.no_build[seat] = 0 if self.building_count(seat) else self.no_build[seat] + 1
+            no_build[seat] = 0 if self.building_count(seat) else no_build[seat] + 1
+        self.no_build = tuple(no_build)
         losers = [s for s in clocked if self.no_build[s] >= rules.no_building_turns]
         if len(losers) == 2:
             self.outcome = Result.draw(
@@ -357,14 +353,14 @@ class TerritoriesState(State):
         self.turn += 1
         self.active = 1 - me
         self.phase = ROLL
-        self.used = [0, 0, 0, 0]
+        self.used = (0, 0, 0, 0)
         self.proposals = 0
 
     # --- chance application -------------------------------------------------------
     def _apply_deal(self, move: Deal) -> None:
         index = len(self.grid)
-        self.grid[(index % GRID_COLUMNS, index // GRID_COLUMNS)] = move.card
-        self.pool.discard(move.card)
+        self.grid = {**self.grid, (index % GRID_COLUMNS, index // GRID_COLUMNS): move.card}
+        self.pool = self.pool - {move.card}
         self.grid_grew()
         if len(self.grid) == GRID_SIZE:
             self.phase = FIRST
@@ -385,16 +381,15 @@ class TerritoriesState(State):
             production.resolve_production(self, total)
 
     def _apply_draw(self, move: Draw) -> None:
-        seat = self.draws_owed.pop(0)
+        seat = self.draws_owed[0]
+        self.draws_owed = self.draws_owed[1:]
         card = move.card
         if card in self.pool:
-            self.pool.discard(card)
+            self.pool = self.pool - {card}
+            self.hands = replaced(self.hands, seat, sorted((*self.hands[seat], card)))
         else:
-            self.bottom.remove(card)
-            self.known[seat].add(card)  # a card from the public bottom is known to all
-        hand = self.hands[seat]
-        hand.append(card)
-        hand.sort()
+            self.bottom = without(self.bottom, card)
+            add_known_territory(self, seat, card)  # a card from the public bottom is known to all
 
     # --- the rest of the protocol lives in sibling modules -----------------------------
     def _view(self, viewer: Player | None) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from boardlab.core import Move
 
-from .abilities import convert_targets
+from .abilities import convert_targets, expansion_cells
 from .actions import town_site_reason
 from .cards import CARD_NUMBER, KIND_POINTS, NUMBER_WAYS, SWAP, TOWN, Resources
-from .geometry import Point, cell_corners, cells_around, expansion_cells
+from .geometry import Point, cell_corners, cells_around
 from .trades import proposal_moves
 from .moves import (
     END_TURN,
@@ -134,7 +134,7 @@ def default_placement(state: "TerritoriesState") -> Move:
         cells = sorted(state.grid, key=lambda cell: (cell[1], cell[0]))
         unbuilt = [cell for cell in cells if not any(p in state.buildings for p in cell_corners(cell))]
         return SwapCard((unbuilt or cells)[0], card)
-    return PlaceCard(expansion_cells(state.grid, state.rules.expand_max_extent)[0], card)
+    return PlaceCard(expansion_cells(state)[0], card)
 
 
 def default_conversion(state: "TerritoriesState") -> ConvertTo:

@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING
 
 from boardlab.core import Move
 
-from .cards import CARD_CODE, SUITS, Card, Resources, covers, multisets, shortfall_text
+from . import kernel
+from .cards import CARD_CODE, SUITS, Card, Resources, covers, shortfall_text
 from .moves import ACCEPT, BUY_TERRITORY, PROPOSE_COUNTER, REJECT, BankTrade, Counter, Offer, Proposal
 from .phases import COUNTER_PROPOSE, COUNTER_RESPOND, MAIN, PROPOSE, RESPOND
-from .transfers import add_known_territory, pay_to_bank, remove_territory
+from .transfers import add_known_territory, pay_to_bank, remove_territory, replaced
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
@@ -75,29 +76,15 @@ def bank_trade_reason(state: "TerritoriesState", move: BankTrade) -> str | None:
 
 
 def bank_trade_moves(state: "TerritoriesState", seat: int) -> list[Move]:
-    hold = state.res[seat]
-    if sum(hold) < 4:
-        return []
-    if state.rules.bank_trade_mixed:
-        gives = list(multisets(4, hold))
-    else:
-        gives = [tuple(4 if s == suit else 0 for s in range(4)) for suit in range(4) if hold[suit] >= 4]
-    pile = state.can_draw()
-    moves: list[Move] = []
-    for give in gives:
-        for target in range(4):
-            if not give[target] and state.bank[target]:
-                moves.append(BankTrade(give, target))  # type: ignore[arg-type]
-        if pile:
-            moves.append(BankTrade(give, BUY_TERRITORY))  # type: ignore[arg-type]
-    return moves
+    """The bank trades :func:`bank_trade_reason` accepts, by what is given, then what is bought."""
+    return kernel.bank_trade_moves(state.res[seat], state.bank, state.rules.bank_trade_mixed, state.can_draw())
 
 
 def apply_bank_trade(state: "TerritoriesState", move: BankTrade) -> None:
     seat = state.active
     pay_to_bank(state, seat, move.give)
     if move.get == BUY_TERRITORY:
-        state.draws_owed.append(seat)
+        state.draws_owed = (*state.draws_owed, seat)
     else:
         state.res[seat][move.get] += 1
         state.bank[move.get] -= 1
@@ -143,6 +130,11 @@ def announce_reason(state: "TerritoriesState", giver: int) -> str | None:
     return None
 
 
+def may_propose(state: "TerritoriesState", giver: int) -> bool:
+    """Whether :func:`announce_reason` accepts ``giver``'s announcement (the hot path asks this)."""
+    return state.proposals < state.rules.max_trade_proposals and can_propose(state, giver)
+
+
 def can_propose(state: "TerritoriesState", giver: int) -> bool:
     """Whether ``giver`` has any proposal to make (R8.2, R8.4), without listing them. Cost: O(1)."""
     mine, theirs = state.res[giver], state.res[1 - giver]
@@ -152,9 +144,7 @@ def can_propose(state: "TerritoriesState", giver: int) -> bool:
             return True  # a card alone on the given side
         if their_cards and (any(mine) or own_cards):
             return True  # a card alone on the wanted side
-    given = [suit for suit in range(4) if mine[suit]]
-    wanted = [suit for suit in range(4) if theirs[suit]]
-    return bool(given and wanted) and not (len(given) == 1 and given == wanted)
+    return kernel.can_propose(mine, theirs)
 
 
 def proposal_moves(state: "TerritoriesState", giver: int, kind: type[Proposal]) -> tuple[Proposal, ...]:
@@ -288,15 +278,21 @@ def apply_propose_counter(state: "TerritoriesState", move: Move) -> None:
 
 def apply_offer(state: "TerritoriesState", move: Offer) -> None:
     state.offer = (state.active, move.give, move.give_cards, 1 - state.active, move.get, move.get_cards)
-    state.known[state.active].update(move.give_cards)  # named in public: now known (R8.4)
+    _make_known(state, state.active, move.give_cards)
     state.phase = RESPOND
 
 
 def apply_counter(state: "TerritoriesState", move: Counter) -> None:
     responder = 1 - state.active
     state.offer = (responder, move.give, move.give_cards, state.active, move.get, move.get_cards)
-    state.known[responder].update(move.give_cards)  # named in public: now known (R8.4)
+    _make_known(state, responder, move.give_cards)
     state.phase = COUNTER_RESPOND
+
+
+def _make_known(state: "TerritoriesState", seat: int, cards: tuple[Card, ...]) -> None:
+    """The cards ``seat`` named in a proposal are known from now on (R8.4)."""
+    if cards:
+        state.known = replaced(state.known, seat, state.known[seat] | set(cards))
 
 
 def apply_accept(state: "TerritoriesState", move: Move) -> None:

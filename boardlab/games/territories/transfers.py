@@ -3,14 +3,40 @@
 They keep the conservation laws of R1.4 (bank + holdings = 13 per suit) and of
 the 40 territory cards, and the public knowledge of R11 (which hand cards the
 opponent knows).
+
+Only the resources and the bank change in place. Every other field a move changes is
+shared with the state's undo snapshots and copies, so it is replaced by a new value
+(:func:`replaced`, :func:`without`), never changed in place.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Sequence, TypeVar
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
+
+T = TypeVar("T")
+
+
+def replaced(per_seat: list[T], seat: int, value: T) -> list[T]:
+    """A new list of ``per_seat`` (one item per seat) holding ``value`` for ``seat``."""
+    new = per_seat.copy()
+    new[seat] = value
+    return new
+
+
+def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``cards`` less the first ``card``."""
+    index = cards.index(card)
+    return cards[:index] + cards[index + 1 :]
+
+
+def change_supply(state: "TerritoriesState", seat: int, kind: int, change: int) -> None:
+    """``seat``'s supply of ``kind`` changes by ``change`` (a piece built, or back from the board)."""
+    supply = state.supply[seat].copy()
+    supply[kind] += change
+    state.supply = replaced(state.supply, seat, supply)
 
 
 def pay_to_bank(state: "TerritoriesState", seat: int, amounts: Sequence[int]) -> None:
@@ -33,24 +59,25 @@ def take_from_bank(state: "TerritoriesState", seat: int, amounts: Sequence[int])
 
 def remove_territory(state: "TerritoriesState", seat: int, card: int) -> None:
     """Take ``card`` out of ``seat``'s hand; it is no longer a hand card anyone knows of."""
-    state.hands[seat].remove(card)
-    state.known[seat].discard(card)
+    hand = state.hands[seat].copy()
+    hand.remove(card)
+    state.hands = replaced(state.hands, seat, hand)
+    if card in state.known[seat]:
+        state.known = replaced(state.known, seat, state.known[seat] - {card})
 
 
 def add_known_territory(state: "TerritoriesState", seat: int, card: int) -> None:
     """``card`` enters ``seat``'s hand face up, so the opponent knows it (R7.2, R8.4, R11)."""
-    hand = state.hands[seat]
-    hand.append(card)
-    hand.sort()
-    state.known[seat].add(card)
+    state.hands = replaced(state.hands, seat, sorted((*state.hands[seat], card)))
+    state.known = replaced(state.known, seat, state.known[seat] | {card})
 
 
 def discard_territory(state: "TerritoriesState", card: int) -> None:
     """A discarded territory card goes face up out of play, or under the pile (R5.3, R12)."""
     if state.rules.discard_to_pile_bottom:
-        state.bottom.append(card)
+        state.bottom = (*state.bottom, card)
     else:
-        state.discard.append(card)
+        state.discard = (*state.discard, card)
 
 
 def lose_all(state: "TerritoriesState", seat: int) -> None:
@@ -59,5 +86,5 @@ def lose_all(state: "TerritoriesState", seat: int) -> None:
     if state.rules.lose_territories:
         for card in state.hands[seat]:
             discard_territory(state, card)
-        state.hands[seat] = []
-        state.known[seat] = set()
+        state.hands = replaced(state.hands, seat, [])
+        state.known = replaced(state.known, seat, frozenset())

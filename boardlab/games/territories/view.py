@@ -205,7 +205,7 @@ def resample_state(state: "TerritoriesState", viewer: Player, rng: random.Random
     if hidden:
         chosen = rng.sample(candidates, len(hidden))
         kept = [card for card in clone.hands[other] if card not in hidden]
-        clone.hands[other] = sorted(kept + chosen)
-        clone.pool = set(candidates) - set(chosen)
+        clone.hands = [sorted(kept + chosen) if seat == other else clone.hands[seat] for seat in (0, 1)]
+        clone.pool = frozenset(candidates) - frozenset(chosen)
     clone.rebase()
     return clone

@@ -1,0 +1,600 @@
+"""The hot paths of Territories as flat, typed functions: compiled with mypyc where the build can,
+run as they are otherwise, with the same results bit for bit (rules: docs/rules/territories.md).
+
+Random play and search spend their time listing the MAIN decision (Town sites, upgrades, bank
+trades, abilities), in production, and in the evaluation at the search's leaves. Those live here
+over the state's own containers, passed in: the grid ``{cell: card}``, the buildings
+``{point: (owner, kind)}``, resources and supplies as lists of ints. The rule modules
+(:mod:`.actions`, :mod:`.abilities`, :mod:`.trades`, :mod:`.production`, :mod:`.evaluation`)
+call them and keep the reasons a move is refused.
+
+Moves come from tables made once (a point's six builds, the bank trades by what they give), so
+listing a decision builds no move objects. Floats are summed in the order the rules' prose
+gives, and sets are iterated as Python sets: compiled and pure evaluations agree exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from typing import Final
+
+from boardlab.core import Move
+
+from .cards import (
+    ABILITY_KIND,
+    CAPITAL,
+    CARD_NUMBER,
+    CARD_SUIT,
+    EXPAND,
+    FORT,
+    KIND_POINTS,
+    KIND_TIER,
+    PALACE,
+    RAID,
+    START_SUPPLY,
+    SWAP,
+    TEMPLE,
+    TOWN,
+    UPGRADE_COST,
+)
+from .moves import BUY_TERRITORY, END_TURN, PROPOSE_TRADE, Announce, BankTrade, Build, Discard
+
+#: a cell (column, row) or an intersection (x, y), as :mod:`.geometry` names them
+Coord = tuple[int, int]
+Grid = dict[Coord, int]
+#: point -> (owner seat, building kind)
+Buildings = dict[Coord, tuple[int, int]]
+#: four resource counts in H, S, C, D order
+Amounts = tuple[int, int, int, int]
+
+#: the option ability_limit as an int, for :func:`may_announce` (its index in ABILITY_LIMITS)
+PER_ABILITY: Final = 0
+PER_BUILDING: Final = 1
+UNLIMITED: Final = 2
+ABILITY_LIMITS: Final[tuple[str, ...]] = ("per_ability_per_turn", "per_building_per_turn", "unlimited")
+
+_CARD_SUIT: Final[tuple[int, ...]] = CARD_SUIT
+_CARD_NUMBER: Final[tuple[int, ...]] = CARD_NUMBER
+_KIND_POINTS: Final[tuple[int, ...]] = KIND_POINTS
+_START_SUPPLY: Final[tuple[int, ...]] = START_SUPPLY
+#: by kind: the suit of which four upgrade a Town to it (R6.2); -1 for Town and Capital
+_UPGRADE_SUIT: Final[tuple[int, ...]] = tuple(
+    UPGRADE_COST[kind].index(4) if kind in UPGRADE_COST else -1 for kind in range(6)
+)
+_ABILITY_KIND: Final[tuple[int, ...]] = ABILITY_KIND
+_KIND_TIER: Final[tuple[int, ...]] = KIND_TIER
+#: chance that two dice roll each card number (index 0..12; 7 and below 2 never name a card)
+NUMBER_CHANCE: Final[tuple[float, ...]] = tuple(
+    (6 - abs(n - 7)) / 36 if 2 <= n <= 12 and n != 7 else 0.0 for n in range(13)
+)
+
+# The evaluation's weights (what it counts: :mod:`.evaluation`).
+#: rolls of income counted as already earned (about the time a build takes to save for)
+INCOME_ROLLS: Final = 12.0
+#: point value of one resource: a Town costs 4 for 1 point, an upgrade 4 for +1
+RESOURCE_VALUE: Final = 0.25
+#: a resource beyond the 4 of a kind any single build needs is worth less
+SURPLUS_VALUE: Final = 0.1
+TERRITORY_VALUE: Final = 0.35
+READINESS_VALUE: Final = 0.75
+SEVEN_CHANCE: Final = 1 / 6
+
+
+# --- move tables ------------------------------------------------------------------------------
+_ANNOUNCES: Final[tuple[Move, ...]] = tuple(Announce(ability) for ability in range(4))
+#: each point's builds by kind, made on first use (points are few, even as Expand grows the grid)
+_BUILDS: Final[dict[Coord, tuple[Move, ...]]] = {}
+#: bank trades by (the given amounts in base 5) * 5 + what is bought, made on first use
+_BANK_TRADES: Final[dict[int, Move]] = {}
+
+
+def builds_at(point: Coord) -> tuple[Move, ...]:
+    """The six builds (Town .. Capital, by kind) at ``point``, one object each per process."""
+    made = _BUILDS.get(point)
+    if made is None:
+        made = _BUILDS[point] = tuple(Build(kind, point) for kind in range(6))
+    return made
+
+
+def bank_trade(give: Amounts, target: int) -> Move:
+    """The bank trade giving ``give`` (each count at most 4) for ``target`` (a suit or BUY_TERRITORY)."""
+    key = (((give[0] * 5 + give[1]) * 5 + give[2]) * 5 + give[3]) * 5 + target
+    move = _BANK_TRADES.get(key)
+    if move is None:
+        move = _BANK_TRADES[key] = BankTrade(give, target)
+    return move
+
+
+# --- counting ---------------------------------------------------------------------------------
+def covers(hold: list[int], h: int, s: int, c: int, d: int) -> bool:
+    """Whether ``hold`` has at least h, s, c, d of the four suits."""
+    return hold[0] >= h and hold[1] >= s and hold[2] >= c and hold[3] >= d
+
+
+def points(supply: list[int]) -> int:
+    """A seat's points: what its buildings on the board are worth (R9.1)."""
+    total = 0
+    for kind in range(6):
+        total += (_START_SUPPLY[kind] - supply[kind]) * _KIND_POINTS[kind]
+    return total
+
+
+def target_reached(supply: list[list[int]], active: int, target: int) -> int:
+    """The seat with ``target`` points or more, the actor checked first (R9.1); -1 for none."""
+    if points(supply[active]) >= target:
+        return active
+    if points(supply[1 - active]) >= target:
+        return 1 - active
+    return -1
+
+
+def multisets(size: int, l0: int, l1: int, l2: int, l3: int) -> list[Amounts]:
+    """Every 4-tuple of counts summing to ``size`` with counts at most l0..l3, more H first, then
+    more S, then more C. Cost: at most C(size + 3, 3) tuples (165 for size 8)."""
+    found: list[Amounts] = []
+    if size < 0 or size > l0 + l1 + l2 + l3:
+        return found
+    for h in range(min(l0, size), -1, -1):
+        rest_h = size - h
+        for s in range(min(l1, rest_h), -1, -1):
+            rest_s = rest_h - s
+            for c in range(min(l2, rest_s), -1, -1):
+                d = rest_s - c
+                if d <= l3:
+                    found.append((h, s, c, d))
+    return found
+
+
+# --- geometry (R2) ----------------------------------------------------------------------------
+def touches_grid(x: int, y: int, grid: Grid) -> bool:
+    """Whether (x, y) is an intersection: a grid card has it as a corner (R2.2)."""
+    return (x - 1, y - 1) in grid or (x, y - 1) in grid or (x - 1, y) in grid or (x, y) in grid
+
+
+def is_town_site(x: int, y: int, grid: Grid, buildings: Buildings, distance_rule: bool) -> bool:
+    """Whether a Town may go on (x, y) (R6.1), cost and supply aside: an empty intersection and,
+    with the distance rule, no building at the other end of a card side from it."""
+    up_left = (x - 1, y - 1) in grid
+    up_right = (x, y - 1) in grid
+    down_left = (x - 1, y) in grid
+    down_right = (x, y) in grid
+    if not (up_left or up_right or down_left or down_right) or (x, y) in buildings:
+        return False
+    if distance_rule:
+        if (up_right or down_right) and (x + 1, y) in buildings:
+            return False
+        if (up_left or down_left) and (x - 1, y) in buildings:
+            return False
+        if (down_left or down_right) and (x, y + 1) in buildings:
+            return False
+        if (up_left or up_right) and (x, y - 1) in buildings:
+            return False
+    return True
+
+
+def town_builds(intersections: list[Coord], grid: Grid, buildings: Buildings, distance_rule: bool) -> list[Move]:
+    """A Town on every site among ``intersections``, in their order (R6.1)."""
+    return [
+        builds_at(point)[TOWN]
+        for point in intersections
+        if is_town_site(point[0], point[1], grid, buildings, distance_rule)
+    ]
+
+
+def shares_card(ax: int, ay: int, bx: int, by: int, grid: Grid) -> bool:
+    """Whether some grid card has both (ax, ay) and (bx, by) as corners (R2.3)."""
+    dx = bx - ax
+    dy = by - ay
+    if (dx == 0 and dy == 0) or dx > 1 or dx < -1 or dy > 1 or dy < -1:
+        return False
+    x = min(ax, bx)
+    y = min(ay, by)
+    if dx and dy:
+        return (x, y) in grid
+    if dy == 0:
+        return (x, ay - 1) in grid or (x, ay) in grid
+    return (ax - 1, y) in grid or (ax, y) in grid
+
+
+def _row_major(cell: Coord) -> Coord:
+    return (cell[1], cell[0])
+
+
+def _within(grid: Grid, max_extent: Coord | None) -> tuple[int, int, int, int, int, int]:
+    """The grid's bounding box and the allowed size (width 0 when unbounded)."""
+    if max_extent is None:
+        return 0, 0, 0, 0, 0, 0
+    first = True
+    lo_c = hi_c = lo_r = hi_r = 0
+    for c, r in grid:
+        if first:
+            lo_c = hi_c = c
+            lo_r = hi_r = r
+            first = False
+        else:
+            lo_c = min(lo_c, c)
+            hi_c = max(hi_c, c)
+            lo_r = min(lo_r, r)
+            hi_r = max(hi_r, r)
+    return lo_c, hi_c, lo_r, hi_r, max_extent[0], max_extent[1]
+
+
+def expansion_cells(grid: Grid, max_extent: Coord | None) -> list[Coord]:
+    """Empty cells sharing a side with a grid card (R7.5), sorted by (r, c); with
+    ``max_extent = (width, height)`` only those that keep the grid's bounding box within it."""
+    lo_c, hi_c, lo_r, hi_r, width, height = _within(grid, max_extent)
+    found: set[Coord] = set()
+    for c, r in grid:
+        for cell in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+            if cell in grid:
+                continue
+            if width and (
+                max(hi_c, cell[0]) - min(lo_c, cell[0]) + 1 > width
+                or max(hi_r, cell[1]) - min(lo_r, cell[1]) + 1 > height
+            ):
+                continue
+            found.add(cell)
+    return sorted(found, key=_row_major)
+
+
+def can_expand(grid: Grid, max_extent: Coord | None) -> bool:
+    """Whether :func:`expansion_cells` holds any cell, without listing them."""
+    lo_c, hi_c, lo_r, hi_r, width, height = _within(grid, max_extent)
+    for c, r in grid:
+        for cell in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+            if cell in grid:
+                continue
+            if width and (
+                max(hi_c, cell[0]) - min(lo_c, cell[0]) + 1 > width
+                or max(hi_r, cell[1]) - min(lo_r, cell[1]) + 1 > height
+            ):
+                continue
+            return True
+    return False
+
+
+# --- the MAIN decision (R6, R7, R8.1) ---------------------------------------------------------
+def build_moves(
+    seat: int, hold: list[int], supply: list[int], buildings: Buildings, grid: Grid,
+    intersections: list[Coord], distance_rule: bool,
+) -> list[Move]:
+    """Towns on every site, then upgrades and Capitals on the seat's buildings by point (R6)."""
+    moves: list[Move] = []
+    if supply[TOWN] and covers(hold, 1, 1, 1, 1):
+        moves = town_builds(intersections, grid, buildings, distance_rule)
+    upgrades: list[int] = []
+    for kind in range(FORT, PALACE + 1):
+        if supply[kind] and hold[_UPGRADE_SUIT[kind]] >= 4:
+            upgrades.append(kind)
+    capital_ok = supply[CAPITAL] > 0 and covers(hold, 2, 2, 2, 2)
+    if upgrades or capital_ok:
+        for point in sorted(buildings):
+            owner, kind = buildings[point]
+            if owner != seat:
+                continue
+            if kind == TOWN:
+                made = builds_at(point)
+                for upgrade in upgrades:
+                    moves.append(made[upgrade])
+            elif kind != CAPITAL and capital_ok:
+                moves.append(builds_at(point)[CAPITAL])
+    return moves
+
+
+def bank_trade_moves(hold: list[int], bank: list[int], mixed: bool, pile: bool) -> list[Move]:
+    """The 4:1 trades (R8.1): by what is given, then a resource the bank holds, then a card
+    from the pile when ``pile`` (a draw is possible)."""
+    moves: list[Move] = []
+    if hold[0] + hold[1] + hold[2] + hold[3] < 4:
+        return moves
+    gives: list[Amounts]
+    if mixed:
+        gives = multisets(4, hold[0], hold[1], hold[2], hold[3])
+    else:
+        gives = []
+        for suit in range(4):
+            if hold[suit] >= 4:
+                gives.append((4 if suit == 0 else 0, 4 if suit == 1 else 0, 4 if suit == 2 else 0, 4 if suit == 3 else 0))
+    for give in gives:
+        for target in range(4):
+            if not give[target] and bank[target]:
+                moves.append(bank_trade(give, target))
+        if pile:
+            moves.append(bank_trade(give, BUY_TERRITORY))
+    return moves
+
+
+def can_propose(mine: list[int], theirs: list[int]) -> bool:
+    """Whether resources alone make a proposal: each side something its giver holds, and not
+    only the one same kind on both (R8.2)."""
+    given = 0
+    wanted = 0
+    given_count = 0
+    for suit in range(4):
+        if mine[suit]:
+            given |= 1 << suit
+            given_count += 1
+        if theirs[suit]:
+            wanted |= 1 << suit
+    return bool(given and wanted) and not (given_count == 1 and given == wanted)
+
+
+def eligible_buildings(seat: int, ability: int, buildings: Buildings) -> int:
+    """How many of ``seat``'s buildings grant ``ability`` (its tier-2 kind or the Capital)."""
+    kind = _ABILITY_KIND[ability]
+    count = 0
+    for owner, k in buildings.values():
+        if owner == seat and (k == kind or k == CAPITAL):
+            count += 1
+    return count
+
+
+def convert_targets(seat: int, buildings: Buildings, grid: Grid, supply: list[int]) -> list[tuple[Coord, int]]:
+    """(point, replacement kind) pairs a won Convert may choose (R7.4), sorted: an opponent
+    building sharing a card with the seat's Temple or Capital, and a piece of the seat's supply of
+    the same kind or a lower tier."""
+    sources: list[Coord] = []
+    for point, (owner, kind) in buildings.items():
+        if owner == seat and (kind == TEMPLE or kind == CAPITAL):
+            sources.append(point)
+    found: list[tuple[Coord, int]] = []
+    for point, (owner, kind) in buildings.items():
+        if owner == seat:
+            continue
+        near = False
+        for source in sources:
+            if shares_card(point[0], point[1], source[0], source[1], grid):
+                near = True
+                break
+        if not near:
+            continue
+        for replacement in range(6):
+            if supply[replacement] and (replacement == kind or _KIND_TIER[replacement] < _KIND_TIER[kind]):
+                found.append((point, replacement))
+    found.sort()
+    return found
+
+
+def may_announce(
+    ability: int, seat: int, hold: list[int], hand_size: int, used: int, limit: int,
+    buildings: Buildings, grid: Grid, supply: list[int], max_extent: Coord | None,
+) -> bool:
+    """Whether the active ``seat`` may announce ``ability`` now (R7.1 - R7.5); the reasons are
+    :func:`.abilities.announce_reason`'s."""
+    owned = eligible_buildings(seat, ability, buildings)
+    if owned == 0:
+        return False
+    if (limit == PER_ABILITY and used >= 1) or (limit == PER_BUILDING and used >= owned):
+        return False
+    if ability == SWAP or ability == EXPAND:
+        if hand_size == 0:
+            return False
+        if limit == UNLIMITED and hold[0] + hold[1] + hold[2] + hold[3] == 0:
+            return False
+        return ability == SWAP or can_expand(grid, max_extent)
+    if not covers(hold, 1, 1, 1, 1):
+        return False
+    if ability == RAID:
+        for owner, kind in buildings.values():
+            if owner != seat and kind == TOWN:
+                return True
+        return False
+    return len(convert_targets(seat, buildings, grid, supply)) > 0
+
+
+def main_moves(
+    seat: int, res: list[list[int]], supply: list[int], bank: list[int], buildings: Buildings, grid: Grid,
+    intersections: list[Coord], hand_size: int, used: tuple[int, ...], may_propose: bool, pile: bool,
+    distance_rule: bool, mixed_bank_trade: bool, limit: int, max_extent: Coord | None,
+) -> list[Move]:
+    """The active player's MAIN decision (R4.1): builds, bank trades, the announcement of a
+    proposal when ``may_propose``, the abilities, and the end of the turn, in that order."""
+    hold = res[seat]
+    moves = build_moves(seat, hold, supply, buildings, grid, intersections, distance_rule)
+    moves.extend(bank_trade_moves(hold, bank, mixed_bank_trade, pile))
+    if may_propose:
+        moves.append(PROPOSE_TRADE)
+    for ability in range(4):
+        if may_announce(ability, seat, hold, hand_size, used[ability], limit, buildings, grid, supply, max_extent):
+            moves.append(_ANNOUNCES[ability])
+    moves.append(END_TURN)
+    return moves
+
+
+def discard_moves(label: int, owed: int, hand: list[int], hold: list[int]) -> list[Move]:
+    """Every distinct discard of ``owed`` cards (R5.2): ``hand`` cards (empty when only resources
+    count) with a resource multiset, fewer hand cards first. Cost: can be large for big hands."""
+    moves: list[Move] = []
+    for count in range(min(owed, len(hand)) + 1):
+        resource_part = multisets(owed - count, hold[0], hold[1], hold[2], hold[3])
+        if not resource_part:
+            continue
+        for cards in combinations(hand, count):
+            for amounts in resource_part:
+                moves.append(Discard(label, amounts, cards))
+    return moves
+
+
+# --- production (R4) --------------------------------------------------------------------------
+def production_claims(
+    grid: Grid, buildings: Buildings, active: int, total: int,
+    production_all: bool, capital_per_match: bool, capital_per_suit: bool,
+) -> tuple[list[list[int]], list[int], list[int]]:
+    """What each seat is owed for a roll of ``total`` before the bank is consulted: fixed claims
+    per seat per suit, wildcards per seat, territory cards per seat. Cost: O(buildings)."""
+    claims = [[0, 0, 0, 0], [0, 0, 0, 0]]
+    wild = [0, 0]
+    cards = [0, 0]
+    for point, (owner, kind) in buildings.items():
+        if not production_all and owner != active:
+            continue
+        x, y = point
+        touching: list[int] = []
+        for cell in ((x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)):
+            card = grid.get(cell, -1)
+            if card >= 0:
+                touching.append(card)
+        matches = 0
+        for card in touching:
+            if _CARD_NUMBER[card] == total:
+                matches += 1
+        if not matches:
+            continue
+        claim = claims[owner]
+        if kind == CAPITAL:
+            triggers = matches if capital_per_match else 1
+            if capital_per_suit:
+                suits: set[int] = set()
+                for card in touching:
+                    suits.add(_CARD_SUIT[card])
+                for suit in suits:
+                    claim[suit] += triggers
+            else:
+                for card in touching:
+                    claim[_CARD_SUIT[card]] += triggers
+            cards[owner] += triggers
+        elif kind == TEMPLE:
+            wild[owner] += matches
+        else:
+            amount = 2 if kind == PALACE else 1
+            for card in touching:
+                if _CARD_NUMBER[card] == total:
+                    claim[_CARD_SUIT[card]] += amount
+    return claims, wild, cards
+
+
+def pay_production(
+    claims: list[list[int]], res: list[list[int]], bank: list[int], roller: int, roller_first: bool
+) -> None:
+    """Pay the fixed claims from the bank under the shortage rule (R4.5)."""
+    other = 1 - roller
+    for suit in range(4):
+        mine = claims[roller][suit]
+        theirs = claims[other][suit]
+        if mine + theirs == 0:
+            continue
+        left = bank[suit]
+        if mine + theirs <= left:
+            paid_mine, paid_theirs = mine, theirs
+        elif roller_first:
+            paid_mine = min(mine, left)
+            paid_theirs = min(theirs, left - paid_mine)
+        elif mine == 0 or theirs == 0:
+            # only one claimant: they get what is left (R4.5)
+            paid_mine, paid_theirs = min(mine, left), min(theirs, left)
+        else:
+            paid_mine = paid_theirs = 0  # both claim a short suit: nobody gets it (R4.5)
+        res[roller][suit] += paid_mine
+        res[other][suit] += paid_theirs
+        bank[suit] = left - paid_mine - paid_theirs
+
+
+# --- evaluation ---------------------------------------------------------------------------------
+def expected_income(seat: int, buildings: Buildings, grid: Grid, capital_per_suit: bool) -> list[float]:
+    """Expected resources per roll by suit for ``seat`` (wildcards spread evenly), ignoring
+    shortage. Cost: O(buildings)."""
+    income = [0.0, 0.0, 0.0, 0.0]
+    for point, (owner, kind) in buildings.items():
+        if owner != seat:
+            continue
+        x, y = point
+        touching: list[int] = []
+        for cell in ((x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)):
+            card = grid.get(cell, -1)
+            if card >= 0:
+                touching.append(card)
+        if kind == CAPITAL:
+            numbers: set[int] = set()
+            for card in touching:
+                numbers.add(_CARD_NUMBER[card])
+            chance = 0.0
+            for number in numbers:  # a set's order, as the prose's sum over the set
+                chance += NUMBER_CHANCE[number]
+            if capital_per_suit:
+                suits: set[int] = set()
+                for card in touching:
+                    suits.add(_CARD_SUIT[card])
+                for suit in suits:
+                    income[suit] += chance
+            else:
+                for card in set(touching):
+                    income[_CARD_SUIT[card]] += chance
+            continue
+        for card in touching:
+            chance = NUMBER_CHANCE[_CARD_NUMBER[card]]
+            if kind == TEMPLE:
+                for suit in range(4):
+                    income[suit] += chance / 4
+            else:
+                income[_CARD_SUIT[card]] += chance * (2 if kind == PALACE else 1)
+    return income
+
+
+def readiness(seat: int, hold: list[int], supply: list[int], buildings: Buildings) -> float:
+    """How much of the cheapest-to-finish build ``hold`` already covers, 0..1."""
+    best = 0.0
+    if supply[TOWN]:
+        best = ((hold[0] > 0) + (hold[1] > 0) + (hold[2] > 0) + (hold[3] > 0)) / 4
+    has_town = False
+    has_tier_two = False
+    for owner, kind in buildings.values():
+        if owner == seat:
+            if kind == TOWN:
+                has_town = True
+            elif kind != CAPITAL:
+                has_tier_two = True
+    if has_town:
+        for kind in range(FORT, PALACE + 1):
+            if supply[kind]:
+                best = max(best, min(hold[_UPGRADE_SUIT[kind]], 4) / 4)
+    if supply[CAPITAL] and has_tier_two:
+        best = max(best, (min(hold[0], 2) + min(hold[1], 2) + min(hold[2], 2) + min(hold[3], 2)) / 8)
+    return best
+
+
+def strength(
+    seat: int, hold: list[int], territories: int, supply: list[int], buildings: Buildings, grid: Grid,
+    limit_counts_territories: bool, hand_limit: int, capital_per_suit: bool,
+) -> float:
+    """Points-equivalent strength of ``seat`` holding ``hold`` and ``territories`` cards."""
+    in_hand = 0.0
+    for count in hold:
+        in_hand += min(count, 4) * RESOURCE_VALUE + max(0, count - 4) * SURPLUS_VALUE
+    income_sum = 0.0
+    for value in expected_income(seat, buildings, grid, capital_per_suit):
+        income_sum += value
+    income = income_sum * INCOME_ROLLS * RESOURCE_VALUE
+    hand_size = hold[0] + hold[1] + hold[2] + hold[3] + (territories if limit_counts_territories else 0)
+    over = max(0, hand_size - hand_limit)
+    seven_risk = SEVEN_CHANCE * (over / 2 + 1) * RESOURCE_VALUE if over else 0.0
+    return (
+        points(supply)
+        + income
+        + in_hand
+        + TERRITORY_VALUE * territories
+        + READINESS_VALUE * readiness(seat, hold, supply, buildings)
+        - seven_risk
+    )
+
+
+def estimate(
+    holds: list[list[int]], territories: list[int], supply: list[list[int]], buildings: Buildings, grid: Grid,
+    limit_counts_territories: bool, hand_limit: int, capital_per_suit: bool, target: int,
+) -> list[float]:
+    """Estimated returns of the two seats with these holdings: a logistic of their strengths'
+    difference, sharper as the leader nears the target."""
+    mine = strength(
+        0, holds[0], territories[0], supply[0], buildings, grid, limit_counts_territories, hand_limit, capital_per_suit
+    )
+    theirs = strength(
+        1, holds[1], territories[1], supply[1], buildings, grid, limit_counts_territories, hand_limit, capital_per_suit
+    )
+    sharpness = 0.5 + max(points(supply[0]), points(supply[1])) / target
+    x = (mine - theirs) * sharpness / 3.0
+    if x > 30:
+        return [1.0, 0.0]
+    if x < -30:
+        return [0.0, 1.0]
+    p = 1.0 / (1.0 + math.exp(-x))
+    return [p, 1.0 - p]
