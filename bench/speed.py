@@ -3,6 +3,7 @@
     python bench/speed.py                          # every game, 2 s per measurement
     python bench/speed.py --games towers --seconds 5
     python bench/speed.py --games towers --mcts "mcts:rollout_depth=0"
+    python bench/speed.py --games towers --compare-pure      # compiled kernels against BOARDLAB_PURE=1
 
 Per game (default player count and options) it prints:
 
@@ -19,21 +20,30 @@ Each measurement runs for about ``--seconds`` (at least one unit of work), so
 slow games (Honor runs physics) cost time, not correctness. Figures are from a
 shared, noisy machine: compare ratios taken in one run, and use one core.
 A game whose import or load fails (a missing extra) is reported and skipped.
+
+``--compare-pure`` measures each game ``--rounds`` times in subprocesses, alternately as
+installed (the compiled kernels) and with ``BOARDLAB_PURE=1``, and prints the median of each
+figure on both sides and their ratio (docs/speed.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import os
 import pkgutil
 import random
+import statistics
+import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Sequence, TextIO
 
 import boardlab
 import boardlab.games
+from boardlab import compiled
 from boardlab.agents import Agent, make_agent
 from boardlab.agents.search import pick_random
 from boardlab.core import CHANCE, Game, OptionError, State
@@ -244,15 +254,95 @@ def registered_game_ids(skipped: list[tuple[str, str]]) -> list[str]:
         return boardlab.game_ids()
 
 
+#: the figures --compare-pure sets side by side: (GameSpeed field, label)
+COMPARED = (
+    ("random_plies_per_second", "random plies/s"),
+    ("legal_generations_per_second", "legal gens/s"),
+    ("mcts_iterations_per_second", "it/s start"),
+    ("mid_game_mcts_iterations_per_second", "it/s mid-game"),
+)
+
+
+def measure_in_subprocess(game_id: str, pure: bool, args: argparse.Namespace) -> tuple[GameSpeed | None, str]:
+    """One game measured by this script in a fresh interpreter: (its figures or None, the
+    subprocess's kernel summary or its error)."""
+    environment = {key: value for key, value in os.environ.items() if key != compiled.PURE_VARIABLE}
+    if pure:
+        environment[compiled.PURE_VARIABLE] = "1"
+    command = [
+        sys.executable, __file__, "--games", game_id, "--seconds", str(args.seconds), "--mcts", args.mcts,
+        "--seed", str(args.seed), "--json",
+    ]
+    done = subprocess.run(command, env=environment, capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit status {done.returncode}"
+    answer = json.loads(done.stdout)
+    if not answer["rows"]:
+        return None, "; ".join(f"{game}: {reason}" for game, reason in answer["skipped"])
+    return GameSpeed(**answer["rows"][0]), answer["kernels"]
+
+
+def compare_pure(game_ids: Sequence[str], args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Each game measured compiled and pure, alternately, ``args.rounds`` times; the medians
+    and their ratio per figure."""
+    out = sys.stdout if out is None else out
+    print(f"compiled side: {compiled.summary()}; {args.rounds} rounds of {args.seconds} s per figure", file=out, flush=True)
+    lines = [("game", "figure", "compiled", "pure", "ratio")]
+    for game_id in game_ids:
+        samples: dict[bool, list[GameSpeed]] = {False: [], True: []}
+        failure = ""
+        for round_number in range(args.rounds * 2):
+            # alternate the sides (compiled, pure, pure, compiled, ...), so a change of the
+            # machine's load hits both alike
+            pure = round_number % 4 in (1, 2)
+            speed, note = measure_in_subprocess(game_id, pure, args)
+            if speed is None:
+                failure = note
+                break
+            if pure and compiled.PURE_VARIABLE not in note and "no kernels" not in note:
+                failure = f"the pure side ran {note}"
+                break
+            samples[pure].append(speed)
+        if failure:
+            print(f"{game_id}: skipped ({failure})", file=out)
+            continue
+        for name, label in COMPARED:
+            fast = _median([getattr(speed, name) for speed in samples[False]])
+            slow = _median([getattr(speed, name) for speed in samples[True]])
+            ratio = "-" if fast is None or not slow else f"{fast / slow:.2f}x"
+            lines.append((game_id, label, _figure(fast), _figure(slow), ratio))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    for number, line in enumerate(lines):
+        cells = [line[0].ljust(widths[0]), line[1].ljust(widths[1])]
+        cells += [cell.rjust(width) for cell, width in zip(line[2:], widths[2:])]
+        print("  ".join(cells), file=out)
+        if number == 0:
+            print("  ".join("-" * width for width in widths), file=out)
+    return 0
+
+
+def _median(values: Sequence[float | None]) -> float | None:
+    present = [value for value in values if value is not None]
+    return statistics.median(present) if present else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default="", help="comma-separated game ids (default: every registered game)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     parser.add_argument("--mcts", default="mcts", help="agent spec searched for MCTS iterations/s (default mcts)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random games and the search")
+    parser.add_argument(
+        "--compare-pure", action="store_true",
+        help="measure compiled and with BOARDLAB_PURE=1 (subprocesses, alternating); medians and ratios",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="with --compare-pure: measurements per side (default 3)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON (what --compare-pure reads)")
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be > 0")
+    if args.rounds < 1:
+        parser.error("--rounds must be >= 1")
     try:
         timed_search_agent(args.mcts, args.seconds)
     except OptionError as exc:
@@ -260,6 +350,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows: list[GameSpeed] = []
     skipped: list[tuple[str, str]] = []
     game_ids = [g.strip() for g in args.games.split(",") if g.strip()] or registered_game_ids(skipped)
+    if args.compare_pure:
+        for game_id, reason in skipped:
+            print(f"{game_id}: skipped ({reason})")
+        return compare_pure(game_ids, args)
     for game_id in game_ids:
         try:
             game = boardlab.load(game_id)
@@ -278,6 +372,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not rows and not skipped:
         print("no registered games", file=sys.stderr)
         return 1
+    if args.json:
+        json.dump({"rows": [asdict(row) for row in rows], "skipped": skipped, "kernels": compiled.summary()}, sys.stdout)
+        return 0
+    print(f"kernels: {compiled.summary()}")
     print_table(rows, skipped, search_spec=args.mcts)
     return 0
 
