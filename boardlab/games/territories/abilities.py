@@ -175,15 +175,11 @@ def resolution_moves(state: "TerritoriesState") -> list[Move]:
     seat = state.active
     phase = state.phase
     if phase == ABILITY_PAY:
-        hold = state.res[seat]
-        return [Pay(amounts) for amounts in kernel.multisets(state.die, hold[0], hold[1], hold[2], hold[3])]
+        return kernel.payments(state.die, state.res[seat])
     if phase == ABILITY_PLACE:
-        hand = state.hands[seat]
         if state.ability == SWAP:
-            cells = sorted(state.grid, key=lambda cell: (cell[1], cell[0]))
-            return [SwapCard(cell, card) for cell in cells for card in hand]
-        cells = expansion_cells(state)
-        return [PlaceCard(cell, card) for cell in cells for card in hand]
+            return kernel.cell_card_moves(kernel.grid_cells(state.grid), state.hands[seat], True)
+        return kernel.cell_card_moves(expansion_cells(state), state.hands[seat], False)
     if phase == RAID_TARGET:
         return [
             Destroy(point) for point, (owner, kind) in sorted(state.buildings.items())

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from itertools import combinations
-from typing import Final
+from typing import Callable, Final
 
 from boardlab.core import Move
 
@@ -38,7 +38,18 @@ from .cards import (
     TOWN,
     UPGRADE_COST,
 )
-from .moves import BUY_TERRITORY, END_TURN, PROPOSE_TRADE, Announce, BankTrade, Build, Discard
+from .moves import (
+    BUY_TERRITORY,
+    END_TURN,
+    PROPOSE_TRADE,
+    Announce,
+    BankTrade,
+    Build,
+    Discard,
+    Pay,
+    PlaceCard,
+    SwapCard,
+)
 
 #: a cell (column, row) or an intersection (x, y), as :mod:`.geometry` names them
 Coord = tuple[int, int]
@@ -87,6 +98,14 @@ _ANNOUNCES: Final[tuple[Move, ...]] = tuple(Announce(ability) for ability in ran
 _BUILDS: Final[dict[Coord, tuple[Move, ...]]] = {}
 #: bank trades by (the given amounts in base 5) * 5 + what is bought, made on first use
 _BANK_TRADES: Final[dict[int, Move]] = {}
+#: Swap's and Expand's placements by cell, then by card, made on first use
+_SWAPS: Final[dict[Coord, list[Move | None]]] = {}
+_PLACES: Final[dict[Coord, list[Move | None]]] = {}
+#: the payments after an ability's d6 (at most 6 of a suit) by the amounts in base 7, made on first use
+_PAYS: Final[dict[int, Move]] = {}
+#: discards by (label, amounts, cards), made on first use; started again when this many are kept
+_DISCARDS: Final[dict[tuple[int, Amounts, tuple[int, ...]], Move]] = {}
+DISCARDS_KEPT: Final = 100_000
 
 
 def builds_at(point: Coord) -> tuple[Move, ...]:
@@ -103,6 +122,46 @@ def bank_trade(give: Amounts, target: int) -> Move:
     move = _BANK_TRADES.get(key)
     if move is None:
         move = _BANK_TRADES[key] = BankTrade(give, target)
+    return move
+
+
+def cell_card_moves(cells: list[Coord], hand: list[int], swap: bool) -> list[Move]:
+    """Each of ``cells`` with each ``hand`` card: Swap's exchanges (R7.2) when ``swap``, else
+    Expand's placements (R7.5)."""
+    table = _SWAPS if swap else _PLACES
+    moves: list[Move] = []
+    for cell in cells:
+        made = table.get(cell)
+        if made is None:
+            made = table[cell] = [None] * len(_CARD_SUIT)
+        for card in hand:
+            move = made[card]
+            if move is None:
+                move = made[card] = SwapCard(cell, card) if swap else PlaceCard(cell, card)
+            moves.append(move)
+    return moves
+
+
+def payments(die: int, hold: list[int]) -> list[Move]:
+    """Every payment of ``die`` resources from ``hold`` after a Swap's or an Expand's d6 (R7.2, R7.5)."""
+    moves: list[Move] = []
+    for amounts in multisets(die, hold[0], hold[1], hold[2], hold[3]):
+        key = ((amounts[0] * 7 + amounts[1]) * 7 + amounts[2]) * 7 + amounts[3]
+        move = _PAYS.get(key)
+        if move is None:
+            move = _PAYS[key] = Pay(amounts)
+        moves.append(move)
+    return moves
+
+
+def discard(label: int, amounts: Amounts, cards: tuple[int, ...]) -> Move:
+    """The discard of ``amounts`` and ``cards`` by the player labelled ``label`` (R5.2)."""
+    key = (label, amounts, cards)
+    move = _DISCARDS.get(key)
+    if move is None:
+        if len(_DISCARDS) >= DISCARDS_KEPT:
+            _DISCARDS.clear()
+        move = _DISCARDS[key] = Discard(label, amounts, cards)
     return move
 
 
@@ -174,12 +233,15 @@ def is_town_site(x: int, y: int, grid: Grid, buildings: Buildings, distance_rule
 
 
 def town_builds(intersections: list[Coord], grid: Grid, buildings: Buildings, distance_rule: bool) -> list[Move]:
-    """A Town on every site among ``intersections``, in their order (R6.1)."""
-    return [
-        builds_at(point)[TOWN]
-        for point in intersections
-        if is_town_site(point[0], point[1], grid, buildings, distance_rule)
-    ]
+    """A Town on every site among ``intersections`` (every corner of a grid card), in their order (R6.1)."""
+    moves: list[Move] = []
+    for point in intersections:
+        if point in buildings:
+            continue
+        if distance_rule and not is_town_site(point[0], point[1], grid, buildings, True):
+            continue
+        moves.append(builds_at(point)[TOWN])
+    return moves
 
 
 def shares_card(ax: int, ay: int, bx: int, by: int, grid: Grid) -> bool:
@@ -218,6 +280,11 @@ def _within(grid: Grid, max_extent: Coord | None) -> tuple[int, int, int, int, i
             lo_r = min(lo_r, r)
             hi_r = max(hi_r, r)
     return lo_c, hi_c, lo_r, hi_r, max_extent[0], max_extent[1]
+
+
+def grid_cells(grid: Grid) -> list[Coord]:
+    """The grid's cells by row, then column."""
+    return sorted(grid, key=_row_major)
 
 
 def expansion_cells(grid: Grid, max_extent: Coord | None) -> list[Coord]:
@@ -412,8 +479,75 @@ def discard_moves(label: int, owed: int, hand: list[int], hold: list[int]) -> li
             continue
         for cards in combinations(hand, count):
             for amounts in resource_part:
-                moves.append(Discard(label, amounts, cards))
+                moves.append(discard(label, amounts, cards))
     return moves
+
+
+# --- player proposals (R8.2 - R8.4) ---------------------------------------------------------
+#: one side of a proposal: (mask of the resource kinds on it, resources, territory cards, a key
+#: unique among sides: the resources in base 14, then the card + 1 or 0 in base 41)
+Side = tuple[int, Amounts, tuple[int, ...], int]
+#: the sides of holdings met so far; started again when this many are kept
+_SIDES: Final[dict[tuple[Amounts, tuple[int, ...]], list[Side]]] = {}
+SIDES_KEPT: Final = 4096
+
+
+def proposal_sides(holding: Amounts, cards: tuple[int, ...]) -> list[Side]:
+    """Every non-empty side drawn from ``holding`` and at most one of ``cards``: fewer resources
+    first (of one size, more H first, then more S, then more C), each resource part alone
+    and then with each card. Each side comes with its resource mask and its key."""
+    key = (holding, cards)
+    sides = _SIDES.get(key)
+    if sides is not None:
+        return sides
+    card_parts: list[tuple[int, ...]] = [()]
+    for card in cards:
+        card_parts.append((card,))
+    sides = []
+    h0, h1, h2, h3 = holding
+    for size in range(h0 + h1 + h2 + h3 + 1):
+        for amounts in multisets(size, h0, h1, h2, h3):
+            h, s, c, d = amounts
+            mask = (h > 0) | (s > 0) << 1 | (c > 0) << 2 | (d > 0) << 3
+            resource_key = (((h * 14 + s) * 14 + c) * 14 + d) * 41
+            for part in card_parts:
+                if mask or part:
+                    sides.append((mask, amounts, part, resource_key + (part[0] + 1 if part else 0)))
+    if len(_SIDES) >= SIDES_KEPT:
+        _SIDES.clear()
+    _SIDES[key] = sides
+    return sides
+
+
+def proposals(
+    by_give: dict[int, dict[int, Move]], make: Callable[[Amounts, tuple[int, ...], Amounts, tuple[int, ...]], Move],
+    mine: Amounts, theirs: Amounts, own_cards: tuple[int, ...], their_cards: tuple[int, ...],
+) -> tuple[list[Move], int]:
+    """Every proposal giving from ``mine`` (+ one of ``own_cards``) for ``theirs`` (+ one of
+    ``their_cards``), both sides non-empty and no resource kind on both (R8.2, R8.4), by the
+    given side, then the wanted side; and how many were new. Proposals already in ``by_give``
+    (by the keys of their given and wanted sides) are reused, new ones made by ``make`` and kept."""
+    wanted_by_mask: dict[int, list[Side]] = {}
+    found: list[Move] = []
+    new = 0
+    for mask, give, give_cards, give_key in proposal_sides(mine, own_cards):
+        wanted = wanted_by_mask.get(mask)
+        if wanted is None:
+            askable = (
+                0 if mask & 1 else theirs[0], 0 if mask & 2 else theirs[1],
+                0 if mask & 4 else theirs[2], 0 if mask & 8 else theirs[3],
+            )
+            wanted = wanted_by_mask[mask] = proposal_sides(askable, their_cards)
+        made = by_give.get(give_key)
+        if made is None:
+            made = by_give[give_key] = {}
+        for _, get, get_cards, get_key in wanted:
+            proposal = made.get(get_key)
+            if proposal is None:
+                proposal = made[get_key] = make(give, give_cards, get, get_cards)
+                new += 1
+            found.append(proposal)
+    return found, new
 
 
 # --- production (R4) --------------------------------------------------------------------------

@@ -91,6 +91,8 @@ _ROLL_OUTCOMES = [(move, 1 / 36) for move in ROLLS]
 _DIE_OUTCOMES = [(move, 1 / 6) for move in DICE]
 _DUEL_OUTCOMES = [(move, 1 / 36) for move in DUELS]
 _FIRST_OUTCOMES = [(FirstPlayer(0), 0.5), (FirstPlayer(1), 0.5)]
+_DEALS = tuple(Deal(card) for card in ALL_CARDS)
+_DRAWS = tuple(Draw(card) for card in ALL_CARDS)
 
 
 class TerritoriesState(State):
@@ -230,12 +232,12 @@ class TerritoriesState(State):
             return _FIRST_OUTCOMES
         if phase == DEAL:
             share = 1.0 / len(self.pool)
-            return [(Deal(card), share) for card in sorted(self.pool)]
+            return [(_DEALS[card], share) for card in sorted(self.pool)]
         # a draw owed in MAIN
         if self.pool:
             share = 1.0 / len(self.pool)
-            return [(Draw(card), share) for card in sorted(self.pool)]
-        return [(Draw(self.bottom[0]), 1.0)]
+            return [(_DRAWS[card], share) for card in sorted(self.pool)]
+        return [(_DRAWS[self.bottom[0]], 1.0)]
 
     def _illegal_chance_reason(self, move: Move) -> str | None:
         phase = self.phase

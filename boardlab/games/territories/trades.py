@@ -25,8 +25,7 @@ whose hash is computed once.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from boardlab.core import Move
 
@@ -41,16 +40,10 @@ if TYPE_CHECKING:
 
 #: how many holdings' proposal lists are kept; a search revisits few holdings many times
 PROPOSAL_CACHE_SIZE = 1024
-#: how many holdings' lists of sides are kept
-SIDES_CACHE_SIZE = 4096
 #: proposal objects kept for reuse (about 150 bytes each)
 PROPOSALS_KEPT = 200_000
 #: R8.4 (interpretation): at most this many territory cards on each side of a proposal
 CARDS_PER_SIDE = 1
-
-#: one side of a proposal: (mask of the resource kinds on it, resources, territory cards, a key
-#: unique among sides: the resources in base 14, then the card + 1 or 0 in base 41)
-Side = tuple[int, Resources, tuple[Card, ...], int]
 
 
 # --- bank trade (R8.1) -----------------------------------------------------------
@@ -174,85 +167,31 @@ def proposals_for(
     """Every proposal giving from ``mine`` (+ one of ``own_cards``) for ``theirs`` (+ one of
     ``their_cards``): both sides non-empty, no resource kind on both (R8.2, R8.4).
 
-    Cost: O(proposals) dictionary lookups; the wanted sides are listed once per set of
-    kinds given (at most 16), and each proposal object is made once per process
-    (:class:`_ProposalTable`), as a search meets the same ones in many holdings.
+    Cost: O(proposals) dictionary lookups (:func:`.kernel.proposals`); each proposal object
+    is made once per process, as a search meets the same ones in many holdings. Equal
+    proposals compare equal whichever object they are, so the objects kept may start again
+    at any time: they do once :data:`PROPOSALS_KEPT` of a kind are kept.
     """
-    table = _TABLES[kind]
-    wanted_by_mask: dict[int, tuple[Side, ...]] = {}
-    found: list[Proposal] = []
-    append = found.append
-    for mask, give, give_cards, give_key in _sides(mine, own_cards):
-        wanted = wanted_by_mask.get(mask)
-        if wanted is None:
-            askable = (
-                0 if mask & 1 else theirs[0], 0 if mask & 2 else theirs[1],
-                0 if mask & 4 else theirs[2], 0 if mask & 8 else theirs[3],
-            )
-            wanted = wanted_by_mask[mask] = _sides(askable, their_cards)
-        made = table.giving(give_key)
-        for _, get, get_cards, get_key in wanted:
-            proposal = made.get(get_key)
-            if proposal is None:
-                proposal = table.make(made, get_key, give, give_cards, get, get_cards)
-            append(proposal)
-    return tuple(found)
+    kept = _KEPT[kind]
+    if kept.count >= PROPOSALS_KEPT:
+        kept.by_give.clear()
+        kept.count = 0
+    found, new = kernel.proposals(kept.by_give, kind, mine, theirs, own_cards, their_cards)
+    kept.count += new
+    return cast("tuple[Proposal, ...]", tuple(found))
 
 
-class _ProposalTable:
-    """The proposal objects of one kind made so far, by the keys of their given and wanted sides.
+class _Kept:
+    """The proposal objects of one kind made so far, by the keys of their given and wanted sides."""
 
-    Equal proposals compare equal whichever object they are, so the table may start
-    again at any time: it does when it holds :data:`PROPOSALS_KEPT` proposals.
-    """
+    __slots__ = ("by_give", "count")
 
-    __slots__ = ("kind", "by_give", "count")
-
-    def __init__(self, kind: type[Proposal]) -> None:
-        self.kind = kind
-        self.by_give: dict[int, dict[int, Proposal]] = {}
+    def __init__(self) -> None:
+        self.by_give: dict[int, dict[int, Move]] = {}
         self.count = 0
 
-    def giving(self, give_key: int) -> dict[int, Proposal]:
-        made = self.by_give.get(give_key)
-        if made is None:
-            made = self.by_give[give_key] = {}
-        return made
 
-    def make(
-        self, made: dict[int, Proposal], get_key: int, give: Resources, give_cards: tuple[Card, ...],
-        get: Resources, get_cards: tuple[Card, ...],
-    ) -> Proposal:
-        if self.count >= PROPOSALS_KEPT:
-            self.by_give.clear()
-            self.count = 0
-        proposal = made[get_key] = self.kind(give, give_cards, get, get_cards)
-        self.count += 1
-        return proposal
-
-
-_TABLES: dict[type[Proposal], _ProposalTable] = {kind: _ProposalTable(kind) for kind in (Offer, Counter)}
-
-
-@lru_cache(maxsize=SIDES_CACHE_SIZE)
-def _sides(holding: Resources, cards: tuple[Card, ...]) -> tuple[Side, ...]:
-    """Every non-empty side drawn from ``holding`` and at most one of ``cards``: fewer resources
-    first (of one size, more H first, then more S, then more C), each resource part alone
-    and then with each card. Each side comes with its resource mask and its key."""
-    parts = sorted(
-        product(range(holding[0] + 1), range(holding[1] + 1), range(holding[2] + 1), range(holding[3] + 1)),
-        key=lambda a: (a[0] + a[1] + a[2] + a[3], -a[0], -a[1], -a[2]),
-    )
-    card_parts: list[tuple[Card, ...]] = [()] + [(card,) for card in cards]
-    sides: list[Side] = []
-    for h, s, c, d in parts:
-        mask = (h > 0) | (s > 0) << 1 | (c > 0) << 2 | (d > 0) << 3
-        resource_key = (((h * 14 + s) * 14 + c) * 14 + d) * 41
-        amounts = (h, s, c, d)
-        for part in card_parts:
-            if mask or part:
-                sides.append((mask, amounts, part, resource_key + (part[0] + 1 if part else 0)))
-    return tuple(sides)
+_KEPT: dict[type[Proposal], _Kept] = {kind: _Kept() for kind in (Offer, Counter)}
 
 
 def proposal_count(mine: Resources, theirs: Resources) -> int:
