@@ -123,11 +123,10 @@ def push(stacks: list[Stack], control: list[int], start: int, direction: int, zo
     step = _STEP[direction]
     cur = start
     stack = stacks[cur]
+    before = stack  # what ``cur`` held before the push
     count = len(stack)
     base = 0
     dropped = False
-    touched = [cur]
-    originals = [stack]
     while True:
         nxt = step[cur]
         if nxt < 0:
@@ -142,30 +141,32 @@ def push(stacks: list[Stack], control: list[int], start: int, direction: int, zo
         if target_height <= base:
             dropped = True  # the movers land lower than they stood (rules 5.10)
         cut = base + blocked
-        movers = stack[cut:]
-        stacks[cur] = stack[:cut]
-        stack = target + movers
+        left = stack[:cut]
+        stacks[cur] = left
+        # ``cur`` is final now: the push moves on and never comes back
+        zobrist = restack(control, cur, before, left, zobrist)
+        stack = target + stack[cut:]
         stacks[nxt] = stack
-        touched.append(nxt)
-        originals.append(target)
+        before = target
         cur = nxt
         base = target_height
         count -= blocked
-    for index in range(len(touched)):
-        sq = touched[index]
-        old = originals[index]
-        new = stacks[sq]
-        zobrist ^= stack_key(sq, old) ^ stack_key(sq, new)
-        bit = 1 << sq
-        new_top = new[-1]
-        if old:
-            old_top = old[-1]
-            if old_top != new_top:
-                control[old_top] ^= bit
-                control[new_top] |= bit
-        else:
+    return restack(control, cur, before, stack, zobrist), dropped
+
+
+def restack(control: list[int], sq: int, old: Stack, new: Stack, zobrist: int) -> int:
+    """``sq`` went from ``old`` to ``new`` (not empty): updates its bit in ``control`` and
+    returns the hash ``zobrist`` updated."""
+    bit = 1 << sq
+    new_top = new[-1]
+    if old:
+        old_top = old[-1]
+        if old_top != new_top:
+            control[old_top] ^= bit
             control[new_top] |= bit
-    return zobrist, dropped
+    else:
+        control[new_top] |= bit
+    return zobrist ^ stack_key(sq, old) ^ stack_key(sq, new)
 
 
 def castle_winner(

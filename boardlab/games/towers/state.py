@@ -113,8 +113,8 @@ class TowersState(State):
             self._result = self._ending(ending, seat)
             self._current = TERMINAL
             return
-        # the draws of rules 8.4, step 5
-        quiet = tracker.quiet_moves
+        # the draws of rules 8.4, step 5; a progress move leaves no quiet moves to count
+        quiet = 0 if progress else tracker.quiet_moves
         if quiet >= rules.no_progress_limit:
             reason, code = f"{quiet} moves without a build or a dropping push", "no_progress"
         elif quiet >= 2 and tracker.repetitions() >= 3:
