@@ -34,6 +34,8 @@ KERNEL_FILE = "kernel.py"
 #: written beside the package's modules; boardlab.compiled reads it
 BUILD_RECORD = "kernels-built.json"
 PURE_VARIABLE = "BOARDLAB_PURE"
+#: the commands that build no code (pip runs them to read the project's metadata)
+METADATA_COMMANDS = {"egg_info", "dist_info", "sdist"}
 #: mypy options for the kernels: the team's convention (``mypy --strict --follow-imports=silent``)
 MYPY_OPTIONS = ["--strict", "--follow-imports=silent"]
 
@@ -104,7 +106,12 @@ class BuildKernels(build_ext):
         # mypyc's extensions must be in place before setuptools prepares each one here
         self.set_undefined_options("build", ("build_temp", "build_temp"))
         self.kernels = kernel_paths()
-        self.pure_reason = self._generate_c()
+        if set(self.distribution.commands) <= METADATA_COMMANDS:
+            # pip's metadata steps finalize this command too (to list the sources), in processes
+            # of their own before the build: no need to check and translate the kernels there
+            self.pure_reason: str | None = "only the metadata is built"
+        else:
+            self.pure_reason = self._generate_c()
         super().finalize_options()
 
     def _generate_c(self) -> str | None:
