@@ -28,7 +28,7 @@ from ..lab.presets import PRESETS, expand_all, preset_seats
 from ..lab.progress import StudyProgress
 from ..lab.report import build_report, format_figure, shown_metrics, variant_label, write_report
 from ..lab.sequential import run_until_sure
-from ..lab.stats import GameOutcome, repeated_games_warning
+from ..lab.stats import GameOutcome, sample_warnings
 from ..lab.store import StudyFolder
 from ..lab.study import OutcomeSink, Study, StudyInterrupted, option_variants, parse_vary, run_study
 from ..lab.verdict import build_verdict, verdict_lines
@@ -261,8 +261,7 @@ def print_report(out: Console, report: Mapping[str, Any]) -> None:
         table.add_row(title, *("-" if v[key] is None else f"{v[key]:.3g}" for v in variants))
     out.print(table)
     for variant in variants:
-        warning = repeated_games_warning(variant.get("repeated_games", 0), variant["games"])
-        if warning:
+        for warning in sample_warnings(variant):
             name = variant_label(variant["variant"])
             out.print(f"[bold]Warning[/] ({escape(name)}): {escape(warning)}.")
     for comparison in report["comparisons"]:

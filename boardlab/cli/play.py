@@ -24,7 +24,7 @@ from rich.markup import escape
 from ..agents import make_agent
 from ..core.errors import BoardlabError, RefusedError
 from ..core.decisions import Decision, think
-from ..core.match import Match
+from ..core.match import FALLBACK_NOTE, Match
 from ..core.turns import Turn
 from ..core.records import Record
 from ..core.values import CHANCE, Move, Player
@@ -232,7 +232,7 @@ class PlaySession:
         text = entry.text_for(self.announce_viewer())
         self.announced = before + 1
         note = ""
-        if entry.note == "fallback":
+        if entry.note == FALLBACK_NOTE:
             note = f" [yellow](its thinking failed: {escape(failure)}; the fallback move)[/yellow]"
         self.out.print(f"[cyan]{escape(self.seat_label(seat))} plays[/cyan] [bold]{escape(text)}[/bold]{note}")
         if not self.humans:

@@ -19,7 +19,7 @@ from rich.table import Table
 from ..lab.executors import make_executor
 from ..lab.play import SimulationPlan
 from ..lab.presets import expand_all
-from ..lab.stats import Summary, repeated_games_warning, summarize
+from ..lab.stats import Summary, sample_warnings, summarize
 from ..lab.store import StudyFolder
 from ..lab.study import single_variant_study
 from .common import build_game, parse_options, seat_count, split_specs
@@ -126,8 +126,7 @@ def print_summary(out: Console, game_name: str, players: int, plan: SimulationPl
         )
     endings = ", ".join(f"{escape(code)}: {count}" for code, count in summary.endings.items())
     out.print(f"Endings: {endings}.")
-    warning = repeated_games_warning(summary.repeated_games, summary.games)
-    if warning:
+    for warning in sample_warnings(summary.to_json()):
         out.print(f"[bold]Warning[/]: {escape(warning)}.")
     if plan.records_dir is not None:
         out.print(f"Records of every game are in {escape(plan.records_dir)}/ (run again to extend or resume).")

@@ -55,6 +55,9 @@ from .values import CHANCE, TERMINAL, Move, Player, Result, is_seat
 #: computer and chance moves after it, but never another person's move (online play).
 #: ``same_screen``: any person takes back the last decision of any person (people sharing a screen).
 UNDO_POLICIES = ("never", "own", "same_screen")
+#: the log's note on a decision the thinker did not make (it failed, overran or chose an
+#: illegal move) and the match played the fallback move instead
+FALLBACK_NOTE = "fallback"
 
 Clock = Callable[[], float]
 log = logging.getLogger("boardlab.match")
@@ -387,7 +390,7 @@ class Match:
             chosen = fallback_move(knowledge, decision.seed)
             log.warning("%s %s (seat %d, move %d): %s; playing the fallback move %s", self.game.id,
                         decision.spec, decision.seat, decision.ply + 1, failure or "no answer came back", chosen)
-            self.play(decision.seat, chosen, note="fallback")
+            self.play(decision.seat, chosen, note=FALLBACK_NOTE)
         else:
             self.play(decision.seat, chosen)
         return chosen
@@ -614,4 +617,4 @@ def _text(move: Any) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-__all__ = ["Match", "Turn", "UNDO_POLICIES"]
+__all__ = ["FALLBACK_NOTE", "Match", "Turn", "UNDO_POLICIES"]

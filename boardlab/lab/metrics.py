@@ -294,6 +294,8 @@ class VariantMetrics:
     lengths: dict[str, LengthStats]
     #: games identical to an earlier one of this variant (stats.repeated_games)
     repeated_games: int = 0
+    #: decisions played by the fallback move instead of the agent (GameOutcome.fallback_moves)
+    fallback_moves: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -306,6 +308,7 @@ class VariantMetrics:
             "endings": self.endings,
             "branching_curve": self.branching_curve,
             "repeated_games": self.repeated_games,
+            "fallback_moves": self.fallback_moves,
         }
 
 
@@ -331,6 +334,7 @@ def variant_metrics(
             "moves": LengthStats.of([o.moves for o in outcomes]),
         },
         repeated_games=repeated_games(outcomes),
+        fallback_moves=sum(outcome.fallback_moves for outcome in outcomes),
     )
 
 

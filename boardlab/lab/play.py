@@ -16,7 +16,7 @@ from ..agents import make_agent
 from ..core.agent import Agent
 from ..core.errors import OptionError
 from ..core.game import Game
-from ..core.match import Match
+from ..core.match import FALLBACK_NOTE, Match
 from ..core.records import Record
 from ..core.registry import load
 from ..core.seeds import derive_seed
@@ -146,6 +146,7 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
         lead_changes=None if trace.evaluations is None else lead_changes(trace.evaluations),
         decisiveness_threshold=threshold,
         decided_at=decided_at,
+        fallback_moves=sum(1 for turn in match.log() if turn.note == FALLBACK_NOTE),
     )
     meta: dict[str, Any] = {"simulation_seed": plan.seed, "game_index": index}
     if plan.study_id:

@@ -31,7 +31,7 @@ from .metrics import (
     variant_metrics,
 )
 from .highlights import study_highlights
-from .stats import GameOutcome, repeated_games_warning
+from .stats import GameOutcome, sample_warnings
 from .verdict import verdict_html
 
 REPORT_FORMAT = "boardlab-lab-report/1"
@@ -301,8 +301,7 @@ def _ratings_table(ratings: Sequence[Mapping[str, Any]]) -> str:
 def _repeat_warnings(report: Mapping[str, Any]) -> list[str]:
     warnings = []
     for variant in report["variants"]:
-        text = repeated_games_warning(variant.get("repeated_games", 0), variant["games"])
-        if text:
+        for text in sample_warnings(variant):
             warnings.append(f"<p class=warning><b>Warning ({_e(variant['variant'] or 'study')}):</b> {_e(text)}.</p>")
     return warnings
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import asdict, dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,9 @@ class GameOutcome:
     #: the winner's stayed above it; None without a sole winner or an evaluation
     decisiveness_threshold: float | None = None
     decided_at: float | None = None
+    #: decisions the computer did not make itself (it failed, overran or chose an illegal
+    #: move): the match played the fallback move (``Match.decide``)
+    fallback_moves: int = 0
 
     @property
     def is_draw(self) -> bool:
@@ -119,6 +122,8 @@ class Summary:
     endings: dict[str, int] = field(default_factory=dict)
     #: games identical to an earlier one (:func:`repeated_games`)
     repeated_games: int = 0
+    #: decisions played by the fallback move instead of the agent, over all games
+    fallback_moves: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -151,6 +156,29 @@ def repeated_games_warning(repeats: int, games: int) -> str | None:
         "at every decision): the agents seem to play without randomness, so those games are not "
         "independent samples; give the search some (e.g. mcts with widen: jitter=0.03)"
     )
+
+
+def fallback_moves_warning(fallbacks: int, games: int) -> str | None:
+    """The sentence a summary prints when agents failed to decide, else None."""
+    if not fallbacks:
+        return None
+    return (
+        f"{fallbacks} decision{'s' if fallbacks != 1 else ''} in {games} games {'were' if fallbacks != 1 else 'was'} "
+        "not the agent's own (it failed, overran or chose an illegal move, and the fallback move was played): "
+        "the games measure a weaker player than the one named; the log says why"
+    )
+
+
+def sample_warnings(summary: Mapping[str, Any]) -> list[str]:
+    """What makes a summary's games a poorer sample than they look: identical games, and
+    decisions the agents did not make. ``summary`` is a variant's summary as JSON (it has
+    ``games``, and ``repeated_games`` and ``fallback_moves`` when there were any)."""
+    games = summary["games"]
+    found = (
+        repeated_games_warning(summary.get("repeated_games", 0), games),
+        fallback_moves_warning(summary.get("fallback_moves", 0), games),
+    )
+    return [text for text in found if text]
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -248,6 +276,7 @@ def summarize(
         agent_seat_games=tuple(tuple(row) for row in seat_games),
         endings=dict(sorted(endings.items(), key=lambda item: -item[1])),
         repeated_games=repeated_games(outcomes),
+        fallback_moves=sum(outcome.fallback_moves for outcome in outcomes),
     )
 
 

@@ -270,9 +270,14 @@ def build_verdict(report: Mapping[str, Any], game: Game) -> dict[str, Any]:
     if firmer:
         again = "" if report.get("stopping") else " (or run with --until-sure)"
         firmer = ["To be surer: " + "; ".join(firmer) + again + "."]
+    agents = strength_line(game, specs) if specs else ""
+    fallbacks = sum(variant.get("fallback_moves", 0) for variant in report["variants"])
+    if fallbacks:
+        agents += (f" {fallbacks} of their decisions were fallback moves (the agent failed, overran or chose an "
+                   "illegal move), so they played below that strength.")
     return {
         "findings": findings,
-        "agents": strength_line(game, specs) if specs else "",
+        "agents": agents.strip(),
         "rules": rules_line(game, report["study"]["variants"]) if report["study"].get("variants") else "",
         "firmer": firmer,
         "hidden_metrics": hidden,

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 import boardlab
 from boardlab.agents import agent_seed, make_agent
 from boardlab.lab.play import SimulationPlan, game_seed, play_one
@@ -45,3 +49,27 @@ def test_a_game_without_evaluation_has_no_lead_figures() -> None:
     outcome = play_one(SimulationPlan("dicenim", agents=("random",), games=1), 0).outcome
     assert outcome.lead_changes is None and outcome.decided_at is None
     assert outcome.branching and all(1 <= count <= 3 for count in outcome.branching)  # take 1, 2 or 3
+
+
+def test_a_decision_the_agent_failed_is_counted_as_a_fallback_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent that fails (here on every third call) does not stop the study: the match plays
+    the fallback move (core/match.py) and the outcome counts it, so the report can say so."""
+    import boardlab.lab.play as lab_play
+
+    def flaky_agent(spec: str, **kwargs: Any) -> Any:
+        agent = make_agent(spec, **kwargs)
+        choose, calls = agent.choose, []
+
+        def sometimes_fails(state: Any) -> Any:
+            calls.append(1)
+            if len(calls) % 3 == 0:
+                raise RuntimeError("the search ran out of memory")
+            return choose(state)
+
+        agent.choose = sometimes_fails
+        return agent
+
+    monkeypatch.setattr(lab_play, "make_agent", flaky_agent)
+    played = play_one(SimulationPlan("towers", agents=("greedy",), games=1, seed=2), 0)
+    assert played.outcome.fallback_moves == played.outcome.decisions // 3 > 0
+    assert played.record.notes.count("fallback") == played.outcome.fallback_moves  # the record says which

@@ -3,6 +3,8 @@ what would make a conclusion firmer, and the rows the tables leave out."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from boardlab.core.options import Option
 from boardlab.core.registry import load
 from boardlab.lab.report import build_report, render_html, shown_metrics
@@ -157,3 +159,13 @@ def test_verdict_lines_say_why_a_stopping_study_stopped() -> None:
     report = report_of({"": games("", 3, 40)})
     report["stopping"] = {"reason": "reached -n 200", "method": "a method"}
     assert verdict_lines(report)[-1] == "Stopped: reached -n 200 (a method)."
+
+
+def test_decisions_the_agents_did_not_make_are_counted_and_weaken_the_verdict() -> None:
+    failing = [replace(outcome, fallback_moves=1 if outcome.index % 50 == 0 else 0) for outcome in games("", 3, 40)]
+    report = report_of({"": failing})
+    assert report["variants"][0]["fallback_moves"] == 4
+    assert "4 of their decisions were fallback moves" in report["verdict"]["agents"]
+    assert "4 decisions in 200 games were not the agent" in render_html(report)
+    clean = report_of({"": games("", 3, 40)})
+    assert "fallback" not in clean["verdict"]["agents"] and "fallback" not in render_html(clean)
