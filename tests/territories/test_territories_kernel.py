@@ -23,6 +23,7 @@ from boardlab.core import CHANCE, IllegalMoveError, Move
 from boardlab.games.territories import kernel
 from boardlab.games.territories.actions import town_site_reason
 from boardlab.games.territories.geometry import shares_card, touching
+from boardlab.games.territories.geometry import touching as touching_cells
 from boardlab.games.territories.moves import (
     BUY_TERRITORY,
     END_TURN,
@@ -106,6 +107,13 @@ def test_every_listed_move_is_accepted_in_every_phase(options: dict[str, object]
             assert accepted(state, move), (state.position(), str(move))
 
 
+def test_the_kernels_numbers_are_the_cards_modules() -> None:
+    from boardlab.games.territories import cards
+
+    for name in ("TOWN", "FORT", "TEMPLE", "PALACE", "CAPITAL", "SWAP", "RAID", "EXPAND"):
+        assert getattr(kernel, name) == getattr(cards, name), name
+
+
 def test_town_sites_and_shared_cards_agree_with_the_geometry() -> None:
     for options in VARIANTS[:2]:
         for state in positions(options, games=2, every=7):
@@ -171,8 +179,9 @@ def test_expected_income_counts_each_touching_card_at_its_numbers_chance() -> No
     # a Town of seat 0 at 1,1 of the grid 2H 3S / 8S 8H, a Palace of seat 1 at 5,0 (touching 6H only)
     grid = {(0, 0): 0, (1, 0): 11, (0, 1): 15, (1, 1): 5, (4, 0): 4}
     buildings = {(1, 1): (0, 0), (5, 0): (1, 4)}
-    assert kernel.expected_income(0, buildings, grid, False) == [1 / 36 + 5 / 36, 2 / 36 + 5 / 36, 0.0, 0.0]
-    assert kernel.expected_income(1, buildings, grid, False) == [5 / 36 * 2, 0.0, 0.0, 0.0]
+    touching = kernel.touching_table(grid, list(buildings))
+    assert kernel.expected_income(0, buildings, touching, False) == [1 / 36 + 5 / 36, 2 / 36 + 5 / 36, 0.0, 0.0]
+    assert kernel.expected_income(1, buildings, touching, False) == [5 / 36 * 2, 0.0, 0.0, 0.0]
 
 
 def test_the_evaluation_is_a_distribution_that_favours_the_stronger_seat() -> None:
@@ -181,11 +190,11 @@ def test_the_evaluation_is_a_distribution_that_favours_the_stronger_seat() -> No
         assert 0.0 <= returns[0] <= 1.0 and returns[0] + returns[1] == pytest.approx(1.0)
         stronger = kernel.estimate(
             [[4, 4, 4, 4], list(state.res[1])], [len(state.hands[0]), len(state.hands[1])], state.supply,
-            state.buildings, state.grid, True, 60, False, state.rules.target_points,
+            state.buildings, state.touching_cards(), True, 60, False, state.rules.target_points,
         )
         weaker = kernel.estimate(
             [[0, 0, 0, 0], list(state.res[1])], [len(state.hands[0]), len(state.hands[1])], state.supply,
-            state.buildings, state.grid, True, 60, False, state.rules.target_points,
+            state.buildings, state.touching_cards(), True, 60, False, state.rules.target_points,
         )
         assert stronger[0] >= weaker[0]
 
@@ -231,15 +240,18 @@ def test_the_imported_kernel_and_its_source_agree_exactly(options: dict[str, obj
     for state in positions(options, games=2, every=2):
         rules = state.rules
         territories = [len(state.hands[0]), len(state.hands[1])]
-        args = (state.res, territories, state.supply, state.buildings, state.grid,
+        touching = state.touching_cards()
+        assert touching == {point: [state.grid[cell] for cell in touching_cells(point, state.grid)]
+                            for point in state.intersection_points()}, "the cache follows the grid"
+        args = (state.res, territories, state.supply, state.buildings, touching,
                 rules.limit_counts_territories, rules.hand_limit, rules.capital_per_suit, rules.target_points)
         assert kernel.estimate(*args) == source.estimate(*args)
         for seat in (0, 1):
-            assert kernel.expected_income(seat, state.buildings, state.grid, rules.capital_per_suit) == (
-                source.expected_income(seat, state.buildings, state.grid, rules.capital_per_suit)
+            assert kernel.expected_income(seat, state.buildings, touching, rules.capital_per_suit) == (
+                source.expected_income(seat, state.buildings, touching, rules.capital_per_suit)
             )
         for total in (2, 5, 8, 12):
-            claims = (state.grid, state.buildings, state.active, total, rules.production_all,
+            claims = (touching, state.buildings, state.active, total, rules.production_all,
                       rules.capital_per_match, rules.capital_per_suit)
             assert kernel.production_claims(*claims) == source.production_claims(*claims)
         seat = state.active

@@ -26,7 +26,7 @@ def estimates(state: "TerritoriesState", holds: list[list[int]], territories: li
     """Estimated returns of the two seats with these holdings (weights: :mod:`.kernel`)."""
     rules = state.rules
     return estimate(
-        holds, territories, state.supply, state.buildings, state.grid,
+        holds, territories, state.supply, state.buildings, state.touching_cards(),
         rules.limit_counts_territories, rules.hand_limit, rules.capital_per_suit, rules.target_points,
     )
 

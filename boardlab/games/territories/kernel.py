@@ -23,19 +23,11 @@ from boardlab.core import Move
 
 from .cards import (
     ABILITY_KIND,
-    CAPITAL,
     CARD_NUMBER,
     CARD_SUIT,
-    EXPAND,
-    FORT,
     KIND_POINTS,
     KIND_TIER,
-    PALACE,
-    RAID,
     START_SUPPLY,
-    SWAP,
-    TEMPLE,
-    TOWN,
     UPGRADE_COST,
 )
 from .moves import (
@@ -56,9 +48,27 @@ Coord = tuple[int, int]
 Grid = dict[Coord, int]
 #: point -> (owner seat, building kind)
 Buildings = dict[Coord, tuple[int, int]]
+#: intersection -> the cards touching it (:func:`touching_table`)
+Touching = dict[Coord, list[int]]
 #: four resource counts in H, S, C, D order
 Amounts = tuple[int, int, int, int]
 
+# Building kinds and abilities as :mod:`.cards` numbers them, written out so that the compiler
+# inlines them (a test checks that they agree).
+TOWN: Final = 0
+FORT: Final = 1
+TEMPLE: Final = 3
+PALACE: Final = 4
+CAPITAL: Final = 5
+SWAP: Final = 0
+RAID: Final = 1
+EXPAND: Final = 3
+_BUY_TERRITORY: Final = BUY_TERRITORY
+_PROPOSE_TRADE: Final = PROPOSE_TRADE
+_END_TURN: Final = END_TURN
+#: the four cells sharing a side with a cell, as column and row steps
+_SIDE_COLUMN: Final[tuple[int, ...]] = (1, -1, 0, 0)
+_SIDE_ROW: Final[tuple[int, ...]] = (0, 0, 1, -1)
 #: the option ability_limit as an int, for :func:`may_announce` (its index in ABILITY_LIMITS)
 PER_ABILITY: Final = 0
 PER_BUILDING: Final = 1
@@ -106,6 +116,29 @@ _PAYS: Final[dict[int, Move]] = {}
 #: discards by (label, amounts, cards), made on first use; started again when this many are kept
 _DISCARDS: Final[dict[tuple[int, Amounts, tuple[int, ...]], Move]] = {}
 DISCARDS_KEPT: Final = 100_000
+
+
+def touching_cards(x: int, y: int, grid: Grid) -> list[int]:
+    """The cards of the grid cells having (x, y) as a corner, in (y, x) order of the cells (R2.2)."""
+    cards: list[int] = []
+    card = grid.get((x - 1, y - 1), -1)
+    if card >= 0:
+        cards.append(card)
+    card = grid.get((x, y - 1), -1)
+    if card >= 0:
+        cards.append(card)
+    card = grid.get((x - 1, y), -1)
+    if card >= 0:
+        cards.append(card)
+    card = grid.get((x, y), -1)
+    if card >= 0:
+        cards.append(card)
+    return cards
+
+
+def touching_table(grid: Grid, intersections: list[Coord]) -> Touching:
+    """Each intersection's :func:`touching_cards`."""
+    return {point: touching_cards(point[0], point[1], grid) for point in intersections}
 
 
 def builds_at(point: Coord) -> tuple[Move, ...]:
@@ -293,7 +326,8 @@ def expansion_cells(grid: Grid, max_extent: Coord | None) -> list[Coord]:
     lo_c, hi_c, lo_r, hi_r, width, height = _within(grid, max_extent)
     found: set[Coord] = set()
     for c, r in grid:
-        for cell in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+        for side in range(4):
+            cell = (c + _SIDE_COLUMN[side], r + _SIDE_ROW[side])
             if cell in grid:
                 continue
             if width and (
@@ -309,7 +343,8 @@ def can_expand(grid: Grid, max_extent: Coord | None) -> bool:
     """Whether :func:`expansion_cells` holds any cell, without listing them."""
     lo_c, hi_c, lo_r, hi_r, width, height = _within(grid, max_extent)
     for c, r in grid:
-        for cell in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+        for side in range(4):
+            cell = (c + _SIDE_COLUMN[side], r + _SIDE_ROW[side])
             if cell in grid:
                 continue
             if width and (
@@ -368,7 +403,7 @@ def bank_trade_moves(hold: list[int], bank: list[int], mixed: bool, pile: bool) 
             if not give[target] and bank[target]:
                 moves.append(bank_trade(give, target))
         if pile:
-            moves.append(bank_trade(give, BUY_TERRITORY))
+            moves.append(bank_trade(give, _BUY_TERRITORY))
     return moves
 
 
@@ -461,11 +496,11 @@ def main_moves(
     moves = build_moves(seat, hold, supply, buildings, grid, intersections, distance_rule)
     moves.extend(bank_trade_moves(hold, bank, mixed_bank_trade, pile))
     if may_propose:
-        moves.append(PROPOSE_TRADE)
+        moves.append(_PROPOSE_TRADE)
     for ability in range(4):
         if may_announce(ability, seat, hold, hand_size, used[ability], limit, buildings, grid, supply, max_extent):
             moves.append(_ANNOUNCES[ability])
-    moves.append(END_TURN)
+    moves.append(_END_TURN)
     return moves
 
 
@@ -552,23 +587,19 @@ def proposals(
 
 # --- production (R4) --------------------------------------------------------------------------
 def production_claims(
-    grid: Grid, buildings: Buildings, active: int, total: int,
+    touching_by_point: Touching, buildings: Buildings, active: int, total: int,
     production_all: bool, capital_per_match: bool, capital_per_suit: bool,
 ) -> tuple[list[list[int]], list[int], list[int]]:
     """What each seat is owed for a roll of ``total`` before the bank is consulted: fixed claims
-    per seat per suit, wildcards per seat, territory cards per seat. Cost: O(buildings)."""
+    per seat per suit, wildcards per seat, territory cards per seat. ``touching_by_point`` is
+    :func:`touching_table` of the grid. Cost: O(buildings)."""
     claims = [[0, 0, 0, 0], [0, 0, 0, 0]]
     wild = [0, 0]
     cards = [0, 0]
     for point, (owner, kind) in buildings.items():
         if not production_all and owner != active:
             continue
-        x, y = point
-        touching: list[int] = []
-        for cell in ((x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)):
-            card = grid.get(cell, -1)
-            if card >= 0:
-                touching.append(card)
+        touching = touching_by_point[point]
         matches = 0
         for card in touching:
             if _CARD_NUMBER[card] == total:
@@ -625,19 +656,14 @@ def pay_production(
 
 
 # --- evaluation ---------------------------------------------------------------------------------
-def expected_income(seat: int, buildings: Buildings, grid: Grid, capital_per_suit: bool) -> list[float]:
+def expected_income(seat: int, buildings: Buildings, touching_by_point: Touching, capital_per_suit: bool) -> list[float]:
     """Expected resources per roll by suit for ``seat`` (wildcards spread evenly), ignoring
     shortage. Cost: O(buildings)."""
     income = [0.0, 0.0, 0.0, 0.0]
     for point, (owner, kind) in buildings.items():
         if owner != seat:
             continue
-        x, y = point
-        touching: list[int] = []
-        for cell in ((x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)):
-            card = grid.get(cell, -1)
-            if card >= 0:
-                touching.append(card)
+        touching = touching_by_point[point]
         if kind == CAPITAL:
             numbers: set[int] = set()
             for card in touching:
@@ -688,7 +714,7 @@ def readiness(seat: int, hold: list[int], supply: list[int], buildings: Building
 
 
 def strength(
-    seat: int, hold: list[int], territories: int, supply: list[int], buildings: Buildings, grid: Grid,
+    seat: int, hold: list[int], territories: int, supply: list[int], buildings: Buildings, touching_by_point: Touching,
     limit_counts_territories: bool, hand_limit: int, capital_per_suit: bool,
 ) -> float:
     """Points-equivalent strength of ``seat`` holding ``hold`` and ``territories`` cards."""
@@ -696,7 +722,7 @@ def strength(
     for count in hold:
         in_hand += min(count, 4) * RESOURCE_VALUE + max(0, count - 4) * SURPLUS_VALUE
     income_sum = 0.0
-    for value in expected_income(seat, buildings, grid, capital_per_suit):
+    for value in expected_income(seat, buildings, touching_by_point, capital_per_suit):
         income_sum += value
     income = income_sum * INCOME_ROLLS * RESOURCE_VALUE
     hand_size = hold[0] + hold[1] + hold[2] + hold[3] + (territories if limit_counts_territories else 0)
@@ -713,16 +739,18 @@ def strength(
 
 
 def estimate(
-    holds: list[list[int]], territories: list[int], supply: list[list[int]], buildings: Buildings, grid: Grid,
+    holds: list[list[int]], territories: list[int], supply: list[list[int]], buildings: Buildings, touching_by_point: Touching,
     limit_counts_territories: bool, hand_limit: int, capital_per_suit: bool, target: int,
 ) -> list[float]:
     """Estimated returns of the two seats with these holdings: a logistic of their strengths'
     difference, sharper as the leader nears the target."""
     mine = strength(
-        0, holds[0], territories[0], supply[0], buildings, grid, limit_counts_territories, hand_limit, capital_per_suit
+        0, holds[0], territories[0], supply[0], buildings, touching_by_point, limit_counts_territories,
+        hand_limit, capital_per_suit,
     )
     theirs = strength(
-        1, holds[1], territories[1], supply[1], buildings, grid, limit_counts_territories, hand_limit, capital_per_suit
+        1, holds[1], territories[1], supply[1], buildings, touching_by_point, limit_counts_territories,
+        hand_limit, capital_per_suit,
     )
     sharpness = 0.5 + max(points(supply[0]), points(supply[1])) / target
     x = (mine - theirs) * sharpness / 3.0

@@ -25,7 +25,7 @@ def production_claims(
     """
     rules = state.rules
     return kernel.production_claims(
-        state.grid, state.buildings, state.active, total,
+        state.touching_cards(), state.buildings, state.active, total,
         rules.production_all, rules.capital_per_match, rules.capital_per_suit,
     )
 

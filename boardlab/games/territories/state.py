@@ -107,7 +107,7 @@ class TerritoriesState(State):
     state_fields = StateFields(
         shared=(
             "first", "phase", "setup_step", "active", "turn", "offer", "ability", "die", "proposals",
-            "last_roll", "outcome", "_points_cache", "reshuffled", "grid", "buildings", "discard", "bottom",
+            "last_roll", "outcome", "_points_cache", "_touching_cache", "reshuffled", "grid", "buildings", "discard", "bottom",
             "pool", "discards_owed", "wild_owed", "draws_owed", "used", "no_build", "hands", "known", "supply",
         ),
         copied=("bank",),
@@ -154,6 +154,7 @@ class TerritoriesState(State):
         self.last_roll: tuple[int, int] | None = None
         self.outcome: Result | None = None
         self._points_cache: list[Point] | None = None
+        self._touching_cache: dict[Point, list[Card]] | None = None
         if position is not None:
             self.state_fields.assign(self, vars(position))
 
@@ -164,15 +165,22 @@ class TerritoriesState(State):
             return 0
         return 1 if seat == self.first else 2
 
-    def grid_grew(self) -> None:
-        """Forget the cached intersections (a card was added to the grid)."""
+    def grid_changed(self) -> None:
+        """Forget what is cached of the grid (a card was added or exchanged)."""
         self._points_cache = None
+        self._touching_cache = None
 
     def intersection_points(self) -> list[Point]:
         """Every intersection of the current grid (cached until the grid grows)."""
         if self._points_cache is None:
             self._points_cache = intersections(self.grid)
         return self._points_cache
+
+    def touching_cards(self) -> dict[Point, list[Card]]:
+        """The cards touching each intersection (cached until the grid changes)."""
+        if self._touching_cache is None:
+            self._touching_cache = kernel.touching_table(self.grid, self.intersection_points())
+        return self._touching_cache
 
     def points(self, seat: int) -> int:
         return kernel.points(self.supply[seat])
@@ -363,7 +371,7 @@ class TerritoriesState(State):
         index = len(self.grid)
         self.grid = {**self.grid, (index % GRID_COLUMNS, index // GRID_COLUMNS): move.card}
         self.pool = self.pool - {move.card}
-        self.grid_grew()
+        self.grid_changed()
         if len(self.grid) == GRID_SIZE:
             self.phase = FIRST
 
