@@ -260,3 +260,28 @@ def test_the_imported_kernel_and_its_source_agree_exactly(options: dict[str, obj
                 rules.distance_rule, rules.bank_trade_mixed, kernel.ABILITY_LIMITS.index(rules.ability_limit),
                 rules.expand_max_extent)
         assert kernel.main_moves(*main) == source.main_moves(*main)
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=["default", "distance_mixed", "per_building", "unlimited"])
+def test_a_move_replaces_the_fields_it_changes_and_leaves_snapshots_and_copies_alone(options: dict[str, object]) -> None:
+    """Snapshots and copies share every field with the state (one tuple of references), so a move
+    that changed a container in place would change the past too."""
+    game = boardlab.load("territories", **options)
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = game.new_state(seed)
+        while not state.is_over():
+            before = state.position()
+            twin = state.copy()
+            if state.current_player() == CHANCE:
+                move = state.sample_chance(rng)
+            else:
+                moves = state.legal_moves()
+                move = moves[int(rng.random() * len(moves))]
+            state.apply(move)
+            after = state.position()
+            assert twin.position() == before, str(move)
+            state.undo()
+            assert state.position() == before, str(move)
+            state.apply(move)
+            assert state.position() == after

@@ -67,10 +67,10 @@ def apply_setup_town(state: "TerritoriesState", point: tuple[int, int]) -> None:
     state.buildings = {**state.buildings, point: (seat, TOWN)}
     change_supply(state, seat, TOWN, -1)
     if state.setup_step >= FIRST_COLLECTING_STEP:  # the second Towns collect 1 per touching card (R3.3)
+        collected = [0, 0, 0, 0]
         for cell in touching(point, state.grid):
-            suit = CARD_SUIT[state.grid[cell]]
-            state.res[seat][suit] += 1
-            state.bank[suit] -= 1
+            collected[CARD_SUIT[state.grid[cell]]] += 1
+        take_from_bank(state, seat, collected)
     state.setup_step += 1
     if state.setup_step == SETUP_STEPS:
         state.phase = ROLL

@@ -35,7 +35,11 @@ def resolve_production(state: "TerritoriesState", total: int) -> None:
     claims, wild, cards = production_claims(state, total)
     roller = state.active
     other = 1 - roller
-    kernel.pay_production(claims, state.res, state.bank, roller, state.rules.shortage_roller_first)
+    res = [state.res[0].copy(), state.res[1].copy()]
+    bank = state.bank.copy()
+    kernel.pay_production(claims, res, bank, roller, state.rules.shortage_roller_first)
+    state.res = res
+    state.bank = bank
     state.wild_owed = tuple((seat, wild[seat]) for seat in (roller, other) if wild[seat])
     state.draws_owed = (roller,) * cards[roller] + (other,) * cards[other]
 

@@ -98,10 +98,10 @@ _DRAWS = tuple(Draw(card) for card in ALL_CARDS)
 class TerritoriesState(State):
     """A Territories position. Seats are 0 (White) and 1 (Black); ``first`` is P1's seat.
 
-    Every apply takes a snapshot, so most fields are ``shared`` with it: tuples and frozensets,
-    or containers a move replaces and never changes in place (the grid, the buildings, and the
-    hands, known cards and supplies per seat: :func:`.transfers.replaced`). Only the resources
-    and the bank, which most moves change, are copied by each snapshot, restore and copy.
+    Every apply takes a snapshot, so the fields are ``shared`` with it: tuples and frozensets,
+    or containers a move replaces and never changes in place (the grid, the buildings, the bank,
+    and the hands, known cards, resources and supplies per seat: :func:`.transfers.replaced`).
+    A snapshot or a copy is then one tuple, or one object, of references.
     """
 
     state_fields = StateFields(
@@ -109,9 +109,8 @@ class TerritoriesState(State):
             "first", "phase", "setup_step", "active", "turn", "offer", "ability", "die", "proposals",
             "last_roll", "outcome", "_points_cache", "_touching_cache", "reshuffled", "grid", "buildings", "discard", "bottom",
             "pool", "discards_owed", "wild_owed", "draws_owed", "used", "no_build", "hands", "known", "supply",
+            "res", "bank",
         ),
-        copied=("bank",),
-        nested=("res",),
         fixed=("rules",),
     )
     __slots__ = state_fields.names
@@ -153,10 +152,11 @@ class TerritoriesState(State):
         self.no_build: tuple[int, ...] = (0, 0)
         self.last_roll: tuple[int, int] | None = None
         self.outcome: Result | None = None
-        self._points_cache: list[Point] | None = None
-        self._touching_cache: dict[Point, list[Card]] | None = None
+        self._points_cache: list[Point] = []
+        self._touching_cache: dict[Point, list[Card]] = {}
         if position is not None:
             self.state_fields.assign(self, vars(position))
+            self.grid_changed()
 
     # --- derived quantities ---------------------------------------------------
     def label(self, seat: int) -> int:
@@ -166,20 +166,17 @@ class TerritoriesState(State):
         return 1 if seat == self.first else 2
 
     def grid_changed(self) -> None:
-        """Forget what is cached of the grid (a card was added or exchanged)."""
-        self._points_cache = None
-        self._touching_cache = None
+        """Work out again what is kept of the grid (a card was added or exchanged). Done at once,
+        not when next asked, so that the copies a search makes of a state share it."""
+        self._points_cache = intersections(self.grid)
+        self._touching_cache = kernel.touching_table(self.grid, self._points_cache)
 
     def intersection_points(self) -> list[Point]:
-        """Every intersection of the current grid (cached until the grid grows)."""
-        if self._points_cache is None:
-            self._points_cache = intersections(self.grid)
+        """Every intersection of the current grid (kept until the grid changes)."""
         return self._points_cache
 
     def touching_cards(self) -> dict[Point, list[Card]]:
-        """The cards touching each intersection (cached until the grid changes)."""
-        if self._touching_cache is None:
-            self._touching_cache = kernel.touching_table(self.grid, self.intersection_points())
+        """The cards touching each intersection (kept until the grid changes)."""
         return self._touching_cache
 
     def points(self, seat: int) -> int:

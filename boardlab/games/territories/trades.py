@@ -33,7 +33,7 @@ from . import kernel
 from .cards import CARD_CODE, SUITS, Card, Resources, covers, shortfall_text
 from .moves import ACCEPT, BUY_TERRITORY, PROPOSE_COUNTER, REJECT, BankTrade, Counter, Offer, Proposal
 from .phases import COUNTER_PROPOSE, COUNTER_RESPOND, MAIN, PROPOSE, RESPOND
-from .transfers import add_known_territory, pay_to_bank, remove_territory, replaced
+from .transfers import add_known_territory, pay_to_bank, remove_territory, replaced, take_from_bank
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
@@ -79,8 +79,7 @@ def apply_bank_trade(state: "TerritoriesState", move: BankTrade) -> None:
     if move.get == BUY_TERRITORY:
         state.draws_owed = (*state.draws_owed, seat)
     else:
-        state.res[seat][move.get] += 1
-        state.bank[move.get] -= 1
+        take_from_bank(state, seat, [1 if suit == move.get else 0 for suit in range(4)])
 
 
 # --- player proposals (R8.2 - R8.4) ---------------------------------------------------
@@ -237,9 +236,11 @@ def _make_known(state: "TerritoriesState", seat: int, cards: tuple[Card, ...]) -
 def apply_accept(state: "TerritoriesState", move: Move) -> None:
     assert state.offer is not None
     giver, give, give_cards, taker, get, get_cards = state.offer
+    holds = [state.res[0].copy(), state.res[1].copy()]
     for suit in range(4):
-        state.res[giver][suit] += get[suit] - give[suit]
-        state.res[taker][suit] += give[suit] - get[suit]
+        holds[giver][suit] += get[suit] - give[suit]
+        holds[taker][suit] += give[suit] - get[suit]
+    state.res = holds
     for card in give_cards:  # traded cards are seen by both (R8.4)
         remove_territory(state, giver, card)
         add_known_territory(state, taker, card)

@@ -4,9 +4,8 @@ They keep the conservation laws of R1.4 (bank + holdings = 13 per suit) and of
 the 40 territory cards, and the public knowledge of R11 (which hand cards the
 opponent knows).
 
-Only the resources and the bank change in place. Every other field a move changes is
-shared with the state's undo snapshots and copies, so it is replaced by a new value
-(:func:`replaced`, :func:`without`), never changed in place.
+Every field a move changes is shared with the state's undo snapshots and copies, so it
+is replaced by a new value (:func:`replaced`, :func:`without`), never changed in place.
 """
 
 from __future__ import annotations
@@ -41,20 +40,24 @@ def change_supply(state: "TerritoriesState", seat: int, kind: int, change: int) 
 
 def pay_to_bank(state: "TerritoriesState", seat: int, amounts: Sequence[int]) -> None:
     """``seat`` pays ``amounts`` (H, S, C, D) to the bank (R1.4: everything paid returns to it)."""
-    hold = state.res[seat]
-    bank = state.bank
+    hold = state.res[seat].copy()
+    bank = state.bank.copy()
     for suit in range(4):
         hold[suit] -= amounts[suit]
         bank[suit] += amounts[suit]
+    state.res = replaced(state.res, seat, hold)
+    state.bank = bank
 
 
 def take_from_bank(state: "TerritoriesState", seat: int, amounts: Sequence[int]) -> None:
     """``seat`` receives ``amounts`` from the bank (the caller checked the bank holds them)."""
-    hold = state.res[seat]
-    bank = state.bank
+    hold = state.res[seat].copy()
+    bank = state.bank.copy()
     for suit in range(4):
         hold[suit] += amounts[suit]
         bank[suit] -= amounts[suit]
+    state.res = replaced(state.res, seat, hold)
+    state.bank = bank
 
 
 def remove_territory(state: "TerritoriesState", seat: int, card: int) -> None:
