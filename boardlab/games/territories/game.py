@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from boardlab.core import Game, register
 
 from .cards import SEAT_NAMES
@@ -51,9 +53,9 @@ class TerritoriesGame(Game):
     def _check_options(self) -> None:
         parse_extent(self.options["expand_max_extent"])
 
-    @property
+    @cached_property
     def max_moves(self) -> int:
-        """A proven bound on the history length (R9.4).
+        """A proven bound on the history length (R9.4); worked out once per game (the rules are fixed).
 
         Setup is 25 moves (20 deals, first player, 4 Towns). A turn holds at most:
         15 fixed moves (roll, 2 discards, the 7's draw, 2 wildcard choices, up to 8

@@ -152,8 +152,8 @@ class TerritoriesState(State):
         self.no_build: tuple[int, ...] = (0, 0)
         self.last_roll: tuple[int, int] | None = None
         self.outcome: Result | None = None
-        self._points_cache: list[Point] = []
-        self._touching_cache: dict[Point, list[Card]] = {}
+        self._points_cache: list[Point] | None = None
+        self._touching_cache: dict[Point, list[Card]] | None = None
         if position is not None:
             self.state_fields.assign(self, vars(position))
             self.grid_changed()
@@ -173,10 +173,16 @@ class TerritoriesState(State):
 
     def intersection_points(self) -> list[Point]:
         """Every intersection of the current grid (kept until the grid changes)."""
+        if self._points_cache is None:
+            self.grid_changed()
+            assert self._points_cache is not None
         return self._points_cache
 
     def touching_cards(self) -> dict[Point, list[Card]]:
         """The cards touching each intersection (kept until the grid changes)."""
+        if self._touching_cache is None:
+            self.grid_changed()
+            assert self._touching_cache is not None
         return self._touching_cache
 
     def points(self, seat: int) -> int:
@@ -305,8 +311,7 @@ class TerritoriesState(State):
         """
         while self.wild_owed and sum(self.bank) == 0:
             self.wild_owed = self.wild_owed[1:]  # R4.5: a wildcard is lost when the bank is empty
-        due = not self.discards_owed and not self.wild_owed
-        while due and self.draws_owed and not self.pool and not self.bottom:
+        while self.draws_owed and not self.discards_owed and not self.wild_owed and not self.pool and not self.bottom:
             if self.rules.reshuffle_discards and self.discard:
                 self.reshuffled = frozenset(self.discard)
                 self.pool = self.reshuffled
@@ -314,13 +319,12 @@ class TerritoriesState(State):
             else:
                 self.draws_owed = ()  # R1.5: no card, no reshuffle
         if self.outcome is None and self.phase >= ROLL:
-            self._check_target()
-
-    def _check_target(self) -> None:
-        """R9.1: a player with the target points wins at once (the actor is checked first)."""
-        seat = kernel.target_reached(self.supply, self.active, self.rules.target_points)
-        if seat >= 0:
-            self.outcome = Result.win(seat, 2, f"{SEAT_NAMES[seat]} reached {self.points(seat)} points", code="points")
+            # R9.1: a player with the target points wins at once (the actor is checked first)
+            seat = kernel.target_reached(self.supply, self.active, self.rules.target_points)
+            if seat >= 0:
+                self.outcome = Result.win(
+                    seat, 2, f"{SEAT_NAMES[seat]} reached {self.points(seat)} points", code="points"
+                )
 
     def end_turn(self) -> None:
         """R9.2 no-building clock, R9.3 turn cap, then the opponent's turn begins."""
@@ -368,9 +372,11 @@ class TerritoriesState(State):
         index = len(self.grid)
         self.grid = {**self.grid, (index % GRID_COLUMNS, index // GRID_COLUMNS): move.card}
         self.pool = self.pool - {move.card}
-        self.grid_changed()
         if len(self.grid) == GRID_SIZE:
+            self.grid_changed()
             self.phase = FIRST
+        else:  # nothing asks while the grid is dealt: worked out when asked
+            self._points_cache = self._touching_cache = None
 
     def _apply_first(self, move: FirstPlayer) -> None:
         self.first = move.seat
