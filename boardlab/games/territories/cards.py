@@ -12,7 +12,7 @@ and production run in search loops (rules R1 and R2 of docs/rules/territories.md
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Sequence
 
 from boardlab.core import NotationError
 
@@ -120,20 +120,3 @@ def shortfall_text(holding: Sequence[int], cost: Sequence[int]) -> str:
             return f"you hold only {holding[suit]} {SUITS[suit]}, {cost[suit]} needed"
     return "you hold enough"
 
-
-def multisets(size: int, limits: Sequence[int]) -> Iterator[Resources]:
-    """Every 4-tuple of counts summing to ``size`` with ``counts[s] <= limits[s]``.
-
-    Cost: at most C(size + 3, 3) tuples (165 for size 8).
-    """
-    if size < 0 or size > sum(limits):
-        return
-    l0, l1, l2, l3 = limits
-    for h in range(min(l0, size), -1, -1):
-        rest_h = size - h
-        for s in range(min(l1, rest_h), -1, -1):
-            rest_s = rest_h - s
-            for c in range(min(l2, rest_s), -1, -1):
-                d = rest_s - c
-                if d <= l3:
-                    yield (h, s, c, d)
