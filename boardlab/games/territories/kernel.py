@@ -239,11 +239,6 @@ def multisets(size: int, l0: int, l1: int, l2: int, l3: int) -> list[Amounts]:
 
 
 # --- geometry (R2) ----------------------------------------------------------------------------
-def touches_grid(x: int, y: int, grid: Grid) -> bool:
-    """Whether (x, y) is an intersection: a grid card has it as a corner (R2.2)."""
-    return (x - 1, y - 1) in grid or (x, y - 1) in grid or (x - 1, y) in grid or (x, y) in grid
-
-
 def is_town_site(x: int, y: int, grid: Grid, buildings: Buildings, distance_rule: bool) -> bool:
     """Whether a Town may go on (x, y) (R6.1), cost and supply aside: an empty intersection and,
     with the distance rule, no building at the other end of a card side from it."""
@@ -296,64 +291,44 @@ def _row_major(cell: Coord) -> Coord:
     return (cell[1], cell[0])
 
 
-def _within(grid: Grid, max_extent: Coord | None) -> tuple[int, int, int, int, int, int]:
-    """The grid's bounding box and the allowed size (width 0 when unbounded)."""
-    if max_extent is None:
-        return 0, 0, 0, 0, 0, 0
-    first = True
-    lo_c = hi_c = lo_r = hi_r = 0
-    for c, r in grid:
-        if first:
-            lo_c = hi_c = c
-            lo_r = hi_r = r
-            first = False
-        else:
-            lo_c = min(lo_c, c)
-            hi_c = max(hi_c, c)
-            lo_r = min(lo_r, r)
-            hi_r = max(hi_r, r)
-    return lo_c, hi_c, lo_r, hi_r, max_extent[0], max_extent[1]
-
-
 def grid_cells(grid: Grid) -> list[Coord]:
     """The grid's cells by row, then column."""
     return sorted(grid, key=_row_major)
 
 
-def expansion_cells(grid: Grid, max_extent: Coord | None) -> list[Coord]:
-    """Empty cells sharing a side with a grid card (R7.5), sorted by (r, c); with
-    ``max_extent = (width, height)`` only those that keep the grid's bounding box within it."""
-    lo_c, hi_c, lo_r, hi_r, width, height = _within(grid, max_extent)
+def _expansions(grid: Grid, max_extent: Coord | None, first_only: bool) -> set[Coord]:
+    """The empty cells sharing a side with a grid card that keep the grid's bounding box within
+    ``max_extent`` (any size when None); only the first found when ``first_only``."""
+    lo_c = hi_c = lo_r = hi_r = 0
+    if max_extent is not None and grid:
+        lo_c = min(c for c, _ in grid)
+        hi_c = max(c for c, _ in grid)
+        lo_r = min(r for _, r in grid)
+        hi_r = max(r for _, r in grid)
     found: set[Coord] = set()
     for c, r in grid:
         for side in range(4):
             cell = (c + _SIDE_COLUMN[side], r + _SIDE_ROW[side])
-            if cell in grid:
-                continue
-            if width and (
-                max(hi_c, cell[0]) - min(lo_c, cell[0]) + 1 > width
-                or max(hi_r, cell[1]) - min(lo_r, cell[1]) + 1 > height
-            ):
+            if cell in grid or (max_extent is not None and (
+                max(hi_c, cell[0]) - min(lo_c, cell[0]) + 1 > max_extent[0]
+                or max(hi_r, cell[1]) - min(lo_r, cell[1]) + 1 > max_extent[1]
+            )):
                 continue
             found.add(cell)
-    return sorted(found, key=_row_major)
+            if first_only:
+                return found
+    return found
+
+
+def expansion_cells(grid: Grid, max_extent: Coord | None) -> list[Coord]:
+    """Empty cells sharing a side with a grid card (R7.5), sorted by (r, c); with
+    ``max_extent = (width, height)`` only those that keep the grid's bounding box within it."""
+    return sorted(_expansions(grid, max_extent, False), key=_row_major)
 
 
 def can_expand(grid: Grid, max_extent: Coord | None) -> bool:
     """Whether :func:`expansion_cells` holds any cell, without listing them."""
-    lo_c, hi_c, lo_r, hi_r, width, height = _within(grid, max_extent)
-    for c, r in grid:
-        for side in range(4):
-            cell = (c + _SIDE_COLUMN[side], r + _SIDE_ROW[side])
-            if cell in grid:
-                continue
-            if width and (
-                max(hi_c, cell[0]) - min(lo_c, cell[0]) + 1 > width
-                or max(hi_r, cell[1]) - min(lo_r, cell[1]) + 1 > height
-            ):
-                continue
-            return True
-    return False
+    return bool(_expansions(grid, max_extent, True))
 
 
 # --- the MAIN decision (R6, R7, R8.1) ---------------------------------------------------------
