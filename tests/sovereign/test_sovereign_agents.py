@@ -97,7 +97,7 @@ HANGING = "a1:0S g7:0s c3:0C d5:0b f6:0b a7:0c"
 
 
 def _p1_reach(state: boardlab.State) -> int:
-    from boardlab.games.sovereign.movegen import consultant_reach
+    from boardlab.games.sovereign.kernel import consultant_reach
 
     low = sum(1 << sq for sq in range(49) if state.heights[sq] < 3)  # type: ignore[attr-defined]
     return consultant_reach(state.piece_sets[3], state.heights, low)  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import boardlab
 from boardlab.games.sovereign import SovereignState
 from boardlab.games.sovereign.board import ALL_SQUARES, board_hash
-from boardlab.games.sovereign.movegen import seat_threatened
+from boardlab.games.sovereign.kernel import seat_threatened
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OPTION_SETS = [
@@ -55,7 +55,7 @@ def check_invariants(state: SovereignState) -> None:
         if result is None or result.code != "objective":
             mover = 1 - state.to_move
             low = ALL_SQUARES ^ state.level_sets[3]
-            assert not seat_threatened(mover, heights, state.piece_sets, low, rules)
+            assert not seat_threatened(mover, heights, state.piece_sets, low, rules.kernel_flags())
     # the incremental fields agree with a state built from scratch from the position
     fresh = state.game.state_from_position(state.position())
     assert fresh.level_sets == state.level_sets and fresh.piece_sets == state.piece_sets
@@ -102,6 +102,6 @@ def test_no_move_leaves_its_own_sovereign_capturable(seed: int) -> None:
             result = state.result()
             if not state.in_setup and (result is None or result.code != "objective"):
                 low = ALL_SQUARES ^ state.level_sets[3]
-                assert not seat_threatened(mover, state.heights, state.piece_sets, low, state.rules)
+                assert not seat_threatened(mover, state.heights, state.piece_sets, low, state.flags)
             state.undo()
         state.apply(rng.choice(moves))

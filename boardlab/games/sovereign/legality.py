@@ -31,7 +31,7 @@ from .board import (
     setup_item,
     squares_of,
 )
-from .movegen import consultant_reach, protected_squares, slider_targets
+from .kernel import consultant_reach, protected_squares, slider_targets
 from .moves import ConsultantJump, ContractorMove, Placement, Slide
 from .rules import BUILD_ONE_LEVEL, BUILD_WHOLE_TOWER
 
@@ -143,24 +143,25 @@ def _slide_reason(state: "SovereignState", move: Slide, kind: int, to: str) -> s
         return f"{to} is occupied; a {piece} ends its move on an empty square (rule 1.3.2)"
     empty = state.free_squares()
     towers = ALL_SQUARES ^ state.level_sets[0]
-    anywhere = (ALL_SQUARES,) * 4
+    # heights as if every square were open ground: no climb limit applies
+    anywhere = [ALL_SQUARES, 0, 0, 0]
+    flags = state.flags
     reach = _reach(state, seat)
     banned = reach if kind == SOVEREIGN or rules.path_ban_applies_to_diplomat else 0
     level = heights[origin]
-    if not slider_targets(origin, level, 0, empty, towers, anywhere, rules) & BIT[target]:
+    if not slider_targets(origin, level, 0, empty, towers, anywhere, flags) & BIT[target]:
         return (
             f"{to} cannot be reached: a {piece} slides in a straight line over empty open ground, or walks "
             "through the empty squares of connected towers (rule 1.5)"
         )
-    h0, h1, h2, h3 = state.level_sets
-    at_most = (h0, h0 | h1, ALL_SQUARES ^ h3, ALL_SQUARES)
-    if not slider_targets(origin, level, 0, empty, towers, at_most, rules) & BIT[target]:
+    level_sets = state.level_sets
+    if not slider_targets(origin, level, 0, empty, towers, level_sets, flags) & BIT[target]:
         return (
             f"{to} is {heights[target]} levels high: a {piece} climbs one level at most, counted from the ground "
             f"after crossing open ground or from its own level ({level}) inside its castle (rule 1.4)"
         )
-    if banned and not slider_targets(origin, level, banned, empty, towers, at_most, rules) & BIT[target]:
-        blockers = slider_targets(origin, level, banned, empty, towers, anywhere, rules) & banned
+    if banned and not slider_targets(origin, level, banned, empty, towers, level_sets, flags) & BIT[target]:
+        blockers = slider_targets(origin, level, banned, empty, towers, anywhere, flags) & banned
         names = " or ".join(SQUARE_NAMES[s] for s in squares_of(blockers)) or "a square"
         return (
             f"every way to {to} passes {names}, which an enemy Consultant can reach; the {piece} "

@@ -42,7 +42,7 @@ from .board import (
     SQUARE_NAMES,
     THIRD_RANK,
 )
-from .movegen import seat_threatened
+from .kernel import seat_threatened
 from .rules import RESULT_CODES, SovereignRules
 
 if TYPE_CHECKING:
@@ -311,7 +311,7 @@ def _check_play(
     for square, code in enumerate(pieces):
         piece_sets[code] |= BIT[square]
     waiting = 1 - to_move
-    if seat_threatened(waiting, heights, piece_sets, low_squares, rules):
+    if seat_threatened(waiting, heights, piece_sets, low_squares, rules.kernel_flags()):
         raise PositionError(
             f"{prefix}: {SEAT_NAMES[waiting]}'s Sovereign is threatened while {SEAT_NAMES[to_move]} is to move; "
             "a Sovereign never stays where it can be captured (rules 1.9.3, 1.9.5)"

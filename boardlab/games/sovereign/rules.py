@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from . import kernel
+
 #: the build kinds of option ``build`` (rules 8): one level, a whole new tower, several levels
 BUILD_ONE_LEVEL = 0
 BUILD_WHOLE_TOWER = 1
@@ -46,6 +48,22 @@ class SovereignRules:
     ply_limit: int = 200
     supply_lower: int = 35
     supply_top: int = 14
+
+    def kernel_flags(self) -> int:
+        """These rules as the one int of bit flags that the kernel's functions take (kernel.py)."""
+        return (
+            kernel.RULE_CASTLE_HEIGHTS * self.castle_heights
+            | kernel.RULE_TOWERS_BLOCK_SLIDES * self.towers_block_slides
+            | kernel.RULE_STRAIGHT_TRANSIT * self.straight_transit
+            | kernel.RULE_CONTRACTOR_TRANSIT * self.contractor_transit
+            | kernel.RULE_DIPLOMAT_SELF_PROTECT * self.diplomat_self_protect
+            | kernel.RULE_STRICT_PIN * self.strict_pin
+            | kernel.RULE_ANY_RESOLVING_MOVE * self.any_resolving_move
+            | kernel.RULE_WIN_IGNORES_THREAT * self.winning_move_ignores_threat
+            | kernel.RULE_PATH_BAN_DIPLOMAT * self.path_ban_applies_to_diplomat
+            | kernel.RULE_BUILD_WHOLE_TOWER * (self.build_mode == BUILD_WHOLE_TOWER)
+            | kernel.RULE_BUILD_MULTI_LEVEL * (self.build_mode == BUILD_MULTI_LEVEL)
+        )
 
     @classmethod
     def from_options(cls, players: int, options: Mapping[str, Any]) -> "SovereignRules":

@@ -11,12 +11,15 @@ Representation (the hot path of random play and search):
   :class:`~boardlab.core.ProgressTracker` of those hashes, for threefold repetition (1.11.3);
 * ``threatened``: whether the player to move has a threatened Sovereign (rule 1.9.1);
 * ``_moves``: the legal moves of the player to move, made when first asked for (None until
-  then) and handed out as copies; whether any exists is settled when the turn begins.
+  then) and handed out as copies; whether any exists is settled when the turn begins;
+* ``flags``: the rules as the kernel takes them (:meth:`SovereignRules.kernel_flags`).
 
-Lists are copy-on-write: ``_apply`` replaces a list by a fresh copy before changing it and
-never mutates a list that a snapshot or a copy may hold: they are declared ``shared``
-(:class:`~boardlab.core.state.StateFields`), so a snapshot is one tuple of references and a
-copy copies only the tracker.
+The rules live in kernel.py (move generation, the board changes of a move, the end-of-turn
+checks), flat functions over these fields that may be compiled; this class keeps the
+history, the endings and the protocol. Lists are copy-on-write: the kernel returns a fresh
+copy of a list it changes and never mutates a list that a snapshot or a copy may hold: they
+are declared ``shared`` (:class:`~boardlab.core.state.StateFields`), so a snapshot is one
+tuple of references and a copy copies only the tracker.
 """
 
 from __future__ import annotations
@@ -26,25 +29,24 @@ from typing import TYPE_CHECKING, Any, Sequence
 from boardlab.core import TERMINAL, IllegalMoveError, Move, PositionError, ProgressTracker, Result, State
 from boardlab.core.state import StateFields
 
+from . import kernel
 from .board import (
     ALL_SQUARES,
     BIT,
-    GOAL_RANKS,
-    HEIGHT_KEYS,
+    CONSULTANT,
+    CONTRACTOR,
     NUM_SQUARES,
-    PIECE_KEYS,
     SEAT_NAMES,
     SETUP_LOWER_PER_PLAYER,
     SETUP_PLACEMENTS,
     SETUP_TOP_PER_PLAYER,
-    SETUP_TOWER,
     SQUARE_NAMES,
-    TURN_KEYS,
     board_hash,
+    setup_item,
 )
 from .evaluation import evaluate
+from .kernel import MOVE_CAPTURES, MOVE_WINS, TURN_FLIP
 from .legality import illegal_reason
-from .movegen import play_moves, setup_moves, turn_status
 from .moves import (
     CHECK_SUFFIX,
     WIN_SUFFIX,
@@ -72,7 +74,7 @@ class SovereignState(State):
             "heights", "pieces", "level_sets", "piece_sets", "occupied", "pool_lower", "pool_top", "to_move",
             "placements", "play_ply", "zobrist", "threatened", "_result", "_current", "_moves", "_scan",
         ),
-        fixed=("rules",),
+        fixed=("rules", "flags"),
         trackers=("progress",),
     )
     __slots__ = state_fields.names
@@ -82,6 +84,7 @@ class SovereignState(State):
         super().__init__(game, seed)
         rules: SovereignRules = game.rules
         self.rules = rules
+        self.flags = rules.kernel_flags()
         if position is None:
             position = SovereignPosition(
                 [0] * NUM_SQUARES, [0] * NUM_SQUARES, 0, 0,
@@ -116,28 +119,38 @@ class SovereignState(State):
     def _begin_turn(self) -> None:
         """Settle whether the player to move can move; end the game if not (rule 6, step 6).
         The list of moves itself is made when first asked for."""
-        self._moves = None
         if self.placements < SETUP_PLACEMENTS:
+            self._moves = None
             self.threatened = False  # every setup step has a free square (rule 1.2.5)
             self._current = self.to_move
             return
-        threatened, has_move, has_sovereign_move, self._scan = turn_status(self)
+        self._take_turn(*kernel.turn_status(
+            self.to_move, self.heights, self.piece_sets, self.level_sets, self.occupied,
+            self.pool_lower, self.pool_top, self.flags,
+        ))
+
+    def _take_turn(
+        self, threatened: bool, has_move: bool, has_sovereign_move: bool, reach: int, protection: int, targets: int
+    ) -> None:
+        """The turn of the player to move begins, given its :func:`kernel.turn_status`."""
+        self._moves = None
+        self._scan = (reach, protection, targets)
         self.threatened = threatened
         seat = self.to_move
+        if has_move and (has_sovereign_move or not self.rules.stalemate_any_time):
+            self._current = seat
+            return
         name = SEAT_NAMES[seat]
         if self.rules.stalemate_any_time and not has_sovereign_move:
             self._end(Result.draw((0, 1), 2, f"{name}'s Sovereign has no legal move", code="sovereign_stalemate"))
-        elif not has_move:
-            if threatened:
-                self._end(Result.draw(
-                    (0, 1), 2, f"{name}'s Sovereign is threatened and has no legal move", code="sovereign_stalemate"
-                ))
-            elif self.rules.no_legal_move_loses:
-                self._end(Result.win(1 - seat, 2, f"{name} has no legal move", code="no_legal_move"))
-            else:
-                self._end(Result.draw((0, 1), 2, f"{name} has no legal move", code="no_legal_move"))
+        elif threatened:
+            self._end(Result.draw(
+                (0, 1), 2, f"{name}'s Sovereign is threatened and has no legal move", code="sovereign_stalemate"
+            ))
+        elif self.rules.no_legal_move_loses:
+            self._end(Result.win(1 - seat, 2, f"{name} has no legal move", code="no_legal_move"))
         else:
-            self._current = seat
+            self._end(Result.draw((0, 1), 2, f"{name} has no legal move", code="no_legal_move"))
 
     def move_list(self) -> list[Move]:
         """The legal moves of the player to move (shared, do not change it); made once per position."""
@@ -146,9 +159,16 @@ class SovereignState(State):
             if self._current == TERMINAL:
                 moves = []
             elif self.placements < SETUP_PLACEMENTS:
-                moves = setup_moves(self)
+                seat, kind, with_tower = setup_item(self.placements)
+                moves = kernel.setup_moves(seat, kind, with_tower, self.level_sets, self.occupied)
             else:
-                moves = play_moves(self, self._scan)[0]
+                reach, protection, targets = self._scan or kernel.sovereign_scan(
+                    self.to_move, self.heights, self.piece_sets, self.level_sets, self.occupied, self.flags
+                )
+                moves = kernel.play_moves(
+                    self.to_move, self.heights, self.piece_sets, self.level_sets, self.occupied,
+                    self.pool_lower, self.pool_top, self.flags, reach, protection, targets,
+                )[0]
             self._moves = moves
         return moves
 
@@ -193,44 +213,30 @@ class SovereignState(State):
     def _apply(self, move: Move) -> None:
         seat = self.to_move
         kind = type(move)
-        won = False
-        progress = False
         if kind is Slide:
-            self._move_piece(move.origin, move.target)  # type: ignore[attr-defined]
-            target = move.target  # type: ignore[attr-defined]
-            # a Sovereign ending on a 3-level square of its goal ranks wins (rule 1.10)
-            won = (
-                move.kind == 0  # type: ignore[attr-defined]
-                and self.heights[target] == 3
-                and bool(GOAL_RANKS[seat] & BIT[target])
-            )
+            piece, build, levels = move.kind, -1, 0  # type: ignore[attr-defined]
         elif kind is ContractorMove:
-            self._move_piece(move.origin, move.target)  # type: ignore[attr-defined]
-            self._raise(move.build, move.levels)  # type: ignore[attr-defined]
+            piece, build, levels = CONTRACTOR, move.build, move.levels  # type: ignore[attr-defined]
         elif kind is ConsultantJump:
-            target = move.target  # type: ignore[attr-defined]
-            captured = self.pieces[target]
-            if captured:
-                assert captured not in (1, 5), "a Sovereign was captured (rule 1.9.5)"
-                self.piece_sets = sets = self.piece_sets.copy()
-                sets[captured] ^= BIT[target]
-                self.zobrist ^= PIECE_KEYS[target * 9 + captured]
-                self.pieces = self.pieces.copy()
-                self.pieces[target] = 0
-                self.occupied ^= BIT[target]
-                progress = True  # a capture can never be undone, so no earlier position comes back
-            self._move_piece(move.origin, target)  # type: ignore[attr-defined]
-            if self.heights[target]:
-                self._lower(target)
+            piece, build, levels = CONSULTANT, -1, 0
         else:
             self._place(move)  # type: ignore[arg-type]
             return
+        (
+            self.heights, self.pieces, self.level_sets, self.piece_sets, self.occupied, zobrist,
+            self.pool_lower, self.pool_top, outcome, threatened, has_move, has_sovereign_move, reach, protection, targets,
+        ) = kernel.play_move(
+            seat, piece, move.origin, move.target, build, levels,  # type: ignore[attr-defined]
+            self.heights, self.pieces, self.level_sets, self.piece_sets, self.occupied, self.zobrist,
+            self.pool_lower, self.pool_top, self.flags,
+        )
+        self.zobrist = zobrist
         self.play_ply += 1
         self.to_move = 1 - seat
-        self.zobrist ^= TURN_KEYS[0] ^ TURN_KEYS[1]
         tracker = self.progress
-        tracker.record(self.zobrist, progress)
-        if won:
+        # a capture can never be undone, so no earlier position comes back
+        tracker.record(zobrist, bool(outcome & MOVE_CAPTURES))
+        if outcome & MOVE_WINS:
             self._end(self._win_result(seat))
             return
         count = self.rules.repetition_count
@@ -241,65 +247,18 @@ class SovereignState(State):
         if self.play_ply >= self.rules.ply_limit:
             self._end(self._limit_result())
             return
-        self._begin_turn()
-
-    def _move_piece(self, origin: int, target: int) -> None:
-        pieces = self.pieces = self.pieces.copy()
-        code = pieces[origin]
-        pieces[origin] = 0
-        pieces[target] = code
-        both = BIT[origin] | BIT[target]
-        self.piece_sets = sets = self.piece_sets.copy()
-        sets[code] ^= both
-        self.occupied ^= both
-        self.zobrist ^= PIECE_KEYS[origin * 9 + code] ^ PIECE_KEYS[target * 9 + code]
-
-    def _set_height(self, square: int, new: int) -> None:
-        heights = self.heights = self.heights.copy()
-        old = heights[square]
-        heights[square] = new
-        bit = BIT[square]
-        self.level_sets = sets = self.level_sets.copy()
-        sets[old] ^= bit
-        sets[new] ^= bit
-        self.zobrist ^= HEIGHT_KEYS[square * 4 + old] ^ HEIGHT_KEYS[square * 4 + new]
-
-    def _raise(self, square: int, levels: int) -> None:
-        """Build ``levels`` levels on ``square``, taking lower pieces for levels 1-2 and a top
-        piece for level 3 (rule 1.6.2)."""
-        old = self.heights[square]
-        new = old + levels
-        self.pool_lower -= (new if new < 2 else 2) - (old if old < 2 else 2)
-        if new == 3:
-            self.pool_top -= 1
-        self._set_height(square, new)
-
-    def _lower(self, square: int) -> None:
-        """Remove the top level of ``square`` into the supply (rule 1.7.3)."""
-        old = self.heights[square]
-        if old == 3:
-            self.pool_top += 1
-        else:
-            self.pool_lower += 1
-        self._set_height(square, old - 1)
+        self._take_turn(threatened, has_move, has_sovereign_move, reach, protection, targets)
 
     def _place(self, move: Placement) -> None:
         """A setup placement (rules 1.2.3-1.2.6); the supply does not change (rule 1.2.1)."""
         seat = self.to_move
-        code = seat * 4 + move.kind + 1
-        pieces = self.pieces = self.pieces.copy()
-        pieces[move.square] = code
-        self.piece_sets = sets = self.piece_sets.copy()
-        sets[code] |= BIT[move.square]
-        self.occupied |= BIT[move.square]
-        self.zobrist ^= PIECE_KEYS[move.square * 9 + code]
-        if SETUP_TOWER[move.kind]:
-            self._set_height(move.square, SETUP_TOWER[move.kind])
-        if move.tower >= 0:
-            self._set_height(move.tower, 1)
+        self.heights, self.pieces, self.level_sets, self.piece_sets, self.occupied, self.zobrist = kernel.place(
+            seat, move.kind, move.square, move.tower, self.heights, self.pieces, self.level_sets, self.piece_sets,
+            self.occupied, self.zobrist,
+        )
         self.placements += 1
         self.to_move = 1 - seat
-        self.zobrist ^= TURN_KEYS[0] ^ TURN_KEYS[1]
+        self.zobrist ^= TURN_FLIP
         self.progress.record(self.zobrist, True)  # repetition counts from the start of play (rule 1.11.3)
         self._begin_turn()
 
@@ -311,7 +270,8 @@ class SovereignState(State):
         return self._result
 
     def _legal_moves(self) -> list[Move]:
-        return self.move_list().copy()
+        moves = self._moves
+        return (self.move_list() if moves is None else moves).copy()
 
     def _parse_move(self, text: str) -> Move:
         move, suffix = parse_move_text(text), parse_marks(text)

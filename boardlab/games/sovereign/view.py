@@ -20,7 +20,7 @@ from .board import (
     setup_item,
     squares_of,
 )
-from .movegen import consultant_reach, protected_squares
+from .kernel import consultant_reach, protected_squares
 
 if TYPE_CHECKING:
     from .state import SovereignState
