@@ -17,6 +17,7 @@ Single-observer limitation (by design, cheap): other players' moves are keyed by
 the move itself even when the observer would not see it, so the search treats
 the observer as seeing them from then on. Real hidden information is never read:
 the agent only ever handles the state it is given and resamples of it.
+The search loop and the tree's nodes are in :mod:`.kernel` (compiled where a compiler is at hand).
 
 ``resample`` may be expensive (re-dealing, consistency checks), so the agent
 draws a pool of ``determinizations`` once per decision and cycles through it.
@@ -24,34 +25,14 @@ draws a pool of ``determinizations`` once per decision and cycles through it.
 
 from __future__ import annotations
 
-import math
 import time
 
 from ..core.agent import Agent, register_agent
 from ..core.state import State
-from ..core.values import CHANCE, TERMINAL, Move, Player
-from .search import SETTLE_CHECK_EVERY, SearchBudget, backpropagate, check_positive, decision_moves, rollout, settled
+from ..core.values import CHANCE, Move
+from .kernel import InfoNode, run_ismcts
+from .search import SearchBudget, check_positive, decision_moves
 from .mcts import DEFAULT_ITERATIONS, SEARCH_PARAMS
-
-
-class _InfoNode:
-    """A sequence of moves from the root, shared by every determinization that allows it.
-
-    ``mover`` is the player who made the last move (CHANCE for an outcome);
-    ``value`` sums that player's returns over ``visits``; ``availability`` counts
-    the selections at the parent in which this move was legal.
-    """
-
-    __slots__ = ("parent", "move", "mover", "children", "visits", "availability", "value")
-
-    def __init__(self, parent: "_InfoNode | None", move: Move | None, mover: Player) -> None:
-        self.parent = parent
-        self.move = move
-        self.mover = mover
-        self.children: dict[Move, _InfoNode] = {}
-        self.visits = 0
-        self.availability = 1
-        self.value = 0.0
 
 
 @register_agent
@@ -111,74 +92,20 @@ class IsmctsAgent(Agent):
         assert best.move is not None
         return best.move
 
-    def search(self, state: State) -> _InfoNode:
+    def search(self, state: State) -> InfoNode:
         """Run the budgeted search for ``state.current_player()`` and return the root."""
         began = time.perf_counter()
         observer = state.current_player()
         rng = self.rng
-        uniform_random = rng.random
-        exploration = self.exploration
-        depth_limit = self.rollout_depth
-        log = math.log
-        sqrt = math.sqrt
         # without hidden information every determinization is the state itself (new seed only)
         pool_size = self.pool_size if state.game.has_hidden_information else 1
         pool = [state.resample(observer, rng) for _ in range(pool_size)]
         root_moves = state.legal_moves()  # the observer's own moves: the same in every determinization
-        root = _InfoNode(None, None, CHANCE)
-        budget = self.budget
-        budget.start()
-        done = 0
-        while not budget.exhausted(done):
-            if pool:
-                world = pool[done % pool_size].copy()
-            else:
-                world = state.resample(observer, rng)
-            node = root
-            while True:
-                player = world.current_player()
-                if player == TERMINAL:
-                    break
-                children = node.children
-                if player == CHANCE:
-                    outcome = world.sample_chance(rng)
-                    world.apply(outcome)
-                    child = children.get(outcome)
-                    if child is None:
-                        children[outcome] = _InfoNode(node, outcome, CHANCE)
-                        node = children[outcome]
-                        break
-                    node = child
-                    continue
-                moves = world.legal_moves()
-                unexplored = [move for move in moves if move not in children]
-                if unexplored:
-                    for move in moves:
-                        existing = children.get(move)
-                        if existing is not None:
-                            existing.availability += 1
-                    move = unexplored[int(uniform_random() * len(unexplored))]
-                    world.apply(move)
-                    node = children[move] = _InfoNode(node, move, player)
-                    break
-                best_child = node
-                best_score = -1.0
-                for move in moves:
-                    child = children[move]
-                    child.availability += 1
-                    visits = child.visits
-                    score = child.value / visits + exploration * sqrt(log(child.availability) / visits)
-                    if score > best_score:
-                        best_score = score
-                        best_child = child
-                node = best_child
-                world.apply(node.move)  # type: ignore[arg-type]
-            backpropagate(node, rollout(world, rng, depth_limit))
-            done += 1
-            if done % SETTLE_CHECK_EVERY == 0 and len(root.children) >= len(root_moves) and settled(
-                [root.children[move].visits for move in root_moves if move in root.children], budget, done
-            ):
-                break
-        self.last_iterations = done
+        root = InfoNode(None, None, CHANCE)
+        self.budget.start()
+        self.last_iterations = run_ismcts(
+            state, observer, pool, root, root_moves, rng, self.budget,
+            exploration=self.exploration, depth_limit=self.rollout_depth,
+        )
         self.last_seconds = time.perf_counter() - began
         return root

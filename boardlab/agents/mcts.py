@@ -22,20 +22,20 @@ node on the path.
 
 The tree is not kept between moves: the next state comes from a fresh
 ``resample()`` and may disagree with the old tree's hidden parts.
+
+The agent holds the settings; the search loop itself, the tree's nodes and the rollouts
+are in :mod:`.kernel`, which is compiled where a compiler is at hand.
 """
 
 from __future__ import annotations
 
-import math
 import time
 
 from ..core.agent import Agent, register_agent
 from ..core.state import State
-from ..core.values import CHANCE, TERMINAL, Move, Player
-from .search import (
-    SETTLE_CHECK_EVERY, SearchBudget, backpropagate, check_positive, decision_moves, names_winning_moves, rollout,
-    settled,
-)
+from ..core.values import CHANCE, Move
+from .kernel import Node, run_mcts
+from .search import SearchBudget, check_positive, decision_moves, names_winning_moves
 
 
 # Why these defaults. Tuned by self-play on Towers (2 players, seats alternating, one core;
@@ -66,72 +66,6 @@ SEARCH_PARAMS: dict[str, tuple[type, object, str]] = {
         "random moves per rollout before evaluate() scores it (0 = play to the end; games without evaluate do)",
     ),
 }
-
-
-class _Node:
-    """A position reached by a sequence of moves from the root.
-
-    ``mover`` is the player whose move (or CHANCE, whose outcome) led here, and
-    ``value`` sums that player's returns over the ``visits`` through this node.
-    Decision nodes keep ``children`` and the ``untried`` moves (generated on the
-    first visit, once); chance nodes keep ``outcome_children`` by outcome.
-    ``winning`` is a child whose move ends the game with a win for the player to
-    move here: once one is found, that player is assumed to play it.
-    """
-
-    __slots__ = (
-        "parent", "move", "mover", "to_move", "children", "untried", "outcome_children", "winning", "lost", "visits",
-        "value",
-    )
-
-    def __init__(self, parent: "_Node | None", move: Move | None, mover: Player, to_move: Player) -> None:
-        self.parent = parent
-        self.move = move
-        self.mover = mover
-        self.to_move = to_move
-        self.children: list[_Node] = []
-        self.untried: list[Move] | None = None
-        self.outcome_children: dict[Move, _Node] | None = {} if to_move == CHANCE else None
-        self.winning: _Node | None = None
-        #: proven: the move into this node loses for its mover (two-player games, see _prove_loss)
-        self.lost = False
-        self.visits = 0
-        self.value = 0.0
-
-
-def _prove_loss(node: _Node) -> None:
-    """The solver step, for two players taking turns: ``node`` was just proven lost for its
-    mover. When every move at its parent is proven lost, the parent is won for whoever moved
-    into it, which makes the grandparent's move into it a win there, and so on up the tree.
-    A chance node, or a move that does not pass the turn, ends the proof."""
-    while True:
-        parent = node.parent
-        if parent is None or parent.to_move < 0 or parent.untried is None or parent.untried:
-            return
-        if not all(child.lost for child in parent.children):
-            return
-        grandparent = parent.parent
-        if grandparent is None or parent.mover < 0 or parent.mover == parent.to_move:
-            return
-        if grandparent.winning is None:
-            grandparent.winning = parent
-        if grandparent.mover < 0 or grandparent.mover == grandparent.to_move or grandparent.lost:
-            return
-        grandparent.lost = True
-        node = grandparent
-
-
-def one_ply(state: State, move: Move, mover: Player) -> float:
-    """``mover``'s return after ``move`` by the result or ``evaluate()`` (a draw's share when
-    the game cannot say); ``state`` is left as it was."""
-    state.apply(move)
-    if state.current_player() == TERMINAL:
-        value = state.returns()[mover]
-    else:
-        estimate = state.evaluate()
-        value = estimate[mover] if estimate is not None else 1.0 / state.num_players
-    state.undo()
-    return value
 
 
 @register_agent
@@ -208,108 +142,24 @@ class MctsAgent(Agent):
         assert best.move is not None
         return best.move
 
-    def search(self, root_state: State) -> _Node:
+    def search(self, root_state: State) -> Node:
         """Run the budgeted search from ``root_state`` (left unchanged) and return the root node."""
         began = time.perf_counter()
-        root = _Node(None, None, CHANCE, root_state.current_player())
-        rng = self.rng
-        uniform_random = rng.random
-        exploration = self.exploration
-        depth_limit = self.rollout_depth
-        decisive = names_winning_moves(root_state)
-        leaf_eval = self.leaf_eval
-        widen = self.widen
-        jitter = self.jitter
-        log = math.log
-        sqrt = math.sqrt
-        budget = self.budget
-        # the solver's proofs assume two players taking turns; a chance node ends a proof (_prove_loss)
-        solver = root_state.num_players == 2
-        budget.start()
-        done = 0
-        while not budget.exhausted(done) and root.winning is None:  # a win on the spot ends the thinking
-            state = root_state.copy()
-            node = root
-            # selection and expansion: stop at the first new node (or the end of the game)
-            while True:
-                to_move = node.to_move
-                if to_move == TERMINAL:
-                    break
-                if to_move == CHANCE:
-                    outcome = state.sample_chance(rng)
-                    state.apply(outcome)
-                    outcome_children = node.outcome_children
-                    assert outcome_children is not None
-                    child = outcome_children.get(outcome)
-                    if child is None:
-                        child = _Node(node, outcome, CHANCE, state.current_player())
-                        outcome_children[outcome] = child
-                        node = child
-                        break
-                    node = child
-                    continue
-                if node.winning is not None:
-                    # a player who can win on the spot does: no need to search the alternatives
-                    node = node.winning
-                    state.apply(node.move)  # type: ignore[arg-type]
-                    continue
-                untried = node.untried
-                if untried is None:
-                    win = state.winning_move() if decisive else None
-                    # a win the game names is the only move worth searching here
-                    if win is not None:
-                        untried = node.untried = [win]
-                    else:
-                        untried = node.untried = list(state.legal_moves())
-                        if widen:
-                            if jitter:
-                                untried.sort(  # best last
-                                    key=lambda move: one_ply(state, move, to_move) + jitter * uniform_random()
-                                )
-                            else:
-                                untried.sort(key=lambda move: one_ply(state, move, to_move))  # best last
-                if untried and (not widen or len(node.children) < 1 + widen * sqrt(node.visits)):
-                    if widen:
-                        move = untried.pop()  # the best untried move by one ply
-                    else:
-                        # a random untried move: swap it to the end and pop it
-                        index = int(uniform_random() * len(untried))
-                        move = untried[index]
-                        untried[index] = untried[-1]
-                        untried.pop()
-                    state.apply(move)
-                    child = _Node(node, move, to_move, state.current_player())
-                    node.children.append(child)
-                    if child.to_move == TERMINAL:
-                        result = state.returns()[to_move]
-                        if result == 1.0:
-                            node.winning = child
-                            if solver and node.mover >= 0 and node.mover != to_move and not node.lost:
-                                node.lost = True  # whoever moved here let the player to move win
-                                _prove_loss(node)
-                        elif result == 0.0 and solver:
-                            child.lost = True
-                            _prove_loss(child)
-                    node = child
-                    break
-                scale = exploration * sqrt(log(node.visits))
-                best_child = node.children[0]
-                best_score = -1.0
-                for child in node.children:
-                    visits = child.visits
-                    score = child.value / visits + scale / sqrt(visits)
-                    if score > best_score:
-                        best_score = score
-                        best_child = child
-                node = best_child
-                state.apply(node.move)  # type: ignore[arg-type]
-            estimate = state.evaluate() if leaf_eval and node.to_move >= 0 else None
-            backpropagate(node, estimate if estimate is not None else rollout(state, rng, depth_limit, decisive))
-            done += 1
-            if done % SETTLE_CHECK_EVERY == 0 and not root.untried and settled(
-                [child.visits for child in root.children], budget, done
-            ):
-                break
-        self.last_iterations = done
+        root = Node(None, None, CHANCE, root_state.current_player())
+        self.budget.start()
+        self.last_iterations = run_mcts(
+            root_state,
+            root,
+            self.rng,
+            self.budget,
+            exploration=self.exploration,
+            depth_limit=self.rollout_depth,
+            decisive=names_winning_moves(root_state),
+            leaf_eval=self.leaf_eval,
+            widen=self.widen,
+            jitter=self.jitter,
+            # the solver's proofs assume two players taking turns; a chance node ends a proof (prove_loss)
+            solver=root_state.num_players == 2,
+        )
         self.last_seconds = time.perf_counter() - began
         return root

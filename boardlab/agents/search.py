@@ -15,6 +15,13 @@ from typing import Any, Sequence
 from ..core.errors import GameOverError, IllegalMoveError, OptionError
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
+# the rollout and the settle test are the search's inner loop: they live in the compiled kernel
+from .kernel import SETTLE_CHECK_EVERY, rollout, settled, uniform_returns
+
+__all__ = [
+    "SETTLE_CHECK_EVERY", "SearchBudget", "check_positive", "decision_moves", "names_winning_moves", "pick_random",
+    "rollout", "settled", "uniform_returns",
+]
 
 
 def decision_moves(agent_name: str, state: State) -> tuple[Player, list[Move]]:
@@ -120,85 +127,11 @@ class SearchBudget:
         return left
 
 
-#: how often (in iterations) a search checks whether its decision is settled
-SETTLE_CHECK_EVERY = 128
-
-
-def settled(visit_counts: Sequence[int], budget: SearchBudget, done: int) -> bool:
-    """Whether the most visited move can no longer be overtaken in the budget left: then more
-    search cannot change the decision (so stopping keeps a seeded search's choice)."""
-    if len(visit_counts) < 2:
-        return len(visit_counts) == 1
-    first = second = 0
-    for visits in visit_counts:
-        if visits > first:
-            first, second = visits, first
-        elif visits > second:
-            second = visits
-    return first - second > budget.remaining(done)
-
-
-def uniform_returns(num_players: int) -> tuple[float, ...]:
-    """The returns of a full draw: what an unfinished, unscorable game is worth."""
-    share = 1.0 / num_players
-    return (share,) * num_players
-
-
 def names_winning_moves(state: State) -> bool:
     """Whether ``state``'s game implements the optional ``State.winning_move`` hook."""
     return type(state).winning_move is not State.winning_move
 
 
-def rollout(state: State, rng: random.Random, depth_limit: int, decisive: bool = False) -> Sequence[float]:
-    """Play random moves from ``state`` (mutating it) and return per-player returns.
-
-    Stops at the end of the game, or after ``depth_limit`` moves (chance outcomes
-    included; 0 = no limit) when the game's ``evaluate()`` scores the position.
-    A game without an evaluation is played out; one that passes its own
-    ``max_moves`` bound (a broken rule set) scores as a full draw.
-    ``decisive``: a move the game names by ``State.winning_move()`` is played instead
-    of a random one (games that implement the hook; see :func:`names_winning_moves`).
-    Cost: one ``legal_moves()`` and one ``apply()`` per move.
-    """
-    uniform_random = rng.random
-    max_ply = state.game.max_moves
-    can_evaluate = depth_limit > 0
-    depth = 0
-    while True:
-        player = state.current_player()
-        if player == TERMINAL:
-            return state.returns()
-        if can_evaluate and depth >= depth_limit:
-            estimate = state.evaluate()
-            if estimate is not None:
-                return estimate
-            can_evaluate = False  # no evaluation here: play on to the end
-        if state.ply >= max_ply:
-            return uniform_returns(state.game.num_players)
-        if player == CHANCE:
-            move = state.sample_chance(rng)
-        else:
-            move = state.winning_move() if decisive else None
-            if move is None:
-                moves = state.legal_moves()
-                move = moves[int(uniform_random() * len(moves))]
-        state.apply(move)
-        depth += 1
-
-
 def pick_random(rng: random.Random, items: Sequence[Any]) -> Any:
     """A uniformly random element (faster than ``rng.choice`` in hot loops)."""
     return items[int(rng.random() * len(items))]
-
-
-def backpropagate(node: Any, returns: Sequence[float]) -> None:
-    """Add one visit and the returns of each node's mover, from ``node`` up to the root.
-
-    Nodes need ``parent``, ``visits``, ``value`` and ``mover`` (negative for the root
-    and chance outcomes, which keep no value). Shared by mcts and ismcts.
-    """
-    while node is not None:
-        node.visits += 1
-        if node.mover >= 0:
-            node.value += returns[node.mover]
-        node = node.parent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -10,7 +11,7 @@ import boardlab
 from boardlab.core import OptionError
 
 from boardlab.agents import make_agent
-from boardlab.agents.search import rollout
+from boardlab.agents.search import SearchBudget, rollout
 from boardlab.agents.mcts import MctsAgent
 from tests.support.play import played_record
 from tests.agents.toy_games import Chance, Decide, End, dicenim_at, tree_game
@@ -25,14 +26,17 @@ def mcts(spec: str = "mcts:iterations=600", seed: int = 0) -> MctsAgent:
     return agent
 
 
+def never_settle(patch: pytest.MonkeyPatch) -> None:
+    """Searches run their whole budget: the budget always reports room enough to overtake the most
+    visited move, so no decision is ever settled early (patched on the budget, which stays plain
+    Python, since the compiled search loop does not look ``settled`` up in a module)."""
+    patch.setattr(SearchBudget, "remaining", lambda self, done: math.inf)
+
+
 @pytest.fixture
 def never_settled(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searches run their whole budget (no early stop once the decision is settled)."""
-    import boardlab.agents.ismcts
-    import boardlab.agents.mcts
-
-    for module in (boardlab.agents.mcts, boardlab.agents.ismcts):
-        monkeypatch.setattr(module, "settled", lambda *args: False)
+    never_settle(monkeypatch)
 
 
 @pytest.mark.parametrize("name", ["mcts", "ismcts"])
@@ -61,11 +65,7 @@ def test_a_settled_decision_stops_early_and_is_the_same_decision(name: str, monk
         early = str(agent.choose(dicenim_at(9)))
         stopped.append(agent.last_iterations < 3000)
         with monkeypatch.context() as patch:
-            import boardlab.agents.ismcts
-            import boardlab.agents.mcts
-
-            for module in (boardlab.agents.mcts, boardlab.agents.ismcts):
-                patch.setattr(module, "settled", lambda *args: False)
+            never_settle(patch)
             full = make_agent(f"{name}:iterations=3000", seed=seed)
             assert str(full.choose(dicenim_at(9))) == early
             assert full.last_iterations == 3000

@@ -1,0 +1,195 @@
+"""The search kernel (boardlab/agents/kernel.py): the details a port to compiled code could get
+wrong, and the same searches compiled and in pure Python.
+
+A seeded search is reproducible only if every random number is drawn in the same order, every
+float is summed in the same order and every tie goes the same way; these tests pin those
+details on small trees whose right answer is known.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import boardlab
+from boardlab.agents import make_agent
+from boardlab.agents.kernel import Node, backpropagate, uct_child
+from boardlab.core import CHANCE
+from tests.agents.toy_games import Decide, End, dicenim_at, secret_guess_at, tree_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: a root with a one-move decision to each of twelve drawn leaves (no win, so nothing ends the search);
+#: the first player's share at leaf ``m<i>`` is its one-ply score there
+LEAF_SHARES = (0.30, 0.55, 0.40, 0.55, 0.20, 0.45, 0.60, 0.35, 0.50, 0.25, 0.45, 0.52)
+WIDE_ROOT = Decide(0, {f"m{i}": End((share, 1.0 - share)) for i, share in enumerate(LEAF_SHARES)})
+
+
+def _node(visits: int, value: float) -> Node:
+    """A child of the first player's move, backed up ``visits`` times with equal shares of ``value``."""
+    node = Node(None, None, 0, 1)
+    for _ in range(visits):
+        backpropagate(node, (value / visits, 1.0 - value / visits))
+    return node
+
+
+def _parent_of(children: list[Node], visits: int) -> Node:
+    parent = Node(None, None, CHANCE, 0)
+    parent.visits = visits
+    parent.children.extend(children)
+    return parent
+
+
+def test_uct_prefers_the_first_child_on_a_tie_and_the_higher_score_otherwise() -> None:
+    twins = [_node(4, 2.0), _node(4, 2.0), _node(4, 2.0)]
+    assert uct_child(_parent_of(twins, 12), 0.5) is twins[0]
+    # a better mean later in the list wins; so does a less visited child with the same mean
+    better = [_node(4, 2.0), _node(4, 2.0), _node(4, 2.5)]
+    assert uct_child(_parent_of(better, 12), 0.5) is better[2]
+    rarer = [_node(8, 4.0), _node(2, 1.0)]
+    assert uct_child(_parent_of(rarer, 10), 0.5) is rarer[1]
+    # without exploration only the mean counts (and a child's score -1 never wins over the first)
+    assert uct_child(_parent_of(rarer, 10), 0.0) is rarer[0]
+
+
+def test_uct_scores_are_ucb1_to_the_last_bit() -> None:
+    children = [_node(3, 1.7), _node(5, 2.9), _node(2, 1.1)]
+    scale = 0.7 * math.sqrt(math.log(10))
+    scores = [child.value / child.visits + scale / math.sqrt(child.visits) for child in children]
+    assert uct_child(_parent_of(children, 10), 0.7) is children[scores.index(max(scores))]
+
+
+def _walk(node: Node) -> list[Node]:
+    return [node] + [descendant for child in node.children for descendant in _walk(child)]
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=400", "mcts:iterations=300,leaf_eval=true,widen=1,jitter=0.03"])
+def test_every_node_keeps_its_mean_and_root_of_visits_as_ucb1_would_compute_them(spec: str) -> None:
+    state = boardlab.load("towers").new_state(seed=2)
+    root = make_agent(spec, seed=1).search(state)  # type: ignore[attr-defined]
+    nodes = _walk(root)
+    assert len(nodes) > 50
+    for node in nodes:
+        assert node.visits_root == math.sqrt(node.visits)
+        if node.mover >= 0:
+            assert node.mean == node.value / node.visits
+
+
+def test_untried_moves_are_drawn_by_swapping_the_drawn_one_to_the_end() -> None:
+    # every leaf ends the game, so each iteration draws one number, for the move it expands
+    for seed in range(4):
+        agent = make_agent("mcts:iterations=7", seed=seed)
+        root = agent.search(tree_game(WIDE_ROOT).new_state(seed=0))  # type: ignore[attr-defined]
+        draws = random.Random(seed)
+        untried = list(WIDE_ROOT.options)
+        expected = []
+        for _ in range(7):
+            index = int(draws.random() * len(untried))
+            expected.append(untried[index])
+            untried[index] = untried[-1]
+            untried.pop()
+        assert [str(child.move) for child in root.children] == expected
+
+
+def _children_after(iterations: int, spec: str) -> list[str]:
+    agent = make_agent(f"mcts:iterations={iterations},{spec}", seed=3)
+    root = agent.search(tree_game(WIDE_ROOT).new_state(seed=0))  # type: ignore[attr-defined]
+    assert root.visits == iterations
+    return [str(child.move) for child in root.children]
+
+
+@pytest.mark.parametrize(
+    "iterations, children",
+    # widen=1: a new child while children < 1 + sqrt(visits), so the k-th (k >= 2) comes at visit (k-2)^2 + 1
+    [(1, 1), (2, 2), (3, 3), (5, 3), (6, 4), (10, 4), (11, 5), (17, 5), (18, 6), (27, 7)],
+)
+def test_widening_opens_a_child_only_below_one_plus_widen_times_root_visits(iterations: int, children: int) -> None:
+    assert len(_children_after(iterations, "widen=1")) == children
+
+
+def test_widening_tries_the_best_by_one_ply_first_and_the_later_of_equals_first() -> None:
+    # stable sort, best last, popped from the end: of equal scores the later move in legal order comes first
+    by_score = sorted(range(len(LEAF_SHARES)), key=lambda i: LEAF_SHARES[i])[::-1]
+    assert _children_after(60, "widen=2") == [f"m{i}" for i in by_score]
+    assert _children_after(60, "widen=2")[:3] == ["m6", "m3", "m1"]
+
+
+def test_jitter_draws_one_number_per_move_in_legal_order() -> None:
+    jitter = 0.1
+    draws = random.Random(3)
+    scores = [share + jitter * draws.random() for share in LEAF_SHARES]
+    by_score = sorted(range(len(scores)), key=lambda i: scores[i])[::-1]
+    assert _children_after(60, f"widen=2,jitter={jitter}") == [f"m{i}" for i in by_score]
+
+
+# --- compiled against pure Python -------------------------------------------------------------------------------
+#: searches whose trees are compared: chance nodes, hidden information, the solver, widening with jitter
+DIFFERENTIAL_SPECS = (
+    "mcts:iterations=300",
+    "mcts:iterations=300,rollout_depth=0",
+    "mcts:iterations=200,leaf_eval=true,widen=1,c=0.2,jitter=0.03",
+    "ismcts:iterations=300,rollout_depth=1",
+    "ismcts:iterations=200,determinizations=0",
+)
+
+
+def _tree(root: Any) -> list[Any]:
+    children = root.children.values() if isinstance(root.children, dict) else root.children
+    return [[str(child.move), child.visits, child.value.hex(), _tree(child)] for child in children]
+
+
+def search_transcript() -> dict[str, Any]:
+    """Every differential search's whole tree (values as exact hex floats) and iteration count."""
+    states = {"dicenim": dicenim_at(11), "dicenim-short": dicenim_at(4)}
+    states["secret"] = secret_guess_at(1, "bet").resample(0, random.Random(1))
+    for game_id in ("towers", "sovereign"):
+        state = boardlab.load(game_id).new_state(seed=5)
+        moves = random.Random(5)
+        for _ in range(12):
+            legal = state.legal_moves()
+            state.apply(legal[int(moves.random() * len(legal))])
+        states[game_id] = state
+    transcript: dict[str, Any] = {}
+    for spec in DIFFERENTIAL_SPECS:
+        for name, state in states.items():
+            agent = make_agent(spec, seed=7)
+            root = agent.search(state)  # type: ignore[attr-defined]
+            transcript[f"{spec} {name}"] = [agent.last_iterations, _tree(root)]  # type: ignore[attr-defined]
+    return transcript
+
+
+def _agents_kernel_compiled() -> bool:
+    from boardlab import compiled
+
+    return any(kernel.module == "boardlab.agents.kernel" and kernel.compiled for kernel in compiled.kernels())
+
+
+@pytest.mark.skipif(not _agents_kernel_compiled(), reason="the search kernel is not compiled here: nothing to compare")
+def test_compiled_and_pure_searches_grow_the_same_trees() -> None:
+    def transcript(pure: bool) -> dict[str, Any]:
+        environment = {key: value for key, value in os.environ.items() if key != "BOARDLAB_PURE"}
+        if pure:
+            environment["BOARDLAB_PURE"] = "1"
+        ran = subprocess.run(
+            [sys.executable, "-m", "tests.agents.test_agents_kernel"],
+            cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600,
+        )
+        assert ran.returncode == 0, ran.stderr[-4000:]
+        return json.loads(ran.stdout)
+
+    compiled, pure = transcript(pure=False), transcript(pure=True)
+    assert compiled.keys() == pure.keys()
+    for key in compiled:
+        assert compiled[key] == pure[key], f"compiled and pure searches differ: {key}"
+
+
+if __name__ == "__main__":
+    print(json.dumps(search_transcript()))
