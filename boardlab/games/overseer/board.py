@@ -164,7 +164,10 @@ DIAGONAL_PAIRS: Final = tuple(_diagonal_pairs(sq) for sq in range(NUM_SQUARES))
 # --- what a square holds, seen by the seat to move ------------------------------
 #: classes of a square's content for the mover: free, an enemy it may capture, its own
 #: piece, a Barricade of either colour (never captured, never landed on: rules 4.2)
-FREE, ENEMY, OWN, WALL = 0, 1, 2, 3
+FREE: Final = 0
+ENEMY: Final = 1
+OWN: Final = 2
+WALL: Final = 3
 
 
 def _classes(seat: int) -> tuple[int, ...]:

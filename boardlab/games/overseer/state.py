@@ -22,7 +22,6 @@ copies only ``progress``.
 
 from __future__ import annotations
 
-from bisect import insort
 from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.core import TERMINAL, IllegalMoveError, Move, ProgressTracker, Result, State
@@ -30,7 +29,6 @@ from boardlab.core.state import StateFields
 
 from .board import (
     BLACK,
-    BLACK_TO_MOVE_KEY,
     CAPTAIN,
     ENEMY,
     GENERAL,
@@ -44,13 +42,12 @@ from .board import (
     SQUARE_CLASS,
     SQUARE_NAMES,
     WHITE,
-    ZOBRIST,
     board_hash,
     describe_piece,
 )
 from .evaluation import evaluate
 from .legality import illegal_reason
-from .movegen import generate_moves, has_move, is_attacked
+from .kernel import generate_moves, has_move, is_attacked, move_piece
 from .moves import OVERSEER_MARK, PieceMove, move_between, parse_marks, parse_move_text
 from .position import OverseerPosition, format_position
 from .rules import OverseerRules
@@ -123,39 +120,13 @@ class OverseerState(State):
 
     def _apply(self, move: Move) -> None:
         assert type(move) is PieceMove
-        origin = move.origin
         target = move.target
-        board = self.board = self.board.copy()
-        piece = board[origin]
-        captured = board[target]
-        board[origin] = 0
-        board[target] = piece
         seat = self.to_move
         other = 1 - seat
-        zobrist = self.zobrist ^ ZOBRIST[piece][origin] ^ ZOBRIST[piece][target] ^ BLACK_TO_MOVE_KEY
-        mine = self.squares[seat].copy()
-        mine.remove(origin)
-        insort(mine, target)
-        theirs = self.squares[other]
-        if captured:
-            zobrist ^= ZOBRIST[captured][target]
-            theirs = theirs.copy()
-            theirs.remove(target)
-            counts = list(self.counts)
-            counts[captured] -= 1
-            self.counts = tuple(counts)
-            kind = captured & 7
-            if kind == OVERSEER:
-                overseers = list(self.overseers)
-                overseers[other] = -1
-                self.overseers = tuple(overseers)
-            else:
-                army = list(self.army)
-                army[other] -= 1
-                self.army = tuple(army)
-        self.squares = (mine, theirs) if seat == WHITE else (theirs, mine)
-        if piece & 7 == OVERSEER:
-            self.overseers = (target, self.overseers[1]) if seat == WHITE else (self.overseers[0], target)
+        board, self.squares, self.counts, self.army, self.overseers, captured, zobrist = move_piece(
+            self.board, self.squares, self.counts, self.army, self.overseers, seat, move.origin, target, self.zobrist
+        )
+        self.board = board
         self.zobrist = zobrist
         self.to_move = other
         tracker = self.progress
