@@ -202,8 +202,8 @@ def slider_targets(
     origin: int, level: int, banned: int, empty: int, towers: int, level_sets: list[int], flags: int
 ) -> int:
     """Where a Sovereign or Diplomat on ``origin`` (at ``level``) can go (rule 1.5), before the
-    Sovereign's safety rules. ``level_sets``: the squares of each height (four sets of every
-    square lift the height rules)."""
+    Sovereign's safety rules. ``level_sets``: the squares of each height (``[ALL_SQUARES, 0, 0,
+    0]``, every square open ground, lifts the height rules; ``towers`` still says where to walk)."""
     passable = towers & empty
     climb_to = at_most(level_sets, level + 1 if level < 3 else 3)
     ground_ok = at_most(level_sets, 1) if flags & RULE_CASTLE_HEIGHTS else climb_to
