@@ -107,8 +107,12 @@ class OverseerState(State):
 
     # --- the rules ---------------------------------------------------------------
     def _legal_moves(self) -> list[Move]:
-        """The moves of the side to move (a copy of the list kept for this position)."""
-        return list(self.mover_moves())
+        """The moves of the side to move (a copy of the list kept for this position). The body
+        of :meth:`mover_moves` is repeated here: this is called once per ply of every search."""
+        moves = self.moves
+        if moves is None:
+            moves = self.moves = generate_moves(self.board, self.squares[self.to_move], self.to_move)
+        return list(moves)
 
     def mover_moves(self) -> list[PieceMove]:
         """The legal moves of the side to move, listed once per position and shared: do not
