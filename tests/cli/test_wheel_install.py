@@ -69,6 +69,21 @@ def test_boardlab_comes_from_the_wheel(installed: Path, tmp_path: Path) -> None:
     assert not Path(where.stdout.strip()).is_relative_to(ROOT)
 
 
+def test_the_wheel_runs_its_kernels_compiled_where_this_checkout_does(installed: Path, tmp_path: Path) -> None:
+    """The wheel is built with the same compiler as this checkout's install (docs/speed.md): when
+    the checkout runs its kernels compiled, the wheel's must be compiled too, and from its own files."""
+    from boardlab import compiled
+
+    kernels = compiled.kernels()
+    if not kernels or not all(kernel.compiled for kernel in kernels):
+        pytest.skip("this checkout runs pure Python kernels: the wheel may too")
+    version = run(installed, "-m", "boardlab", "--version", cwd=tmp_path)
+    assert version.returncode == 0, version.stderr
+    assert f"compiled: {len(kernels)} of {len(kernels)} kernels" in version.stdout, version.stdout
+    extension = run(installed, "-c", "import boardlab.games.towers.kernel as k; print(k.__file__)", cwd=tmp_path)
+    assert extension.stdout.strip().endswith(".so") and Path(extension.stdout.strip()).is_relative_to(installed.parents[1])
+
+
 def test_the_rules_ship_with_the_package(installed: Path, tmp_path: Path) -> None:
     shown = run(installed, "-m", "boardlab", "rules", "towers", "--plain", cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
