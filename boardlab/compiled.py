@@ -150,6 +150,18 @@ def summary(report: Sequence[Kernel] | None = None) -> str:
     return f"{line}; pure: {', '.join(pure)}" if pure else line
 
 
+def pure_source(kernel: ModuleType) -> ModuleType:
+    """``kernel``'s ``.py`` executed as plain Python under a private name, whether or not the
+    imported ``kernel`` runs compiled: what a test holds the imported kernel to, in one process."""
+    source = Path(kernel.__file__ or "").with_name(f"{KERNEL_STEM}.py")
+    spec = importlib.util.spec_from_file_location(f"{kernel.__name__}_pure_source", source)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no Python source beside {kernel.__name__} ({source})")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class PureKernelFinder(MetaPathFinder):
     """Imports a kernel's ``.py`` where its extension must not run (pure forced, or stale)."""
 

@@ -8,9 +8,7 @@ changed in place that a snapshot still holds.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -18,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from boardlab.compiled import pure_source
 import boardlab
 from boardlab.games.sovereign import ConsultantJump, ContractorMove, Slide, SovereignState, kernel
 from boardlab.games.sovereign.board import (
@@ -43,12 +42,7 @@ MORE_OPTION_SETS: list[dict[str, Any]] = [
 
 def kernel_source() -> ModuleType:
     """kernel.py executed as plain Python, whether or not the imported kernel is compiled."""
-    path = Path(kernel.__file__).with_name("kernel.py")
-    spec = importlib.util.spec_from_file_location("boardlab.games.sovereign._kernel_source", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return pure_source(kernel)
 
 
 def random_positions(options: dict[str, Any], games: int, seed: int) -> list[SovereignState]:

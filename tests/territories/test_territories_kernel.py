@@ -8,16 +8,15 @@ checked against direct definitions.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from itertools import product
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardlab.compiled import pure_source
 import boardlab
 from boardlab.core import CHANCE, IllegalMoveError, Move
 from boardlab.games.territories import kernel
@@ -222,13 +221,8 @@ def test_the_evaluation_keeps_its_values(options: dict[str, object], fields: int
 
 
 def pure_kernel() -> ModuleType:
-    """The kernel's source run as plain Python, whether or not the imported kernel is compiled."""
-    path = Path(kernel.__file__).with_name("kernel.py")
-    spec = importlib.util.spec_from_file_location("boardlab.games.territories._kernel_source", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """kernel.py executed as plain Python, whether or not the imported kernel is compiled."""
+    return pure_source(kernel)
 
 
 @pytest.mark.parametrize("options", VARIANTS, ids=["default", "distance_mixed", "per_building", "unlimited"])

@@ -7,16 +7,15 @@ mask after a move, or an evaluation that differs in its last bit.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from boardlab.compiled import pure_source
 import boardlab
 from boardlab.games.towers import TowersState, kernel
 from boardlab.games.towers.moves import Build
@@ -26,12 +25,7 @@ from tests.towers.test_towers_invariants import SETTINGS, two_player_boards
 
 def kernel_source() -> ModuleType:
     """kernel.py executed as plain Python, whether or not the imported kernel is compiled."""
-    path = Path(kernel.__file__).with_name("kernel.py")
-    spec = importlib.util.spec_from_file_location("boardlab.games.towers._kernel_source", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return pure_source(kernel)
 
 
 def random_positions(players: int, layout: str, games: int, seed: int) -> list[TowersState]:
