@@ -9,7 +9,7 @@ A stack is a tuple of tokens from bottom to top; a token is a seat number
 from __future__ import annotations
 
 import hashlib
-from typing import Final, Sequence, TypeAlias
+from typing import Final, TypeAlias
 
 Square: TypeAlias = int
 Token: TypeAlias = int
@@ -156,19 +156,3 @@ def board_hash(stacks: list[Stack], to_move: int) -> int:
     return value
 
 
-def castle_counts(stacks: Sequence[Stack], castles: Sequence[int]) -> tuple[list[int], list[int]]:
-    """Castles and crowned castles controlled by each seat (lists of 5, index CASTLE unused).
-
-    A castle is controlled by its top piece (rules 1.5) and crowned when 5 tall (rules 6.3).
-    """
-    controlled = [0, 0, 0, 0, 0]
-    crowned = [0, 0, 0, 0, 0]
-    for sq in castles:
-        stack = stacks[sq]
-        height = len(stack)
-        if height > 1:
-            owner = stack[-1]
-            controlled[owner] += 1
-            if height == MAX_HEIGHT:
-                crowned[owner] += 1
-    return controlled, crowned

@@ -169,11 +169,11 @@ def restack(control: list[int], sq: int, old: Stack, new: Stack, zobrist: int) -
     return zobrist ^ stack_key(sq, old) ^ stack_key(sq, new)
 
 
-def castle_winner(
-    stacks: list[Stack], castles: tuple[int, ...], mover: int, players: int, castles_to_win: int, crowns_to_win: int
-) -> tuple[int, int, int]:
-    """The castle win of rules 7.1-7.4, ties going to ``mover`` then clockwise:
-    (seat, CASTLES_WIN or CROWNS_WIN, castles counted), or (-1, NO_CASTLE_WIN, 0)."""
+def castle_counts(stacks: list[Stack], castles: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """Castles and crowned castles controlled by each seat (lists of 5, index CASTLE unused).
+
+    A castle is controlled by its top piece (rules 1.5) and crowned when 5 tall (rules 6.3).
+    """
     controlled = [0, 0, 0, 0, 0]
     crowned = [0, 0, 0, 0, 0]
     for sq in castles:
@@ -184,6 +184,15 @@ def castle_winner(
             controlled[owner] += 1
             if height == MAX_HEIGHT:
                 crowned[owner] += 1
+    return controlled, crowned
+
+
+def castle_winner(
+    stacks: list[Stack], castles: tuple[int, ...], mover: int, players: int, castles_to_win: int, crowns_to_win: int
+) -> tuple[int, int, int]:
+    """The castle win of rules 7.1-7.4, ties going to ``mover`` then clockwise:
+    (seat, CASTLES_WIN or CROWNS_WIN, castles counted), or (-1, NO_CASTLE_WIN, 0)."""
+    controlled, crowned = castle_counts(stacks, castles)
     for offset in range(players):
         seat = (mover + offset) % players
         if controlled[seat] >= castles_to_win:
@@ -278,16 +287,7 @@ def evaluate(
 
     ``rays`` are the castle rays of ``castles`` (:func:`~.evaluation.castle_rays`).
     """
-    controlled = [0, 0, 0, 0, 0]
-    crowned = [0, 0, 0, 0, 0]
-    for sq in castles:
-        stack = stacks[sq]
-        height = len(stack)
-        if height > 1:
-            owner = stack[-1]
-            controlled[owner] += 1
-            if height == MAX_HEIGHT:
-                crowned[owner] += 1
+    controlled, crowned = castle_counts(stacks, castles)
     scores: list[float] = []
     for seat in range(players):
         remaining = control[seat]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .board import CASTLE, MAX_HEIGHT, SIZE, SQUARE_NAMES, castle_counts
+from .board import CASTLE, MAX_HEIGHT, SIZE, SQUARE_NAMES
+from .kernel import castle_counts
 from .position import write_position
 
 if TYPE_CHECKING:
