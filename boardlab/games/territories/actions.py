@@ -73,9 +73,23 @@ def apply_setup_town(state: "TerritoriesState", point: tuple[int, int]) -> None:
         take_from_bank(state, seat, collected)
     state.setup_step += 1
     if state.setup_step == SETUP_STEPS:
-        state.phase = ROLL
-        state.active = state.first
-        state.turn = 1
+        grant = state.rules.second_player_resources
+        if grant:  # R3.4: P2 first takes its compensation, as wildcards of its choice
+            state.wild_owed = ((1 - state.first, grant),)
+        else:
+            start_first_turn(state)
+
+
+def start_first_turn(state: "TerritoriesState") -> None:
+    """Setup is over (R3.3, R3.4): P1's first turn begins with the roll (R4.1)."""
+    state.phase = ROLL
+    state.active = state.first
+    state.turn = 1
+
+
+def setup_grant_owed(state: "TerritoriesState") -> bool:
+    """Whether P2's starting resources (R3.4) are the decision now: wildcards owed in setup."""
+    return state.phase == SETUP and bool(state.wild_owed)
 
 
 # --- building (R6) ---------------------------------------------------------------
@@ -140,7 +154,7 @@ def apply_build(state: "TerritoriesState", move: Build) -> None:
     state.buildings = {**state.buildings, move.point: (seat, kind)}
 
 
-# --- discards (R5.2) and wildcards (R4.4) ----------------------------------------------
+# --- discards (R5.2) and wildcards (R4.4; P2's starting resources, R3.4) ------------------
 def discard_moves(state: "TerritoriesState") -> list[Move]:
     """Every distinct discard: a resource multiset plus a set of territory cards. Cost: can be
     large for big hands (sum over j of C(cards, j) x resource multisets)."""
@@ -193,9 +207,13 @@ def wild_reason(state: "TerritoriesState", move: Wild) -> str | None:
         return "nobody is owed Temple wildcards now"
     seat = state.wild_owed[0][0]
     if move.label != state.label(seat):
+        if setup_grant_owed(state):
+            return f"P2 alone takes starting resources, not P{move.label} (R3.4)"
         return f"P{state.label(seat)} chooses wildcards now, not P{move.label}"
     count = wild_count(state)
     if sum(move.amounts) != count:
+        if setup_grant_owed(state):
+            return f"P{move.label} takes exactly {count} starting resources of its choice (R3.4)"
         return f"P{move.label} takes exactly {count} wildcard resources now (R4.4)"
     if not covers(state.bank, move.amounts):
         return f"the bank {shortfall_text(state.bank, move.amounts).replace('you hold', 'holds')} (R4.5)"
@@ -206,6 +224,8 @@ def apply_wild(state: "TerritoriesState", move: Wild) -> None:
     seat = state.wild_owed[0][0]
     state.wild_owed = state.wild_owed[1:]
     take_from_bank(state, seat, move.amounts)
+    if state.phase == SETUP:  # P2's starting resources (R3.4) were the last step of setup
+        start_first_turn(state)
 
 
 # --- MAIN and validation ----------------------------------------------------------

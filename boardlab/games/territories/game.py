@@ -57,7 +57,8 @@ class TerritoriesGame(Game):
     def max_moves(self) -> int:
         """A proven bound on the history length (R9.4); worked out once per game (the rules are fixed).
 
-        Setup is 25 moves (20 deals, first player, 4 Towns). A turn holds at most:
+        Setup is 25 moves (20 deals, first player, 4 Towns), and one more for P2's starting
+        resources when they are granted (R3.4). A turn holds at most:
         15 fixed moves (roll, 2 discards, the 7's draw, 2 wildcard choices, up to 8
         Capital draws, end); 3P trade moves (P proposals, each announced, named and
         answered once, a counter-proposal answering instead); every
@@ -75,7 +76,8 @@ class TerritoriesGame(Game):
             rules.ability_limit, budget
         )
         per_turn = 15 + 3 * proposals + 2 * (budget // 3) + 4 * activations
-        return SETUP_MOVES + rules.max_turns * per_turn
+        setup = SETUP_MOVES + (1 if rules.second_player_resources else 0)
+        return setup + rules.max_turns * per_turn
 
     def _new_state(self, seed: int) -> TerritoriesState:
         return TerritoriesState(self, seed)

@@ -63,6 +63,7 @@ from .phases import (
     RESPOND,
     ROLL,
     SETUP,
+    SETUP_STEPS,
 )
 from .rules import RESULT_CODES, TerritoriesRules
 from .trades import can_propose
@@ -362,8 +363,9 @@ def parse_position(text: str, rules: TerritoriesRules) -> TerritoriesPosition:
     else:
         state.first = read.integer("first", 0, 1)
     state.setup_step = read.integer("step", 0, 4)
-    if state.phase == SETUP and state.setup_step > 3:
-        raise read.fail("step", "setup steps are 0..3")
+    granting = state.phase == SETUP and state.setup_step == SETUP_STEPS
+    if granting and not rules.second_player_resources:
+        raise read.fail("step", "setup steps are 0..3 (step 4 is P2's starting resources, R3.4)")
     state.active = read.integer("active", 0, 1)
     state.turn = read.integer("turn", 0, rules.max_turns)
     state.discards_owed = _owed(read, "disc")
@@ -371,7 +373,9 @@ def parse_position(text: str, rules: TerritoriesRules) -> TerritoriesPosition:
     state.draws_owed = [] if values["draws"] == "-" else [
         read.integer("draws", 0, 1, s) for s in values["draws"].split(",")
     ]
-    if (state.discards_owed or state.wild_owed or state.draws_owed) and state.phase != MAIN:
+    if granting:
+        _check_grant(read, state, rules)
+    elif (state.discards_owed or state.wild_owed or state.draws_owed) and state.phase != MAIN:
         raise read.fail("phase", "discards, wildcards or draws are owed only in phase main, after a roll")
     for seat, owed in state.discards_owed:
         if owed > _hand_size(state, rules, seat):
@@ -405,6 +409,19 @@ def parse_position(text: str, rules: TerritoriesRules) -> TerritoriesPosition:
     fields["pool"] = frozenset(state.pool)
     fields["known"] = [frozenset(cards) for cards in state.known]
     return TerritoriesPosition(**fields)
+
+
+def _check_grant(read: _Reader, state: "_Draft", rules: TerritoriesRules) -> None:
+    """Setup step 4 (R3.4): P2, alone, is owed exactly its starting resources, and nothing else."""
+    second = 1 - state.first
+    expected = [(second, rules.second_player_resources)]
+    if state.wild_owed != expected:
+        raise read.fail(
+            "wild", f"after the setup Towns, P2 (seat {second}) is owed its {rules.second_player_resources} "
+            f"starting resources (R3.4): wild={second}:{rules.second_player_resources}",
+        )
+    if state.discards_owed or state.draws_owed:
+        raise read.fail("phase", "discards or draws are owed only in phase main, after a roll")
 
 
 def _check_not_over(read: _Reader, state: "_Draft", rules: TerritoriesRules) -> None:

@@ -58,6 +58,9 @@ OPTIONS: tuple[Option, ...] = (
            kind=int, minimum=2, maximum=2000),
     Option("resources_public", True, "show each player's resources by type, or only their count (R11)",
            kind=bool),
+    Option("second_player_resources", 0,
+           "resources of its choice P2 takes from the bank after setup, a compensation for moving second (R3.4)",
+           kind=int, minimum=0, maximum=3),
 )
 
 #: ``9x8``, or the ruling's ``[9, 8]`` (also ``9,8``)
@@ -109,6 +112,7 @@ class TerritoriesRules:
     clock_game_turns: bool
     max_turns: int
     resources_public: bool
+    second_player_resources: int
 
     @classmethod
     def from_options(cls, players: int, options: Mapping[str, Any]) -> "TerritoriesRules":
@@ -136,4 +140,5 @@ class TerritoriesRules:
             clock_game_turns=options["no_building_clock"] == "game_turns",
             max_turns=int(options["max_turns"]),
             resources_public=bool(options["resources_public"]),
+            second_player_resources=int(options["second_player_resources"]),
         )

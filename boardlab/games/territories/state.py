@@ -225,6 +225,8 @@ class TerritoriesState(State):
         if phase == COUNTER_PROPOSE:
             return 1 - self.active
         if phase == SETUP:
+            if self.wild_owed:  # P2's starting resources (R3.4)
+                return self.wild_owed[0][0]
             step_label = SETUP_ORDER[self.setup_step]
             return self.first if step_label == 0 else 1 - self.first
         if phase in CHANCE_PHASES:
@@ -273,7 +275,7 @@ class TerritoriesState(State):
     def _legal_moves(self) -> list[Move]:
         if self.discards_owed and self.phase >= MAIN:
             return actions.discard_moves(self)
-        if self.wild_owed and self.phase >= MAIN:
+        if self.wild_owed and self.phase >= SETUP:  # Temple wildcards (R4.4) or P2's start (R3.4)
             return actions.wild_moves(self)
         phase = self.phase
         if phase == MAIN:

@@ -56,7 +56,7 @@ def default_move(state: "TerritoriesState") -> Move | None:
     phase = state.phase
     if phase >= MAIN and state.discards_owed:
         return default_discard(state)
-    if phase >= MAIN and state.wild_owed:
+    if phase >= SETUP and state.wild_owed:  # Temple wildcards, or P2's starting resources (R3.4)
         return default_wildcards(state)
     if phase == SETUP:
         return Build(TOWN, most_productive_site(state))

@@ -39,6 +39,9 @@ def decision_text(state: "TerritoriesState") -> str:
         return f"chance: dealing grid card {len(state.grid) + 1} of 20"
     if state.phase == FIRST:
         return "chance: who plays first"
+    if state.phase == SETUP and state.wild_owed:
+        seat, owed = state.wild_owed[0]
+        return f"{name[seat]} (P2) takes {owed} starting resource{'' if owed == 1 else 's'} of its choice from the bank"
     if state.phase == SETUP:
         collects = "; it collects 1 resource per touching card" if state.setup_step >= 2 else ""
         return f"{name[player]} places a free Town (setup step {state.setup_step + 1} of 4{collects})"
@@ -146,7 +149,7 @@ def _phase_name(state: "TerritoriesState") -> str:
         return "over"
     if state.phase >= MAIN and state.discards_owed:
         return "discard"
-    if state.phase >= MAIN and state.wild_owed:
+    if state.phase >= SETUP and state.wild_owed:  # Temple wildcards, or P2's starting resources (R3.4)
         return "wildcard"
     if state.phase >= MAIN and state.draws_owed:
         return "draw"

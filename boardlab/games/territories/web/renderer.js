@@ -510,7 +510,11 @@ function hint(board, moves, ui) {
     return `Click ${ways.filter(Boolean).join(", or ")}; or use a button below.`;
   }
   if (types.has("discard")) return "Choose the cards to discard below.";
-  if (types.has("wild")) return "Choose the suits of your Temple's wildcard resources below.";
+  if (types.has("wild")) {
+    // before the first turn, the wildcards are the second player's starting resources (rule R3.4)
+    if (board.turn === 0) return "Choose your starting resources below (the second player's compensation).";
+    return "Choose the suits of your Temple's wildcard resources below.";
+  }
   if (types.has("pay")) return "Choose the resources to pay below.";
   if (types.has("offer") || types.has("counter")) return "Put the trade together below: what you give and what you want.";
   return "Choose below.";
