@@ -13,7 +13,7 @@ from .physics import pymunk_module
 from .position import parse_position
 from .render import render_view
 from .render_image import render_png
-from .rules import RESULT_CODES, RULES_VERSION, SEAT_NAMES, SEED_BITS, START_POOL, HonorRules
+from .rules import AUCTION_ORDERS, CLOCKWISE, RESULT_CODES, RULES_VERSION, SEAT_NAMES, SEED_BITS, START_POOL, HonorRules
 from .state import HonorState
 
 
@@ -37,6 +37,9 @@ class HonorGame(Game):
         Option("minimum_opening_bid", 0, "the least opening bid of a Build, tokens; a turn player whose pool is "
                "below it can only push (rule 7.2; 0 is the ruled game, a balance option)", kind=int, minimum=0,
                maximum=5),
+        Option("auction_order", CLOCKWISE, "who an auction asks first: clockwise from the player after the turn "
+               "player (rule 7.3, the ruled game) or lowest_pool_first (the smallest pool first, equal pools "
+               "clockwise; a balance option)", choices=AUCTION_ORDERS),
         Option("preview", "drop", "what previewing a release shows: drop (the piece where the hand lets go, "
                "at the true drop height; B-4) or outcome (the table after it settles, without tremor)",
                choices=("drop", "outcome")),

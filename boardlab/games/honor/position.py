@@ -169,12 +169,14 @@ class _Bounds:
     placements: int  # rule 12: at most 30 placements per player
     steps: int  # rule 12: at most n + 2 segments of 4,800 steps per resolution
     lowest_bid: int  # rule 7.2: an auction's bids start at the option minimum_opening_bid
+    auction_order: str  # rule 7.3: the option that orders an auction's bidders
 
     @classmethod
     def of(cls, rules: "HonorRules") -> "_Bounds":
         layout, n = rules.layout, rules.players
         return cls(n, round(layout.table_left * 1e4), round(layout.table_right * 1e4), round(WALL_HEIGHT * 1e4),
-                   len(ALL_PIECES) * n, (n + 2) * RULED_SETTLE.max_steps, rules.minimum_opening_bid)
+                   len(ALL_PIECES) * n, (n + 2) * RULED_SETTLE.max_steps, rules.minimum_opening_bid,
+                   rules.auction_order)
 
 
 def _check_release(values: Any, what: str, bounds: _Bounds) -> tuple[int, int, int]:
@@ -257,9 +259,11 @@ def _check_table(entries: Any, bounds: _Bounds, standing: tuple[bool, ...], plac
     return table
 
 
-def _check_auction(data: Any, bounds: _Bounds, pools: tuple[int, ...], standing: tuple[bool, ...]) -> Auction:
+def _check_auction(data: Any, bounds: _Bounds, pools: tuple[int, ...], standing: tuple[bool, ...],
+                   order: tuple[int, ...]) -> Auction:
     """An auction as rule 7.3 leaves it: the bidder can pay, the one to act can raise and
-    has not passed, the passes are standing players other than the bidder."""
+    has not passed, the passes are standing players other than the bidder, and every player
+    the auction's ``order`` asks between the high bidder and the one to act has passed."""
     seat = (0, bounds.players - 1)
     pid, high, bidder, passed, to_act = _list(data, "auction", 5)
     high_bid = _int(high, "high bid (at least the minimum opening bid, rule 7.2)", bounds.lowest_bid, START_POOL)
@@ -273,6 +277,15 @@ def _check_auction(data: Any, bounds: _Bounds, pools: tuple[int, ...], standing:
         raise _fail("auction: every player in it stands")
     if auction.high > pools[auction.bidder] or pools[auction.to_act] <= auction.high:
         raise _fail("auction: the high bidder can pay the bid, and the player to act can raise it (rule 7.4)")
+    # after the high bid the auction asked each player in its order, so those before the one to act passed
+    at = order.index(auction.bidder)
+    for skipped in (order[(at + k) % len(order)] for k in range(1, len(order))):
+        if skipped == auction.to_act:
+            break
+        if skipped not in auction.passed:
+            raise _fail(f"auction: player {skipped} is asked before player {auction.to_act} after the high bid "
+                        f"(order {list(order)}, option auction_order={bounds.auction_order}), so they must have "
+                        "passed (rule 7.3)")
     return auction
 
 
@@ -377,7 +390,8 @@ def parse_position(text: str, rules: "HonorRules") -> HonorPosition:
     if not isinstance(phase, str) or phase not in PHASES:
         raise _fail(f"phase {phase!r} is not one of {PHASES}")
     turn_player = _int(data["turn_player"], "turn_player", *seat)
-    auction = None if data["auction"] is None else _check_auction(data["auction"], bounds, pools, standing)
+    auction = None if data["auction"] is None else _check_auction(
+        data["auction"], bounds, pools, standing, rules.bidding_order(turn_player, pools, standing))
     push = None if data["push"] is None else _check_push(data["push"], bounds, pools, standing, turn_player)
     placing = None
     if data["placing"] is not None:

@@ -7,7 +7,7 @@ rule, the ruleset id that positions must match, and the option switches.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .catalogue import CATALOGUE_SHA256
 from .physics import PYMUNK_VERSION, QUICK_SETTLE, RULED_SETTLE, SettleRule, TableLayout
@@ -30,6 +30,10 @@ LAST_STANDING = "last_standing"  # 8.1: exactly one
 LAST_TO_FALL = "last_to_fall"  # 8.2: none; those who fell last share
 ALL_PLACED = "all_placed"  # 8.3: two or more, the supply empty
 RESULT_CODES: tuple[str, ...] = (LAST_STANDING, LAST_TO_FALL, ALL_PLACED)
+#: the values of the option ``auction_order`` (rule 7.3): the ruled order first
+CLOCKWISE = "clockwise"
+LOWEST_POOL_FIRST = "lowest_pool_first"
+AUCTION_ORDERS: tuple[str, ...] = (CLOCKWISE, LOWEST_POOL_FIRST)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,20 @@ class HonorRules:
     preview: str = "drop"
     #: the least opening bid of a Build (rule 7.2, option ``minimum_opening_bid``; 0 as ruled)
     minimum_opening_bid: int = 0
+    #: who an auction asks first (rule 7.3, option ``auction_order``; ``clockwise`` as ruled)
+    auction_order: str = CLOCKWISE
+
+    def bidding_order(self, turn_player: int, pools: Sequence[int], standing: Sequence[bool]) -> tuple[int, ...]:
+        """The standing players in the order the turn player's auction asks them, round and
+        round (rule 7.3): clockwise from the player after the turn player, the turn player
+        last; under ``lowest_pool_first`` the smallest pool first, equal pools in that
+        clockwise order. Pools do not change while an auction runs (only its winner pays,
+        at its end), so neither does the order."""
+        n = len(pools)
+        clockwise = [(turn_player + k) % n for k in range(1, n + 1) if standing[(turn_player + k) % n]]
+        if self.auction_order == LOWEST_POOL_FIRST:
+            clockwise.sort(key=lambda seat: pools[seat])  # a stable sort: ties stay clockwise
+        return tuple(clockwise)
 
     @classmethod
     def from_options(cls, players: int, options: Mapping[str, Any]) -> "HonorRules":
@@ -57,11 +75,13 @@ class HonorRules:
         gap = int(options["zone_gap"])
         settle = str(options["settle"])
         minimum_bid = int(options.get("minimum_opening_bid", 0))
+        auction_order = str(options.get("auction_order", CLOCKWISE))
         tremor_text = f"{SIGMA_X_CM:.2f}/{SIGMA_THETA_DEG:.1f}" if tremor else "off"
         ruleset = (f"honor-2d/{RULES_VERSION};pymunk={PYMUNK_VERSION};cat={CATALOGUE_SHA256[:16]};"
                    f"zone=60;gap={gap};tremor={tremor_text}"
                    + ("" if settle == "ruled" else f";settle={settle}")
-                   + ("" if minimum_bid == 0 else f";minbid={minimum_bid}"))
+                   + ("" if minimum_bid == 0 else f";minbid={minimum_bid}")
+                   + ("" if auction_order == CLOCKWISE else f";order={auction_order}"))
         return cls(
             players=players,
             layout=TableLayout(players, gap),
@@ -72,7 +92,9 @@ class HonorRules:
             names=SEAT_NAMES[:players],
             preview=str(options.get("preview", "drop")),
             minimum_opening_bid=minimum_bid,
+            auction_order=auction_order,
         )
 
 
-__all__ = ["CANDIDATE_COLUMNS", "HonorRules", "REACH_CM", "SEAT_NAMES", "SEED_BITS", "START_POOL"]
+__all__ = ["AUCTION_ORDERS", "CANDIDATE_COLUMNS", "CLOCKWISE", "HonorRules", "LOWEST_POOL_FIRST", "REACH_CM", "SEAT_NAMES",
+           "SEED_BITS", "START_POOL"]

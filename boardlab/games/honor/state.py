@@ -308,12 +308,18 @@ class HonorState(State):
         self.pools = tuple(pools)
         self.bank += tokens
 
+    def bidding_order(self) -> tuple[int, ...]:
+        """The order in which the turn player's auction asks the standing players, round and
+        round (rule 7.3, option ``auction_order``)."""
+        return self.rules.bidding_order(self.turn_player, self.pools, self.standing)
+
     def _advance_auction(self) -> None:
-        """Find the next bidder clockwise (rule 7.3), passing automatically for anyone who
-        cannot raise; close the auction when every other standing player has passed."""
+        """Find the next bidder in the auction's order (rule 7.3), passing automatically for
+        anyone who cannot raise; close the auction when every other standing player has passed."""
         auction = self.auction
         assert auction is not None
         passed = set(auction.passed)
+        order = self.bidding_order()
         seat = auction.to_act
         while True:
             if all(p in passed for p in self.standing_players() if p != auction.bidder):
@@ -321,7 +327,7 @@ class HonorState(State):
                 self._pay(auction.bidder, auction.high)
                 self._hand_over(auction.pid, auction.bidder, "build")
                 return
-            seat = self.next_standing(seat)
+            seat = order[(order.index(seat) + 1) % len(order)]
             if seat == auction.bidder or seat in passed:
                 continue
             if self.pools[seat] <= auction.high:

@@ -67,7 +67,7 @@ def board_view(state: "HonorState") -> dict[str, Any]:
     if state.auction is not None:
         a = state.auction
         view["auction"] = {"pid": a.pid, "high": a.high, "bidder": a.bidder, "passed": list(a.passed),
-                           "to_act": a.to_act}
+                           "to_act": a.to_act, "order": list(state.bidding_order())}
     if state.push is not None:
         c = state.push
         view["push"] = {"pid": c.pid, "pusher": c.pusher, "holder": c.holder, "passes": c.passes, "fee": c.fee}
