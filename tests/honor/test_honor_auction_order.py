@@ -38,6 +38,8 @@ def test_r7_3_three_players_the_smallest_pool_bids_first(order: str, first: int)
     state = play(auction_start(3, order, [10, 8, 5]), "build SL1 0")
     assert state.phase == "AUCTION" and state.current_player() == first
     assert state.view(None)["board"]["auction"]["order"] == ([1, 2, 0] if order == "clockwise" else [2, 1, 0])
+    expected = "Blue, Green, Red" if order == "clockwise" else "Green, Blue, Red"
+    assert f"(bidding order: {expected})" in state.render(), "the text board says who bids in turn"
 
 
 def test_r7_3_the_auction_goes_round_and_round_in_pool_order_the_opener_included() -> None:

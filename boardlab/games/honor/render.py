@@ -166,10 +166,11 @@ def render_view(envelope: Mapping[str, Any], release: str | None = None) -> str:
     if view["auction"]:
         a = view["auction"]
         passed = ", ".join(names[p] for p in a["passed"]) or "nobody"
-        order = ", ".join(names[p] for p in a.get("order", ()))  # views saved before the order have none
+        # with two players the order is plain; views saved before it existed have none
+        order = a.get("order", ())
         lines.append(f"auction for {a['pid']} ({kind_of(a['pid']).name}): high bid {a['high']} by "
                      f"{names[a['bidder']]}; passed: {passed}; {names[a['to_act']]} to raise or pass"
-                     + (f" (bidding order: {order})" if order else ""))
+                     + (f" (bidding order: {', '.join(names[p] for p in order)})" if len(order) > 2 else ""))
     if view["push"]:
         c = view["push"]
         lines.append(f"push of {c['pid']} ({kind_of(c['pid']).name}) by {names[c['pusher']]}: "

@@ -310,7 +310,8 @@ function controls(message, ui, state, host, redraw) {
   if (board.auction) {
     const a = board.auction;
     parts.push(h("p", { class: "honor-status" }, `Auction for ${text(a.pid)}: high bid ${a.high} by ${names[a.bidder]}; ${names[a.to_act]} to bid or pass.`,
-      a.passed.length ? ` Passed: ${a.passed.map((s) => names[s]).join(", ")}.` : ""));
+      a.passed.length ? ` Passed: ${a.passed.map((s) => names[s]).join(", ")}.` : "",
+      a.order && a.order.length > 2 ? ` Bidding order: ${a.order.map((s) => names[s]).join(", ")}.` : ""));
   }
   if (board.push) {
     const p = board.push;
