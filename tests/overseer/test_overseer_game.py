@@ -22,10 +22,12 @@ def test_r11_load_and_options() -> None:
     assert game.player_name(0) == "White" and game.player_name(1) == "Black"
     entry = type(game).describe()
     assert entry["result_codes"] == [
-        "overseer_captured", "insufficient_material", "repetition", "no_capture_limit", "no_moves",
+        "overseer_captured", "insufficient_material", "repetition", "no_capture_limit", "no_capture_material",
+        "no_moves",
     ]
     assert {o["name"] for o in entry["options"]} == {
-        "setup", "no_capture_limit", "no_moves", "extended_material_draw", "loose_capture_marks",
+        "setup", "no_capture_limit", "no_capture_ending", "no_moves", "extended_material_draw",
+        "loose_capture_marks",
     }
     assert not entry["chance"] and not entry["hidden_information"] and entry["draw_by_agreement"]
     assert boardlab.load("overseer", setup="diametric", no_capture_limit="40").rules.no_capture_limit == 40

@@ -8,7 +8,7 @@ from .board import NUM_SQUARES, SEAT_NAMES, SETUPS, setup_board
 from .encoding import OverseerActions, OverseerObservation
 from .position import OverseerPosition, parse_position
 from .render import render_view
-from .rules import NO_CAPTURE_LIMIT, RESULT_CODES, OverseerRules
+from .rules import NO_CAPTURE_ENDINGS, NO_CAPTURE_LIMIT, RESULT_CODES, OverseerRules
 from .state import OverseerState
 
 
@@ -56,6 +56,12 @@ class OverseerGame(Game):
             "no_capture_limit", NO_CAPTURE_LIMIT,
             "plies in a row without a capture that draw the game (rules 7.4)",
             kind=int, minimum=1, maximum=10_000,
+        ),
+        Option(
+            "no_capture_ending", "draw",
+            "what the no-capture limit gives (rules 7.4): draw, or material (the side ahead in "
+            "material wins; equal material draws)",
+            choices=NO_CAPTURE_ENDINGS,
         ),
         Option(
             "no_moves", "draw",

@@ -47,7 +47,7 @@ from .board import (
 )
 from .evaluation import evaluate
 from .legality import illegal_reason
-from .kernel import generate_moves, has_move, is_attacked, move_piece
+from .kernel import PIECE_VALUE, generate_moves, has_move, is_attacked, move_piece
 from .moves import OVERSEER_MARK, PieceMove, move_between, parse_marks, parse_move_text
 from .position import OverseerPosition, format_position
 from .rules import OverseerRules
@@ -148,7 +148,7 @@ class OverseerState(State):
             if quiet >= _PLIES_FOR_THIRD_OCCURRENCE and tracker.repetitions() >= 3:
                 result = Result.draw((0, 1), 2, "the same position came up a third time", code="repetition")
             elif quiet >= self.rules.no_capture_limit:
-                result = self._no_capture_draw(quiet)
+                result = self._no_capture_result(quiet)
         if result is not None:
             self._end(result)
             return
@@ -182,8 +182,21 @@ class OverseerState(State):
             return None  # the side to move can capture the Overseer and win
         return Result.draw((0, 1), 2, reason, code="insufficient_material")
 
-    def _no_capture_draw(self, quiet: int) -> Result:
-        return Result.draw((0, 1), 2, f"{quiet} plies without a capture", code="no_capture_limit")
+    def _no_capture_result(self, quiet: int) -> Result:
+        """Rules 7.4: a draw; with no_capture_ending=material a win for the side ahead in
+        material (the values of rule 7.4), and a draw when the counts are equal."""
+        reason = f"{quiet} plies without a capture"
+        if self.rules.no_capture_material:
+            white, black = self.material()
+            if white != black:
+                leader = WHITE if white > black else BLACK
+                high, low = max(white, black), min(white, black)
+                return Result.win(
+                    leader, 2, f"{reason}: {SEAT_NAMES[leader]} is ahead in material, {high:g} to {low:g}",
+                    code="no_capture_material",
+                )
+            reason += f", and material is equal ({white:g} each)"
+        return Result.draw((0, 1), 2, reason, code="no_capture_limit")
 
     def _no_moves_result(self, stuck: int) -> Result:
         reason = f"{SEAT_NAMES[stuck]} has no legal move"
@@ -204,7 +217,7 @@ class OverseerState(State):
             result = self._draw_by_material()
         quiet = self.progress.quiet_moves
         if result is None and quiet >= self.rules.no_capture_limit:
-            result = self._no_capture_draw(quiet)
+            result = self._no_capture_result(quiet)
         if result is None and not has_move(self.board, self.squares[mover], mover):
             result = self._no_moves_result(mover)
         if result is not None:
@@ -280,6 +293,15 @@ class OverseerState(State):
     def since_capture(self) -> int:
         """Plies since the last capture (rules 7.4)."""
         return self.progress.quiet_moves
+
+    def material(self) -> tuple[float, float]:
+        """Each side's material in Soldier units, as rule 7.4 counts it: Soldier 1, Captain 2.5,
+        General 3, Pilot 3, Commander 7; Barricades and the Overseer count nothing."""
+        totals = [0.0, 0.0]
+        for code, count in enumerate(self.counts):
+            if count:
+                totals[code >> 3] += PIECE_VALUE[code] * count
+        return totals[0], totals[1]
 
     @property
     def move_number(self) -> int:

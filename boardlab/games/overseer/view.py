@@ -61,6 +61,8 @@ def state_view(state: "OverseerState") -> dict[str, Any]:
         "last_move": last,
         "plies_since_capture": state.since_capture,
         "no_capture_limit": rules.no_capture_limit,
+        #: what the limit gives (rules 7.4): "draw", or "material" (the side ahead wins)
+        "no_capture_ending": "material" if rules.no_capture_material else "draw",
         "move_number": state.move_number,
         "setup": rules.setup,
         "position": state.position(),
