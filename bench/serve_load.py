@@ -27,6 +27,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import ssl
 import statistics
 import subprocess
@@ -45,6 +46,20 @@ ROOT = Path(__file__).resolve().parent.parent
 RAMP_SECONDS = 5.0
 #: one TLS context for every client: building one per client (httpx's default) costs more than the moves
 TLS = ssl.create_default_context()
+#: ``--profile``: the server under cProfile, timed in the CPU time of its event loop's thread (wall
+#: time would count the waits for the machine's other jobs, and the pauses of suspended coroutines);
+#: the profile is written when the server ends (SIGINT: uvicorn raises it again as KeyboardInterrupt)
+PROFILED = """
+import cProfile, runpy, sys, time
+sys.argv[0] = "boardlab"
+profiler = cProfile.Profile(time.thread_time)
+try:
+    profiler.runcall(runpy.run_module, "boardlab", run_name="__main__")
+except (KeyboardInterrupt, SystemExit):
+    pass
+finally:
+    profiler.dump_stats({path!r})
+"""
 sys.path.insert(0, str(ROOT))  # for tests.server.postgres (the throwaway PostgreSQL of --postgres)
 
 
@@ -169,8 +184,11 @@ def cpu_seconds(pids: list[int]) -> float | None:
     return total
 
 
-def start_server(port: int, data_dir: Path, database_url: str | None, log: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
+def start_server(
+    port: int, data_dir: Path, database_url: str | None, log: Path, profile: Path | None = None
+) -> subprocess.Popen[bytes]:
+    program = ["-m", "boardlab"] if profile is None else ["-c", PROFILED.format(path=str(profile))]
+    command = [sys.executable, *program, "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
     # every simulated player is one address here: the per-address limits would throttle the load itself
     for limit in ("--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--max-open-per-address"):
         command += [limit, "0"]
@@ -234,6 +252,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--processes", type=int, default=1, help="server processes sharing the database (PostgreSQL only; default 1)"
     )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="run each server under cProfile and write its profile to PROFILE-N.prof (N: the process's number)",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.warmup < args.seconds:
         parser.error("--warmup must be shorter than --seconds")
@@ -266,7 +289,10 @@ def main(argv: list[str] | None = None) -> None:
                     url = postgres.start()
                 for index in range(args.processes):
                     data = Path(folder) / f"server-{index}"
-                    processes.append(start_server(args.port + index, data, url, Path(folder) / f"serve-{index}.log"))
+                    profile = None if args.profile is None else args.profile.with_name(f"{args.profile.name}-{index}.prof")
+                    processes.append(
+                        start_server(args.port + index, data, url, Path(folder) / f"serve-{index}.log", profile)
+                    )
                     bases.append(f"http://127.0.0.1:{args.port + index}")
             label = "PostgreSQL" if url and url.startswith("postgres") else ("SQLite" if not args.server else bases[0])
             if len(processes) > 1:
@@ -276,7 +302,9 @@ def main(argv: list[str] | None = None) -> None:
             report(tally, args.games, args.seconds, args.warmup, label)
         finally:
             for process in processes:
-                process.terminate()
+                # uvicorn raises the signal again once it has stopped: SIGINT ends in a KeyboardInterrupt,
+                # which lets cProfile write its profile (SIGTERM would end the process first)
+                process.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
             for process in processes:
                 process.wait(timeout=30)
             if postgres is not None:
