@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import boardlab
 from boardlab.agents import make_agent
@@ -126,3 +130,26 @@ def test_r7_4_1_the_agents_see_the_limit_decide(spec: str) -> None:
     state.play(make_agent(spec, seed=1).choose(state))
     assert state.winners() == (0,)
     assert str(make_agent(spec, seed=1).choose(load(pieces, since_capture=99))) == "D4xD5"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), limit=st.integers(4, 30))
+def test_r7_4_1_the_option_changes_only_the_result_of_games_ended_at_the_limit(seed: int, limit: int) -> None:
+    # the same random moves under both endings: the same game, and the same result unless it
+    # ended at the limit, where the side ahead by the count of 7.4.1 wins
+    choose = random.Random(seed)
+    ruled = boardlab.load("overseer", no_capture_limit=limit).new_state(0)
+    option = boardlab.load("overseer", no_capture_limit=limit, **MATERIAL).new_state(0)
+    while not ruled.is_over():
+        move = choose.choice(ruled.legal_moves())
+        ruled.play(move)
+        option.play(str(move))
+        assert option.is_over() == ruled.is_over()
+    code = ruled.result().code
+    if code != "no_capture_limit":
+        assert option.result() == ruled.result()
+        return
+    white, black = option.material()
+    expected = (1.0, 0.0) if white > black else (0.0, 1.0) if black > white else (0.5, 0.5)
+    assert option.returns() == expected
+    assert option.result().code == ("no_capture_limit" if white == black else "no_capture_material")
