@@ -82,8 +82,9 @@ class Room:
     game: Game
     match: Match
     seats: list[SeatRow]
-    #: how many moves storage holds (an undo deletes those after the ones kept)
-    stored_moves: int
+    #: the moves storage holds at the room's revision, as it holds them: a room behind
+    #: storage reads only what came after them (:mod:`.catchup`)
+    stored: list[MoveRow]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: set when memory may be ahead of storage (a failed write): reload before the next action
     stale: bool = False
@@ -104,6 +105,11 @@ class Room:
     @property
     def revision(self) -> int:
         return self.row.revision
+
+    @property
+    def stored_moves(self) -> int:
+        """How many moves storage holds (an undo deletes those after the ones kept)."""
+        return len(self.stored)
 
     @property
     def status(self) -> str:

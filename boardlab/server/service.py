@@ -2,7 +2,7 @@
 
 The one authority over rooms. Each room holds one :class:`boardlab.Match` in memory
 (rebuilt from storage on first access; at start-up only the recently active ones; an idle
-room leaves memory again, :mod:`.idle`) and changes only under its own
+room leaves memory again, :mod:`.idle`; a new room is made in :mod:`.creation`) and changes only under its own
 lock, in three steps: the match acts (a refusal raises and changes nothing), the change
 is committed to storage, then it is acknowledged and sent to every watcher. If the
 commit fails the room is reloaded from storage, so memory never runs ahead of what a
@@ -15,10 +15,11 @@ played only if the room's revision is the one it started from.
 
 Several processes may serve one PostgreSQL (docs/server.md, "Several processes"): the
 revision check makes storage the judge of every action, a change stored by another process
-reaches this one's watchers through LISTEN/NOTIFY (:mod:`.notify`: the room is reloaded
-from storage, then pushed), and a computer decision is thought by the one process holding
-its lease in storage, renewed while it thinks; when that process dies, the lease runs out
-and a process holding the room takes the decision over.
+reaches this one's watchers through LISTEN/NOTIFY (:mod:`.notify`: the room is caught up
+from storage, reading only the moves it lacks where it can, :mod:`.catchup`, then pushed),
+and a computer decision is thought by the one process holding its lease in storage, renewed
+while it thinks; when that process dies, the lease runs out and a process holding the room
+takes the decision over.
 """
 
 from __future__ import annotations
@@ -30,19 +31,14 @@ import re
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any, Callable, Coroutine, TypeVar
 
-from ..core.errors import BoardlabError, OptionError, RefusedError, StaleMoveError
-from ..core.match import UNDO_POLICIES, Match
+from ..core.errors import BoardlabError, StaleMoveError
 from ..core.records import Record
-from ..core.registry import load
 from ..core.values import Player
+from .catchup import extended, moves_in_common
 from .computer import ComputerPlayers
-from .fairness import check_new_room, computers_only, priority
-from .idle import sweep_forever
-from .leases import ComputerLeases
-from .notify import ChangeListener, Notice
+from .creation import Created, NewRoom, RoomPlan, make_room, plan_room
 from .errors import (
     BadInviteError,
     GameNotOverError,
@@ -51,29 +47,13 @@ from .errors import (
     UnknownRoomError,
     WaitingForPlayersError,
 )
-from .levels import DEFAULT_LEVEL
-from .rooms import (
-    FINISHED,
-    HUMAN,
-    PLAYING,
-    WAITING,
-    Room,
-    SeatChoice,
-    build_match,
-    computer_spec,
-    default_name,
-    default_undo,
-    hash_secret,
-    new_room_id,
-    new_secret,
-    room_summary,
-    seat_agent,
-    state_message,
-    think_seconds,
-    turn_rows,
-)
+from .fairness import check_new_room, computers_only, priority
+from .idle import sweep_forever
+from .leases import ComputerLeases
+from .notify import ChangeListener, Notice
+from .rooms import FINISHED, PLAYING, WAITING, Room, build_match, hash_secret, new_secret, room_summary, state_message
 from .settings import Settings
-from .storage import Change, MoveRow, RoomRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
+from .storage import Change, MoveRow, SeatClaim, Storage, StorageConflict, StoredRoom
 from .watchers import Message, Watcher
 from .writer import GroupCommitter
 
@@ -89,30 +69,6 @@ LISTINGS = {
     "finished": (FINISHED,),
     "all": (WAITING, PLAYING, FINISHED),
 }
-
-
-@dataclass(frozen=True)
-class NewRoom:
-    """A room to create (validated by the schema; checked against the game here)."""
-
-    game: str
-    players: int | None
-    options: dict[str, Any]
-    seats: list[str] | None
-    names: list[str] | None
-    undo: str | None
-    move_seconds: float | None
-    #: seats whose token hash is given (a rematch: the same people keep their tokens)
-    token_hashes: dict[Player, str] | None = None
-    #: the stored pending fields it starts with (a rematch's link to its old room)
-    pending: dict[str, Any] | None = None
-
-
-@dataclass
-class Created:
-    room: Room
-    token: str | None
-    invites: dict[Player, str]
 
 
 class RoomService:
@@ -205,7 +161,7 @@ class RoomService:
             if room is None:
                 stored = await self._load(room_id)
                 game, match = build_match(stored, self.settings.clock)
-                room = Room(stored.room, game, match, stored.seats, len(stored.moves))
+                room = Room(stored.room, game, match, stored.seats, stored.moves)
                 self._rooms[room_id] = room
         room.used = self.settings.clock()
         self._schedule(room)
@@ -215,9 +171,9 @@ class RoomService:
         """The room if it is in memory (for checks and diagnostics; routes use :meth:`room`)."""
         return self._rooms.get(room_id)
 
-    async def _load(self, room_id: str) -> StoredRoom:
+    async def _load(self, room_id: str, from_move: int = 0) -> StoredRoom:
         try:
-            stored = await self._db(self.storage.load_room, room_id)
+            stored = await self._db(self.storage.load_room, room_id, from_move)
         except Exception as exc:
             log.exception("loading room %s failed", room_id)
             raise StorageUnavailableError(f"room {room_id}: storage is not available ({type(exc).__name__})") from None
@@ -226,12 +182,19 @@ class RoomService:
         return stored
 
     async def _refresh(self, room: Room) -> None:
-        """Rebuild ``room`` in place from storage (its lock and watchers stay)."""
-        stored = await self._load(room.id)
+        """Rebuild ``room`` in place as storage holds it (its lock and watchers stay), reading
+        only the moves from the last one it holds on when they extend its own (:mod:`.catchup`),
+        and push it to its watchers, who are sent only the log entries of the moves that changed."""
+        stored = None
+        if room.stored:
+            stored = extended(room.stored, room.revision, await self._load(room.id, room.stored[-1].number))
+        if stored is None:
+            stored = await self._load(room.id)
+        kept = moves_in_common(room.stored, stored.moves)
         room.game, room.match = build_match(stored, self.settings.clock)
-        room.row, room.seats, room.stored_moves = stored.room, stored.seats, len(stored.moves)
+        room.row, room.seats, room.stored = stored.room, stored.seats, stored.moves
         room.stale = False
-        room.forget_log_after(0)  # what watchers hold may be what another server replaced
+        room.forget_log_after(kept)
         self._broadcast(room)
 
     # --- other processes on the same database ---------------------------------------------
@@ -276,21 +239,9 @@ class RoomService:
 
     # --- creating and joining -------------------------------------------------------------
     async def create(self, request: NewRoom) -> Created:
-        game = load(request.game, players=request.players, **request.options)
-        n = game.num_players
-        if request.seats is None:
-            choices = [SeatChoice("here")] + [SeatChoice("computer", DEFAULT_LEVEL)] * (n - 1)
-        else:
-            choices = [SeatChoice.parse(text, number) for number, text in enumerate(request.seats, 1)]
-        if len(choices) != n:
-            raise RefusedError(f"{game.id} with {n} players needs {n} seats, got {len(choices)}", code="bad_seats")
-        if request.names is not None and len(request.names) != n:
-            raise RefusedError(f"{len(request.names)} names for {n} seats", code="bad_seats")
-        undo = request.undo or default_undo(choices)
-        if undo not in UNDO_POLICIES:
-            raise OptionError(f"undo policy {undo!r}: expected one of {', '.join(UNDO_POLICIES)}")
+        plan = plan_room(request)
         check_new_room(
-            choices,
+            plan.choices,
             request.move_seconds,
             self._rooms.values(),
             self.computer,
@@ -299,65 +250,27 @@ class RoomService:
             min_move_seconds=self.settings.min_move_seconds,
             creating=self._creating_computer_rooms,
         )
-        reserved = int(computers_only(choices))
+        reserved = int(computers_only(plan.choices))
         self._creating_computer_rooms += reserved
         try:
-            return await self._create(request, game, choices, undo)
+            return await self._create(request, plan)
         finally:
             self._creating_computer_rooms -= reserved
 
-    async def _create(self, request: NewRoom, game: Any, choices: list[SeatChoice], undo: str) -> Created:
-        n = game.num_players
-        seed = self.settings.seed_source()
-        kept = request.token_hashes or {}
-        here = [choice.kind == "here" and seat not in kept for seat, choice in enumerate(choices)]
-        token = new_secret() if any(here) else None
-        invites: dict[Player, str] = {}
-        seats: list[SeatRow] = []
-        for seat, choice in enumerate(choices):
-            name = request.names[seat] if request.names else default_name(game.player_name(seat), choice)
-            spec = computer_spec(game, choice) if choice.kind == "computer" else HUMAN
-            seat_row = SeatRow(seat, choice.kind, spec, name, level=choice.level)
-            if seat in kept:
-                seat_row.token_hash = kept[seat]
-            elif choice.kind == "here":
-                assert token is not None
-                seat_row.token_hash = hash_secret(token)
-            elif choice.kind == "invite":
-                invites[seat] = new_secret()
-                seat_row.invite_hash = hash_secret(invites[seat])
-            seats.append(seat_row)
-        agents = [seat_agent(game, seat_row) for seat_row in seats]
-        match = Match(
-            game,
-            agents,
-            seed=seed,
-            names=[seat_row.name for seat_row in seats],
-            undo=undo,
-            move_seconds=request.move_seconds,
-            think_seconds=think_seconds(seats),
-            clock=self.settings.clock,
-        )
-        now = time.time()
-        row = RoomRow(
-            new_room_id(), game.id, n, dict(game.options), seed, None, undo, request.move_seconds,
-            WAITING if invites else PLAYING, created=now, updated=now, pending=dict(request.pending or {}),
-        )
-        rows = turn_rows(match)
-        match.mark_stored()
-        room = Room(row, game, match, seats, len(rows))
+    async def _create(self, request: NewRoom, plan: RoomPlan) -> Created:
+        made = make_room(request, plan, self.settings.seed_source(), self.settings.clock)
         try:
-            await self._committer.write(StoredRoom(row, seats, rows))
+            await self._committer.write(made.stored)
         except Exception as exc:
             log.exception("creating a room failed")
             raise StorageUnavailableError(f"the room could not be saved ({type(exc).__name__}); nothing was created") from None
         async with self._load_lock:
             # the start-up resume (or a visitor with the new id) may have loaded the stored room
             # meanwhile: one room in memory, else two copies would each think its computer's move
-            room = self._rooms.setdefault(row.id, room)
+            room = self._rooms.setdefault(made.room.id, made.room)
         room.used = self.settings.clock()
         self._schedule(room)
-        return Created(room, token, invites)
+        return Created(room, made.token, made.invites)
 
     async def join(self, room_id: str, code: str, name: str | None) -> tuple[str, Player, Message]:
         """Take the invited seat whose code is ``code``: returns the seat's new token, the seat,
@@ -529,7 +442,8 @@ class RoomService:
                 f"room {room.id}: the change could not be saved ({type(exc).__name__}); nothing was changed"
             ) from None
         room.match.mark_stored()
-        room.stored_moves = keep + len(rows)
+        del room.stored[keep:]
+        room.stored.extend(rows)
         room.forget_log_after(keep)
         room.row.revision += 1
         room.row.updated = time.time()

@@ -391,17 +391,24 @@ class Storage:
         return None
 
     # --- reading -------------------------------------------------------------------
-    def load_room(self, room_id: str) -> StoredRoom | None:
+    def load_room(self, room_id: str, from_move: int = 0) -> StoredRoom | None:
+        """The room, its seats and its moves numbered ``from_move`` or later (0: every move; a
+        process that holds the moves up to ``from_move`` reads only that one again and those
+        after it, :mod:`.catchup`). On PostgreSQL the three reads see one snapshot, so the
+        moves are those of the room's revision read even while other processes commit."""
         with self.engine.connect() as conn:
+            if self.shared:
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
             row = conn.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
             if row is None:
                 return None
             seat_rows = conn.execute(
                 select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat)
             ).mappings()
-            move_rows = conn.execute(
-                select(moves).where(moves.c.room_id == room_id).order_by(moves.c.number)
-            ).mappings()
+            move_query = select(moves).where(moves.c.room_id == room_id)
+            if from_move > 0:
+                move_query = move_query.where(moves.c.number >= from_move)
+            move_rows = conn.execute(move_query.order_by(moves.c.number)).mappings()
             return StoredRoom(
                 _room_row(row),
                 [SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}) for seat in seat_rows],

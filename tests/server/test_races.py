@@ -154,7 +154,7 @@ def test_a_room_loaded_while_it_is_being_created_is_held_once(
     """The start-up resume runs in the background: it may read a room that a creation has just
     stored and load it before the creation registers its own copy. The process must then hold
     one room, not two copies each thinking the computer's move (one of which storage refuses)."""
-    monkeypatch.setattr("boardlab.server.service.new_room_id", lambda: "RaceRoom0001")
+    monkeypatch.setattr("boardlab.server.creation.new_room_id", lambda: "RaceRoom0001")
 
     async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
         service = await open_service()

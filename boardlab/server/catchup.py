@@ -1,0 +1,49 @@
+"""Bringing a room held in memory back to what storage holds, reading as little as it can.
+
+A room in memory is rebuilt from storage when it fell behind: another process on the same
+PostgreSQL stored a change (:mod:`.notify`), or a write failed and memory ran ahead. Reading
+the whole room costs the game's length at every change, and with several processes every
+move is such a change for each other process holding the room. But a room keeps the moves
+storage held at its revision (:attr:`.rooms.Room.stored`), and most changes only add moves:
+then it is enough to read the room's row, its seats and the moves from the last one held on.
+
+Only a change that took moves back (an undo) rewrites what came before, so the moves read
+extend those held only when storage is at most one change ahead and still holds the last
+move held exactly as it was; otherwise the whole room is read. Either way the match is
+rebuilt from the complete list of stored moves, exactly as a fresh load would rebuild it
+(the moves' times and notes included), so a room caught up this way is the room a restart
+would find.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .storage import MoveRow, StoredRoom
+
+
+def extended(held: Sequence[MoveRow], revision: int, read: StoredRoom) -> StoredRoom | None:
+    """The room as storage holds it, from ``held`` (the moves stored at ``revision``) and
+    ``read`` (the room read from the last move held on, :meth:`.Storage.load_room`), or None
+    when ``read`` may not simply extend ``held``: the whole room must then be read."""
+    if not held:
+        return read  # nothing held: ``read`` holds every move
+    if read.room.revision not in (revision, revision + 1):
+        return None  # several changes: one may have taken moves back and played others
+    if not read.moves or read.moves[0] != held[-1]:
+        return None  # the last move held was taken back (or replaced)
+    return StoredRoom(read.room, read.seats, [*held, *read.moves[1:]])
+
+
+def moves_in_common(before: Sequence[MoveRow], after: Sequence[MoveRow]) -> int:
+    """How many leading moves two lists of stored moves share: the log entries a rebuilt
+    room keeps (watchers are sent only the entries after them)."""
+    count = 0
+    for old, new in zip(before, after):
+        if old != new:
+            break
+        count += 1
+    return count
+
+
+__all__ = ["extended", "moves_in_common"]

@@ -1,0 +1,150 @@
+"""What a new room is made of: the request checked against its game, then its seats, tokens,
+match and first stored rows.
+
+Nothing here touches storage or the rooms in memory: :meth:`.service.RoomService.create`
+checks the server's limits on the plan (:mod:`.fairness`), writes the room and only then
+holds it. A request that cannot make a room is refused by :func:`plan_room` before any
+secret is drawn.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..core.errors import OptionError, RefusedError
+from ..core.game import Game
+from ..core.match import UNDO_POLICIES, Match
+from ..core.registry import load
+from ..core.values import Player
+from .levels import DEFAULT_LEVEL
+from .rooms import (
+    HUMAN,
+    PLAYING,
+    WAITING,
+    Room,
+    SeatChoice,
+    computer_spec,
+    default_name,
+    default_undo,
+    hash_secret,
+    new_room_id,
+    new_secret,
+    seat_agent,
+    think_seconds,
+    turn_rows,
+)
+from .storage import RoomRow, SeatRow, StoredRoom
+
+
+@dataclass(frozen=True)
+class NewRoom:
+    """A room to create (validated by the schema; checked against the game here)."""
+
+    game: str
+    players: int | None
+    options: dict[str, Any]
+    seats: list[str] | None
+    names: list[str] | None
+    undo: str | None
+    move_seconds: float | None
+    #: seats whose token hash is given (a rematch: the same people keep their tokens)
+    token_hashes: dict[Player, str] | None = None
+    #: the stored pending fields it starts with (a rematch's link to its old room)
+    pending: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class RoomPlan:
+    """A request checked against its game: the game with its options, who sits in each seat,
+    and the take-back policy."""
+
+    game: Game
+    choices: list[SeatChoice]
+    undo: str
+
+
+@dataclass
+class Created:
+    room: Room
+    token: str | None
+    invites: dict[Player, str]
+
+
+@dataclass
+class NewRoomRows:
+    """A room made and not yet stored: the room to hold once ``stored`` is written, the
+    creator's token (None when no seat is played here) and each invited seat's code."""
+
+    room: Room
+    stored: StoredRoom
+    token: str | None
+    invites: dict[Player, str]
+
+
+def plan_room(request: NewRoom) -> RoomPlan:
+    """``request`` checked against its game: an unknown game, option, seat or undo policy, or
+    lists of the wrong length, are refused here, naming what is wrong. Without seats, the
+    creator plays the first seat against the default computer in the others."""
+    game = load(request.game, players=request.players, **request.options)
+    n = game.num_players
+    if request.seats is None:
+        choices = [SeatChoice("here")] + [SeatChoice("computer", DEFAULT_LEVEL)] * (n - 1)
+    else:
+        choices = [SeatChoice.parse(text, number) for number, text in enumerate(request.seats, 1)]
+    if len(choices) != n:
+        raise RefusedError(f"{game.id} with {n} players needs {n} seats, got {len(choices)}", code="bad_seats")
+    if request.names is not None and len(request.names) != n:
+        raise RefusedError(f"{len(request.names)} names for {n} seats", code="bad_seats")
+    undo = request.undo or default_undo(choices)
+    if undo not in UNDO_POLICIES:
+        raise OptionError(f"undo policy {undo!r}: expected one of {', '.join(UNDO_POLICIES)}")
+    return RoomPlan(game, choices, undo)
+
+
+def make_room(request: NewRoom, plan: RoomPlan, seed: int, clock: Callable[[], float]) -> NewRoomRows:
+    """The room ``plan`` describes, with its new secrets: one token for every seat played
+    here (a rematch keeps the seats' old token hashes), an invite code per invited seat;
+    storage keeps only their hashes. Its opening chance is already played and in the rows."""
+    game, choices = plan.game, plan.choices
+    kept = request.token_hashes or {}
+    here = [choice.kind == "here" and seat not in kept for seat, choice in enumerate(choices)]
+    token = new_secret() if any(here) else None
+    invites: dict[Player, str] = {}
+    seats: list[SeatRow] = []
+    for seat, choice in enumerate(choices):
+        name = request.names[seat] if request.names else default_name(game.player_name(seat), choice)
+        spec = computer_spec(game, choice) if choice.kind == "computer" else HUMAN
+        seat_row = SeatRow(seat, choice.kind, spec, name, level=choice.level)
+        if seat in kept:
+            seat_row.token_hash = kept[seat]
+        elif choice.kind == "here":
+            assert token is not None
+            seat_row.token_hash = hash_secret(token)
+        elif choice.kind == "invite":
+            invites[seat] = new_secret()
+            seat_row.invite_hash = hash_secret(invites[seat])
+        seats.append(seat_row)
+    match = Match(
+        game,
+        [seat_agent(game, seat_row) for seat_row in seats],
+        seed=seed,
+        names=[seat_row.name for seat_row in seats],
+        undo=plan.undo,
+        move_seconds=request.move_seconds,
+        think_seconds=think_seconds(seats),
+        clock=clock,
+    )
+    now = time.time()
+    row = RoomRow(
+        new_room_id(), game.id, game.num_players, dict(game.options), seed, None, plan.undo, request.move_seconds,
+        WAITING if invites else PLAYING, created=now, updated=now, pending=dict(request.pending or {}),
+    )
+    rows = turn_rows(match)
+    match.mark_stored()
+    # the room keeps its own list of the stored rows (its commits change it in place)
+    return NewRoomRows(Room(row, game, match, seats, list(rows)), StoredRoom(row, seats, rows), token, invites)
+
+
+__all__ = ["Created", "NewRoom", "NewRoomRows", "RoomPlan", "make_room", "plan_room"]
