@@ -5,6 +5,7 @@
     python bench/serve_load.py --database-url postgresql://user@host/db
     python bench/serve_load.py --server http://127.0.0.1:8000   # a server already running
     python bench/serve_load.py --postgres --processes 2  # two server processes on one PostgreSQL
+    python bench/serve_load.py --profile out/serve      # each server under cProfile: out/serve-0.prof ...
 
 Starts a real ``boardlab serve`` process (unless ``--server``), opens ``--games`` rooms of
 two people (one here, one invited who joins), and keeps that many games going for

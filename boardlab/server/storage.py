@@ -323,9 +323,15 @@ class Storage:
             return
         change = write
         fields = dict(change.room_fields, revision=change.revision + 1, updated=time.time())
-        moved_on = conn.execute(
-            update(rooms).where(and_(rooms.c.id == change.room_id, rooms.c.revision == change.revision)).values(**fields)
-        ).rowcount
+        moving_on = update(rooms).where(and_(rooms.c.id == change.room_id, rooms.c.revision == change.revision))
+        if self.shared:
+            # the notice rides on the update of the revision it announces: PostgreSQL sends it at
+            # commit, to every listener, never for a change that rolled back (a conflict below
+            # included), and it costs no statement of its own
+            notice = f"{self.origin} {change.room_id} {change.revision + 1}"
+            moved_on = len(conn.execute(moving_on.values(**fields).returning(func.pg_notify(CHANNEL, notice))).all())
+        else:
+            moved_on = conn.execute(moving_on.values(**fields)).rowcount
         if moved_on != 1:
             raise StorageConflict(f"room {change.room_id} is no longer at revision {change.revision}")
         if change.claim is not None:
@@ -351,10 +357,6 @@ class Storage:
             conn.execute(delete(moves).where(and_(moves.c.room_id == change.room_id, moves.c.number > change.keep)))
         if change.new_moves:
             conn.execute(insert(moves), [{"room_id": change.room_id, **vars(move)} for move in change.new_moves])
-        if self.shared:
-            # sent at commit, so a listener never hears of a change it cannot read yet
-            notice = f"{self.origin} {change.room_id} {change.revision + 1}"
-            conn.execute(select(func.pg_notify(CHANNEL, notice)))
 
     # --- the computer's lease (several processes) ------------------------------------
     def claim_lease(self, room_id: str, revision: int, seconds: float) -> float | None:
