@@ -5,7 +5,8 @@ PostgreSQL stored a change (:mod:`.notify`), or a write failed and memory ran ah
 the whole room costs the game's length at every change, and with several processes every
 move is such a change for each other process holding the room. But a room keeps the moves
 storage held at its revision (:attr:`.rooms.Room.stored`), and most changes only add moves:
-then it is enough to read the room's row, its seats and the moves from the last one held on.
+then it is enough to read the room's row and the moves from the last one held on (and the
+seats only while an invited seat waits for its guest: once all are taken they never change).
 
 Only a change that took moves back (an undo) rewrites what came before, so the moves read
 extend those held only when storage is at most one change ahead and still holds the last

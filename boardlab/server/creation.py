@@ -32,6 +32,7 @@ from .rooms import (
     new_room_id,
     new_secret,
     seat_agent,
+    seats_taken,
     think_seconds,
     turn_rows,
 )
@@ -144,7 +145,8 @@ def make_room(request: NewRoom, plan: RoomPlan, seed: int, clock: Callable[[], f
     rows = turn_rows(match)
     match.mark_stored()
     # the room keeps its own list of the stored rows (its commits change it in place)
-    return NewRoomRows(Room(row, game, match, seats, list(rows)), StoredRoom(row, seats, rows), token, invites)
+    room = Room(row, game, match, seats, list(rows), seats_final=seats_taken(seats))
+    return NewRoomRows(room, StoredRoom(row, seats, rows), token, invites)
 
 
 __all__ = ["Created", "NewRoom", "NewRoomRows", "RoomPlan", "make_room", "plan_room"]

@@ -85,6 +85,9 @@ class Room:
     #: the moves storage holds at the room's revision, as it holds them: a room behind
     #: storage reads only what came after them (:mod:`.catchup`)
     stored: list[MoveRow]
+    #: every invited seat was taken in the seats as storage gave them: they can no longer
+    #: change (a claim needs a free seat), so catching up does not read them again
+    seats_final: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: set when memory may be ahead of storage (a failed write): reload before the next action
     stale: bool = False
@@ -184,6 +187,11 @@ class Room:
 
     def summary(self) -> dict[str, Any]:
         return room_summary(self.row, self.seats, len(self.match.log()), self.status)
+
+
+def seats_taken(seats: list[SeatRow]) -> bool:
+    """Whether every invited seat of ``seats`` has its guest."""
+    return all(seat.kind != "invite" or seat.token_hash is not None for seat in seats)
 
 
 def public_seats(seats: list[SeatRow]) -> list[dict[str, Any]]:
@@ -329,6 +337,7 @@ __all__ = [
     "public_seats",
     "room_summary",
     "seat_agent",
+    "seats_taken",
     "state_message",
     "think_seconds",
     "turn_rows",

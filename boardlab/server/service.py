@@ -51,9 +51,10 @@ from .fairness import check_new_room, computers_only, priority
 from .idle import sweep_forever
 from .leases import ComputerLeases
 from .notify import ChangeListener, Notice
-from .rooms import FINISHED, PLAYING, WAITING, Room, build_match, hash_secret, new_secret, room_summary, state_message
+from .rooms import FINISHED, PLAYING, WAITING, Room, build_match, hash_secret, new_secret, room_summary, seats_taken
+from .rooms import state_message
 from .settings import Settings
-from .storage import Change, MoveRow, SeatClaim, Storage, StorageConflict, StoredRoom
+from .storage import Change, MoveRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
 from .watchers import Message, Watcher
 from .writer import GroupCommitter
 
@@ -161,7 +162,7 @@ class RoomService:
             if room is None:
                 stored = await self._load(room_id)
                 game, match = build_match(stored, self.settings.clock)
-                room = Room(stored.room, game, match, stored.seats, stored.moves)
+                room = Room(stored.room, game, match, stored.seats, stored.moves, seats_final=seats_taken(stored.seats))
                 self._rooms[room_id] = room
         room.used = self.settings.clock()
         self._schedule(room)
@@ -171,9 +172,9 @@ class RoomService:
         """The room if it is in memory (for checks and diagnostics; routes use :meth:`room`)."""
         return self._rooms.get(room_id)
 
-    async def _load(self, room_id: str, from_move: int = 0) -> StoredRoom:
+    async def _load(self, room_id: str, from_move: int = 0, known_seats: list[SeatRow] | None = None) -> StoredRoom:
         try:
-            stored = await self._db(self.storage.load_room, room_id, from_move)
+            stored = await self._db(self.storage.load_room, room_id, from_move, known_seats)
         except Exception as exc:
             log.exception("loading room %s failed", room_id)
             raise StorageUnavailableError(f"room {room_id}: storage is not available ({type(exc).__name__})") from None
@@ -186,13 +187,15 @@ class RoomService:
         only the moves from the last one it holds on when they extend its own (:mod:`.catchup`),
         and push it to its watchers, who are sent only the log entries of the moves that changed."""
         stored = None
+        known_seats = room.seats if room.seats_final else None
         if room.stored:
-            stored = extended(room.stored, room.revision, await self._load(room.id, room.stored[-1].number))
+            stored = extended(room.stored, room.revision, await self._load(room.id, room.stored[-1].number, known_seats))
         if stored is None:
-            stored = await self._load(room.id)
+            stored = await self._load(room.id, 0, known_seats)
         kept = moves_in_common(room.stored, stored.moves)
         room.game, room.match = build_match(stored, self.settings.clock)
         room.row, room.seats, room.stored = stored.room, stored.seats, stored.moves
+        room.seats_final = seats_taken(stored.seats)
         room.stale = False
         room.forget_log_after(kept)
         self._broadcast(room)

@@ -393,29 +393,49 @@ class Storage:
         return None
 
     # --- reading -------------------------------------------------------------------
-    def load_room(self, room_id: str, from_move: int = 0) -> StoredRoom | None:
-        """The room, its seats and its moves numbered ``from_move`` or later (0: every move; a
-        process that holds the moves up to ``from_move`` reads only that one again and those
-        after it, :mod:`.catchup`). On PostgreSQL the three reads see one snapshot, so the
-        moves are those of the room's revision read even while other processes commit."""
+    def load_room(
+        self, room_id: str, from_move: int = 0, known_seats: list[SeatRow] | None = None
+    ) -> StoredRoom | None:
+        """The room, its seats and its moves numbered ``from_move`` or later (0: every move).
+
+        A process catching up a room it holds (:mod:`.catchup`) reads only the last move it
+        holds and those after it, in the same statement as the room's row, and passes
+        ``known_seats`` when every invited seat was taken: seats then never change again, and
+        are not read. On PostgreSQL the reads see one snapshot, so the moves are those of the
+        room's revision read even while other processes commit."""
         with self.engine.connect() as conn:
             if self.shared:
                 conn = conn.execution_options(isolation_level="REPEATABLE READ")
-            row = conn.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
-            if row is None:
-                return None
-            seat_rows = conn.execute(
-                select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat)
-            ).mappings()
-            move_query = select(moves).where(moves.c.room_id == room_id)
             if from_move > 0:
-                move_query = move_query.where(moves.c.number >= from_move)
-            move_rows = conn.execute(move_query.order_by(moves.c.number)).mappings()
-            return StoredRoom(
-                _room_row(row),
-                [SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}) for seat in seat_rows],
-                [MoveRow(**{k: v for k, v in move.items() if k != "room_id"}) for move in move_rows],
-            )
+                # a row per move read (a few), each with the room's columns; at least one row
+                held = and_(moves.c.room_id == rooms.c.id, moves.c.number >= from_move)
+                query = (
+                    select(rooms, moves.c.number, moves.c.text, moves.c.by, moves.c.t, moves.c.note)
+                    .select_from(rooms.outerjoin(moves, held))
+                    .where(rooms.c.id == room_id)
+                    .order_by(moves.c.number)
+                )
+                joined = conn.execute(query).mappings().all()
+                if not joined:
+                    return None
+                row = _room_row({name: joined[0][name] for name in rooms.c.keys()})
+                move_list = [
+                    MoveRow(found["number"], found["text"], found["by"], found["t"], found["note"])
+                    for found in joined
+                    if found["number"] is not None
+                ]
+            else:
+                found_room = conn.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
+                if found_room is None:
+                    return None
+                row = _room_row(found_room)
+                move_rows = conn.execute(select(moves).where(moves.c.room_id == room_id).order_by(moves.c.number))
+                move_list = [MoveRow(**{k: v for k, v in move.items() if k != "room_id"}) for move in move_rows.mappings()]
+            if known_seats is not None:
+                return StoredRoom(row, known_seats, move_list)
+            seat_rows = conn.execute(select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat)).mappings()
+            seat_list = [SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}) for seat in seat_rows]
+            return StoredRoom(row, seat_list, move_list)
 
     def list_rooms(self, statuses: Sequence[str], game: str | None, limit: int) -> list[tuple[RoomRow, list[SeatRow], int]]:
         """The latest rooms in ``statuses`` (of ``game`` if given), most recently changed first,
@@ -466,7 +486,7 @@ def _room_values(room: RoomRow) -> dict[str, Any]:
     return values
 
 
-def _room_row(row: RowMapping) -> RoomRow:
+def _room_row(row: RowMapping | dict[str, Any]) -> RoomRow:
     values = dict(row)
     seed_text = values.pop("seed_text", None)
     if seed_text is not None:

@@ -103,9 +103,11 @@ def test_a_room_caught_up_on_notices_is_the_room_a_fresh_load_builds(
         reads: list[int] = []
         load_room = other.storage.load_room
 
-        def counted(room_id: str, from_move: int = 0) -> StoredRoom | None:
+        def counted(room_id: str, from_move: int = 0, known_seats: list[SeatRow] | None = None) -> StoredRoom | None:
             reads.append(from_move)
-            return load_room(room_id, from_move)
+            # two seats here, none invited: the seats are never read again once held
+            assert from_move == 0 or known_seats is not None
+            return load_room(room_id, from_move, known_seats)
 
         other.storage.load_room = counted  # type: ignore[method-assign]
 
@@ -159,5 +161,48 @@ def test_a_room_caught_up_on_notices_is_the_room_a_fresh_load_builds(
             while made["status"] != "finished":
                 made = await move()
             assert other.loaded(room) is not None and other.loaded(room).match.is_over()  # type: ignore[union-attr]
+
+    run_services(url, tmp_path, scenario)
+
+
+def test_an_invited_guest_joining_elsewhere_is_read_and_the_seats_are_not_read_again_after(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    url = empty_postgres(postgres_url)
+
+    async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
+        one, other = await open_service(), await open_service()
+        for service in (one, other):
+            assert service.listener is not None
+            await asyncio.wait_for(service.listener.listening.wait(), 30)
+        created = await one.create(NewRoom("towers", None, {}, ["here", "invite"], None, None, None))
+        room = created.room.id
+        watcher = await other.watch(room, None, None)  # a spectator there
+        assert (await watcher.next_message())["status"] == "waiting"
+        held = other.loaded(room)
+        assert held is not None and not held.seats_final
+        seats_read: list[bool] = []
+        load_room = other.storage.load_room
+
+        def counted(room_id: str, from_move: int = 0, known_seats: list[SeatRow] | None = None) -> StoredRoom | None:
+            seats_read.append(known_seats is None)
+            return load_room(room_id, from_move, known_seats)
+
+        other.storage.load_room = counted  # type: ignore[method-assign]
+        guest, seat, _state = await one.join(room, created.invites[1], "Guest")
+        seen = await asyncio.wait_for(watcher.next_message(), 30)
+        while seen["status"] != "playing":
+            seen = await asyncio.wait_for(watcher.next_message(), 30)
+        assert seat == 1 and seen["seats"][1]["joined"] and seen["seats"][1]["name"] == "Guest"
+        assert seats_read == [True] and held.seats_final  # the claim was read; now they are final
+        state = await one.state(room, created.token, None)
+        made = await one.play(room, created.token, state["legal_moves"][0]["text"], 0, state["revision"], None)
+        while seen["revision"] < made["revision"]:
+            seen = await asyncio.wait_for(watcher.next_message(), 30)
+        assert seats_read == [True, False]
+        other.storage.load_room = load_room  # type: ignore[method-assign]
+        stored = other.storage.load_room(room)
+        assert stored is not None and held.seats == stored.seats and held.stored == stored.moves
+        assert held.held_by(guest) == [1]
 
     run_services(url, tmp_path, scenario)
