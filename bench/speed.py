@@ -4,6 +4,7 @@
     python bench/speed.py --games towers --seconds 5
     python bench/speed.py --games towers --mcts "mcts:rollout_depth=0"
     python bench/speed.py --games towers --compare-pure      # compiled kernels against BOARDLAB_PURE=1
+    python bench/speed.py --games towers --compare-trees OLD,NEW   # two checkouts, interleaved
 
 Per game (default player count and options) it prints:
 
@@ -23,7 +24,9 @@ A game whose import or load fails (a missing extra) is reported and skipped.
 
 ``--compare-pure`` measures each game ``--rounds`` times in subprocesses, alternately as
 installed (the compiled kernels) and with ``BOARDLAB_PURE=1``, and prints the median of each
-figure on both sides and their ratio (docs/speed.md).
+figure on both sides and their ratio (docs/speed.md). ``--compare-trees`` does the same for
+source trees (checkouts of two commits, each built as it builds): each round measures every
+tree once, in turn, with the tree first on ``PYTHONPATH``; the ratios are against the first tree.
 """
 
 from __future__ import annotations
@@ -43,9 +46,7 @@ from typing import Sequence, TextIO
 
 import boardlab
 import boardlab.games
-from boardlab import compiled
 from boardlab.agents import Agent, make_agent
-from boardlab.agents.search import pick_random
 from boardlab.core import CHANCE, Game, OptionError, State
 
 #: how many decision positions the legal-move measurement cycles through
@@ -68,11 +69,18 @@ class GameSpeed:
 
 
 def random_step(state: State, rng: random.Random) -> None:
-    """Apply one random move (or a chance outcome drawn with ``rng``)."""
+    """Apply one random move (or a chance outcome drawn with ``rng``); the draw is
+    :func:`~boardlab.agents.search.pick_random`'s, written out (this is the measured loop)."""
     if state.current_player() == CHANCE:
         state.apply(state.sample_chance(rng))
     else:
-        state.apply(pick_random(rng, state.legal_moves()))
+        moves = state.legal_moves()
+        state.apply(moves[int(rng.random() * len(moves))])
+
+
+#: random play reads the clock once in this many plies, not after each: the figure is the
+#: game's speed, not the clock's (the loop's cost counts alike for every tree compared)
+CLOCK_EVERY = 32
 
 
 def measure_random_play(game: Game, seconds: float, rng: random.Random) -> tuple[float, float | None, int]:
@@ -87,7 +95,7 @@ def measure_random_play(game: Game, seconds: float, rng: random.Random) -> tuple
         while not state.is_over():
             random_step(state, rng)
             plies += 1
-            if time.perf_counter() >= deadline:
+            if plies % CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
                 break
         if state.is_over():
             finished += 1
@@ -263,12 +271,30 @@ COMPARED = (
 )
 
 
-def measure_in_subprocess(game_id: str, pure: bool, args: argparse.Namespace) -> tuple[GameSpeed | None, str]:
-    """One game measured by this script in a fresh interpreter: (its figures or None, the
-    subprocess's kernel summary or its error)."""
-    environment = {key: value for key, value in os.environ.items() if key != compiled.PURE_VARIABLE}
+def kernel_summary() -> str:
+    """Which kernels run compiled; a checkout from before the kernels has none (its own folder
+    is asked: an editable install elsewhere would otherwise answer for it)."""
+    if not os.path.exists(os.path.join(os.path.dirname(boardlab.__file__), "compiled.py")):
+        return "no kernels (a boardlab from before them)"
+    from boardlab import compiled
+
+    return compiled.summary()
+
+
+#: the switch to pure Python (boardlab.compiled.PURE_VARIABLE, named here for checkouts without it)
+PURE_VARIABLE = "BOARDLAB_PURE"
+
+
+def measure_in_subprocess(
+    game_id: str, pure: bool, args: argparse.Namespace, tree: str | None = None
+) -> tuple[GameSpeed | None, str]:
+    """One game measured by this script in a fresh interpreter (with the source tree ``tree``
+    first on its path, if given): (its figures or None, the subprocess's kernel summary or its error)."""
+    environment = {key: value for key, value in os.environ.items() if key != PURE_VARIABLE}
     if pure:
-        environment[compiled.PURE_VARIABLE] = "1"
+        environment[PURE_VARIABLE] = "1"
+    if tree is not None:
+        environment["PYTHONPATH"] = os.pathsep.join(filter(None, [tree, environment.get("PYTHONPATH")]))
     command = [
         sys.executable, __file__, "--games", game_id, "--seconds", str(args.seconds), "--mcts", args.mcts,
         "--seed", str(args.seed), "--json",
@@ -286,7 +312,7 @@ def compare_pure(game_ids: Sequence[str], args: argparse.Namespace, out: TextIO 
     """Each game measured compiled and pure, alternately, ``args.rounds`` times; the medians
     and their ratio per figure."""
     out = sys.stdout if out is None else out
-    print(f"compiled side: {compiled.summary()}; {args.rounds} rounds of {args.seconds} s per figure", file=out, flush=True)
+    print(f"compiled side: {kernel_summary()}; {args.rounds} rounds of {args.seconds} s per figure", file=out, flush=True)
     lines = [("game", "figure", "compiled", "pure", "ratio")]
     for game_id in game_ids:
         samples: dict[bool, list[GameSpeed]] = {False: [], True: []}
@@ -299,7 +325,7 @@ def compare_pure(game_ids: Sequence[str], args: argparse.Namespace, out: TextIO 
             if speed is None:
                 failure = note
                 break
-            if pure and compiled.PURE_VARIABLE not in note and "no kernels" not in note:
+            if pure and PURE_VARIABLE not in note and "no kernels" not in note:
                 failure = f"the pure side ran {note}"
                 break
             samples[pure].append(speed)
@@ -311,6 +337,47 @@ def compare_pure(game_ids: Sequence[str], args: argparse.Namespace, out: TextIO 
             slow = _median([getattr(speed, name) for speed in samples[True]])
             ratio = "-" if fast is None or not slow else f"{fast / slow:.2f}x"
             lines.append((game_id, label, _figure(fast), _figure(slow), ratio))
+    _print_comparison(lines, out)
+    return 0
+
+
+def compare_trees(trees: Sequence[str], game_ids: Sequence[str], args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Each game measured in each source tree, ``args.rounds`` times, the trees in turn (forwards,
+    then backwards, so a change of the machine's load hits all alike); the medians, and each
+    tree's ratio to the first."""
+    out = sys.stdout if out is None else out
+    print(f"{args.rounds} rounds of {args.seconds} s per figure, the trees in turn", file=out, flush=True)
+    notes: dict[str, str] = {}
+    lines = [("game", "figure", *trees, *(f"ratio {number + 2}:1" for number in range(len(trees) - 1)))]
+    for game_id in game_ids:
+        samples: dict[str, list[GameSpeed]] = {tree: [] for tree in trees}
+        failure = ""
+        for round_number in range(args.rounds):
+            order = trees if round_number % 2 == 0 else list(reversed(trees))
+            for tree in order:
+                speed, note = measure_in_subprocess(game_id, False, args, tree)
+                if speed is None:
+                    failure = f"{tree}: {note}"
+                    break
+                notes[tree] = note
+                samples[tree].append(speed)
+            if failure:
+                break
+        if failure:
+            print(f"{game_id}: skipped ({failure})", file=out)
+            continue
+        for name, label in COMPARED:
+            medians = [_median([getattr(speed, name) for speed in samples[tree]]) for tree in trees]
+            first = medians[0]
+            ratios = ["-" if first is None or value is None or not first else f"{value / first:.2f}x" for value in medians[1:]]
+            lines.append((game_id, label, *(_figure(value) for value in medians), *ratios))
+    for tree, note in notes.items():
+        print(f"{tree}: {note}", file=out)
+    _print_comparison(lines, out)
+    return 0
+
+
+def _print_comparison(lines: Sequence[tuple[str, ...]], out: TextIO) -> None:
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     for number, line in enumerate(lines):
         cells = [line[0].ljust(widths[0]), line[1].ljust(widths[1])]
@@ -318,7 +385,6 @@ def compare_pure(game_ids: Sequence[str], args: argparse.Namespace, out: TextIO 
         print("  ".join(cells), file=out)
         if number == 0:
             print("  ".join("-" * width for width in widths), file=out)
-    return 0
 
 
 def _median(values: Sequence[float | None]) -> float | None:
@@ -336,7 +402,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--compare-pure", action="store_true",
         help="measure compiled and with BOARDLAB_PURE=1 (subprocesses, alternating); medians and ratios",
     )
-    parser.add_argument("--rounds", type=int, default=3, help="with --compare-pure: measurements per side (default 3)")
+    parser.add_argument(
+        "--compare-trees", default="",
+        help="comma-separated source trees (checkouts, built as they build): each measured in turn; ratios to the first",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="with --compare-pure or --compare-trees: measurements per side (default 3)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON (what --compare-pure reads)")
     args = parser.parse_args(argv)
     if args.seconds <= 0:
@@ -350,6 +422,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows: list[GameSpeed] = []
     skipped: list[tuple[str, str]] = []
     game_ids = [g.strip() for g in args.games.split(",") if g.strip()] or registered_game_ids(skipped)
+    if args.compare_trees:
+        trees = [tree.strip() for tree in args.compare_trees.split(",") if tree.strip()]
+        missing = [tree for tree in trees if not os.path.isdir(os.path.join(tree, "boardlab"))]
+        if missing:
+            parser.error(f"--compare-trees: no boardlab folder in {', '.join(missing)}")
+        if len(trees) < 2:
+            parser.error("--compare-trees takes two source trees or more")
+        for game_id, reason in skipped:
+            print(f"{game_id}: skipped ({reason})")
+        return compare_trees(trees, game_ids, args)
     if args.compare_pure:
         for game_id, reason in skipped:
             print(f"{game_id}: skipped ({reason})")
@@ -373,9 +455,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("no registered games", file=sys.stderr)
         return 1
     if args.json:
-        json.dump({"rows": [asdict(row) for row in rows], "skipped": skipped, "kernels": compiled.summary()}, sys.stdout)
+        json.dump({"rows": [asdict(row) for row in rows], "skipped": skipped, "kernels": kernel_summary()}, sys.stdout)
         return 0
-    print(f"kernels: {compiled.summary()}")
+    print(f"kernels: {kernel_summary()}")
     print_table(rows, skipped, search_spec=args.mcts)
     return 0
 

@@ -129,7 +129,8 @@ def rollout(state: State, rng: random.Random, depth_limit: int, decisive: bool =
     Cost: one ``legal_moves()`` and one ``apply()`` per move.
     """
     uniform_random = rng.random
-    max_ply = state.game.max_moves
+    # every apply below adds one ply: the game's bound is this many moves away
+    moves_left = state.game.max_moves - state.ply
     can_evaluate = depth_limit > 0
     depth = 0
     while True:
@@ -141,7 +142,7 @@ def rollout(state: State, rng: random.Random, depth_limit: int, decisive: bool =
             if estimate is not None:
                 return estimate
             can_evaluate = False  # no evaluation here: play on to the end
-        if state.ply >= max_ply:
+        if depth >= moves_left:
             return uniform_returns(state.game.num_players)
         if player == CHANCE:
             move = state.sample_chance(rng)

@@ -8,7 +8,7 @@ here, once for every game. See docs/api.md for the contract of each hook.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Mapping, Sequence, TypeAlias
 
 from .errors import BoardlabError, GameOverError, IllegalMoveError, NotationError
 from .values import CHANCE, TERMINAL, Move, Player, Result, is_seat
@@ -16,6 +16,8 @@ from .values import CHANCE, TERMINAL, Move, Player, Result, is_seat
 if TYPE_CHECKING:
     from .game import Game
 
+#: the moves played and their undo snapshots, newest first (:attr:`State._trail`)
+Trail: TypeAlias = "tuple[Trail, Move, Any] | None"
 #: the version of the view envelope (:meth:`State.view`); bumped when its keys change
 VIEW_FORMAT = "boardlab-view/1"
 #: longer move text is refused before any game parses it (no notation comes close)
@@ -30,27 +32,36 @@ class State:
     """
 
     #: Slots of the base class; subclasses may declare their own ``__slots__``.
-    __slots__ = ("game", "seed", "_history", "_snapshots", "_start_position", "_ply_offset", "__weakref__")
+    __slots__ = ("game", "seed", "_trail", "_ply", "_base_ply", "_start_position", "__weakref__")
 
     #: the game's fields, declared once (:class:`StateFields`): ``_snapshot``, ``_restore`` and
     #: ``_copy`` are generated from it for the class that declares it. None: the game writes
     #: those three hooks by hand (the conformance suite then compares every attribute it finds).
-    state_fields: ClassVar["StateFields | None"] = None
+    state_fields: ClassVar[StateFields | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         declared = cls.__dict__.get("state_fields")
         if declared is not None:
             declared.install(cls)
+        else:
+            # a generated apply or copy above inlines its class's snapshot or copy: a class that
+            # writes its own hook needs the method that calls it
+            for hook, method in INLINED_HOOKS.items():
+                if hook in cls.__dict__ and method not in cls.__dict__:
+                    setattr(cls, method, getattr(State, method))
 
     def __init__(self, game: "Game", seed: int) -> None:
         self.game = game
         self.seed = seed
-        self._history: list[Move] = []
-        self._snapshots: list[Any] = []
+        #: the moves played, newest first, each with the snapshot that undoes it: None, or
+        #: ``(earlier trail, move, snapshot)``. Never changed, only extended, so a copy shares it
+        #: whole (a search copies its root state once per iteration, deep into a game)
+        self._trail: Trail = None
+        #: the moves made in the game, and how many of them came before the trail (:meth:`rebase`)
+        self._ply = 0
+        self._base_ply = 0
         self._start_position: str | None = None
-        #: moves made before the start of ``_history`` (see :meth:`rebase`)
-        self._ply_offset = 0
 
     # === hooks: every game implements these ======================================
     def current_player(self) -> Player:
@@ -194,7 +205,7 @@ class State:
     def history_notation(self) -> list[str]:
         """The notation of every move in :attr:`history`, as records store it. Games may annotate
         (Honor adds the state hash after each physics resolution)."""
-        return [str(move) for move in self._history]
+        return [str(move) for move in self.history]
 
     # === the public protocol =====================================================
     def is_over(self) -> bool:
@@ -301,36 +312,67 @@ class State:
         """Apply a move taken from :meth:`legal_moves` or :meth:`chance_outcomes`.
 
         No validation: this is the fast path for agents. Use :meth:`play` for input.
+        (A class that declares :attr:`state_fields` gets this method generated with its
+        snapshot written inline: one call less on every move of a search.)
         """
-        self._snapshots.append(self._snapshot())
+        snapshot = self._snapshot()
         self._apply(move)
-        self._history.append(move)
+        self._trail = (self._trail, move, snapshot)
+        self._ply += 1
 
     def undo(self) -> Move:
         """Take back the last move (chance outcomes included) and return it."""
-        if not self._history:
+        trail = self._trail
+        if trail is None:
             raise IllegalMoveError("nothing to undo: no move has been played since the start")
-        self._restore(self._snapshots.pop())
-        return self._history.pop()
+        self._trail, move, snapshot = trail
+        self._restore(snapshot)
+        self._ply -= 1
+        return move
 
     def copy(self) -> "State":
         """An independent copy (history included, so it can undo too)."""
         clone = self._copy()
         clone.game = self.game
         clone.seed = self.seed
-        clone._history = self._history.copy()
-        clone._snapshots = self._snapshots.copy()
+        clone._trail = self._trail
+        clone._ply = self._ply
+        clone._base_ply = self._base_ply
         clone._start_position = self._start_position
-        clone._ply_offset = self._ply_offset
         return clone
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickle and deepcopy keep (a state crosses to a worker process this way): every
+        attribute, with the trail as a flat list of ``(move, snapshot)``, oldest first: the
+        chain of nested tuples of a long game is deeper than pickle may recurse."""
+        fields: dict[str, Any] = dict(getattr(self, "__dict__", {}))
+        for cls in type(self).__mro__:
+            slots = cls.__dict__.get("__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                if name != "__weakref__" and name not in fields and hasattr(self, name):
+                    fields[name] = getattr(self, name)
+        steps = []
+        trail = self._trail
+        while trail is not None:
+            trail, move, snapshot = trail
+            steps.append((move, snapshot))
+        steps.reverse()
+        fields["_trail"] = steps
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        trail: Trail = None
+        for move, snapshot in fields["_trail"]:
+            trail = (trail, move, snapshot)
+        for name, value in fields.items():
+            object.__setattr__(self, name, trail if name == "_trail" else value)
 
     def rebase(self) -> None:
         """Make the current position the start: history and undo snapshots are dropped,
         :attr:`ply` keeps counting. For :meth:`resample`, so that a state whose hidden parts
         were re-drawn holds no trace of the real ones."""
-        self._ply_offset += len(self._history)
-        self._history = []
-        self._snapshots = []
+        self._trail = None
+        self._base_ply = self._ply
         self._start_position = self.position()
 
     def resample(self, player: Player, rng: random.Random) -> "State":
@@ -391,12 +433,18 @@ class State:
     @property
     def history(self) -> tuple[Move, ...]:
         """Every move played since the start (or the last :meth:`rebase`), chance outcomes included."""
-        return tuple(self._history)
+        moves = []
+        trail = self._trail
+        while trail is not None:
+            trail, move, _snapshot = trail
+            moves.append(move)
+        moves.reverse()
+        return tuple(moves)
 
     @property
     def ply(self) -> int:
         """Number of moves played in the game (chance outcomes included)."""
-        return self._ply_offset + len(self._history)
+        return self._ply
 
     @property
     def start_position(self) -> str | None:
@@ -432,177 +480,9 @@ class State:
 
 #: the hooks a declaration generates; a class that declares ``state_fields`` may not also write them
 GENERATED_HOOKS = ("_snapshot", "_restore", "_copy")
-
-
-class StateFields:
-    """A game state's fields, declared once, by how a move may change them.
-
-    Snapshot, restore, copy and the ``__slots__`` of the state class all follow from it, so a
-    field cannot be forgotten in one of them (``__slots__ = state_fields.names`` in the class
-    body; an attribute the declaration lacks then cannot be set at all)::
-
-        class TowersState(State):
-            state_fields = StateFields(
-                shared=("stacks", "control", "reserves", "to_move", "_current", "zobrist", "_result"),
-                fixed=("rules", "castles", "castle_mask"),
-                trackers=("progress",),
-            )
-            __slots__ = state_fields.names
-
-    The kinds, each a tuple of attribute names:
-
-    * ``shared``: immutable values (ints, tuples, frozen records, bytes) and containers the game
-      replaces instead of changing (copy-on-write): snapshots and copies hold the same object;
-    * ``copied``: flat containers (list, dict, set) that moves change in place: snapshot,
-      restore and copy each take a shallow ``.copy()``;
-    * ``nested``: lists of such containers (a hand per seat): copied two levels deep;
-    * ``fixed``: set when the state is made, never changed by a move (the rules, tables of the
-      layout): copies share them, snapshots skip them;
-    * ``trackers``: objects that keep their own undo stack (:class:`~boardlab.core.ProgressTracker`):
-      restore calls their ``undo()``, copy their ``copy()``;
-    * ``transient``: values of one moment (a memo of a simulation, a preview's marker): restore
-      and copy reset them to None.
-
-    The generated hooks are plain attribute code compiled once per class (as
-    :mod:`dataclasses` does), as fast as the hand-written tuples they replace.
-    """
-
-    __slots__ = ("shared", "copied", "nested", "fixed", "trackers", "transient")
-
-    def __init__(
-        self,
-        *,
-        shared: Sequence[str] = (),
-        copied: Sequence[str] = (),
-        nested: Sequence[str] = (),
-        fixed: Sequence[str] = (),
-        trackers: Sequence[str] = (),
-        transient: Sequence[str] = (),
-    ) -> None:
-        self.shared = _field_names("shared", shared)
-        self.copied = _field_names("copied", copied)
-        self.nested = _field_names("nested", nested)
-        self.fixed = _field_names("fixed", fixed)
-        self.trackers = _field_names("trackers", trackers)
-        self.transient = _field_names("transient", transient)
-        seen: dict[str, str] = {}
-        for kind, names in self.kinds().items():
-            for name in names:
-                if name in seen:
-                    raise TypeError(f"state field {name!r} is declared twice: {seen[name]} and {kind}")
-                if name in State.__slots__:
-                    raise TypeError(f"state field {name!r} belongs to the core's State; declare only the game's")
-                seen[name] = kind
-
-    def kinds(self) -> dict[str, tuple[str, ...]]:
-        """Each kind with its names, in the order the constructor takes them."""
-        return {
-            "shared": self.shared, "copied": self.copied, "nested": self.nested,
-            "fixed": self.fixed, "trackers": self.trackers, "transient": self.transient,
-        }
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """Every declared attribute: the ``__slots__`` of the state class."""
-        return (*self.positional, *self.fixed, *self.trackers, *self.transient)
-
-    @property
-    def positional(self) -> tuple[str, ...]:
-        """The fields a snapshot holds: what a move may change (trackers keep their own undo)."""
-        return (*self.shared, *self.copied, *self.nested)
-
-    @property
-    def restored(self) -> tuple[str, ...]:
-        """The fields apply-then-undo must leave equal: every kind but ``transient``."""
-        return (*self.positional, *self.fixed, *self.trackers)
-
-    def assign(self, state: State, values: Mapping[str, Any]) -> None:
-        """Set positional fields of ``state`` from ``values`` (a parsed position), each copied as
-        its kind says, so that the state never shares a container it changes in place with
-        what it was made from. TypeError names a value that is not a positional field."""
-        kinds = {name: kind for kind in ("shared", "copied", "nested") for name in self.kinds()[kind]}
-        for name, value in values.items():
-            kind = kinds.get(name)
-            if kind is None:
-                raise TypeError(f"{name!r} is not a positional field of this state ({', '.join(self.positional)})")
-            if kind == "copied":
-                value = value.copy()
-            elif kind == "nested":
-                value = [item.copy() for item in value]
-            setattr(state, name, value)
-
-    def install(self, cls: type[State]) -> None:
-        """Give ``cls`` the hooks generated from this declaration; TypeError if ``cls`` also
-        writes one of them, or names in ``__slots__`` an attribute the declaration lacks."""
-        written = [hook for hook in GENERATED_HOOKS if hook in cls.__dict__]
-        if written:
-            raise TypeError(
-                f"{cls.__name__} declares state_fields and also writes {', '.join(written)}: "
-                "the declaration generates them"
-            )
-        slots = cls.__dict__.get("__slots__", ())
-        undeclared = sorted(set((slots,) if isinstance(slots, str) else slots) - set(self.names) - {"__weakref__"})
-        if undeclared:
-            raise TypeError(
-                f"{cls.__name__}.__slots__ names {', '.join(undeclared)}, which state_fields does not declare"
-            )
-        for name, function in self._compile(cls.__qualname__).items():
-            function.__module__ = cls.__module__
-            function.__qualname__ = f"{cls.__qualname__}.{name}"
-            setattr(cls, name, function)
-
-    def _compile(self, owner: str) -> dict[str, Callable[..., Any]]:
-        """The source of the three hooks, compiled: straight-line attribute code, no loops."""
-        snapshot_items = [
-            *(f"self.{name}" for name in self.shared),
-            *(f"self.{name}.copy()" for name in self.copied),
-            *(f"[item.copy() for item in self.{name}]" for name in self.nested),
-        ]
-        held = [f"self.{name}" for name in self.shared]
-        held += [f"_{index}" for index, _ in enumerate((*self.copied, *self.nested))]
-        restore = []
-        if held:
-            restore.append(f"({', '.join(held)},) = snapshot")
-        offset = 0
-        for name in self.copied:
-            restore.append(f"self.{name} = _{offset}.copy()")
-            offset += 1
-        for name in self.nested:
-            restore.append(f"self.{name} = [item.copy() for item in _{offset}]")
-            offset += 1
-        restore += [f"self.{name}.undo()" for name in self.trackers]
-        restore += [f"self.{name} = None" for name in self.transient]
-        copy = ["clone = _new(type(self))"]
-        copy += [f"clone.{name} = self.{name}" for name in (*self.fixed, *self.shared)]
-        copy += [f"clone.{name} = self.{name}.copy()" for name in (*self.copied, *self.trackers)]
-        copy += [f"clone.{name} = [item.copy() for item in self.{name}]" for name in self.nested]
-        copy += [f"clone.{name} = None" for name in self.transient]
-        copy.append("return clone")
-        source = "\n".join([
-            "def _snapshot(self):",
-            f"    return ({', '.join(snapshot_items)}{',' if snapshot_items else ''})",
-            "def _restore(self, snapshot):",
-            *(f"    {line}" for line in restore or ["pass"]),
-            "def _copy(self):",
-            *(f"    {line}" for line in copy),
-        ])
-        namespace: dict[str, Any] = {"_new": object.__new__}
-        exec(compile(source, f"<state_fields of {owner}>", "exec"), namespace)
-        return {hook: namespace[hook] for hook in GENERATED_HOOKS}
-
-    def __repr__(self) -> str:
-        kinds = ", ".join(f"{kind}={names!r}" for kind, names in self.kinds().items() if names)
-        return f"StateFields({kinds})"
-
-
-def _field_names(kind: str, names: Sequence[str]) -> tuple[str, ...]:
-    """``names`` as a tuple of identifiers, or TypeError naming the kind and the bad name."""
-    if isinstance(names, str):
-        raise TypeError(f"state_fields {kind}= takes a tuple of names, not the string {names!r}")
-    for name in names:
-        if not isinstance(name, str) or not name.isidentifier():
-            raise TypeError(f"state_fields {kind}=: {name!r} is not an attribute name")
-    return tuple(names)
+#: the public methods a declaration also generates (unless the class writes them), each with the
+#: hook it would call written inline: one call less for every move and copy of a search
+INLINED_HOOKS = {"_snapshot": "apply", "_copy": "copy"}
 
 
 def _shorten(text: str, limit: int = 60) -> str:
@@ -610,4 +490,7 @@ def _shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-__all__ = ["GENERATED_HOOKS", "State", "StateFields", "VIEW_FORMAT"]
+# the declaration lives in its own module; the games import it from here, as the core's docs say
+from .fields import StateFields  # noqa: E402  (after State: fields.py imports it)
+
+__all__ = ["GENERATED_HOOKS", "INLINED_HOOKS", "State", "StateFields", "VIEW_FORMAT"]

@@ -83,8 +83,8 @@ class LeakyGuessState(SecretGuessState):
 
     def _resample(self, player: int, rng: random.Random) -> "LeakyGuessState":
         clone = LeakyGuessState.__new__(LeakyGuessState)
-        clone.game, clone.seed = self.game, rng.getrandbits(64)
-        clone._history, clone._snapshots, clone._start_position, clone._ply_offset = [], [], None, self.ply
+        State.__init__(clone, self.game, rng.getrandbits(64))
+        clone._ply = clone._base_ply = self.ply
         clone.card, clone.choice, clone.winner = self.card, self.choice, self.winner
         return clone
 
@@ -92,8 +92,7 @@ class LeakyGuessState(SecretGuessState):
 def _leaky(card: int) -> LeakyGuessState:
     real = secret_guess_at(card, "bet")
     leaky = LeakyGuessState.__new__(LeakyGuessState)
-    leaky.game, leaky.seed = real.game, real.seed
-    leaky._history, leaky._snapshots, leaky._start_position, leaky._ply_offset = [], [], None, 0
+    State.__init__(leaky, real.game, real.seed)
     leaky.card, leaky.choice, leaky.winner = real.card, real.choice, real.winner
     return leaky
 

@@ -62,3 +62,26 @@ def test_a_non_search_agent_is_refused_with_a_clear_message(capsys) -> None:  # 
         speed.main(["--games", "no_such_game", "--mcts", "greedy"])
     assert stopped.value.code == 2
     assert "--mcts 'greedy' must name a search agent" in capsys.readouterr().err
+
+
+def test_compare_trees_measures_each_tree_and_gives_ratios_to_the_first(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    root = str(Path(__file__).resolve().parents[2])
+    calls: list[str | None] = []
+
+    def measured(game_id: str, pure: bool, args: object, tree: str | None = None) -> tuple[object, str]:
+        calls.append(tree)
+        rate = 100.0 if tree == root else 250.0
+        return speed.GameSpeed(game_id, 2, rate, 10.0, 1, rate, rate, 5, rate), "compiled: 5 of 5 kernels"
+
+    monkeypatch.setattr(speed, "measure_in_subprocess", measured)
+    other = f"{root}/."
+    assert speed.main(["--games", "towers", "--seconds", "0.01", "--rounds", "2", "--compare-trees", f"{root},{other}"]) == 0
+    assert calls == [root, other, other, root]  # in turn, forwards then backwards
+    table = capsys.readouterr().out
+    assert "random plies/s" in table and "2.50x" in table
+
+
+def test_compare_trees_refuses_a_folder_without_boardlab(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as stopped:
+        speed.main(["--games", "towers", "--compare-trees", f"{tmp_path},{tmp_path}"])
+    assert stopped.value.code == 2

@@ -235,12 +235,12 @@ class SovereignState(State):
         self.to_move = 1 - seat
         tracker = self.progress
         # a capture can never be undone, so no earlier position comes back
-        tracker.record(zobrist, bool(outcome & MOVE_CAPTURES))
+        occurrences = tracker.record(zobrist, bool(outcome & MOVE_CAPTURES))
         if outcome & MOVE_WINS:
             self._end(self._win_result(seat))
             return
         count = self.rules.repetition_count
-        if count and tracker.quiet_moves >= 4 * (count - 1) and tracker.repetitions() >= count:
+        if count and occurrences >= count and tracker.quiet_moves >= 4 * (count - 1):
             self._end(Result.draw((0, 1), 2, "threefold repetition" if count == 3 else
                                   f"the same position {count} times", code="repetition"))
             return

@@ -108,7 +108,8 @@ class TowersState(State):
         self.zobrist = zobrist
         self.to_move = to_move
         tracker = self.progress
-        tracker.record(zobrist, progress)
+        # positions before the last build or dropping push cannot come back (rules 8.1)
+        occurrences = tracker.record(zobrist, progress)
         if ending:
             self._result = self._ending(ending, seat)
             self._current = TERMINAL
@@ -117,8 +118,7 @@ class TowersState(State):
         quiet = 0 if progress else tracker.quiet_moves
         if quiet >= rules.no_progress_limit:
             reason, code = f"{quiet} moves without a build or a dropping push", "no_progress"
-        elif quiet >= 2 and tracker.repetitions() >= 3:
-            # positions before the last build or dropping push cannot come back (rules 8.1)
+        elif occurrences >= 3:
             reason, code = "threefold repetition", "repetition"
         elif rules.ply_cap and self.ply + 1 >= rules.ply_cap:
             reason, code = f"the ply cap of {rules.ply_cap} was reached", "move_limit"
