@@ -133,7 +133,8 @@ def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int
     root = Path(args.out) if args.out else Path(f"balance-{game.id}")
     stored_before = stored_games(root)
     how = "every combination" if search.exhaustive else f"Optuna TPE over {search.grid_size} combinations"
-    err.print(f"balance {escape(game.id)}: {search.trials} candidates ({how}), {search.games} games each", soft_wrap=True)
+    candidates = min(search.trials, search.grid_size)  # run_search plays no combination twice
+    err.print(f"balance {escape(game.id)}: {candidates} candidates ({how}), {search.games} games each", soft_wrap=True)
 
     def tried(trial: Trial) -> None:
         note = "; ".join(part for part in ("dropped early" if trial.pruned else "", trial.note) if part)

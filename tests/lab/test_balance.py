@@ -246,3 +246,14 @@ def test_settings_that_change_no_game_are_noted_and_confirmed_once(tmp_path: Pat
     assert len(twins) == 3 and all(t.same_as == first.number for t in twins)
     assert all(f"the very same games as trial {first.number}" in t.note for t in twins)
     assert finalists(trials, 3) == [first.options, by_limit[40].options]
+
+
+def test_the_command_announces_only_the_candidates_it_will_play(tmp_path: Path, capsys) -> None:
+    # three layouts, five trials asked: the grid is exhausted after three and nothing is played twice
+    args = ["balance", "towers", "--preset", "quick", "--vary", "layout=diagram,split_sides,pinwheel",
+            "--trials", "5", "-n", "3", "--batch", "3", "--finalists", "1", "--confirm-games", "3",
+            "--out", str(tmp_path / "run")]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "3 candidates (every combination)" in err and "5 candidates" not in err
+    assert played_games(tmp_path / "run") == 3 * 3 + 2 * 3
