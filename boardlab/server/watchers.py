@@ -17,6 +17,8 @@ class Watcher:
     The log goes as a delta: each message sent names ``log_start``, the number of entries
     the client keeps from the previous message on this connection, and carries the entries
     from there on (all of them in the first message; fewer after an undo took some back).
+    A token holding several seats sees the seat to move: when that viewer changes, the
+    entries the client holds were written for the other seat, so the whole log goes again.
     """
 
     def __init__(self, held: list[Player], seat: Player | None) -> None:
@@ -27,6 +29,8 @@ class Watcher:
         #: log entries the client holds, and how many of them are still valid
         self._known = 0
         self._valid = 0
+        #: the seat the client's log entries were written for
+        self._log_viewer: Player | None = None
 
     def push(self, message: Message, unchanged_log: int) -> None:
         """Queue ``message`` (with the viewer's whole log); the first ``unchanged_log`` log
@@ -40,7 +44,8 @@ class Watcher:
         self._ready.clear()
         message = self._latest
         assert message is not None
-        start = min(self._known, self._valid)
+        start = min(self._known, self._valid) if message["seat"] == self._log_viewer else 0
+        self._log_viewer = message["seat"]
         self._known = self._valid = len(message["log"])
         return {**message, "log_start": start, "log": message["log"][start:]}
 

@@ -1,0 +1,47 @@
+"""A watcher's log delta: only new entries, unless the client's entries no longer hold."""
+
+from __future__ import annotations
+
+import asyncio
+
+from boardlab.server.watchers import Watcher
+
+
+def state(seat: int | None, log: list[str]) -> dict[str, object]:
+    return {"type": "state", "seat": seat, "log": log}
+
+
+def sent(watcher: Watcher) -> dict[str, object]:
+    return asyncio.run(watcher.next_message())
+
+
+def test_the_same_viewer_gets_only_the_entries_after_those_it_holds() -> None:
+    watcher = Watcher(held=[0], seat=0)
+    watcher.push(state(0, ["a", "b"]), unchanged_log=0)
+    assert sent(watcher)["log"] == ["a", "b"]
+    watcher.push(state(0, ["a", "b", "c"]), unchanged_log=2)
+    message = sent(watcher)
+    assert message["log_start"] == 2 and message["log"] == ["c"]
+
+
+def test_an_undo_resends_from_the_first_entry_it_changed() -> None:
+    watcher = Watcher(held=[0], seat=0)
+    watcher.push(state(0, ["a", "b", "c"]), unchanged_log=0)
+    sent(watcher)
+    watcher.push(state(0, ["a", "x"]), unchanged_log=1)
+    message = sent(watcher)
+    assert message["log_start"] == 1 and message["log"] == ["x"]
+
+
+def test_a_token_holding_both_seats_gets_the_whole_log_when_the_viewer_changes() -> None:
+    # at one screen the viewer is the seat to move; seat 0's entries may show what seat 1
+    # may not see (its own hidden cards), so they are written again for seat 1
+    watcher = Watcher(held=[0, 1], seat=None)
+    watcher.push(state(0, ["drew 3 Hearts", "built"]), unchanged_log=0)
+    sent(watcher)
+    watcher.push(state(1, ["drew a card", "built", "rolled 7"]), unchanged_log=2)
+    message = sent(watcher)
+    assert message["log_start"] == 0 and message["log"] == ["drew a card", "built", "rolled 7"]
+    watcher.push(state(1, ["drew a card", "built", "rolled 7", "passed"]), unchanged_log=3)
+    message = sent(watcher)
+    assert message["log_start"] == 3 and message["log"] == ["passed"]
