@@ -24,7 +24,7 @@ from boardlab.server.service import NewRoom, RoomService
 from boardlab.server.storage import MoveRow, RoomRow, SeatRow, StoredRoom
 from boardlab.server.watchers import Watcher
 from tests.server.postgres import empty_postgres
-from tests.server.test_races import run_services
+from tests.server.test_races import run_services, two_listening
 
 #: games with what a careless catch-up gets wrong: Honor's record notation is not the move's
 #: own and its texts differ per viewer; Territories rolls dice (chance turns stored between
@@ -91,10 +91,7 @@ def test_a_room_caught_up_on_notices_is_the_room_a_fresh_load_builds(
     url = empty_postgres(postgres_url)
 
     async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
-        one, other = await open_service(), await open_service()
-        for service in (one, other):
-            assert service.listener is not None
-            await asyncio.wait_for(service.listener.listening.wait(), 30)
+        one, other = await two_listening(open_service)
         created = await one.create(NewRoom(game, None, GAMES[game], ["here", "here"], None, None, None))
         room, token = created.room.id, created.token
         # held and watched there, so each notice catches the room up at once
@@ -171,10 +168,7 @@ def test_an_invited_guest_joining_elsewhere_is_read_and_the_seats_are_not_read_a
     url = empty_postgres(postgres_url)
 
     async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
-        one, other = await open_service(), await open_service()
-        for service in (one, other):
-            assert service.listener is not None
-            await asyncio.wait_for(service.listener.listening.wait(), 30)
+        one, other = await two_listening(open_service)
         created = await one.create(NewRoom("towers", None, {}, ["here", "invite"], None, None, None))
         room = created.room.id
         watcher = await other.watch(room, None, None)  # a spectator there

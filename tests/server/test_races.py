@@ -46,6 +46,15 @@ def run_services(url: str, data_dir: Path, scenario: Scenario) -> None:
     asyncio.run(main())
 
 
+async def two_listening(open_service: Callable[[], Awaitable[RoomService]]) -> tuple[RoomService, RoomService]:
+    """Two services on one PostgreSQL, each listening for the other's notices."""
+    services = (await open_service(), await open_service())
+    for service in services:
+        assert service.listener is not None
+        await asyncio.wait_for(service.listener.listening.wait(), 30)
+    return services
+
+
 def two_people(game: str = "towers", seats: list[str] | None = None) -> NewRoom:
     return NewRoom(game, None, {}, seats or ["here", "here"], None, None, None)
 

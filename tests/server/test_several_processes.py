@@ -31,7 +31,7 @@ from boardlab.server.service import NewRoom, RoomService
 from boardlab.server.storage import Storage
 from tests.server.harness import auth
 from tests.server.postgres import empty_postgres
-from tests.server.test_races import run_services, two_people
+from tests.server.test_races import run_services, two_listening, two_people
 from tests.support.serve import free_port, serve_process
 
 #: a Towers game that ends in a draw after this many moves (rules 8.3, the optional ply cap)
@@ -187,10 +187,7 @@ def test_a_watcher_on_one_process_sees_a_move_stored_by_another(postgres_url: st
     url = empty_postgres(postgres_url)
 
     async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
-        one, other = await open_service(), await open_service()
-        for service in (one, other):
-            assert service.listener is not None
-            await asyncio.wait_for(service.listener.listening.wait(), 30)
+        one, other = await two_listening(open_service)
         created = await one.create(two_people())
         room, token = created.room.id, created.token
         watcher = await other.watch(room, None, None)
@@ -228,10 +225,7 @@ def test_a_room_held_unwatched_is_marked_by_a_notice_and_reloaded_on_its_next_us
     url = empty_postgres(postgres_url)
 
     async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
-        one, other = await open_service(), await open_service()
-        for service in (one, other):
-            assert service.listener is not None
-            await asyncio.wait_for(service.listener.listening.wait(), 30)
+        one, other = await two_listening(open_service)
         created = await one.create(two_people())
         room, token = created.room.id, created.token
         held = await other.room(room)
@@ -255,10 +249,7 @@ def test_a_dropped_listening_connection_comes_back_and_catches_up_what_it_missed
     url = empty_postgres(postgres_url)
 
     async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
-        one, other = await open_service(), await open_service()
-        for service in (one, other):
-            assert service.listener is not None
-            await asyncio.wait_for(service.listener.listening.wait(), 30)
+        one, other = await two_listening(open_service)
         created = await one.create(two_people())
         room, token = created.room.id, created.token
         watcher = await other.watch(room, None, None)
