@@ -18,7 +18,8 @@ class Watcher:
     the client keeps from the previous message on this connection, and carries the entries
     from there on (all of them in the first message; fewer after an undo took some back).
     A token holding several seats sees the seat to move: when that viewer changes, the
-    entries the client holds were written for the other seat, so the whole log goes again.
+    entries the client holds were written for the other seat, so the log goes again from the
+    first entry that reads differently for the new one (in a game without hidden moves, none).
     """
 
     def __init__(self, held: list[Player], seat: Player | None) -> None:
@@ -29,8 +30,9 @@ class Watcher:
         #: log entries the client holds, and how many of them are still valid
         self._known = 0
         self._valid = 0
-        #: the seat the client's log entries were written for
+        #: the seat the client's log entries were written for, and those entries
         self._log_viewer: Player | None = None
+        self._sent_log: list[Any] = []
 
     def push(self, message: Message, unchanged_log: int) -> None:
         """Queue ``message`` (with the viewer's whole log); the first ``unchanged_log`` log
@@ -44,10 +46,13 @@ class Watcher:
         self._ready.clear()
         message = self._latest
         assert message is not None
-        start = min(self._known, self._valid) if message["seat"] == self._log_viewer else 0
-        self._log_viewer = message["seat"]
-        self._known = self._valid = len(message["log"])
-        return {**message, "log_start": start, "log": message["log"][start:]}
+        log = message["log"]
+        start = min(self._known, self._valid)
+        if message["seat"] != self._log_viewer:
+            start = next((i for i in range(start) if self._sent_log[i] != log[i]), start)
+        self._log_viewer, self._sent_log = message["seat"], log
+        self._known = self._valid = len(log)
+        return {**message, "log_start": start, "log": log[start:]}
 
 
 __all__ = ["Message", "Watcher"]

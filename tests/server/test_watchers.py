@@ -33,7 +33,7 @@ def test_an_undo_resends_from_the_first_entry_it_changed() -> None:
     assert message["log_start"] == 1 and message["log"] == ["x"]
 
 
-def test_a_token_holding_both_seats_gets_the_whole_log_when_the_viewer_changes() -> None:
+def test_a_token_holding_both_seats_gets_the_log_again_where_it_reads_differently_for_the_new_viewer() -> None:
     # at one screen the viewer is the seat to move; seat 0's entries may show what seat 1
     # may not see (its own hidden cards), so they are written again for seat 1
     watcher = Watcher(held=[0, 1], seat=None)
@@ -45,3 +45,17 @@ def test_a_token_holding_both_seats_gets_the_whole_log_when_the_viewer_changes()
     watcher.push(state(1, ["drew a card", "built", "rolled 7", "passed"]), unchanged_log=3)
     message = sent(watcher)
     assert message["log_start"] == 3 and message["log"] == ["passed"]
+
+
+def test_a_log_that_reads_the_same_for_both_seats_still_comes_as_a_delta() -> None:
+    # a game without hidden moves: the viewer changes every move, the entries do not
+    watcher = Watcher(held=[0, 1], seat=None)
+    watcher.push(state(0, ["e2", "e7"]), unchanged_log=0)
+    sent(watcher)
+    watcher.push(state(1, ["e2", "e7", "d2"]), unchanged_log=2)
+    message = sent(watcher)
+    assert message["log_start"] == 2 and message["log"] == ["d2"]
+    # the first entries alike, the second not: sent again from the second
+    watcher.push(state(0, ["e2", "drew 3 Hearts", "d2", "d7"]), unchanged_log=3)
+    message = sent(watcher)
+    assert message["log_start"] == 1 and message["log"] == ["drew 3 Hearts", "d2", "d7"]
