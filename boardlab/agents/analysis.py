@@ -258,9 +258,9 @@ def _game_of(source: Record | Sequence[State]) -> tuple[list[State], list[str], 
         raise OptionError("nothing to analyse: no states")
     texts = []
     for number, (before, after) in enumerate(zip(states, states[1:]), 1):
-        if after.ply != before.ply + 1 or not after.history:
+        if after.ply != before.ply + 1 or after.last_move is None:
             raise OptionError(f"state {number} is not the one before it plus one move")
-        texts.append(str(after.history[-1]))
+        texts.append(str(after.last_move))
     return states, texts, None
 
 

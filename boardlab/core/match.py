@@ -596,7 +596,7 @@ class Match:
         self._log.clear()
         self._stored = 0
         # the constructor resolved opening chance already; start again from the record's start
-        while state.history:
+        while state.last_move is not None:
             state.undo()
         for turn in record.turns:
             by = state.current_player()

@@ -473,7 +473,7 @@ def _movers_of(state: State) -> list[Player]:
     A copy is walked back to the start (undo only: no move is applied again)."""
     walker = state.copy()
     movers = []
-    while walker.history:
+    while walker.last_move is not None:
         walker.undo()
         movers.append(walker.current_player())
     movers.reverse()

@@ -442,6 +442,13 @@ class State:
         return tuple(moves)
 
     @property
+    def last_move(self) -> Move | None:
+        """The move played last (chance outcomes included), or None at the start (or the last
+        :meth:`rebase`): without walking :attr:`history`."""
+        trail = self._trail
+        return None if trail is None else trail[1]
+
+    @property
     def ply(self) -> int:
         """Number of moves played in the game (chance outcomes included)."""
         return self._ply

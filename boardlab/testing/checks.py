@@ -155,7 +155,7 @@ def check_undo_walks_back_to_the_start(game: Game, budget: Budget) -> None:
         final = state
         history = list(final.history)
         walker = final.copy()
-        while walker.history:
+        while walker.last_move is not None:
             walker.undo()
         assert walker.position() == positions[0], f"seed {seed}: a copy's undo did not reach the start"
         for move in history:  # forward again: a move that mutated a shared snapshot would corrupt the original

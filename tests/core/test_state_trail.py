@@ -79,6 +79,9 @@ def test_history_and_ply_follow_apply_and_undo() -> None:
     assert state.undo() == Step(1) and state.ply == 4 and state.distance == 6
     state.apply(Step(2))
     assert state.history[-1] == Step(2) and state.distance == 8
+    assert state.last_move == Step(2)
+    state.undo()
+    assert state.last_move == Step(2) == state.history[-1]  # the fourth move, +2, is last again
 
 
 def test_a_copy_shares_the_past_but_not_what_follows() -> None:
@@ -97,6 +100,7 @@ def test_rebase_keeps_the_ply_and_forgets_the_moves() -> None:
     state = walked(3)
     state.rebase()
     assert state.ply == 3 and state.history == () and state.start_position == "4 (1, 2, 1)"
+    assert state.last_move is None  # the moves before a rebase are forgotten
     with pytest.raises(IllegalMoveError, match="nothing to undo"):
         state.undo()
     state.apply(Step(1))

@@ -43,8 +43,8 @@ def state_view(state: "OverseerState") -> dict[str, Any]:
     for seat in (WHITE, BLACK):
         square = state.overseers[seat]
         in_danger.append(square >= 0 and is_attacked(board, square, 1 - seat))
-    history = state.history
-    last = history[-1].json_fields() if history else None
+    last_move = state.last_move
+    last = last_move.json_fields() if last_move is not None else None
     rules = state.rules
     return {
         #: the geometry: sectors clockwise from 12 o'clock, index 1 the innermost ring
