@@ -4,6 +4,7 @@ page keeps tokens in localStorage), open the room, wait for a state, click a mov
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 #: a move's clicks on each drawn board, as the game's renderer.js says (clickPath)
@@ -64,6 +65,24 @@ def hold_seats(page: Any, room: str, game: str, token: str, seats: list[int]) ->
 def open_room(page: Any, room: str) -> None:
     page.goto(f"/rooms/{room}")
     page.wait_for_function(f"() => ['live', 'replay', 'handover'].includes({PLAY}.mode)")
+
+
+def steady_box(page: Any, selector: str, timeout_s: float = 15.0) -> dict[str, float]:
+    """The on-screen box of ``selector`` once it is drawn and has stopped moving.
+
+    A room page draws from the REST state first and again when the live socket's first message
+    lands; an element read between the two can be detached (no box) or about to move. Two equal
+    reads 100 ms apart mean the drawing has settled."""
+    deadline = time.monotonic() + timeout_s
+    locator = page.locator(selector)
+    last = None
+    while time.monotonic() < deadline:
+        box = locator.bounding_box() if locator.count() else None
+        if box is not None and box == last:
+            return dict(box)
+        last = box
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{selector} never showed a steady box within {timeout_s} s (last read: {last})")
 
 
 def moves_shown(page: Any) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tests.web.browser import Server
-from tests.web.steps import PLAY, hold_seats, open_room, wait_for_moves
+from tests.web.steps import PLAY, hold_seats, open_room, steady_box, wait_for_moves
 
 
 def two_seats(server: Server, game: str, **fields: Any) -> tuple[str, list[str]]:
@@ -175,9 +175,9 @@ def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, w
         state = web_server.play(room, token, text, state["ply"])
     hold_seats(page, room, "honor", token, [0, 1])
     open_room(page, room)
+    page.wait_for_function("() => document.getElementById('connection').dataset.state === 'open'")
+    box = steady_box(page, "#board [data-hand]")
     hand = page.locator("#board [data-hand]")
-    box = hand.bounding_box()
-    assert box is not None
     start = float(hand.get_attribute("data-x") or "nan")
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
