@@ -169,12 +169,14 @@ def search_spec(game: Game, iterations: int | None = None) -> str:
 
 
 def hint_spec(game: Game, iterations: int | None = None) -> str:
-    """The agent that suggests a move during play. It is handed the seat's own view (a
-    resampled state), so where information is hidden it is the game's ``normal`` computer,
-    whose strength was measured on exactly such views (docs/levels.md); games with continuous
-    moves get their ``normal`` computer too."""
-    if game.has_hidden_information or game.continuous_moves:
+    """The agent that suggests a move during play. Games with continuous moves get their
+    ``normal`` computer (its placements take about a second). Otherwise, where information is
+    hidden the hint is handed the seat's own view (a resampled state), so it is the game's
+    ``hard`` computer, whose strength was measured on exactly such views (docs/levels.md)."""
+    if game.continuous_moves:
         return level_spec(game, "normal")
+    if game.has_hidden_information:
+        return level_spec(game, "hard")
     return search_spec(game, iterations)
 
 

@@ -16,6 +16,7 @@ Level names are agent specs everywhere: ``boardlab simulate overseer --players n
 
 from __future__ import annotations
 
+from ..core.agent import parse_spec, registered_agents
 from ..core.errors import OptionError
 from ..core.game import Game
 
@@ -23,11 +24,11 @@ from ..core.game import Game
 LEVELS = ("beginner", "easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 
-#: what each level is, in a player's words
+#: what each level is for, in a player's words (what it plays is :func:`level_about`)
 LEVEL_HELP = {
-    "beginner": "plays like a newcomer: sees one move ahead and often picks a plausible but weaker move",
-    "easy": "the best move one move ahead; never misses a win on the spot",
-    "normal": "a short search: under a second a move in most games",
+    "beginner": "the gentlest opponent, for a first game",
+    "easy": "a step up from beginner",
+    "normal": "a step up from easy; the default",
     "hard": "the strongest play the project has at about one to three seconds a move",
 }
 
@@ -64,9 +65,45 @@ def level_spec(game: Game, level: str) -> str:
     return hidden if game.has_hidden_information else perfect
 
 
+def describe_spec(spec: str) -> str:
+    """What an agent spec plays, in a player's words: "a search of 300 positions, ...".
+
+    Read off the spec's own settings (a level's spec differs per game), so the lobby and
+    docs/levels.md say what each game's level really is."""
+    name, params = parse_spec(spec)
+
+    def count(key: str) -> str:
+        return f"{int(params[key]):,}" if key in params else "a set number of"
+
+    if name == "random":
+        return "a random legal move"
+    if name == "greedy":
+        if float(params.get("temperature", 0)) > 0:
+            return (f"looks one move ahead and draws its move by how good each looks (temperature "
+                    f"{params['temperature']}: the higher, the more often a plausible but weaker move)")
+        return "the best move one move ahead; never misses a win on the spot"
+    if name == "mcts":
+        leaves = ", judging where it stops by the game's evaluation" if params.get("leaf_eval") == "true" else ""
+        return f"a search of {count('iterations')} positions{leaves}"
+    if name == "ismcts":
+        return f"a search of {count('iterations')} positions over many guesses of the hidden cards"
+    if name == "alphabeta":
+        nodes = f" (at most {count('nodes')} positions)" if "nodes" in params else ""
+        return f"looks {params.get('depth', 'several')} moves ahead{nodes}"
+    known = registered_agents().get(name)
+    return known.describe(params) if known is not None else spec
+
+
+def level_about(game: Game, level: str) -> str:
+    """The level's place on the ladder and what it plays in ``game``."""
+    return f"{LEVEL_HELP[level.strip()]}: {describe_spec(level_spec(game, level))}"
+
+
 def level_table(game: Game) -> dict[str, str]:
     """Every level of ``game`` and the agent spec that plays it, weakest first."""
     return {level: level_spec(game, level) for level in LEVELS}
 
 
-__all__ = ["DEFAULT_LEVEL", "FALLBACK", "LEVELS", "LEVEL_HELP", "is_level", "level_spec", "level_table"]
+__all__ = [
+    "DEFAULT_LEVEL", "FALLBACK", "LEVELS", "LEVEL_HELP", "describe_spec", "is_level", "level_about", "level_spec", "level_table",
+]

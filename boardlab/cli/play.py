@@ -22,13 +22,14 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..agents import make_agent
+from ..agents.analysis import hint_spec
 from ..core.errors import BoardlabError, RefusedError
 from ..core.decisions import Decision, think
 from ..core.match import FALLBACK_NOTE, Match
 from ..core.turns import Turn
 from ..core.records import Record
 from ..core.values import CHANCE, Move, Player
-from .common import board_panel, default_computer
+from .common import board_panel
 from .render import PictureRenderer, picture_renderer
 
 HELP = """\
@@ -38,7 +39,7 @@ Enter a move in the game's notation, or a command:
   save FILE    save the game as a record (boardlab replay FILE shows it; --resume FILE goes on)
   preview MOVE show the board after MOVE without playing it
   picture on|off  after every move, write the table's picture to a PNG (games that draw pictures)
-  hint         ask the computer for a move (as it plays at level normal)
+  hint         ask the computer for a move (the browser's hint: docs/analysis.md)
   board        draw the board again
   history      the moves so far
   resign       give up the game
@@ -462,9 +463,10 @@ class PlaySession:
             self.out.print("(type [bold]moves TEXT[/bold] to list only the moves starting with TEXT)")
 
     def hint(self, seat: Player) -> None:
-        """A suggestion from the default computer player, seeing only what ``seat`` sees."""
+        """The hint the browser gives (:func:`~boardlab.agents.analysis.hint_spec`), worked out
+        from what ``seat`` sees only."""
         state = self.match.agent_input(seat)
-        adviser = make_agent(default_computer(self.game), seed=state.seed & 0xFFFFFFFF, game=self.game)
+        adviser = make_agent(hint_spec(self.game), seed=state.seed & 0xFFFFFFFF, game=self.game)
         with self.out.status("thinking about a hint..."):
             move = adviser.choose(state)
         self.out.print(f"Hint ({escape(adviser.spec())}): [bold]{escape(str(move))}[/bold]")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from .errors import OptionError, UnsupportedAgentError
@@ -34,6 +35,12 @@ class Agent:
     params: ClassVar[dict[str, tuple[type, Any, str]]] = {}
     #: the ids of the games this agent plays; None: every game, through the protocol only
     games: ClassVar[tuple[str, ...] | None] = None
+
+    @classmethod
+    def describe(cls, params: Mapping[str, str]) -> str:
+        """What this agent plays with ``params`` (a spec's settings, as text), in a player's
+        words; the lobby and docs/levels.md show it beside a level. Default: the summary."""
+        return cls.summary or cls.name
 
     @classmethod
     def supports(cls, game_id: str) -> bool:

@@ -147,7 +147,7 @@ class LadderFolder(OutcomeSink):
                     line["specs"] == list(variant.agents)
                     and line["seed"] == self.study.seed
                     and line["players"] == self.game.num_players
-                    and line["options"] == _plain(self.game.options)
+                    and _same_rules(self.game, line["options"])
                 ):
                     finished[(variant.name, line["index"])] = _outcome(line, variant.name)
         return finished
@@ -191,6 +191,13 @@ class LadderFolder(OutcomeSink):
 
 def _plain(options: Mapping[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(dict(options), default=str))
+
+
+def _same_rules(game: Game, stored: Mapping[str, Any]) -> bool:
+    """Whether a stored game's options are ``game``'s. An option the game gained after the file
+    was written is read as its default (the rules the game was played by then)."""
+    defaults = _plain({option.name: option.default for option in game.options_spec})
+    return {**defaults, **stored} == _plain(game.options)
 
 
 def _outcome(line: Mapping[str, Any], variant: str) -> GameOutcome:
@@ -279,20 +286,36 @@ def summarize(
     """The ladder's tables from stored games: per pair the stronger side's results and score
     with a Wilson interval, per agent its CPU per decision, and Elo ratings (random = 0).
 
-    Only games played by the specs in ``agents`` count (the level table may have changed
-    since a file was written); how many were left out, and why, is in ``skipped``."""
+    A game counts by the specs that played it, under the label that plays that spec now: when
+    a level table moves a spec to another level (greedy from easy to normal), its games move
+    with it. Games of a spec no label plays are left out; how many, and why, is in ``skipped``."""
     current: list[Mapping[str, Any]] = []
     skipped: dict[str, int] = {}
-    options = _plain(game.options)
+    label_of: dict[str, str] = {}
+    for label, spec in agents.items():
+        label_of.setdefault(spec, label)
+    order = list(agents)
+    seen: set[tuple[Any, ...]] = set()
     for line in lines:
         pair = line["pair"]
-        if line["game"] != game.id or line["players"] != game.num_players or line["options"] != options:
+        if line["game"] != game.id or line["players"] != game.num_players or not _same_rules(game, line["options"]):
             continue
-        if any(label not in agents for label in pair) or line["specs"] != [agents[label] for label in pair]:
+        # the same game stored before and after the game gained an option counts once
+        identity = (tuple(line["specs"]), line["seed"], line["index"])
+        if identity in seen:
+            continue
+        seen.add(identity)
+        labels = [label_of.get(spec) for spec in line["specs"]]
+        if None in labels or labels[0] == labels[1]:
             name = f"{pair_name(pair)} played by {' / '.join(line['specs'])}"
             skipped[name] = skipped.get(name, 0) + 1
             continue
-        current.append(line)
+        now = dict(zip(pair, labels))
+        current.append({
+            **line,
+            "pair": sorted(labels, key=order.index),
+            "seats": [now[label] for label in line["seats"]],
+        })
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
     cpu: dict[str, list[float]] = {label: [] for label in agents}
     comparisons = []
@@ -319,7 +342,6 @@ def summarize(
             "score": score, "low": low, "high": high, "rung": rung,
             "passed": (score >= REQUIRED_SCORE and games >= REQUIRED_GAMES) if rung else None,
         })
-    order = list(agents)
     pair_rows.sort(key=lambda row: (not row["rung"], order.index(row["stronger"]), order.index(row["weaker"])))
     # a run that found every game already played measured nothing
     played = [run for run in runs if run.get("game") == game.id and run.get("games_played")]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..agents.levels import DEFAULT_LEVEL, LEVEL_HELP, LEVELS, level_spec
+from ..agents.levels import DEFAULT_LEVEL, LEVELS, level_about, level_spec
 from ..core.game import Game
 from ..lab.ladder_docs import level_ratings, rating_text
 
@@ -31,7 +31,7 @@ def level_table(game: Game) -> list[dict[str, Any]]:
         {
             "level": level,
             "agent": level_spec(game, level),
-            "about": LEVEL_HELP[level],
+            "about": level_about(game, level),
             "deadline_seconds": DEADLINE_SECONDS[level],
             "rating": rating_text(measured.get(level)),
             "elo": None if level not in measured else measured[level]["elo"],

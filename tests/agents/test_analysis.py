@@ -159,7 +159,8 @@ def test_budgets_and_hint_specs_are_deterministic_and_fit_the_game() -> None:
     assert search_spec(towers) == f"mcts:iterations={default_iterations(towers)},leaf_eval=true,widen=1,c=0.2"
     assert "seconds" not in search_spec(towers)  # a time limit would make the analysis depend on the machine
     assert hint_spec(towers) == search_spec(towers)
-    # where information is hidden, a hint is the game's normal computer, measured on such views
+    # where information is hidden, a hint is the game's hard computer, measured on such views;
+    # Honor's placements (continuous) get its normal one
     territories = boardlab.load("territories")
-    assert hint_spec(territories) == level_spec(territories, "normal")
-    assert hint_spec(boardlab.load("honor")).startswith("honor:")
+    assert hint_spec(territories) == level_spec(territories, "hard") and hint_spec(territories).startswith("mcts:")
+    assert hint_spec(boardlab.load("honor")) == level_spec(boardlab.load("honor"), "normal")

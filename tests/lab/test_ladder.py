@@ -204,3 +204,20 @@ def test_the_bench_needs_only_the_standard_library(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "random vs beginner" in done.stdout and len(lines(tmp_path / "towers" / "random-vs-beginner.jsonl")) == 2
+
+
+def test_games_follow_their_spec_when_the_level_table_moves_it() -> None:
+    game = boardlab.load("towers", players=2)
+    before = ladder_agents(game)
+    made = [ladder_line(("easy", "normal"), i, value, game) for i, value in enumerate([1.0] * 70 + [0.0] * 30)]
+    # the table moves greedy up to normal and the old normal's search to hard; easy plays something new
+    after = {"random": "random", "beginner": before["beginner"], "easy": "greedy:temperature=0.015",
+             "normal": before["easy"], "hard": before["normal"]}
+    summary = summarize(game, after, made, [])
+    (row,) = summary["pairs"]
+    assert (row["weaker"], row["stronger"], row["games"], row["score"]) == ("normal", "hard", 100, 0.7)
+    assert row["rung"] is True and row["passed"] is True
+    assert summary["cpu"]["hard"]["decisions"] == 100 and "easy" not in summary["cpu"]
+    # a spec no level plays any more is left out, and said so
+    gone = dict(after, hard="mcts:iterations=7")
+    assert summarize(game, gone, made, [])["skipped"] == {f"easy-vs-normal played by greedy / {before['normal']}": 100}

@@ -124,8 +124,8 @@ def test_a_hint_is_worked_out_from_the_seats_own_view_never_the_real_state(
     assert response.status_code == 200, response.text
     assert [seat for seat, _ in handed] == [0] and searched == [handed[0][1]]
     assert response.json()["move"] in [move["text"] for move in state["legal_moves"]]
-    # the game's normal computer, measured on such resampled views (docs/levels.md)
-    assert response.json()["agent"] == boardlab.agents.level_spec(boardlab.load("territories"), "normal")
+    # the game's hard computer, measured on such resampled views (docs/levels.md)
+    assert response.json()["agent"] == boardlab.agents.level_spec(boardlab.load("territories"), "hard")
 
 
 def test_hints_are_refused_where_they_do_not_belong(sqlite_server: Harness) -> None:

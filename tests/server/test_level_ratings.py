@@ -10,6 +10,7 @@ import pytest
 import boardlab
 import boardlab.lab.ladder_docs as ladder_docs
 from boardlab.agents import level_spec
+from boardlab.agents.levels import describe_spec
 from boardlab.server.levels import level_table
 from tests.server.harness import Harness
 
@@ -53,3 +54,17 @@ def test_the_catalog_route_carries_the_ratings(towers_ladder: Path, sqlite_serve
 def test_a_broken_ladder_file_shows_no_ratings(towers_ladder: Path) -> None:
     towers_ladder.write_text("{not json")
     assert all(entry["rating"] is None for entry in level_table(boardlab.load("towers")))
+
+
+def test_each_level_says_what_it_plays_in_that_game() -> None:
+    # Territories' normal is plain greedy (docs/levels.md) where Towers' is a search: the words
+    # come from the spec the level plays, not from the level's name
+    towers = {entry["level"]: entry["about"] for entry in level_table(boardlab.load("towers"))}
+    territories = {entry["level"]: entry["about"] for entry in level_table(boardlab.load("territories"))}
+    assert "a search of 300 positions" in towers["normal"]
+    assert "one move ahead" in territories["normal"] and "search" not in territories["normal"]
+    assert "temperature 0.015" in territories["easy"] and "temperature 0.05" in territories["beginner"]
+    honor = {entry["level"]: entry["about"] for entry in level_table(boardlab.load("honor"))}
+    assert "tries 100 placements" in honor["hard"] and "levels easy/normal/hard" not in honor["hard"]
+    assert describe_spec("alphabeta:depth=3,nodes=60000") == "looks 3 moves ahead (at most 60,000 positions)"
+    assert describe_spec("ismcts:iterations=1000").endswith("over many guesses of the hidden cards")

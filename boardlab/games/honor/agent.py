@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from boardlab.core import Move, OptionError, State
@@ -167,6 +168,15 @@ class HonorAgent(Agent):
         "seconds": (float, None, "wall-time cap per decision (default: the level's; 0: none, "
                     "only the level's simulation counts, for reproducible matches)"),
     }
+
+    @classmethod
+    def describe(cls, params: Mapping[str, str]) -> str:
+        level = LEVELS.get(params.get("level", "normal"))
+        if level is None:
+            return cls.summary
+        judged = "simulates the risks it hands the others" if level.judgement == "simulate" else "judges risks by rule of thumb"
+        shaky = f", with a shaky hand ({level.shaky_hand:g} extra tremor)" if level.shaky_hand else ", with a steady hand"
+        return f"tries {level.place.screens} placements for each piece and {judged}{shaky}"
 
     def _configure(self) -> None:
         if self.settings["level"] not in LEVELS:
