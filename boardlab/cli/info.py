@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..agents import LEVELS, agent_class, agent_names, level_spec
+from ..agents.levels import describe_spec
 from ..core.registry import RULES_DOCUMENT, catalog, game_class, load, plugin_failures, rules_document
 from ..lab.ladder_docs import level_ratings, load_ladder, rating_text
 from .common import CliError
@@ -92,6 +93,9 @@ def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     if game_id is not None:
         game_class(game_id)  # UnknownGameError lists the valid ids
         out.print(_levels_table(game_id))
+        game = load(game_id)
+        for level in LEVELS:
+            out.print(f"[bold]{level}[/bold]: {escape(describe_spec(level_spec(game, level)))}")
     table = Table(title="computer players (spec: name:param=value,...)")
     table.add_column("name", no_wrap=True)
     table.add_column("games", overflow="fold")

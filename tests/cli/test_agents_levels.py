@@ -37,6 +37,8 @@ def test_the_levels_show_the_measured_rating_and_cpu(tmp_path: Path, monkeypatch
     assert level_spec(towers, "hard") in hard and "measured 2026-11-26" in text
     easy = next(line for line in text.splitlines() if line.strip("│┃ ").startswith("easy "))
     assert "about" not in easy
+    # and what each level plays, in words
+    assert "hard: a search of 2,000 positions, judging where it stops by the game's evaluation" in text
     # the game's agents follow; another game's own agent does not
     assert "│ mcts " in text and "│ honor " not in text and "│ honor " in agents_output(None)
 
