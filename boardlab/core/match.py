@@ -590,6 +590,27 @@ class Match:
         while state.current_player() == CHANCE:
             self._apply(state.sample_chance(), CHANCE, "")
 
+    def extend(self, turns: Sequence[Turn], ending: Ending | None = None) -> None:
+        """Play ``turns``, moves made elsewhere after this match's last one (another process
+        of a server stored them), each checked as :meth:`from_record` checks a record's, with
+        their times; then ``ending``, if the match ended there. Cost: the new moves only, where
+        resuming the whole record again replays every move. On an IllegalMoveError the match
+        holds the moves before the bad one: resume the record instead."""
+        if self._ending is not None:
+            raise IllegalMoveError(f"the match is over ({self._ending.code}): no move can follow")
+        state = self._state
+        for turn in turns:
+            by = state.current_player()
+            if turn.by != by:
+                raise IllegalMoveError(f"move {turn.number} ({turn.notation!r}) was not made by the seat to move")
+            self._apply(state.parse_move(turn.notation), by, turn.note, turn.t)
+        self._began = self._clock() - (self._log[-1].t if self._log else 0.0)
+        self._decision_began = self._clock()
+        if ending is not None:
+            self._end(ending)
+        else:
+            self._resolve_chance()
+
     def _replay(self, record: Record) -> None:
         """Play ``record``'s moves as they were made (each one checked), keeping their times."""
         state = self._state
@@ -598,18 +619,7 @@ class Match:
         # the constructor resolved opening chance already; start again from the record's start
         while state.last_move is not None:
             state.undo()
-        for turn in record.turns:
-            by = state.current_player()
-            if turn.by != by:
-                raise IllegalMoveError(f"record move {turn.number} ({turn.notation!r}) was not made by the seat to move")
-            self._apply(state.parse_move(turn.notation), by, turn.note, turn.t)
-        last = self._log[-1].t if self._log else 0.0
-        self._began = self._clock() - last
-        self._decision_began = self._clock()
-        if record.ending is not None:
-            self._end(record.ending)
-        else:
-            self._resolve_chance()
+        self.extend(record.turns, record.ending)
 
 
 def _text(move: Any) -> str:

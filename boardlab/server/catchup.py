@@ -10,17 +10,29 @@ seats only while an invited seat waits for its guest: once all are taken they ne
 
 Only a change that took moves back (an undo) rewrites what came before, so the moves read
 extend those held only when storage is at most one change ahead and still holds the last
-move held exactly as it was; otherwise the whole room is read. Either way the match is
-rebuilt from the complete list of stored moves, exactly as a fresh load would rebuild it
-(the moves' times and notes included), so a room caught up this way is the room a restart
+move held exactly as it was; otherwise the whole room is read.
+
+The match, too, is extended in place when it can be (:func:`extend_in_place`): it holds
+exactly the stored moves, the seats are unchanged and the new moves only follow; the new
+moves are then played on it, checked as a replay checks them (:meth:`Match.extend`). Else
+it is rebuilt from the complete list of stored moves, as a fresh load would rebuild it. Both
+ways the moves' times and notes are storage's, so a room caught up is the room a restart
 would find.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+import logging
+from typing import TYPE_CHECKING, Sequence
 
+from ..core.errors import IllegalMoveError
+from ..core.records import Ending
 from .storage import MoveRow, StoredRoom
+
+if TYPE_CHECKING:
+    from .rooms import Room
+
+log = logging.getLogger(__name__)
 
 
 def extended(held: Sequence[MoveRow], revision: int, read: StoredRoom) -> StoredRoom | None:
@@ -47,4 +59,29 @@ def moves_in_common(before: Sequence[MoveRow], after: Sequence[MoveRow]) -> int:
     return count
 
 
-__all__ = ["extended", "moves_in_common"]
+def extend_in_place(room: "Room", stored: StoredRoom, kept: int) -> bool:
+    """Play on ``room.match`` the moves ``stored`` holds after the ``kept`` it shares with the
+    room's stored moves, with storage's ending and pending offers; False (nothing changed
+    that matters: the caller rebuilds the match) when the match is not exactly the stored
+    moves, the seats changed, the match is over, or a new move does not replay."""
+    match = room.match
+    if kept != len(room.stored) or match.unstored() != (kept, []) or match.ending is not None:
+        return False
+    if stored.seats != room.seats or stored.room.options != room.row.options:
+        return False
+    row = stored.room
+    try:
+        match.extend(
+            [move.turn() for move in stored.moves[kept:]],
+            None if row.ending is None else Ending(row.ending["code"], row.ending.get("seat")),
+        )
+    except IllegalMoveError as exc:
+        log.warning("room %s: stored moves do not extend the match in memory (%s); reading it whole", room.id, exc)
+        return False
+    pending = row.pending or {}
+    match.restore_pending(pending.get("draw_offer", []), pending.get("resigning", []))
+    match.mark_stored()
+    return True
+
+
+__all__ = ["extend_in_place", "extended", "moves_in_common"]

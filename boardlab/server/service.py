@@ -36,7 +36,7 @@ from typing import Any, Callable, Coroutine, TypeVar
 from ..core.errors import BoardlabError, StaleMoveError
 from ..core.records import Record
 from ..core.values import Player
-from .catchup import extended, moves_in_common
+from .catchup import extend_in_place, extended, moves_in_common
 from .computer import ComputerPlayers
 from .creation import Created, NewRoom, RoomPlan, make_room, plan_room
 from .errors import (
@@ -193,7 +193,8 @@ class RoomService:
         if stored is None:
             stored = await self._load(room.id, 0, known_seats)
         kept = moves_in_common(room.stored, stored.moves)
-        room.game, room.match = build_match(stored, self.settings.clock)
+        if not extend_in_place(room, stored, kept):
+            room.game, room.match = build_match(stored, self.settings.clock)
         room.row, room.seats, room.stored = stored.room, stored.seats, stored.moves
         room.seats_final = seats_taken(stored.seats)
         room.stale = False

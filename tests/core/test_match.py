@@ -325,3 +325,26 @@ def test_the_clock_restarts_for_the_current_decision() -> None:
     clock.now += 25
     match.restart_clock()
     assert match.seconds_left() == 30
+
+
+def test_extend_plays_moves_made_elsewhere_as_resuming_the_record_would() -> None:
+    # a server process holding a room extends its match by the moves another process stored
+    played = dicenim_match(seed=5)
+    for take in ("take1", "take2", "take1"):
+        played.play(played.to_move(), take)
+    record = played.record()
+    held = Match.from_record(Record(**{**record.__dict__, "turns": record.turns[:4]}))
+    held.extend(record.turns[4:])
+    assert held.record().to_json() == Match.from_record(record).record().to_json()
+    # an ending stored with the moves ends the match there
+    ending = boardlab.Ending("resign", 0)
+    over = Match.from_record(Record(**{**record.__dict__, "turns": record.turns[:4]}))
+    over.extend(record.turns[4:], ending)
+    assert over.ending == ending and over.is_over()
+    with pytest.raises(IllegalMoveError, match="the match is over"):
+        over.extend([])
+    # a move by a seat not to move is refused (the caller then resumes the whole record)
+    wrong = Match.from_record(Record(**{**record.__dict__, "turns": record.turns[:4]}))
+    bad = record.turns[4]
+    with pytest.raises(IllegalMoveError, match="was not made by the seat to move"):
+        wrong.extend([type(bad)(bad.number, 1 - bad.by, bad.t, None, bad.notation, bad.note)])

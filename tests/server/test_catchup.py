@@ -3,7 +3,8 @@ it lacks (boardlab/server/catchup.py), and ends up exactly the room a fresh load
 
 On two services sharing one PostgreSQL: moves made on one reach the other by NOTIFY, which
 reads from its last held move on; a take-back makes it read the whole room again; the game
-ends there too. After every change the room it holds (its moves, row and seats, the match's
+ends there too. New moves are played on the match held (Match.extend), a take-back rebuilds
+it. After every change the room it holds (its moves, row and seats, the match's
 record with the moves' times, every viewer's view and log) equals the room built afresh
 from storage, and its watcher's log, kept from the deltas it was sent, is the viewer's log.
 """
@@ -132,10 +133,13 @@ def test_a_room_caught_up_on_notices_is_the_room_a_fresh_load_builds(
             held = other.loaded(room)
             assert held is not None
             expected_reads.append(held.stored[-1].number if held.stored else 0)
+            match = held.match
             state = await one.state(room, token, None)
             choices = [move for move in state["legal_moves"] if move["type"] != "resign"]
             made = await one.play(room, token, rng.choice(choices)["text"], state["ply"], state["revision"], None)
             await caught_up(made["revision"])
+            # the new moves were played on the match held (Match.extend), not a rebuilt one
+            assert other.loaded(room).match is match  # type: ignore[union-attr]
             return made
 
         await caught_up(0)
@@ -146,8 +150,10 @@ def test_a_room_caught_up_on_notices_is_the_room_a_fresh_load_builds(
         assert reads == expected_reads and reads[-1] > 0, reads
         reads.clear()
 
+        before_undo = other.loaded(room).match  # type: ignore[union-attr]
         undone = await one.undo(room, token, made["revision"], None)
         await caught_up(undone["revision"])
+        assert other.loaded(room).match is not before_undo  # type: ignore[union-attr]  # rebuilt
         # the take-back: the last held move is gone from storage, so the whole room was read
         assert reads[0] > 0 and reads[-1] == 0, reads
         assert other.loaded(room).match.ply == undone["ply"]  # type: ignore[union-attr]
