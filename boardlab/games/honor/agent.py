@@ -69,11 +69,14 @@ class Level:
     bidding: str = "tokens"
 
 
+#: the caps are ten times or more the longest decision measured on an idle core (0.19 s, 1.7 s,
+#: 2.8 s of CPU in the ladder, docs/levels.md), so that the budget, not the machine's load,
+#: decides the move: at 1 s the easy level's cap bound on a loaded machine
 LEVELS = {
-    "easy": Level(SearchBudget(8, 1, 2, 1.0), 2.5, "proxy", None, 0, 1.0, bidding="value"),
-    "normal": Level(SearchBudget(60, 3, 4, 1.5), 0.8, "pads", None, 0, 2.5),
+    "easy": Level(SearchBudget(8, 1, 2, 1.0), 2.5, "proxy", None, 0, 4.0, bidding="value"),
+    "normal": Level(SearchBudget(60, 3, 4, 1.5), 0.8, "pads", None, 0, 15.0),
     "hard": Level(SearchBudget(100, 4, 8, 1.5, probe=True), 0.0, "simulate",
-                  SearchBudget(10, 1, 4, 1.0, probe=True), 4, 8.0, bidding="slab"),
+                  SearchBudget(10, 1, 4, 1.0, probe=True), 4, 30.0, bidding="slab"),
 }
 
 
