@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -140,3 +141,17 @@ def running(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state != "Z"
+
+
+def test_serve_takes_what_it_loaded_at_start_out_of_the_collectors_full_passes() -> None:
+    # a full pass over the code and tables stopped every room for 100 to 230 ms under load
+    # (docs/server.md, Load); rooms made later stay collectable
+    script = (
+        "import gc, sys\n"
+        "from boardlab.cli.serve import freeze_what_was_loaded\n"
+        "freeze_what_was_loaded()\n"
+        "print(gc.get_freeze_count(), 'boardlab.games.overseer.game' in sys.modules, gc.isenabled())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    frozen, overseer_loaded, enabled = done.stdout.split()
+    assert int(frozen) > 20_000 and overseer_loaded == "True" and enabled == "True"
