@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -207,6 +208,28 @@ def start_server(
     raise SystemExit(f"the server did not start:\n{log.read_text(errors='replace')[-2000:]}")
 
 
+class CollectorPauses:
+    """This client's own garbage-collector passes (``gc.callbacks``): they stop its event loop,
+    and a move acknowledged during one is timed late, so the report says how long they were."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._began)
+
+    def summary(self) -> str:
+        long = sorted(pause for pause in self.pauses if pause >= 0.01)
+        if not long:
+            return "this client's garbage collector: no pass of 10 ms or more"
+        return (f"this client's garbage collector: {len(long)} passes of 10 ms or more, the longest "
+                f"{long[-1] * 1000:.0f} ms (moves acknowledged meanwhile are timed late by as much)")
+
+
 def report(tally: Tally, games: int, seconds: float, warmup: float, label: str) -> None:
     """Figures for the moves sent after ``warmup`` seconds (the tables opening is not the load)."""
     samples = sorted(elapsed for sent, elapsed in tally.latencies if sent >= warmup)
@@ -299,8 +322,16 @@ def main(argv: list[str] | None = None) -> None:
             if len(processes) > 1:
                 label += f", {len(processes)} processes"
             pids = [process.pid for process in processes]
+            # what was loaded so far is not rescanned by each full pass (as `boardlab serve` does);
+            # the client's remaining pauses are reported, since they count in the latencies
+            gc.collect()
+            gc.freeze()
+            pauses = CollectorPauses()
+            gc.callbacks.append(pauses)
             tally = asyncio.run(run_load(bases, args.games, args.game, args.think, args.seconds, args.warmup, pids))
+            gc.callbacks.remove(pauses)
             report(tally, args.games, args.seconds, args.warmup, label)
+            print(pauses.summary())
         finally:
             for process in processes:
                 # uvicorn raises the signal again once it has stopped: SIGINT ends in a KeyboardInterrupt,

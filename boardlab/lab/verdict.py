@@ -16,8 +16,8 @@ import math
 import re
 from typing import Any, Mapping, Sequence
 
-from ..agents import agent_class
-from ..agents.levels import LEVELS, is_level, level_spec
+
+from ..agents.levels import LEVELS, describe_spec, is_level, level_spec
 from ..core.game import Game
 from ..core.options import Option
 from .ladder import about
@@ -153,8 +153,8 @@ def strength_line(game: Game, specs: Sequence[str]) -> str:
         notes = [note for note in (level if level != spec else actual if actual != spec else None,
                                    f"{about(elo)} Elo" if elo is not None else None) if note]
         try:
-            summary = agent_class(actual.partition(":")[0]).summary
-        except Exception:  # an agent the registry cannot name: the spec alone says enough
+            summary = describe_spec(actual)  # what this spec plays, in words (docs/levels.md)
+        except Exception:  # a spec the registry cannot read: the spec alone says enough
             summary = ""
         noted = f" ({', '.join(notes)})" if notes else ""
         parts.append(f"{spec}{noted}{f': {summary}' if summary else ''}")

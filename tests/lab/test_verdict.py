@@ -136,6 +136,8 @@ def test_self_play_hides_score_rows_and_a_game_without_chance_one_length() -> No
     page = render_html(report)
     assert "length in all moves" not in page and "greedy#1 score rate" not in page and "length in decisions" in page
     assert report["verdict"]["agents"].startswith("Self-play: both seats greedy (easy, about ")
+    # what the agent plays, in words read off its spec (as the lobby says it)
+    assert "): the best move one move ahead" in report["verdict"]["agents"]
 
 
 def test_different_agents_keep_their_score_rows_and_chance_keeps_both_lengths() -> None:
