@@ -322,14 +322,20 @@ def main(argv: list[str] | None = None) -> None:
             if len(processes) > 1:
                 label += f", {len(processes)} processes"
             pids = [process.pid for process in processes]
-            # what was loaded so far is not rescanned by each full pass (as `boardlab serve` does);
-            # the client's remaining pauses are reported, since they count in the latencies
+            # the client's own collector passes stop its event loop, and every move acknowledged
+            # meanwhile would be timed late by as much (with it on: 70 passes of 10 ms or more a
+            # minute, up to 200 ms): it is off while the load runs (a minute's garbage fits in
+            # memory), and any pass that still happens is reported
             gc.collect()
             gc.freeze()
             pauses = CollectorPauses()
             gc.callbacks.append(pauses)
-            tally = asyncio.run(run_load(bases, args.games, args.game, args.think, args.seconds, args.warmup, pids))
-            gc.callbacks.remove(pauses)
+            gc.disable()
+            try:
+                tally = asyncio.run(run_load(bases, args.games, args.game, args.think, args.seconds, args.warmup, pids))
+            finally:
+                gc.enable()
+                gc.callbacks.remove(pauses)
             report(tally, args.games, args.seconds, args.warmup, label)
             print(pauses.summary())
         finally:
