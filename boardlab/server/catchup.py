@@ -23,14 +23,11 @@ would find.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from ..core.errors import IllegalMoveError
-from ..core.records import Ending
+from .rooms import Room, restore_stored_pending, stored_ending
 from .storage import MoveRow, StoredRoom
-
-if TYPE_CHECKING:
-    from .rooms import Room
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +56,7 @@ def moves_in_common(before: Sequence[MoveRow], after: Sequence[MoveRow]) -> int:
     return count
 
 
-def extend_in_place(room: "Room", stored: StoredRoom, kept: int) -> bool:
+def extend_in_place(room: Room, stored: StoredRoom, kept: int) -> bool:
     """Play on ``room.match`` the moves ``stored`` holds after the ``kept`` it shares with the
     room's stored moves, with storage's ending and pending offers; False (nothing changed
     that matters: the caller rebuilds the match) when the match is not exactly the stored
@@ -69,18 +66,12 @@ def extend_in_place(room: "Room", stored: StoredRoom, kept: int) -> bool:
         return False
     if stored.seats != room.seats or stored.room.options != room.row.options:
         return False
-    row = stored.room
     try:
-        match.extend(
-            [move.turn() for move in stored.moves[kept:]],
-            None if row.ending is None else Ending(row.ending["code"], row.ending.get("seat")),
-        )
+        match.extend([move.turn() for move in stored.moves[kept:]], stored_ending(stored.room))
     except IllegalMoveError as exc:
         log.warning("room %s: stored moves do not extend the match in memory (%s); reading it whole", room.id, exc)
         return False
-    pending = row.pending or {}
-    match.restore_pending(pending.get("draw_offer", []), pending.get("resigning", []))
-    match.mark_stored()
+    restore_stored_pending(match, stored.room)
     return True
 
 

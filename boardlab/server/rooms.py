@@ -294,15 +294,26 @@ def build_match(stored: StoredRoom, clock: Callable[[], float]) -> tuple[Game, M
         start=row.start,
         seats=[Seat(seat.name, seat.spec if seat.kind == "computer" else HUMAN) for seat in stored.seats],
         turns=[move.turn() for move in stored.moves],
-        ending=None if row.ending is None else Ending(row.ending["code"], row.ending.get("seat")),
+        ending=stored_ending(row),
     )
     match = Match.from_record(
         record, agents, undo=row.undo, move_seconds=row.move_seconds, think_seconds=think_seconds(stored.seats), clock=clock
     )
+    restore_stored_pending(match, row)
+    return game, match
+
+
+def stored_ending(row: RoomRow) -> Ending | None:
+    """How the room's match ended (a resignation, an agreement, a timeout), as its row keeps it."""
+    return None if row.ending is None else Ending(row.ending["code"], row.ending.get("seat"))
+
+
+def restore_stored_pending(match: Match, row: RoomRow) -> None:
+    """Put back the draw offer and queued resignations the row keeps, and mark the match as
+    holding exactly what storage holds."""
     pending = row.pending or {}
     match.restore_pending(pending.get("draw_offer", []), pending.get("resigning", []))
     match.mark_stored()
-    return game, match
 
 
 def default_undo(choices: list[SeatChoice]) -> str:
@@ -335,10 +346,12 @@ __all__ = [
     "new_room_id",
     "new_secret",
     "public_seats",
+    "restore_stored_pending",
     "room_summary",
     "seat_agent",
     "seats_taken",
     "state_message",
+    "stored_ending",
     "think_seconds",
     "turn_rows",
 ]
