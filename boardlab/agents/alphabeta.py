@@ -21,6 +21,7 @@ expected, and a search cut short by it plays the best move of its last complete 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Hashable
 
 from ..core.agent import Agent, register_agent
@@ -58,6 +59,11 @@ class AlphaBetaAgent(Agent):
         "alpha-beta search with iterative deepening and a transposition table on the game's evaluation "
         "(depth 1 plays as greedy)"
     )
+
+    @classmethod
+    def describe(cls, params: Mapping[str, str]) -> str:
+        nodes = f" (at most {cls.count_text(params, 'nodes')} positions)" if "nodes" in params else ""
+        return f"looks {params.get('depth', 'several')} moves ahead{nodes}"
     params = {
         "depth": (int, 2, "deepest pass in plies; chance nodes and the end of the game stop a line earlier"),
         "nodes": (int, None, "positions scored per decision at most (the budget; default: no limit)"),

@@ -11,6 +11,7 @@ an immediate loss, otherwise random".
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from ..core.agent import Agent, register_agent
 from ..core.state import State
@@ -34,6 +35,13 @@ class GreedyAgent(Agent):
 
     name = "greedy"
     summary = "the best move one ply ahead by the game's evaluation (wins first, ties at random)"
+
+    @classmethod
+    def describe(cls, params: Mapping[str, str]) -> str:
+        if float(params.get("temperature", 0)) > 0:
+            return (f"looks one move ahead and draws its move by how good each looks (temperature "
+                    f"{params['temperature']}: the higher, the more often a plausible but weaker move)")
+        return "the best move one move ahead; never misses a win on the spot"
     params = {
         "exact_chance": (
             int,

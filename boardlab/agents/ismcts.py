@@ -26,6 +26,7 @@ draws a pool of ``determinizations`` once per decision and cycles through it.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 from ..core.agent import Agent, register_agent
 from ..core.state import State
@@ -47,6 +48,10 @@ class IsmctsAgent(Agent):
 
     name = "ismcts"
     summary = "information-set MCTS: one tree searched over many resampled hidden states"
+
+    @classmethod
+    def describe(cls, params: Mapping[str, str]) -> str:
+        return f"a search of {cls.count_text(params, 'iterations')} positions over many guesses of the hidden cards"
     params = {
         **SEARCH_PARAMS,
         "determinizations": (

@@ -71,25 +71,6 @@ def describe_spec(spec: str) -> str:
     Read off the spec's own settings (a level's spec differs per game), so the lobby and
     docs/levels.md say what each game's level really is."""
     name, params = parse_spec(spec)
-
-    def count(key: str) -> str:
-        return f"{int(params[key]):,}" if key in params else "a set number of"
-
-    if name == "random":
-        return "a random legal move"
-    if name == "greedy":
-        if float(params.get("temperature", 0)) > 0:
-            return (f"looks one move ahead and draws its move by how good each looks (temperature "
-                    f"{params['temperature']}: the higher, the more often a plausible but weaker move)")
-        return "the best move one move ahead; never misses a win on the spot"
-    if name == "mcts":
-        leaves = ", judging where it stops by the game's evaluation" if params.get("leaf_eval") == "true" else ""
-        return f"a search of {count('iterations')} positions{leaves}"
-    if name == "ismcts":
-        return f"a search of {count('iterations')} positions over many guesses of the hidden cards"
-    if name == "alphabeta":
-        nodes = f" (at most {count('nodes')} positions)" if "nodes" in params else ""
-        return f"looks {params.get('depth', 'several')} moves ahead{nodes}"
     known = registered_agents().get(name)
     return known.describe(params) if known is not None else spec
 

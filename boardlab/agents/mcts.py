@@ -30,6 +30,7 @@ are in :mod:`.kernel`, which is compiled where a compiler is at hand.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 from ..core.agent import Agent, register_agent
 from ..core.state import State
@@ -80,6 +81,11 @@ class MctsAgent(Agent):
 
     name = "mcts"
     summary = "Monte Carlo tree search (UCT) with chance nodes, n players and truncated rollouts"
+
+    @classmethod
+    def describe(cls, params: Mapping[str, str]) -> str:
+        leaves = ", judging where it stops by the game's evaluation" if params.get("leaf_eval") == "true" else ""
+        return f"a search of {cls.count_text(params, 'iterations')} positions{leaves}"
     params = {
         **SEARCH_PARAMS,
         "leaf_eval": (

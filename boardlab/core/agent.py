@@ -42,6 +42,11 @@ class Agent:
         words; the lobby and docs/levels.md show it beside a level. Default: the summary."""
         return cls.summary or cls.name
 
+    @staticmethod
+    def count_text(params: Mapping[str, str], key: str) -> str:
+        """A count setting as a player reads it ("2,000"), for :meth:`describe`."""
+        return f"{int(params[key]):,}" if key in params else "a set number of"
+
     @classmethod
     def supports(cls, game_id: str) -> bool:
         """Whether this agent plays the game ``game_id``."""
