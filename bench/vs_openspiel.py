@@ -63,6 +63,8 @@ GAME_IDS = ("towers", "sovereign", "overseer", "territories", "honor")
 OPTIONS = {"honor": {"settle": "quick"}}
 #: the OpenSpiel bot's exploration constant for returns in [0, 1]
 SPIEL_UCT_C = 0.5
+#: the fewest simulations OpenSpiel's MCTSBot can choose a move with (see spiel_bot)
+MIN_SPIEL_SIMULATIONS = 2
 TARGET_SCORE = 0.90
 #: the calibration's weight in a game's running means, in moves
 PRIOR_MOVES = 2
@@ -125,8 +127,10 @@ def sample_positions(game: boardlab.Game, count: int, seed: int, last_ply: int =
 def spiel_bot(spiel_game, simulations: int, seed: int):  # type: ignore[no-untyped-def]
     rng = np.random.RandomState(seed % 2**32)
     evaluator = TruncatedRolloutEvaluator(ROLLOUT_DEPTH, rng)
-    return spiel_mcts.MCTSBot(spiel_game, SPIEL_UCT_C, max(1, simulations), evaluator, solve=False,
-                              random_state=rng)
+    # OpenSpiel's bot spends its first simulation evaluating the root and only expands the root
+    # on the second; with one simulation it has no child to choose and raises.
+    return spiel_mcts.MCTSBot(spiel_game, SPIEL_UCT_C, max(MIN_SPIEL_SIMULATIONS, simulations), evaluator,
+                              solve=False, random_state=rng)
 
 
 # --- speed mode -------------------------------------------------------------------------------
@@ -204,7 +208,7 @@ def calibrate(game_id: str, spec: str, positions: int, seed: int) -> Calibration
             sims += probe
         rate = sims / max(cpu, 1e-6)
         probe = max(8, int(rate * target))
-    return Calibration(len(found), target, rate, max(1, round(rate * target)))
+    return Calibration(len(found), target, rate, max(MIN_SPIEL_SIMULATIONS, round(rate * target)))
 
 
 @dataclass
@@ -267,7 +271,7 @@ def play_one(game_id: str, spec: str, calibration: Calibration, index: int, base
             ours_cpu_sum += result.ours_cpu[-1]
             ours_count += 1
         else:
-            simulations = max(1, round(spiel_sims_sum / max(spiel_cpu_sum, 1e-9) * ours_cpu_sum / ours_count))
+            simulations = max(MIN_SPIEL_SIMULATIONS, round(spiel_sims_sum / max(spiel_cpu_sum, 1e-9) * ours_cpu_sum / ours_count))
             bot = spiel_bot(spiel_game, simulations, bot_seeds.getrandbits(31))
             spiel_state = spiel_game.from_boardlab_state(view)
             began = time.process_time()

@@ -62,3 +62,16 @@ def test_a_time_cap_replaces_the_levels_own() -> None:
     assert bench.capped_spec("mcts:iterations=300,seconds=3", 0.5) == "mcts:iterations=300,seconds=0.5"
     assert bench.capped_spec("honor:level=hard", 0.25) == "honor:level=hard,seconds=0.25"
     assert bench.capped_spec("greedy", None) == bench.capped_spec("greedy", 0.5) == "greedy"
+
+
+def test_the_bot_chooses_a_move_when_the_calibration_affords_one_simulation() -> None:
+    # a loaded machine once calibrated the bot to 1 simulation a move: OpenSpiel's MCTSBot then
+    # never expands its root and raises on max() of no children
+    import boardlab
+    from boardlab.adapters import openspiel as adapter
+
+    spiel_game = adapter.load("towers")
+    state = boardlab.load("towers").new_state(seed=3)
+    bot = bench.spiel_bot(spiel_game, 1, seed=7)
+    action = bot.step(spiel_game.from_boardlab_state(state))
+    assert action in spiel_game.from_boardlab_state(state).legal_actions()
