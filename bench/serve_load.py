@@ -187,10 +187,12 @@ def cpu_seconds(pids: list[int]) -> float | None:
 
 
 def start_server(
-    port: int, data_dir: Path, database_url: str | None, log: Path, profile: Path | None = None
+    port: int, data_dir: Path, database_url: str | None, log: Path, profile: Path | None = None,
+    durability: str = "machine",
 ) -> subprocess.Popen[bytes]:
     program = ["-m", "boardlab"] if profile is None else ["-c", PROFILED.format(path=str(profile))]
     command = [sys.executable, *program, "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
+    command += ["--durability", durability]
     # every simulated player is one address here: the per-address limits would throttle the load itself
     for limit in ("--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--max-open-per-address"):
         command += [limit, "0"]
@@ -277,6 +279,12 @@ def main(argv: list[str] | None = None) -> None:
         "--processes", type=int, default=1, help="server processes sharing the database (PostgreSQL only; default 1)"
     )
     parser.add_argument(
+        "--durability",
+        choices=["machine", "process"],
+        default="machine",
+        help="the servers' --durability: commits wait for the disk (machine) or not (process) (default machine)",
+    )
+    parser.add_argument(
         "--profile",
         type=Path,
         help="run each server under cProfile and write its profile to PROFILE-N.prof (N: the process's number)",
@@ -315,12 +323,16 @@ def main(argv: list[str] | None = None) -> None:
                     data = Path(folder) / f"server-{index}"
                     profile = None if args.profile is None else args.profile.with_name(f"{args.profile.name}-{index}.prof")
                     processes.append(
-                        start_server(args.port + index, data, url, Path(folder) / f"serve-{index}.log", profile)
+                        start_server(
+                            args.port + index, data, url, Path(folder) / f"serve-{index}.log", profile, args.durability
+                        )
                     )
                     bases.append(f"http://127.0.0.1:{args.port + index}")
             label = "PostgreSQL" if url and url.startswith("postgres") else ("SQLite" if not args.server else bases[0])
             if len(processes) > 1:
                 label += f", {len(processes)} processes"
+            if processes:
+                label += f", --durability {args.durability}"
             pids = [process.pid for process in processes]
             # the client's own collector passes stop its event loop, and every move acknowledged
             # meanwhile would be timed late by as much (with it on: 70 passes of 10 ms or more a

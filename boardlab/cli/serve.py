@@ -6,12 +6,15 @@ import argparse
 import logging
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
 
 from .common import CliError
+
+if TYPE_CHECKING:
+    from ..server.collector import LongLivedFreezer
 
 #: how long an idle HTTP connection stays open: long enough for a player's next move to reuse
 #: it, short enough that idle connections do not pile up towards --max-connections
@@ -20,6 +23,9 @@ KEEP_ALIVE_SECONDS = 30
 MAX_CONNECTIONS = 2000
 #: the most bytes of a request's head (its line and headers) held while it is incomplete
 MAX_HEAD_BYTES = 16 * 1024
+#: how often the garbage collector scans the whole heap again (server/collector.py): the
+#: cycles that became garbage after they were frozen wait this long to be freed
+GC_RESCAN_SECONDS = 600.0
 
 
 def _defaults() -> Any:
@@ -162,6 +168,22 @@ def add_serve_parser(commands: Any) -> None:
         metavar="N",
         help=f"connections served at once, beyond which the answer is 503 (default {MAX_CONNECTIONS})",
     )
+    serve.add_argument(
+        "--durability",
+        choices=["machine", "process"],
+        default="machine",
+        help="what an acknowledged move survives: a crash of the machine (each commit waits for the disk) "
+        "or of the server process only (commits do not wait; a machine crash can lose the last moment's "
+        "moves) (default machine; docs/server.md, Storage)",
+    )
+    serve.add_argument(
+        "--gc-rescan-seconds",
+        type=float,
+        default=GC_RESCAN_SECONDS,
+        metavar="S",
+        help="the garbage collector's full passes skip what survived the last one, and scan the whole "
+        f"heap again every S seconds (default {GC_RESCAN_SECONDS:.0f}; docs/server.md, Load)",
+    )
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"], help="server log level")
 
 
@@ -195,6 +217,8 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise CliError(f"--body-seconds {args.body_seconds}: seconds are 0 or more")
     if not args.idle_room_seconds >= 0:
         raise CliError(f"--idle-room-seconds {args.idle_room_seconds}: seconds are 0 or more")
+    if not args.gc_rescan_seconds > 0:
+        raise CliError(f"--gc-rescan-seconds {args.gc_rescan_seconds}: seconds are more than 0")
     if not args.keep_alive_seconds > 0 or args.max_connections < 1:
         raise CliError("--keep-alive-seconds and --max-connections are more than 0")
     settings = Settings(
@@ -216,7 +240,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     url = settings.storage_url()  # a URL of the wrong kind is an OptionError naming the kinds
     sqlite_lock = hold_sqlite_file(url)  # noqa: F841 (held until the process ends)
     try:
-        storage = Storage(url)
+        storage = Storage(url, durability=args.durability)
     except Exception as exc:  # the database's own error says best what is wrong (no server, bad password ...)
         raise CliError(f"cannot open the database: {exc}") from None
     app = create_app(settings, storage)
@@ -224,7 +248,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     out.print(f"boardlab serves at [bold]http://{escape(shown_host)}:{args.port}/[/bold]  (API: /docs)")
     out.print(f"data: {escape(storage.describe())}; Ctrl-C stops it", highlight=False)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s: %(message)s")
-    freeze_what_was_loaded()
+    freeze_what_was_loaded(args.gc_rescan_seconds)
     uvicorn.run(
         app,
         host=args.host,
@@ -243,20 +267,20 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     return 0
 
 
-def freeze_what_was_loaded() -> None:
-    """Take everything loaded so far (the code, the web framework, every game's tables) out of
-    the cyclic garbage collector's full passes, which otherwise scan it all again every few
-    seconds under load: a full pass over a busy server's heap stopped every room for 100 to
-    230 ms, the largest part of a move's 99th-percentile latency (docs/server.md, Load).
-    Rooms and requests made from here on are collected as before."""
-    import gc
-
+def freeze_what_was_loaded(rescan_seconds: float = GC_RESCAN_SECONDS) -> "LongLivedFreezer":
+    """Load every game (its modules and tables, imported on first use otherwise), then take
+    what is loaded, and from then on what survives each full collection, out of the cyclic
+    garbage collector's full passes: a full pass over a busy server's heap stopped every room
+    for 100 to 230 ms, the largest part of a move's 99th-percentile latency (docs/server.md,
+    Load). The whole heap is scanned again every ``rescan_seconds`` (server/collector.py)."""
     from ..core.registry import game_ids, load
+    from ..server.collector import LongLivedFreezer
 
     for game_id in game_ids():
-        load(game_id)  # the games' modules and tables, imported on first use otherwise
-    gc.collect()
-    gc.freeze()
+        load(game_id)
+    freezer = LongLivedFreezer(rescan_seconds)
+    freezer.install()
+    return freezer
 
 
 __all__ = ["add_serve_parser", "freeze_what_was_loaded", "serve_command"]

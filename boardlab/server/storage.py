@@ -228,10 +228,19 @@ class Change:
 Write = Union["StoredRoom", "Change"]
 
 
-class Storage:
-    """The database behind the rooms. ``url`` is a SQLAlchemy URL (see Settings.storage_url)."""
+#: what an acknowledged change survives: a crash of the ``machine`` (or a power cut), or only
+#: of the server ``process``, in exchange for commits that do not wait for the disk
+DURABILITIES = ("machine", "process")
 
-    def __init__(self, url: str) -> None:
+
+class Storage:
+    """The database behind the rooms. ``url`` is a SQLAlchemy URL (see Settings.storage_url);
+    ``durability`` one of :data:`DURABILITIES` (docs/server.md, Storage)."""
+
+    def __init__(self, url: str, durability: str = "machine") -> None:
+        if durability not in DURABILITIES:
+            raise ValueError(f"durability {durability!r}: one of {', '.join(DURABILITIES)}")
+        self.durability = durability
         parsed = make_url(url)
         self.dialect = parsed.get_backend_name()
         #: whether other server processes may share the database (PostgreSQL; SQLite serves one)
@@ -245,9 +254,12 @@ class Storage:
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
                 check_sqlite_file(parsed.database)
             self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", _sqlite_pragmas if durability == "machine" else _sqlite_pragmas_unflushed)
         else:
-            self.engine = create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+            # synchronous_commit=off: a commit returns before its WAL record is flushed; a crash
+            # of PostgreSQL's host can lose the last fraction of a second, never corrupt it
+            options = {} if durability == "machine" else {"options": "-c synchronous_commit=off"}
+            self.engine = create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True, connect_args=options)
         metadata.create_all(self.engine)
         self._add_missing_columns()
 
@@ -266,8 +278,9 @@ class Storage:
                     raise
 
     def describe(self) -> str:
-        """Where the data is, without a password."""
-        return self.engine.url.render_as_string(hide_password=True)
+        """Where the data is, without a password, and what an acknowledged change survives."""
+        where = self.engine.url.render_as_string(hide_password=True)
+        return f"{where} (an acknowledged change survives a crash of the {self.durability})"
 
     def close(self) -> None:
         self.engine.dispose()
@@ -539,14 +552,20 @@ def check_sqlite_file(path: str) -> None:
         raise StorageDamaged(path, "quick_check: " + "; ".join(problems))
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any, synchronous: str = "FULL") -> None:
     # WAL: readers never wait for the writer; FULL: a commit is on disk before it returns,
     # so an acknowledged move survives a crash of the process and of the machine
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute(f"PRAGMA synchronous={synchronous}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _sqlite_pragmas_unflushed(dbapi_connection: Any, record: Any) -> None:
+    # NORMAL in WAL mode: a commit is in the operating system's hands when it returns (a
+    # crash of the process loses nothing), flushed to disk at the next checkpoint
+    _sqlite_pragmas(dbapi_connection, record, synchronous="NORMAL")
 
 
 __all__ = [

@@ -17,6 +17,8 @@ from tests.support.serve import free_port
         (["--database-url", "not a url"], "--database-url"),
         (["--port", "70000"], "--port 70000"),
         (["--workers", "0"], "--workers 0"),
+        (["--gc-rescan-seconds", "0"], "--gc-rescan-seconds 0"),
+        (["--idle-room-seconds", "-1"], "--idle-room-seconds -1"),
     ],
 )
 def test_bad_settings_are_one_line_and_status_2(

@@ -22,9 +22,14 @@ from tests.support.serve import serve_process
 
 
 @contextmanager
-def serving(data_dir: Path, database_url: str | None, log: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[bytes]]]:
+def serving(
+    data_dir: Path, database_url: str | None, log: Path, durability: str = "machine"
+) -> Iterator[tuple[httpx.Client, subprocess.Popen[bytes]]]:
     """A ``boardlab serve`` process (killed with SIGKILL at the end) and a client for it."""
-    with serve_process(data_dir, log, database_url) as (url, process), httpx.Client(base_url=url, timeout=30) as client:
+    options = ["--durability", durability]
+    with serve_process(data_dir, log, database_url, options=options) as (url, process), httpx.Client(
+        base_url=url, timeout=30
+    ) as client:
         yield client, process
 
 
@@ -65,13 +70,18 @@ def move(client: httpx.Client, room: str, token: str, message: dict[str, Any]) -
     return response.json()
 
 
-@pytest.mark.parametrize("storage", ["sqlite", "postgresql"])
+@pytest.mark.parametrize(
+    ("storage", "durability"),
+    [("sqlite", "machine"), ("sqlite", "process"), ("postgresql", "machine"), ("postgresql", "process")],
+)
 def test_a_server_killed_mid_game_resumes_every_room_exactly(
-    request: pytest.FixtureRequest, tmp_path: Path, storage: str
+    request: pytest.FixtureRequest, tmp_path: Path, storage: str, durability: str
 ) -> None:
+    # --durability process: commits do not wait for the disk, and a killed process still
+    # loses nothing it acknowledged (the database's own process, or the system, holds it)
     url = None if storage == "sqlite" else empty_postgres(request.getfixturevalue("postgres_url"))
     log = tmp_path / "serve.log"
-    with serving(tmp_path, url, log) as (client, process):
+    with serving(tmp_path, url, log, durability) as (client, process):
         # a person against the computer (the reply came from the pool)
         versus = create(client, {"game": "towers", "seats": ["here", "computer:easy"]})
         mine = move(client, versus["room"], versus["token"], versus["state"])
@@ -95,7 +105,7 @@ def test_a_server_killed_mid_game_resumes_every_room_exactly(
         before = {room: [state(client, room, token) for token in held] for room, held in watched.items()}
         kill_hard(process)
 
-    with serving(tmp_path, url, log) as (client, _process):
+    with serving(tmp_path, url, log, durability) as (client, _process):
         for room, held in watched.items():
             if room == thinking["room"]:
                 continue
