@@ -17,7 +17,12 @@ node on the path.
   own generator from ``chance_outcomes()`` each time the node is passed, and each
   distinct outcome gets its own child, so frequent outcomes are searched most.
 * **Hidden information.** The agent searches the state it is handed, which the
-  driver made with ``resample()`` (one determinization). ``ismcts`` searches many.
+  driver made with ``resample()`` (one determinization). With ``worlds=K`` it splits its
+  budget over that state and K-1 more drawn with ``resample()`` for the player to move, and
+  plays the move with the largest share of visits over all K trees, each deal one vote (an
+  ensemble of determinizations: a move good only where the hidden cards fall one way loses
+  its weight). ``ismcts``
+  searches one tree over many.
 * **Continuous moves.** ``legal_moves()`` is then a candidate set; it is the action set.
 
 The tree is not kept between moves: the next state comes from a fresh
@@ -85,7 +90,9 @@ class MctsAgent(Agent):
     @classmethod
     def describe(cls, params: Mapping[str, str]) -> str:
         leaves = ", judging where it stops by the game's evaluation" if params.get("leaf_eval") == "true" else ""
-        return f"a search of {cls.count_text(params, 'iterations')} positions{leaves}"
+        worlds = int(params.get("worlds", "1"))
+        deals = f" over {worlds} draws of what it cannot see" if worlds > 1 else ""
+        return f"a search of {cls.count_text(params, 'iterations')} positions{deals}{leaves}"
     params = {
         **SEARCH_PARAMS,
         "leaf_eval": (
@@ -107,6 +114,13 @@ class MctsAgent(Agent):
             "with widen: a random amount up to this is added to each move's one-ply score before ordering, "
             "so that games between searches that are otherwise deterministic differ (0 = none)",
         ),
+        "worlds": (
+            int,
+            1,
+            "games with hidden information: the budget is split over this many deals drawn for the player "
+            "to move (the one handed over first), one tree each, and the move with the largest share of visits "
+            "over all is played (1 = search the state handed over only)",
+        ),
     }
 
 
@@ -124,6 +138,10 @@ class MctsAgent(Agent):
         self.widen: float = self.settings["widen"]
         check_positive(self.name, "jitter", self.settings["jitter"], allow_zero=True)
         self.jitter: float = self.settings["jitter"]
+        check_positive(self.name, "worlds", self.settings["worlds"])
+        self.worlds: int = self.settings["worlds"]
+        #: the budget of the tree being searched: the agent's, or one world's share of it
+        self._searching = self.budget
         self.last_iterations = 0
         self.last_seconds = 0.0
 
@@ -135,12 +153,15 @@ class MctsAgent(Agent):
     def interrupt(self) -> None:
         """End the search in progress at its next iteration and play the best move so far."""
         self.budget.stop_requested = True
+        self._searching.stop_requested = True
 
     def choose(self, state: State) -> Move:
-        _mover, moves = decision_moves(self.name, state)
+        mover, moves = decision_moves(self.name, state)
         if len(moves) == 1:
             self.last_iterations, self.last_seconds = 0, 0.0
             return moves[0]
+        if self.worlds > 1 and state.game.has_hidden_information:
+            return self._choose_over_worlds(state, mover)
         root = self.search(state)
         if root.winning is not None and root.winning.move is not None:
             return root.winning.move
@@ -148,16 +169,60 @@ class MctsAgent(Agent):
         assert best.move is not None
         return best.move
 
+    def _choose_over_worlds(self, state: State, mover: int) -> Move:
+        """The move with the largest share of visits summed over ``worlds`` trees, each searched
+        on its own deal with an equal share of what is left of the budget. Each deal has one vote
+        to share out: a tree that finds a win on the spot (in its deal, which may be wrong about
+        the hidden parts) gives that move its whole vote."""
+        budget = self.budget
+        budget.start()
+        began = time.perf_counter()
+        votes: dict[Move, float] = {}
+        iterations = 0
+        try:
+            for world in range(self.worlds):
+                left = self.worlds - world
+                share = SearchBudget(
+                    None if budget.iterations is None else max(1, (budget.iterations - iterations) // left),
+                    None if budget.seconds is None else max(0.0, budget.seconds - (time.perf_counter() - began)) / left,
+                )
+                self._searching = share
+                if budget.stop_requested:
+                    share.stop_requested = True
+                deal = state if world == 0 else state.resample(mover, self.rng)
+                root = self._search_tree(deal, share)
+                iterations += self.last_iterations
+                winning = root.winning
+                if winning is not None and winning.move is not None:
+                    votes[winning.move] = votes.get(winning.move, 0.0) + 1.0
+                else:
+                    visited = sum(child.visits for child in root.children)
+                    for child in root.children:
+                        assert child.move is not None
+                        votes[child.move] = votes.get(child.move, 0.0) + child.visits / visited
+                if budget.stop_requested:
+                    break
+        finally:
+            self._searching = budget
+            self.last_iterations = iterations
+            self.last_seconds = time.perf_counter() - began
+        # ties go to the move met first: the first deal's order of trial, fixed by the seed
+        return max(votes, key=votes.__getitem__)
+
     def search(self, root_state: State) -> Node:
         """Run the budgeted search from ``root_state`` (left unchanged) and return the root node."""
+        return self._search_tree(root_state, self.budget)
+
+    def _search_tree(self, root_state: State, budget: SearchBudget) -> Node:
+        """One tree searched from ``root_state`` within ``budget``; sets ``last_iterations``."""
         began = time.perf_counter()
         root = Node(None, None, CHANCE, root_state.current_player())
-        self.budget.start()
+        budget.start()
         self.last_iterations = run_mcts(
             root_state,
             root,
             self.rng,
-            self.budget,
+            budget,
             exploration=self.exploration,
             depth_limit=self.rollout_depth,
             decisive=names_winning_moves(root_state),
