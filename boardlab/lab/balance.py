@@ -387,8 +387,8 @@ def run_search(
 
 
 def _fingerprint(outcomes: Sequence[GameOutcome]) -> tuple[Any, ...]:
-    """What tells two candidates' games apart: each game's result, ending and length."""
-    return tuple((o.index, o.winners, o.code, o.moves, o.branching) for o in sorted(outcomes, key=lambda o: o.index))
+    """What tells two candidates' games apart: each game's moves (:attr:`GameOutcome.identity`)."""
+    return tuple((o.index, o.identity) for o in sorted(outcomes, key=lambda o: o.index))
 
 
 def _untried(search: BalanceSearch, number: int, seen: set[tuple[Any, ...]]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from ..core.match import FALLBACK_NOTE, Match
 from ..core.records import Record
 from ..core.registry import load
 from ..core.seeds import derive_seed
-from .stats import GameOutcome
+from .stats import GameOutcome, moves_digest
 from .trace import GameTracer, PlyTick, decisiveness, lead_changes
 
 
@@ -147,6 +147,7 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
         decisiveness_threshold=threshold,
         decided_at=decided_at,
         fallback_moves=sum(1 for turn in match.log() if turn.note == FALLBACK_NOTE),
+        moves_digest=moves_digest(turn.notation for turn in match.log()),
     )
     meta: dict[str, Any] = {"simulation_seed": plan.seed, "game_index": index}
     if plan.study_id:

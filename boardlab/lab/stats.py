@@ -5,10 +5,11 @@ Pure standard library; every function is O(number of games).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import statistics
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 
 @dataclass(frozen=True)
@@ -48,10 +49,22 @@ class GameOutcome:
     #: decisions the computer did not make itself (it failed, overran or chose an illegal
     #: move): the match played the fallback move (``Match.decide``)
     fallback_moves: int = 0
+    #: the moves' notations in order, hashed (:func:`moves_digest`); "" in a game stored
+    #: before it was kept
+    moves_digest: str = ""
 
     @property
     def is_draw(self) -> bool:
         return len(self.winners) != 1
+
+    @property
+    def identity(self) -> tuple[Any, ...]:
+        """What tells this game's play from another's: its seating and moves' digest, or for a
+        game stored without one, its seating, result, ending, length and choices at each
+        decision (which games of continuous moves, as Honor's, share without being alike)."""
+        if self.moves_digest:
+            return (self.seat_agents, self.moves_digest)
+        return (self.seat_agents, self.winners, self.code, self.moves, self.branching)
 
     @property
     def key(self) -> tuple[str, int]:
@@ -131,15 +144,20 @@ class Summary:
         return _finite(data)
 
 
+def moves_digest(notations: Iterable[str]) -> str:
+    """A short hash of a game's moves in order (16 hex digits of SHA-256)."""
+    return hashlib.sha256("\n".join(notations).encode("utf-8")).hexdigest()[:16]
+
+
 def repeated_games(outcomes: Sequence[GameOutcome]) -> int:
-    """How many games look exactly like an earlier one: the same seating, result, ending and
-    length, and the same number of choices at every decision. Agents that draw no random
-    numbers, in a game without chance, replay one game over and over; such repeats are not
-    independent samples, and every interval that counts them is too narrow."""
+    """How many games are an earlier one played again: the same seating and the same moves
+    (:attr:`GameOutcome.identity`). Agents that draw no random numbers, in a game without
+    chance, replay one game over and over; such repeats are not independent samples, and
+    every interval that counts them is too narrow."""
     seen: set[tuple[Any, ...]] = set()
     repeats = 0
     for outcome in outcomes:
-        fingerprint = (outcome.seat_agents, outcome.winners, outcome.code, outcome.moves, outcome.branching)
+        fingerprint = outcome.identity
         if fingerprint in seen:
             repeats += 1
         else:
@@ -152,9 +170,9 @@ def repeated_games_warning(repeats: int, games: int) -> str | None:
     if not repeats:
         return None
     return (
-        f"{repeats} of {games} games look identical to an earlier one (same result, length and choices "
-        "at every decision): the agents seem to play without randomness, so those games are not "
-        "independent samples; give the search some (e.g. mcts with widen: jitter=0.03)"
+        f"{repeats} of {games} games repeat an earlier one move for move: the agents seem to play without "
+        "randomness, so those games are not independent samples; give the search some (e.g. mcts with "
+        "widen: jitter=0.03)"
     )
 
 

@@ -31,7 +31,7 @@ from typing import Any, Iterator
 
 from ..core.errors import BoardlabError
 from .play import PlayedGame
-from .stats import GameOutcome
+from .stats import GameOutcome, moves_digest
 from .study import OutcomeSink, Study
 
 STUDY_FILE = "study.json"
@@ -59,8 +59,8 @@ class StudyFolder(OutcomeSink):
         self.settings = study.settings()
         self.study_id = study.study_id
         self._check_folder()
-        self._outcomes = self._read_games()
         self._file_names = self._record_names()
+        self._outcomes = {key: self._with_digest(outcome) for key, outcome in self._read_games().items()}
 
     # --- opening -----------------------------------------------------------------
     def _check_folder(self) -> None:
@@ -115,6 +115,18 @@ class StudyFolder(OutcomeSink):
             with path.open("r+b") as handle:
                 handle.truncate(kept)
         return outcomes
+
+    def _with_digest(self, outcome: GameOutcome) -> GameOutcome:
+        """A game stored before its moves' digest was kept gets it from its record, when the
+        record is there and readable (so that repeated games are told by their moves)."""
+        if outcome.moves_digest or outcome.variant not in self._file_names:
+            return outcome
+        try:
+            record = json.loads(self.record_path(outcome.variant, outcome.index).read_text(encoding="utf-8"))
+            digest = moves_digest(str(entry["move"]) for entry in record["moves"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return outcome
+        return replace(outcome, moves_digest=digest)
 
     def _record_names(self) -> dict[str, str]:
         """The file-name part of each variant ("" when there is only one)."""

@@ -176,12 +176,12 @@ def test_a_study_of_agents_without_randomness_warns_that_its_games_repeat(tmp_pa
     settled = "mcts:iterations=8,leaf_eval=true,widen=1"
     repeated = run("simulate", "towers", "--players", f"{settled},{settled}", "-n", "3")
     assert repeated.returncode == 0, repeated.stderr
-    assert "2 of 3 games look identical to an earlier one" in " ".join(repeated.stdout.split())
+    assert "2 of 3 games repeat an earlier one move for move" in " ".join(repeated.stdout.split())
     varied = run("simulate", "towers", "--players", f"{settled},jitter=0.03,{settled},jitter=0.03", "-n", "3")
     assert varied.returncode == 0, varied.stderr
-    assert "look identical" not in " ".join(varied.stdout.split())
+    assert "move for move" not in " ".join(varied.stdout.split())
     # the lab rotates the seats: games 0 and 2 sit the agents one way, 1 and 3 the other
     study = run("lab", "towers", "--players", f"{settled},{settled}", "-n", "4", "--out", str(tmp_path / "s"))
     assert study.returncode == 0, study.stderr
-    assert "2 of 4 games look identical" in " ".join(study.stdout.split())
-    assert "look identical" in (tmp_path / "s" / "report.html").read_text()
+    assert "2 of 4 games repeat an earlier one" in " ".join(study.stdout.split())
+    assert "move for move" in (tmp_path / "s" / "report.html").read_text()

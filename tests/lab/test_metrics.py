@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import math
 
 import pytest
@@ -24,7 +26,7 @@ from boardlab.lab.metrics import (
     metric_definitions,
     variant_metrics,
 )
-from boardlab.lab.stats import GameOutcome, repeated_games, repeated_games_warning
+from boardlab.lab.stats import GameOutcome, moves_digest, repeated_games, repeated_games_warning
 from boardlab.lab.trace import decisiveness, lead_changes, leaders
 
 SEATS = ["White", "Black"]
@@ -219,5 +221,17 @@ def test_games_identical_to_an_earlier_one_are_counted_once_each() -> None:
     outcomes = [*same, other_length, other_choices, other_winner, other_seating]
     assert repeated_games(outcomes) == 2
     assert repeated_games_warning(0, 7) is None
-    assert "2 of 7 games look identical" in (repeated_games_warning(2, 7) or "")
+    assert "2 of 7 games repeat an earlier one" in (repeated_games_warning(2, 7) or "")
     assert variant_metrics("", outcomes, list(METRICS.values()), 2).repeated_games == 2
+
+
+def test_games_are_compared_by_their_moves_where_the_digest_is_kept() -> None:
+    # Honor's games are short, end alike and offer as many candidate releases at every
+    # decision: the shape alone took ten of sixty different games for repeats
+    alike = [replace(game(i, (0,), branching=(60, 60, 60)), moves_digest=moves_digest([f"rel {i}.5 0.0 0.05"])) for i in range(4)]
+    assert repeated_games(alike) == 0
+    again = replace(alike[0], index=9)
+    assert repeated_games([*alike, again]) == 1
+    # the same moves from the other seats are another game
+    assert repeated_games([alike[0], replace(again, seat_agents=(1, 0))]) == 0
+    assert moves_digest(["a", "bc"]) != moves_digest(["ab", "c"]) and len(moves_digest([])) == 16

@@ -80,6 +80,18 @@ def test_a_study_folder_holds_records_lines_and_settings(tmp_path: Path) -> None
         assert record.replay().result().winners == game.winners
 
 
+def test_a_game_stored_before_the_moves_digest_gets_it_from_its_record(tmp_path: Path) -> None:
+    outcomes = run_study(STUDY, sink=StudyFolder(tmp_path, STUDY))
+    digests = {o.key: o.moves_digest for games in outcomes.values() for o in games}
+    assert all(digests.values()) and len(set(digests.values())) > 1
+    # the lines an older version wrote had no digest: reading them back gives the same one
+    games = tmp_path / GAMES_FILE
+    lines = [json.loads(line) for line in games.read_text().splitlines()]
+    games.write_text("".join(json.dumps({k: v for k, v in line.items() if k != "moves_digest"}) + "\n" for line in lines))
+    reopened = StudyFolder(tmp_path, STUDY).done()
+    assert {key: o.moves_digest for key, o in reopened.items()} == digests
+
+
 def test_resume_after_an_interrupt_counts_no_game_twice(tmp_path: Path) -> None:
     uninterrupted = run_study(STUDY)
     with pytest.raises(StudyInterrupted) as stopped:
