@@ -148,6 +148,12 @@ def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int
         study = confirmation_study(search, searched_defaults(search, game.options_spec),
                                    finalists(trials, args.finalists), args.confirm_games)
         folder = StudyFolder(root / "confirm" / study.study_id, study)
+        # another --finalists made another confirmation study: its games of the settings both
+        # play are the very games this one would play (same seeds), so they are taken over
+        earlier = sorted(path for path in (root / "confirm").iterdir() if path.is_dir() and path != folder.folder)
+        adopted = sum(folder.adopt(path) for path in earlier)
+        if adopted:
+            err.print(f"{game.id} confirmation: {adopted} games taken over from earlier confirmation studies")
         outcomes, interrupted = run_with_display(study, executor, folder, err, f"{game.id} confirmation")
         if interrupted:
             raise KeyboardInterrupt

@@ -27,7 +27,7 @@ import signal
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..core.errors import BoardlabError
 from .play import PlayedGame
@@ -130,13 +130,7 @@ class StudyFolder(OutcomeSink):
 
     def _record_names(self) -> dict[str, str]:
         """The file-name part of each variant ("" when there is only one)."""
-        variants = [variant.name for variant in self.study.variants]
-        if len(variants) == 1:
-            return {variants[0]: ""}
-        slugs = {name: _slug(name) or f"v{number}" for number, name in enumerate(variants)}
-        if len(set(slugs.values())) != len(slugs):
-            slugs = {name: f"v{number}-{slugs[name]}" for number, name in enumerate(variants)}
-        return slugs
+        return _record_names_of([variant.name for variant in self.study.variants])
 
     # --- the sink -------------------------------------------------------------------
     def done(self) -> dict[tuple[str, int], GameOutcome]:
@@ -149,14 +143,16 @@ class StudyFolder(OutcomeSink):
 
     def add(self, played: PlayedGame) -> GameOutcome:
         """Store a finished game: its record, then its line. Returns the outcome with its record path."""
-        outcome = played.outcome
+        return self._store(played.outcome, played.record.save)
+
+    def _store(self, outcome: GameOutcome, save_record: Callable[[Path], object]) -> GameOutcome:
         if outcome.key in self._outcomes:
             return self._outcomes[outcome.key]
         target = self.record_path(outcome.variant, outcome.index)
         if target.exists():
             self._check_own_record(target, outcome)
         target.parent.mkdir(exist_ok=True)
-        played.record.save(target)
+        save_record(target)
         stored = replace(outcome, record_path=str(target))
         line = json.dumps({"study": self.study_id, **stored.to_json()}, separators=(",", ":")) + "\n"
         # Ctrl-C waits until the line is written and counted, so the statistics printed after an
@@ -168,6 +164,52 @@ class StudyFolder(OutcomeSink):
                 os.fsync(games.fileno())
             self._outcomes[stored.key] = stored
         return stored
+
+    def adopt(self, other: str | os.PathLike[str]) -> int:
+        """Take over the games another study's folder holds of the variants both studies play
+        alike (same game, players, seed, seating rule, and each such variant's options and
+        agents): the same seeds make them the very games this study would play. Their records
+        are copied with this study's id; games this folder has are kept. Returns how many were
+        taken. A folder that is not a study, or not a compatible one, gives none."""
+        source = Path(other).expanduser()
+        try:
+            stored = json.loads((source / STUDY_FILE).read_text(encoding="utf-8"))
+            theirs, their_id = stored["settings"], stored["study_id"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return 0
+        ours = json.loads(json.dumps(self.settings))
+        if not isinstance(theirs, dict) or their_id == self.study_id:
+            return 0
+        if any(theirs.get(key) != ours.get(key) for key in ("lab_format", "game", "players", "seed", "rotate")):
+            return 0
+        shared = [variant for variant in ours["variants"] if variant in theirs.get("variants", [])]
+        if not shared:
+            return 0
+        their_names = {variant["name"]: variant for variant in theirs["variants"]}
+        their_slugs = _record_names_of([variant["name"] for variant in theirs["variants"]])
+        wanted = {variant["name"] for variant in shared if their_names.get(variant["name"]) == variant}
+        taken = 0
+        for line in (source / GAMES_FILE).read_bytes().split(b"\n")[:-1]:
+            try:
+                data = json.loads(line)
+                if data.pop("study") != their_id:
+                    continue
+                outcome = GameOutcome.from_json(data)
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+            if outcome.variant not in wanted or outcome.key in self._outcomes:
+                continue
+            slug = their_slugs[outcome.variant]
+            record = source / RECORDS_FOLDER / f"{self.study.game_id}{'-' + slug if slug else ''}-{outcome.index:05d}.json"
+            try:
+                content = json.loads(record.read_text(encoding="utf-8"))
+                content["meta"]["study"] = self.study_id
+                digest = outcome.moves_digest or moves_digest(str(entry["move"]) for entry in content["moves"])
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+            self._store(replace(outcome, moves_digest=digest), _RecordCopy(json.dumps(content)).save)
+            taken += 1
+        return taken
 
     def _check_own_record(self, path: Path, outcome: GameOutcome) -> None:
         """A record left by an interrupted run of this study may be replaced (the game is
@@ -183,6 +225,26 @@ class StudyFolder(OutcomeSink):
             and meta.get("game_index") == outcome.index
         ):
             raise StudyFolderError(f"{path} exists and is not this study's record of game {outcome.index}; not overwriting it")
+
+
+class _RecordCopy:
+    """A record's text to save where this study keeps it (what :meth:`StudyFolder.adopt` copies)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def save(self, path: Path) -> None:
+        _write_atomically(path, self.text)
+
+
+def _record_names_of(variants: list[str]) -> dict[str, str]:
+    """The file-name part of each of a study's variants ("" when there is only one)."""
+    if len(variants) == 1:
+        return {variants[0]: ""}
+    slugs = {name: _slug(name) or f"v{number}" for number, name in enumerate(variants)}
+    if len(set(slugs.values())) != len(slugs):
+        slugs = {name: f"v{number}-{slugs[name]}" for number, name in enumerate(variants)}
+    return slugs
 
 
 def _differences(stored: Any, settings: dict[str, Any]) -> str:

@@ -257,3 +257,32 @@ def test_the_command_announces_only_the_candidates_it_will_play(tmp_path: Path, 
     err = capsys.readouterr().err
     assert "3 candidates (every combination)" in err and "5 candidates" not in err
     assert played_games(tmp_path / "run") == 3 * 3 + 2 * 3
+
+
+def test_a_confirmation_with_more_finalists_takes_over_the_games_already_played(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "run"
+
+    def run(finalists: str) -> dict:
+        args = balance_args(out, "--trials", "3")
+        args[args.index("--finalists") + 1] = finalists
+        assert main(args) == 0
+        return json.loads((out / "balance.json").read_text())
+
+    narrow = run("1")
+    (first,) = [path for path in (out / "confirm").iterdir()]
+    capsys.readouterr()
+    wide = run("2")
+    second = next(path for path in (out / "confirm").iterdir() if path != first)
+    first_games = {(line["variant"], line["index"]): line for line in map(json.loads, (first / "games.jsonl").read_text().splitlines())}
+    second_games = {(line["variant"], line["index"]): line for line in map(json.loads, (second / "games.jsonl").read_text().splitlines())}
+    # the rules as they are and the first finalist were taken over, game for game, not played again
+    assert f"{len(first_games)} games taken over" in " ".join(capsys.readouterr().err.split())
+    assert set(first_games) < set(second_games)
+    for key, line in first_games.items():
+        assert line["moves_digest"] == second_games[key]["moves_digest"] and line["seed"] == second_games[key]["seed"]
+        record = json.loads(Path(second_games[key]["record_path"]).read_text())
+        assert record["meta"]["study"] == second_games[key]["study"] != line["study"]
+    # so the comparison both runs make (the first finalist against the rules as they are) reads the same
+    narrow_comparisons = {c["variant"]: c for c in narrow["confirmation"]["comparisons"]}
+    shared = [c for c in wide["confirmation"]["comparisons"] if c["variant"] in narrow_comparisons]
+    assert shared and all(c == narrow_comparisons[c["variant"]] for c in shared)

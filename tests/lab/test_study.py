@@ -196,3 +196,18 @@ def test_backends_are_named_and_checked() -> None:
         executors.make_executor("process", 0)
     with pytest.raises(ValueError, match="--backend ray"):
         executors.make_executor("process", 1, address="auto")
+
+
+def test_a_folder_takes_over_only_the_games_another_study_plays_alike(tmp_path: Path) -> None:
+    run_study(STUDY, sink=StudyFolder(tmp_path / "both", STUDY))
+    # pile=12 alone, on the same seeds: its games are the pile=12 games of the first study
+    alone = replace(STUDY, variants=STUDY.variants[1:])
+    folder = StudyFolder(tmp_path / "alone", alone)
+    assert folder.adopt(tmp_path / "both") == 6
+    assert folder.adopt(tmp_path / "both") == 0  # held already
+    played = run_study(alone, sink=folder, on_outcome=lambda outcome: pytest.fail("a game was played again"))
+    assert essentials(played["pile=12"]) == essentials(run_study(STUDY)["pile=12"])
+    # another seed, or a folder that is not a study, gives nothing
+    assert StudyFolder(tmp_path / "reseeded", replace(alone, seed=4)).adopt(tmp_path / "both") == 0
+    (tmp_path / "stray").mkdir()
+    assert StudyFolder(tmp_path / "other", alone).adopt(tmp_path / "stray") == 0
