@@ -259,6 +259,12 @@ def test_the_command_announces_only_the_candidates_it_will_play(tmp_path: Path, 
     assert played_games(tmp_path / "run") == 3 * 3 + 2 * 3
 
 
+def stored_lines(folder: Path) -> dict[tuple[str, int], dict]:
+    """A study folder's game lines by (variant, index)."""
+    lines = map(json.loads, (folder / "games.jsonl").read_text().splitlines())
+    return {(line["variant"], line["index"]): line for line in lines}
+
+
 def test_a_confirmation_with_more_finalists_takes_over_the_games_already_played(tmp_path: Path, capsys) -> None:
     out = tmp_path / "run"
 
@@ -273,8 +279,7 @@ def test_a_confirmation_with_more_finalists_takes_over_the_games_already_played(
     capsys.readouterr()
     wide = run("2")
     second = next(path for path in (out / "confirm").iterdir() if path != first)
-    first_games = {(line["variant"], line["index"]): line for line in map(json.loads, (first / "games.jsonl").read_text().splitlines())}
-    second_games = {(line["variant"], line["index"]): line for line in map(json.loads, (second / "games.jsonl").read_text().splitlines())}
+    first_games, second_games = stored_lines(first), stored_lines(second)
     # the rules as they are and the first finalist were taken over, game for game, not played again
     assert f"{len(first_games)} games taken over" in " ".join(capsys.readouterr().err.split())
     assert set(first_games) < set(second_games)
