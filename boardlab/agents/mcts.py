@@ -21,8 +21,7 @@ node on the path.
   budget over that state and K-1 more drawn with ``resample()`` for the player to move, and
   plays the move with the largest share of visits over all K trees, each deal one vote (an
   ensemble of determinizations: a move good only where the hidden cards fall one way loses
-  its weight). ``ismcts``
-  searches one tree over many.
+  its weight). ``ismcts`` searches one tree over many.
 * **Continuous moves.** ``legal_moves()`` is then a candidate set; it is the action set.
 
 The tree is not kept between moves: the next state comes from a fresh
@@ -196,7 +195,7 @@ class MctsAgent(Agent):
                 if winning is not None and winning.move is not None:
                     votes[winning.move] = votes.get(winning.move, 0.0) + 1.0
                 else:
-                    visited = sum(child.visits for child in root.children)
+                    visited = max(1, sum(child.visits for child in root.children))
                     for child in root.children:
                         assert child.move is not None
                         votes[child.move] = votes.get(child.move, 0.0) + child.visits / visited
