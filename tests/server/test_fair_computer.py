@@ -54,6 +54,9 @@ def busy(monkeypatch: pytest.MonkeyPatch) -> BusyThinker:
     thinker.release.set()
 
 
+# a 2 s bound measured on the wall clock: one rerun where a loaded CI machine stalls the
+# process (docs/server.md, Tests); a scheduling fault fails it twice
+@pytest.mark.flaky(reruns=1, reruns_delay=2)
 def test_a_persons_reply_goes_before_thirty_busy_computer_rooms(
     database_url: str, tmp_path: Path, busy: BusyThinker, caplog: pytest.LogCaptureFixture
 ) -> None:
