@@ -92,6 +92,11 @@ class ProcessPoolExecutor(Executor):
                     yield None
                     continue
                 except StopIteration:
+                    # a worker's ticks reach the queue through its feeder thread, which may be
+                    # behind the game's result; workers that exit normally flush it first
+                    pool.close()
+                    pool.join()
+                    _drain(ticks, on_ply)
                     break
                 _drain(ticks, on_ply)
                 yield played
