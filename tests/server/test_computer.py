@@ -82,6 +82,8 @@ def test_a_search_past_its_deadline_gives_way_to_a_fallback_move(
         assert replied["log"][1]["text"] in greedy_moves
 
 
+# a 4 s bound on the wall clock: one rerun on a stalled machine (docs/server.md, Tests)
+@pytest.mark.flaky(reruns=1, reruns_delay=2)
 def test_a_search_capped_by_the_deadline_answers_with_its_own_best_move(
     database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
