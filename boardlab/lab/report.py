@@ -403,8 +403,10 @@ def _win_rate_plot(Figure: Any, report: Mapping[str, Any]) -> tuple[str, Any]:
             figure_data = variant["metrics"][key]
             value = figure_data["value"] if figure_data["value"] is not None else math.nan
             values.append(value)
-            errors[0].append(value - figure_data["low"] if figure_data["low"] is not None else 0)
-            errors[1].append(figure_data["high"] - value if figure_data["high"] is not None else 0)
+            # matplotlib refuses a negative error length: an interval is drawn as far as it
+            # reaches beyond its value, never inwards
+            errors[0].append(max(0.0, value - figure_data["low"]) if figure_data["low"] is not None else 0)
+            errors[1].append(max(0.0, figure_data["high"] - value) if figure_data["high"] is not None else 0)
         positions = [index + (number - (len(variants) - 1) / 2) * width for index in range(len(keys))]
         axes.bar(positions, values, width, yerr=errors, capsize=3, label=variant_label(variant["variant"]))
         # a seat's fair share is an even split of the decided games, not of all games: with

@@ -207,7 +207,9 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the interval holds p; rounding alone put 0 of 225 at a low of 1.7e-18 and 225 of 225
+    # at a high just under 1, which a report's error bars then drew as negative lengths
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def chi_square_survival(statistic: float, degrees: int) -> float:
