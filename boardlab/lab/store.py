@@ -20,6 +20,7 @@ or files the study did not write where it would write, is refused with
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -123,7 +124,7 @@ class StudyFolder(OutcomeSink):
             return outcome
         try:
             record = json.loads(self.record_path(outcome.variant, outcome.index).read_text(encoding="utf-8"))
-            digest = moves_digest(str(entry["move"]) for entry in record["moves"])
+            digest = _record_moves_digest(record)
         except (OSError, ValueError, KeyError, TypeError):
             return outcome
         return replace(outcome, moves_digest=digest)
@@ -137,9 +138,7 @@ class StudyFolder(OutcomeSink):
         return dict(self._outcomes)
 
     def record_path(self, variant: str, index: int) -> Path:
-        slug = self._file_names[variant]
-        middle = f"-{slug}" if slug else ""
-        return self.folder / RECORDS_FOLDER / f"{self.study.game_id}{middle}-{index:05d}.json"
+        return _record_file(self.folder, self.study.game_id, self._file_names[variant], index)
 
     def add(self, played: PlayedGame) -> GameOutcome:
         """Store a finished game: its record, then its line. Returns the outcome with its record path."""
@@ -182,12 +181,11 @@ class StudyFolder(OutcomeSink):
             return 0
         if any(theirs.get(key) != ours.get(key) for key in ("lab_format", "game", "players", "seed", "rotate")):
             return 0
-        shared = [variant for variant in ours["variants"] if variant in theirs.get("variants", [])]
-        if not shared:
+        # a variant's settings hold its name, options and agents: equal settings, the same games
+        wanted = {variant["name"] for variant in ours["variants"] if variant in theirs.get("variants", [])}
+        if not wanted:
             return 0
-        their_names = {variant["name"]: variant for variant in theirs["variants"]}
         their_slugs = _record_names_of([variant["name"] for variant in theirs["variants"]])
-        wanted = {variant["name"] for variant in shared if their_names.get(variant["name"]) == variant}
         taken = 0
         for line in (source / GAMES_FILE).read_bytes().split(b"\n")[:-1]:
             try:
@@ -199,15 +197,14 @@ class StudyFolder(OutcomeSink):
                 continue
             if outcome.variant not in wanted or outcome.key in self._outcomes:
                 continue
-            slug = their_slugs[outcome.variant]
-            record = source / RECORDS_FOLDER / f"{self.study.game_id}{'-' + slug if slug else ''}-{outcome.index:05d}.json"
+            record = _record_file(source, self.study.game_id, their_slugs[outcome.variant], outcome.index)
             try:
                 content = json.loads(record.read_text(encoding="utf-8"))
                 content["meta"]["study"] = self.study_id
-                digest = outcome.moves_digest or moves_digest(str(entry["move"]) for entry in content["moves"])
+                digest = outcome.moves_digest or _record_moves_digest(content)
             except (OSError, ValueError, KeyError, TypeError):
                 continue
-            self._store(replace(outcome, moves_digest=digest), _RecordCopy(json.dumps(content)).save)
+            self._store(replace(outcome, moves_digest=digest), functools.partial(_write_atomically, text=json.dumps(content)))
             taken += 1
         return taken
 
@@ -227,14 +224,15 @@ class StudyFolder(OutcomeSink):
             raise StudyFolderError(f"{path} exists and is not this study's record of game {outcome.index}; not overwriting it")
 
 
-class _RecordCopy:
-    """A record's text to save where this study keeps it (what :meth:`StudyFolder.adopt` copies)."""
+def _record_file(folder: Path, game_id: str, slug: str, index: int) -> Path:
+    """Where a study in ``folder`` keeps the record of game ``index`` of the variant ``slug``."""
+    middle = f"-{slug}" if slug else ""
+    return folder / RECORDS_FOLDER / f"{game_id}{middle}-{index:05d}.json"
 
-    def __init__(self, text: str) -> None:
-        self.text = text
 
-    def save(self, path: Path) -> None:
-        _write_atomically(path, self.text)
+def _record_moves_digest(record: dict[str, Any]) -> str:
+    """The moves' digest of a saved record (its JSON object)."""
+    return moves_digest(str(entry["move"]) for entry in record["moves"])
 
 
 def _record_names_of(variants: list[str]) -> dict[str, str]:
