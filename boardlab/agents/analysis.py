@@ -303,7 +303,9 @@ def _search(state: State, spec: str, seed: int) -> _Position:
         return _Position(_shares(state, None, 0.0), mover)
     agent = make_agent(spec, seed=seed, game=state.game)
     root = agent.search(state)  # type: ignore[attr-defined]
-    visited = [child for child in root.children if child.visits > 0 and child.move is not None]
+    # the move to each child is the root's own (a child shared by a transposition was made by another)
+    moves = getattr(root, "child_moves", None) or [child.move for child in root.children]
+    visited = [(move, child) for move, child in zip(moves, root.children) if child.visits > 0 and move is not None]
     if not visited:  # a search that ran no iteration (it cannot, but a cap might): the evaluation
         return _Position(_shares(state, None, 0.0), mover)
     # A search may prove a win (``winning``) or a move lost (``lost``) long before their visit
@@ -313,30 +315,30 @@ def _search(state: State, spec: str, seed: int) -> _Position:
     if win is not None:
         preferred, best = win, 1.0
     else:
-        top = max(visited, key=lambda child: (child.visits, child.value / child.visits))
-        preferred, best = top.move, top.value / top.visits
+        preferred, top = max(visited, key=lambda pair: (pair[1].visits, pair[1].value / pair[1].visits))
+        best = top.value / top.visits
     values = {
-        str(child.move): 0.0 if getattr(child, "lost", False) else child.value / child.visits
-        for child in visited
+        str(move): 0.0 if getattr(child, "lost", False) else child.value / child.visits
+        for move, child in visited
         if child.visits >= TRUSTED_VISITS or getattr(child, "lost", False)
     }
     values[str(preferred)] = best
     return _Position(_shares(state, mover, best), mover, preferred, best, values)
 
 
-def _win_on_the_spot(state: State, mover: Player, visited: list[Any]) -> Move | None:
+def _win_on_the_spot(state: State, mover: Player, visited: list[tuple[Any, Any]]) -> Move | None:
     """A move that wins at once: the game's own ``winning_move()``, or a root move the search
     valued as a sure win that really ends the game in the mover's favour. The search stops as
     soon as it finds one, so such a move may have fewer visits than the others."""
     named = state.winning_move()
     if named is not None:
         return named
-    for child in visited:
+    for move, child in visited:
         if child.value / child.visits >= 0.999:
             trial = state.copy()
-            trial.apply(child.move)
+            trial.apply(move)
             if trial.current_player() == TERMINAL and trial.returns()[mover] == 1.0:
-                return child.move  # type: ignore[no-any-return]
+                return move  # type: ignore[no-any-return]
     return None
 
 

@@ -44,8 +44,12 @@ class Node:
 
     ``mover`` is the player whose move (or CHANCE, whose outcome) led here, and
     ``value`` sums that player's returns over the ``visits`` through this node.
-    Decision nodes keep ``children`` and the ``untried`` moves (generated on the
-    first visit, once); chance nodes keep ``outcome_children`` by outcome.
+    Decision nodes keep ``children`` with the move to each in ``child_moves`` (the same
+    order), and the ``untried`` moves (generated on the first visit, once); chance nodes
+    keep ``outcome_children`` by outcome. ``parent`` and ``move`` are where the node was
+    created from; with transpositions shared (:func:`run_mcts`) other nodes may list it
+    as a child too, by another move, so the move from a parent is the parent's
+    ``child_moves`` entry, not ``move``.
     ``winning`` is a child whose move ends the game with a win for the player to
     move here: once one is found, that player is assumed to play it.
     ``mean`` (``value / visits``) and ``visits_root`` (``sqrt(visits)``) are kept by
@@ -54,8 +58,8 @@ class Node:
     """
 
     __slots__ = (
-        "parent", "move", "mover", "to_move", "children", "untried", "outcome_children", "winning", "lost", "visits",
-        "value", "mean", "visits_root",
+        "parent", "move", "mover", "to_move", "children", "child_moves", "untried", "outcome_children", "winning",
+        "lost", "visits", "value", "mean", "visits_root",
     )
 
     def __init__(self, parent: Node | None, move: Move | None, mover: Player, to_move: Player) -> None:
@@ -64,6 +68,7 @@ class Node:
         self.mover = mover
         self.to_move = to_move
         self.children: list[Node] = []
+        self.child_moves: list[Move] = []
         self.untried: list[Move] | None = None
         self.outcome_children: dict[Move, Node] | None = {} if to_move == CHANCE else None
         self.winning: Node | None = None
@@ -157,10 +162,11 @@ def rollout(state: State, rng: random.Random, depth_limit: int, decisive: bool =
         depth += 1
 
 
-def backpropagate(node: Node | None, returns: Sequence[float]) -> None:
-    """Add one visit and the returns of each node's mover, from ``node`` up to the root
-    (the root and chance outcomes, whose mover is negative, keep no value)."""
-    while node is not None:
+def backpropagate(path: list[Node], returns: Sequence[float]) -> None:
+    """Add one visit and the returns of each node's mover to every node of ``path`` (the
+    root first; the root and chance outcomes, whose mover is negative, keep no value).
+    The path, not the ``parent`` links: a node shared by transpositions has several parents."""
+    for node in path:
         visits = node.visits + 1
         node.visits = visits
         # float(): compiled, math.sqrt is then C's on a double (Python converts the int the same way)
@@ -170,7 +176,6 @@ def backpropagate(node: Node | None, returns: Sequence[float]) -> None:
             value = node.value + returns[mover]
             node.value = value
             node.mean = value / visits
-        node = node.parent
 
 
 def backpropagate_info(node: InfoNode | None, returns: Sequence[float]) -> None:
@@ -231,20 +236,26 @@ def order_by_one_ply(
         moves.sort(key=lambda move: one_ply(state, move, mover))
 
 
-def uct_child(node: Node, exploration: float) -> Node:
-    """The child with the highest UCB1 score, ``value / visits + c * sqrt(log(parent's visits) /
-    visits)`` computed as ``mean + c * sqrt(log(parent's visits)) / sqrt(visits)``; the first
-    created wins a tie."""
+def uct_index(node: Node, exploration: float) -> int:
+    """The index in ``node.children`` of the child with the highest UCB1 score, ``value / visits
+    + c * sqrt(log(parent's visits) / visits)`` computed as ``mean + c * sqrt(log(parent's
+    visits)) / sqrt(visits)``; the first created wins a tie."""
     scale = exploration * math.sqrt(math.log(float(node.visits)))  # float(): C's log, as in backpropagate
-    children = node.children
-    best_child = children[0]
+    best_index = 0
     best_score = -1.0
-    for child in children:
+    index = 0
+    for child in node.children:
         score = child.mean + scale / child.visits_root
         if score > best_score:
             best_score = score
-            best_child = child
-    return best_child
+            best_index = index
+        index += 1
+    return best_index
+
+
+def uct_child(node: Node, exploration: float) -> Node:
+    """The child :func:`uct_index` picks."""
+    return node.children[uct_index(node, exploration)]
 
 
 def run_mcts(
@@ -259,6 +270,7 @@ def run_mcts(
     widen: float,
     jitter: float,
     solver: bool,
+    transpositions: bool = False,
 ) -> int:
     """Search from ``root_state`` (left unchanged) into the tree at ``root`` until the budget
     is used up, the decision is settled or a win on the spot is found; the iterations run.
@@ -267,12 +279,20 @@ def run_mcts(
     random untried move, or with ``widen`` the best by one ply), score it by ``evaluate()``
     (``leaf_eval``) or a rollout, and add the returns along the path. ``solver`` (two players
     taking turns) proves losses up the tree; :mod:`.mcts` explains each rule.
+
+    ``transpositions``: a move that reaches a decision position already in the tree (the same
+    ``position_key()``, reached by the same mover) links to that node instead of making a new
+    one, so its statistics are shared by every path to it (the tree becomes a graph); the
+    descent goes on through it. A path that comes back to a node already on it stops there
+    and scores the position it reached.
     """
     uniform_random = rng.random
+    table: dict[tuple[int, object], Node] | None = {} if transpositions else None
     done = 0
     while not budget.exhausted(done) and root.winning is None:  # a win on the spot ends the thinking
         state = root_state.copy()
         node = root
+        path = [root]
         # selection and expansion: stop at the first new node (or the end of the game)
         while True:
             to_move = node.to_move
@@ -287,15 +307,19 @@ def run_mcts(
                 if known is None:
                     new_outcome = Node(node, outcome, CHANCE, state.current_player())
                     outcome_children[outcome] = new_outcome
-                    node = new_outcome
+                    path.append(new_outcome)
                     break
                 node = known
+                path.append(node)
                 continue
             winning = node.winning
             if winning is not None:
                 # a player who can win on the spot does: no need to search the alternatives
-                node = winning
                 state.apply(winning.move)  # type: ignore[arg-type]
+                if table is not None and winning in path:
+                    break
+                node = winning
+                path.append(node)
                 continue
             untried = node.untried
             if untried is None:
@@ -318,9 +342,26 @@ def run_mcts(
                     untried[index] = untried[-1]
                     untried.pop()
                 state.apply(move)
-                child = Node(node, move, to_move, state.current_player())
+                reached = state.current_player()
+                if table is not None and reached >= 0:
+                    key = (to_move, state.position_key())
+                    known = table.get(key)
+                    if known is not None:
+                        # a transposition: the position is searched already, by another path
+                        node.children.append(known)
+                        node.child_moves.append(move)
+                        if known in path:
+                            break
+                        node = known
+                        path.append(node)
+                        continue
+                    child = Node(node, move, to_move, reached)
+                    table[key] = child
+                else:
+                    child = Node(node, move, to_move, reached)
                 node.children.append(child)
-                if child.to_move == TERMINAL:
+                node.child_moves.append(move)
+                if reached == TERMINAL:
                     result = state.returns()[to_move]
                     if result == 1.0:
                         node.winning = child
@@ -330,12 +371,17 @@ def run_mcts(
                     elif result == 0.0 and solver:
                         child.lost = True
                         prove_loss(child)
-                node = child
+                path.append(child)
                 break
-            node = uct_child(node, exploration)
-            state.apply(node.move)  # type: ignore[arg-type]
-        estimate = state.evaluate() if leaf_eval and node.to_move >= 0 else None
-        backpropagate(node, estimate if estimate is not None else rollout(state, rng, depth_limit, decisive))
+            index = uct_index(node, exploration)
+            state.apply(node.child_moves[index])
+            chosen = node.children[index]
+            if table is not None and chosen in path:
+                break
+            node = chosen
+            path.append(node)
+        estimate = state.evaluate() if leaf_eval and state.current_player() >= 0 else None
+        backpropagate(path, estimate if estimate is not None else rollout(state, rng, depth_limit, decisive))
         done += 1
         if done % SETTLE_CHECK_EVERY == 0 and not root.untried and settled(
             [child.visits for child in root.children], budget, done

@@ -23,6 +23,13 @@ node on the path.
   ensemble of determinizations: a move good only where the hidden cards fall one way loses
   its weight). ``ismcts`` searches one tree over many.
 * **Continuous moves.** ``legal_moves()`` is then a candidate set; it is the action set.
+* **Transpositions** (``transpositions=true``). Two paths that reach the same position
+  (the same ``position_key()``, the same player having moved into it) share one node and
+  its statistics: the tree becomes a graph, each node's moves to its children are kept on
+  the node (``child_moves``), and the returns go back along the path taken, not the
+  ``parent`` links. A path that comes back to a node already on it stops there and scores
+  the position it reached. The key leaves out repetition counters, so positions that differ
+  only in how often they occurred share a node (the usual price of a transposition table).
 
 The tree is not kept between moves: the next state comes from a fresh
 ``resample()`` and may disagree with the old tree's hidden parts.
@@ -113,6 +120,13 @@ class MctsAgent(Agent):
             "with widen: a random amount up to this is added to each move's one-ply score before ordering, "
             "so that games between searches that are otherwise deterministic differ (0 = none)",
         ),
+        "transpositions": (
+            bool,
+            False,
+            "share one node between the paths that reach the same position (by position_key(), "
+            "with the same player having moved into it), so that what one path learns about a "
+            "position counts on every path to it",
+        ),
         "worlds": (
             int,
             1,
@@ -139,6 +153,7 @@ class MctsAgent(Agent):
         self.jitter: float = self.settings["jitter"]
         check_positive(self.name, "worlds", self.settings["worlds"])
         self.worlds: int = self.settings["worlds"]
+        self.transpositions: bool = self.settings["transpositions"]
         #: the budget of the tree being searched: the agent's, or one world's share of it
         self._searching = self.budget
         self.last_iterations = 0
@@ -164,9 +179,7 @@ class MctsAgent(Agent):
         root = self.search(state)
         if root.winning is not None and root.winning.move is not None:
             return root.winning.move
-        best = max(root.children, key=lambda child: (child.visits, child.value / child.visits))
-        assert best.move is not None
-        return best.move
+        return most_visited(root)
 
     def _choose_over_worlds(self, state: State, mover: int) -> Move:
         """The move with the largest share of visits summed over ``worlds`` trees, each searched
@@ -196,9 +209,8 @@ class MctsAgent(Agent):
                     votes[winning.move] = votes.get(winning.move, 0.0) + 1.0
                 else:
                     visited = max(1, sum(child.visits for child in root.children))
-                    for child in root.children:
-                        assert child.move is not None
-                        votes[child.move] = votes.get(child.move, 0.0) + child.visits / visited
+                    for move, child in zip(root.child_moves, root.children):
+                        votes[move] = votes.get(move, 0.0) + child.visits / visited
                 if budget.stop_requested:
                     break
         finally:
@@ -230,6 +242,14 @@ class MctsAgent(Agent):
             jitter=self.jitter,
             # the solver's proofs assume two players taking turns; a chance node ends a proof (prove_loss)
             solver=root_state.num_players == 2,
+            transpositions=self.transpositions,
         )
         self.last_seconds = time.perf_counter() - began
         return root
+
+
+def most_visited(root: Node) -> Move:
+    """The move from ``root`` to its most visited child (ties: the higher mean, then the first tried)."""
+    children = root.children
+    best = max(range(len(children)), key=lambda index: (children[index].visits, children[index].value / children[index].visits))
+    return root.child_moves[best]

@@ -37,7 +37,7 @@ def _node(visits: int, value: float) -> Node:
     """A child of the first player's move, backed up ``visits`` times with equal shares of ``value``."""
     node = Node(None, None, 0, 1)
     for _ in range(visits):
-        backpropagate(node, (value / visits, 1.0 - value / visits))
+        backpropagate([node], (value / visits, 1.0 - value / visits))
     return node
 
 

@@ -54,24 +54,35 @@ TreeNode = Union[End, Decide, Chance]
 
 def tree_game(tree: TreeNode, players: int = 2) -> Game:
     """A game whose whole tree is ``tree``; its position string is the path of labels."""
+    return _game_of(tree, players, TreeState, _depth(tree))
 
+
+def graph_game(start: TreeNode, max_moves: int, players: int = 2) -> Game:
+    """A tree game whose node objects are its positions (``position_key()`` is the node's
+    identity): a node listed under two parents is one position reached by two paths (a
+    transposition), and an option that leads back to a node on the way to it makes a
+    cycle. ``max_moves`` bounds its games (a cycle has no depth)."""
+    return _game_of(start, players, GraphState, max_moves)
+
+
+def _game_of(tree: TreeNode, players: int, state_type: type["TreeState"], moves_bound: int) -> Game:
     class TreeGame(Game):
         id = "tree"
         name = "Tree game (test)"
         min_players = max_players = players
         has_chance = True
-        state_class = TreeState
+        state_class = state_type
         root = tree
 
         @property
         def max_moves(self) -> int:
-            return _depth(tree)
+            return moves_bound
 
         def _new_state(self, seed: int) -> "TreeState":
-            return TreeState(self, seed, tree)
+            return state_type(self, seed, tree)
 
         def _state_from_position(self, text: str) -> "TreeState":
-            state = TreeState(self, 0, tree)
+            state = state_type(self, 0, tree)
             for label in filter(None, text.split("/")):
                 move = Pick(label)
                 if move not in state.legal_moves() and all(move != m for m, _ in state.chance_outcomes()):
@@ -155,6 +166,19 @@ class TreeState(State):
 
     def position(self) -> str:
         return "/".join(self.path)
+
+
+class GraphState(TreeState):
+    """A position of :func:`graph_game`: the node reached, whichever path reached it."""
+
+    def position_key(self) -> int:
+        return id(self.node)
+
+    def _copy(self) -> "GraphState":
+        clone = GraphState.__new__(GraphState)
+        clone.node = self.node
+        clone.path = list(self.path)
+        return clone
 
 
 @dataclass(frozen=True, slots=True)
