@@ -64,6 +64,8 @@ finally:
 """
 sys.path.insert(0, str(ROOT))  # for tests.server.postgres (the throwaway PostgreSQL of --postgres)
 
+from boardlab.server.settings import DEFAULT_DURABILITY, DURABILITIES  # noqa: E402
+
 
 @dataclass
 class Tally:
@@ -188,7 +190,7 @@ def cpu_seconds(pids: list[int]) -> float | None:
 
 def start_server(
     port: int, data_dir: Path, database_url: str | None, log: Path, profile: Path | None = None,
-    durability: str = "machine",
+    durability: str = DEFAULT_DURABILITY,
 ) -> subprocess.Popen[bytes]:
     program = ["-m", "boardlab"] if profile is None else ["-c", PROFILED.format(path=str(profile))]
     command = [sys.executable, *program, "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
@@ -280,8 +282,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--durability",
-        choices=["machine", "process"],
-        default="machine",
+        choices=DURABILITIES,
+        default=DEFAULT_DURABILITY,
         help="the servers' --durability: commits wait for the disk (machine) or not (process) (default machine)",
     )
     parser.add_argument(

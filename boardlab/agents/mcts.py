@@ -124,7 +124,7 @@ class MctsAgent(Agent):
             bool,
             False,
             "share one node between the paths that reach the same position (by position_key(), "
-            "with the same player having moved into it), so that what one path learns about a "
+            "with the same player having moved into it), so that what one path learns of a "
             "position counts on every path to it",
         ),
         "worlds": (

@@ -38,6 +38,15 @@ def _defaults() -> Any:
     return Settings(rules_dir=None)
 
 
+def _durabilities() -> tuple[tuple[str, ...] | None, str | None]:
+    """The storage's durabilities and the default one (none to show without the web extra)."""
+    try:
+        from ..server.settings import DEFAULT_DURABILITY, DURABILITIES
+    except ImportError:
+        return None, None
+    return DURABILITIES, DEFAULT_DURABILITY
+
+
 class _NoDefaults:
     def __getattr__(self, name: str) -> Any:
         return None
@@ -168,10 +177,11 @@ def add_serve_parser(commands: Any) -> None:
         metavar="N",
         help=f"connections served at once, beyond which the answer is 503 (default {MAX_CONNECTIONS})",
     )
+    durabilities, default_durability = _durabilities()
     serve.add_argument(
         "--durability",
-        choices=["machine", "process"],
-        default="machine",
+        choices=durabilities,
+        default=default_durability,
         help="what an acknowledged move survives: a crash of the machine (each commit waits for the disk) "
         "or of the server process only (commits do not wait; a machine crash can lose the last moment's "
         "moves) (default machine; docs/server.md, Storage)",

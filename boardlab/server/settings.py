@@ -23,6 +23,12 @@ SQLITE_FILE = "boardlab.sqlite3"
 STATIC_DIR = Path(__file__).parent / "static"
 
 
+#: what an acknowledged change survives: a crash of the ``machine`` (or a power cut), or only
+#: of the server ``process``, in exchange for commits that do not wait for the disk (storage.py)
+DURABILITIES = ("machine", "process")
+DEFAULT_DURABILITY = "machine"
+
+
 #: a room's seed: Honor publishes a SHA-256 commitment to its 256-bit seed (rule 11.5), which
 #: is only as strong as the seed; storage keeps seeds of any size (storage.py, ``seed_text``)
 SEED_BITS = 256

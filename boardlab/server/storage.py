@@ -58,6 +58,7 @@ from sqlalchemy.engine import Connection, Engine, RowMapping, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..core.turns import Turn
+from .settings import DEFAULT_DURABILITY, DURABILITIES
 
 metadata = MetaData()
 
@@ -228,16 +229,11 @@ class Change:
 Write = Union["StoredRoom", "Change"]
 
 
-#: what an acknowledged change survives: a crash of the ``machine`` (or a power cut), or only
-#: of the server ``process``, in exchange for commits that do not wait for the disk
-DURABILITIES = ("machine", "process")
-
-
 class Storage:
     """The database behind the rooms. ``url`` is a SQLAlchemy URL (see Settings.storage_url);
     ``durability`` one of :data:`DURABILITIES` (docs/server.md, Storage)."""
 
-    def __init__(self, url: str, durability: str = "machine") -> None:
+    def __init__(self, url: str, durability: str = DEFAULT_DURABILITY) -> None:
         if durability not in DURABILITIES:
             raise ValueError(f"durability {durability!r}: one of {', '.join(DURABILITIES)}")
         self.durability = durability
