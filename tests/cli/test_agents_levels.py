@@ -38,7 +38,7 @@ def test_the_levels_show_the_measured_rating_and_cpu(tmp_path: Path, monkeypatch
     easy = next(line for line in text.splitlines() if line.strip("│┃ ").startswith("easy "))
     assert "about" not in easy
     # and what each level plays, in words
-    assert "hard: a search of 2,000 positions, judging where it stops by the game's evaluation" in text
+    assert "hard: a search of 20,000 positions, judging where it stops by the game's evaluation" in text
     # the game's agents follow; another game's own agent does not
     assert "│ mcts " in text and "│ honor " not in text and "│ honor " in agents_output(None)
 

@@ -48,7 +48,9 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
 
 
-@pytest.fixture(scope="session")
+# package scope: Playwright's sync API keeps an event loop running in this thread until it
+# stops, so tests that follow the browser's (asyncio.run) must find it stopped
+@pytest.fixture(scope="package")
 def chromium() -> Iterator[Any]:
     executable = chromium_path()
     if executable is None:

@@ -42,7 +42,7 @@ class TowersGame(Game):
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",
         "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3",
-        "hard": "mcts:iterations=2000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=8",
+        "hard": "mcts:iterations=20000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=8",
     }
     draw_by_agreement = True
     conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
