@@ -346,7 +346,8 @@ def run_mcts(
                 if table is not None and reached >= 0:
                     key = (to_move, state.position_key())
                     known = table.get(key)
-                    if known is not None:
+                    # (a key that leaves out who is to move must not join different turns)
+                    if known is not None and known.to_move == reached:
                         # a transposition: the position is searched already, by another path
                         node.children.append(known)
                         node.child_moves.append(move)
