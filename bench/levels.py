@@ -61,7 +61,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--merge", nargs="+", metavar="PATH", help="play nothing: summarise the games in these files or folders")
     parser.add_argument("--spec", action="append", default=[], metavar="LEVEL=SPEC", help="play LEVEL with another spec")
     parser.add_argument("--write-docs", action="store_true", help="write docs/levels.md's section and the game's ladder.json")
-    parser.add_argument("--docs", default=str(DOCS), help=f"the document --write-docs updates (default {DOCS})")
+    parser.add_argument(
+        "--docs", default=str(DOCS), help="the document --write-docs updates (default: docs/levels.md of this checkout)"
+    )
     parser.add_argument("--ladder-file", help="where --write-docs puts ladder.json (default: the game's folder)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     return parser.parse_args(argv)
