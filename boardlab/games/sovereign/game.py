@@ -37,7 +37,7 @@ class SovereignGame(Game):
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",
         "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3",
-        "hard": "alphabeta:depth=3,nodes=60000,seconds=8",
+        "hard": "alphabeta:depth=4,nodes=300000,seconds=20",
     }
     draw_by_agreement = True
     conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
