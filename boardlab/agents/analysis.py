@@ -303,9 +303,8 @@ def _search(state: State, spec: str, seed: int) -> _Position:
         return _Position(_shares(state, None, 0.0), mover)
     agent = make_agent(spec, seed=seed, game=state.game)
     root = agent.search(state)  # type: ignore[attr-defined]
-    # the move to each child is the root's own (a child shared by a transposition was made by another)
-    moves = getattr(root, "child_moves", None) or [child.move for child in root.children]
-    visited = [(move, child) for move, child in zip(moves, root.children) if child.visits > 0 and move is not None]
+    # the root's own move to each child (a child shared by a transposition was made by another)
+    visited = [(move, child) for move, child in zip(root.child_moves, root.children) if child.visits > 0]
     if not visited:  # a search that ran no iteration (it cannot, but a cap might): the evaluation
         return _Position(_shares(state, None, 0.0), mover)
     # A search may prove a win (``winning``) or a move lost (``lost``) long before their visit

@@ -253,11 +253,6 @@ def uct_index(node: Node, exploration: float) -> int:
     return best_index
 
 
-def uct_child(node: Node, exploration: float) -> Node:
-    """The child :func:`uct_index` picks."""
-    return node.children[uct_index(node, exploration)]
-
-
 def run_mcts(
     root_state: State,
     root: Node,

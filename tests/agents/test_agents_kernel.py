@@ -21,7 +21,7 @@ import pytest
 
 import boardlab
 from boardlab.agents import make_agent
-from boardlab.agents.kernel import Node, backpropagate, uct_child
+from boardlab.agents.kernel import Node, backpropagate, uct_index
 from boardlab.core import CHANCE
 from tests.agents.toy_games import Decide, End, dicenim_at, secret_guess_at, tree_game
 
@@ -50,21 +50,21 @@ def _parent_of(children: list[Node], visits: int) -> Node:
 
 def test_uct_prefers_the_first_child_on_a_tie_and_the_higher_score_otherwise() -> None:
     twins = [_node(4, 2.0), _node(4, 2.0), _node(4, 2.0)]
-    assert uct_child(_parent_of(twins, 12), 0.5) is twins[0]
+    assert uct_index(_parent_of(twins, 12), 0.5) == 0
     # a better mean later in the list wins; so does a less visited child with the same mean
     better = [_node(4, 2.0), _node(4, 2.0), _node(4, 2.5)]
-    assert uct_child(_parent_of(better, 12), 0.5) is better[2]
+    assert uct_index(_parent_of(better, 12), 0.5) == 2
     rarer = [_node(8, 4.0), _node(2, 1.0)]
-    assert uct_child(_parent_of(rarer, 10), 0.5) is rarer[1]
+    assert uct_index(_parent_of(rarer, 10), 0.5) == 1
     # without exploration only the mean counts (and a child's score -1 never wins over the first)
-    assert uct_child(_parent_of(rarer, 10), 0.0) is rarer[0]
+    assert uct_index(_parent_of(rarer, 10), 0.0) == 0
 
 
 def test_uct_scores_are_ucb1_to_the_last_bit() -> None:
     children = [_node(3, 1.7), _node(5, 2.9), _node(2, 1.1)]
     scale = 0.7 * math.sqrt(math.log(10))
     scores = [child.value / child.visits + scale / math.sqrt(child.visits) for child in children]
-    assert uct_child(_parent_of(children, 10), 0.7) is children[scores.index(max(scores))]
+    assert uct_index(_parent_of(children, 10), 0.7) == scores.index(max(scores))
 
 
 def _walk(node: Node) -> list[Node]:
