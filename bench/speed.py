@@ -4,6 +4,7 @@
     python bench/speed.py --games towers --seconds 5
     python bench/speed.py --games towers --mcts "mcts:rollout_depth=0"
     python bench/speed.py --games towers --compare-pure      # compiled kernels against BOARDLAB_PURE=1
+    python bench/speed.py --games towers --compare-collector # the lab's collector setting against Python's
     python bench/speed.py --games towers --compare-trees OLD,NEW   # two checkouts, interleaved
 
 Per game (default player count and options) it prints:
@@ -24,7 +25,8 @@ A game whose import or load fails (a missing extra) is reported and skipped.
 
 ``--compare-pure`` measures each game ``--rounds`` times in subprocesses, alternately as
 installed (the compiled kernels) and with ``BOARDLAB_PURE=1``, and prints the median of each
-figure on both sides and their ratio (docs/speed.md). ``--compare-trees`` does the same for
+figure on both sides and their ratio (docs/speed.md). ``--compare-collector`` does the same
+with the lab's collector setting against Python's own (``BOARDLAB_COLLECTOR=python``). ``--compare-trees`` does the same for
 source trees (checkouts of two commits, each built as it builds): each round measures every
 tree once, in turn, with the tree first on ``PYTHONPATH``; the ratios are against the first tree.
 """
@@ -32,6 +34,7 @@ tree once, in turn, with the tree first on ``PYTHONPATH``; the ratios are agains
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -83,8 +86,24 @@ def random_step(state: State, rng: random.Random) -> None:
 CLOCK_EVERY = 32
 
 
+def lab_collector() -> contextlib.AbstractContextManager[None]:
+    """The collector setting the lab plays its games under (:mod:`boardlab.core.collector`; the
+    searches set it themselves), or none in a checkout from before it."""
+    try:
+        from boardlab.core.collector import fewer_collections
+    except ImportError:
+        return contextlib.nullcontext()
+    return fewer_collections()
+
+
 def measure_random_play(game: Game, seconds: float, rng: random.Random) -> tuple[float, float | None, int]:
-    """Random self-play for ``seconds``: (plies per second, mean plies per finished game, finished games)."""
+    """Random self-play for ``seconds``, as the lab plays games (:func:`lab_collector`): (plies
+    per second, mean plies per finished game, finished games)."""
+    with lab_collector():
+        return _random_play(game, seconds, rng)
+
+
+def _random_play(game: Game, seconds: float, rng: random.Random) -> tuple[float, float | None, int]:
     plies = 0
     finished = 0
     finished_plies = 0
@@ -285,14 +304,18 @@ def kernel_summary() -> str:
 PURE_VARIABLE = "BOARDLAB_PURE"
 
 
+#: the switch to Python's own collector (boardlab.core.collector.COLLECTOR_VARIABLE)
+COLLECTOR_VARIABLE = "BOARDLAB_COLLECTOR"
+
+
 def measure_in_subprocess(
-    game_id: str, pure: bool, args: argparse.Namespace, tree: str | None = None
+    game_id: str, side: dict[str, str], args: argparse.Namespace, tree: str | None = None
 ) -> tuple[GameSpeed | None, str]:
-    """One game measured by this script in a fresh interpreter (with the source tree ``tree``
-    first on its path, if given): (its figures or None, the subprocess's kernel summary or its error)."""
-    environment = {key: value for key, value in os.environ.items() if key != PURE_VARIABLE}
-    if pure:
-        environment[PURE_VARIABLE] = "1"
+    """One game measured by this script in a fresh interpreter, with the variables of ``side``
+    set (neither switch otherwise) and the source tree ``tree`` first on its path, if given:
+    (its figures or None, the subprocess's kernel summary or its error)."""
+    environment = {key: value for key, value in os.environ.items() if key not in (PURE_VARIABLE, COLLECTOR_VARIABLE)}
+    environment.update(side)
     if tree is not None:
         environment["PYTHONPATH"] = os.pathsep.join(filter(None, [tree, environment.get("PYTHONPATH")]))
     command = [
@@ -313,22 +336,38 @@ def compare_pure(game_ids: Sequence[str], args: argparse.Namespace, out: TextIO 
     and their ratio per figure."""
     out = sys.stdout if out is None else out
     print(f"compiled side: {kernel_summary()}; {args.rounds} rounds of {args.seconds} s per figure", file=out, flush=True)
-    lines = [("game", "figure", "compiled", "pure", "ratio")]
+    return compare_sides(game_ids, args, ("compiled", "pure"), {PURE_VARIABLE: "1"}, out)
+
+
+def compare_collector(game_ids: Sequence[str], args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Each game measured with the lab's collector setting and with Python's own, alternately,
+    ``args.rounds`` times; the medians and their ratio per figure."""
+    out = sys.stdout if out is None else out
+    print(f"kernels: {kernel_summary()}; {args.rounds} rounds of {args.seconds} s per figure", file=out, flush=True)
+    return compare_sides(game_ids, args, ("lab collector", "python's"), {COLLECTOR_VARIABLE: "python"}, out)
+
+
+def compare_sides(
+    game_ids: Sequence[str], args: argparse.Namespace, labels: tuple[str, str], slow_side: dict[str, str], out: TextIO
+) -> int:
+    """Each game measured as installed and with the variables of ``slow_side``, alternately,
+    ``args.rounds`` times each; the medians and the first side's ratio to the second."""
+    lines = [("game", "figure", *labels, "ratio")]
     for game_id in game_ids:
         samples: dict[bool, list[GameSpeed]] = {False: [], True: []}
         failure = ""
         for round_number in range(args.rounds * 2):
-            # alternate the sides (compiled, pure, pure, compiled, ...), so a change of the
+            # alternate the sides (first, second, second, first, ...), so a change of the
             # machine's load hits both alike
-            pure = round_number % 4 in (1, 2)
-            speed, note = measure_in_subprocess(game_id, pure, args)
+            second = round_number % 4 in (1, 2)
+            speed, note = measure_in_subprocess(game_id, slow_side if second else {}, args)
             if speed is None:
                 failure = note
                 break
-            if pure and PURE_VARIABLE not in note and "no kernels" not in note:
+            if second and PURE_VARIABLE in slow_side and PURE_VARIABLE not in note and "no kernels" not in note:
                 failure = f"the pure side ran {note}"
                 break
-            samples[pure].append(speed)
+            samples[second].append(speed)
         if failure:
             print(f"{game_id}: skipped ({failure})", file=out)
             continue
@@ -355,7 +394,7 @@ def compare_trees(trees: Sequence[str], game_ids: Sequence[str], args: argparse.
         for round_number in range(args.rounds):
             order = trees if round_number % 2 == 0 else list(reversed(trees))
             for tree in order:
-                speed, note = measure_in_subprocess(game_id, False, args, tree)
+                speed, note = measure_in_subprocess(game_id, {}, args, tree)
                 if speed is None:
                     failure = f"{tree}: {note}"
                     break
@@ -403,11 +442,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="measure compiled and with BOARDLAB_PURE=1 (subprocesses, alternating); medians and ratios",
     )
     parser.add_argument(
+        "--compare-collector", action="store_true",
+        help="measure with the lab's collector setting and with BOARDLAB_COLLECTOR=python (subprocesses, alternating)",
+    )
+    parser.add_argument(
         "--compare-trees", default="",
         help="comma-separated source trees (checkouts, built as they build): each measured in turn; ratios to the first",
     )
     parser.add_argument(
-        "--rounds", type=int, default=3, help="with --compare-pure or --compare-trees: measurements per side (default 3)"
+        "--rounds", type=int, default=3, help="with a --compare option: measurements per side (default 3)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON (what --compare-pure reads)")
     args = parser.parse_args(argv)
@@ -432,10 +475,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for game_id, reason in skipped:
             print(f"{game_id}: skipped ({reason})")
         return compare_trees(trees, game_ids, args)
-    if args.compare_pure:
+    if args.compare_pure or args.compare_collector:
         for game_id, reason in skipped:
             print(f"{game_id}: skipped ({reason})")
-        return compare_pure(game_ids, args)
+        return compare_pure(game_ids, args) if args.compare_pure else compare_collector(game_ids, args)
     for game_id in game_ids:
         try:
             game = boardlab.load(game_id)

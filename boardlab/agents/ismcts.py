@@ -29,6 +29,7 @@ import time
 from collections.abc import Mapping
 
 from ..core.agent import Agent, register_agent
+from ..core.collector import fewer_collections
 from ..core.state import State
 from ..core.values import CHANCE, Move
 from .kernel import InfoNode, run_ismcts
@@ -104,13 +105,14 @@ class IsmctsAgent(Agent):
         rng = self.rng
         # without hidden information every determinization is the state itself (new seed only)
         pool_size = self.pool_size if state.game.has_hidden_information else 1
-        pool = [state.resample(observer, rng) for _ in range(pool_size)]
-        root_moves = state.legal_moves()  # the observer's own moves: the same in every determinization
         root = InfoNode(None, None, CHANCE)
-        self.budget.start()
-        self.last_iterations = run_ismcts(
-            state, observer, pool, root, root_moves, rng, self.budget,
-            exploration=self.exploration, depth_limit=self.rollout_depth,
-        )
+        with fewer_collections():
+            pool = [state.resample(observer, rng) for _ in range(pool_size)]
+            root_moves = state.legal_moves()  # the observer's own moves: the same in every determinization
+            self.budget.start()
+            self.last_iterations = run_ismcts(
+                state, observer, pool, root, root_moves, rng, self.budget,
+                exploration=self.exploration, depth_limit=self.rollout_depth,
+            )
         self.last_seconds = time.perf_counter() - began
         return root

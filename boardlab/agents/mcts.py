@@ -44,6 +44,7 @@ import time
 from collections.abc import Mapping
 
 from ..core.agent import Agent, register_agent
+from ..core.collector import fewer_collections
 from ..core.state import State
 from ..core.values import CHANCE, Move
 from .kernel import Node, run_mcts
@@ -229,21 +230,22 @@ class MctsAgent(Agent):
         began = time.perf_counter()
         root = Node(None, None, CHANCE, root_state.current_player())
         budget.start()
-        self.last_iterations = run_mcts(
-            root_state,
-            root,
-            self.rng,
-            budget,
-            exploration=self.exploration,
-            depth_limit=self.rollout_depth,
-            decisive=names_winning_moves(root_state),
-            leaf_eval=self.leaf_eval,
-            widen=self.widen,
-            jitter=self.jitter,
-            # the solver's proofs assume two players taking turns; a chance node ends a proof (prove_loss)
-            solver=root_state.num_players == 2,
-            transpositions=self.transpositions,
-        )
+        with fewer_collections():
+            self.last_iterations = run_mcts(
+                root_state,
+                root,
+                self.rng,
+                budget,
+                exploration=self.exploration,
+                depth_limit=self.rollout_depth,
+                decisive=names_winning_moves(root_state),
+                leaf_eval=self.leaf_eval,
+                widen=self.widen,
+                jitter=self.jitter,
+                # the solver's proofs assume two players taking turns; a chance node ends a proof (prove_loss)
+                solver=root_state.num_players == 2,
+                transpositions=self.transpositions,
+            )
         self.last_seconds = time.perf_counter() - began
         return root
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..agents import make_agent
 from ..core.agent import Agent
+from ..core.collector import fewer_collections
 from ..core.errors import OptionError
 from ..core.game import Game
 from ..core.match import FALLBACK_NOTE, Match
@@ -118,7 +119,8 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
     match = Match(game, agents, seed=seed)
     tracer = GameTracer(on_ply)
     try:
-        result = match.play_out(before_decision=tracer.observe)
+        with fewer_collections():
+            result = match.play_out(before_decision=tracer.observe)
     except Exception as exc:
         # name the game so it can be reproduced alone (a rules or agent bug, not bad input)
         raise RuntimeError(f"{game.id} game {index} (seed {seed}, agents {agents!r}) failed: {exc!r}") from exc

@@ -68,7 +68,7 @@ def test_compare_trees_measures_each_tree_and_gives_ratios_to_the_first(monkeypa
     root = str(Path(__file__).resolve().parents[2])
     calls: list[str | None] = []
 
-    def measured(game_id: str, pure: bool, args: object, tree: str | None = None) -> tuple[object, str]:
+    def measured(game_id: str, side: dict[str, str], args: object, tree: str | None = None) -> tuple[object, str]:
         calls.append(tree)
         rate = 100.0 if tree == root else 250.0
         return speed.GameSpeed(game_id, 2, rate, 10.0, 1, rate, rate, 5, rate), "compiled: 5 of 5 kernels"
@@ -85,3 +85,43 @@ def test_compare_trees_refuses_a_folder_without_boardlab(tmp_path) -> None:  # t
     with pytest.raises(SystemExit) as stopped:
         speed.main(["--games", "towers", "--compare-trees", f"{tmp_path},{tmp_path}"])
     assert stopped.value.code == 2
+
+
+def test_compare_collector_alternates_the_sides_and_sets_only_the_collector_switch(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    sides: list[dict[str, str]] = []
+
+    def measured(game_id: str, side: dict[str, str], args: object, tree: str | None = None) -> tuple[object, str]:
+        sides.append(side)
+        rate = 120.0 if side else 150.0
+        return speed.GameSpeed(game_id, 2, rate, 10.0, 1, rate, rate, 5, rate), "compiled: 5 of 5 kernels"
+
+    monkeypatch.setattr(speed, "measure_in_subprocess", measured)
+    assert speed.main(["--games", "towers", "--seconds", "0.01", "--rounds", "2", "--compare-collector"]) == 0
+    python_side = {"BOARDLAB_COLLECTOR": "python"}
+    assert sides == [{}, python_side, python_side, {}]
+    table = capsys.readouterr().out
+    assert "lab collector" in table and "python's" in table and "1.25x" in table
+
+
+def test_random_play_runs_under_the_labs_collector_setting(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import gc
+
+    from boardlab.core.collector import YOUNG_THRESHOLD
+
+    seen: list[int] = []
+    game = DiceNim(pile=12)
+    state_class = type(game.new_state(0))
+    original = state_class.apply
+
+    def apply(self, move):  # type: ignore[no-untyped-def]
+        seen.append(gc.get_threshold()[0])
+        original(self, move)
+
+    monkeypatch.setattr(state_class, "apply", apply)
+    monkeypatch.delenv("BOARDLAB_COLLECTOR", raising=False)
+    speed.measure_random_play(game, 0.01, random.Random(0))
+    assert seen and set(seen) == {YOUNG_THRESHOLD}
+    seen.clear()
+    monkeypatch.setenv("BOARDLAB_COLLECTOR", "python")
+    speed.measure_random_play(game, 0.01, random.Random(0))
+    assert seen and YOUNG_THRESHOLD not in seen
