@@ -8,6 +8,7 @@ optional no-progress counter (written only when it is not 0).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
@@ -40,22 +41,29 @@ def format_position(state: "TowersState") -> str:
 
 def write_position(stacks: Sequence[Stack], letters: str, to_move: int, no_progress: int) -> str:
     """The position string of ``stacks`` with ``letters[seat]`` naming each seat's tokens."""
-    ranks = []
-    for rank in range(SIZE - 1, -1, -1):
-        cells = []
-        for file in range(SIZE):
-            stack = stacks[rank * SIZE + file]
-            if stack:
-                cells.append("".join(
-                    CASTLE_LETTER if token == CASTLE else letters[token] for token in stack
-                ))
-            else:
-                cells.append(EMPTY)
-        ranks.append(",".join(cells))
-    text = "/".join(ranks) + " " + letters[to_move]
+    return position_from_rows(board_rows(stacks, letters), letters, to_move, no_progress)
+
+
+def board_rows(stacks: Sequence[Stack], letters: str) -> list[list[str]]:
+    """Ranks 7 down to 1, files a to g: each square's :func:`stack_text` (the view's rows, and
+    the position string's squares)."""
+    return [[stack_text(stacks[rank * SIZE + file], letters) for file in range(SIZE)] for rank in range(SIZE - 1, -1, -1)]
+
+
+def position_from_rows(rows: list[list[str]], letters: str, to_move: int, no_progress: int) -> str:
+    """The position string of the squares' texts ``rows`` (:func:`board_rows`)."""
+    text = "/".join(",".join(cell or EMPTY for cell in row) for row in rows) + " " + letters[to_move]
     if no_progress:
         text += f" {no_progress}"
     return text
+
+
+@functools.lru_cache(maxsize=16384)
+def stack_text(stack: Stack, letters: str) -> str:
+    """A stack bottom to top, ``C`` for the castle piece and ``letters[seat]`` for a seat's
+    token; empty for an empty square. Memoised: a board holds few distinct stacks, and every
+    view and position string of a server's rooms writes them all."""
+    return "".join(CASTLE_LETTER if token == CASTLE else letters[token] for token in stack)
 
 
 def parse_position(text: str, rules: TowersRules) -> TowersPosition:

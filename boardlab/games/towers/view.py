@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .board import CASTLE, MAX_HEIGHT, SIZE, SQUARE_NAMES
+from .board import CASTLE, MAX_HEIGHT, SQUARE_NAMES
 from .kernel import castle_counts
-from .position import write_position
+from .position import board_rows, position_from_rows
 
 if TYPE_CHECKING:
     from .state import TowersState
@@ -19,12 +19,7 @@ def state_view(state: "TowersState") -> dict[str, Any]:
     letters = rules.letters
     stacks = state.stacks
     controlled, crowned = castle_counts(stacks, state.castles)
-    rows = []
-    for rank in range(SIZE - 1, -1, -1):
-        rows.append([
-            "".join("C" if token == CASTLE else letters[token] for token in stacks[rank * SIZE + file])
-            for file in range(SIZE)
-        ])
+    rows = board_rows(stacks, letters)
     controllers = {
         SQUARE_NAMES[sq]: stack[-1]
         for sq, stack in enumerate(stacks)
@@ -48,5 +43,5 @@ def state_view(state: "TowersState") -> dict[str, Any]:
         "reserves": list(state.reserves),
         "no_progress": state.no_progress,
         "no_progress_limit": rules.no_progress_limit,
-        "position": write_position(stacks, letters, state.to_move, state.no_progress),
+        "position": position_from_rows(rows, letters, state.to_move, state.no_progress),
     }
