@@ -12,8 +12,9 @@ The move generator reads only the tuples built here.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Final, TypeAlias
+
+from boardlab.core.zobrist import zobrist_key
 
 Square: TypeAlias = int
 Piece: TypeAlias = int
@@ -211,18 +212,15 @@ def setup_board(setup: str) -> list[Piece]:
 
 
 # --- Zobrist keys (repetition, rules 7.3) -----------------------------------------
-def _key(text: str) -> int:
-    # from a hash of the name, so keys are the same in every process (pickled states stay valid)
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
 
 
 #: ZOBRIST[piece][square]: the key of ``piece`` standing on ``square`` (row 0 unused: empty)
 ZOBRIST: Final = tuple(
-    tuple(_key(f"overseer:{piece}:{sq}") if piece in PIECE_LETTERS else 0 for sq in range(NUM_SQUARES))
+    tuple(zobrist_key(f"overseer:{piece}:{sq}") if piece in PIECE_LETTERS else 0 for sq in range(NUM_SQUARES))
     for piece in range(16)
 )
 #: the key of "Black is to move"
-BLACK_TO_MOVE_KEY: Final = _key("overseer:black-to-move")
+BLACK_TO_MOVE_KEY: Final = zobrist_key("overseer:black-to-move")
 
 
 def board_hash(board: list[Piece], to_move: int) -> int:

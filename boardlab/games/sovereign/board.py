@@ -12,8 +12,9 @@ Seats are 0 (P1, moves first, ranks 1-2) and 1 (P2, ranks 6-7). A piece is one i
 
 from __future__ import annotations
 
-import hashlib
 from typing import Final, TypeAlias
+
+from boardlab.core.zobrist import zobrist_key
 
 Square: TypeAlias = int
 SquareSet: TypeAlias = int
@@ -146,19 +147,17 @@ def squares_of(squares: SquareSet) -> list[Square]:
 
 
 # --- Zobrist keys ------------------------------------------------------------------
-def _key(label: str) -> int:
-    return int.from_bytes(hashlib.blake2b(label.encode(), digest_size=8).digest(), "little")
 
 
 #: HEIGHT_KEYS[square * 4 + height], PIECE_KEYS[square * 9 + code] (code 0 has key 0)
 HEIGHT_KEYS: Final[tuple[int, ...]] = tuple(
-    0 if h == 0 else _key(f"h{sq}:{h}") for sq in range(NUM_SQUARES) for h in range(4)
+    0 if h == 0 else zobrist_key(f"h{sq}:{h}") for sq in range(NUM_SQUARES) for h in range(4)
 )
 PIECE_KEYS: Final[tuple[int, ...]] = tuple(
-    0 if code == 0 else _key(f"p{sq}:{code}") for sq in range(NUM_SQUARES) for code in range(9)
+    0 if code == 0 else zobrist_key(f"p{sq}:{code}") for sq in range(NUM_SQUARES) for code in range(9)
 )
 #: TURN_KEYS[seat]: the key of "seat is to move"
-TURN_KEYS: Final = (_key("turn0"), _key("turn1"))
+TURN_KEYS: Final = (zobrist_key("turn0"), zobrist_key("turn1"))
 
 
 def board_hash(heights: list[int], pieces: list[int], to_move: int) -> int:

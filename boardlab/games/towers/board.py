@@ -8,8 +8,9 @@ A stack is a tuple of tokens from bottom to top; a token is a seat number
 
 from __future__ import annotations
 
-import hashlib
 from typing import Final, TypeAlias
+
+from boardlab.core.zobrist import zobrist_key
 
 Square: TypeAlias = int
 Token: TypeAlias = int
@@ -125,16 +126,14 @@ def layout_stacks(layout: str, players: int) -> list[Stack]:
 
 
 # --- Zobrist keys -------------------------------------------------------------
-# One 64-bit key per (square, stack). Keys come from a hash of the pair, so they are
-# the same in every process (a state pickled to a worker keeps valid hashes); each is
-# computed once, on first use, and cached per square.
+# One key per (square, stack) (boardlab.core.zobrist), computed once, on first use, and
+# cached per square.
 _ZOBRIST: Final[tuple[dict[Stack, int], ...]] = tuple({} for _ in range(NUM_SQUARES))
 
 
 def zobrist_miss(sq: Square, stack: Stack) -> int:
     """The key of ``stack`` on ``sq`` (slow path: compute and cache it)."""
-    digest = hashlib.blake2b(f"{sq}:{stack}".encode(), digest_size=8).digest()
-    key = int.from_bytes(digest, "little") | 1  # never 0, so `get(...) or miss(...)` works
+    key = zobrist_key(f"{sq}:{stack}") | 1  # never 0, so `get(...) or miss(...)` works
     _ZOBRIST[sq][stack] = key
     return key
 
@@ -142,10 +141,7 @@ def zobrist_miss(sq: Square, stack: Stack) -> int:
 #: per-square key caches (hot path: ``ZOBRIST_TABLES[sq].get(stack) or zobrist_miss(sq, stack)``)
 ZOBRIST_TABLES: Final = _ZOBRIST
 #: key of "seat s is to move"
-TURN_KEYS: Final[tuple[int, ...]] = tuple(
-    int.from_bytes(hashlib.blake2b(f"turn:{seat}".encode(), digest_size=8).digest(), "little")
-    for seat in range(4)
-)
+TURN_KEYS: Final[tuple[int, ...]] = tuple(zobrist_key(f"turn:{seat}") for seat in range(4))
 
 
 def board_hash(stacks: list[Stack], to_move: int) -> int:
