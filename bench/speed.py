@@ -213,12 +213,13 @@ def timed_search_agent(spec: str, seconds: float, seed: int | None = None) -> Ag
 
 
 def measure_game(game: Game, seconds: float, mcts_spec: str, seed: int) -> GameSpeed:
-    rng = random.Random(seed)
-    plies_rate, mean_length, finished = measure_random_play(game, seconds, rng)
-    positions = sample_positions(game, seconds, rng)
+    # each measurement draws from a generator of its own: a faster tree plays more random games
+    # in the same seconds, and that must not change the positions the next measurement searches
+    plies_rate, mean_length, finished = measure_random_play(game, seconds, random.Random(f"{seed}:random play"))
+    positions = sample_positions(game, seconds, random.Random(f"{seed}:positions"))
     legal_rate = measure_legal_moves(positions, seconds)
-    mcts_rate, iterations = measure_mcts(game, mcts_spec, seconds, rng)
-    mid_rate = measure_mid_game_mcts(game, mcts_spec, seconds, positions, rng)
+    mcts_rate, iterations = measure_mcts(game, mcts_spec, seconds, random.Random(f"{seed}:search start"))
+    mid_rate = measure_mid_game_mcts(game, mcts_spec, seconds, positions, random.Random(f"{seed}:mid-game"))
     return GameSpeed(
         game.id, game.num_players, plies_rate, mean_length, finished, legal_rate, mcts_rate, iterations, mid_rate
     )

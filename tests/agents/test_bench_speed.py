@@ -125,3 +125,25 @@ def test_random_play_runs_under_the_labs_collector_setting(monkeypatch) -> None:
     monkeypatch.setenv("BOARDLAB_COLLECTOR", "python")
     speed.measure_random_play(game, 0.01, random.Random(0))
     assert seen and YOUNG_THRESHOLD not in seen
+
+
+def test_the_positions_searched_do_not_depend_on_how_many_random_games_were_played(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # a faster tree plays more random games in the same seconds: the mid-game positions must not move
+    sampled: list[list[str]] = []
+    sample = speed.sample_positions
+
+    def noting(game, seconds, rng):  # type: ignore[no-untyped-def]
+        positions = sample(game, seconds, rng)
+        sampled.append([p.position() for p in positions])
+        return positions
+
+    monkeypatch.setattr(speed, "sample_positions", noting)
+    for plies_played in (1, 50):
+        def random_play(game, seconds, rng, plies=plies_played):  # type: ignore[no-untyped-def]
+            for _ in range(plies):
+                rng.random()
+            return 1.0, None, 0
+
+        monkeypatch.setattr(speed, "measure_random_play", random_play)
+        speed.measure_game(DiceNim(pile=12), 0.05, "mcts:iterations=20", seed=3)
+    assert len(sampled) == 2 and sampled[0] == sampled[1]
