@@ -10,7 +10,7 @@ made random play up to 1.39x and the searches up to 1.16x faster (docs/speed.md,
 collector).
 
 :func:`fewer_collections` raises that threshold while a block runs, so a pass comes about
-fifteen times less often. Nothing is left uncollected: the passes still run, each over more
+fourteen times less often (10,000 against 700). Nothing is left uncollected: the passes still run, each over more
 objects, and cyclic garbage waits at most that many more allocations for one. The lab's
 games (:func:`boardlab.lab.play.play_one`) and the tree searches (``mcts``, ``ismcts``) run
 inside it. ``alphabeta`` does not: it takes back every move it tries, so little survives to
