@@ -143,3 +143,25 @@ def test_every_edge_of_the_graph_leads_to_its_nodes_position(game_id: str, plies
             pending.append((child, after))
     shared = sum(1 for count in parents.values() if count > 1)
     assert shared > 0, "no transposition was found: the table never linked a node"
+
+
+def test_a_key_that_leaves_out_the_player_to_move_never_joins_two_turns() -> None:
+    # a: player 1 answers; b: player 0 moves again. The game's key says both are "the same
+    # position", but a node is one player's decision, so b must not link to a's node
+    from tests.agents.toy_games import GraphState, _game_of
+
+    class TurnBlindState(GraphState):
+        def position_key(self) -> int:
+            return 0
+
+    root_position = Decide(0, {
+        "a": Decide(1, {"p": End((0.0, 1.0)), "q": End((1.0, 0.0))}, estimate=(0.5, 0.5)),
+        "b": Decide(0, {"r": End((1.0, 0.0)), "s": End((0.0, 1.0))}, estimate=(0.5, 0.5)),
+    })
+    state = _game_of(root_position, 2, TurnBlindState, 2).new_state(seed=0)
+    root = make_agent(SEARCH + ",transpositions=true", seed=1).search(state)  # type: ignore[attr-defined]
+    after_a, after_b = _child(root, "a"), _child(root, "b")
+    assert after_a is not after_b
+    assert (after_a.to_move, after_b.to_move) == (1, 0)
+    # b's node searches player 0's own moves, not a's answers
+    assert after_b.child_moves and {move.label for move in after_b.child_moves} <= {"r", "s"}  # type: ignore[attr-defined]

@@ -147,3 +147,13 @@ def test_the_positions_searched_do_not_depend_on_how_many_random_games_were_play
         monkeypatch.setattr(speed, "measure_random_play", random_play)
         speed.measure_game(DiceNim(pile=12), 0.05, "mcts:iterations=20", seed=3)
     assert len(sampled) == 2 and sampled[0] == sampled[1]
+
+
+def test_compare_pure_skips_a_game_whose_pure_side_ran_compiled(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    def measured(game_id: str, side: dict[str, str], args: object, tree: str | None = None) -> tuple[object, str]:
+        # the switch was ignored: both sides report compiled kernels
+        return speed.GameSpeed(game_id, 2, 100.0, 10.0, 1, 100.0, 100.0, 5, 100.0), "compiled: 5 of 5 kernels"
+
+    monkeypatch.setattr(speed, "measure_in_subprocess", measured)
+    assert speed.main(["--games", "towers", "--seconds", "0.01", "--rounds", "1", "--compare-pure"]) == 0
+    assert "towers: skipped (the pure side ran compiled: 5 of 5 kernels)" in capsys.readouterr().out

@@ -175,7 +175,7 @@ class GraphState(TreeState):
         return id(self.node)
 
     def _copy(self) -> "GraphState":
-        clone = GraphState.__new__(GraphState)
+        clone = type(self).__new__(type(self))
         clone.node = self.node
         clone.path = list(self.path)
         return clone
