@@ -30,6 +30,12 @@ searches the adapter's state over that sample, so it never sees the other seat's
 with a single legal move is played without asking either side and left out of the timing.
 A game still running after ``--max-decisions`` decisions is stopped and counted as a draw
 (reported as ``unfinished``). Needs the extra ``boardlab[openspiel]``.
+
+**The bot's leaves** (``--bot-evaluator``). ``game`` (the default, the comparison that
+counts): a random rollout of 3 moves, then the game's ``evaluate()``, the same heuristic our
+searches use. ``stock``: the bot as OpenSpiel ships it, with ``RandomRolloutEvaluator``
+(one random rollout to the end of the game per simulation), which is what a game-AI user
+gets without writing an evaluator; in these long games it affords few simulations a move.
 """
 
 from __future__ import annotations
@@ -124,12 +130,22 @@ def sample_positions(game: boardlab.Game, count: int, seed: int, last_ply: int =
     return found
 
 
-def spiel_bot(spiel_game, simulations: int, seed: int):  # type: ignore[no-untyped-def]
+#: what the OpenSpiel bot does at a leaf (``--bot-evaluator``)
+BOT_EVALUATORS = {
+    "game": f"random rollout of {ROLLOUT_DEPTH} moves, then the game's evaluate()",
+    "stock": "OpenSpiel's RandomRolloutEvaluator: one random rollout to the end of the game",
+}
+
+
+def spiel_bot(spiel_game, simulations: int, seed: int, evaluator: str = "game"):  # type: ignore[no-untyped-def]
     rng = np.random.RandomState(seed % 2**32)
-    evaluator = TruncatedRolloutEvaluator(ROLLOUT_DEPTH, rng)
+    if evaluator == "stock":
+        leaf: spiel_mcts.Evaluator = spiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    else:
+        leaf = TruncatedRolloutEvaluator(ROLLOUT_DEPTH, rng)
     # OpenSpiel's bot spends its first simulation evaluating the root and only expands the root
     # on the second; with one simulation it has no child to choose and raises.
-    return spiel_mcts.MCTSBot(spiel_game, SPIEL_UCT_C, max(MIN_SPIEL_SIMULATIONS, simulations), evaluator,
+    return spiel_mcts.MCTSBot(spiel_game, SPIEL_UCT_C, max(MIN_SPIEL_SIMULATIONS, simulations), leaf,
                               solve=False, random_state=rng)
 
 
@@ -181,7 +197,7 @@ class Calibration:
     spiel_simulations: int
 
 
-def calibrate(game_id: str, spec: str, positions: int, seed: int) -> Calibration:
+def calibrate(game_id: str, spec: str, positions: int, seed: int, evaluator: str = "game") -> Calibration:
     """Our mean CPU time per decision and the bot's simulations per CPU-second, on the same
     positions; the bot's simulation count per move is their product."""
     options = OPTIONS.get(game_id, {})
@@ -200,7 +216,7 @@ def calibrate(game_id: str, spec: str, positions: int, seed: int) -> Calibration
     for _ in range(2):
         sims = cpu = 0.0
         for k, state in enumerate(found):
-            bot = spiel_bot(spiel_game, probe, derive_seed(seed, 1000 + k))
+            bot = spiel_bot(spiel_game, probe, derive_seed(seed, 1000 + k), evaluator)
             spiel_state = spiel_game.from_boardlab_state(state)
             began = time.process_time()
             bot.step(spiel_state)
@@ -239,7 +255,7 @@ def _spiel_game(game_id: str):  # type: ignore[no-untyped-def]
 
 
 def play_one(game_id: str, spec: str, calibration: Calibration, index: int, base_seed: int,
-             max_decisions: int) -> GameOutcome:
+             max_decisions: int, evaluator: str = "game") -> GameOutcome:
     spiel_game = _spiel_game(game_id)
     game = spiel_game.boardlab_game
     encoding = game.action_encoding()
@@ -272,7 +288,7 @@ def play_one(game_id: str, spec: str, calibration: Calibration, index: int, base
             ours_count += 1
         else:
             simulations = max(MIN_SPIEL_SIMULATIONS, round(spiel_sims_sum / max(spiel_cpu_sum, 1e-9) * ours_cpu_sum / ours_count))
-            bot = spiel_bot(spiel_game, simulations, bot_seeds.getrandbits(31))
+            bot = spiel_bot(spiel_game, simulations, bot_seeds.getrandbits(31), evaluator)
             spiel_state = spiel_game.from_boardlab_state(view)
             began = time.process_time()
             action = bot.step(spiel_state)
@@ -297,7 +313,7 @@ def play_one(game_id: str, spec: str, calibration: Calibration, index: int, base
     return result
 
 
-def _play_task(task: tuple[str, str, Calibration, int, int, int]) -> GameOutcome:
+def _play_task(task: tuple[str, str, Calibration, int, int, int, str]) -> GameOutcome:
     return play_one(*task)
 
 
@@ -385,7 +401,7 @@ def match_main(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
         "seconds_per_move": "auto" if args.seconds_per_move is None else args.seconds_per_move,
         "max_decisions": args.max_decisions,
         "openspiel_bot": {"class": "open_spiel.python.algorithms.mcts.MCTSBot", "uct_c": SPIEL_UCT_C,
-                          "evaluator": f"random rollout of {ROLLOUT_DEPTH} moves, then the game's evaluate()",
+                          "evaluator": BOT_EVALUATORS[args.bot_evaluator],
                           "solve": False},
         "rows": [],
     }
@@ -399,12 +415,13 @@ def match_main(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
                 make_agent(spec, game=game)  # a bad spec fails here, before any game is played
             except BoardlabError as exc:
                 raise SystemExit(f"--level {args.level}: {exc}") from None
-            calibration = calibrate(game_id, spec, args.calibration_positions, derive_seed(args.seed, 7))
+            calibration = calibrate(game_id, spec, args.calibration_positions, derive_seed(args.seed, 7),
+                                    args.bot_evaluator)
             print(f"{game_id}: {spec}; calibration: ours {calibration.ours_mean_s:.3f} s/move, OpenSpiel "
                   f"{calibration.spiel_sims_per_cpu_s:.0f} sims/s -> {calibration.spiel_simulations} sims/move",
                   file=sys.stderr, flush=True)
             base = derive_seed(args.seed, GAME_IDS.index(game_id) if game_id in GAME_IDS else 99)
-            tasks = [(game_id, spec, calibration, i, base, args.max_decisions)
+            tasks = [(game_id, spec, calibration, i, base, args.max_decisions, args.bot_evaluator)
                      for i in range(args.games)]
             began = time.perf_counter()
             outcomes = []
@@ -414,6 +431,7 @@ def match_main(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
                 print(f"  {game_id} game {outcome.index}: ours seat {outcome.ours_seat} {outcome.outcome} "
                       f"({outcome.code}, {outcome.decisions} decisions)", file=sys.stderr, flush=True)
             row = summarise(game_id, args.level, spec, calibration, outcomes, time.perf_counter() - began)
+            row["bot_evaluator"] = args.bot_evaluator
             report["rows"].append(row)
             print(table([row], False).splitlines()[-1], file=sys.stderr, flush=True)
     finally:
@@ -448,6 +466,9 @@ def parser() -> argparse.ArgumentParser:
     match_args.add_argument("--calibration-positions", type=int, default=6)
     match_args.add_argument("--max-decisions", type=int, default=400,
                             help="a game still running after this many decisions counts as a draw")
+    match_args.add_argument("--bot-evaluator", choices=sorted(BOT_EVALUATORS), default="game",
+                            help="the bot's leaf: game (default), a short rollout and our evaluate(); stock, "
+                                 "OpenSpiel's random rollout to the end")
     match_args.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     match_args.add_argument("--out", help="write the report as JSON here")
     match_args.add_argument("--markdown", action="store_true", help="print the table as Markdown")

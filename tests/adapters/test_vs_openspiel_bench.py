@@ -75,3 +75,19 @@ def test_the_bot_chooses_a_move_when_the_calibration_affords_one_simulation() ->
     bot = bench.spiel_bot(spiel_game, 1, seed=7)
     action = bot.step(spiel_game.from_boardlab_state(state))
     assert action in spiel_game.from_boardlab_state(state).legal_actions()
+
+
+def test_the_stock_bot_rolls_out_at_random_and_the_report_says_so(tmp_path: Path) -> None:
+    from boardlab.adapters import openspiel as adapter
+
+    spiel_game = adapter.load("towers")
+    assert isinstance(bench.spiel_bot(spiel_game, 4, seed=1, evaluator="stock").evaluator,
+                      bench.spiel_mcts.RandomRolloutEvaluator)
+    assert isinstance(bench.spiel_bot(spiel_game, 4, seed=1).evaluator, bench.TruncatedRolloutEvaluator)
+    out = tmp_path / "vs.json"
+    bench.main(["--match", "--game", "towers", "--games", "1", "--level", "mcts:iterations=10", "--seconds-per-move",
+                "0.01", "--calibration-positions", "1", "--max-decisions", "4", "--bot-evaluator", "stock",
+                "--out", str(out)])
+    report = json.loads(out.read_text())
+    assert report["openspiel_bot"]["evaluator"].startswith("OpenSpiel's RandomRolloutEvaluator")
+    assert report["rows"][0]["bot_evaluator"] == "stock"
