@@ -42,7 +42,7 @@ from ..core.game import Game
 from ..core.options import Option
 from ..core.seeds import derive_seed
 from .executors import Executor, SerialExecutor
-from .metrics import estimate, metric_definitions
+from .metrics import Estimate, estimate, metric_definitions
 from .sequential import sequence_interval
 from .stats import GameOutcome
 from .store import StudyFolder
@@ -153,33 +153,19 @@ def parse_targets(texts: Sequence[str] | None, seats: int) -> tuple[Target, ...]
     return tuple(targets.values())
 
 
-@dataclass(frozen=True)
-class Figure:
-    """A figure of a candidate with its 95% interval over ``games`` games."""
-
-    value: float
-    low: float
-    high: float
-    games: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {key: (None if isinstance(val, float) and not math.isfinite(val) else val) for key, val in self.__dict__.items()}
-
-
 _FIGURE_METRICS = {"first_player_wins": "first_player_wins", "draws": "draws", "balance": "balance", "length": "decisions"}
 
 
-def candidate_figures(outcomes: Sequence[GameOutcome], seats: int) -> dict[str, Figure]:
+def candidate_figures(outcomes: Sequence[GameOutcome], seats: int) -> dict[str, Estimate]:
     """Every target figure of a candidate's games, with the lab's fixed-n intervals."""
     metrics = {m.key: m for m in metric_definitions([str(seat) for seat in range(seats)])}
     figures = {}
     for name, key in _FIGURE_METRICS.items():
-        found = estimate(metrics[key], outcomes)
-        figures[name] = Figure(found.value, found.low, found.high, found.games)
+        figures[name] = estimate(metrics[key], outcomes)
     return figures
 
 
-def score(figures: Mapping[str, Figure], targets: Sequence[Target]) -> float:
+def score(figures: Mapping[str, Estimate], targets: Sequence[Target]) -> float:
     """The distance of a candidate from every target (smaller is better); inf when a figure
     is undefined (no decided game for the first player's share)."""
     total = 0.0
@@ -220,7 +206,7 @@ class Trial:
     number: int
     options: dict[str, Any]
     games: int
-    figures: dict[str, Figure]
+    figures: dict[str, Estimate]
     score: float
     #: why it stopped before its games ("" when it played them all)
     pruned: str = ""
@@ -455,8 +441,8 @@ def recommend(report: Mapping[str, Any], targets: Sequence[Target]) -> dict[str,
     for variant in report["variants"]:
         metrics = variant["metrics"]
         figures = {
-            name: Figure(_number(metrics[key]["value"]), _number(metrics[key]["low"]), _number(metrics[key]["high"]),
-                         metrics[key]["games"])
+            name: Estimate(_number(metrics[key]["value"]), _number(metrics[key]["low"]), _number(metrics[key]["high"]),
+                           metrics[key]["games"])
             for name, key in _FIGURE_METRICS.items()
         }
         scored.append({"variant": variant["variant"], "score": score(figures, targets),
@@ -471,7 +457,7 @@ def _number(value: Any) -> float:
 
 
 __all__ = [
-    "BALANCE_FORMAT", "BalanceSearch", "Dimension", "Figure", "Target", "Trial", "candidate_figures",
+    "BALANCE_FORMAT", "BalanceSearch", "Dimension", "Target", "Trial", "candidate_figures",
     "confirmation_study", "finalists", "least_possible_score", "parse_dimension", "parse_targets", "play_candidate",
     "propose", "recommend", "run_search", "score", "searched_defaults", "trial_folder", "variant_name",
 ]

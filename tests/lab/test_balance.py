@@ -16,7 +16,6 @@ from boardlab.core.errors import OptionError
 from boardlab.core.registry import load
 from boardlab.lab.balance import (
     BalanceSearch,
-    Figure,
     Target,
     candidate_figures,
     confirmation_study,
@@ -27,6 +26,7 @@ from boardlab.lab.balance import (
     run_search,
     score,
 )
+from boardlab.lab.metrics import Estimate
 from boardlab.lab.stats import GameOutcome
 
 pytest.importorskip("optuna")
@@ -94,8 +94,8 @@ def test_bad_targets_are_refused(texts: list[str], problem: str) -> None:
 # --- scoring -----------------------------------------------------------------------------
 def test_the_score_adds_share_points_and_relative_length() -> None:
     figures = {
-        "first_player_wins": Figure(0.55, 0.5, 0.6, 100), "draws": Figure(0.10, 0.05, 0.15, 100),
-        "balance": Figure(0.9, 0.8, 1.0, 100), "length": Figure(44.0, 42.0, 46.0, 100),
+        "first_player_wins": Estimate(0.55, 0.5, 0.6, 100), "draws": Estimate(0.10, 0.05, 0.15, 100),
+        "balance": Estimate(0.9, 0.8, 1.0, 100), "length": Estimate(44.0, 42.0, 46.0, 100),
     }
     targets = (Target("first_player_wins", 0.5), Target("draws", 0.0), Target("length", 40.0))
     assert score(figures, targets) == pytest.approx(0.05 + 0.10 + 0.10)
