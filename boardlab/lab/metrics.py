@@ -296,6 +296,9 @@ class VariantMetrics:
     repeated_games: int = 0
     #: decisions played by the fallback move instead of the agent (GameOutcome.fallback_moves)
     fallback_moves: int = 0
+    #: games each seat moved first in (games whose first mover is known): a game that decides
+    #: who starts by chance makes a seat's edge a finding of its own, apart from moving first
+    first_movers: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -309,6 +312,7 @@ class VariantMetrics:
             "branching_curve": self.branching_curve,
             "repeated_games": self.repeated_games,
             "fallback_moves": self.fallback_moves,
+            "first_movers": list(self.first_movers),
         }
 
 
@@ -316,9 +320,12 @@ def variant_metrics(
     variant: str, outcomes: Sequence[GameOutcome], metrics: Sequence[Metric], seats: int
 ) -> VariantMetrics:
     seat_wins = [0] * seats
+    first_movers = [0] * seats
     endings: dict[str, int] = {}
     for outcome in outcomes:
         endings[outcome.code] = endings.get(outcome.code, 0) + 1
+        if outcome.first_mover is not None:
+            first_movers[outcome.first_mover] += 1
         if not outcome.is_draw:
             seat_wins[outcome.winners[0]] += 1
     return VariantMetrics(
@@ -335,6 +342,7 @@ def variant_metrics(
         },
         repeated_games=repeated_games(outcomes),
         fallback_moves=sum(outcome.fallback_moves for outcome in outcomes),
+        first_movers=tuple(first_movers),
     )
 
 

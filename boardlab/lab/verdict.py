@@ -209,14 +209,20 @@ def _single_sentences(report: Mapping[str, Any]) -> list[str]:
     lines = []
     if first["value"] is not None and first["low"] is not None:
         even = 1 / seats
-        if first["low"] > even:
-            lines.append(f"Moving first helps: the first player wins {_percent(first)} of decided games (even: {even:.0%}).")
+        share = f"the first player wins {_percent(first)} of decided games (even: {even:.0%})"
+        if _at_the_edge(variant, seats):
+            way = "help" if first["low"] > even else "hurt"
+            lines.append(f"Moving first may {way}: {share}, at the edge of chance "
+                         f"(p = {variant['first_player_p']:.3f} by the exact test).")
+        elif first["low"] > even:
+            lines.append(f"Moving first helps: {share}.")
         elif first["high"] < even:
-            lines.append(f"Moving first hurts: the first player wins {_percent(first)} of decided games (even: {even:.0%}).")
+            lines.append(f"Moving first hurts: {share}.")
         else:
-            lines.append(
-                f"No clear first-player advantage: the first player wins {_percent(first)} of decided games (even: {even:.0%})."
-            )
+            lines.append(f"No clear first-player advantage: {share}.")
+    seat_line = _seat_sentence(report, variant)
+    if seat_line:
+        lines.append(seat_line)
     agents = report["agents"]
     specs = [spec for entry in report["study"].get("variants", []) for spec in entry["agents"]]
     if len(set(specs)) > 1:
@@ -234,6 +240,41 @@ def _single_sentences(report: Mapping[str, Any]) -> list[str]:
         span = f" [{low:.0f}, {high:.0f}]" if low is not None and high is not None else ""
         lines.append(f"Draws: {_percent(draws)}; games last {length['value']:.0f} moves{span} on average.")
     return lines
+
+
+#: the level below which a test's p-value counts as a clear difference
+CLEAR_P = 0.05
+
+
+def _at_the_edge(variant: Mapping[str, Any], seats: int) -> bool:
+    """Whether the first player's interval excludes an even share but its exact test does not
+    call the edge clear (or the other way round): the two read the same games a little
+    differently at the border, and a verdict should not claim more than either."""
+    first = variant["metrics"]["first_player_wins"]
+    p = variant.get("first_player_p")
+    if p is None or first["low"] is None or first["high"] is None:
+        return False
+    even = 1 / seats
+    excluded = first["low"] > even or first["high"] < even
+    return excluded != (p < CLEAR_P)
+
+
+def _seat_sentence(report: Mapping[str, Any], variant: Mapping[str, Any]) -> str | None:
+    """A seat's edge of its own, in a game where chance decides who starts and one agent plays
+    every seat: then it is the game's (its set-up, its seat order), not moving first's or an agent's."""
+    p = variant.get("seat_balance_p")
+    movers = variant.get("first_movers") or []
+    specs = [spec for entry in report["study"].get("variants", []) for spec in entry["agents"]]
+    if p is None or p >= CLEAR_P or sum(1 for count in movers if count) < 2 or len(set(specs)) != 1:
+        return None
+    names = report["seat_names"]
+    wins = [variant["metrics"].get(f"win_{seat}") for seat in range(len(names))]
+    if any(figure is None or figure["value"] is None for figure in wins):
+        return None
+    order = sorted(range(len(names)), key=lambda seat: -wins[seat]["value"])
+    shares = ", ".join(f"{names[seat]} {_percent(wins[seat])}" for seat in order)
+    return (f"The seats differ, whoever moves first: {shares} of the games "
+            f"(p = {p:.3f}, chi-square; the same agent in every seat).")
 
 
 def _firmer(report: Mapping[str, Any], hidden: Sequence[str]) -> list[str]:
@@ -255,6 +296,9 @@ def _firmer(report: Mapping[str, Any], hidden: Sequence[str]) -> list[str]:
             more = more_games(figure, even)
             if more is not None:
                 lines.append(f"about {more} more games would settle whether moving first helps")
+        elif _at_the_edge(report["variants"][0], len(report["seat_names"])) and figure.get("games"):
+            # at the border a narrower interval settles it: halving its width takes three times the games
+            lines.append(f"about {_round_up(3 * figure['games'])} more games would settle whether moving first helps")
     return lines
 
 
