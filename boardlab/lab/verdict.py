@@ -179,7 +179,7 @@ def hidden_metrics(report: Mapping[str, Any], game: Game) -> list[str]:
     lengths = [variant["lengths"] for variant in report["variants"]]
     if not game.has_chance and all(length["moves"] == length["decisions"] for length in lengths):
         hidden.append("moves")
-    specs = [spec for variant in report["study"].get("variants", []) for spec in variant["agents"]]
+    specs = _study_specs(report)
     if len(set(specs)) == 1:
         hidden += [metric["key"] for metric in report["metrics"] if metric["key"].startswith("score_")]
     return hidden
@@ -211,7 +211,7 @@ def _single_sentences(report: Mapping[str, Any]) -> list[str]:
         even = 1 / seats
         share = f"the first player wins {_percent(first)} of decided games (even: {even:.0%})"
         if _at_the_edge(variant, seats):
-            way = "help" if first["low"] > even else "hurt"
+            way = "help" if first["value"] > even else "hurt"
             lines.append(f"Moving first may {way}: {share}, at the edge of chance "
                          f"(p = {variant['first_player_p']:.3f} by the exact test).")
         elif first["low"] > even:
@@ -224,7 +224,7 @@ def _single_sentences(report: Mapping[str, Any]) -> list[str]:
     if seat_line:
         lines.append(seat_line)
     agents = report["agents"]
-    specs = [spec for entry in report["study"].get("variants", []) for spec in entry["agents"]]
+    specs = _study_specs(report)
     if len(set(specs)) > 1:
         for number, agent in enumerate(agents):
             score = variant["metrics"].get(f"score_{number}")
@@ -240,6 +240,11 @@ def _single_sentences(report: Mapping[str, Any]) -> list[str]:
         span = f" [{low:.0f}, {high:.0f}]" if low is not None and high is not None else ""
         lines.append(f"Draws: {_percent(draws)}; games last {length['value']:.0f} moves{span} on average.")
     return lines
+
+
+def _study_specs(report: Mapping[str, Any]) -> list[str]:
+    """Every seat's agent spec of every variant of the study."""
+    return [spec for entry in report["study"].get("variants", []) for spec in entry["agents"]]
 
 
 #: the level below which a test's p-value counts as a clear difference
@@ -264,8 +269,7 @@ def _seat_sentence(report: Mapping[str, Any], variant: Mapping[str, Any]) -> str
     every seat: then it is the game's (its set-up, its seat order), not moving first's or an agent's."""
     p = variant.get("seat_balance_p")
     movers = variant.get("first_movers") or []
-    specs = [spec for entry in report["study"].get("variants", []) for spec in entry["agents"]]
-    if p is None or p >= CLEAR_P or sum(1 for count in movers if count) < 2 or len(set(specs)) != 1:
+    if p is None or p >= CLEAR_P or sum(1 for count in movers if count) < 2 or len(set(_study_specs(report))) != 1:
         return None
     names = report["seat_names"]
     wins = [variant["metrics"].get(f"win_{seat}") for seat in range(len(names))]
@@ -309,7 +313,7 @@ def build_verdict(report: Mapping[str, Any], game: Game) -> dict[str, Any]:
         findings = [_comparison_sentence(report, comparison, hidden) for comparison in report["comparisons"]]
     else:
         findings = _single_sentences(report)
-    specs = [spec for variant in report["study"].get("variants", []) for spec in variant["agents"]]
+    specs = _study_specs(report)
     firmer = _firmer(report, hidden)
     if firmer:
         again = "" if report.get("stopping") else " (or run with --until-sure)"

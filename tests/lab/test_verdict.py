@@ -207,3 +207,9 @@ def test_a_seat_that_wins_more_whoever_starts_is_its_own_finding() -> None:
     # where seat 0 always starts, the seats' edge is the first player's and is said once
     always_white = _decided(560, 1000)
     assert not any(line.startswith("The seats differ") for line in report_of({"": always_white})["verdict"]["findings"])
+
+
+def test_a_first_player_handicap_at_the_border_says_may_hurt() -> None:
+    # 469 of 1,000 mirrors the 531 above: the interval's upper end just below 50%, p above 0.05
+    [first] = [line for line in report_of({"": _decided(469, 1000)})["verdict"]["findings"] if "first" in line]
+    assert first.startswith("Moving first may hurt") and "at the edge of chance" in first
