@@ -30,6 +30,8 @@ from boardlab.games.territories.moves import (
     Announce,
     BankTrade,
     Build,
+    PlaceCard,
+    SwapCard,
 )
 from boardlab.games.territories.phases import MAIN
 from boardlab.games.territories.state import TerritoriesState
@@ -278,3 +280,38 @@ def test_a_move_replaces_the_fields_it_changes_and_leaves_snapshots_and_copies_a
             assert state.position() == before, str(move)
             state.apply(move)
             assert state.position() == after
+
+
+@pytest.mark.parametrize("options", VARIANTS[:3], ids=["default", "distance_mixed", "per_building"])
+def test_the_grid_kept_after_a_swap_or_an_expand_is_the_grid_worked_out_afresh(options: dict[str, object]) -> None:
+    """R7.2 and R7.5 change one cell's card: only its corners are worked out again, and the
+    intersections and each one's touching cards must be what a full rebuild gives, in its order
+    (move generation walks them in that order)."""
+    game = boardlab.load("territories", **options)
+    grid_moves = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = game.new_state(seed)
+        while not state.is_over():
+            if state.current_player() == CHANCE:
+                move = state.sample_chance(rng)
+            else:
+                moves = state.legal_moves()
+                # favour the abilities that change the grid, so that each game meets several
+                grid_changes = [m for m in moves if isinstance(m, (SwapCard, PlaceCard))]
+                move = rng.choice(grid_changes) if grid_changes and rng.random() < 0.8 else rng.choice(moves)
+            kept_points, kept_touching = state._points_cache, state._touching_cache
+            before = (list(kept_points or ()), dict(kept_touching or {}))
+            state.apply(move)
+            if isinstance(move, (SwapCard, PlaceCard)):
+                grid_moves += 1
+                # what the position before kept is shared with its copies: replaced, never changed
+                assert (list(kept_points or ()), dict(kept_touching or {})) == before
+                fresh = TerritoriesState.__new__(TerritoriesState)
+                fresh.grid = state.grid
+                fresh._points_cache = fresh._touching_cache = None
+                fresh.grid_changed()
+                assert state._points_cache == fresh._points_cache
+                assert state._touching_cache is not None and fresh._touching_cache is not None
+                assert list(state._touching_cache.items()) == list(fresh._touching_cache.items()), str(move)
+    assert grid_moves >= 30

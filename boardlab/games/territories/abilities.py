@@ -132,7 +132,7 @@ def apply_swap_card(state: "TerritoriesState", move: SwapCard) -> None:
     removed = state.grid[move.cell]
     remove_territory(state, seat, move.card)
     state.grid = {**state.grid, move.cell: move.card}
-    state.grid_changed()
+    state.grid_changed(move.cell)
     destination = state.rules.swap_removed_card_to
     if destination == "hand":  # R7.2: the exchanged card enters the hand face up
         add_known_territory(state, seat, removed)
@@ -147,7 +147,7 @@ def apply_swap_card(state: "TerritoriesState", move: SwapCard) -> None:
 def apply_place_card(state: "TerritoriesState", move: PlaceCard) -> None:
     remove_territory(state, state.active, move.card)
     state.grid = {**state.grid, move.cell: move.card}
-    state.grid_changed()
+    state.grid_changed(move.cell)
     state.phase = MAIN
     state.ability = -1
 

@@ -10,10 +10,14 @@ may fill, and the geometry move generation asks most, are :mod:`.kernel`'s.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Collection, Iterable
 
 Cell = tuple[int, int]
 Point = tuple[int, int]
+
+#: the sort key of intersections: by row, then by column (y, then x)
+READING_ORDER = itemgetter(1, 0)
 
 
 def cell_corners(cell: Cell) -> tuple[Point, Point, Point, Point]:
@@ -37,7 +41,7 @@ def intersections(grid: Iterable[Cell]) -> list[Point]:
     points = set()
     for c, r in grid:
         points.update(((c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1)))
-    return sorted(points, key=lambda p: (p[1], p[0]))
+    return sorted(points, key=READING_ORDER)
 
 
 def shares_card(a: Point, b: Point, grid: Collection[Cell]) -> bool:

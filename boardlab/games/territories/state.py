@@ -33,7 +33,7 @@ from .cards import (
     Card,
 )
 from .evaluation import evaluate
-from .geometry import Cell, Point, intersections
+from .geometry import READING_ORDER, Cell, Point, cell_corners, intersections
 from .legality import illegal_reason
 from .moves import (
     DICE,
@@ -165,11 +165,29 @@ class TerritoriesState(State):
             return 0
         return 1 if seat == self.first else 2
 
-    def grid_changed(self) -> None:
+    def grid_changed(self, cell: Cell | None = None) -> None:
         """Work out again what is kept of the grid (a card was added or exchanged). Done at once,
-        not when next asked, so that the copies a search makes of a state share it."""
-        self._points_cache = intersections(self.grid)
-        self._touching_cache = kernel.touching_table(self.grid, self._points_cache)
+        not when next asked, so that the copies a search makes of a state share it.
+
+        With ``cell``, the one cell whose card changed: only its four corners are worked out
+        again (the kept lists are shared with copies, so they are replaced, never changed), in
+        the order a full rebuild would give. A search meets an Expand or a Swap every twenty
+        moves or so, and the full rebuild sorted every intersection each time."""
+        points, touching = self._points_cache, self._touching_cache
+        if cell is None or points is None or touching is None:
+            self._points_cache = intersections(self.grid)
+            self._touching_cache = kernel.touching_table(self.grid, self._points_cache)
+            return
+        grid = self.grid
+        changed = {corner: kernel.touching_cards(corner[0], corner[1], grid) for corner in cell_corners(cell)}
+        if all(corner in touching for corner in changed):  # the same intersections (a Swap, R7.2)
+            touching = dict(touching)
+            touching.update(changed)
+            self._touching_cache = touching
+            return
+        # the grid grew (an Expand, R7.5): its new corners join the intersections, in their place
+        self._points_cache = points = sorted({*points, *changed}, key=READING_ORDER)
+        self._touching_cache = {point: changed[point] if point in changed else touching[point] for point in points}
 
     def intersection_points(self) -> list[Point]:
         """Every intersection of the current grid (kept until the grid changes)."""
