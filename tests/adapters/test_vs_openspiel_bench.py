@@ -3,29 +3,17 @@ report of the documented shape (strength is not asserted: these budgets are far 
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.support.bench import load_bench
 
 pytest.importorskip("pyspiel")
 pytest.importorskip("open_spiel.python.algorithms.mcts")
 
-
-def _load_bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "vs_openspiel.py"
-    spec = importlib.util.spec_from_file_location("bench_vs_openspiel", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+bench = load_bench("vs_openspiel")  # after the skips: the bench imports OpenSpiel
 
 
 def test_match_mode_reports_a_row_per_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

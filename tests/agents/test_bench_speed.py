@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from tests.agents.toy_games import SecretGuess
+from tests.support.bench import load_bench
 from tests.support.dicenim import DiceNim
 
 
-def _load_speed() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "speed.py"
-    spec = importlib.util.spec_from_file_location("bench_speed", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-speed = _load_speed()
+speed = load_bench("speed")
 
 
 def test_measures_a_chance_game_and_a_hidden_information_game() -> None:

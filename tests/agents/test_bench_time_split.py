@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
+from tests.support.bench import load_bench
 
-def _load() -> object:
-    path = Path(__file__).resolve().parents[2] / "bench" / "time_split.py"
-    spec = importlib.util.spec_from_file_location("bench_time_split", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-time_split = _load()
+time_split = load_bench("time_split")
 
 #: the shape of `perf report --no-children --sort dso,sym -g none --stdio`
 REPORT = """\
@@ -38,7 +25,7 @@ REPORT = """\
 
 
 def test_samples_are_sorted_by_kind_of_work() -> None:
-    shares = time_split.split(REPORT)  # type: ignore[attr-defined]
+    shares = time_split.split(REPORT)
     assert shares["interpreter"] == pytest.approx(25.25 + 2.81 + 0.44)
     assert shares["kernels"] == pytest.approx(13.17 + 5.46)
     assert shares["objects"] == pytest.approx(3.77)
@@ -49,5 +36,5 @@ def test_samples_are_sorted_by_kind_of_work() -> None:
 def test_a_kernel_helper_outside_the_kernel_library_still_counts_as_kernel_work() -> None:
     # mypyc's runtime helpers (CPy*) may be inlined or linked anywhere; CPython's own object
     # work counts as objects
-    assert time_split.kind_of("libpython3.11.so.1.0", "CPyTagged_Add") == "kernels"  # type: ignore[attr-defined]
-    assert time_split.kind_of("libpython3.11.so.1.0", "list_dealloc") == "objects"  # type: ignore[attr-defined]
+    assert time_split.kind_of("libpython3.11.so.1.0", "CPyTagged_Add") == "kernels"
+    assert time_split.kind_of("libpython3.11.so.1.0", "list_dealloc") == "objects"

@@ -3,7 +3,6 @@ resumed, merged across runs, summarised with intervals and Elo, written into the
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from boardlab.lab.ladder import (
     summarize,
 )
 from boardlab.lab.ladder_docs import level_ratings, write_docs
+from tests.support.bench import load_bench
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "levels.py"
 # cheap stand-ins for the searching levels: the machinery is under test, not the levels
@@ -32,11 +32,7 @@ CHEAP = ["--spec", "normal=mcts:iterations=8,leaf_eval=true,widen=1,jitter=0.03"
 
 
 def bench_main(*args: str) -> int:
-    spec = importlib.util.spec_from_file_location("bench_levels", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return int(module.main(list(args)))
+    return int(load_bench("levels").main(list(args)))
 
 
 def lines(path: Path) -> list[dict[str, Any]]:
