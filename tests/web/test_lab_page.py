@@ -142,7 +142,9 @@ def test_a_playing_study_stops_with_the_report_of_its_games_and_continues_from_t
     wait_for(lambda: status_of(web, study_id)["done"] >= 2)
     stopping = web.client.post(f"/api/lab/studies/{study_id}/stop")
     assert stopping.status_code == 200 and stopping.json()["state"] in ("stopping", "stopped")
-    stopped = wait_for(lambda: (lambda status: status if status["state"] == "stopped" else None)(status_of(web, study_id)), 30)
+    # stopping finishes the games in play and writes the report of those played (plots
+    # included): as long as a small study takes on a busy machine
+    stopped = wait_for(lambda: (lambda status: status if status["state"] == "stopped" else None)(status_of(web, study_id)))
     assert 2 <= stopped["done"] < 400
     assert stopped["verdict"] and stopped["report"]  # the verdict of the games played so far
     report = json.loads((web.app.state.lab.folder(study_id) / STUDY_FOLDER / "report.json").read_text())
@@ -155,7 +157,7 @@ def test_a_playing_study_stops_with_the_report_of_its_games_and_continues_from_t
     assert continued["state"] in ("queued", "running") and continued["done"] == stopped["done"]
     wait_for(lambda: status_of(web, study_id)["done"] > stopped["done"])  # on from the stored games
     web.client.post(f"/api/lab/studies/{study_id}/stop")
-    wait_for(lambda: status_of(web, study_id)["state"] == "stopped", 30)
+    wait_for(lambda: status_of(web, study_id)["state"] == "stopped")
 
 
 def test_a_waiting_study_stops_at_once_and_only_a_stopped_study_continues(tmp_path: Path) -> None:
