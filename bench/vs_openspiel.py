@@ -57,7 +57,7 @@ from open_spiel.python.algorithms import mcts as spiel_mcts
 import boardlab
 from boardlab.adapters import openspiel as adapter
 from boardlab.agents import agent_class, make_agent
-from boardlab.agents.levels import LEVELS, is_level, level_spec
+from boardlab.agents.levels import LEVELS, is_level, level_spec, top_level
 from boardlab.core.agent import parse_spec
 from boardlab.core.errors import BoardlabError
 from boardlab.core.seeds import derive_seed
@@ -409,12 +409,16 @@ def match_main(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
     try:
         for game_id in args.game:
             game = boardlab.load(game_id, **OPTIONS.get(game_id, {}))
-            named = level_spec(game, args.level) if is_level(args.level) else args.level
+            level = args.level or top_level(game)
+            try:
+                named = level_spec(game, level) if is_level(level) else level
+            except BoardlabError as exc:
+                raise SystemExit(f"--level {level}: {exc}") from None
             spec = capped_spec(named, args.seconds_per_move)
             try:
                 make_agent(spec, game=game)  # a bad spec fails here, before any game is played
             except BoardlabError as exc:
-                raise SystemExit(f"--level {args.level}: {exc}") from None
+                raise SystemExit(f"--level {level}: {exc}") from None
             calibration = calibrate(game_id, spec, args.calibration_positions, derive_seed(args.seed, 7),
                                     args.bot_evaluator)
             print(f"{game_id}: {spec}; calibration: ours {calibration.ours_mean_s:.3f} s/move, OpenSpiel "
@@ -430,7 +434,7 @@ def match_main(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
                 outcomes.append(outcome)
                 print(f"  {game_id} game {outcome.index}: ours seat {outcome.ours_seat} {outcome.outcome} "
                       f"({outcome.code}, {outcome.decisions} decisions)", file=sys.stderr, flush=True)
-            row = summarise(game_id, args.level, spec, calibration, outcomes, time.perf_counter() - began)
+            row = summarise(game_id, level, spec, calibration, outcomes, time.perf_counter() - began)
             row["bot_evaluator"] = args.bot_evaluator
             report["rows"].append(row)
             print(table([row], False).splitlines()[-1], file=sys.stderr, flush=True)
@@ -459,8 +463,8 @@ def parser() -> argparse.ArgumentParser:
     speed_args.add_argument("--simulations", type=int, default=300)
     match_args = parse.add_argument_group("match")
     match_args.add_argument("--games", type=int, default=20, help="games per game id (default 20)")
-    match_args.add_argument("--level", default=LEVELS[-1],
-                            help=f"our level ({', '.join(LEVELS)}; default {LEVELS[-1]}), or an agent spec")
+    match_args.add_argument("--level", default=None,
+                            help=f"our level ({', '.join(LEVELS)}; default: each game's strongest), or an agent spec")
     match_args.add_argument("--seconds-per-move", type=_seconds, default=None,
                             help="auto: the level's own budget; X: the level with its time cap set to X s")
     match_args.add_argument("--calibration-positions", type=int, default=6)

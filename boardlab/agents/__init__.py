@@ -24,7 +24,7 @@ from ..core.seeds import derive_seed
 
 # importing the agent modules registers them
 from . import alphabeta, greedy, ismcts, mcts, random_agent  # noqa: F401,E402
-from .levels import DEFAULT_LEVEL, LEVEL_HELP, LEVELS, is_level, level_spec, level_table
+from .levels import DEFAULT_LEVEL, LEVEL_HELP, LEVELS, game_levels, is_level, level_spec, level_table, top_level
 
 #: the spec that names a person in a seat list
 HUMAN = "human"
@@ -125,9 +125,11 @@ __all__ = [
     "agent_class",
     "agent_names",
     "agent_seed",
+    "game_levels",
     "make_agent",
     "parse_spec",
     "is_level",
+    "top_level",
     "level_spec",
     "level_table",
     "register_agent",

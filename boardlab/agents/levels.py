@@ -1,8 +1,10 @@
-"""The computer's levels: ``beginner``, ``easy``, ``normal``, ``hard``, for every game.
+"""The computer's levels: ``beginner``, ``easy``, ``normal``, ``hard`` for every game, and
+``expert`` in a game where a stronger search was measured to beat ``hard``.
 
 A level is a name for an agent spec. Each game names its own (``Game.level_specs``, chosen
-by measurement and listed with their strength in docs/levels.md); a level a game leaves
-out, or a game that names none (a new game), gets the core's :data:`FALLBACK` table.
+by measurement and listed with their strength in docs/levels.md); one of the four a game
+leaves out, or a game that names none (a new game), gets the core's :data:`FALLBACK` table.
+``expert`` has no fallback: a game has it only where it names its spec (:func:`game_levels`).
 
 Every level's budget is deterministic: a number of iterations, nodes or simulations, so
 the same seed gives the same moves on a busy machine as on an idle one. Time enters only
@@ -20,8 +22,12 @@ from ..core.agent import parse_spec, registered_agents
 from ..core.errors import OptionError
 from ..core.game import Game
 
-#: weakest first; each level is meant to beat the one before it (docs/levels.md has the proof)
-LEVELS = ("beginner", "easy", "normal", "hard")
+#: every level name, weakest first; each level is meant to beat the one before it
+#: (docs/levels.md has the proof)
+LEVELS = ("beginner", "easy", "normal", "hard", "expert")
+#: the levels a game has only where it names their spec: a level above ``hard`` exists
+#: where the ladder measured a search that beats ``hard`` within the time a move may take
+OPTIONAL_LEVELS = ("expert",)
 DEFAULT_LEVEL = "normal"
 
 #: what each level is for, in a player's words (what it plays is :func:`level_about`)
@@ -29,7 +35,8 @@ LEVEL_HELP = {
     "beginner": "the gentlest opponent, for a first game",
     "easy": "a step up from beginner",
     "normal": "a step up from easy; the default",
-    "hard": "the strongest play the project has at about one to three seconds a move",
+    "hard": "a step up from normal; the strongest level where a game has no expert",
+    "expert": "the strongest play the project has at about one to three seconds a move",
 }
 
 #: the core's table, for a game that names no level of its own:
@@ -53,14 +60,25 @@ def is_level(spec: str) -> bool:
     return spec.strip() in LEVELS
 
 
+def game_levels(game: Game) -> tuple[str, ...]:
+    """The levels ``game`` has, weakest first: the four, and each optional level it names."""
+    return tuple(level for level in LEVELS if level not in OPTIONAL_LEVELS or level in game.level_specs)
+
+
 def level_spec(game: Game, level: str) -> str:
-    """The agent spec that plays ``game`` at ``level``; OptionError for an unknown level."""
+    """The agent spec that plays ``game`` at ``level``; OptionError for an unknown level or
+    an optional one the game does not have."""
     level = level.strip()
     if level not in LEVELS:
         raise OptionError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
     own = game.level_specs.get(level)
     if own is not None:
         return own
+    if level in OPTIONAL_LEVELS:
+        raise OptionError(
+            f"{game.id} has no {level} level (no search measured stronger than hard); "
+            f"its levels: {', '.join(game_levels(game))}"
+        )
     perfect, hidden = FALLBACK[level]
     return hidden if game.has_hidden_information else perfect
 
@@ -82,9 +100,15 @@ def level_about(game: Game, level: str) -> str:
 
 def level_table(game: Game) -> dict[str, str]:
     """Every level of ``game`` and the agent spec that plays it, weakest first."""
-    return {level: level_spec(game, level) for level in LEVELS}
+    return {level: level_spec(game, level) for level in game_levels(game)}
+
+
+def top_level(game: Game) -> str:
+    """The strongest level ``game`` has."""
+    return game_levels(game)[-1]
 
 
 __all__ = [
-    "DEFAULT_LEVEL", "FALLBACK", "LEVELS", "LEVEL_HELP", "describe_spec", "is_level", "level_about", "level_spec", "level_table",
+    "DEFAULT_LEVEL", "FALLBACK", "LEVELS", "LEVEL_HELP", "OPTIONAL_LEVELS", "describe_spec", "game_levels", "is_level",
+    "level_about", "level_spec", "level_table", "top_level",
 ]

@@ -85,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", nargs="?", help="game id (omit with --resume)")
     play.add_argument(
         "--players",
-        help="one entry per seat: human, a level (beginner, easy, normal, hard) or an agent spec, e.g. "
+        help="one entry per seat: human, a level (beginner, easy, normal, hard; expert in a game that has it) "
+        "or an agent spec, e.g. "
         "human,hard or human,mcts:seconds=2 (default: you against the computer at --level)",
     )
     play.add_argument(
@@ -93,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=LEVELS,
         default=DEFAULT_LEVEL,
         help="the computer's level where --players does not name one: beginner and easy (instant), "
-        "normal (well under 1 s a move), hard (the strongest, up to a few seconds); docs/levels.md "
+        "normal (well under 1 s a move), hard (up to a few seconds), expert in a game that has it (the "
+        "strongest; `boardlab agents GAME` lists a game's levels); docs/levels.md "
         "(default: normal)",
     )
     play.add_argument(

@@ -76,7 +76,7 @@ def build_game(game_id: str, players: int | None, option_pairs: Sequence[str] | 
 
 
 def default_computer(game: Game, level: str = DEFAULT_LEVEL) -> str:
-    """The computer's spec at ``level`` (boardlab.agents.levels: beginner, easy, normal, hard)."""
+    """The computer's spec at ``level`` (boardlab.agents.levels: beginner, easy, normal, hard, expert)."""
     return level_spec(game, level)
 
 

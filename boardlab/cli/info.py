@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..agents import LEVELS, agent_class, agent_names, level_spec
+from ..agents import agent_class, agent_names, game_levels, level_spec
 from ..agents.levels import describe_spec
 from ..core.registry import RULES_DOCUMENT, catalog, game_class, load, plugin_failures, rules_document
 from ..lab.ladder_docs import level_ratings, load_ladder, rating_text
@@ -94,7 +94,7 @@ def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         game_class(game_id)  # UnknownGameError lists the valid ids
         out.print(_levels_table(game_id))
         game = load(game_id)
-        for level in LEVELS:
+        for level in game_levels(game):
             out.print(f"[bold]{level}[/bold]: {escape(describe_spec(level_spec(game, level)))}")
     table = Table(title="computer players (spec: name:param=value,...)")
     table.add_column("name", no_wrap=True)
@@ -129,7 +129,7 @@ def _levels_table(game_id: str) -> Table:
     table = Table(title=f"{escape(game.name)}: the computer's levels (Elo: random = 0{when}; docs/levels.md)")
     for column in ("level", "spec", "rating", "Elo 95% interval", "CPU per decision: median", "max"):
         table.add_column(column, overflow="fold", justify="left" if column in ("level", "spec") else "right")
-    for level in LEVELS:
+    for level in game_levels(game):
         entry = measured.get(level)
         table.add_row(
             level,

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..agents.levels import LEVELS, level_table
+from ..agents.levels import LEVELS, game_levels, level_table
 from ..core.errors import OptionError
 from ..core.game import Game
 from ..core.registry import load
@@ -58,9 +58,9 @@ def ladder_agents(game: Game, overrides: Mapping[str, str] | None = None) -> dic
     """label -> agent spec: ``random``, every level weakest first (``overrides`` replace a
     level's spec), then ``greedy`` unless a level already is plain greedy."""
     overrides = dict(overrides or {})
-    unknown = sorted(set(overrides) - set(LEVELS))
+    unknown = sorted(set(overrides) - set(game_levels(game)))
     if unknown:
-        raise OptionError(f"--spec names {', '.join(unknown)}; the levels are {', '.join(LEVELS)}")
+        raise OptionError(f"--spec names {', '.join(unknown)}; the levels of {game.id} are {', '.join(game_levels(game))}")
     agents = {BOTTOM: BOTTOM}
     agents.update({level: overrides.get(level, spec) for level, spec in level_table(game).items()})
     if GREEDY not in agents.values():
@@ -70,7 +70,7 @@ def ladder_agents(game: Game, overrides: Mapping[str, str] | None = None) -> dic
 
 def default_pairs(agents: Mapping[str, str]) -> list[tuple[str, str]]:
     """(weaker, stronger) pairs: the ladder's rungs, then the greedy anchor's games."""
-    rungs = [BOTTOM, *LEVELS]
+    rungs = [BOTTOM, *(level for level in LEVELS if level in agents)]
     pairs = list(zip(rungs, rungs[1:]))
     if GREEDY in agents:
         pairs += [(BOTTOM, GREEDY), (GREEDY, "easy")]

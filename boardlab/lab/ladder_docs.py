@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..agents.levels import LEVEL_HELP, LEVELS, level_spec
+from ..agents.levels import LEVEL_HELP, game_levels, level_spec
 from ..core.game import Game
 from ..core.registry import game_class
 from .ladder import REQUIRED_GAMES, REQUIRED_SCORE, about
@@ -83,7 +83,7 @@ def level_ratings(game: Game, path: str | os.PathLike[str] | None = None) -> dic
     if data is None:
         return {}
     found = {}
-    for level in LEVELS:
+    for level in game_levels(game):
         entry = data["ratings"].get(level)
         if isinstance(entry, dict) and entry.get("spec") == level_spec(game, level) and entry.get("elo") is not None:
             found[level] = entry
@@ -102,8 +102,10 @@ _LEVEL_LINES = "\n".join(f"* **{level}**: {text}" for level, text in LEVEL_HELP.
 
 INTRO = f"""# The computer's levels, measured
 
-Every game has four levels, weakest first. A level is a name for an agent spec, chosen per game
-(`Game.level_specs`, else the core's table in `boardlab/agents/levels.py`):
+Every game has four levels, and a fifth, **expert**, where a search stronger than `hard` was
+measured within the time a move may take; weakest first. A level is a name for an agent spec,
+chosen per game (`Game.level_specs`, else the core's table in `boardlab/agents/levels.py`;
+expert has no fallback):
 
 {_LEVEL_LINES}
 
@@ -117,7 +119,8 @@ a point). The score itself is held to the rule; its interval says how sure it is
 ## How it is measured
 
 `python bench/levels.py GAME --games N --jobs J` plays the ladder: random against beginner,
-beginner against easy, easy against normal, normal against hard, and, where no level is plain
+beginner against easy, easy against normal, normal against hard, hard against expert where
+the game has it, and, where no level is plain
 `greedy`, greedy against random and against easy (greedy is an anchor people know). Each pair
 plays N two-player games, seats rotated (half each way), game *i* seeded from `--seed` and *i*,
 so the games do not depend on the number of workers. Each game is stored as it finishes

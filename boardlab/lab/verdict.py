@@ -17,7 +17,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 
-from ..agents.levels import LEVELS, describe_spec, is_level, level_spec
+from ..agents.levels import describe_spec, game_levels, is_level, level_spec
 from ..core.game import Game
 from ..core.options import Option
 from .ladder import about
@@ -136,7 +136,7 @@ def rules_line(game: Game, variants: Sequence[Mapping[str, Any]]) -> str:
 def _rating(game: Game, spec: str) -> tuple[str | None, float | None]:
     """(level name, ladder Elo) of a spec, where the game's ladder.json knows them."""
     actual = level_spec(game, spec) if is_level(spec) else spec
-    level = spec if is_level(spec) else next((name for name in LEVELS if level_spec(game, name) == actual), None)
+    level = spec if is_level(spec) else next((name for name in game_levels(game) if level_spec(game, name) == actual), None)
     data = load_ladder(game.id) or {}
     for entry in data.get("ratings", {}).values():
         if isinstance(entry, dict) and entry.get("spec") == actual and entry.get("elo") is not None:

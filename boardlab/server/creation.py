@@ -18,7 +18,7 @@ from ..core.game import Game
 from ..core.match import UNDO_POLICIES, Match
 from ..core.registry import load
 from ..core.values import Player
-from .levels import DEFAULT_LEVEL
+from .levels import DEFAULT_LEVEL, game_levels
 from .rooms import (
     HUMAN,
     PLAYING,
@@ -96,6 +96,9 @@ def plan_room(request: NewRoom) -> RoomPlan:
         choices = [SeatChoice.parse(text, number) for number, text in enumerate(request.seats, 1)]
     if len(choices) != n:
         raise RefusedError(f"{game.id} with {n} players needs {n} seats, got {len(choices)}", code="bad_seats")
+    for number, choice in enumerate(choices, 1):
+        if choice.kind == "computer" and choice.level not in game_levels(game):
+            raise OptionError(f"seat {number}: {game.id} has no {choice.level} level; its levels: {', '.join(game_levels(game))}")
     if request.names is not None and len(request.names) != n:
         raise RefusedError(f"{len(request.names)} names for {n} seats", code="bad_seats")
     undo = request.undo or default_undo(choices)

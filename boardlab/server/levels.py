@@ -1,4 +1,5 @@
-"""The computer's levels as the server offers them: ``computer:beginner|easy|normal|hard``.
+"""The computer's levels as the server offers them: ``computer:beginner|easy|normal|hard``,
+and ``computer:expert`` in a game that has it.
 
 The level table itself is :mod:`boardlab.agents.levels` (one table for the terminal, the
 lab and the server; each game names its own specs). What the server adds is
@@ -14,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..agents.levels import DEFAULT_LEVEL, LEVELS, level_about, level_spec
+from ..agents.levels import DEFAULT_LEVEL, LEVELS, game_levels, level_about, level_spec
 from ..core.game import Game
 from ..lab.ladder_docs import level_ratings, rating_text
 
 #: the longest the server waits for one decision at each level, whatever agent plays it
-DEADLINE_SECONDS = {"beginner": 15.0, "easy": 15.0, "normal": 20.0, "hard": 40.0}
+DEADLINE_SECONDS = {"beginner": 15.0, "easy": 15.0, "normal": 20.0, "hard": 40.0, "expert": 60.0}
 
 
 def level_table(game: Game) -> list[dict[str, Any]]:
@@ -36,8 +37,8 @@ def level_table(game: Game) -> list[dict[str, Any]]:
             "rating": rating_text(measured.get(level)),
             "elo": None if level not in measured else measured[level]["elo"],
         }
-        for level in LEVELS
+        for level in game_levels(game)
     ]
 
 
-__all__ = ["DEADLINE_SECONDS", "DEFAULT_LEVEL", "LEVELS", "level_spec", "level_table"]
+__all__ = ["DEADLINE_SECONDS", "DEFAULT_LEVEL", "LEVELS", "game_levels", "level_spec", "level_table"]

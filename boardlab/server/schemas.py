@@ -53,7 +53,8 @@ class CreateRoomRequest(Strict):
         default=None,
         max_length=16,
         description="one per seat: here (a person at this screen, played with the room's token), "
-        "invite (a person joining with an invite code) or computer:LEVEL (beginner, easy, normal, hard); "
+        "invite (a person joining with an invite code) or computer:LEVEL (beginner, easy, normal, hard; "
+        "expert in a game that has it); "
         "default: here, then computer:normal",
     )
     names: Optional[list[SeatName]] = Field(default=None, max_length=16, description="a display name per seat")
