@@ -28,17 +28,17 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
-from ..core.agent import Agent, register_agent
+from ..core.agent import register_agent
 from ..core.collector import fewer_collections
 from ..core.state import State
 from ..core.values import CHANCE, Move
 from .kernel import InfoNode, run_ismcts
-from .search import SearchBudget, check_positive, decision_moves
+from .search import BudgetedAgent, SearchBudget, check_positive, decision_moves
 from .mcts import DEFAULT_ITERATIONS, SEARCH_PARAMS
 
 
 @register_agent
-class IsmctsAgent(Agent):
+class IsmctsAgent(BudgetedAgent):
     """Single-observer ISMCTS over determinizations drawn with ``State.resample``.
 
     Cost: per iteration one ``copy()`` of a pooled determinization, one
@@ -75,15 +75,6 @@ class IsmctsAgent(Agent):
         self.pool_size: int = self.settings["determinizations"]
         self.last_iterations = 0
         self.last_seconds = 0.0
-
-    def limit_time(self, seconds: float | None) -> None:
-        """Cap the next searches at ``seconds`` of wall time: a search cut short plays the best
-        move found so far (the most visited), never a random one."""
-        self.budget.limit_time(seconds)
-
-    def interrupt(self) -> None:
-        """End the search in progress at its next iteration and play the best move so far."""
-        self.budget.stop_requested = True
 
     def choose(self, state: State) -> Move:
         _observer, moves = decision_moves(self.name, state)

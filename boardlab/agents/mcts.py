@@ -43,12 +43,12 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
-from ..core.agent import Agent, register_agent
+from ..core.agent import register_agent
 from ..core.collector import fewer_collections
 from ..core.state import State
 from ..core.values import CHANCE, Move
 from .kernel import Node, run_mcts
-from .search import SearchBudget, check_positive, decision_moves, names_winning_moves
+from .search import BudgetedAgent, SearchBudget, check_positive, decision_moves, names_winning_moves
 
 
 # Why these defaults. Tuned by self-play on Towers (2 players, seats alternating, one core;
@@ -82,7 +82,7 @@ SEARCH_PARAMS: dict[str, tuple[type, object, str]] = {
 
 
 @register_agent
-class MctsAgent(Agent):
+class MctsAgent(BudgetedAgent):
     """UCT search with per-player returns, chance nodes and truncated rollouts.
 
     Cost: per iteration one ``copy()`` of the root, one ``apply()`` per tree
@@ -160,15 +160,9 @@ class MctsAgent(Agent):
         self.last_iterations = 0
         self.last_seconds = 0.0
 
-    def limit_time(self, seconds: float | None) -> None:
-        """Cap the next searches at ``seconds`` of wall time: a search cut short plays the best
-        move found so far (the most visited), never a random one."""
-        self.budget.limit_time(seconds)
-
     def interrupt(self) -> None:
-        """End the search in progress at its next iteration and play the best move so far."""
-        self.budget.stop_requested = True
-        self._searching.stop_requested = True
+        super().interrupt()
+        self._searching.stop_requested = True  # a world's share of the budget, when split
 
     def choose(self, state: State) -> Move:
         mover, moves = decision_moves(self.name, state)

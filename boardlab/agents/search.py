@@ -12,6 +12,7 @@ import random
 import time
 from typing import Any, Sequence
 
+from ..core.agent import Agent
 from ..core.errors import GameOverError, IllegalMoveError, OptionError
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
@@ -19,8 +20,8 @@ from ..core.values import CHANCE, TERMINAL, Move, Player
 from .kernel import SETTLE_CHECK_EVERY, rollout, settled, uniform_returns
 
 __all__ = [
-    "SETTLE_CHECK_EVERY", "SearchBudget", "check_positive", "decision_moves", "names_winning_moves", "pick_random",
-    "rollout", "settled", "uniform_returns",
+    "SETTLE_CHECK_EVERY", "BudgetedAgent", "SearchBudget", "check_positive", "decision_moves", "names_winning_moves",
+    "pick_random", "rollout", "settled", "uniform_returns",
 ]
 
 
@@ -126,6 +127,22 @@ class SearchBudget:
             left = min(left, (self._deadline - now) * rate)
         return left
 
+
+
+class BudgetedAgent(Agent):
+    """An agent whose search runs on a :class:`SearchBudget` (``budget``): a deadline caps the
+    budget, an interrupt ends the search at its next iteration, and the best move so far (the
+    most visited) is played, never a random one."""
+
+    budget: SearchBudget
+
+    def limit_time(self, seconds: float | None) -> None:
+        """Cap the next searches at ``seconds`` of wall time (None lifts the cap)."""
+        self.budget.limit_time(seconds)
+
+    def interrupt(self) -> None:
+        """End the search in progress at its next iteration and play the best move so far."""
+        self.budget.stop_requested = True
 
 def names_winning_moves(state: State) -> bool:
     """Whether ``state``'s game implements the optional ``State.winning_move`` hook."""

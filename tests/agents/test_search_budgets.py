@@ -4,12 +4,16 @@ searches cut short by a deadline, which play the search's own best move (issue 1
 from __future__ import annotations
 
 import itertools
+import random
+import threading
+import time
 
 import pytest
 
 import boardlab
 from boardlab.agents import make_agent
 from boardlab.agents import search as search_module
+from boardlab.core.values import CHANCE
 from tests.agents.toy_games import Decide, End, tree_game
 
 
@@ -130,3 +134,38 @@ def test_a_time_cap_never_lengthens_the_own_cap_and_none_lifts_only_the_deadline
     searcher = make_agent("alphabeta:depth=4", seed=1)
     searcher.limit_time(0.25)
     assert searcher.time_cap == 0.25
+
+
+@pytest.mark.parametrize(
+    ("game_id", "spec"),
+    [
+        ("towers", "mcts:iterations=10000000"),
+        ("territories", "mcts:iterations=10000000,worlds=3"),  # each world's share is stopped too
+        ("territories", "ismcts:iterations=10000000"),
+        ("towers", "alphabeta:depth=30,nodes=100000000"),
+    ],
+)
+def test_an_interrupt_from_another_thread_ends_the_search_with_its_own_move(game_id: str, spec: str) -> None:
+    # the terminal's "move now" and Ctrl-C: a search with no time cap ends at once and plays a
+    # legal move; the next decision searches its whole budget again
+    game = boardlab.load(game_id)
+    state = game.new_state(3)
+    while state.current_player() == CHANCE:
+        state.apply(state.sample_chance(random.Random(0)))
+    agent = make_agent(spec, seed=2, game=game)
+    chosen: list[object] = []
+    thread = threading.Thread(target=lambda: chosen.append(agent.choose(state.copy())), daemon=True)
+    thread.start()
+    time.sleep(0.3)
+    agent.interrupt()
+    thread.join(timeout=30)
+    assert not thread.is_alive(), f"{spec} went on searching after interrupt()"
+    assert chosen[0] in state.legal_moves()
+    small = spec.replace("iterations=10000000", "iterations=40").replace("depth=30", "depth=1")
+    again = make_agent(small, seed=2, game=game)
+    again.interrupt()  # before a search starts: forgotten when the next one starts
+    again.choose(state.copy())
+    if spec.startswith("alphabeta"):
+        assert again.last_depth == 1
+    else:
+        assert again.last_iterations == 40
