@@ -37,3 +37,8 @@ def test_a_rated_level_reads_about_its_rating(page: Any) -> None:
     page.select_option("#game", "overseer")
     page.wait_for_function("document.querySelector('#create').textContent.includes('Overseer')")
     assert "the computer: hard" in seat_choices(page, 1) and not any("about" in text for text in seat_choices(page, 1))
+    # a game with a fifth level offers it last, above hard
+    page.select_option("#game", "sovereign")
+    page.wait_for_function("document.querySelector('#create').textContent.includes('Sovereign')")
+    computer = [text for text in seat_choices(page, 1) if text.startswith("the computer")]
+    assert [text.split(",")[0] for text in computer][-2:] == ["the computer: hard", "the computer: expert"]

@@ -31,13 +31,15 @@ class SovereignGame(Game):
     action_encoding_class = SovereignActions
     observation_encoding_class = SovereignObservation
     view_renderer = staticmethod(render_view)
-    #: the computer's levels, chosen by measurement (docs/levels.md): at the top, alpha-beta
-    #: three plies deep beat the evaluated search and cost a tenth of its 2,000 iterations
+    #: the computer's levels, chosen by measurement (docs/levels.md): alpha-beta beat the
+    #: evaluated search at a tenth of its cost, and each ply deeper beat the ply before (at
+    #: five plies a pass that would exceed its positions is abandoned: the four-ply pass decides)
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",
         "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3",
         "hard": "alphabeta:depth=4,nodes=300000,seconds=20",
+        "expert": "alphabeta:depth=5,nodes=600000,seconds=20",
     }
     draw_by_agreement = True
     conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
