@@ -18,7 +18,7 @@ from ..core.game import Game
 from ..core.match import UNDO_POLICIES, Match
 from ..core.registry import load
 from ..core.values import Player
-from .levels import DEFAULT_LEVEL, game_levels
+from .levels import DEFAULT_LEVEL
 from .rooms import (
     HUMAN,
     PLAYING,
@@ -97,8 +97,11 @@ def plan_room(request: NewRoom) -> RoomPlan:
     if len(choices) != n:
         raise RefusedError(f"{game.id} with {n} players needs {n} seats, got {len(choices)}", code="bad_seats")
     for number, choice in enumerate(choices, 1):
-        if choice.kind == "computer" and choice.level not in game_levels(game):
-            raise OptionError(f"seat {number}: {game.id} has no {choice.level} level; its levels: {', '.join(game_levels(game))}")
+        if choice.kind == "computer":
+            try:  # a level this game lacks (expert) is refused here, never mid-game
+                computer_spec(game, choice)
+            except OptionError as exc:
+                raise OptionError(f"seat {number}: {exc}") from None
     if request.names is not None and len(request.names) != n:
         raise RefusedError(f"{len(request.names)} names for {n} seats", code="bad_seats")
     undo = request.undo or default_undo(choices)
