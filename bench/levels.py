@@ -2,6 +2,7 @@
 
     python bench/levels.py towers --games 100 --jobs 16            # play (resumes), print the tables
     python bench/levels.py towers --merge runs-a/towers runs-b/towers --write-docs
+    python bench/levels.py towers --merge boardlab/games/towers/ladder.json runs-c/towers --write-docs
     python bench/levels.py honor --pairs normal-hard --seed 1 --games 50
 
 Plays random vs beginner, beginner vs easy, easy vs normal, normal vs hard (and greedy, an
@@ -10,7 +11,9 @@ games per pair with seats rotated, seeded from ``--seed``, on ``--jobs`` worker 
 Each game is appended to ``--out DIR/GAME/<pair>.jsonl`` as it finishes: the same command
 continues an interrupted run, and files from other runs or machines are counted too (copy
 them in, or name them with ``--merge``; a game counts once). Another ``--seed`` plays new
-games of the same pairs, so machines can share a ladder.
+games of the same pairs, so machines can share a ladder. A ``ladder.json`` named with
+``--merge`` adds each pair's recorded W-D-L where no file holds that pair's games: a new rung
+is rated against the old ones without playing them again.
 
 Prints per pair the stronger side's W-D-L and score with a 95% Wilson interval and whether it
 passes (at least 65% over at least 100 games), per agent the CPU seconds per decision (median,
@@ -42,6 +45,7 @@ from boardlab.lab.ladder import (
     parse_pairs,
     play_ladder,
     read_lines,
+    recorded_ladder,
     summarize,
 )
 from boardlab.lab.ladder_docs import write_docs, write_ladder_file
@@ -58,7 +62,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="base seed (default 0); another seed plays other games")
     parser.add_argument("--pairs", help="WEAKER-STRONGER,... (default: every rung, and greedy's games)")
     parser.add_argument("--out", default="ladder-runs", help="folder for the games (default ladder-runs)")
-    parser.add_argument("--merge", nargs="+", metavar="PATH", help="play nothing: summarise the games in these files or folders")
+    parser.add_argument(
+        "--merge", nargs="+", metavar="PATH",
+        help="play nothing: summarise the games in these files or folders (and the pairs a ladder.json records)",
+    )
     parser.add_argument("--spec", action="append", default=[], metavar="LEVEL=SPEC", help="play LEVEL with another spec")
     parser.add_argument("--write-docs", action="store_true", help="write docs/levels.md's section and the game's ladder.json")
     parser.add_argument(
@@ -77,8 +84,11 @@ def main(argv: list[str] | None = None) -> int:
         overrides = dict(_split_spec(text) for text in args.spec)
         agents = ladder_agents(game, overrides)
         pairs = parse_pairs(args.pairs, agents) if args.pairs else default_pairs(agents)
+        recorded = []
         if args.merge:
-            lines, runs = read_lines(args.merge)
+            ladder_files = [path for path in args.merge if path.endswith(".json")]
+            recorded = [recorded_ladder(path) for path in ladder_files]
+            lines, runs = read_lines([path for path in args.merge if path not in ladder_files])
         else:
             lines, runs = _play(args, game.id, agents, pairs, command)
     except BoardlabError as exc:
@@ -87,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     except StudyInterrupted:
         print(f"\ninterrupted: the finished games are in {args.out}; run the same command to continue", file=sys.stderr)
         return 130
-    summary = summarize(game, agents, lines, runs)
+    summary = summarize(game, agents, lines, runs, recorded)
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
@@ -154,6 +164,8 @@ def print_summary(summary: dict) -> None:
         median = "-" if cpu is None else f"{cpu['median']:.4f} s"
         most = "-" if cpu is None else f"{cpu['max']:.3f} s"
         print(f"{label:10} {elo:>6}  {interval:>15}  {games:>5}  {median:>19} {most:>8}  {spec}")
+    if summary["recorded"]:
+        print(f"from a ladder.json (W-D-L, not games): {', '.join(summary['recorded'])}")
     for name, count in sorted(summary["skipped"].items()):
         print(f"left out: {count} games of {name} (not the specs the levels play now)")
     for run in summary["runs"]:

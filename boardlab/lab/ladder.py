@@ -43,6 +43,8 @@ from .study import OutcomeSink, Study, Variant, run_study
 
 GAME_FORMAT = "boardlab-ladder-game/1"
 RUN_FORMAT = "boardlab-ladder-run/1"
+#: a game's ``ladder.json``: ratings, and each pair's results so that a new rung needs no old games
+LADDER_FORMAT = "boardlab-ladder/1"
 RUNS_FILE = "runs.jsonl"
 #: what each level must score against the one below, over at least REQUIRED_GAMES games
 REQUIRED_SCORE = 0.65
@@ -281,14 +283,24 @@ def _now() -> str:
 
 # --- the summary -------------------------------------------------------------------------------
 def summarize(
-    game: Game, agents: Mapping[str, str], lines: Sequence[Mapping[str, Any]], runs: Sequence[Mapping[str, Any]]
+    game: Game,
+    agents: Mapping[str, str],
+    lines: Sequence[Mapping[str, Any]],
+    runs: Sequence[Mapping[str, Any]],
+    recorded: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The ladder's tables from stored games: per pair the stronger side's results and score
     with a Wilson interval, per agent its CPU per decision, and Elo ratings (random = 0).
 
     A game counts by the specs that played it, under the label that plays that spec now: when
     a level table moves a spec to another level (greedy from easy to normal), its games move
-    with it. Games of a spec no label plays are left out; how many, and why, is in ``skipped``."""
+    with it. Games of a spec no label plays are left out; how many, and why, is in ``skipped``.
+
+    ``recorded`` are earlier summaries as ``ladder.json`` keeps them (:func:`recorded_ladder`):
+    a pair's stored W-D-L counts where ``lines`` hold no game of the same two specs, and an
+    agent's stored CPU figures where ``lines`` hold none of its decisions. The Elo fit needs
+    only each pair's points, so a new rung merged with the game's ``ladder.json`` rates every
+    level as if the old games had been played again."""
     current: list[Mapping[str, Any]] = []
     skipped: dict[str, int] = {}
     label_of: dict[str, str] = {}
@@ -319,17 +331,56 @@ def summarize(
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
     cpu: dict[str, list[float]] = {label: [] for label in agents}
     comparisons = []
+
+    def count(weaker: str, stronger: str, score: float, games: int = 1) -> None:
+        entry = pairs.setdefault((weaker, stronger), {"wins": 0, "draws": 0, "losses": 0, "points": 0.0})
+        entry["points"] += score * games
+        entry["wins" if score == 1.0 else "draws" if score == 0.5 else "losses"] += games
+        comparisons.extend([(stronger, weaker, score)] * games)
+
     for line in current:
         weaker, stronger = line["pair"]
-        entry = pairs.setdefault((weaker, stronger), {"wins": 0, "draws": 0, "losses": 0, "points": 0.0})
         seat = line["seats"].index(stronger)
-        other = 1 - seat
-        mine, theirs = line["returns"][seat], line["returns"][other]
-        entry["points"] += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-        entry["wins" if mine > theirs else "draws" if mine == theirs else "losses"] += 1
-        comparisons.append((stronger, weaker, 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0))
+        mine, theirs = line["returns"][seat], line["returns"][1 - seat]
+        count(weaker, stronger, 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
         for label, seconds in zip(line["seats"], line["cpu"]):
             cpu[label].extend(seconds)
+    played_specs = {frozenset(line["specs"]) for line in current}
+    stored_cpu: dict[str, dict[str, Any]] = {}
+    taken: list[str] = []
+    recorded_games = 0
+    for data in recorded:
+        if data.get("game") != game.id or data.get("players") != game.num_players:
+            continue
+        if not _same_rules(game, data.get("options", {})):
+            continue
+        for stored in data.get("pairs", []):
+            specs = list(stored["specs"])
+            labels = [label_of.get(spec) for spec in specs]
+            games = stored["wins"] + stored["draws"] + stored["losses"]
+            if not games:
+                continue
+            if None in labels or labels[0] == labels[1]:
+                name = f"{stored['weaker']}-vs-{stored['stronger']} played by {' / '.join(specs)} (recorded)"
+                skipped[name] = skipped.get(name, 0) + games
+                continue
+            if frozenset(specs) in played_specs:
+                continue  # the games themselves are here, perhaps more of them
+            played_specs.add(frozenset(specs))
+            weaker, stronger = sorted(labels, key=order.index)
+            wins, losses = (stored["wins"], stored["losses"]) if labels[1] == stronger else (stored["losses"], stored["wins"])
+            for score, number in ((1.0, wins), (0.5, stored["draws"]), (0.0, losses)):
+                if number:
+                    count(weaker, stronger, score, number)
+            recorded_games += games
+            taken.append(pair_name((weaker, stronger)))
+        for entry in data.get("ratings", {}).values():
+            label = label_of.get(entry.get("spec"))
+            if label is not None and entry.get("cpu_median") is not None and label not in stored_cpu:
+                stored_cpu[label] = {
+                    "median": entry["cpu_median"], "max": entry["cpu_max"], "mean": None,
+                    "decisions": entry.get("cpu_decisions"), "recorded": True,
+                }
     pair_rows = []
     for (weaker, stronger), entry in pairs.items():
         games = entry["wins"] + entry["draws"] + entry["losses"]
@@ -344,7 +395,12 @@ def summarize(
         })
     pair_rows.sort(key=lambda row: (not row["rung"], order.index(row["stronger"]), order.index(row["weaker"])))
     # a run that found every game already played measured nothing
-    played = [run for run in runs if run.get("game") == game.id and run.get("games_played")]
+    runs = [*runs, *(run for data in recorded if data.get("game") == game.id for run in data.get("runs", []))]
+    played = list({
+        json.dumps(run, sort_keys=True): run for run in runs if run.get("game") == game.id and run.get("games_played")
+    }.values())
+    figures = {label: cpu_figures(values) for label, values in cpu.items() if values}
+    figures.update({label: stored for label, stored in stored_cpu.items() if label not in figures and label in agents})
     ratings = [
         rating.to_json()
         for rating in fit_elo(comparisons, BOTTOM, [label for label in agents if any(label in p for p in pairs)])
@@ -352,15 +408,33 @@ def summarize(
     return {
         "game": game.id,
         "players": game.num_players,
+        "options": _plain(game.options),
         "agents": dict(agents),
         "pairs": pair_rows,
-        "cpu": {label: cpu_figures(values) for label, values in cpu.items() if values},
+        "cpu": {label: figures[label] for label in agents if label in figures},
         "ratings": ratings,
-        "games": len(current),
+        "games": len(current) + recorded_games,
+        "recorded": taken,
         "skipped": skipped,
         "runs": [dict(run) for run in played],
         "measured": max((str(run.get("finished", ""))[:10] for run in played), default=""),
     }
+
+
+def recorded_ladder(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A ``ladder.json`` read for :func:`summarize`'s ``recorded``; an error names what is wrong."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise OptionError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    except ValueError as exc:
+        raise OptionError(f"{path}: not JSON ({exc})") from exc
+    if not isinstance(data, dict) or data.get("format") != LADDER_FORMAT:
+        raise OptionError(f"{path}: not a ladder file (expected format {LADDER_FORMAT!r})")
+    if not isinstance(data.get("pairs"), list):
+        raise OptionError(f"{path}: keeps no pair results (written before ladder files kept them); "
+                          "merge the games' folders instead")
+    return data
 
 
 def cpu_figures(values: Sequence[float]) -> dict[str, Any]:
@@ -381,5 +455,6 @@ def about(elo: float) -> str:
 
 __all__ = [
     "LadderFolder", "LadderStudy", "REQUIRED_GAMES", "REQUIRED_SCORE", "about", "cpu_figures", "default_pairs",
-    "is_rung", "ladder_agents", "ladder_study", "pair_name", "parse_pairs", "play_ladder", "read_lines", "summarize",
+    "LADDER_FORMAT", "is_rung", "ladder_agents", "ladder_study", "pair_name", "parse_pairs", "play_ladder",
+    "read_lines", "recorded_ladder", "summarize",
 ]

@@ -20,10 +20,9 @@ from typing import Any, Mapping
 from ..agents.levels import LEVEL_HELP, game_levels, level_spec
 from ..core.game import Game
 from ..core.registry import game_class
-from .ladder import REQUIRED_GAMES, REQUIRED_SCORE, about
+from .ladder import LADDER_FORMAT, REQUIRED_GAMES, REQUIRED_SCORE, about
 
 LADDER_FILE = "ladder.json"
-LADDER_FORMAT = "boardlab-ladder/1"
 
 
 def ladder_path(game_id: str) -> Path:
@@ -33,7 +32,8 @@ def ladder_path(game_id: str) -> Path:
 
 def ladder_data(summary: Mapping[str, Any]) -> dict[str, Any]:
     """What ``ladder.json`` holds: per agent (a level or an anchor) its spec, Elo with interval
-    and games, and CPU per decision; when and how it was measured."""
+    and games, and CPU per decision; per pair its specs and W-D-L (what a later rung's
+    ``--merge`` needs to rate every level without the old games); when and how it was measured."""
     agents = {}
     for rating in summary["ratings"]:
         label = rating["agent"]
@@ -46,15 +46,26 @@ def ladder_data(summary: Mapping[str, Any]) -> dict[str, Any]:
         }
         cpu = summary["cpu"].get(label)
         if cpu is not None:
-            entry.update(cpu_median=round(cpu["median"], 5), cpu_max=round(cpu["max"], 5))
+            entry.update(cpu_median=round(cpu["median"], 5), cpu_max=round(cpu["max"], 5), cpu_decisions=cpu["decisions"])
         agents[label] = entry
+    pairs = [
+        {
+            "weaker": row["weaker"], "stronger": row["stronger"],
+            "specs": [summary["agents"][row["weaker"]], summary["agents"][row["stronger"]]],
+            "wins": row["wins"], "draws": row["draws"], "losses": row["losses"],
+        }
+        for row in summary["pairs"]
+    ]
     return {
         "format": LADDER_FORMAT,
         "game": summary["game"],
+        "players": summary["players"],
+        "options": summary["options"],
         "measured": summary["measured"] or datetime.date.today().isoformat(),
-        "command": [run["command"] for run in summary["runs"]],
         "anchor": "random = 0",
         "ratings": agents,
+        "pairs": pairs,
+        "runs": summary["runs"],
     }
 
 
@@ -126,7 +137,9 @@ plays N two-player games, seats rotated (half each way), game *i* seeded from `-
 so the games do not depend on the number of workers. Each game is stored as it finishes
 (`--out DIR`, one JSON line per game and pair), so a run resumes, and the files of several runs
 or machines merge (`--merge DIR...`): a game counts once, and only games played by the specs
-the levels have now.
+the levels have now. A game's `ladder.json` keeps each pair's W-D-L, so a new rung merged with it
+(`--merge boardlab/games/GAME/ladder.json DIR`) rates every level without the old games: a pair
+counts from the file only where the folders hold no game of the same two specs.
 
 * **Score**: the stronger side's points over the games; the 95% interval is Wilson's, on the points.
 * **CPU per decision**: `time.process_time()` around each `choose` (the agent's own work, in
@@ -177,7 +190,7 @@ def section(summary: Mapping[str, Any]) -> str:
             interval = "(the anchor)"
         lines.append(
             f"| {label} | `{spec}` | {_elo(None if rating is None else rating['elo'])} | {interval} | "
-            + (f"{_seconds(cpu['median'])} | {_seconds(cpu['max'])} | {cpu['decisions']} |" if cpu else "- | - | - |")
+            + (f"{_seconds(cpu['median'])} | {_seconds(cpu['max'])} | {cpu['decisions'] or '-'} |" if cpu else "- | - | - |")
         )
     lines += [
         "",
@@ -193,6 +206,9 @@ def section(summary: Mapping[str, Any]) -> str:
             f"| {row['weaker']} vs {row['stronger']} | {row['games']} | {row['wins']}-{row['draws']}-{row['losses']} | "
             f"{row['score']:.1%} | {row['low']:.1%} to {row['high']:.1%} | {verdict} |"
         )
+    if summary.get("recorded"):
+        lines += ["", "Taken from an earlier ladder.json (each pair's W-D-L and each agent's CPU figures, "
+                  "not its games): " + ", ".join(summary["recorded"]) + "."]
     if summary["skipped"]:
         lines += ["", "Left out (played by specs the levels no longer use): "
                   + "; ".join(f"{name}: {count}" for name, count in sorted(summary["skipped"].items())) + "."]

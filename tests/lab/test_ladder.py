@@ -20,9 +20,10 @@ from boardlab.lab.ladder import (
     ladder_study,
     play_ladder,
     read_lines,
+    recorded_ladder,
     summarize,
 )
-from boardlab.lab.ladder_docs import level_ratings, write_docs
+from boardlab.lab.ladder_docs import ladder_data, level_ratings, write_docs
 from tests.support.bench import load_bench
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "levels.py"
@@ -217,3 +218,63 @@ def test_games_follow_their_spec_when_the_level_table_moves_it() -> None:
     # a spec no level plays any more is left out, and said so
     gone = dict(after, hard="mcts:iterations=7")
     assert summarize(game, gone, made, [])["skipped"] == {f"easy-vs-normal played by greedy / {before['normal']}": 100}
+
+
+def test_a_new_rung_merged_with_ladder_json_rates_every_level_as_the_old_games_would(tmp_path: Path) -> None:
+    game = boardlab.load("towers", players=2)
+    agents = ladder_agents(game)
+    old = [ladder_line(("random", "beginner"), i, value, game) for i, value in enumerate([1.0] * 80 + [0.5] * 10 + [0.0] * 10)]
+    old += [ladder_line(("beginner", "easy"), i, value, game) for i, value in enumerate([1.0] * 60 + [0.0] * 40)]
+    new = [ladder_line(("easy", "normal"), i, value, game) for i, value in enumerate([1.0] * 70 + [0.5] * 20 + [0.0] * 10)]
+    whole = summarize(game, agents, old + new, [])
+    path = tmp_path / "ladder.json"
+    path.write_text(json.dumps(ladder_data(summarize(game, agents, old, []))))
+    merged = summarize(game, agents, new, [], [recorded_ladder(path)])
+    assert merged["pairs"] == whole["pairs"] and merged["games"] == whole["games"] == 300
+    assert merged["recorded"] == ["random-vs-beginner", "beginner-vs-easy"]
+    expected = {rating["agent"]: rating for rating in whole["ratings"]}
+    for rating in merged["ratings"]:
+        assert rating["elo"] == pytest.approx(expected[rating["agent"]]["elo"], abs=1e-6)
+        assert rating["high"] == pytest.approx(expected[rating["agent"]]["high"], abs=1e-6)
+    # beginner played only in the old games: its CPU figures are the file's; easy's are its new games'
+    assert merged["cpu"]["beginner"]["median"] == pytest.approx(whole["cpu"]["beginner"]["median"], abs=1e-5)
+    assert merged["cpu"]["beginner"]["decisions"] == 200 and merged["cpu"]["easy"]["decisions"] == 100
+    # where the folders hold games of a recorded pair, the games count and the record does not
+    again = summarize(game, agents, new + old[:100], [], [recorded_ladder(path)])
+    assert again["pairs"] == whole["pairs"] and again["recorded"] == ["beginner-vs-easy"]
+    # a record whose level now plays another spec is left out, and said so
+    moved = summarize(game, dict(agents, easy="greedy:temperature=0.5"), new, [], [recorded_ladder(path)])
+    assert moved["recorded"] == ["random-vs-beginner"]
+    assert moved["skipped"] == {"beginner-vs-easy played by greedy:temperature=0.05 / greedy (recorded)": 100,
+                                "easy-vs-normal played by greedy / " + agents["normal"]: 100}
+
+
+def test_a_ladder_file_that_cannot_be_merged_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken, old, other = tmp_path / "broken.json", tmp_path / "old.json", tmp_path / "other.json"
+    broken.write_text("{ not json")
+    old.write_text(json.dumps({"format": "boardlab-ladder/1", "game": "towers", "ratings": {}, "command": []}))
+    other.write_text(json.dumps({"format": "boardlab-study/1"}))
+    for path, words in ((broken, "not JSON"), (old, "keeps no pair results"), (other, "not a ladder file"),
+                        (tmp_path / "missing.json", "cannot be read")):
+        assert bench_main("towers", "--merge", str(path)) == 2
+        error = capsys.readouterr().err
+        assert str(path) in error and words in error
+
+
+def test_the_bench_merges_a_new_rung_with_the_ladder_file_it_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "ladder.json"
+    assert bench_main("towers", "--games", "2", "--jobs", "1", "--pairs", "random-beginner,beginner-easy",
+                      "--out", str(tmp_path / "old"), "--write-docs", "--docs", str(tmp_path / "levels.md"),
+                      "--ladder-file", str(data)) == 0
+    stored = json.loads(data.read_text())
+    assert [(pair["weaker"], pair["stronger"]) for pair in stored["pairs"]] == [("random", "beginner"), ("beginner", "easy")]
+    assert sum(pair["wins"] + pair["draws"] + pair["losses"] for pair in stored["pairs"]) == 4
+    assert "bench/levels.py towers --games 2" in stored["runs"][0]["command"]
+    assert bench_main("towers", "--games", "2", "--jobs", "1", "--pairs", "easy-normal", "--out", str(tmp_path / "new"),
+                      *CHEAP) == 0
+    capsys.readouterr()
+    assert bench_main("towers", "--merge", str(data), str(tmp_path / "new"), *CHEAP, "--json") == 0
+    merged = json.loads(capsys.readouterr().out)
+    assert [row["games"] for row in merged["pairs"]] == [2, 2, 2]
+    assert merged["recorded"] == ["random-vs-beginner", "beginner-vs-easy"] and len(merged["runs"]) == 2
+    assert {rating["agent"] for rating in merged["ratings"]} == {"random", "beginner", "easy", "normal"}
