@@ -46,7 +46,7 @@ def ladder_data(summary: Mapping[str, Any]) -> dict[str, Any]:
         }
         cpu = summary["cpu"].get(label)
         if cpu is not None:
-            entry.update(cpu_median=round(cpu["median"], 5), cpu_max=round(cpu["max"], 5), cpu_decisions=cpu["decisions"])
+            entry.update(cpu_median=round(cpu["median"], 7), cpu_max=round(cpu["max"], 7), cpu_decisions=cpu["decisions"])
         agents[label] = entry
     pairs = [
         {
