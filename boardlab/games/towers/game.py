@@ -37,7 +37,7 @@ class TowersGame(Game):
     observation_encoding_class = TowersObservation
     view_renderer = staticmethod(render_view)
     #: the computer's levels, chosen by measurement (docs/levels.md): a beginner's plausible
-    #: mistakes, one ply, then the evaluated, widened search at 300 and 2,000 iterations
+    #: mistakes, one ply, then the evaluated, widened search at 300 and 20,000 iterations
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",
