@@ -15,9 +15,12 @@ OpenSpiel's bot at equal CPU time per move, seats rotated (game ``i`` puts ours 
 ``i mod players``). The bot takes a simulation count, not a time, so each game id starts with
 a calibration: on the same positions we time our level's decisions (``time.process_time``)
 and the bot's simulations per CPU-second. In a game, the bot's count for a move is its
-simulations per CPU-second so far times our mean CPU time per move so far (both running means
-of that game, started from the calibration), since our time per move changes over a game.
-Both sides' CPU time per move is measured and reported, so equal time is checked, not assumed.
+simulations per CPU-second so far times the time it is owed: our mean CPU time per move so far
+times its moves including this one, less the time it has spent (:class:`EqualTime`; the means
+start from the calibration). So its mean time per move follows ours through the game, where
+our time per move grows in the middle game, and a move on which it over- or under-spent is
+made up on the next. Both sides' CPU time per move is measured and reported, so equal time is
+checked, not assumed.
 ``--seconds-per-move auto`` plays the level as it is; a number
 sets the level's own time cap (its ``seconds`` parameter) to that many seconds, for a run that
 has to fit a time box; the spec each row used is recorded.
@@ -228,6 +231,45 @@ def calibrate(game_id: str, spec: str, positions: int, seed: int, evaluator: str
 
 
 @dataclass
+class EqualTime:
+    """One game's CPU time on each side, and the bot's simulation count for its next move.
+
+    The bot is owed our mean time per move (the calibration's until we have moved) times its
+    moves so far, this one included, less what it has spent: its mean follows ours as ours
+    changes over the game, and a move that took more or less time than meant is made up on
+    the next. Its simulations per CPU-second are a running figure of the game, started from
+    the calibration as if that had been PRIOR_MOVES moves."""
+
+    calibrated_s: float
+    rate_sims: float
+    rate_s: float
+    ours_s: float = 0.0
+    ours_moves: int = 0
+    spiel_s: float = 0.0
+    spiel_moves: int = 0
+
+    @classmethod
+    def start(cls, calibration: Calibration) -> "EqualTime":
+        prior_s = PRIOR_MOVES * calibration.ours_mean_s
+        return cls(calibration.ours_mean_s, prior_s * calibration.spiel_sims_per_cpu_s, prior_s)
+
+    def ours_moved(self, seconds: float) -> None:
+        self.ours_s += seconds
+        self.ours_moves += 1
+
+    def spiel_moved(self, simulations: int, seconds: float) -> None:
+        self.rate_sims += simulations
+        self.rate_s += seconds
+        self.spiel_s += seconds
+        self.spiel_moves += 1
+
+    def simulations(self) -> int:
+        mean = self.ours_s / self.ours_moves if self.ours_moves else self.calibrated_s
+        owed = mean * (self.spiel_moves + 1) - self.spiel_s
+        return max(MIN_SPIEL_SIMULATIONS, round(self.rate_sims / max(self.rate_s, 1e-9) * owed))
+
+
+@dataclass
 class GameOutcome:
     index: int
     seed: int
@@ -266,13 +308,7 @@ def play_one(game_id: str, spec: str, calibration: Calibration, index: int, base
     match = boardlab.Match(game, seats, seed=seed, undo="never")
     bot_seeds = random.Random(derive_seed(seed, 2))
     result = GameOutcome(index, seed, ours_seat, "draw", 1.0 / game.num_players, False, "unfinished", 0, 0)
-    # The bot's count follows both running means of this game, started from the calibration
-    # as if it were PRIOR_MOVES moves: our time per move varies from one phase of a game to
-    # another, and a count fixed from a few positions drifts away from it.
-    ours_cpu_sum = PRIOR_MOVES * calibration.ours_mean_s
-    ours_count = float(PRIOR_MOVES)
-    spiel_cpu_sum = PRIOR_MOVES * calibration.ours_mean_s
-    spiel_sims_sum = spiel_cpu_sum * calibration.spiel_sims_per_cpu_s
+    clock = EqualTime.start(calibration)
     while not match.is_over() and result.decisions < max_decisions:
         seat = match.to_move()
         view = match.agent_input(seat)
@@ -284,18 +320,16 @@ def play_one(game_id: str, spec: str, calibration: Calibration, index: int, base
             began = time.process_time()
             move = ours.choose(view)
             result.ours_cpu.append(time.process_time() - began)
-            ours_cpu_sum += result.ours_cpu[-1]
-            ours_count += 1
+            clock.ours_moved(result.ours_cpu[-1])
         else:
-            simulations = max(MIN_SPIEL_SIMULATIONS, round(spiel_sims_sum / max(spiel_cpu_sum, 1e-9) * ours_cpu_sum / ours_count))
+            simulations = clock.simulations()
             bot = spiel_bot(spiel_game, simulations, bot_seeds.getrandbits(31), evaluator)
             spiel_state = spiel_game.from_boardlab_state(view)
             began = time.process_time()
             action = bot.step(spiel_state)
             result.spiel_cpu.append(time.process_time() - began)
             result.spiel_sims.append(simulations)
-            spiel_cpu_sum += result.spiel_cpu[-1]
-            spiel_sims_sum += simulations
+            clock.spiel_moved(simulations, result.spiel_cpu[-1])
             move = encoding.move_for(view, action)
         match.play(seat, move)
         result.decisions += 1

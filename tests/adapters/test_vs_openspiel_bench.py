@@ -79,3 +79,23 @@ def test_the_stock_bot_rolls_out_at_random_and_the_report_says_so(tmp_path: Path
     report = json.loads(out.read_text())
     assert report["openspiel_bot"]["evaluator"].startswith("OpenSpiel's RandomRolloutEvaluator")
     assert report["rows"][0]["bot_evaluator"] == "stock"
+
+
+def test_the_bot_is_owed_our_mean_time_per_move_and_makes_up_a_move_it_misjudged() -> None:
+    calibration = bench.Calibration(positions=6, ours_mean_s=0.5, spiel_sims_per_cpu_s=100.0, spiel_simulations=50)
+    clock = bench.EqualTime.start(calibration)
+    # our time per move grows fivefold in the middle game; the bot is really twice as fast as calibrated
+    ours = [0.5] * 10 + [2.5] * 30 + [1.0] * 10
+    true_rate = 200.0
+    spiel = []
+    for seconds in ours:
+        clock.ours_moved(seconds)
+        simulations = clock.simulations()
+        spiel.append(simulations / true_rate)
+        clock.spiel_moved(simulations, spiel[-1])
+    # a count kept at the calibration would give it 0.25 s a move; it is owed ours, and gets it
+    assert abs(sum(spiel) - sum(ours)) < 0.1 * max(ours)
+    assert sum(spiel[10:40]) / 30 > 0.9 * 2.5  # it follows the middle game's longer moves
+    # a move it over-spent is taken off the next one
+    clock.spiel_moved(clock.simulations() * 3, 3 * clock.simulations() / true_rate)
+    assert clock.simulations() == bench.MIN_SPIEL_SIMULATIONS
