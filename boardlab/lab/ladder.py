@@ -346,41 +346,21 @@ def summarize(
         for label, seconds in zip(line["seats"], line["cpu"]):
             cpu[label].extend(seconds)
     played_specs = {frozenset(line["specs"]) for line in current}
-    stored_cpu: dict[str, dict[str, Any]] = {}
+    stored_pairs, stored_cpu = _recorded_results(game, recorded, label_of, skipped)
     taken: list[str] = []
     recorded_games = 0
-    for data in recorded:
-        if data.get("game") != game.id or data.get("players") != game.num_players:
-            continue
-        if not _same_rules(game, data.get("options", {})):
-            continue
-        for stored in data.get("pairs", []):
-            specs = list(stored["specs"])
-            labels = [label_of.get(spec) for spec in specs]
-            games = stored["wins"] + stored["draws"] + stored["losses"]
-            if not games:
-                continue
-            if None in labels or labels[0] == labels[1]:
-                name = f"{stored['weaker']}-vs-{stored['stronger']} played by {' / '.join(specs)} (recorded)"
-                skipped[name] = skipped.get(name, 0) + games
-                continue
-            if frozenset(specs) in played_specs:
-                continue  # the games themselves are here, perhaps more of them
-            played_specs.add(frozenset(specs))
-            weaker, stronger = sorted(labels, key=order.index)
-            wins, losses = (stored["wins"], stored["losses"]) if labels[1] == stronger else (stored["losses"], stored["wins"])
-            for score, number in ((1.0, wins), (0.5, stored["draws"]), (0.0, losses)):
-                if number:
-                    count(weaker, stronger, score, number)
-            recorded_games += games
-            taken.append(pair_name((weaker, stronger)))
-        for entry in data.get("ratings", {}).values():
-            label = label_of.get(entry.get("spec"))
-            if label is not None and entry.get("cpu_median") is not None and label not in stored_cpu:
-                stored_cpu[label] = {
-                    "median": entry["cpu_median"], "max": entry["cpu_max"], "mean": None,
-                    "decisions": entry.get("cpu_decisions"), "recorded": True,
-                }
+    for specs, labels, (wins, draws, losses) in stored_pairs:
+        if frozenset(specs) in played_specs:
+            continue  # the games themselves are here, perhaps more of them
+        played_specs.add(frozenset(specs))
+        weaker, stronger = sorted(labels, key=order.index)
+        if labels[1] != stronger:  # the level table moved the specs past each other
+            wins, losses = losses, wins
+        for score, number in ((1.0, wins), (0.5, draws), (0.0, losses)):
+            if number:
+                count(weaker, stronger, score, number)
+        recorded_games += wins + draws + losses
+        taken.append(pair_name((weaker, stronger)))
     pair_rows = []
     for (weaker, stronger), entry in pairs.items():
         games = entry["wins"] + entry["draws"] + entry["losses"]
@@ -419,6 +399,40 @@ def summarize(
         "runs": [dict(run) for run in played],
         "measured": max((str(run.get("finished", ""))[:10] for run in played), default=""),
     }
+
+
+def _recorded_results(
+    game: Game, recorded: Sequence[Mapping[str, Any]], label_of: Mapping[str, str], skipped: dict[str, int]
+) -> tuple[list[tuple[list[str], list[str], tuple[int, int, int]]], dict[str, dict[str, Any]]]:
+    """From ladder files of ``game``'s rules: each pair (its specs, their labels now, the
+    stronger side's W-D-L) whose specs some label still plays, and each label's stored CPU
+    figures (the first file's). Pairs of specs no label plays go to ``skipped``."""
+    pairs: list[tuple[list[str], list[str], tuple[int, int, int]]] = []
+    cpu: dict[str, dict[str, Any]] = {}
+    for data in recorded:
+        if data.get("game") != game.id or data.get("players") != game.num_players:
+            continue
+        if not _same_rules(game, data.get("options", {})):
+            continue
+        for stored in data.get("pairs", []):
+            specs = list(stored["specs"])
+            labels = [label_of.get(spec) for spec in specs]
+            results = (stored["wins"], stored["draws"], stored["losses"])
+            if not sum(results):
+                continue
+            if None in labels or labels[0] == labels[1]:
+                name = f"{stored['weaker']}-vs-{stored['stronger']} played by {' / '.join(specs)} (recorded)"
+                skipped[name] = skipped.get(name, 0) + sum(results)
+                continue
+            pairs.append((specs, [str(label) for label in labels], results))
+        for entry in data.get("ratings", {}).values():
+            label = label_of.get(entry.get("spec"))
+            if label is not None and entry.get("cpu_median") is not None and label not in cpu:
+                cpu[label] = {
+                    "median": entry["cpu_median"], "max": entry["cpu_max"], "mean": None,
+                    "decisions": entry.get("cpu_decisions"), "recorded": True,
+                }
+    return pairs, cpu
 
 
 def recorded_ladder(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -242,6 +242,11 @@ def test_a_new_rung_merged_with_ladder_json_rates_every_level_as_the_old_games_w
     # where the folders hold games of a recorded pair, the games count and the record does not
     again = summarize(game, agents, new + old[:100], [], [recorded_ladder(path)])
     assert again["pairs"] == whole["pairs"] and again["recorded"] == ["beginner-vs-easy"]
+    # a record whose specs the level table swapped counts from the other side
+    swapped = summarize(game, dict(agents, beginner=agents["easy"], easy=agents["beginner"]), [], [],
+                        [recorded_ladder(path)])
+    row = next(row for row in swapped["pairs"] if (row["weaker"], row["stronger"]) == ("beginner", "easy"))
+    assert (row["wins"], row["draws"], row["losses"]) == (40, 0, 60)
     # a record whose level now plays another spec is left out, and said so
     moved = summarize(game, dict(agents, easy="greedy:temperature=0.5"), new, [], [recorded_ladder(path)])
     assert moved["recorded"] == ["random-vs-beginner"]
