@@ -164,8 +164,9 @@ def strength_line(game: Game, specs: Sequence[str]) -> str:
         text = f"Self-play: {every} {parts[0]}."
     else:
         text = "Agents: " + "; ".join(parts) + "."
-    hard = level_spec(game, "hard")
-    if not any((level_spec(game, spec) if is_level(spec) else spec) == hard for spec in distinct):
+    levels = game_levels(game)
+    strong = {level_spec(game, name) for name in levels[levels.index("hard"):]}  # hard, and expert where the game has it
+    if not any((level_spec(game, spec) if is_level(spec) else spec) in strong for spec in distinct):
         _, hard_elo = _rating(game, "hard")
         known = f" ({about(hard_elo)} Elo)" if hard_elo is not None else ""
         text += f" Weaker than the hard level{known}: conclusions about strong play may differ."

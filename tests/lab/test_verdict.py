@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from boardlab.agents.levels import level_spec
 from boardlab.core.options import Option
 from boardlab.core.registry import load
 from boardlab.lab.report import build_report, render_html, shown_metrics
@@ -155,6 +156,11 @@ def test_strength_names_the_level_its_rating_and_the_caveat() -> None:
     assert strong.startswith("Self-play: both seats hard (mcts:") and "strong play may differ" not in strong
     mixed = strength_line(towers, ["greedy", "random"])
     assert mixed.startswith("Agents: greedy (easy, ") and "random (about 0 Elo)" in mixed
+    # a level above hard is no weaker than it: Sovereign's expert, by name or by its spec
+    sovereign = load("sovereign")
+    for expert in ("expert", level_spec(sovereign, "expert")):
+        assert "strong play may differ" not in strength_line(sovereign, [expert, expert])
+    assert "strong play may differ" in strength_line(sovereign, ["normal", "normal"])
 
 
 def test_verdict_lines_say_why_a_stopping_study_stopped() -> None:
