@@ -12,12 +12,14 @@ from boardlab.server.levels import level_table as catalog_levels
 from tests.cli.test_commands import run
 
 FOUR = ("beginner", "easy", "normal", "hard")
-#: a spec no level of Towers plays, so a mix-up with ``hard`` would show
+#: a spec no level of Territories plays, so a mix-up with ``hard`` would show
 DEEPER = "mcts:iterations=40000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=20"
 
 
-def towers_with_expert(monkeypatch: pytest.MonkeyPatch) -> boardlab.Game:
-    game = boardlab.load("towers")
+def territories_with_expert(monkeypatch: pytest.MonkeyPatch) -> boardlab.Game:
+    """A game without an expert of its own, given one: the mechanism, not a game's table."""
+    game = boardlab.load("territories")
+    assert "expert" not in type(game).level_specs
     monkeypatch.setattr(type(game), "level_specs", {**type(game).level_specs, "expert": DEEPER})
     return game
 
@@ -37,7 +39,7 @@ def test_a_game_that_names_no_expert_has_four_levels_and_refuses_expert_by_name(
 
 
 def test_a_game_that_names_expert_gets_a_fifth_level_on_top(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = towers_with_expert(monkeypatch)
+    game = territories_with_expert(monkeypatch)
     assert game_levels(game) == (*FOUR, "expert") and top_level(game) == "expert"
     assert level_spec(game, "expert") == resolve_spec(game, "expert") == DEEPER
     assert level_spec(game, "hard") != DEEPER  # the levels below keep their own specs
@@ -49,7 +51,7 @@ def test_a_game_that_names_expert_gets_a_fifth_level_on_top(monkeypatch: pytest.
 
 
 def test_the_ladder_adds_the_rung_from_hard_to_expert(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = towers_with_expert(monkeypatch)
+    game = territories_with_expert(monkeypatch)
     agents = ladder_agents(game)
     assert list(agents)[:6] == ["random", *FOUR, "expert"]
     pairs = default_pairs(agents)

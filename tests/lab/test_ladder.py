@@ -29,7 +29,8 @@ from tests.support.bench import load_bench
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "levels.py"
 # cheap stand-ins for the searching levels: the machinery is under test, not the levels
 CHEAP = ["--spec", "normal=mcts:iterations=8,leaf_eval=true,widen=1,jitter=0.03",
-         "--spec", "hard=mcts:iterations=16,leaf_eval=true,widen=1,jitter=0.03"]
+         "--spec", "hard=mcts:iterations=16,leaf_eval=true,widen=1,jitter=0.03",
+         "--spec", "expert=mcts:iterations=32,leaf_eval=true,widen=1,jitter=0.03"]
 
 
 def bench_main(*args: str) -> int:
@@ -47,7 +48,8 @@ def test_a_tiny_ladder_stores_every_game_with_its_cpu_and_resumes(tmp_path: Path
     summary = json.loads(capsys.readouterr().out)
     folder = out / "towers"
     assert sorted(p.name for p in folder.glob("*-vs-*.jsonl")) == [
-        "beginner-vs-easy.jsonl", "easy-vs-normal.jsonl", "normal-vs-hard.jsonl", "random-vs-beginner.jsonl"
+        "beginner-vs-easy.jsonl", "easy-vs-normal.jsonl", "hard-vs-expert.jsonl", "normal-vs-hard.jsonl",
+        "random-vs-beginner.jsonl",
     ]
     games = lines(folder / "normal-vs-hard.jsonl")
     assert sorted(game["index"] for game in games) == [0, 1]
@@ -55,19 +57,19 @@ def test_a_tiny_ladder_stores_every_game_with_its_cpu_and_resumes(tmp_path: Path
     for game in games:
         assert sum(len(seat) for seat in game["cpu"]) == game["decisions"] > 0
         assert all(seconds >= 0 for seat in game["cpu"] for seconds in seat)
-    assert summary["games"] == 8 and [row["games"] for row in summary["pairs"]] == [2, 2, 2, 2]
+    assert summary["games"] == 10 and [row["games"] for row in summary["pairs"]] == [2, 2, 2, 2, 2]
     assert [(row["weaker"], row["stronger"]) for row in summary["pairs"]][0] == ("random", "beginner")
     assert all(row["passed"] is False for row in summary["pairs"])  # 2 games are too few to pass
-    assert {rating["agent"] for rating in summary["ratings"]} == {"random", "beginner", "easy", "normal", "hard"}
+    assert {rating["agent"] for rating in summary["ratings"]} == {"random", "beginner", "easy", "normal", "hard", "expert"}
     assert summary["cpu"]["hard"]["decisions"] > 0 and summary["cpu"]["hard"]["max"] >= summary["cpu"]["hard"]["median"]
     run = summary["runs"][0]
-    assert run["games_played"] == 8 and "bench/levels.py towers --games 2" in run["command"] and len(run["load_start"]) == 3
+    assert run["games_played"] == 10 and "bench/levels.py towers --games 2" in run["command"] and len(run["load_start"]) == 3
 
     # the same command again plays nothing and counts nothing twice
     assert bench_main(*args, "--json") == 0
     again = json.loads(capsys.readouterr().out)
-    assert len(lines(folder / "normal-vs-hard.jsonl")) == 2 and again["games"] == 8
-    assert [run["games_played"] for run in again["runs"]] == [8]  # the second run measured nothing
+    assert len(lines(folder / "normal-vs-hard.jsonl")) == 2 and again["games"] == 10
+    assert [run["games_played"] for run in again["runs"]] == [10]  # the second run measured nothing
     assert len(lines(folder / "runs.jsonl")) == 2
     # more games per pair extend it
     assert bench_main("towers", "--games", "4", "--jobs", "1", "--out", str(out), "--pairs", "random-beginner", *CHEAP) == 0
@@ -175,10 +177,13 @@ def test_a_new_docs_file_starts_with_the_method(tmp_path: Path) -> None:
 def test_each_level_of_towers_scores_more_than_the_one_below(tmp_path: Path) -> None:
     """A short ladder with the real levels: 20 games per pair (the docs' table plays 100 or more;
     in Towers, where the first mover wins most games, easy beats beginner only about 63% of the time,
-    so 10 games are a coin toss)."""
+    so 10 games are a coin toss). The rung to expert is left to the bench: its 20 games would take
+    a quarter of an hour of both cores (about 3 s of CPU a decision)."""
     game = boardlab.load("towers", players=2)
     agents = ladder_agents(game)
-    study = ladder_study("towers", agents, default_pairs(agents), games=20, seed=0)
+    pairs = [pair for pair in default_pairs(agents) if "expert" not in pair]
+    assert len(pairs) == 4
+    study = ladder_study("towers", agents, pairs, games=20, seed=0)
     folder = LadderFolder(tmp_path, study)
     play_ladder(study, make_executor("process", 2), folder, "test", 2)
     summary = summarize(game, agents, *read_lines([folder.folder]))

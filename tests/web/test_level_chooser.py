@@ -31,7 +31,7 @@ def test_a_rated_level_reads_about_its_rating(page: Any) -> None:
     # every level of the game is offered, weakest first; an unrated one reads its name alone
     computer = [text for text in choices if text.startswith("the computer")]
     assert computer == ["the computer: beginner", "the computer: easy", "the computer: normal",
-                        "the computer: hard, about 1600"]
+                        "the computer: hard, about 1600", "the computer: expert"]
     assert page.locator("#seat-1").input_value() == "computer:normal"
     # another game: its own levels, without Towers' rating
     page.select_option("#game", "overseer")
