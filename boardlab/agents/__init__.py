@@ -83,8 +83,8 @@ def _game_object(game: str | Game) -> Game:
 
 
 def resolve_spec(game: Game, spec: str) -> str:
-    """A seat's spec with a level name (``beginner``, ``easy``, ``normal``, ``hard``) turned
-    into the agent spec that plays ``game`` at that level; other specs unchanged."""
+    """A seat's spec with a level name (``beginner`` ... ``hard``, and ``expert`` where the game
+    has it) turned into the agent spec that plays ``game`` at that level; other specs unchanged."""
     _load_all()
     return level_spec(game, spec) if is_level(spec) else spec
 

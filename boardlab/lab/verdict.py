@@ -17,6 +17,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 
+from ..agents import resolve_spec
 from ..agents.levels import describe_spec, game_levels, is_level, level_spec
 from ..core.game import Game
 from ..core.options import Option
@@ -135,7 +136,7 @@ def rules_line(game: Game, variants: Sequence[Mapping[str, Any]]) -> str:
 
 def _rating(game: Game, spec: str) -> tuple[str | None, float | None]:
     """(level name, ladder Elo) of a spec, where the game's ladder.json knows them."""
-    actual = level_spec(game, spec) if is_level(spec) else spec
+    actual = resolve_spec(game, spec)
     level = spec if is_level(spec) else next((name for name in game_levels(game) if level_spec(game, name) == actual), None)
     data = load_ladder(game.id) or {}
     for entry in data.get("ratings", {}).values():
@@ -149,7 +150,7 @@ def strength_line(game: Game, specs: Sequence[str]) -> str:
     parts = []
     for spec in dict.fromkeys(specs):
         level, elo = _rating(game, spec)
-        actual = level_spec(game, spec) if is_level(spec) else spec
+        actual = resolve_spec(game, spec)
         notes = [note for note in (level if level != spec else actual if actual != spec else None,
                                    f"{about(elo)} Elo" if elo is not None else None) if note]
         try:
@@ -166,7 +167,7 @@ def strength_line(game: Game, specs: Sequence[str]) -> str:
         text = "Agents: " + "; ".join(parts) + "."
     levels = game_levels(game)
     strong = {level_spec(game, name) for name in levels[levels.index("hard"):]}  # hard, and expert where the game has it
-    if not any((level_spec(game, spec) if is_level(spec) else spec) in strong for spec in distinct):
+    if not any(resolve_spec(game, spec) in strong for spec in distinct):
         _, hard_elo = _rating(game, "hard")
         known = f" ({about(hard_elo)} Elo)" if hard_elo is not None else ""
         text += f" Weaker than the hard level{known}: conclusions about strong play may differ."
