@@ -1,17 +1,20 @@
-"""Installed from a built wheel, not a checkout (issue 23): the rules documents, the pages, the
-lessons and the ladders ship with the package, so `boardlab rules`, `boardlab play` and
-`boardlab serve` work from a fresh virtual environment that holds the wheel and nothing of
-the source tree.
+"""Installed from a built wheel, not a checkout: the rules documents, the pages, the lessons and
+the ladders ship with the package, so `boardlab rules`, `boardlab play` and `boardlab serve`
+work from a fresh virtual environment that holds the wheel and nothing of the source tree.
 
-The environment borrows the dependencies already installed here (``--system-site-packages``)
-and installs the wheel alone, offline; the test checks that boardlab itself is imported from
-the wheel, not from the checkout."""
+The environment installs the wheel alone, offline, and borrows the dependencies the running
+interpreter sees (its own site-packages folders, named in a ``.pth`` file): those of the base
+Python when the tests run there, those of a virtual environment when they run in one. A
+``--system-site-packages`` environment would see the *base* interpreter's folders only, and
+miss everything installed into a virtual environment. The tests check that boardlab itself is
+imported from the wheel, not from the checkout."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
 import shutil
+import site
 import subprocess
 import sys
 import venv
@@ -37,22 +40,52 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = work / "source"
     shutil.copytree(ROOT, source, ignore=LEFT_OUT)
     wheels = work / "wheels"
-    # offline with the setuptools installed here; where there is none (Python 3.12's venvs),
-    # pip fetches the build backend pyproject.toml names, as `pip install` itself does
-    isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
+    # offline with the build requirements installed here (pyproject.toml's [build-system]: setuptools,
+    # wheel, and mypy for the kernels); where one is missing (Python 3.12's venvs have no setuptools,
+    # a venv holding only the web extras has no mypy), pip fetches them, as `pip install` itself does
+    have_backend = all(importlib.util.find_spec(module) for module in ("setuptools", "wheel", "mypy"))
+    isolation = ["--no-build-isolation"] if have_backend else []
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "--quiet", "-w", str(wheels), str(source)],
         check=True, cwd=work, timeout=600,
     )
     (wheel,) = wheels.glob("boardlab-*.whl")
     environment = work / "env"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(environment)
+    venv.EnvBuilder(system_site_packages=False, with_pip=False).create(environment)
     python = environment / "bin" / "python"
+    borrow_installed_packages(python)
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
         check=True, cwd=work, timeout=600,
     )
     return python
+
+
+def installed_package_folders() -> list[str]:
+    """The site-packages folders the running interpreter imports from, in its order, without the
+    checkout itself (an editable install of boardlab adds it, and the wheel must not see it)."""
+    folders = [*site.getsitepackages(), site.getusersitepackages(), *sys.path]
+    kept: list[str] = []
+    for folder in folders:
+        path = Path(folder)
+        if path.name not in ("site-packages", "dist-packages") or not path.is_dir() or folder in kept:
+            continue
+        kept.append(folder)
+    return kept
+
+
+def borrow_installed_packages(python: Path) -> None:
+    """Make ``python``'s environment import the dependencies installed for this interpreter: a
+    ``.pth`` file in its site-packages lists their folders, after its own (the wheel's) folder.
+    A folder added by a ``.pth`` line is not scanned for ``.pth`` files of its own, so an editable
+    install of boardlab there (a path or finder in a ``.pth``) does not reach the new environment."""
+    own = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True, capture_output=True, text=True, timeout=60,
+    ).stdout.strip()
+    (Path(own) / "_borrowed_dependencies.pth").write_text(
+        "".join(f"{folder}\n" for folder in installed_package_folders()), encoding="utf-8"
+    )
 
 
 def run(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
