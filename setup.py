@@ -70,7 +70,7 @@ def imported_sources(path: str) -> list[str]:
             module = base + (node.module.split(".") if node.module else [])
             targets.append(module)
             # `from . import board` names a module, `from .board import SIZE` a constant
-            targets.extend(module + [alias.name] for alias in node.names)
+            targets.extend([*module, alias.name] for alias in node.names)
     found = {path}
     for parts in targets:
         if not parts or parts[0] != PACKAGE:

@@ -103,7 +103,7 @@ async def player(
         while time.monotonic() < stop:
             try:
                 message = json.loads(await asyncio.wait_for(socket.recv(), timeout=max(0.1, stop - time.monotonic())))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             if message.get("type") != "state":
                 continue

@@ -44,8 +44,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Callable, Sequence, TextIO
+from typing import TextIO
 
 import boardlab
 import boardlab.games

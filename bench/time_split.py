@@ -1,6 +1,6 @@
 """Where the CPU goes in the measured loops of bench/speed.py, by kind of work (Linux ``perf``).
 
-    python bench/time_split.py                                   # the rows issue 21 measures
+    python bench/time_split.py                                   # the rows docs/speed.md reports
     python bench/time_split.py --runs towers:random,towers:start --seconds 6 --json
 
 Each run plays one of bench/speed.py's measurements in a process of its own under
@@ -35,7 +35,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-#: the rows issue 21 measures: Towers' random play and the four games' searches
+#: the rows docs/speed.md reports: Towers' random play and the four games' searches
 DEFAULT_RUNS = (
     "towers:random", "towers:start", "towers:mid", "sovereign:start", "sovereign:mid",
     "overseer:start", "overseer:mid", "territories:start", "territories:mid",

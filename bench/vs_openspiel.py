@@ -249,7 +249,7 @@ class EqualTime:
     spiel_moves: int = 0
 
     @classmethod
-    def start(cls, calibration: Calibration) -> "EqualTime":
+    def start(cls, calibration: Calibration) -> EqualTime:
         prior_s = PRIOR_MOVES * calibration.ours_mean_s
         return cls(calibration.ours_mean_s, prior_s * calibration.spiel_sims_per_cpu_s, prior_s)
 

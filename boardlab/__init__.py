@@ -11,8 +11,8 @@ from . import compiled as _compiled
 
 _compiled.install()
 
-from .core import *  # noqa: E402,F401,F403
+from .core import *  # noqa: E402, F403
 from .core import __all__ as _core_all  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = list(_core_all) + ["__version__"]
+__all__ = [*list(_core_all), "__version__"]

@@ -24,12 +24,12 @@ import json
 import os
 import sys
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
-from typing import Sequence
 
 PURE_VARIABLE = "BOARDLAB_PURE"
 PACKAGE = Path(__file__).resolve().parent

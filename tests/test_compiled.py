@@ -1,4 +1,4 @@
-"""The compiled kernels against their pure-Python source (issue 21), and the switch between them.
+"""The compiled kernels against their pure-Python source, and the switch between them.
 
 * Differential: every registered game plays seeded random games and seeded MCTS games once
   as installed (compiled) and once with ``BOARDLAB_PURE=1``, each in a subprocess; the move

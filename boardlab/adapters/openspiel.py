@@ -49,7 +49,7 @@ class _Inner:
     deep-copying its attributes; this makes that a ``State.copy()``, which shares the game's
     immutable tables instead of copying them."""
 
-    __slots__ = ("state", "texts", "actions", "actions_ply")
+    __slots__ = ("actions", "actions_ply", "state", "texts")
 
     def __init__(self, state: State, texts: list[list[str]] | None) -> None:
         self.state = state
@@ -59,7 +59,7 @@ class _Inner:
         self.actions: dict[int, Move] = {}
         self.actions_ply = -1
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "_Inner":
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
         texts = None if self.texts is None else [list(seen) for seen in self.texts]
         return _Inner(self.state.copy(), texts)
 
@@ -67,13 +67,13 @@ class _Inner:
 class _Shared:
     """Immutable per-game parts that clones share (deep copies return the same object)."""
 
-    __slots__ = ("game", "encoding")
+    __slots__ = ("encoding", "game")
 
     def __init__(self, game: Game, encoding: ActionEncoding) -> None:
         self.game = game
         self.encoding = encoding
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "_Shared":
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
 
 
@@ -85,7 +85,7 @@ def _parameters(game_class: type[Game]) -> dict[str, Any]:
     return params
 
 
-def _game_type(game_class: type[Game]) -> "pyspiel.GameType":
+def _game_type(game_class: type[Game]) -> pyspiel.GameType:
     kind = pyspiel.GameType
     counts = game_class.allowed_player_counts()
     return kind(
@@ -135,17 +135,17 @@ class BoardlabSpielGame(pyspiel.Game):
     def boardlab_game(self) -> Game:
         return self.shared.game
 
-    def new_initial_state(self) -> "BoardlabSpielState":
+    def new_initial_state(self) -> BoardlabSpielState:
         return BoardlabSpielState(self, self.shared.game.new_state(seed=self.seed))
 
-    def from_boardlab_state(self, state: State) -> "BoardlabSpielState":
+    def from_boardlab_state(self, state: State) -> BoardlabSpielState:
         """An OpenSpiel state over a copy of ``state`` (a position from elsewhere: a record,
         a benchmark's starting positions). Its history in OpenSpiel starts there."""
         if state.game != self.shared.game:
             raise ValueError(f"{state.game!r} is not this OpenSpiel game's {self.shared.game!r}")
         return BoardlabSpielState(self, state.copy())
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "ViewObserver":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ViewObserver:
         if params:
             raise ValueError(f"{self.game_id}: observer parameters are not supported, got {params}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)

@@ -75,10 +75,10 @@ class BoardlabEnv(AECEnv):
         self.state = self.game.new_state(seed=self._rng.getrandbits(64))
         self._resolve_chance()
         self.agents = list(self.possible_agents)
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self._deciding_agent()
 
@@ -142,4 +142,4 @@ def env(game_id: str, players: int | None = None, render_mode: str | None = None
     return BoardlabEnv(boardlab.load(game_id, players=players, **options), render_mode=render_mode)
 
 
-__all__ = ["BoardlabEnv", "MAX_MASK", "env"]
+__all__ = ["MAX_MASK", "BoardlabEnv", "env"]

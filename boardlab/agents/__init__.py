@@ -14,7 +14,7 @@ builds a match's seats.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..core.agent import Agent, parse_spec, register_agent, registered_agents
 from ..core.errors import OptionError
@@ -23,7 +23,7 @@ from ..core.registry import game_ids
 from ..core.seeds import derive_seed
 
 # importing the agent modules registers them
-from . import alphabeta, greedy, ismcts, mcts, random_agent  # noqa: F401,E402
+from . import alphabeta, greedy, ismcts, mcts, random_agent  # noqa: F401
 from .levels import DEFAULT_LEVEL, LEVEL_HELP, LEVELS, game_levels, is_level, level_spec, level_table, top_level
 
 #: the spec that names a person in a seat list
@@ -117,22 +117,22 @@ def agent_seed(seed: int, seat: int) -> int:
 
 
 __all__ = [
-    "Agent",
     "DEFAULT_LEVEL",
     "HUMAN",
     "LEVELS",
     "LEVEL_HELP",
+    "Agent",
     "agent_class",
     "agent_names",
     "agent_seed",
     "game_levels",
-    "make_agent",
-    "parse_spec",
     "is_level",
-    "top_level",
     "level_spec",
     "level_table",
+    "make_agent",
+    "parse_spec",
     "register_agent",
     "resolve_spec",
     "seat_agents",
+    "top_level",
 ]

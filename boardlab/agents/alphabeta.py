@@ -24,8 +24,7 @@ expected, and a search cut short by it plays the best move of its last complete 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from typing import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Mapping
 
 from ..core.agent import Agent, register_agent
 from ..core.state import State
@@ -162,7 +161,7 @@ class AlphaBetaAgent(Agent):
     def _value(self, state: State, mover: Player, depth: int, alpha: float, beta: float) -> float:
         """The position's value for ``mover`` within (alpha, beta); ``state`` is restored."""
         player = state.current_player()
-        if player == TERMINAL or player == CHANCE or depth == 0:
+        if player in (TERMINAL, CHANCE) or depth == 0:
             return self._static(state, mover, player, depth)
         key = state.position_key()
         entry = self._table.get(key)

@@ -31,9 +31,11 @@ How the numbers are made (docs/analysis.md says it for players):
 
 from __future__ import annotations
 
+import itertools
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..core.errors import BoardlabError, OptionError
 from ..core.game import Game
@@ -259,7 +261,7 @@ def _game_of(source: Record | Sequence[State]) -> tuple[list[State], list[str], 
     if not states:
         raise OptionError("nothing to analyse: no states")
     texts = []
-    for number, (before, after) in enumerate(zip(states, states[1:]), 1):
+    for number, (before, after) in enumerate(itertools.pairwise(states), 1):
         if after.ply != before.ply + 1 or after.last_move is None:
             raise OptionError(f"state {number} is not the one before it plus one move")
         texts.append(str(after.last_move))
@@ -390,11 +392,11 @@ def _value_after(state: State, text: str, mover: Player) -> float:
 
 
 __all__ = [
-    "Analysis",
-    "AnalysisCancelled",
     "DEFAULT_ITERATIONS",
     "FORMAT",
     "ITERATIONS",
+    "Analysis",
+    "AnalysisCancelled",
     "MoveAnalysis",
     "analyse",
     "default_iterations",

@@ -33,8 +33,8 @@ from ..core.collector import fewer_collections
 from ..core.state import State
 from ..core.values import CHANCE, Move
 from .kernel import InfoNode, run_ismcts
-from .search import BudgetedAgent, SearchBudget, check_positive, decision_moves
 from .mcts import DEFAULT_ITERATIONS, SEARCH_PARAMS
+from .search import BudgetedAgent, SearchBudget, check_positive, decision_moves
 
 
 @register_agent

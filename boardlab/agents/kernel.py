@@ -15,9 +15,10 @@ in creation order. Every type below is concrete for that reason and for the comp
 
 from __future__ import annotations
 
-import random
 import math
-from typing import Callable, Final, Protocol, Sequence
+import random
+from collections.abc import Callable, Sequence
+from typing import Final, Protocol
 
 from ..core import values
 from ..core.state import State
@@ -58,8 +59,20 @@ class Node:
     """
 
     __slots__ = (
-        "parent", "move", "mover", "to_move", "children", "child_moves", "untried", "outcome_children", "winning",
-        "lost", "visits", "value", "mean", "visits_root",
+        "child_moves",
+        "children",
+        "lost",
+        "mean",
+        "move",
+        "mover",
+        "outcome_children",
+        "parent",
+        "to_move",
+        "untried",
+        "value",
+        "visits",
+        "visits_root",
+        "winning",
     )
 
     def __init__(self, parent: Node | None, move: Move | None, mover: Player, to_move: Player) -> None:
@@ -89,7 +102,7 @@ class InfoNode:
     float, which is what UCB1's logarithm takes).
     """
 
-    __slots__ = ("parent", "move", "mover", "children", "visits", "availability", "value")
+    __slots__ = ("availability", "children", "move", "mover", "parent", "value", "visits")
 
     def __init__(self, parent: InfoNode | None, move: Move | None, mover: Player) -> None:
         self.parent = parent

@@ -50,7 +50,6 @@ from ..core.values import CHANCE, Move
 from .kernel import Node, run_mcts
 from .search import BudgetedAgent, SearchBudget, check_positive, decision_moves, names_winning_moves
 
-
 # Why these defaults. Tuned by self-play on Towers (2 players, seats alternating, one core;
 # figures are the first agent's score):
 # * c: 0.7 beat 1.4 13/20; 0.4 against 0.7 scored 24/40; 0.3 against 0.5 scored 9/24. Evaluated,

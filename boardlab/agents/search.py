@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..core.agent import Agent
 from ..core.errors import GameOverError, IllegalMoveError, OptionError
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
+
 # the rollout and the settle test are the search's inner loop: they live in the compiled kernel
 from .kernel import SETTLE_CHECK_EVERY, rollout, settled, uniform_returns
 
@@ -64,7 +66,7 @@ class SearchBudget:
     budget alone makes a seeded search exactly reproducible; a time budget does not.
     """
 
-    __slots__ = ("iterations", "seconds", "_own_seconds", "_deadline", "_began", "stop_requested")
+    __slots__ = ("_began", "_deadline", "_own_seconds", "iterations", "seconds", "stop_requested")
 
     def __init__(self, iterations: int | None, seconds: float | None) -> None:
         if iterations is None and seconds is None:
@@ -78,7 +80,7 @@ class SearchBudget:
         self.stop_requested = False
 
     @classmethod
-    def from_settings(cls, agent_name: str, settings: dict[str, Any], default_iterations: int) -> "SearchBudget":
+    def from_settings(cls, agent_name: str, settings: dict[str, Any], default_iterations: int) -> SearchBudget:
         """Build the budget from an agent's ``iterations``/``seconds`` settings.
 
         Neither given: ``default_iterations``. ``seconds`` alone: time only.

@@ -8,13 +8,13 @@ with rich. Every error for bad input is a BoardlabError printed as one line
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-
-from pathlib import Path
 
 from .. import __version__, compiled
 from ..agents import DEFAULT_LEVEL, LEVELS, seat_agents
@@ -22,6 +22,7 @@ from ..core.errors import BoardlabError
 from ..core.match import Match
 from ..core.records import Record
 from .analyse import add_analyse_parser, analyse_command
+from .balance import add_balance_parser, balance_command
 from .check import check_command
 from .common import (
     CliError,
@@ -34,13 +35,12 @@ from .common import (
     split_specs,
 )
 from .info import agents_command, games_command, rules_command
+from .lab import add_lab_parser, lab_command
+from .learn import add_learn_parser, learn_command
 from .play import PlaySession
 from .render import render_command
 from .replay import replay_command
 from .serve import add_serve_parser, serve_command
-from .balance import add_balance_parser, balance_command
-from .lab import add_lab_parser, lab_command
-from .learn import add_learn_parser, learn_command
 from .simulate import simulate_command
 from .tournament import add_tournament_parser, tournament_command
 
@@ -160,10 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _enable_line_editing() -> None:
     """Arrow keys and a history for typed moves, where the platform has readline."""
     if sys.stdin.isatty():
-        try:
+        with contextlib.suppress(ImportError):
             import readline  # noqa: F401  (importing it is what turns editing on for input())
-        except ImportError:
-            pass
 
 
 def play_command(args: argparse.Namespace, out: Console, err: Console, read_line: ReadLine) -> int:

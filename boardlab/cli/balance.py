@@ -164,7 +164,7 @@ def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int
         recommendation = recommend(report, search.targets)
         recommendation["report"] = str(html)
     made = {
-        "command": command_line(args), "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": command_line(args), "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "seconds": time.monotonic() - began, "load_before": load_before, "load_after": _load(),
         "cpus": os.cpu_count(), "game_name": game.name, "agents_note": strength_line(game, specs),
         "games_played": stored_games(root) - stored_before, "games_stored": stored_games(root),

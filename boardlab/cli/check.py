@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import os
 import tempfile
-from typing import Iterator
+from collections.abc import Iterator
 
 from rich.console import Console
 from rich.markup import escape

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel

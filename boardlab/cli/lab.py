@@ -14,8 +14,9 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -75,7 +76,7 @@ class StudyDisplay:
                 transient=transient,
             )
 
-    def __enter__(self) -> "StudyDisplay":
+    def __enter__(self) -> StudyDisplay:
         if self._bar is not None:
             self._bar.__enter__()
         return self

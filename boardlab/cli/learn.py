@@ -10,7 +10,7 @@ practice game is one command away.
 from __future__ import annotations
 
 import argparse
-from typing import Callable
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.markup import escape

@@ -13,9 +13,10 @@ import os
 import re
 import select
 import threading
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import TextIO
 
 from rich.columns import Columns
 from rich.console import Console
@@ -23,11 +24,11 @@ from rich.markup import escape
 
 from ..agents import make_agent
 from ..agents.analysis import hint_spec
-from ..core.errors import BoardlabError, RefusedError
 from ..core.decisions import Decision, think
+from ..core.errors import BoardlabError, RefusedError
 from ..core.match import FALLBACK_NOTE, Match
-from ..core.turns import Turn
 from ..core.records import Record
+from ..core.turns import Turn
 from ..core.values import CHANCE, Move, Player
 from .common import board_panel
 from .render import PictureRenderer, picture_renderer
@@ -519,7 +520,7 @@ class PlaySession:
     def record(self) -> Record:
         return self.match.record(
             saved_by="boardlab play",
-            saved_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            saved_at=datetime.now(UTC).isoformat(timespec="seconds"),
         )
 
     def save(self, path_text: str, *, ask_overwrite: bool = True) -> bool:
@@ -532,10 +533,9 @@ class PlaySession:
         if path.is_dir():
             self.out.print(f"[red]Not saved:[/red] {escape(str(path))} is a folder; give a file name in it")
             return False
-        if path.exists():
-            if not ask_overwrite or not self.confirm(f"{path} exists. Replace it? [y/N] "):
-                self.out.print(f"Not saved: {escape(str(path))} was kept as it was.")
-                return False
+        if path.exists() and (not ask_overwrite or not self.confirm(f"{path} exists. Replace it? [y/N] ")):
+            self.out.print(f"Not saved: {escape(str(path))} was kept as it was.")
+            return False
         try:
             written = self.record().save(path)
         except OSError as exc:
@@ -553,7 +553,7 @@ class PlaySession:
     def recovery_path(self) -> Path:
         """A new file in the current folder: the person agreed to no overwrite, not even of the
         file the game was resumed from (an undo there would silently lose moves)."""
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         path = Path.cwd() / f"boardlab-{self.game.id}-{stamp}.json"
         number = 2
         while path.exists():

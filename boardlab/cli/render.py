@@ -11,18 +11,18 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
 from ..core.game import Game
-from ..core.state import State
 from ..core.records import Record
 from ..core.registry import game_ids
+from ..core.state import State
 from .common import CliError, board_panel, build_game, rules_version_warning
-
 
 PictureRenderer = Callable[[Mapping[str, Any], str], None]
 

@@ -69,7 +69,8 @@ def hold_sqlite_file(url: str) -> IO[str] | None:
         return None
     path = Path(parsed.database)
     path.parent.mkdir(parents=True, exist_ok=True)
-    holder = open(f"{path}.lock", "a+", encoding="utf-8")
+    # held open for the life of the process: the lock lasts as long as the file stays open
+    holder = open(f"{path}.lock", "a+", encoding="utf-8")  # noqa: SIM115
     try:
         fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -277,7 +278,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     return 0
 
 
-def freeze_what_was_loaded(rescan_seconds: float = GC_RESCAN_SECONDS) -> "LongLivedFreezer":
+def freeze_what_was_loaded(rescan_seconds: float = GC_RESCAN_SECONDS) -> LongLivedFreezer:
     """Load every game (its modules and tables, imported on first use otherwise), then take
     what is loaded, and from then on what survives each full collection, out of the cyclic
     garbage collector's full passes: a full pass over a busy server's heap stopped every room

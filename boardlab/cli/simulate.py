@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import math
+import sys
 
 from rich.console import Console
 from rich.markup import escape

@@ -1,6 +1,7 @@
 """The game protocol, the match driver, records, errors, options and the registry (standard library only)."""
 
 from .agent import Agent, register_agent
+from .encoding import ActionEncoding, ActionError, ObservationEncoding
 from .errors import (
     ERROR_CLASSES,
     BoardlabError,
@@ -17,30 +18,32 @@ from .errors import (
     UnknownGameError,
     UnsupportedAgentError,
 )
-from .encoding import ActionEncoding, ActionError, ObservationEncoding
 from .game import Game, check_position_fields
 from .match import UNDO_POLICIES, Match
-from .turns import Turn
 from .options import Option
 from .progress import ProgressTracker
 from .records import Ending, Record, Seat
 from .registry import catalog, game_class, game_ids, load, plugin_failures, refresh_plugins, register, rules_document
 from .state import VIEW_FORMAT, State
+from .turns import Turn
 from .values import CHANCE, MATCH_ENDING_CODES, TERMINAL, Move, Player, Result
 
 __all__ = [
+    "CHANCE",
+    "ERROR_CLASSES",
+    "MATCH_ENDING_CODES",
+    "TERMINAL",
+    "UNDO_POLICIES",
+    "VIEW_FORMAT",
     "ActionEncoding",
     "ActionError",
     "Agent",
     "BoardlabError",
-    "CHANCE",
-    "ERROR_CLASSES",
     "Ending",
     "Game",
     "GameOverError",
     "GamePluginError",
     "IllegalMoveError",
-    "MATCH_ENDING_CODES",
     "Match",
     "Move",
     "NotYourTurnError",
@@ -58,12 +61,9 @@ __all__ = [
     "Seat",
     "StaleMoveError",
     "State",
-    "TERMINAL",
     "Turn",
-    "UNDO_POLICIES",
     "UnknownGameError",
     "UnsupportedAgentError",
-    "VIEW_FORMAT",
     "catalog",
     "check_position_fields",
     "game_class",

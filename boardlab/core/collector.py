@@ -28,8 +28,8 @@ import gc
 import os
 import threading
 import warnings
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 #: the young generation's threshold inside :func:`fewer_collections` (Python's own is 700);
 #: 5,000 to 50,000 measured alike, so the low end: the least garbage left waiting

@@ -86,4 +86,4 @@ def view_generator(seed: int) -> random.Random:
     return random.Random(f"views/{seed}")
 
 
-__all__ = ["Decision", "FALLBACK_AGENT", "decision_seed", "fallback_move", "think", "view_generator"]
+__all__ = ["FALLBACK_AGENT", "Decision", "decision_seed", "fallback_move", "think", "view_generator"]

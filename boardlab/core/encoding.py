@@ -18,7 +18,8 @@ Standard library only, like the rest of the core.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalMoveError
 from .values import CHANCE, Move, Player
@@ -49,22 +50,22 @@ class ActionEncoding:
     #: the distinct chance outcomes (0 for a game without chance)
     num_chance_outcomes: int = 0
 
-    def __init__(self, game: "Game") -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
 
     # --- hooks ---------------------------------------------------------------------
-    def action_index(self, state: "State", move: Move) -> int:
+    def action_index(self, state: State, move: Move) -> int:
         """Hook. The index of ``move``, a legal move of the player to move in ``state``.
         Raise :class:`ActionError` for a move outside the encoding (Honor: a release off
         the candidate set)."""
         raise NotImplementedError
 
-    def chance_index(self, state: "State", outcome: Move) -> int:
+    def chance_index(self, state: State, outcome: Move) -> int:
         """Hook. The index of ``outcome``, a chance outcome listed by ``state``."""
         raise ActionError(f"{self.game.id} has no chance outcomes to index ({outcome})")
 
     # --- derived, the same for every game -------------------------------------------
-    def action_map(self, state: "State") -> dict[int, Move]:
+    def action_map(self, state: State) -> dict[int, Move]:
         """Index -> move for every legal move here (chance outcomes at a chance node).
 
         Raises :class:`ActionError` if two moves share an index or an index is out of
@@ -88,15 +89,15 @@ class ActionEncoding:
             found[number] = move
         return found
 
-    def legal_actions(self, state: "State") -> list[int]:
+    def legal_actions(self, state: State) -> list[int]:
         """The legal action indices here, ascending (chance outcome indices at a chance node)."""
         return sorted(self.action_map(state))
 
-    def chance_actions(self, state: "State") -> list[tuple[int, float]]:
+    def chance_actions(self, state: State) -> list[tuple[int, float]]:
         """``[(index, probability), ...]`` of a chance node, ascending by index."""
         return sorted((self.chance_index(state, move), p) for move, p in state.chance_outcomes())
 
-    def move_for(self, state: "State", action: int) -> Move:
+    def move_for(self, state: State, action: int) -> Move:
         """The legal move (or chance outcome) that ``action`` names here; :class:`ActionError`
         naming the index and how many actions are legal otherwise."""
         if isinstance(action, bool) or not isinstance(action, int):
@@ -113,7 +114,7 @@ class ActionEncoding:
             )
         return move
 
-    def index_of(self, state: "State", move: Move) -> int:
+    def index_of(self, state: State, move: Move) -> int:
         """The index of ``move`` here (a legal move or a chance outcome)."""
         if state.current_player() == CHANCE:
             return self.chance_index(state, move)
@@ -132,7 +133,7 @@ class ObservationEncoding:
     low: float = 0.0
     high: float = 1.0
 
-    def __init__(self, game: "Game") -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
 
     @property
@@ -143,7 +144,7 @@ class ObservationEncoding:
         """Hook. The observation of one view envelope: ``size`` floats in ``[low, high]``."""
         raise NotImplementedError
 
-    def encode(self, state: "State", viewer: Player) -> list[float]:
+    def encode(self, state: State, viewer: Player) -> list[float]:
         """The observation of ``state`` for seat ``viewer``."""
         values = self.encode_view(state.view(viewer))
         if len(values) != self.size:
@@ -191,9 +192,9 @@ ENVELOPE_FEATURES = 4
 
 
 __all__ = [
+    "ENVELOPE_FEATURES",
     "ActionEncoding",
     "ActionError",
-    "ENVELOPE_FEATURES",
     "ObservationEncoding",
     "envelope_features",
     "one_hot",

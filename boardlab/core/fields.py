@@ -4,7 +4,8 @@ generated once per class; see :class:`~boardlab.core.state.State`."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .state import GENERATED_HOOKS, INLINED_HOOKS, State
 
@@ -44,7 +45,7 @@ class StateFields:
     (unless it writes them).
     """
 
-    __slots__ = ("shared", "copied", "nested", "fixed", "trackers", "transient")
+    __slots__ = ("copied", "fixed", "nested", "shared", "trackers", "transient")
 
     def __init__(
         self,

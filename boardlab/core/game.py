@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .errors import OptionError, PositionError
 from .options import Option, resolve_options
@@ -73,8 +74,8 @@ class Game:
     seat_names: ClassVar[tuple[str, ...] | None] = None
     #: the game's encodings (its encoding.py), each made with the Game by :meth:`action_encoding`
     #: and :meth:`observation_encoding`; None: the game has none (the adapters cannot play it)
-    action_encoding_class: ClassVar[Callable[["Game"], "ActionEncoding"] | None] = None
-    observation_encoding_class: ClassVar[Callable[["Game"], "ObservationEncoding"] | None] = None
+    action_encoding_class: ClassVar[Callable[[Game], ActionEncoding] | None] = None
+    observation_encoding_class: ClassVar[Callable[[Game], ObservationEncoding] | None] = None
     #: the terminal drawing of a view envelope (its render.py's ``render_view``, given as
     #: ``staticmethod(render_view)``); None: :meth:`render_view` writes the board as JSON
     view_renderer: ClassVar[Callable[[Mapping[str, Any]], str] | None] = None
@@ -160,7 +161,7 @@ class Game:
         """Optional: write a PNG picture of a view envelope to ``path`` (needs the game's extras)."""
         raise NotImplementedError(f"{self.id} has no picture renderer")
 
-    def action_encoding(self) -> "ActionEncoding":
+    def action_encoding(self) -> ActionEncoding:
         """The game's integer actions (:mod:`boardlab.core.encoding`), for the OpenSpiel and
         PettingZoo adapters: its :attr:`action_encoding_class` (in its ``encoding.py``) made
         with this Game."""
@@ -169,7 +170,7 @@ class Game:
             raise NotImplementedError(f"{self.id} declares no action encoding (docs/api.md, 'Adding a game')")
         return make(self)
 
-    def observation_encoding(self) -> "ObservationEncoding":
+    def observation_encoding(self) -> ObservationEncoding:
         """The game's fixed-size numeric observation of a seat's view, for the PettingZoo adapter:
         its :attr:`observation_encoding_class` made with this Game."""
         make = type(self).observation_encoding_class

@@ -31,8 +31,9 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from .agent import Agent
 from .decisions import Decision, decision_seed, fallback_move, think, view_generator
@@ -143,7 +144,7 @@ class Match:
         record: Record,
         agents: Sequence[Agent | None] | None = None,
         **settings: Any,
-    ) -> "Match":
+    ) -> Match:
         """Resume a saved match: every move replayed and checked (who made it included),
         the times kept, the ending (if any) restored. ``agents`` default to people in every
         seat; ``settings`` are the constructor's keywords (``undo``, ``move_seconds``, ``clock``)."""
@@ -627,4 +628,4 @@ def _text(move: Any) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-__all__ = ["FALLBACK_NOTE", "Match", "Turn", "UNDO_POLICIES"]
+__all__ = ["FALLBACK_NOTE", "UNDO_POLICIES", "Match", "Turn"]

@@ -7,7 +7,8 @@ The drawings themselves are each game's own; ``boardlab render`` and ``picture o
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import BoardlabError
 

@@ -24,7 +24,7 @@ and in ``_restore``: ``self.progress.undo()``. The tracker is mutable: copy it i
 
 from __future__ import annotations
 
-from typing import Hashable
+from collections.abc import Hashable
 
 
 class ProgressTracker:
@@ -39,7 +39,7 @@ class ProgressTracker:
     move is O(length of the run it returns to)); :meth:`copy` is O(positions).
     """
 
-    __slots__ = ("_keys", "_resets", "_counts", "_quiet_before", "_moves_before")
+    __slots__ = ("_counts", "_keys", "_moves_before", "_quiet_before", "_resets")
 
     def __init__(self, start_key: Hashable, quiet_moves: int = 0, moves: int = 0) -> None:
         if quiet_moves < 0 or moves < 0:
@@ -128,7 +128,7 @@ class ProgressTracker:
             return 1 if key is None or key == latest else 0
         return counts.get(latest if key is None else key, 0)
 
-    def copy(self) -> "ProgressTracker":
+    def copy(self) -> ProgressTracker:
         clone = ProgressTracker.__new__(ProgressTracker)
         clone._keys = self._keys.copy()
         clone._resets = self._resets.copy()

@@ -34,13 +34,15 @@ card): it is for saving and analysis, not for showing to a player mid-game.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import tempfile
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from .errors import BoardlabError, IllegalMoveError, RecordError
 from .game import Game
@@ -74,7 +76,7 @@ class Seat:
         return {"name": self.name, "agent": self.agent}
 
     @classmethod
-    def from_json(cls, data: Any, number: int) -> "Seat":
+    def from_json(cls, data: Any, number: int) -> Seat:
         """Parse one seat entry; ``number`` (1-based) names it in errors."""
         if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
             raise RecordError(f"seat {number} must be an object with a text 'name'")
@@ -114,7 +116,7 @@ class Ending:
         return {"code": self.code, "seat": self.seat}
 
     @classmethod
-    def from_json(cls, data: Any, players: int) -> "Ending":
+    def from_json(cls, data: Any, players: int) -> Ending:
         if not isinstance(data, Mapping):
             raise RecordError("record 'ending' must be an object or null")
         seat = data.get("seat")
@@ -176,7 +178,7 @@ class Record:
         turns: Sequence[Turn] | None = None,
         ending: Ending | None = None,
         **meta: Any,
-    ) -> "Record":
+    ) -> Record:
         """A record of everything ``state`` has played since its start.
 
         ``turns`` are the match's turns of the state's history (who decided, when, the
@@ -310,7 +312,7 @@ class Record:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> "Record":
+    def from_json(cls, data: Any) -> Record:
         """Parse a record. Format 2: structure only (:meth:`replay` checks the moves).
         Format 1: converted, which replays it (a RecordError names a move that fails)."""
         if not isinstance(data, Mapping):
@@ -403,15 +405,13 @@ class Record:
                 os.link(tmp_name, target)  # fails if the file appeared meanwhile: never clobber
                 os.unlink(tmp_name)
         except BaseException:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp_name)
-            except FileNotFoundError:
-                pass
             raise
         return target
 
     @classmethod
-    def loads(cls, text: str, source: str = "record", validate: bool = True) -> "Record":
+    def loads(cls, text: str, source: str = "record", validate: bool = True) -> Record:
         """Parse record JSON text; ``source`` names it in errors.
 
         With ``validate`` (the default) every move is replayed and re-validated
@@ -435,7 +435,7 @@ class Record:
         return record
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], validate: bool = True) -> "Record":
+    def load(cls, path: str | os.PathLike[str], validate: bool = True) -> Record:
         """Read a record file; RecordError says what is wrong with it.
 
         With ``validate`` (the default) every move is re-validated, as in :meth:`loads`.
@@ -566,4 +566,4 @@ def _parse_moves(moves_data: Any, players: int, version: int) -> list[Entry]:
     return entries
 
 
-__all__ = ["Ending", "READABLE_FORMATS", "RECORD_FORMAT", "Record", "Seat"]
+__all__ = ["READABLE_FORMATS", "RECORD_FORMAT", "Ending", "Record", "Seat"]

@@ -25,9 +25,10 @@ import sys
 import sysconfig
 import threading
 import types
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .errors import GamePluginError, UnknownGameError
 from .game import Game
@@ -40,7 +41,7 @@ RULES_DOCUMENT = "rules.md"
 _GAMES: dict[str, type[Game]] = {}
 #: id -> entry-point name, for the games that came from plugins
 _PLUGIN_GAMES: dict[str, str] = {}
-_PLUGIN_FAILURES: dict[str, "PluginFailure"] = {}
+_PLUGIN_FAILURES: dict[str, PluginFailure] = {}
 _discovered = False
 # the server asks from several threads at once: the first imports, the others wait for it
 _discovery_lock = threading.RLock()

@@ -8,7 +8,8 @@ here, once for every game. See docs/api.md for the contract of each hook.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Mapping, Sequence, TypeAlias
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from .errors import BoardlabError, GameOverError, IllegalMoveError, NotationError
 from .values import CHANCE, TERMINAL, Move, Player, Result, is_seat
@@ -32,7 +33,7 @@ class State:
     """
 
     #: Slots of the base class; subclasses may declare their own ``__slots__``.
-    __slots__ = ("game", "seed", "_trail", "_ply", "_base_ply", "_start_position", "__weakref__")
+    __slots__ = ("__weakref__", "_base_ply", "_ply", "_start_position", "_trail", "game", "seed")
 
     #: the game's fields, declared once (:class:`StateFields`): ``_snapshot``, ``_restore`` and
     #: ``_copy`` are generated from it for the class that declares it. None: the game writes
@@ -51,7 +52,7 @@ class State:
                 if hook in cls.__dict__ and method not in cls.__dict__:
                     setattr(cls, method, getattr(State, method))
 
-    def __init__(self, game: "Game", seed: int) -> None:
+    def __init__(self, game: Game, seed: int) -> None:
         self.game = game
         self.seed = seed
         #: the moves played, newest first, each with the snapshot that undoes it: None, or
@@ -90,7 +91,7 @@ class State:
         :meth:`_snapshot`; the snapshot itself stays as it was (copies share the undo stack)."""
         raise NotImplementedError
 
-    def _copy(self) -> "State":
+    def _copy(self) -> State:
         """Hook, generated from :attr:`state_fields`. An independent copy of the game-specific
         fields (the base fields are copied by :meth:`copy`)."""
         raise NotImplementedError
@@ -165,7 +166,7 @@ class State:
         """
         return set()
 
-    def _resample(self, player: Player, rng: random.Random) -> "State":
+    def _resample(self, player: Player, rng: random.Random) -> State:
         """Optional hook behind :meth:`resample` (arguments already checked).
 
         The default suits games without hidden information: a copy with a new seed. Games
@@ -194,7 +195,7 @@ class State:
         None otherwise: resigning is then an interface action that ends the match."""
         return None
 
-    def _preview(self, move: Move) -> "State":
+    def _preview(self, move: Move) -> State:
         """Optional hook: the state ``move`` leads to, for showing a person before they commit.
         Default: a copy with the move applied (a chance node after it is left pending). A game
         may resolve what follows in a neutral way (Honor: the release without tremor)."""
@@ -330,7 +331,7 @@ class State:
         self._ply -= 1
         return move
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy (history included, so it can undo too)."""
         clone = self._copy()
         clone.game = self.game
@@ -375,7 +376,7 @@ class State:
         self._base_ply = self._ply
         self._start_position = self.position()
 
-    def resample(self, player: Player, rng: random.Random) -> "State":
+    def resample(self, player: Player, rng: random.Random) -> State:
         """A full state consistent with everything ``player`` may know; hidden parts drawn with ``rng``.
 
         This is what agents receive: they never see the real hidden state. The seed is
@@ -387,7 +388,7 @@ class State:
             raise BoardlabError(f"resample: rng must be a random.Random, not {type(rng).__name__}")
         return self._resample(player, rng)
 
-    def preview(self, move: Move | str) -> "State":
+    def preview(self, move: Move | str) -> State:
         """The state a legal move (object or notation) would lead to, leaving this one unchanged;
         errors as :meth:`play`."""
         return self._preview(self._legal_move(move))
@@ -500,4 +501,4 @@ def _shorten(text: str, limit: int = 60) -> str:
 # the declaration lives in its own module; the games import it from here, as the core's docs say
 from .fields import StateFields  # noqa: E402  (after State: fields.py imports it)
 
-__all__ = ["GENERATED_HOOKS", "INLINED_HOOKS", "State", "StateFields", "VIEW_FORMAT"]
+__all__ = ["GENERATED_HOOKS", "INLINED_HOOKS", "VIEW_FORMAT", "State", "StateFields"]

@@ -11,8 +11,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 Player = int
 CHANCE: Player = -1
@@ -110,12 +111,12 @@ class Result:
         return self.winners[0] if len(self.winners) == 1 else None
 
     @classmethod
-    def win(cls, player: Player, num_players: int, reason: str, *, code: str) -> "Result":
+    def win(cls, player: Player, num_players: int, reason: str, *, code: str) -> Result:
         returns = tuple(1.0 if p == player else 0.0 for p in range(num_players))
         return cls((player,), returns, reason, code)
 
     @classmethod
-    def draw(cls, players: Iterable[Player], num_players: int, reason: str, *, code: str) -> "Result":
+    def draw(cls, players: Iterable[Player], num_players: int, reason: str, *, code: str) -> Result:
         shared = tuple(sorted(set(players)))
         if not shared:
             raise ValueError("a draw needs at least one player sharing it")
@@ -124,7 +125,7 @@ class Result:
         return cls(shared, returns, reason, code)
 
     @classmethod
-    def shared(cls, players: Iterable[Player], num_players: int, reason: str, *, code: str) -> "Result":
+    def shared(cls, players: Iterable[Player], num_players: int, reason: str, *, code: str) -> Result:
         """A win when ``players`` is one player, else a draw among them."""
         group = tuple(sorted(set(players)))
         if len(group) == 1:
@@ -150,7 +151,7 @@ class Result:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Result":
+    def from_json(cls, data: Mapping[str, Any]) -> Result:
         """The inverse of :meth:`to_json`; KeyError, TypeError or ValueError when malformed."""
         if not isinstance(data, Mapping):
             raise TypeError(f"a result must be an object, not {type(data).__name__}")
@@ -168,4 +169,4 @@ class Result:
         return cls(tuple(winners), tuple(float(r) for r in returns), reason, check_code(data["code"]))
 
 
-__all__ = ["CHANCE", "MATCH_ENDING_CODES", "Move", "Player", "Result", "TERMINAL", "check_code"]
+__all__ = ["CHANCE", "MATCH_ENDING_CODES", "TERMINAL", "Move", "Player", "Result", "check_code"]

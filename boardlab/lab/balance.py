@@ -33,9 +33,10 @@ import itertools
 import math
 import random
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..core.errors import OptionError
 from ..core.game import Game

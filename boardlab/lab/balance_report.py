@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .balance import BALANCE_FORMAT, BalanceSearch, Target, Trial, variant_name
 from .verdict import verdict_lines

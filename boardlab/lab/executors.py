@@ -16,7 +16,8 @@ from __future__ import annotations
 import multiprocessing
 import queue as queue_module
 import signal
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from ..core.errors import OptionError
 from .play import PlayedGame, SimulationPlan, play_one

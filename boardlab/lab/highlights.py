@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .stats import GameOutcome
 

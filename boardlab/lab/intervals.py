@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from typing import Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from .stats import wilson_interval
 

@@ -22,14 +22,16 @@ with nothing but Python and boardlab (and pymunk, for Honor).
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 import math
 import os
 import platform
 import statistics
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..agents.levels import LEVELS, game_levels, level_table
 from ..core.errors import OptionError
@@ -73,7 +75,7 @@ def ladder_agents(game: Game, overrides: Mapping[str, str] | None = None) -> dic
 def default_pairs(agents: Mapping[str, str]) -> list[tuple[str, str]]:
     """(weaker, stronger) pairs: the ladder's rungs, then the greedy anchor's games."""
     rungs = [BOTTOM, *(level for level in LEVELS if level in agents)]
-    pairs = list(zip(rungs, rungs[1:]))
+    pairs = list(itertools.pairwise(rungs))
     if GREEDY in agents:
         pairs += [(BOTTOM, GREEDY), (GREEDY, "easy")]
     return pairs
@@ -97,7 +99,7 @@ def pair_name(pair: Sequence[str]) -> str:
 def is_rung(pair: Sequence[str]) -> bool:
     """Whether ``pair`` is a step of the ladder (a level against the one just below it)."""
     rungs = [BOTTOM, *LEVELS]
-    return tuple(pair) in set(zip(rungs, rungs[1:]))
+    return tuple(pair) in set(itertools.pairwise(rungs))
 
 
 @dataclass(frozen=True)
@@ -278,7 +280,7 @@ def play_ladder(
 
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat()
 
 
 # --- the summary -------------------------------------------------------------------------------
@@ -468,7 +470,21 @@ def about(elo: float) -> str:
 
 
 __all__ = [
-    "LadderFolder", "LadderStudy", "REQUIRED_GAMES", "REQUIRED_SCORE", "about", "cpu_figures", "default_pairs",
-    "LADDER_FORMAT", "is_rung", "ladder_agents", "ladder_study", "pair_name", "parse_pairs", "play_ladder",
-    "read_lines", "recorded_ladder", "summarize",
+    "LADDER_FORMAT",
+    "REQUIRED_GAMES",
+    "REQUIRED_SCORE",
+    "LadderFolder",
+    "LadderStudy",
+    "about",
+    "cpu_figures",
+    "default_pairs",
+    "is_rung",
+    "ladder_agents",
+    "ladder_study",
+    "pair_name",
+    "parse_pairs",
+    "play_ladder",
+    "read_lines",
+    "recorded_ladder",
+    "summarize",
 ]

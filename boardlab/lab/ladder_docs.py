@@ -14,8 +14,9 @@ import datetime
 import inspect
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..agents.levels import LEVEL_HELP, game_levels, level_spec
 from ..core.game import Game

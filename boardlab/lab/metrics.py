@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal
 
 from .intervals import (
     binomial_two_sided_p,

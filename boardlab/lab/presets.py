@@ -8,7 +8,7 @@ form of the search is used.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..agents import agent_names
 from ..core.errors import OptionError

@@ -8,8 +8,8 @@ count by how far they have got, so a study of a few long games shows movement.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .stats import GameOutcome
 
@@ -43,7 +43,7 @@ class StudyProgress:
         self,
         total: int,
         resumed: int = 0,
-        listener: Callable[["StudyProgress"], None] | None = None,
+        listener: Callable[[StudyProgress], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.total = total

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..core.errors import OptionError
 from .stats import GameOutcome
@@ -208,7 +209,7 @@ def _newton(
 
     The likelihood is concave, so Newton's method converges; a step is capped so the first
     ones, taken far from the maximum, cannot overshoot into overflow."""
-    strength = {name: 0.0 for name in free}
+    strength = dict.fromkeys(free, 0.0)
     strength[anchor] = 0.0
     index = {name: i for i, name in enumerate(free)}
     information: list[list[float]] = []
@@ -246,7 +247,7 @@ def _newton(
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """x with matrix x = vector (Gaussian elimination with partial pivoting)."""
     size = len(vector)
-    rows = [list(row) + [value] for row, value in zip(matrix, vector)]
+    rows = [[*list(row), value] for row, value in zip(matrix, vector)]
     for col in range(size):
         pivot = max(range(col, size), key=lambda r: abs(rows[r][col]))
         rows[col], rows[pivot] = rows[pivot], rows[col]

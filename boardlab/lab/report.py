@@ -20,9 +20,11 @@ import io
 import json
 import math
 import os
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
+from .highlights import study_highlights
 from .metrics import (
     difference,
     histogram,
@@ -30,7 +32,6 @@ from .metrics import (
     metric_definitions,
     variant_metrics,
 )
-from .highlights import study_highlights
 from .stats import GameOutcome, sample_warnings
 from .verdict import verdict_html
 

@@ -28,8 +28,9 @@ resumed study stops at the same game as an uninterrupted one.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from .stats import GameOutcome
 from .study import OutcomeSink, Study, run_study

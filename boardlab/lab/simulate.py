@@ -8,7 +8,7 @@ the same plan continues it and never plays or counts a game twice.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .executors import Executor, make_executor
 from .play import PlayedGame, SimulationPlan, game_seed, play_one, seat_agents

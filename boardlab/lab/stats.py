@@ -8,8 +8,9 @@ from __future__ import annotations
 import hashlib
 import math
 import statistics
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class GameOutcome:
         return _finite(asdict(self))
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "GameOutcome":
+    def from_json(cls, data: dict[str, Any]) -> GameOutcome:
         """The inverse of :meth:`to_json`; KeyError/TypeError/ValueError on a malformed object."""
         fields = dict(data)
         for name in ("seat_agents", "winners", "returns", "branching"):
@@ -95,7 +96,7 @@ class LengthStats:
     maximum: int
 
     @classmethod
-    def of(cls, values: Sequence[int]) -> "LengthStats":
+    def of(cls, values: Sequence[int]) -> LengthStats:
         if not values:
             return cls(math.nan, math.nan, math.nan, 0, 0)
         spread = statistics.stdev(values) if len(values) > 1 else 0.0

@@ -26,9 +26,10 @@ import os
 import re
 import signal
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..core.errors import BoardlabError
 from .play import PlayedGame

@@ -16,9 +16,10 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..core.errors import OptionError
 from ..core.game import Game

@@ -18,8 +18,8 @@ per-game figures the study metrics average (docs/lab.md defines them).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Hashable, Sequence
 
 from ..core.state import State
 from ..core.values import Player

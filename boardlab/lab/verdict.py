@@ -14,8 +14,8 @@ from __future__ import annotations
 import html
 import math
 import re
-from typing import Any, Mapping, Sequence
-
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..agents import resolve_spec
 from ..agents.levels import describe_spec, game_levels, is_level, level_spec

@@ -27,8 +27,9 @@ views and result), so a sixth game's lesson needs no code.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ..core.errors import BoardlabError
 from ..core.state import State
@@ -263,9 +264,9 @@ def _is_number(value: Any) -> bool:
 
 __all__ = [
     "COMPARISONS",
+    "TESTS",
     "LessonError",
     "Played",
-    "TESTS",
     "Verdict",
     "check_condition",
     "evaluate",

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Iterator
+from typing import Any
 
 from ..core.errors import BoardlabError
 from ..core.registry import load

@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from ..core.errors import BoardlabError
 from ..core.game import Game
@@ -31,7 +32,7 @@ from .conditions import LessonError, Played, check_condition, evaluate, move_tex
 
 #: the lesson's file in a game's folder
 LESSON_FILE = "lesson.json"
-#: how many steps a lesson has (issue 24: short enough to finish, long enough to teach)
+#: how many steps a lesson has
 MIN_STEPS, MAX_STEPS = 6, 12
 #: the computer's level a lesson's practice game is played against
 PRACTICE_LEVEL = "beginner"
@@ -289,11 +290,11 @@ def _text(data: Mapping[str, Any], key: str, where: str) -> str:
 
 __all__ = [
     "LESSON_FILE",
-    "Attempt",
-    "Lesson",
     "MAX_STEPS",
     "MIN_STEPS",
     "PRACTICE_LEVEL",
+    "Attempt",
+    "Lesson",
     "Step",
     "lesson_games",
     "lesson_path",

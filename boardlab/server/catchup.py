@@ -23,7 +23,7 @@ would find.
 from __future__ import annotations
 
 import logging
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..core.errors import IllegalMoveError
 from .rooms import Room, restore_stored_pending, stored_ending

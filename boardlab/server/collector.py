@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
+
 
 class LongLivedFreezer:
     """Freeze what survives each full collection; thaw it all every ``rescan_seconds``.

@@ -201,7 +201,7 @@ class ComputerPlayers:
         try:
             move, agent = await asyncio.wait_for(asyncio.shield(future), wait)
             return Answer(move, agent)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("computer %s took longer than %.0f s; playing a fallback move", spec, wait)
             return Answer(None, failure=f"no answer in {wait:.1f} s")
         except BrokenProcessPool:
@@ -222,4 +222,4 @@ class ComputerPlayers:
             self._executor = None
 
 
-__all__ = ["Answer", "COMPUTERS", "ComputerPlayers", "PERSON", "think"]
+__all__ = ["COMPUTERS", "PERSON", "Answer", "ComputerPlayers", "think"]

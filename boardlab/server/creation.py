@@ -10,8 +10,9 @@ secret is drawn.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..core.errors import OptionError, RefusedError
 from ..core.game import Game

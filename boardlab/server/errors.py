@@ -152,13 +152,13 @@ def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
 
 
 __all__ = [
-    "BusyError",
+    "ERROR_STATUS",
     "BadInviteError",
     "BadJsonError",
     "BadTextError",
     "BadTokenError",
     "BodyTooLargeError",
-    "ERROR_STATUS",
+    "BusyError",
     "GameNotOverError",
     "MissingTokenError",
     "NotYourSeatError",

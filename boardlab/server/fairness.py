@@ -9,7 +9,7 @@ never refused for the computer's load: their searches go first (:mod:`.computer`
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..core.errors import OptionError
 from .computer import COMPUTERS, PERSON, ComputerPlayers

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Callable, Collection, MutableMapping
+from collections.abc import Callable, Collection, MutableMapping
 
 from .rooms import Room
 

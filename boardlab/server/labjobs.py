@@ -36,9 +36,10 @@ import sys
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from ..core.errors import BoardlabError, OptionError
 from ..lab.study import Study, Variant
@@ -317,10 +318,9 @@ class LabJobs:
 
         async def loop() -> None:
             while True:
-                try:
+                # a folder removed by hand while looked at: the next turn sees it gone
+                with contextlib.suppress(OSError):
                     await asyncio.to_thread(self.pump)
-                except OSError:  # a folder removed by hand while looked at: the next turn sees it gone
-                    pass
                 await asyncio.sleep(PUMP_SECONDS)
 
         self._pump_task = asyncio.create_task(loop())

@@ -5,6 +5,7 @@ folder, it continues from the stored games, as ``boardlab lab`` does."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -74,10 +75,9 @@ def main(argv: list[str]) -> int:
         return 2
     folder = Path(argv[0])
     # people's games come first: this process takes only the CPU nobody else wants
-    try:
+    # a platform without nice: the single worker is the only bound
+    with contextlib.suppress(AttributeError, OSError):
         os.nice(19)
-    except (AttributeError, OSError):  # a platform without nice: the single worker is the only bound
-        pass
     with worker_lock(folder):
         try:
             status = play(folder)

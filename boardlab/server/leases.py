@@ -18,8 +18,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
+from typing import Any, TypeVar
 
 from .rooms import Room
 from .storage import Storage
@@ -83,4 +84,4 @@ class ComputerLeases:
             await asyncio.sleep(LEASE_POLL_SECONDS)
 
 
-__all__ = ["ComputerLeases", "LEASE_POLL_SECONDS", "LEASE_RENEW_SECONDS", "LEASE_SECONDS"]
+__all__ = ["LEASE_POLL_SECONDS", "LEASE_RENEW_SECONDS", "LEASE_SECONDS", "ComputerLeases"]

@@ -37,7 +37,7 @@ class BodyLimit:
         while True:
             try:
                 message = await asyncio.wait_for(receive(), None if ends is None else max(0.0, ends - loop.time()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 message = f"the request body was not all sent within {self.seconds:g} s"
                 response = JSONResponse(error_body("body_timeout", message), status_code=ERROR_STATUS["body_timeout"])
                 await response(scope, receive, send)

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Awaitable, Callable
 
 import psycopg
 
@@ -39,7 +39,7 @@ class Notice:
     revision: int
 
     @classmethod
-    def parse(cls, payload: str) -> "Notice | None":
+    def parse(cls, payload: str) -> Notice | None:
         """The notice in ``payload``, or None for one this version does not understand."""
         parts = payload.split(" ")
         if len(parts) != 3 or not parts[2].isdigit():
@@ -90,4 +90,4 @@ class ChangeListener:
             await asyncio.sleep(RECONNECT_SECONDS)
 
 
-__all__ = ["ChangeListener", "Notice", "RECONNECT_SECONDS"]
+__all__ = ["RECONNECT_SECONDS", "ChangeListener", "Notice"]

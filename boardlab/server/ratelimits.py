@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -161,7 +161,7 @@ class ClientLimits:
         what = {ROOMS: "new rooms", MOVES: "actions in rooms", WEBSOCKETS: "new WebSockets", ANALYSES: "analyses"}.get(
             kind or ""
         )
-        if what is None or self.limits.max_open and self.limits.clients[address].open >= self.limits.max_open:
+        if what is None or (self.limits.max_open and self.limits.clients[address].open >= self.limits.max_open):
             message = f"{address} holds {self.limits.max_open} requests and WebSockets open, this server's most"
         else:
             message = f"{address} asked for {what} too often; try again in {math.ceil(wait)} s"

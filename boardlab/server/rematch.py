@@ -179,4 +179,4 @@ class Rematches:
         return room.seats[seat].name
 
 
-__all__ = ["DECLINED", "OPEN", "Rematches", "STARTED", "STARTING", "rematch_of", "rotated"]
+__all__ = ["DECLINED", "OPEN", "STARTED", "STARTING", "Rematches", "rematch_of", "rotated"]

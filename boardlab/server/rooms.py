@@ -12,8 +12,9 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..agents import make_agent
 from ..core.agent import Agent
@@ -57,7 +58,7 @@ class SeatChoice:
     level: str | None = None
 
     @classmethod
-    def parse(cls, text: str, number: int) -> "SeatChoice":
+    def parse(cls, text: str, number: int) -> SeatChoice:
         kind, _, level = text.strip().partition(":")
         if kind not in SEAT_KINDS:
             raise OptionError(
@@ -334,10 +335,10 @@ def default_name(seat_name: str, choice: SeatChoice) -> str:
 __all__ = [
     "FINISHED",
     "PLAYING",
-    "Room",
     "SEAT_KINDS",
-    "SeatChoice",
     "WAITING",
+    "Room",
+    "SeatChoice",
     "build_match",
     "computer_spec",
     "default_name",

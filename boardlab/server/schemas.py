@@ -4,7 +4,7 @@ shapes of the answers, for the OpenAPI page."""
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from pydantic_core import PydanticCustomError
@@ -33,7 +33,7 @@ def _storable(text: str) -> str:
 
 #: text from a request: refused with bad_text when it holds what storage cannot keep
 Text = Annotated[str, AfterValidator(_storable)]
-OptionValue = Union[bool, int, float, Text]
+OptionValue = bool | int | float | Text
 SeatName = Annotated[Text, StringConstraints(min_length=1, max_length=40)]
 #: a seat number in a request: the games seat at most a handful of players
 SeatNumber = Field(default=None, ge=0, le=15, description="the seat to act for; default: the token's seat that decides now")
@@ -47,9 +47,9 @@ class Strict(BaseModel):
 
 class CreateRoomRequest(Strict):
     game: Text = Field(max_length=64, description="a game id from GET /api/games")
-    players: Optional[int] = Field(default=None, ge=1, le=16, description="the number of seats (default: the game's)")
+    players: int | None = Field(default=None, ge=1, le=16, description="the number of seats (default: the game's)")
     options: dict[Text, OptionValue] = Field(default_factory=dict, description="the game's options by name")
-    seats: Optional[list[Text]] = Field(
+    seats: list[Text] | None = Field(
         default=None,
         max_length=16,
         description="one per seat: here (a person at this screen, played with the room's token), "
@@ -57,20 +57,20 @@ class CreateRoomRequest(Strict):
         "expert in a game that has it); "
         "default: here, then computer:normal",
     )
-    names: Optional[list[SeatName]] = Field(default=None, max_length=16, description="a display name per seat")
-    undo: Optional[Literal["never", "own", "same_screen"]] = Field(
+    names: list[SeatName] | None = Field(default=None, max_length=16, description="a display name per seat")
+    undo: Literal["never", "own", "same_screen"] | None = Field(
         default=None,
         description="take-backs; default: same_screen for people at one screen, never with an invited "
         "person, own for one person against the computer",
     )
-    move_seconds: Optional[float] = Field(
+    move_seconds: float | None = Field(
         default=None, gt=0, le=86400, description="a time limit per decision of a person (the game's ruling decides a timeout)"
     )
 
 
 class JoinRequest(Strict):
     code: Text = Field(min_length=1, max_length=100, description="the invite code from the invite link")
-    name: Optional[SeatName] = Field(default=None, description="the name to show")
+    name: SeatName | None = Field(default=None, description="the name to show")
 
 
 class MoveRequest(Strict):
@@ -78,24 +78,24 @@ class MoveRequest(Strict):
         min_length=1, max_length=MAX_MOVE_TEXT, description="the move in the game's notation (a legal move's 'text')"
     )
     ply: int = Field(ge=0, description="the ply of the state the move was chosen in (the message's 'ply')")
-    revision: Optional[int] = Field(default=None, ge=0, description="optionally, the message's 'revision': stricter than ply")
-    seat: Optional[int] = SeatNumber
+    revision: int | None = Field(default=None, ge=0, description="optionally, the message's 'revision': stricter than ply")
+    seat: int | None = SeatNumber
 
 
 class SeatRequest(Strict):
-    seat: Optional[int] = SeatNumber
+    seat: int | None = SeatNumber
 
 
 class UndoRequest(Strict):
     revision: int = Field(
         ge=0, description="the 'revision' of the state the take-back was asked in: a retried or late one gets stale_move"
     )
-    seat: Optional[int] = SeatNumber
+    seat: int | None = SeatNumber
 
 
 class DrawRequest(Strict):
     action: Literal["offer", "accept", "decline"]
-    seat: Optional[int] = SeatNumber
+    seat: int | None = SeatNumber
 
 
 class ErrorDetail(BaseModel):
@@ -116,10 +116,10 @@ class StateMessage(BaseModel):
     status: Literal["waiting", "playing", "finished"]
     revision: int = Field(description="bumped by every change of the room")
     ply: int = Field(description="send it back with a move")
-    seat: Optional[int] = Field(description="whose view this is (null: spectators)")
+    seat: int | None = Field(description="whose view this is (null: spectators)")
     your_seats: list[int]
     seats: list[dict[str, Any]]
-    to_move: Optional[int]
+    to_move: int | None
     thinking: bool = Field(description="a computer seat is deciding")
     view: dict[str, Any] = Field(description="match.view(seat): the game's view envelope and the match around it")
     log_start: int = Field(
@@ -131,16 +131,16 @@ class StateMessage(BaseModel):
         "text, t, note (timeout, fallback) and move (its structure, as in legal_moves; null where it is hidden)"
     )
     legal_moves: list[dict[str, Any]] = Field(description="move.to_json() of each legal move, only to the seat that decides")
-    rematch: Optional[dict[str, Any]] = Field(
+    rematch: dict[str, Any] | None = Field(
         default=None, description="the rematch offered at the end: status (open, declined, starting, started), by, "
         "accepted, declined, room (the new room, once started); null: none offered"
     )
-    rematch_of: Optional[str] = Field(default=None, description="the room this one is the rematch of")
+    rematch_of: str | None = Field(default=None, description="the room this one is the rematch of")
 
 
 class CreatedRoom(BaseModel):
     room: str
-    token: Optional[str] = Field(description="the seat token of the 'here' seats (keep it secret; shown once)")
+    token: str | None = Field(description="the seat token of the 'here' seats (keep it secret; shown once)")
     invites: list[dict[str, Any]] = Field(description="per invited seat: seat, code, link")
     state: StateMessage
 
@@ -161,10 +161,10 @@ class RoomSummary(BaseModel):
     seats: list[dict[str, Any]]
     moves: int
     undo: str
-    move_seconds: Optional[float]
+    move_seconds: float | None
     created: float
     updated: float
-    result: Optional[dict[str, Any]]
+    result: dict[str, Any] | None
 
 
 __all__ = [

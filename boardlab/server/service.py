@@ -25,13 +25,15 @@ takes the decision over.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import re
 import time
 from collections import defaultdict
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Coroutine, TypeVar
+from typing import Any, TypeVar
 
 from ..core.errors import BoardlabError, StaleMoveError
 from ..core.records import Record
@@ -51,8 +53,18 @@ from .fairness import check_new_room, computers_only, priority
 from .idle import sweep_forever
 from .leases import ComputerLeases
 from .notify import ChangeListener, Notice
-from .rooms import FINISHED, PLAYING, WAITING, Room, build_match, hash_secret, new_secret, room_summary, seats_taken
-from .rooms import state_message
+from .rooms import (
+    FINISHED,
+    PLAYING,
+    WAITING,
+    Room,
+    build_match,
+    hash_secret,
+    new_secret,
+    room_summary,
+    seats_taken,
+    state_message,
+)
 from .settings import Settings
 from .storage import Change, MoveRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
 from .watchers import Message, Watcher
@@ -149,10 +161,9 @@ class RoomService:
             if room.stale:  # behind storage (another process's change, a failed write): catch up first
                 async with room.lock:
                     if room.stale:
-                        try:
+                        # storage is away: the action's own check tries again and says so
+                        with contextlib.suppress(BoardlabError):
                             await self._refresh(room)
-                        except BoardlabError:
-                            pass  # storage is away: the action's own check tries again and says so
                 self._schedule(room)
             return room
         if not ROOM_ID.fullmatch(room_id):
@@ -297,7 +308,7 @@ class RoomService:
                     return SeatClaim(seat.seat, seat.invite_hash, seat.token_hash, name)
             raise BadInviteError(f"room {room_id}: this invite code is not valid here")
 
-        room, message = await self._change(room_id, claim, lambda room: (claimed, None), conflict=SeatTakenError)
+        _room, message = await self._change(room_id, claim, lambda room: (claimed, None), conflict=SeatTakenError)
         return token, claimed[0], message
 
     # --- acting ---------------------------------------------------------------------------
@@ -516,9 +527,10 @@ class RoomService:
             return
         self._forget_if_done(room)
         self._arm_clock(room)
-        if room.status == PLAYING and room.match.computer_to_move():
-            if room.computer_task is None or room.computer_task.done():
-                room.computer_task = self._spawn(self._computer_turns(room))
+        if room.status == PLAYING and room.match.computer_to_move() and (
+            room.computer_task is None or room.computer_task.done()
+        ):
+            room.computer_task = self._spawn(self._computer_turns(room))
 
     async def _computer_turns(self, room: Room) -> None:
         """Play the computer seats' decisions until a person decides (or the room moves on)."""
@@ -589,4 +601,4 @@ class RoomService:
         self._schedule(room)
 
 
-__all__ = ["Created", "LISTINGS", "NewRoom", "RoomService", "Watcher"]
+__all__ = ["LISTINGS", "Created", "NewRoom", "RoomService", "Watcher"]

@@ -28,9 +28,10 @@ from __future__ import annotations
 import secrets
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence, Union
+from typing import Any, Union
 
 from sqlalchemy import (
     JSON,
@@ -166,7 +167,7 @@ class MoveRow:
     note: str = ""
 
     @classmethod
-    def from_turn(cls, turn: Turn) -> "MoveRow":
+    def from_turn(cls, turn: Turn) -> MoveRow:
         return cls(turn.number, turn.notation, turn.by, turn.t, turn.note)
 
     def turn(self) -> Turn:
@@ -427,7 +428,7 @@ class Storage:
                 joined = conn.execute(query).mappings().all()
                 if not joined:
                     return None
-                row = _room_row({name: joined[0][name] for name in rooms.c.keys()})
+                row = _room_row({name: joined[0][name] for name in rooms.c.keys()})  # noqa: SIM118  (names, not columns)
                 move_list = [
                     MoveRow(found["number"], found["text"], found["by"], found["t"], found["note"])
                     for found in joined
@@ -462,7 +463,7 @@ class Storage:
             for seat in conn.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.seat)).mappings():
                 seat_map[seat["room_id"]].append(SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}))
             counted = select(moves.c.room_id, func.count()).where(moves.c.room_id.in_(ids)).group_by(moves.c.room_id)
-            counts: dict[str, int] = {room_id: count for room_id, count in conn.execute(counted)}
+            counts: dict[str, int] = {room_id: count for room_id, count in conn.execute(counted)}  # noqa: C416  (rows, not pairs)
         return [(room, seat_map[room.id], int(counts.get(room.id, 0))) for room in room_rows]
 
     def unfinished_room_ids(self, since: float | None = None) -> list[str]:

@@ -64,4 +64,4 @@ class GroupCommitter:
         self._thread.shutdown(wait=True)
 
 
-__all__ = ["GroupCommitter", "MAX_BATCH"]
+__all__ = ["MAX_BATCH", "GroupCommitter"]

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..core.game import Game
 from ..core.registry import load
@@ -104,12 +104,12 @@ def run_conformance(
 
 
 __all__ = [
-    "Budget",
     "CHECKS",
+    "FUZZ_CHECKS",
+    "Budget",
     "CheckOutcome",
     "Config",
     "ConformanceReport",
-    "FUZZ_CHECKS",
     "all_checks",
     "budget_for",
     "check_every_configuration_plays",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from ..core.errors import GameOverError, IllegalMoveError, OptionError, PositionError, RecordError
 from ..core.game import Game

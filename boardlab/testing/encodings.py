@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from ..core.encoding import ActionEncoding, ActionError, ObservationEncoding
 from ..core.game import Game

@@ -14,7 +14,8 @@ it holds beyond the core's own.
 from __future__ import annotations
 
 import random
-from typing import Any, Hashable, Iterator
+from collections.abc import Hashable, Iterator
+from typing import Any
 
 from ..core.game import Game
 from ..core.state import State

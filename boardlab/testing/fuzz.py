@@ -29,7 +29,7 @@ def sample_states(game: Game, count: int = 4) -> list[State]:
     """Copies of positions spread over one random game (start, middle, end)."""
     states = [s.copy() for s in playthrough(game, 5)]
     step = max(1, len(states) // count)
-    return states[::step][:count] + [states[-1]]
+    return [*states[::step][:count], states[-1]]
 
 
 def _mutated(st: Any, texts: list[str]) -> Any:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, Iterator, Mapping
+from typing import Any
 
-from ..core.game import Game
 from ..core.errors import OptionError
+from ..core.game import Game
 from ..core.registry import game_class, load
 from ..core.state import State
 from ..core.values import Move
@@ -39,7 +40,7 @@ class Budget:
     moves_per_check: int = 40
     fuzz_examples: int = 120
 
-    def scaled(self, factor: float) -> "Budget":
+    def scaled(self, factor: float) -> Budget:
         """This budget with its game counts and fuzz examples multiplied by ``factor`` (at least 1)."""
         return replace(
             self,

@@ -83,10 +83,10 @@ def test_clones_are_independent() -> None:
     clone = state.clone()
     clone.apply_action(clone.legal_actions()[0])
     assert state.boardlab_state.ply == 0 and clone.boardlab_state.ply == 1
-    assert clone.history() == state.history() + [clone.history()[-1]]
+    assert clone.history() == [*state.history(), clone.history()[-1]]
 
 
-def _territories_midgame() -> "adapter.BoardlabSpielState":
+def _territories_midgame() -> adapter.BoardlabSpielState:
     game = pyspiel.load_game("boardlab_territories")
     state = game.new_initial_state()
     rng = np.random.RandomState(3)

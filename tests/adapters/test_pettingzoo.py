@@ -11,10 +11,10 @@ import pytest
 import boardlab
 
 pytest.importorskip("pettingzoo")
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test
 
-from boardlab.adapters.pettingzoo import env  # noqa: E402
-from boardlab.core import ActionError, OptionError  # noqa: E402
+from boardlab.adapters.pettingzoo import env
+from boardlab.core import ActionError, OptionError
 
 GAMES = [g for g in boardlab.game_ids() if boardlab.game_class(g).__module__.startswith("boardlab.games.")]
 OPTIONS = {"honor": {"settle": "quick"}}

@@ -72,7 +72,7 @@ def test_a_proven_win_two_plies_away_beats_any_estimate() -> None:
 
 def test_equal_best_moves_are_broken_at_random_by_the_agents_seed() -> None:
     leaf = Decide(1, {"end": End((0.5, 0.5))}, estimate=(0.5, 0.5))
-    tree = Decide(0, {name: leaf for name in "abcd"})
+    tree = Decide(0, dict.fromkeys("abcd", leaf))
     assert {_choice("alphabeta", tree, seed) for seed in range(40)} == set("abcd")
 
 

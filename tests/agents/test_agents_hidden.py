@@ -8,9 +8,9 @@ import pytest
 
 from boardlab.agents import make_agent
 from boardlab.core import State
-from tests.support.play import played_record
 from tests.agents.toy_games import SecretGuess, dicenim_at, secret_guess_at
 from tests.support.dicenim import DiceNim
+from tests.support.play import played_record
 
 AGENT_SPECS = ["random", "greedy", "mcts:iterations=300", "ismcts:iterations=300"]
 

@@ -81,7 +81,7 @@ def test_decision_is_the_same_whatever_the_hidden_parts(game_id: str, spec: str)
 class LeakyGuessState(SecretGuessState):
     """A broken resample that keeps the real card: the check above must notice."""
 
-    def _resample(self, player: int, rng: random.Random) -> "LeakyGuessState":
+    def _resample(self, player: int, rng: random.Random) -> LeakyGuessState:
         clone = LeakyGuessState.__new__(LeakyGuessState)
         State.__init__(clone, self.game, rng.getrandbits(64))
         clone._ply = clone._base_ply = self.ply

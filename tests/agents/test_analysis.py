@@ -10,8 +10,8 @@ import random
 import pytest
 
 import boardlab
-from boardlab.agents import level_spec
 from boardlab import Record
+from boardlab.agents import level_spec
 from boardlab.agents.analysis import AnalysisCancelled, analyse, default_iterations, hint_spec, search_spec
 from boardlab.core.errors import OptionError
 from boardlab.core.match import Match

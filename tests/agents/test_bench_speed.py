@@ -12,7 +12,6 @@ from tests.agents.toy_games import SecretGuess
 from tests.support.bench import load_bench
 from tests.support.dicenim import DiceNim
 
-
 speed = load_bench("speed")
 
 

@@ -1,5 +1,5 @@
 """Search budgets and proofs: iterative deepening with a node budget, the MCTS solver, and
-searches cut short by a deadline, which play the search's own best move (issue 18 items 3, 5)."""
+searches cut short by a deadline, which play the search's own best move."""
 
 from __future__ import annotations
 

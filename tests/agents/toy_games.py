@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from boardlab.core import CHANCE, TERMINAL, Game, Move, NotationError, PositionError, Result, State
 
@@ -38,7 +38,7 @@ class Decide:
     """``player`` picks one of ``options``; ``estimate`` is what evaluate() says here."""
 
     player: int
-    options: dict[str, "TreeNode"]
+    options: dict[str, TreeNode]
     estimate: tuple[float, ...] | None = field(default=None)
 
 
@@ -46,10 +46,10 @@ class Decide:
 class Chance:
     """Nature picks a label with the given probability."""
 
-    outcomes: tuple[tuple[str, float, "TreeNode"], ...]
+    outcomes: tuple[tuple[str, float, TreeNode], ...]
 
 
-TreeNode = Union[End, Decide, Chance]
+TreeNode = End | Decide | Chance
 
 
 def tree_game(tree: TreeNode, players: int = 2) -> Game:
@@ -65,7 +65,7 @@ def graph_game(start: TreeNode, max_moves: int, players: int = 2) -> Game:
     return _game_of(start, players, GraphState, max_moves)
 
 
-def _game_of(tree: TreeNode, players: int, state_type: type["TreeState"], moves_bound: int) -> Game:
+def _game_of(tree: TreeNode, players: int, state_type: type[TreeState], moves_bound: int) -> Game:
     class TreeGame(Game):
         id = "tree"
         name = "Tree game (test)"
@@ -78,10 +78,10 @@ def _game_of(tree: TreeNode, players: int, state_type: type["TreeState"], moves_
         def max_moves(self) -> int:
             return moves_bound
 
-        def _new_state(self, seed: int) -> "TreeState":
+        def _new_state(self, seed: int) -> TreeState:
             return state_type(self, seed, tree)
 
-        def _state_from_position(self, text: str) -> "TreeState":
+        def _state_from_position(self, text: str) -> TreeState:
             state = state_type(self, 0, tree)
             for label in filter(None, text.split("/")):
                 move = Pick(label)
@@ -139,7 +139,7 @@ class TreeState(State):
         self.node = snapshot
         self.path.pop()
 
-    def _copy(self) -> "TreeState":
+    def _copy(self) -> TreeState:
         clone = TreeState.__new__(TreeState)
         clone.node = self.node
         clone.path = list(self.path)
@@ -174,7 +174,7 @@ class GraphState(TreeState):
     def position_key(self) -> int:
         return id(self.node)
 
-    def _copy(self) -> "GraphState":
+    def _copy(self) -> GraphState:
         clone = type(self).__new__(type(self))
         clone.node = self.node
         clone.path = list(self.path)
@@ -212,7 +212,7 @@ class SecretGuess(Game):
     def max_moves(self) -> int:
         return 3
 
-    def _new_state(self, seed: int) -> "SecretGuessState":
+    def _new_state(self, seed: int) -> SecretGuessState:
         return SecretGuessState(self, seed)
 
 
@@ -253,7 +253,7 @@ class SecretGuessState(State):
     def _restore(self, snapshot: Any) -> None:
         self.card, self.choice, self.winner = snapshot
 
-    def _copy(self) -> "SecretGuessState":
+    def _copy(self) -> SecretGuessState:
         clone = SecretGuessState.__new__(SecretGuessState)
         clone.card, clone.choice, clone.winner = self.card, self.choice, self.winner
         return clone
@@ -273,7 +273,7 @@ class SecretGuessState(State):
     def position(self) -> str:
         return f"{self.card} {self.choice or '-'} {self.winner}"
 
-    def _resample(self, player: int, rng: random.Random) -> "SecretGuessState":
+    def _resample(self, player: int, rng: random.Random) -> SecretGuessState:
         clone = self.copy()
         assert isinstance(clone, SecretGuessState)
         clone.seed = rng.getrandbits(64)

@@ -124,7 +124,7 @@ def test_resume_goes_on_with_a_saved_game(tmp_path: Path) -> None:
 
 def test_end_of_input_exits_cleanly_and_says_where_the_game_is(tmp_path: Path) -> None:
     done = run("play", "dicenim", "--players", "human,random", "--seed", "2", stdin="take1\n", cwd=tmp_path)
-    assert done.returncode == 0  # issue 23 item 14: the input ending is a normal end, not an interrupt
+    assert done.returncode == 0  # the input ending is a normal end, not an interrupt
     assert "Traceback" not in done.stderr
     assert "--resume" in done.stdout
     assert list(tmp_path.glob("boardlab-dicenim-*.json"))  # in the current folder, not a temporary one
@@ -182,7 +182,7 @@ def test_render_prints_the_text_board_and_writes_it_as_text(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("x.png", "no picture renderer, so"),  # issue 15 item 8: it used to write nothing and exit 0
+        ("x.png", "no picture renderer, so"),  # it used to write nothing and exit 0
         ("board", "must end in .png"),  # it used to write board.png and say "Wrote board"
         ("", "empty file name"),
         ("x.jpeg", "must end in .png"),

@@ -7,17 +7,17 @@ moves take1..take3, a die after every take, hidden secret bids dealt first.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import pytest
 from rich.console import Console
 
 import boardlab
 from boardlab.agents import seat_agents
+from boardlab.cli.play import PlaySession
 from boardlab.core import CHANCE, Match
 from boardlab.core.records import Record
-from boardlab.cli.play import PlaySession
 
 
 class Script:
@@ -128,7 +128,7 @@ def test_end_of_input_keeps_the_game_in_a_recovery_file_in_the_current_folder(
 def test_leaving_a_resumed_game_keeps_the_file_it_came_from_and_writes_a_new_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # issue 23 item 9: the resumed file was rewritten without asking
+    # the resumed file was rewritten without asking
     monkeypatch.chdir(tmp_path)
     first, _, _ = session(["human", "random"], ["take1"])
     first.run()
@@ -253,7 +253,7 @@ def thinking_session(specs: list[str], keyboard: io.TextIOWrapper, lines: list[s
 
 
 def test_typing_now_makes_a_thinking_computer_move_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # issue 15 item 10, issue 23 item 10: "now" is the explicit move-now command
+    # "now" is the explicit move-now command
     import time
 
     monkeypatch.chdir(tmp_path)
@@ -270,7 +270,7 @@ def test_typing_now_makes_a_thinking_computer_move_now(tmp_path: Path, monkeypat
 def test_lines_typed_while_the_computer_thinks_wait_for_the_prompt_and_leave_the_search_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # issue 23 item 10: typed text was thrown away and cut the search short
+    # typed text was thrown away and cut the search short
     import time
 
     monkeypatch.chdir(tmp_path)
@@ -295,7 +295,7 @@ def test_the_input_ending_while_the_computer_thinks_leaves_after_its_move(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     with Keyboard(b"take1\n", close=True) as keyboard:
-        play, script, buffer = thinking_session(["mcts:seconds=1", "human"], keyboard, ["take3"])
+        play, script, _buffer = thinking_session(["mcts:seconds=1", "human"], keyboard, ["take3"])
         assert play.run() == 0  # the end of input is a normal end
     assert moves_of(play)[4] == "take1"  # the typed line was still played
     assert script.prompts == []  # the keyboard's end was heard: nothing more was read
@@ -308,7 +308,7 @@ def test_lines_typed_when_the_game_ends_are_reported_not_dropped_silently(
     monkeypatch.chdir(tmp_path)
     with Keyboard(b"take1\n") as keyboard:
         # two computers: the typed line can only wait, and the game ends
-        play, script, buffer = thinking_session(["mcts:seconds=0.2", "random"], keyboard, [""])
+        play, _script, buffer = thinking_session(["mcts:seconds=0.2", "random"], keyboard, [""])
         assert play.run() == 0
     text = buffer.getvalue()
     assert "Not acted on (typed while the computer thought; the game is over): 'take1'" in text
@@ -342,7 +342,7 @@ def test_levels_name_the_computer_for_every_game() -> None:
 
 
 def test_a_long_run_of_alike_chance_outcomes_is_counted_not_listed() -> None:
-    # issue 15 item 12: Territories opened with 21 deal(...) announcements
+    # Territories opened with 21 deal(...) announcements
     from boardlab.cli.play import chance_summary
     from boardlab.core import Turn
 
@@ -370,7 +370,7 @@ def test_picture_on_refuses_a_game_without_pictures() -> None:
 
 
 def test_a_computer_whose_thinking_fails_plays_the_fallback_move_and_the_terminal_says_so() -> None:
-    """The match's one failure policy (issue 19 item 2): the rules' default move or the one-ply
+    """The match's one failure policy: the rules' default move or the one-ply
     best move, never a crash of the terminal and never a random move."""
     from boardlab.core.agent import Agent
     from boardlab.core.decisions import fallback_move
@@ -394,7 +394,7 @@ def test_a_computer_whose_thinking_fails_plays_the_fallback_move_and_the_termina
 
 
 def test_picture_on_draws_every_game_that_has_a_picture_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 23 item 11: Towers draws through its render_image module (no hook on the Game), so
+    """Towers draws through its render_image module (no hook on the Game), so
     `picture on` must find the picture the way `boardlab render` does, not only Honor's hook."""
     pytest.importorskip("matplotlib")
     monkeypatch.chdir(tmp_path)

@@ -1,4 +1,4 @@
-"""Issue 23 item 7: every command of the README's tour runs, so the README cannot drift again.
+"""Every command of the README's tour runs, so the README cannot drift again.
 
 The commands are read from the README itself. Studies keep their flags but play fewer
 games, and play reads ``quit`` from its input: the test is about the command lines being

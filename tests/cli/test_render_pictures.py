@@ -1,4 +1,4 @@
-"""Issue 23 item 11: every game draws a PNG of a position, through ``boardlab render`` too.
+"""Every game draws a PNG of a position, through ``boardlab render`` too.
 
 The pictures are read back, not just found: their size is the documented layout's, the pixels
 where a piece stands are that piece's colour (and where none stands are not), and different
@@ -56,7 +56,7 @@ def colour_at(image: Any, centre: tuple[int, int], radius: int = 8) -> str:
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
-@pytest.mark.parametrize("game_id", NEW_RENDERERS + ("honor",))
+@pytest.mark.parametrize("game_id", (*NEW_RENDERERS, "honor"))
 def test_every_game_has_a_picture_renderer(game_id: str) -> None:
     assert picture_renderer(boardlab.load(game_id)) is not None
 

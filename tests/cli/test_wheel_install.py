@@ -131,11 +131,13 @@ def test_a_game_plays_from_the_wheel(installed: Path, tmp_path: Path) -> None:
 
 
 def test_the_server_serves_its_pages_rules_and_lessons_from_the_wheel(installed: Path, tmp_path: Path) -> None:
-    with serve_process(tmp_path / "data", tmp_path / "serve.log", python=str(installed)) as (url, _process):
-        with httpx.Client(base_url=url, timeout=30) as client:
-            assert "towers" in [game["id"] for game in client.get("/api/games").json()]
-            assert client.get("/").status_code == 200
-            rules = client.get("/rules/towers")
-            assert rules.status_code == 200 and "Towers" in rules.text
-            lesson = client.get("/api/games/towers/lesson")
-            assert lesson.status_code == 200 and lesson.json()["steps"]
+    with (
+        serve_process(tmp_path / "data", tmp_path / "serve.log", python=str(installed)) as (url, _process),
+        httpx.Client(base_url=url, timeout=30) as client,
+    ):
+        assert "towers" in [game["id"] for game in client.get("/api/games").json()]
+        assert client.get("/").status_code == 200
+        rules = client.get("/rules/towers")
+        assert rules.status_code == 200 and "Towers" in rules.text
+        lesson = client.get("/api/games/towers/lesson")
+        assert lesson.status_code == 200 and lesson.json()["steps"]

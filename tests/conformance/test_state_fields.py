@@ -96,7 +96,7 @@ def test_the_generated_hooks_copy_each_kind_as_declared() -> None:
         def undo(self) -> None:
             self.undone += 1
 
-        def copy(self) -> "Tracker":
+        def copy(self) -> Tracker:
             clone = Tracker()
             clone.undone = self.undone
             return clone

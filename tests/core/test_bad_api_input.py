@@ -1,4 +1,4 @@
-"""Issue 15 item 6: the Python API answers bad arguments with BoardlabError subclasses, never raw
+"""The Python API answers bad arguments with BoardlabError subclasses, never raw
 Python errors, and each names the problem."""
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ def record() -> Record:
     return played_record(game, [make_agent("random", seed=1), make_agent("random", seed=2)], seed=3)
 
 
-def test_issue15_6_a_seed_must_be_a_whole_number() -> None:
+def test_a_seed_must_be_a_whole_number() -> None:
     game = boardlab.load("towers")
     for seed in ("x", 1.5, True, [1]):
-        with pytest.raises(OptionError, match="seed=.* is not a whole number"):
+        with pytest.raises(OptionError, match=r"seed=.* is not a whole number"):
             game.new_state(seed=seed)  # type: ignore[arg-type]
         with pytest.raises(OptionError, match="not a whole number"):
             game.state_from_position(game.new_state(1).position(), seed=seed)  # type: ignore[arg-type]
 
 
-def test_issue15_6_record_calls_with_wrong_types(record: Record) -> None:
+def test_record_calls_with_wrong_types(record: Record) -> None:
     with pytest.raises(RecordError, match="must be text"):
         Record.load(None)  # type: ignore[arg-type]
     with pytest.raises(RecordError, match="a move number is a whole number"):
@@ -38,14 +38,14 @@ def test_issue15_6_record_calls_with_wrong_types(record: Record) -> None:
         Record.loads(b"{}")  # type: ignore[arg-type]
 
 
-def test_issue15_6_a_result_that_is_text_is_named(record: Record) -> None:
+def test_a_result_that_is_text_is_named(record: Record) -> None:
     data = record.to_json()
     data["result"] = "White won"
     with pytest.raises(RecordError, match="'result' is malformed: a result must be an object, not str"):
         Record.loads(json.dumps(data))
 
 
-def test_issue15_6_agents_and_resampling_with_wrong_arguments() -> None:
+def test_agents_and_resampling_with_wrong_arguments() -> None:
     with pytest.raises(OptionError, match="an agent spec is text"):
         make_agent(None)  # type: ignore[arg-type]
     with pytest.raises(OptionError, match="seed='x' is not a whole number"):
@@ -53,13 +53,13 @@ def test_issue15_6_agents_and_resampling_with_wrong_arguments() -> None:
     state = boardlab.load("towers").new_state(1)
     with pytest.raises(BoardlabError, match="9 is not a seat of this 2-player game"):
         state.resample(9, random.Random(1))
-    with pytest.raises(BoardlabError, match="rng must be a random.Random, not NoneType"):
+    with pytest.raises(BoardlabError, match=r"rng must be a random.Random, not NoneType"):
         state.resample(0, None)  # type: ignore[arg-type]
 
 
-def test_issue15_6_unknown_games_and_odd_ids() -> None:
+def test_unknown_games_and_odd_ids() -> None:
     for game_id in (None, 3, "x" * 500):
         with pytest.raises(boardlab.UnknownGameError, match="unknown game"):
             boardlab.load(game_id)  # type: ignore[arg-type]
-    with pytest.raises(OptionError, match="players=2.5 is not a whole number"):
+    with pytest.raises(OptionError, match=r"players=2.5 is not a whole number"):
         boardlab.load("towers", players=2.5)  # type: ignore[arg-type]

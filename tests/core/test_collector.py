@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -32,9 +32,8 @@ def test_the_threshold_is_raised_inside_and_put_back_after() -> None:
 
 
 def test_an_exception_in_the_block_still_puts_the_threshold_back() -> None:
-    with pytest.raises(KeyError):
-        with fewer_collections():
-            raise KeyError("inside")
+    with pytest.raises(KeyError), fewer_collections():
+        raise KeyError("inside")
     assert gc.get_threshold() == (700, 10, 10)
 
 
@@ -94,9 +93,8 @@ def test_an_unknown_switch_value_warns_with_the_values_it_takes(monkeypatch: pyt
 
 
 def test_a_threshold_below_one_is_refused() -> None:
-    with pytest.raises(ValueError, match="young threshold 0"):
-        with fewer_collections(0):
-            pass
+    with pytest.raises(ValueError, match="young threshold 0"), fewer_collections(0):
+        pass
 
 
 @pytest.mark.parametrize("spec", ["mcts:iterations=40", "ismcts:iterations=40"])

@@ -109,7 +109,7 @@ def test_undo_against_the_computer_takes_back_its_reply_and_the_dice() -> None:
     match.play_computers()
     assert match.ply == 6
     taken = match.undo(0)
-    assert [str(m) for m in reversed(taken)][0] == "take1" and len(taken) == 4
+    assert next(str(m) for m in reversed(taken)) == "take1" and len(taken) == 4
     assert match.ply == 2 and match.to_move() == 0
 
 

@@ -60,7 +60,7 @@ def test_a_move_credited_to_the_wrong_seat_is_refused(record: Record) -> None:
         Record.from_json(data).replay()
     assert caught.value.move_number == 3
     data["moves"][2]["by"] = "someone"
-    with pytest.raises(RecordError, match="'by' must be a seat 0..1"):
+    with pytest.raises(RecordError, match=r"'by' must be a seat 0..1"):
         Record.from_json(data)
 
 

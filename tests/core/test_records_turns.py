@@ -1,4 +1,4 @@
-"""A record is a header plus the played turns (issue 19 item 1): the match's own turns,
+"""A record is a header plus the played turns: the match's own turns,
 written in record format 2, and a file saved in that format before turns existed loads,
 resumes and saves again unchanged."""
 

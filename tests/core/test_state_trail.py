@@ -34,7 +34,7 @@ class Walk(Game):
     def max_moves(self) -> int:
         return 1_000_000
 
-    def _new_state(self, seed: int) -> "WalkState":
+    def _new_state(self, seed: int) -> WalkState:
         return WalkState(self, seed)
 
 

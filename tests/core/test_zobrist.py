@@ -21,7 +21,7 @@ def test_a_key_has_at_most_key_bits_bits(name: str) -> None:
 def test_a_key_is_the_same_in_another_process_with_another_string_hash_seed() -> None:
     # a key made with hash() would differ: a pickled state's hash must stay valid in a worker
     names = ["turn:0", "p12:3", "overseer:black-to-move"]
-    code = "from boardlab.core.zobrist import zobrist_key; print([zobrist_key(n) for n in %r])" % names
+    code = f"from boardlab.core.zobrist import zobrist_key; print([zobrist_key(n) for n in {names!r}])"
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True,
         env={**os.environ, "PYTHONHASHSEED": "12345"},

@@ -102,10 +102,10 @@ def test_the_game_modules_import_each_other_without_cycles(folder: Path) -> None
         state[module] = 1
         for target in sorted(graph.get(module, ())):
             if state.get(target) == 1:
-                cycle = path[path.index(target):] + [target] if target in path else [module, target]
+                cycle = [*path[path.index(target):], target] if target in path else [module, target]
                 raise AssertionError(f"{folder.name}: import cycle {' -> '.join(cycle)}")
             if state.get(target) is None:
-                visit(target, path + [target])
+                visit(target, [*path, target])
         state[module] = 2
 
     for module in sorted(graph):

@@ -9,7 +9,6 @@ import pytest
 from boardlab.core import OptionError
 from boardlab.core.agent import registered_agents
 from boardlab.games.honor.moves import Accept, Pass, PassOn, Release
-
 from tests.honor.helpers import exact_game, play
 
 

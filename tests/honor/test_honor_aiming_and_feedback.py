@@ -14,9 +14,8 @@ import boardlab
 from boardlab.core import NotationError
 from boardlab.games.honor import drawing
 from boardlab.games.honor.moves import Release, Tremor
-from boardlab.games.honor.report import describe, resolution_report
 from boardlab.games.honor.position import PieceOnTable
-
+from boardlab.games.honor.report import describe, resolution_report
 from tests.honor.helpers import exact_game, play
 
 

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 import boardlab
 from boardlab.agents import make_agent
 from boardlab.core import OptionError, PositionError, Record
-
 from tests.honor.helpers import exact_game, play, with_fields
 
 
@@ -94,7 +93,7 @@ def test_r7_3_with_two_players_the_option_changes_nothing() -> None:
 
 def test_r9_bad_values_are_refused_with_the_allowed_ones() -> None:
     for bad in ("counterclockwise", "", "Lowest_Pool_First"):
-        with pytest.raises(OptionError, match="auction_order.*clockwise \\| lowest_pool_first"):
+        with pytest.raises(OptionError, match=r"auction_order.*clockwise \| lowest_pool_first"):
             boardlab.load("honor", players=3, auction_order=bad)
 
 

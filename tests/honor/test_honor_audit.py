@@ -10,7 +10,6 @@ import math
 import pytest
 
 from boardlab.games.honor import catalogue, physics
-
 from tests.honor.helpers import exact_game, play
 
 pymunk = pytest.importorskip("pymunk")

@@ -12,7 +12,6 @@ import pytest
 from boardlab.core import IllegalMoveError, PositionError
 from boardlab.core.agent import registered_agents
 from boardlab.games.honor.moves import Build, Push
-
 from tests.honor.helpers import exact_game, play, with_fields
 
 
@@ -24,7 +23,7 @@ def test_r7_2_the_opening_bid_starts_at_the_minimum() -> None:
     with pytest.raises(IllegalMoveError, match=r"rule 7.2: the opening bid must be 2\.\.10"):
         state.play("build SL1 1")
     play(state, "build SL1 2")
-    assert [str(move) for move in state.legal_moves()][0] == "raise 3", "raises go on above the opening"
+    assert next(str(move) for move in state.legal_moves()) == "raise 3", "raises go on above the opening"
     play(state, "pass")
     assert state.pools == (8, 10) and state.bank == 2, "the slab is no longer free for the first player"
 

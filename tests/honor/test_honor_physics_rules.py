@@ -8,7 +8,6 @@ import pytest
 
 from boardlab.core import IllegalMoveError, PositionError
 from boardlab.games.honor import physics
-
 from tests.honor.helpers import exact_game, play, with_fields
 
 
@@ -118,13 +117,13 @@ def test_r8_3_an_empty_supply_with_two_standing_is_a_draw(monkeypatch: pytest.Mo
 def test_r4_3_release_legality() -> None:
     state = exact_game(2).new_state(seed=1)
     play(state, "build SL1 0", "pass")
-    with pytest.raises(IllegalMoveError, match="4.3.*zone"):
+    with pytest.raises(IllegalMoveError, match=r"4.3.*zone"):
         state.play("rel 55")  # the slab (15 cm) would stick out of zone 0..60
-    with pytest.raises(IllegalMoveError, match="4.2"):
+    with pytest.raises(IllegalMoveError, match=r"4.2"):
         state.play("rel 30 0 0.01")
     play(state, "rel 31.37 0 0.30")  # any legal release, not only a candidate
     play(state, "build CU1 0", "pass", "rel 90", "build CU2 0", "pass")
-    with pytest.raises(IllegalMoveError, match="4.3.*tower"):
+    with pytest.raises(IllegalMoveError, match=r"4.3.*tower"):
         state.play("rel 42")  # the slab spans 23.87..38.87; 3 cm reach ends at 41.87
     assert state.phase == "PLACE"
     play(state, "rel 41.80")

@@ -1,4 +1,4 @@
-"""Position strings that must be refused (rule 11.2), the regressions of issue 15, and a
+"""Position strings that must be refused (rule 11.2), regressions, and a
 JSON-aware fuzzer of real Honor positions: only PositionError may escape loading, and
 whatever loads renders, plays its chance outcomes and round-trips."""
 
@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 import boardlab
 from boardlab.core import PositionError
-
 from tests.honor.helpers import exact_game, play
 
 pytest.importorskip("pymunk")
@@ -40,14 +39,14 @@ def tremor_record() -> dict[str, Any]:
     return json.loads(state.position())
 
 
-# --- issue 15, item 2: every field validated before a state exists --------------------------
+# --- every field validated before a state exists --------------------------
 @pytest.mark.parametrize("value", [5, 10**30, -1, "x", [0], None, True])
-def test_issue15_turn_player_out_of_range_or_of_the_wrong_type_is_a_position_error(value: Any) -> None:
+def test_turn_player_out_of_range_or_of_the_wrong_type_is_a_position_error(value: Any) -> None:
     with pytest.raises(PositionError, match="turn_player"):
         load({**start_record(), "turn_player": value})
 
 
-def test_issue15_game_over_with_nobody_standing_needs_every_out_at_and_the_last_to_fall() -> None:
+def test_game_over_with_nobody_standing_needs_every_out_at_and_the_last_to_fall() -> None:
     """Rules 6.1 and 8.2: a player who is out has out_at; when nobody stands the winners are
     those who fell last."""
     record = {**start_record(), "phase": "OVER", "standing": [0, 0], "out_at": [None, [0, 0]],
@@ -63,12 +62,12 @@ def test_issue15_game_over_with_nobody_standing_needs_every_out_at_and_the_last_
     assert "game over" in state.render(None)
 
 
-def test_issue15_a_result_without_winners_is_a_position_error() -> None:
+def test_a_result_without_winners_is_a_position_error() -> None:
     with pytest.raises(PositionError, match="winners"):
         load({**start_record(), "phase": "OVER", "result": [[], "x"]})
 
 
-def test_issue15_placement_index_beyond_rule_12_is_refused_and_the_last_legal_one_samples() -> None:
+def test_placement_index_beyond_rule_12_is_refused_and_the_last_legal_one_samples() -> None:
     """Rule 12: at most 30 placements per player; the tremor's counter (rule 11.5) takes any
     index up to that."""
     with pytest.raises(PositionError, match="placement_index"):
@@ -77,7 +76,7 @@ def test_issue15_placement_index_beyond_rule_12_is_refused_and_the_last_legal_on
     assert state.sample_chance() in {move for move, _ in state.chance_outcomes()} or state.is_chance()
 
 
-def test_issue15_a_pending_release_outside_its_window_is_refused_and_a_loaded_tremor_takes_every_outcome() -> None:
+def test_a_pending_release_outside_its_window_is_refused_and_a_loaded_tremor_takes_every_outcome() -> None:
     """Rule 4.3 on the intended release: a TREMOR position's pending release must be legal,
     so every outcome its chance_outcomes() lists is accepted (rule 4.5)."""
     for pending in ([-10**30, 0, 5], [3000, 3600, 5], [3000, 0, 1], [500, 0, 5]):
@@ -91,12 +90,12 @@ def test_issue15_a_pending_release_outside_its_window_is_refused_and_a_loaded_tr
 
 
 @pytest.mark.parametrize("field, value", [("timeouts", 10**30), ("turn_no", 10**30), ("bank", 10**30)])
-def test_issue15_counts_beyond_their_bounds_are_refused(field: str, value: int) -> None:
+def test_counts_beyond_their_bounds_are_refused(field: str, value: int) -> None:
     with pytest.raises(PositionError, match=field):
         load({**start_record(), field: value})
 
 
-def test_issue15_auction_and_push_must_be_as_the_procedures_leave_them() -> None:
+def test_auction_and_push_must_be_as_the_procedures_leave_them() -> None:
     """Rules 7.3, 7.4 and 7.7: the player to act in an auction can raise and has not passed;
     a pushed piece's holder can pay the fee (else they would have accepted, 7.8)."""
     state = play(exact_game(2).new_state(seed=1), "build SL1 0")
@@ -112,7 +111,7 @@ def test_issue15_auction_and_push_must_be_as_the_procedures_leave_them() -> None
         load({**pushed, "pools": [0, 10], "bank": 10}, tremor=False)
 
 
-def test_issue15_each_tower_has_one_foundation_its_first_piece() -> None:
+def test_each_tower_has_one_foundation_its_first_piece() -> None:
     """Rule 6.3: a player's first piece is their foundation; orders are distinct."""
     state = play(exact_game(2).new_state(seed=1), "build SL1 0", "pass", "rel 30", "build BR1 0", "pass",
                  "rel 90", "build CU1 0", "pass", "rel 30")
@@ -127,9 +126,9 @@ def test_issue15_each_tower_has_one_foundation_its_first_piece() -> None:
         load(broken, tremor=False)
 
 
-# --- issue 15, item 3: coordinates over the table ---------------------------------------------
+# --- coordinates over the table ---------------------------------------------
 @pytest.mark.parametrize("y", [10**30, 10**12, -5])
-def test_issue15_a_piece_far_off_the_table_is_refused_before_any_drawing(y: int) -> None:
+def test_a_piece_far_off_the_table_is_refused_before_any_drawing(y: int) -> None:
     """Rule 3.1: pieces lie over the table, between its end walls (400 cm high); a y of
     10^30 made the text drawing spin, 1e8 took 6.5 s."""
     state = play(exact_game(2).new_state(seed=1), "build SL1 0", "pass", "rel 30")
@@ -143,7 +142,7 @@ def test_issue15_a_piece_far_off_the_table_is_refused_before_any_drawing(y: int)
         load(record, tremor=False)
 
 
-def test_issue15_the_highest_legal_piece_renders_quickly(tmp_path) -> None:
+def test_the_highest_legal_piece_renders_quickly(tmp_path) -> None:
     state = play(exact_game(2).new_state(seed=1), "build SL1 0", "pass", "rel 30")
     record = json.loads(state.position())
     record["table"][0][5] = 400 * 10**4  # the top of the end walls

@@ -8,7 +8,6 @@ import pytest
 
 import boardlab
 from boardlab.core import IllegalMoveError
-
 from tests.honor.helpers import exact_game, play, with_fields
 
 
@@ -33,7 +32,7 @@ def test_r7_5_passes_are_final() -> None:
     state = exact_game(3).new_state(seed=1)
     play(state, "build SL1 0", "pass", "raise 1", "raise 2")
     assert state.current_player() == 2, "player 1 passed and may not bid again on this piece"
-    with pytest.raises(IllegalMoveError, match="7.3"):
+    with pytest.raises(IllegalMoveError, match=r"7.3"):
         state.play("raise 2")
     play(state, "pass")
     assert state.phase == "PLACE" and state.placing.placer == 0
@@ -118,7 +117,7 @@ def test_r7_13_resigning_returns_the_piece_in_hand_and_keeps_fees_in_the_bank() 
 
 def test_r7_2_opening_bid_must_fit_the_pool() -> None:
     state = with_fields(exact_game(2).new_state(seed=1), pools=[2, 10], bank=8)
-    with pytest.raises(IllegalMoveError, match="7.2"):
+    with pytest.raises(IllegalMoveError, match=r"7.2"):
         state.play("build SL1 3")
     state.play("build SL1 2")
 

@@ -16,7 +16,6 @@ from boardlab.agents import make_agent
 from boardlab.core import IllegalMoveError, NotationError, Record, UnsupportedAgentError
 from boardlab.games.honor.catalogue import ALL_PIECES
 from boardlab.games.honor.moves import Accept, Build, Pass, PassOn, Push, Raise, Release, Resign, Tremor
-
 from tests.honor.helpers import SCRIPT, exact_game, play, with_fields
 
 RULES_DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "rules" / "honor.md"
@@ -117,7 +116,7 @@ def test_r7_13_resign_move_only_at_the_players_own_decision_and_with_the_option(
     assert state.resign_move(1) is None and state.resign_move(2) is None, "not their decision"
     off = exact_game(3, resign=False).new_state(seed=1)
     assert off.resign_move(0) is None
-    with pytest.raises(IllegalMoveError, match="rule 7.13"):
+    with pytest.raises(IllegalMoveError, match=r"rule 7.13"):
         off.play("resign")
     chance = play(boardlab.load("honor", players=3).new_state(seed=1), "build SL1 0", "pass", "pass", "rel 30")
     assert chance.is_chance() and all(chance.resign_move(p) is None for p in range(3))

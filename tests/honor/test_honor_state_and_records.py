@@ -15,7 +15,6 @@ import boardlab
 from boardlab.core import NotationError, PositionError, Record, RecordError
 from boardlab.games.honor.moves import Release, Tremor
 from boardlab.games.honor.tremor import TREMOR_GRID, seeded_tremor
-
 from tests.honor.helpers import SCRIPT, exact_game, play, scripted_hash
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -58,7 +57,7 @@ def test_r11_1_positions_round_trip_and_reject_bad_records() -> None:
     assert loaded.position() == text and loaded.blob is None, "a loaded position starts cold"
     record = json.loads(text)
     record["bank"] = 3
-    with pytest.raises(PositionError, match="rule 7.11"):
+    with pytest.raises(PositionError, match=r"rule 7.11"):
         state.game.state_from_position(json.dumps(record))
     record = json.loads(text)
     record["supply"].append("SL1")
@@ -68,15 +67,15 @@ def test_r11_1_positions_round_trip_and_reject_bad_records() -> None:
         state.game.state_from_position("{not json")
     record = json.loads(text)
     record["standing"] = [1, 0]  # out, but no record of when (rule 6.1)
-    with pytest.raises(PositionError, match="rule 6.1"):
+    with pytest.raises(PositionError, match=r"rule 6.1"):
         state.game.state_from_position(json.dumps(record))
     record = json.loads(text)
     record.update(phase="OVER", push=None, supply=sorted([*record["supply"], "LG1"]),
                   result=[[1], "last tower standing (rule 8.1)"])
-    with pytest.raises(PositionError, match="rules 8.1"):  # Blue cannot win while Red stands too
+    with pytest.raises(PositionError, match=r"rules 8.1"):  # Blue cannot win while Red stands too
         state.game.state_from_position(json.dumps(record))
     record["result"] = [[0, 1], "every piece placed with two or more towers standing (rule 8.3)"]
-    with pytest.raises(PositionError, match="rule 8.3"):  # a draw, but pieces are left to place
+    with pytest.raises(PositionError, match=r"rule 8.3"):  # a draw, but pieces are left to place
         state.game.state_from_position(json.dumps(record))
 
 

@@ -143,8 +143,9 @@ def fake_play(first_share_of: dict[int, float]):
 
 
 def overseer_search(**changes) -> BalanceSearch:
-    fields = dict(game_id="overseer", agents=("random",), dimensions=(parse_dimension("no_capture_limit=10..50:10", OVERSEER),),
-                  targets=(Target("first_player_wins", 0.5),), players=2, trials=5, games=40, batch=40, seed=3)
+    fields = {"game_id": "overseer", "agents": ("random",),
+              "dimensions": (parse_dimension("no_capture_limit=10..50:10", OVERSEER),),
+                  "targets": (Target("first_player_wins", 0.5),), "players": 2, "trials": 5, "games": 40, "batch": 40, "seed": 3}
     fields.update(changes)
     return BalanceSearch(**fields)
 
@@ -275,7 +276,7 @@ def test_a_confirmation_with_more_finalists_takes_over_the_games_already_played(
         return json.loads((out / "balance.json").read_text())
 
     narrow = run("1")
-    (first,) = [path for path in (out / "confirm").iterdir()]
+    (first,) = list((out / "confirm").iterdir())
     capsys.readouterr()
     wide = run("2")
     second = next(path for path in (out / "confirm").iterdir() if path != first)

@@ -1,4 +1,4 @@
-"""``boardlab lab``, ``tournament`` and ``simulate`` end to end, and the regressions of issue 15."""
+"""``boardlab lab``, ``tournament`` and ``simulate`` end to end, and what a new user hit."""
 
 from __future__ import annotations
 
@@ -104,8 +104,8 @@ def test_lab_presets_and_refusals() -> None:
     assert unknown.returncode == 2 and "pile" in unknown.stderr and "Traceback" not in unknown.stderr
 
 
-# --- issue 15: what a new user hit in simulate -----------------------------------------------
-def test_issue5_simulate_records_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
+# --- what a new user hit in simulate -----------------------------------------------
+def test_simulate_records_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
     notes = tmp_path / "notes.json"
     notes.write_text("mine")
     done = run("simulate", "dicenim", "--players", "random", "-n", "2", "--records", str(notes))
@@ -115,7 +115,7 @@ def test_issue5_simulate_records_path_that_is_a_file_is_refused(tmp_path: Path) 
     assert notes.read_text() == "mine"
 
 
-def test_issue7_simulate_records_resume_and_never_replace_other_files(tmp_path: Path) -> None:
+def test_simulate_records_resume_and_never_replace_other_files(tmp_path: Path) -> None:
     records = tmp_path / "runs"
     args = ("simulate", "dicenim", "--players", "random,greedy", "--rotate", "--records", str(records), "--json")
     first = run(*args, "-n", "4")
@@ -137,7 +137,7 @@ def test_issue7_simulate_records_resume_and_never_replace_other_files(tmp_path: 
     assert (foreign / "dicenim-00000.json").read_text() == "not a record"
 
 
-def test_issue9_ctrl_c_prints_the_finished_games_and_the_study_continues(tmp_path: Path) -> None:
+def test_ctrl_c_prints_the_finished_games_and_the_study_continues(tmp_path: Path) -> None:
     records = tmp_path / "runs"
     # far more games than can finish before the signal, however fast the machine (greedy plays ~50 a second)
     args = ("simulate", *TOWERS_QUICK, "-n", "20000", "--jobs", "2", "--records", str(records))
@@ -155,7 +155,7 @@ def test_issue9_ctrl_c_prints_the_finished_games_and_the_study_continues(tmp_pat
     assert len(lines(records / "games.jsonl")) == finished + 2
 
 
-def test_issue9_progress_is_printed_on_a_pipe_with_a_running_clock() -> None:
+def test_progress_is_printed_on_a_pipe_with_a_running_clock() -> None:
     done = run("simulate", *TOWERS_QUICK, "-n", "3")
     assert done.returncode == 0, done.stderr
     progress = [line for line in done.stderr.splitlines() if line.startswith("towers:")]

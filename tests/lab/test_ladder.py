@@ -58,7 +58,7 @@ def test_a_tiny_ladder_stores_every_game_with_its_cpu_and_resumes(tmp_path: Path
         assert sum(len(seat) for seat in game["cpu"]) == game["decisions"] > 0
         assert all(seconds >= 0 for seat in game["cpu"] for seconds in seat)
     assert summary["games"] == 10 and [row["games"] for row in summary["pairs"]] == [2, 2, 2, 2, 2]
-    assert [(row["weaker"], row["stronger"]) for row in summary["pairs"]][0] == ("random", "beginner")
+    assert next((row["weaker"], row["stronger"]) for row in summary["pairs"]) == ("random", "beginner")
     assert all(row["passed"] is False for row in summary["pairs"])  # 2 games are too few to pass
     assert {rating["agent"] for rating in summary["ratings"]} == {"random", "beginner", "easy", "normal", "hard", "expert"}
     assert summary["cpu"]["hard"]["decisions"] > 0 and summary["cpu"]["hard"]["max"] >= summary["cpu"]["hard"]["median"]

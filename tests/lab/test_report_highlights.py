@@ -1,4 +1,4 @@
-"""The report's games to look at and its opening table (issue 22 item 4)."""
+"""The report's games to look at and its opening table."""
 
 from __future__ import annotations
 

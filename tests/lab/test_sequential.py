@@ -1,9 +1,10 @@
-"""Stop when sure (issue 22 item 2): the confidence sequence holds the truth at every n at the
+"""Stop when sure: the confidence sequence holds the truth at every n at the
 stated rate, costs width against a fixed-n interval, and a study stops early only when a
 difference is clear."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -67,7 +68,7 @@ def test_the_sequence_is_wider_than_the_fixed_n_wilson_interval() -> None:
 def test_the_sequence_narrows_and_never_widens() -> None:
     values = [float(number % 3 == 0) for number in range(500)]
     widths = [high - low for low, high in confidence_sequence(values)]
-    assert all(later <= earlier for earlier, later in zip(widths, widths[1:]))
+    assert all(later <= earlier for earlier, later in itertools.pairwise(widths))
     assert widths[-1] < 0.2 < widths[20]
 
 

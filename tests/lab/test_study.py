@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator, Sequence
 
 import pytest
 
@@ -136,7 +136,7 @@ def test_folders_that_are_not_this_study_are_refused(tmp_path: Path) -> None:
     with pytest.raises(StudyFolderError, match="not empty and holds no boardlab study"):
         StudyFolder(tmp_path, STUDY)
     StudyFolder(tmp_path / "s", STUDY)
-    with pytest.raises(StudyFolderError, match="different study .*seed"):
+    with pytest.raises(StudyFolderError, match=r"different study .*seed"):
         StudyFolder(tmp_path / "s", replace(STUDY, seed=4))
     assert a_file.read_text() == "keep me"
 
@@ -181,7 +181,7 @@ def test_the_process_pool_forwards_progress_within_games(monkeypatch: pytest.Mon
     monkeypatch.setattr(trace, "TICK_SECONDS", 0.0)  # forked workers inherit it: a tick per move
     ticks: list[tuple[tuple[str, int], int]] = []
     plan = replace(STUDY.plans()[1], games=2)
-    played = [item for item in ProcessPoolExecutor(2).run([(plan, 0), (plan, 1)], lambda key, ply: ticks.append((key, ply)))]
+    played = list(ProcessPoolExecutor(2).run([(plan, 0), (plan, 1)], lambda key, ply: ticks.append((key, ply))))
     games = [item for item in played if item is not None]
     assert sorted(g.outcome.index for g in games) == [0, 1]
     assert {key for key, _ in ticks} == {("pile=12", 0), ("pile=12", 1)}

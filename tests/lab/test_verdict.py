@@ -1,4 +1,4 @@
-"""The verdict in words (issue 22 item 1): sentences from the intervals, the agents' strength,
+"""The verdict in words: sentences from the intervals, the agents' strength,
 what would make a conclusion firmer, and the rows the tables leave out."""
 
 from __future__ import annotations

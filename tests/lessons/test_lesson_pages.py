@@ -4,8 +4,8 @@ Learn links, every position block of the rules documents, and the text boards of
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 

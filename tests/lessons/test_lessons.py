@@ -1,4 +1,4 @@
-"""Every game's lesson checked against the rules as they are now (issue 24): each step's position
+"""Every game's lesson checked against the rules as they are now: each step's position
 loads, someone decides there, its solution is legal and does its task, some legal move does not
 (so the step teaches something), and its explanation cites a rule that the rules document has.
 A rules change that makes a task impossible fails here."""
@@ -164,7 +164,7 @@ def test_a_malformed_lesson_is_refused_with_the_fault(change, message: str) -> N
 
 
 def test_a_game_without_a_lesson_is_named() -> None:
-    with pytest.raises(LessonError, match="lessons: .*towers"):
+    with pytest.raises(LessonError, match=r"lessons: .*towers"):
         load_lesson(next(game_id for game_id in game_ids() if game_id not in lesson_games()))
 
 

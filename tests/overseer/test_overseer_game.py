@@ -213,7 +213,7 @@ def test_mcts_beats_random_in_19_of_20_overseer_games() -> None:
     assert match_score("overseer", "mcts:iterations=1000", "random", 20) >= 19
 
 
-#: the spec measured for issue 9's note: leaves scored by evaluate() with no random moves, moves
+#: the strong spec (docs/levels.md): leaves scored by evaluate() with no random moves, moves
 #: tried best first by one ply (progressive widening), little exploration. The plain
 #: mcts:iterations=3000 scored 37.5% against greedy (1 win, 11 losses, 28 draws in 40 games):
 #: it tried each reply once, in random order, so a reply taking material (or its Overseer)
@@ -223,14 +223,13 @@ STRONG = "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2"
 
 @pytest.mark.slow
 def test_strong_mcts_outscores_greedy() -> None:
-    # measured: 81.7% of the points, no loss in 41 games (see issue 9's note); about 3 minutes a game
+    # its measured score is in docs/levels.md; about 3 minutes a game
     assert match_score("overseer", STRONG, "greedy", 10) >= 7
 
 
-#: issue 9's goal (80% wins against greedy), met with twice the iterations: 33 wins, 7 draws,
-#: no loss in 40 games, seats rotated (82.5%, 95% interval 68-91%; seed 2). At 300 iterations
-#: the same search won 77.4% of 84 games. Every draw is the 100-ply no-capture limit: catching
-#: an Overseer on a board without corners is slow (rule 7.2). jitter keeps the games apart.
+#: 80% wins against greedy, which takes twice the iterations of STRONG. Its draws are the 100-ply
+#: no-capture limit: catching an Overseer on a board without corners is slow (rule 7.2). jitter
+#: keeps the games apart.
 WINNING = "mcts:iterations=600,leaf_eval=true,widen=1,c=0.2,jitter=0.03"
 
 

@@ -1,4 +1,4 @@
-"""The top level in the endgame the 100-move rule punishes (issue 18 item 3, rules 7.2): a
+"""The top level in the endgame the 100-move rule punishes (rule 7.2): a
 lone Overseer must be trapped and captured, not chased until the no-capture limit draws."""
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import boardlab
 from boardlab.games.overseer import SQUARE_BY_NAME, SQUARE_NAMES, OverseerPosition, OverseerState, is_attacked
-from boardlab.games.overseer.movegen import has_move
 from boardlab.games.overseer.board import BLACK_TO_MOVE_KEY, board_hash
+from boardlab.games.overseer.movegen import has_move
 from tests.overseer import reference
 from tests.overseer.helpers import position_text
 
@@ -103,9 +103,9 @@ def boards(draw: st.DrawFn) -> str:
     letters = draw(st.lists(st.sampled_from("BSCGPMbscgpm"), min_size=94, max_size=94))
     chances = draw(st.lists(st.floats(0.0, 1.0), min_size=94, max_size=94))
     pieces = {squares[0]: "O", squares[1]: "o"}
-    for square, letter, chance in zip(squares[2:], letters, chances):
-        if chance < density:
-            pieces[square] = letter
+    pieces.update(
+        {square: letter for square, letter, chance in zip(squares[2:], letters, chances) if chance < density}
+    )
     return position_text(pieces, draw(st.sampled_from("wb")))
 
 

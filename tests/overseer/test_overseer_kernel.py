@@ -3,7 +3,7 @@ existed, and against itself where a careless port could go wrong: the same move 
 same order, the same evaluations to the bit, boards left as they were handed in.
 
 The digests were recorded with the plain-Python rules and evaluation before they moved into
-the kernel (issue 21). They hold compiled and pure alike; a deliberate change to the rules or
+the kernel. They hold compiled and pure alike; a deliberate change to the rules or
 the evaluation changes them, and is recorded again here with the reason.
 """
 

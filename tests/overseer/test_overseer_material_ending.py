@@ -112,7 +112,7 @@ def test_r7_4_1_records_round_trip_with_the_option() -> None:
     state = game.state_from_position(
         "6o5/12/9s2/3S8/2C9/12/12/O11 w 0 1", seed=3
     )
-    play_all(state, ROUND[:1] + ["G8-H8", "D5-D6", "H8-G8", "B1-A1", "G8-H8"])
+    play_all(state, [*ROUND[:1], "G8-H8", "D5-D6", "H8-G8", "B1-A1", "G8-H8"])
     assert state.result().code == "no_capture_material"
     text = Record.for_state(state).dumps()
     record = Record.loads(text)

@@ -15,9 +15,9 @@ import os
 import shutil
 import sys
 import tomllib
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Mapping
 
 from boardlab.core.registry import PLUGIN_GROUP, refresh_plugins
 

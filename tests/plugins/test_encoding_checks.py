@@ -4,8 +4,9 @@ Pebbles with one planted fault in its action or observation encoding."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import pytest
 
@@ -60,7 +61,7 @@ def test_an_index_outside_num_actions_fails(pebbles: Path) -> None:
             super().__init__(game)
             self.num_actions -= 1
 
-    with pytest.raises(AssertionError, match="outside 0..4"):
+    with pytest.raises(AssertionError, match=r"outside 0..4"):
         check_action_encoding(with_encodings(actions=TooFew), SMALL)
 
 

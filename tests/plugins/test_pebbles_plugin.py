@@ -171,7 +171,7 @@ def solved(piles: tuple[int, ...], max_take: int, memo: dict[tuple[int, ...], bo
     """Whether the player to move wins from ``piles`` with best play, by trying every take (P2, P4)."""
     if piles not in memo:
         memo[piles] = any(
-            not solved(piles[:pile] + (pebbles - count,) + piles[pile + 1:], max_take, memo)
+            not solved((*piles[:pile], pebbles - count, *piles[pile + 1:]), max_take, memo)
             for pile, pebbles in enumerate(piles)
             for count in range(1, min(max_take, pebbles) + 1)
         )

@@ -5,15 +5,16 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 from httpx import Response
+from starlette.testclient import WebSocketTestSession
 
 from boardlab.core.agent import Agent
 from boardlab.core.decisions import Decision

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import math
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 

@@ -6,17 +6,17 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 import boardlab
 import boardlab.agents
-from boardlab.server import computer as computer_module
-from boardlab.server import levels as levels_module
 from boardlab.core.agent import Agent
 from boardlab.core.decisions import Decision
+from boardlab.server import computer as computer_module
+from boardlab.server import levels as levels_module
 from boardlab.server.computer import ComputerPlayers
 from tests.server.harness import Harness, SlowThinker, make_harness
 

@@ -40,5 +40,5 @@ def test_the_default_waits_for_the_disk(database_url: str) -> None:
 
 
 def test_an_unknown_durability_is_refused_by_name(tmp_path: object) -> None:
-    with pytest.raises(ValueError, match="durability 'power'.*machine, process"):
+    with pytest.raises(ValueError, match=r"durability 'power'.*machine, process"):
         Storage("sqlite://", durability="power")

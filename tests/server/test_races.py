@@ -5,8 +5,9 @@ cannot be stored is refused and leaves the room as storage has it."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any
 
 import pytest
 from sqlalchemy.exc import OperationalError

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from starlette.testclient import WebSocketDenialResponse
@@ -60,9 +61,8 @@ def test_websockets_per_address(limited: Harness) -> None:
     for _ in range(2):
         with limited.client.websocket_connect(f"/api/rooms/{room.room}/live") as socket:
             assert socket.receive_json()["type"] == "state"
-    with pytest.raises(WebSocketDenialResponse) as refused:
-        with limited.client.websocket_connect(f"/api/rooms/{room.room}/live"):
-            pass
+    with pytest.raises(WebSocketDenialResponse) as refused, limited.client.websocket_connect(f"/api/rooms/{room.room}/live"):
+        pass
     assert_limited(refused.value)
 
 

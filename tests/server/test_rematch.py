@@ -1,4 +1,4 @@
-"""Rematch (issue 23 item 5): an offer at the end of a game, answered by the other people,
+"""Rematch: an offer at the end of a game, answered by the other people,
 watched live; the new room rotates the seats, keeps the settings and links both ways."""
 
 from __future__ import annotations

@@ -9,15 +9,16 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
-from tests.server.postgres import empty_postgres
 from tests.server.harness import auth
+from tests.server.postgres import empty_postgres
 from tests.support.serve import serve_process
 
 

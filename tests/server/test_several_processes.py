@@ -17,9 +17,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import httpx
 import psycopg

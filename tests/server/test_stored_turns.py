@@ -1,11 +1,12 @@
 """Storage appends a room's turns and truncates them on an undo: a move writes its own rows
-only, never the whole history again (issue 19 item 1), and what it holds replays to the
+only, never the whole history again, and what it holds replays to the
 very match in memory."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import pytest
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 FILES = "abcdefg"
 ORTHO = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-KING = ORTHO + [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+KING = [*ORTHO, (1, 1), (1, -1), (-1, 1), (-1, -1)]
 KNIGHT = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
 SETUP = ["S", "D", "C", "C", "B", "B", "B"]
 PLY_LIMIT = 200

@@ -132,7 +132,7 @@ def test_the_positions_used_above_have_the_expected_moves() -> None:
     assert "Ce4-d2" in moves(load(MUST_PARRY))
 
 
-# Strength (python -m pytest -m slow tests/sovereign): the spec measured for issue 8's note.
+# Strength (python -m pytest -m slow tests/sovereign): the strong spec.
 # mcts with its leaves scored by evaluate() and its moves tried best first by one ply
 # (progressive widening); the plain mcts:iterations=3000 won only 2 and drew 4 of its first 7
 # games against greedy once greedy's evaluation credited captures.
@@ -146,10 +146,8 @@ def test_mcts_beats_random_in_19_of_20_games() -> None:
 
 @pytest.mark.slow
 def test_mcts_wins_most_games_against_greedy() -> None:
-    # issue 8's goal was 80% wins: measured 34 wins, 5 draws, 1 loss in 40 games with seats rotated
-    # (85%, 95% interval 71-93%). Since every decision is seeded by (match seed, seat, ply) the same
-    # 40 games went 26 wins, 11 draws, 3 losses (65% wins [50, 78], a score of 79%), measured
-    # 27 November 2026 and reported in issue 18: this guards the score and the wins at that level
+    # most games won and 70% of the points over 40 games with seats rotated; every decision is
+    # seeded by (match seed, seat, ply), so the same 40 games replay (their figures: docs/levels.md)
     results = list(match_results("sovereign", STRONG, "greedy", 40))
     assert sum(result.winners == (seat,) for seat, result in results) >= 24
     assert sum(result.returns[seat] for seat, result in results) >= 0.7 * 40

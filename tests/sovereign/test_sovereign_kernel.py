@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardlab.compiled import pure_source
 import boardlab
+from boardlab.compiled import pure_source
 from boardlab.games.sovereign import ConsultantJump, ContractorMove, Slide, SovereignState, kernel
 from boardlab.games.sovereign.board import (
     ALL_SQUARES,

@@ -8,7 +8,7 @@ import boardlab
 from tests.sovereign.helpers import height_at, moves, piece_at, refusal
 
 # the sample setup of the ruling's game record (rule 5.3)
-SAMPLE = "S@d1 S@d7 D@e1 D@e7 C@b1 C@b7 C@f1 C@f7 B@c2 B@c6 B@e2 B@e6 B@d2^d3 B@d6^d5".split()
+SAMPLE = ["S@d1", "S@d7", "D@e1", "D@e7", "C@b1", "C@b7", "C@f1", "C@f7", "B@c2", "B@c6", "B@e2", "B@e6", "B@d2^d3", "B@d6^d5"]
 SAMPLE_SPN = "00c03s2d0c0/000b0b0b00/0001000/0000000/0001000/000B0B0B00/00C03S2D0C0 1 p 25/12 0"
 
 
@@ -77,7 +77,7 @@ def test_r1_2_5_only_the_third_contractor_has_a_tower() -> None:
 
 def test_r1_2_5_a_square_with_no_free_neighbour_cannot_take_the_third_contractor() -> None:
     state = new_state()
-    for move in "S@a2 S@a7 D@b1 D@b7 C@b2 C@c7 C@c1 C@d7 B@c2 B@e7 B@g1 B@f7".split():
+    for move in ["S@a2", "S@a7", "D@b1", "D@b7", "C@b2", "C@c7", "C@c1", "C@d7", "B@c2", "B@e7", "B@g1", "B@f7"]:
         state.play(move)
     assert not any(m.startswith("B@a1") for m in moves(state))  # a2, b1 and b2 are all taken
     assert any(m.startswith("B@d1") for m in moves(state))

@@ -66,10 +66,10 @@ class DiceNim(Game):
     def max_moves(self) -> int:
         return 10_000
 
-    def _new_state(self, seed: int) -> "DiceNimState":
+    def _new_state(self, seed: int) -> DiceNimState:
         return DiceNimState(self, seed, self.options["pile"])
 
-    def _state_from_position(self, text: str) -> "DiceNimState":
+    def _state_from_position(self, text: str) -> DiceNimState:
         """``pile to_move rolling secret0 secret1``, as DiceNimState.position() writes it."""
         fields = check_position_fields(self.id, text, 5)
         try:

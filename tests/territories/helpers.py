@@ -7,7 +7,8 @@ the holdings and buildings given, unless a test sets them explicitly.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from boardlab.games.territories import TerritoriesGame, TerritoriesState
 

@@ -133,7 +133,7 @@ def test_r5_2_option_hand_limit() -> None:
     assert st.view(None)["board"]["discards_owed"] == [[0, 1]]
 
 
-def test_issue15_a_single_card_to_discard_is_worded_in_the_singular() -> None:
+def test_a_single_card_to_discard_is_worded_in_the_singular() -> None:
     st = state(TerritoriesGame(hand_limit=3), res0=(2, 1, 1, 0), phase="roll", active="1")
     st.play("r3+4")
     screen = st.render(0)

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardlab.compiled import pure_source
 import boardlab
+from boardlab.compiled import pure_source
 from boardlab.core import CHANCE, IllegalMoveError, Move
 from boardlab.games.territories import kernel
 from boardlab.games.territories.actions import town_site_reason
@@ -134,7 +134,7 @@ def test_town_sites_and_shared_cards_agree_with_the_geometry() -> None:
 def test_expansion_cells_are_the_empty_side_neighbours_within_the_extent(
     cells: set[tuple[int, int]], extent: tuple[int, int] | None
 ) -> None:
-    grid = {cell: 0 for cell in cells}
+    grid = dict.fromkeys(cells, 0)
     expected = []
     for c, r in product(range(-5, 9), range(-5, 8)):
         if (c, r) in grid or not any((c + dc, r + dr) in grid for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))):

@@ -142,7 +142,7 @@ def test_r10_4_malformed_positions_name_the_field(fields: dict, field_name: str)
 
 
 def test_r10_4_counts_must_be_complete() -> None:
-    with pytest.raises(PositionError, match="field res0=.*4 comma-separated"):
+    with pytest.raises(PositionError, match=r"field res0=.*4 comma-separated"):
         TerritoriesGame().state_from_position(position().replace("res0=0,0,0,0", "res0=1,2,3"))
 
 
@@ -151,7 +151,7 @@ def test_r10_4_after_a_reshuffle_the_unseen_pile_comes_from_it() -> None:
     all_but_jd_qd = "9H,TC,JC,QH,2C,2D,3H,3D,4H,4S,5C,5S,6C,6D,8C,8D,9S,TS"
     st = game.state_from_position(position(reshuffled="9H,QD,JD", hand1=all_but_jd_qd))
     assert st.pile_size() == 2  # JD and QD, both from the reshuffle; 9H was drawn since
-    with pytest.raises(PositionError, match="field reshuffled=.*comes from it"):
+    with pytest.raises(PositionError, match=r"field reshuffled=.*comes from it"):
         game.state_from_position(position(reshuffled="QD", hand1=all_but_jd_qd))  # JD is not
 
 

@@ -94,9 +94,9 @@ def test_r10_4_the_result_field_holds_the_code() -> None:
     assert "result=0:points:White_reached_3_points" in st.position()
     again = TerritoriesGame(target_points=3).state_from_position(st.position())
     assert again.result() == st.result()
-    with pytest.raises(PositionError, match="field result=.*unknown ending code 'castles'"):
+    with pytest.raises(PositionError, match=r"field result=.*unknown ending code 'castles'"):
         TerritoriesGame().state_from_position(position(result="0:castles:White_won"))
-    with pytest.raises(PositionError, match="field result=.*SEAT:CODE:REASON"):
+    with pytest.raises(PositionError, match=r"field result=.*SEAT:CODE:REASON"):
         TerritoriesGame().state_from_position(position(result="0:White_won"))
 
 

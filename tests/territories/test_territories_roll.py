@@ -6,7 +6,6 @@ import pytest
 
 from boardlab.core import CHANCE, IllegalMoveError
 from boardlab.games.territories import TerritoriesGame
-
 from tests.territories.helpers import DEFAULT_GRID, hand, play_all, resources, state
 
 DEAL_TOKENS = " ".join(f"deal({code})" for row in DEFAULT_GRID for code in row)

@@ -164,9 +164,9 @@ def test_r10_4_a_position_naming_a_proposal_round_trips_and_is_checked() -> None
     text = st.position()
     assert "phase=propose" in text and "proposals=1" in text
     assert TerritoriesGame().state_from_position(text).legal_moves() == st.legal_moves()
-    with pytest.raises(PositionError, match="field proposals=.*counts toward the limit when announced"):
+    with pytest.raises(PositionError, match=r"field proposals=.*counts toward the limit when announced"):
         TerritoriesGame().state_from_position(text.replace("proposals=1", "proposals=0"))
-    with pytest.raises(PositionError, match="field phase=.*no trade can be proposed"):
+    with pytest.raises(PositionError, match=r"field phase=.*no trade can be proposed"):
         TerritoriesGame().state_from_position(position(res0=(1, 0, 0, 0), phase="propose", proposals="1"))
 
 

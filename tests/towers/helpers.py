@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import boardlab
 from boardlab.games.towers import TowersState
@@ -21,7 +22,7 @@ def position_text(
 
     ``squares`` maps a square to its stack bottom-to-top (``"CWW"``, ``"BBW"``).
     """
-    cells = {name: "C" for name in castles}
+    cells = dict.fromkeys(castles, "C")
     cells.update(squares)
     ranks = []
     for rank in range(7, 0, -1):

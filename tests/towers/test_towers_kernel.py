@@ -15,8 +15,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from boardlab.compiled import pure_source
 import boardlab
+from boardlab.compiled import pure_source
 from boardlab.games.towers import TowersState, kernel
 from boardlab.games.towers.moves import Build
 from tests.towers import reference

@@ -8,7 +8,7 @@ import pytest
 
 import boardlab
 from boardlab.core import IllegalMoveError, NotationError, PositionError
-from boardlab.games.towers import Build, Push, SQUARE_BY_NAME
+from boardlab.games.towers import SQUARE_BY_NAME, Build, Push
 from tests.towers.helpers import load, position_text
 
 START_2P = "-,WW,-,-,-,BB,-/WW,-,-,C,-,-,BB/-,-,-,-,-,-,-/-,C,-,C,-,C,-/-,-,-,-,-,-,-/BB,-,-,C,-,-,WW/-,BB,-,-,-,WW,- W"

@@ -1,4 +1,4 @@
-"""The terminal board reads without colour and fits a 60-column screen (issue 15 item 12)."""
+"""The terminal board reads without colour and fits a 60-column screen."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def plain_lines(state: boardlab.State, title: str = "Towers") -> list[str]:
     return console.export_text().splitlines()
 
 
-def test_issue15_12_a_crowned_castle_looks_different_without_colour() -> None:
+def test_a_crowned_castle_looks_different_without_colour() -> None:
     state = boardlab.load("towers").state_from_position(CROWNED)
     text = "\n".join(plain_lines(state))
     assert "{CWWWW}" in text  # crowned (rule 7.3)
@@ -26,7 +26,7 @@ def test_issue15_12_a_crowned_castle_looks_different_without_colour() -> None:
     assert "[CWWWW]" not in text
 
 
-def test_issue15_12_the_board_fits_60_columns_and_keeps_its_width_as_moves_pass() -> None:
+def test_the_board_fits_60_columns_and_keeps_its_width_as_moves_pass() -> None:
     game = boardlab.load("towers")
     state = game.new_state(seed=3)
     widths = set()

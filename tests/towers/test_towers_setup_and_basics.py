@@ -8,7 +8,6 @@ import pytest
 
 import boardlab
 from boardlab.core import IllegalMoveError, NotationError
-
 from tests.towers.helpers import DEFAULT_CASTLES, cells, changed, load
 
 LAYOUTS = [(2, "diagram"), (2, "split_sides"), (2, "pinwheel"), (4, "diagram"), (4, "four_each"), (4, "blocks")]

@@ -1,4 +1,4 @@
-"""Issue 23 item 6: the pages for people who use a keyboard or a screen reader.
+"""The pages for people who use a keyboard or a screen reader.
 
 axe-core (Deque's automated accessibility checks, from the npm registry) runs inside Chromium
 over the lobby, a game page of every game, the replay of a finished game and every rules page,
@@ -14,8 +14,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 

@@ -1,6 +1,6 @@
 """An outage seen from the play page: the server goes away in the middle of a game. The page
 says so on the board, offers and sends no move while it is gone, and is live again within about
-a second of the server's return, on the same port with the same data (issue 23, item 2)."""
+a second of the server's return, on the same port with the same data."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import httpx
 

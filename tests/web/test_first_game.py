@@ -1,4 +1,4 @@
-"""A newcomer's first game, the small things of issue 23's item 4: the lobby offers the simplest
+"""A newcomer's first game, the small things: the lobby offers the simplest
 game first and then the last one started; the banner names an unnamed player once; the invite
 link shows whole in the side panel; the Play panel says what the wait is for; Honor's score
 line stops marking a turn once the game is over."""

@@ -1,4 +1,4 @@
-"""The Lab in the browser (issue 22 item 5): the API that starts and follows a study, its fair
+"""The Lab in the browser: the API that starts and follows a study, its fair
 share (one worker at the lowest priority, capped sizes), a study surviving a restart, and the
 page driven in Chromium from the form to a game's replay."""
 
@@ -8,9 +8,10 @@ import json
 import os
 import re
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 

@@ -1,5 +1,5 @@
-"""The board marks the last move from the move's structure that the log carries (issue 19
-item 1: renderers read structure, never notation text)."""
+"""The board marks the last move from the move's structure that the log carries: renderers
+read structure, never notation text."""
 
 from __future__ import annotations
 

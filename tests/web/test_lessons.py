@@ -1,4 +1,4 @@
-"""Each game's lesson completed in the browser by clicking, as a newcomer would (issue 24): a wrong
+"""Each game's lesson completed in the browser by clicking, as a newcomer would: a wrong
 move first, whose explanation the page shows, then every step's solution clicked on the game's own
 board; at the end the practice game is one click away. And the rules pages draw their positions."""
 

@@ -4,11 +4,11 @@ people sharing one screen, where a game with hidden cards asks for the hand-over
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tests.web.browser import Server
 from tests.web.steps import PLAY, click_key, hold_seats, open_room, wait_for_moves
-
 
 #: test instrumentation: the page's WebSockets, so that a test can cut them as a network would
 KEEP_SOCKETS = """

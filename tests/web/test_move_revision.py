@@ -1,5 +1,5 @@
 """A move sent from the page carries the revision of the state it was chosen in, not only its ply
-(issue 19: one stale-move token). The ply alone cannot tell a move chosen before a take-back from
+. The ply alone cannot tell a move chosen before a take-back from
 one chosen after it, when both land on the same ply; the revision changes on every take-back."""
 
 from __future__ import annotations

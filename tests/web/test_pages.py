@@ -5,9 +5,10 @@ packaging that ships them."""
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
 from fnmatch import fnmatch
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -172,7 +173,7 @@ def test_the_replay_shows_the_view_after_any_move_of_a_finished_game(web: Harnes
     room = web.create("towers", ["here", "here"])
     refused = web.client.get(f"/api/rooms/{room.room}/replay", params={"move": 0})
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "game_not_over"
-    room_id, token, log = finished_towers(web)
+    room_id, token, _log = finished_towers(web)
     start = web.client.get(f"/api/rooms/{room_id}/replay", params={"move": 0}).json()
     assert start["move"] == 0 and start["moves"] == 3 and start["view"]["ply"] == 0
     assert start["view"]["board"]["stacks"][0][1] == "WW"  # b7 before White's first move

@@ -1,4 +1,4 @@
-"""Issue 23 item 1: the pages on a phone. At 360x740 (the narrowest common phone) the lobby and a
+"""The pages on a phone. At 360x740 (the narrowest common phone) the lobby and a
 game page of every game fit the screen's width (the page never scrolls sideways; a board that
 needs more room pans inside its own box) and every tap target is at least 44x44 px (WCAG 2.5.5,
 the size Apple and Google recommend for a fingertip)."""
@@ -18,7 +18,7 @@ PHONE = {"width": 360, "height": 740}
 FINGER = 44
 
 #: random moves into each game so the page has pieces to move, and where to stop early: a
-#: Territories turn that may propose a trade (its form is the widest thing on its page, issue 23),
+#: Territories turn that may propose a trade (its form is the widest thing on its page),
 #: Honor with a piece in hand (its label once covered the zone's name)
 OPENINGS = {"towers": 6, "sovereign": 17, "overseer": 6, "territories": 80, "honor": 40}
 STOP_AT = {"territories": "propose_trade", "honor": "release"}

@@ -1,10 +1,11 @@
-"""Rematch in the browser (issue 23 item 5): "Play again" in one browser, the offer seen live
+"""Rematch in the browser: "Play again" in one browser, the offer seen live
 and accepted in another; both people land in the new room with the seats rotated, and a
 spectator watching the old room follows them there."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tests.web.browser import Server
 from tests.web.steps import PLAY, hold_seats, open_room

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from tests.web.browser import Server
 from tests.web.steps import PLAY, hold_seats, open_room, steady_box, wait_for_moves
@@ -108,7 +109,7 @@ def test_a_territories_trade_offer_is_composed_sent_whole_and_answered_by_the_ot
     for page, who in ((proposer, seat), (responder, 1 - seat)):
         hold_seats(page, room, "territories", tokens[who], [who])
         open_room(page, room)
-    # issue 23 item 3: "Propose a trade…" opens a form and sends nothing (R8.2's announcement commits)
+    # "Propose a trade…" opens a form and sends nothing (R8.2's announcement commits)
     proposer.locator("#board .terr-compose-open").click()
     proposer.wait_for_selector("#board form.terr-compose")
     assert web_server.state(room, tokens[seat])["ply"] == state["ply"]

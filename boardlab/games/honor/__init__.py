@@ -8,6 +8,7 @@ when a picture is drawn. Rules: docs/rules/honor.md::
     game = boardlab.load("honor", players=3, tremor=False)
 """
 
+from . import agent as _agent  # noqa: F401  (registers the "honor" agent)
 from .evaluation import evaluate
 from .game import HonorGame
 from .legality import illegal_reason
@@ -15,9 +16,9 @@ from .moves import Accept, Build, Pass, PassOn, Push, Raise, Release, Resign, Tr
 from .position import HonorPosition, format_position, parse_position
 from .rules import RESULT_CODES, HonorRules
 from .state import HonorState
-from . import agent as _agent  # noqa: F401  (registers the "honor" agent)
 
 __all__ = [
+    "RESULT_CODES",
     "Accept",
     "Build",
     "HonorGame",
@@ -27,7 +28,6 @@ __all__ = [
     "Pass",
     "PassOn",
     "Push",
-    "RESULT_CODES",
     "Raise",
     "Release",
     "Resign",

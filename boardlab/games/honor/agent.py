@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from collections.abc import Mapping
-from typing import Any, Callable
+from typing import Any
 
 from boardlab.core import Move, OptionError, State
 from boardlab.core.agent import Agent, register_agent
@@ -358,4 +358,4 @@ class HonorAgent(Agent):
         return Release(best_x, best_theta, DEFAULT_CLEARANCE)
 
 
-__all__ = ["HonorAgent", "LEVELS", "Level", "flat_top", "pad_risk", "placement_risk"]
+__all__ = ["LEVELS", "HonorAgent", "Level", "flat_top", "pad_risk", "placement_risk"]

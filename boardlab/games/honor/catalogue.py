@@ -13,10 +13,11 @@ profile (wood 0.6 g/cm³ x 3 cm depth).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
@@ -107,10 +108,7 @@ def convex_hull(points: Sequence[Point]) -> list[Point]:
 
 def point_in_convex(poly: Sequence[Point], px: float, py: float) -> bool:
     """True if (px, py) lies inside or on the counter-clockwise convex polygon."""
-    for (x1, y1), (x2, y2) in zip(poly, (*poly[1:], poly[0])):
-        if (x2 - x1) * (py - y1) - (y2 - y1) * (px - x1) < -1e-9:
-            return False
-    return True
+    return all((x2 - x1) * (py - y1) - (y2 - y1) * (px - x1) >= -1e-09 for (x1, y1), (x2, y2) in zip(poly, (*poly[1:], poly[0])))
 
 
 # --- the profiles, in catalogue orientation (B-14 item 14) -------------------------
@@ -136,7 +134,7 @@ def _arch_parts() -> tuple[Polygon, ...]:
     r, cx = 2.25, 4.5
     parts: list[Polygon] = [_box(0, 2.25, 9, 4.5), _box(0, 0, 2.25, 2.25), _box(6.75, 0, 9, 2.25)]
     arc = _arc(cx, 0.0, r, math.pi, 0.0, 8)
-    for (x1, y1), (x2, y2) in zip(arc, arc[1:]):
+    for (x1, y1), (x2, y2) in itertools.pairwise(arc):
         quad = [(x1, y1), (x2, y2), (x2, 2.25), (x1, 2.25)]
         unique: list[Point] = []
         for p in quad:

@@ -19,7 +19,8 @@ pixels of its own bounding box, so a drawing costs milliseconds.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .catalogue import point_in_convex, world_parts
 
@@ -82,7 +83,7 @@ def overview(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     xs += [x for parts in fallen for x in _bounds(parts)[:2]]
     left, right = min(xs), max(xs)
     cm_per_col = max(1.0, (right - left) / MAX_COLUMNS)
-    cols = int(math.ceil((right - left) / cm_per_col))
+    cols = math.ceil((right - left) / cm_per_col)
     layers: list[tuple[Parts, str]] = [(parts, "grey39:" + WRECK) for parts in fallen]
     if ghost is not None:
         layers.append((ghost, "grey70:" + GHOST))
@@ -92,7 +93,7 @@ def overview(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     top = max([6.0] + [_bounds(parts)[3] for parts, _ in layers])
     # a very tall table is squeezed upwards, never cut
     cm_per_row = max(2.0 * cm_per_col, (top + 1.0) / MAX_OVERVIEW_ROWS)
-    rows = int(math.ceil((top + 1.0) / cm_per_row))
+    rows = math.ceil((top + 1.0) / cm_per_row)
     grid = [[" "] * cols for _ in range(rows)]
     for parts, symbol in layers:
         x0, x1, y0, y1 = _bounds(parts)
@@ -177,7 +178,7 @@ def zoom_scale(view: Mapping[str, Any], focus: int, left: float, right: float,
             bottom = 0.0
             while (top + 0.5) / (2 * scale) > MAX_ZOOM_ROWS:
                 scale *= 2
-    rows = int(math.ceil((top + 0.5 - bottom) / (2 * scale)))
+    rows = math.ceil((top + 0.5 - bottom) / (2 * scale))
     return scale, rows, bottom
 
 
@@ -198,7 +199,7 @@ def zoom(view: Mapping[str, Any], focus: int) -> list[str]:
         layers.append((world_parts(piece["pid"], piece["x"], piece["y"], piece["angle"]), shade))
     scale, rows, bottom = zoom_scale(view, focus, left, right, layers)
     middle = (left + right) / 2
-    cols = min(MAX_COLUMNS, int(math.ceil((right - left) / scale)))
+    cols = min(MAX_COLUMNS, math.ceil((right - left) / scale))
     left = middle - cols * scale / 2
     pixels: dict[tuple[int, int], str] = {}  # (col, pixel row from the bottom up) -> layer
     for parts, style in layers:

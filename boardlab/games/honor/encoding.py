@@ -28,7 +28,8 @@ phase; the piece in play (auctioned, pushed or placed) and the high bid / 10.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import ActionEncoding, ActionError, Move, ObservationEncoding
 from boardlab.core.encoding import ENVELOPE_FEATURES, envelope_features, one_hot, scaled, seats_from
@@ -61,7 +62,7 @@ class HonorActions(ActionEncoding):
     num_actions = NUM_ACTIONS
     num_chance_outcomes = len(TREMOR_GRID)
 
-    def action_index(self, state: "State", move: Move) -> int:
+    def action_index(self, state: State, move: Move) -> int:
         if isinstance(move, Release):
             return RELEASE_BASE + self._release_slot(state, move)
         if isinstance(move, Build):
@@ -80,13 +81,13 @@ class HonorActions(ActionEncoding):
             return RESIGN
         raise ActionError(f"honor: {move!r} is not a decision of Honor")
 
-    def chance_index(self, state: "State", outcome: Move) -> int:
+    def chance_index(self, state: State, outcome: Move) -> int:
         number = TREMOR_NUMBER.get((outcome.dxq, outcome.dthetaq)) if isinstance(outcome, Tremor) else None
         if number is None:
             raise ActionError(f"honor: {outcome} is not a tremor of the 3 x 3 grid (rule 10.6)")
         return number
 
-    def _release_slot(self, state: "State", move: Release) -> int:
+    def _release_slot(self, state: State, move: Release) -> int:
         placing = state.placing  # type: ignore[attr-defined]
         if placing is None:
             raise ActionError(f"honor: {move}: no piece is being placed")
@@ -100,7 +101,7 @@ class HonorActions(ActionEncoding):
 
 
 class HonorObservation(ObservationEncoding):
-    def __init__(self, game: "Game") -> None:
+    def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.players = game.num_players
         self.per_piece = 2 + self.players + 5
@@ -143,4 +144,4 @@ class HonorObservation(ObservationEncoding):
         return out
 
 
-__all__ = ["HonorActions", "HonorObservation", "NUM_ACTIONS"]
+__all__ = ["NUM_ACTIONS", "HonorActions", "HonorObservation"]

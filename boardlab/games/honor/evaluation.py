@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 HEIGHT_SCALE_CM = 20.0
 
 
-def evaluate(state: "HonorState") -> list[float]:
+def evaluate(state: HonorState) -> list[float]:
     """The result's returns at the end; before it, the standing players share 1 in proportion
     to their tokens (rule 7.7: tokens buy passes) and to how low their tower is."""
     result = state.result()

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .state import HonorState
 
 
-def illegal_reason(state: "HonorState", move: Move) -> str | None:
+def illegal_reason(state: HonorState, move: Move) -> str | None:
     """Why ``move`` is illegal for the player to move, citing the rule, or None."""
     phase, player = state.phase, state.current_player()
     if isinstance(move, Resign):
@@ -56,7 +56,7 @@ def illegal_reason(state: "HonorState", move: Move) -> str | None:
     return f"{type(move).__name__} is not an Honor move"
 
 
-def release_problem(state: "HonorState", move: Release) -> str | None:
+def release_problem(state: HonorState, move: Release) -> str | None:
     """Rules 4.2 and 4.3 on a release of the piece in hand."""
     placing = state.placing
     assert placing is not None

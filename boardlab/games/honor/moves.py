@@ -266,7 +266,22 @@ def parse_move_text(text: str) -> HonorMove:
 
 
 __all__ = [
-    "Accept", "Build", "DEFAULT_CLEARANCE", "FULL_TURN", "HonorMove", "MAX_CLEARANCE", "MIN_CLEARANCE",
-    "Pass", "PassOn", "Push", "Raise", "Release", "Resign", "THETA_UNITS_PER_DEGREE", "Tremor",
-    "X_UNITS_PER_CM", "fixed", "parse_move_text",
+    "DEFAULT_CLEARANCE",
+    "FULL_TURN",
+    "MAX_CLEARANCE",
+    "MIN_CLEARANCE",
+    "THETA_UNITS_PER_DEGREE",
+    "X_UNITS_PER_CM",
+    "Accept",
+    "Build",
+    "HonorMove",
+    "Pass",
+    "PassOn",
+    "Push",
+    "Raise",
+    "Release",
+    "Resign",
+    "Tremor",
+    "fixed",
+    "parse_move_text",
 ]

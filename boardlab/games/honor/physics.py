@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 import pickle
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from boardlab.core import BoardlabError
 
@@ -425,12 +426,12 @@ def resolve(space: Any, owners: dict[str, int], standing: Sequence[bool],
 
 
 __all__ = [
-    "BodySpec",
-    "PhysicsUnavailableError",
     "QUICK_SETTLE",
     "RULED_SETTLE",
-    "Resolution",
     "SCREEN_SETTLE",
+    "BodySpec",
+    "PhysicsUnavailableError",
+    "Resolution",
     "SettleRule",
     "TableLayout",
     "build_space",

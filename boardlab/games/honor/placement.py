@@ -7,8 +7,9 @@ candidate list, the default release and the views all use it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from . import physics
 from .catalogue import rest_angles_decidegrees, x_extent
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from .position import PieceOnTable
 
 
-def tower_extent(table: Sequence["PieceOnTable"], player: int) -> tuple[float, float] | None:
+def tower_extent(table: Sequence[PieceOnTable], player: int) -> tuple[float, float] | None:
     """[L, R]: the union of the x-extents of the player's pieces (B-14 item 15), or None
     when the player has no piece on the table yet."""
     left = right = None
@@ -32,7 +33,7 @@ def tower_extent(table: Sequence["PieceOnTable"], player: int) -> tuple[float, f
     return None if left is None or right is None else (left, right)
 
 
-def release_window(table: Sequence["PieceOnTable"], layout: TableLayout, player: int, pid: str,
+def release_window(table: Sequence[PieceOnTable], layout: TableLayout, player: int, pid: str,
                    thetaq: int) -> tuple[int, int]:
     """The legal x range (0.01 cm units, inclusive) of a release at rotation ``thetaq``
     (rule 4.3): the zone for a foundation (its bounding box inside), else the tower's
@@ -46,14 +47,14 @@ def release_window(table: Sequence["PieceOnTable"], layout: TableLayout, player:
     return math.ceil(round((left - REACH_CM) * 100, 6)), math.floor(round((right + REACH_CM) * 100, 6))
 
 
-def candidate_releases(table: Sequence["PieceOnTable"], layout: TableLayout, player: int, pid: str) -> list[Release]:
+def candidate_releases(table: Sequence[PieceOnTable], layout: TableLayout, player: int, pid: str) -> list[Release]:
     """The documented candidate set (rule 10.4): each rest orientation of the piece times
     five evenly spaced x over the zone (foundation) or over the tower's extent; h = 0.05."""
     return [release for _, _, release in candidate_columns(table, layout, player, pid)]
 
 
 def candidate_columns(
-    table: Sequence["PieceOnTable"], layout: TableLayout, player: int, pid: str
+    table: Sequence[PieceOnTable], layout: TableLayout, player: int, pid: str
 ) -> list[tuple[int, int, Release]]:
     """The candidate set as ``(orientation number, column, release)``: the orientation's place
     in :func:`rest_angles_decidegrees` and the column 0..4 that first gave the release's x
@@ -77,7 +78,7 @@ def candidate_columns(
     return found
 
 
-def default_release(table: Sequence["PieceOnTable"], layout: TableLayout, player: int, pid: str) -> Release:
+def default_release(table: Sequence[PieceOnTable], layout: TableLayout, player: int, pid: str) -> Release:
     """The release offered to a person and made on a timeout (rule 7.14): rotation 0 over the
     middle of the legal window, which is the middle of the zone for a foundation and the
     middle of the tower's extent otherwise; clearance 0.05. Always legal: every piece is
@@ -87,7 +88,7 @@ def default_release(table: Sequence["PieceOnTable"], layout: TableLayout, player
 
 
 @lru_cache(maxsize=64)
-def drop_point(layout: TableLayout, table: tuple["PieceOnTable", ...], code: str, xq: int,
+def drop_point(layout: TableLayout, table: tuple[PieceOnTable, ...], code: str, xq: int,
                thetaq: int) -> tuple[float, list[str]] | None:
     """Where a release at (x, rotation) first touches (rule 4.4): the first-contact height
     y0 (cm) and what it touches (piece ids, ``"table"``), or None if nothing is below. The

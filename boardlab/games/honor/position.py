@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import PositionError
 
@@ -92,7 +93,7 @@ class Placing:
         return [self.pid, self.placer, self.how]
 
 
-def canonical_record(state: "HonorState") -> dict[str, Any]:
+def canonical_record(state: HonorState) -> dict[str, Any]:
     """The canonical integer record of ``state`` (rule 11.1): JSON-safe, no seed, no pickle.
 
     The result is stored as [winners, reason] (its code follows from the standing flags,
@@ -172,7 +173,7 @@ class _Bounds:
     auction_order: str  # rule 7.3: the option that orders an auction's bidders
 
     @classmethod
-    def of(cls, rules: "HonorRules") -> "_Bounds":
+    def of(cls, rules: HonorRules) -> _Bounds:
         layout, n = rules.layout, rules.players
         return cls(n, round(layout.table_left * 1e4), round(layout.table_right * 1e4), round(WALL_HEIGHT * 1e4),
                    len(ALL_PIECES) * n, (n + 2) * RULED_SETTLE.max_steps, rules.minimum_opening_bid,
@@ -335,13 +336,13 @@ class HonorPosition:
     timeouts: int
 
 
-def format_position(state: "HonorState") -> str:
+def format_position(state: HonorState) -> str:
     """The position string of ``state``: its canonical record as one line of canonical JSON
     (rules 11.1, 11.2)."""
     return canonical_json(canonical_record(state))
 
 
-def parse_position(text: str, rules: "HonorRules") -> HonorPosition:
+def parse_position(text: str, rules: HonorRules) -> HonorPosition:
     """Parse and check a position string; return the state's fields as Python values.
 
     Every field is checked, and its consistency with the others, before a state exists:
@@ -446,5 +447,16 @@ def parse_position(text: str, rules: "HonorRules") -> HonorPosition:
     )
 
 
-__all__ = ["Auction", "HonorPosition", "PHASES", "PieceOnTable", "Placing", "PushChain", "canonical_json",
-           "canonical_record", "format_position", "parse_position", "state_hash"]
+__all__ = [
+    "PHASES",
+    "Auction",
+    "HonorPosition",
+    "PieceOnTable",
+    "Placing",
+    "PushChain",
+    "canonical_json",
+    "canonical_record",
+    "format_position",
+    "parse_position",
+    "state_hash",
+]

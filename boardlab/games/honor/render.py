@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .catalogue import kind_of, point_in_convex, world_parts
 from .drawing import COLOURS, GHOST, WRECK, overview, zoom, zoom_scale, zoom_span
 from .moves import Release, parse_move_text
+
 
 def escape(text: str) -> str:
     """Text shown as is inside rich markup (the game depends on the core alone, not on rich)."""

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 import textwrap
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from boardlab.core.pictures import pyplot
 
@@ -106,7 +107,7 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
     aim = (view.get("placing") or {}).get("aim")
     if aim and aim.get("y") is not None:
         tops.append(aim["y"] + 8)
-    top = max(tops + [30.0])
+    top = max([*tops, 30.0])
     focus = focus_player(envelope)
     close = zoom_span(view, focus) if focus is not None else None
     words = [f"placement {r['index'] + 1}: {r['text']}" for r in view.get("reports") or []]
@@ -137,7 +138,7 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
         zoomed = fig.add_subplot(grid[1])
         _draw_table(zoomed, envelope, c_left, c_right, c_top, labels=False)
         zoomed.set_xticks(range(math.ceil(c_left), math.floor(c_right) + 1), minor=True)
-        zoomed.set_yticks(range(0, math.floor(c_top) + 1), minor=True)
+        zoomed.set_yticks(range(math.floor(c_top) + 1), minor=True)
         zoomed.grid(which="minor", linewidth=0.2, alpha=0.4)
         zoomed.grid(which="major", linewidth=0.4, alpha=0.6)
         zoomed.tick_params(labelsize=6)

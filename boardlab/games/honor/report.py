@@ -13,7 +13,8 @@ Pure functions on plain values; no physics engine.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .catalogue import kind_of
 from .moves import fixed

@@ -6,8 +6,9 @@ rule, the ruleset id that positions must match, and the option switches.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .catalogue import CATALOGUE_SHA256
 from .physics import PYMUNK_VERSION, QUICK_SETTLE, RULED_SETTLE, SettleRule, TableLayout
@@ -70,7 +71,7 @@ class HonorRules:
         return tuple(clockwise)
 
     @classmethod
-    def from_options(cls, players: int, options: Mapping[str, Any]) -> "HonorRules":
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> HonorRules:
         tremor = bool(options["tremor"])
         gap = int(options["zone_gap"])
         settle = str(options["settle"])
@@ -96,5 +97,14 @@ class HonorRules:
         )
 
 
-__all__ = ["AUCTION_ORDERS", "CANDIDATE_COLUMNS", "CLOCKWISE", "HonorRules", "LOWEST_POOL_FIRST", "REACH_CM", "SEAT_NAMES",
-           "SEED_BITS", "START_POOL"]
+__all__ = [
+    "AUCTION_ORDERS",
+    "CANDIDATE_COLUMNS",
+    "CLOCKWISE",
+    "LOWEST_POOL_FIRST",
+    "REACH_CM",
+    "SEAT_NAMES",
+    "SEED_BITS",
+    "START_POOL",
+    "HonorRules",
+]

@@ -18,8 +18,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from . import physics
 from .catalogue import KINDS, convex_hull, kind_of, place, rest_angles_decidegrees, x_extent

@@ -18,16 +18,32 @@ from boardlab.core.state import StateFields
 from . import physics
 from .catalogue import ALL_PIECES, KINDS
 from .evaluation import evaluate
+from .legality import illegal_reason
 from .moves import (
-    FULL_TURN, Accept, Build, Pass, PassOn, Push, Raise, Release, Resign, Tremor,
+    FULL_TURN,
+    Accept,
+    Build,
+    Pass,
+    PassOn,
+    Push,
+    Raise,
+    Release,
+    Resign,
+    Tremor,
     parse_move_text,
 )
 from .placement import candidate_releases, default_release, release_height, release_window, tower_extent
-from .legality import illegal_reason
-from .report import KEPT, resolution_report
 from .position import (
-    Auction, HonorPosition, PieceOnTable, Placing, PushChain, canonical_record, format_position, state_hash,
+    Auction,
+    HonorPosition,
+    PieceOnTable,
+    Placing,
+    PushChain,
+    canonical_record,
+    format_position,
+    state_hash,
 )
+from .report import KEPT, resolution_report
 from .rules import ALL_PLACED, LAST_STANDING, LAST_TO_FALL, START_POOL, HonorRules
 from .tremor import MAX_DTHETA_UNITS, MAX_DX_UNITS, TREMOR_GRID, random_tremor, seed_bytes, seeded_tremor
 from .view import board_view, describe_move, resampled, seed_secrets
@@ -64,9 +80,9 @@ class HonorState(State):
     )
     __slots__ = state_fields.names
 
-    game: "HonorGame"
+    game: HonorGame
 
-    def __init__(self, game: "HonorGame", seed: int, position: HonorPosition | None = None) -> None:
+    def __init__(self, game: HonorGame, seed: int, position: HonorPosition | None = None) -> None:
         """The start of a game, or a checked position, which starts cold (no pickled space,
         rule 11.3)."""
         super().__init__(game, seed)
@@ -495,7 +511,7 @@ class HonorState(State):
         Push, and for the tremor the executed release it makes (rule 4.5)."""
         return describe_move(self, move)
 
-    def _preview(self, move: Move) -> "HonorState":
+    def _preview(self, move: Move) -> HonorState:
         """A release previews the piece at its release pose, at the true drop height, without
         simulating what follows (B-4: aiming, not an outcome); with the option ``preview``
         set to ``outcome``, the table after the release settles without tremor. Other moves
@@ -539,7 +555,7 @@ class HonorState(State):
     def secrets(self, player: int | None) -> set[str]:
         return seed_secrets(self)
 
-    def _resample(self, player: int, rng: random.Random) -> "HonorState":
+    def _resample(self, player: int, rng: random.Random) -> HonorState:
         return resampled(self, rng)
 
     def evaluate(self) -> list[float]:

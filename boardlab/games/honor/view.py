@@ -26,7 +26,7 @@ from .tremor import seed_bytes
 if TYPE_CHECKING:
     from .state import HonorState
 
-def board_view(state: "HonorState") -> dict[str, Any]:
+def board_view(state: HonorState) -> dict[str, Any]:
     """The public part of ``state`` (JSON-safe). It shows the seed's SHA-256 commitment from
     the start and the seed itself only once the game is over (B-11.6). Poses are given both
     as the canonical integers and as floats (cm, radians). Who is to move, the seat names
@@ -110,7 +110,7 @@ MAX_FRAMES = 150
 _frames_cache: dict[tuple[int, str], dict[str, Any]] = {}
 
 
-def resolution_frames(state: "HonorState") -> dict[str, Any] | None:
+def resolution_frames(state: HonorState) -> dict[str, Any] | None:
     """The placement just resolved, as poses every FRAME_STEPS steps for a client to animate
     (the view's ``frames``): ``ply`` of the resolving move, ``every`` (steps per frame),
     ``pids`` (the pieces that moved) and ``poses`` (per frame, per pid, [x, y, angle] in cm and
@@ -152,7 +152,7 @@ def resolution_frames(state: "HonorState") -> dict[str, Any] | None:
     return frames
 
 
-def aim_view(state: "HonorState", release: tuple[int, int, int], preview: bool) -> dict[str, Any]:
+def aim_view(state: HonorState, release: tuple[int, int, int], preview: bool) -> dict[str, Any]:
     """Where a release would be let go (rules 4.2-4.4), without simulating what follows: its
     legal window at its rotation, the first-contact height, the release height and what the
     piece would first touch. ``preview``: a person asked for it (``preview rel ...``)."""
@@ -173,7 +173,7 @@ def aim_view(state: "HonorState", release: tuple[int, int, int], preview: bool) 
     return aim
 
 
-def recent_reports(state: "HonorState") -> list[dict[str, Any]]:
+def recent_reports(state: HonorState) -> list[dict[str, Any]]:
     """The reports of the resolutions of the last round (at most one per player), oldest
     first, each with its words (``text``); from the canonical ``last`` when the state has no
     reports (loaded from a position)."""
@@ -187,7 +187,7 @@ def recent_reports(state: "HonorState") -> list[dict[str, Any]]:
     return reports
 
 
-def describe_move(state: "HonorState", move: Move) -> str:
+def describe_move(state: HonorState, move: Move) -> str:
     """A move as people read it: the notation, with the piece's kind for a Build or Push and,
     for the tremor, the executed release it makes (rule 4.5)."""
     if isinstance(move, (Build, Push)):
@@ -200,7 +200,7 @@ def describe_move(state: "HonorState", move: Move) -> str:
     return str(move)
 
 
-def seed_secrets(state: "HonorState") -> set[str]:
+def seed_secrets(state: HonorState) -> set[str]:
     """The seed is hidden from everyone (it decides future tremor) until the game is over:
     its 64 hex digits and, when long enough to be recognised, its decimal form."""
     if state.outcome is not None:
@@ -211,7 +211,7 @@ def seed_secrets(state: "HonorState") -> set[str]:
     return hidden
 
 
-def resampled(state: "HonorState", rng: random.Random) -> "HonorState":
+def resampled(state: HonorState, rng: random.Random) -> HonorState:
     """A state every seat could be in: a copy with a fresh 256-bit seed that keeps the
     commitment to the real one, rebased so that no undo snapshot or history holds the
     real seed's tremor. Everything else of Honor is public."""

@@ -19,16 +19,16 @@ from .rules import RESULT_CODES, OverseerRules
 from .state import OverseerState
 
 __all__ = [
+    "RESULT_CODES",
+    "SECTORS",
+    "SQUARE_BY_NAME",
+    "SQUARE_NAMES",
     "Marks",
     "OverseerGame",
     "OverseerPosition",
     "OverseerRules",
     "OverseerState",
     "PieceMove",
-    "RESULT_CODES",
-    "SECTORS",
-    "SQUARE_BY_NAME",
-    "SQUARE_NAMES",
     "evaluate",
     "format_position",
     "generate_moves",

@@ -13,7 +13,8 @@ capture / the limit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import ActionEncoding, ActionError, Move, ObservationEncoding
 from boardlab.core.encoding import ENVELOPE_FEATURES, envelope_features, scaled, seats_from
@@ -30,7 +31,7 @@ KINDS = len(KIND_BY_LETTER)
 class OverseerActions(ActionEncoding):
     num_actions = NUM_SQUARES * NUM_SQUARES
 
-    def action_index(self, state: "State", move: Move) -> int:
+    def action_index(self, state: State, move: Move) -> int:
         if isinstance(move, PieceMove):
             return move.origin * NUM_SQUARES + move.target
         raise ActionError(f"overseer: {move!r} is not an Overseer move")

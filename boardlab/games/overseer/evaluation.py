@@ -22,7 +22,8 @@ The code and its weights (each with the reason for its value) are in kernel.py
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .kernel import PIECE_VALUE, VALUES, estimate_position
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from .state import OverseerState
 
 
-def evaluate(state: "OverseerState") -> Sequence[float]:
+def evaluate(state: OverseerState) -> Sequence[float]:
     """Estimated returns per seat; the exact returns once the game is over."""
     result = state.result()
     if result is not None:

@@ -1,5 +1,5 @@
 """The hot paths of Overseer as flat, typed functions: compiled with mypyc where the build could,
-plain Python otherwise, with the same results to the bit (issue 21).
+plain Python otherwise, with the same results to the bit.
 
 * :func:`generate_moves`, :func:`has_move`, :func:`is_attacked`: move generation (rules 2-4);
 * :func:`move_piece`: the board, piece lists, counts and hash after a move (the state's apply);

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .state import OverseerState
 
 
-def illegal_reason(state: "OverseerState", move: Move) -> str | None:
+def illegal_reason(state: OverseerState, move: Move) -> str | None:
     """Why ``move`` is illegal for the side to move, in a player's words with the rule; None if legal."""
     if type(move) is not PieceMove or not (0 <= move.origin < NUM_SQUARES and 0 <= move.target < NUM_SQUARES):
         return "not an Overseer move"

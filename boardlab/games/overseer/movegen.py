@@ -9,7 +9,7 @@ not the hot one).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .board import (
     BARRICADE,

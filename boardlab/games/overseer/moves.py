@@ -124,6 +124,13 @@ def move_between(origin: Square, target: Square, capture: bool) -> PieceMove | N
 
 
 __all__ = [
-    "CAPTURE", "Marks", "NOTATION_HELP", "OVERSEER_MARK", "PieceMove", "QUIET", "move_between", "parse_marks",
+    "CAPTURE",
+    "NOTATION_HELP",
+    "OVERSEER_MARK",
+    "QUIET",
+    "Marks",
+    "PieceMove",
+    "move_between",
+    "parse_marks",
     "parse_move_text",
 ]

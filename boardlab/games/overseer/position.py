@@ -10,8 +10,9 @@ last capture, and the move number.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from boardlab.core import PositionError
 
@@ -38,7 +39,7 @@ SIDE_LETTERS = "wb"
 MAX_MOVE_NUMBER = 1_000_000
 
 
-def format_position(state: "OverseerState") -> str:
+def format_position(state: OverseerState) -> str:
     """The position string (OFEN, rules 10.1) of ``state``."""
     return write_position(state.board, state.to_move, state.progress.quiet_moves, state.move_number)
 

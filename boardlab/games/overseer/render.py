@@ -8,7 +8,8 @@ so the board reads the same without colour (NO_COLOR).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .board import KIND_LETTERS, KIND_NAMES, KINDS, NUM_INDICES, SEAT_NAMES, SECTORS
 
@@ -18,7 +19,7 @@ LAST_MOVE = "bold yellow"
 SEAM = "[bold cyan]║[/]"
 EMPTY = "·"
 #: beside the rows: the piece letters, and what the brackets mean
-LEGEND = tuple(f"{KIND_LETTERS[kind]} {KIND_NAMES[kind]}" for kind in KINDS) + ("\\[ ] last move",)
+LEGEND = (*tuple(f"{KIND_LETTERS[kind]} {KIND_NAMES[kind]}" for kind in KINDS), "\\[ ] last move")
 
 
 def _cell(name: str, view: Mapping[str, Any], dark: set[str], last: tuple[str, str] | None) -> str:

@@ -13,7 +13,8 @@ be read back: the pixels round a square's centre are its piece's colour.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from boardlab.core.pictures import picture_title, pyplot
 

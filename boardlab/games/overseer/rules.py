@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 #: plies without a capture that draw the game by default (rules 7.4)
 NO_CAPTURE_LIMIT = 100
@@ -37,7 +38,7 @@ class OverseerRules:
     loose_capture_marks: bool
 
     @classmethod
-    def from_options(cls, players: int, options: Mapping[str, Any]) -> "OverseerRules":
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> OverseerRules:
         return cls(
             setup=options["setup"],
             no_capture_limit=options["no_capture_limit"],

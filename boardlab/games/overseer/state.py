@@ -22,7 +22,8 @@ copies only ``progress``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import TERMINAL, IllegalMoveError, Move, ProgressTracker, Result, State
 from boardlab.core.state import StateFields
@@ -46,8 +47,8 @@ from .board import (
     describe_piece,
 )
 from .evaluation import evaluate
-from .legality import illegal_reason
 from .kernel import PIECE_VALUE, generate_moves, has_move, is_attacked, move_piece
+from .legality import illegal_reason
 from .moves import OVERSEER_MARK, PieceMove, move_between, parse_marks, parse_move_text
 from .position import OverseerPosition, format_position
 from .rules import OverseerRules
@@ -72,7 +73,7 @@ class OverseerState(State):
     )
     __slots__ = state_fields.names
 
-    def __init__(self, game: "OverseerGame", seed: int, position: OverseerPosition) -> None:
+    def __init__(self, game: OverseerGame, seed: int, position: OverseerPosition) -> None:
         """Set up from a checked position; derives the piece lists, counts and hash, then settles
         a position that is already finished (rules 10.4). Cost: one board scan."""
         super().__init__(game, seed)

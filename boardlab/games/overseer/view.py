@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .state import OverseerState
 
 
-def state_view(state: "OverseerState") -> dict[str, Any]:
+def state_view(state: OverseerState) -> dict[str, Any]:
     """A JSON-safe description of the whole position (cost: one board scan, two attack tests)."""
     board = state.board
     pieces = {

@@ -19,12 +19,12 @@ from .rules import RESULT_CODES, SovereignRules
 from .state import SovereignState
 
 __all__ = [
-    "ConsultantJump",
-    "ContractorMove",
-    "Placement",
     "RESULT_CODES",
     "SQUARE_BY_NAME",
     "SQUARE_NAMES",
+    "ConsultantJump",
+    "ContractorMove",
+    "Placement",
     "Slide",
     "SovereignGame",
     "SovereignPosition",

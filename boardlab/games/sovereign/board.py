@@ -89,7 +89,7 @@ def _mask(squares: tuple[Square, ...]) -> SquareSet:
 
 #: orthogonal directions in the order N, E, S, W (N = towards rank 7)
 ORTHOGONAL: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
-KING: Final = ORTHOGONAL + ((1, 1), (1, -1), (-1, -1), (-1, 1))
+KING: Final = (*ORTHOGONAL, (1, 1), (1, -1), (-1, -1), (-1, 1))
 KNIGHT: Final = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
 #: RAYS[square][direction]: the squares from ``square`` (excluded) to the edge, nearest first

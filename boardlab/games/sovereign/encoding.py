@@ -20,7 +20,8 @@ height / 3 and 8 piece planes (the viewer's S, D, C, B, then the opponent's); th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import ActionEncoding, ActionError, Move, ObservationEncoding
 from boardlab.core.encoding import ENVELOPE_FEATURES, envelope_features, scaled, seats_from
@@ -56,7 +57,7 @@ def direction(origin: int, target: int) -> int:
 class SovereignActions(ActionEncoding):
     num_actions = NUM_ACTIONS
 
-    def action_index(self, state: "State", move: Move) -> int:
+    def action_index(self, state: State, move: Move) -> int:
         if isinstance(move, ContractorMove):
             pair = move.origin * NUM_SQUARES + move.target
             return CONTRACTOR_BASE + (pair * 8 + direction(move.target, move.build)) * 3 + move.levels - 1

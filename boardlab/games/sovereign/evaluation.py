@@ -60,7 +60,7 @@ REPEATED_SHRINK = 0.5
 DRAWN = (0.5, 0.5)
 
 
-def bridge_distance(state: "SovereignState", seat: int, enemy_reach: int) -> int:
+def bridge_distance(state: SovereignState, seat: int, enemy_reach: int) -> int:
     """Tower levels to build (plus obstacles to clear) before ``seat``'s Sovereign can step
     onto a 3-level tower in its goal ranks; FAR_AWAY if more than that."""
     return kernel.bridge_distance(
@@ -68,7 +68,7 @@ def bridge_distance(state: "SovereignState", seat: int, enemy_reach: int) -> int
     )
 
 
-def scores(state: "SovereignState") -> tuple[list[float], list[int]]:
+def scores(state: SovereignState) -> tuple[list[float], list[int]]:
     """Each player's score (material, minus a threat to its Sovereign, minus its bridge
     distance, plus a share of its best capture) and the bridge distances."""
     first, second, distance_first, distance_second = kernel.scores(
@@ -78,7 +78,7 @@ def scores(state: "SovereignState") -> tuple[list[float], list[int]]:
     return [first, second], [distance_first, distance_second]
 
 
-def best_capture(state: "SovereignState", seat: int, reach: int) -> float:
+def best_capture(state: SovereignState, seat: int, reach: int) -> float:
     """What ``seat``'s best capture by a Consultant would take off the enemy's material: the
     enemy Diplomat, Consultants and Contractors its Consultants reach (``reach``, rule 1.7.2)
     and the enemy Diplomat does not protect (rule 1.8.1), valued as the last of their kind
@@ -86,7 +86,7 @@ def best_capture(state: "SovereignState", seat: int, reach: int) -> float:
     return kernel.best_capture(seat, state.heights, state.piece_sets, reach, state.rules.diplomat_self_protect)
 
 
-def evaluate(state: "SovereignState") -> tuple[float, ...]:
+def evaluate(state: SovereignState) -> tuple[float, ...]:
     """Estimated returns per seat; the exact returns once the game is over."""
     result = state.result()
     if result is not None:

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .state import SovereignState
 
 
-def illegal_reason(state: "SovereignState", move: Move) -> str:
+def illegal_reason(state: SovereignState, move: Move) -> str:
     """A sentence saying why ``move`` (not among the legal moves) is refused here."""
     if not isinstance(move, (Placement, Slide, ContractorMove, ConsultantJump)):
         return "not a Sovereign move"
@@ -60,7 +60,7 @@ def _example_square(seat: int) -> str:
     return "d1" if seat == 0 else "d7"
 
 
-def _placement_reason(state: "SovereignState", move: Placement) -> str:
+def _placement_reason(state: SovereignState, move: Placement) -> str:
     seat, kind, with_tower = setup_item(state.placements)
     if move.kind != kind:
         order = ", ".join(KIND_LETTERS[k] for k in SETUP_SEQUENCE)
@@ -91,7 +91,7 @@ def _placement_reason(state: "SovereignState", move: Placement) -> str:
     return f"{tower} is not an empty open-ground square (rule 1.2.5)"
 
 
-def _play_reason(state: "SovereignState", move: Slide | ContractorMove | ConsultantJump) -> str | None:
+def _play_reason(state: SovereignState, move: Slide | ContractorMove | ConsultantJump) -> str | None:
     seat = state.to_move
     kind = move.kind if isinstance(move, Slide) else CONTRACTOR if isinstance(move, ContractorMove) else CONSULTANT
     origin, target = move.origin, move.target
@@ -115,7 +115,7 @@ def _play_reason(state: "SovereignState", move: Slide | ContractorMove | Consult
     return _consultant_reason(state, move, to)
 
 
-def _attackers(state: "SovereignState", seat: int, square: int) -> list[str]:
+def _attackers(state: SovereignState, seat: int, square: int) -> list[str]:
     """The squares of the enemy Consultants that reach ``square`` by geometry and height."""
     low = ALL_SQUARES ^ state.level_sets[3]
     return [
@@ -124,7 +124,7 @@ def _attackers(state: "SovereignState", seat: int, square: int) -> list[str]:
     ]
 
 
-def _slide_reason(state: "SovereignState", move: Slide, kind: int, to: str) -> str | None:
+def _slide_reason(state: SovereignState, move: Slide, kind: int, to: str) -> str | None:
     rules = state.rules
     seat = state.to_move
     heights = state.heights
@@ -184,11 +184,11 @@ def _slide_reason(state: "SovereignState", move: Slide, kind: int, to: str) -> s
     return None
 
 
-def _reach(state: "SovereignState", seat: int) -> int:
+def _reach(state: SovereignState, seat: int) -> int:
     return consultant_reach(state.square_set(1 - seat, CONSULTANT), state.heights, ALL_SQUARES ^ state.level_sets[3])
 
 
-def _contractor_reason(state: "SovereignState", move: ContractorMove, to: str) -> str | None:
+def _contractor_reason(state: SovereignState, move: ContractorMove, to: str) -> str | None:
     rules = state.rules
     heights = state.heights
     origin, target, build = move.origin, move.target, move.build
@@ -222,7 +222,7 @@ def _contractor_reason(state: "SovereignState", move: ContractorMove, to: str) -
     return None
 
 
-def _consultant_reason(state: "SovereignState", move: ConsultantJump, to: str) -> str | None:
+def _consultant_reason(state: SovereignState, move: ConsultantJump, to: str) -> str | None:
     rules = state.rules
     seat = state.to_move
     heights = state.heights

@@ -22,9 +22,9 @@ from boardlab.core import Move, NotationError
 from .board import (
     CONSULTANT,
     CONTRACTOR,
-    KING_TARGETS,
     KIND_LETTERS,
     KIND_NAMES,
+    KING_TARGETS,
     KNIGHT_TARGETS,
     NUM_SQUARES,
     SQUARE_BY_NAME,
@@ -313,15 +313,15 @@ def parse_move_text(text: str) -> Move:
 
 
 __all__ = [
-    "ConsultantJump",
-    "ContractorMove",
     "JUMPS",
     "PLACEMENTS",
-    "Placement",
     "SLIDES",
     "STEP_BUILDS",
-    "Slide",
     "TOWER_PLACEMENTS",
+    "ConsultantJump",
+    "ContractorMove",
+    "Placement",
+    "Slide",
     "consultant_jump",
     "contractor_move",
     "parse_marks",

@@ -70,7 +70,7 @@ class SovereignPosition:
     ending: str | None
 
 
-def format_position(state: "SovereignState") -> str:
+def format_position(state: SovereignState) -> str:
     """The position string (SPN, rule 5.4) of ``state``, its ending written when it is over."""
     result = state.result()
     return write_position(

@@ -8,7 +8,8 @@ height, a threatened Sovereign marked ``!`` in red.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .board import FILES, KIND_NAMES, SIZE
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from . import kernel
 
@@ -66,7 +67,7 @@ class SovereignRules:
         )
 
     @classmethod
-    def from_options(cls, players: int, options: Mapping[str, Any]) -> "SovereignRules":
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> SovereignRules:
         return cls(
             castle_heights=options["height_model"] == "castle",
             towers_block_slides=options["towers_block_slides"],

@@ -24,7 +24,8 @@ tuple of references and a copy copies only the tracker.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import TERMINAL, IllegalMoveError, Move, PositionError, ProgressTracker, Result, State
 from boardlab.core.state import StateFields
@@ -79,7 +80,7 @@ class SovereignState(State):
     )
     __slots__ = state_fields.names
 
-    def __init__(self, game: "SovereignGame", seed: int, position: SovereignPosition | None = None) -> None:
+    def __init__(self, game: SovereignGame, seed: int, position: SovereignPosition | None = None) -> None:
         """The empty board before setup, or a checked position; settles whether it is already over."""
         super().__init__(game, seed)
         rules: SovereignRules = game.rules

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .state import SovereignState
 
 
-def state_view(state: "SovereignState") -> dict[str, Any]:
+def state_view(state: SovereignState) -> dict[str, Any]:
     """A JSON-safe description of the whole position (cost: one board scan)."""
     rules = state.rules
     heights = state.heights

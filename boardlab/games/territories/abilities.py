@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from boardlab.core import Move
 
+from . import kernel
 from .cards import (
     ABILITY_KIND,
     CARD_CODE,
@@ -27,7 +28,6 @@ from .cards import (
     covers,
     shortfall_text,
 )
-from . import kernel
 from .moves import Announce, ConvertTo, Destroy, Die, Duel, Pay, PlaceCard, SwapCard
 from .phases import (
     ABILITY_DIE,
@@ -44,22 +44,22 @@ if TYPE_CHECKING:
     from .state import TerritoriesState
 
 
-def eligible_buildings(state: "TerritoriesState", seat: int, ability: int) -> int:
+def eligible_buildings(state: TerritoriesState, seat: int, ability: int) -> int:
     """How many of ``seat``'s buildings grant ``ability`` (its tier-2 kind or the Capital)."""
     return kernel.eligible_buildings(seat, ability, state.buildings)
 
 
-def convert_targets(state: "TerritoriesState", seat: int) -> list[tuple[tuple[int, int], int]]:
+def convert_targets(state: TerritoriesState, seat: int) -> list[tuple[tuple[int, int], int]]:
     """(point, replacement kind) pairs a won Convert may choose (R7.4), sorted."""
     return kernel.convert_targets(seat, state.buildings, state.grid, state.supply[seat])
 
 
-def expansion_cells(state: "TerritoriesState") -> list[tuple[int, int]]:
+def expansion_cells(state: TerritoriesState) -> list[tuple[int, int]]:
     """Empty cells an Expand may fill (R7.5), sorted by (r, c)."""
     return kernel.expansion_cells(state.grid, state.rules.expand_max_extent)
 
 
-def announce_reason(state: "TerritoriesState", ability: int) -> str | None:
+def announce_reason(state: TerritoriesState, ability: int) -> str | None:
     """Why the active player may not announce ``ability`` now (R7.1 - R7.5).
 
     The reason does not repeat the ability: the error names the move already.
@@ -94,7 +94,7 @@ def announce_reason(state: "TerritoriesState", ability: int) -> str | None:
     return None
 
 
-def apply_announce(state: "TerritoriesState", move: Announce) -> None:
+def apply_announce(state: TerritoriesState, move: Announce) -> None:
     state.used = tuple(count + (ability == move.ability) for ability, count in enumerate(state.used))
     state.ability = move.ability
     if move.ability in (RAID, CONVERT):
@@ -104,7 +104,7 @@ def apply_announce(state: "TerritoriesState", move: Announce) -> None:
         state.phase = ABILITY_DIE
 
 
-def apply_die(state: "TerritoriesState", move: Die) -> None:
+def apply_die(state: TerritoriesState, move: Die) -> None:
     state.die = move.value
     if sum(state.res[state.active]) >= move.value:
         state.phase = ABILITY_PAY
@@ -114,7 +114,7 @@ def apply_die(state: "TerritoriesState", move: Die) -> None:
         state.ability = -1
 
 
-def apply_duel(state: "TerritoriesState", move: Duel) -> None:
+def apply_duel(state: TerritoriesState, move: Duel) -> None:
     if move.attack > move.defence:  # ties fail (R7.3)
         state.phase = RAID_TARGET if state.ability == RAID else CONVERT_TARGET
     else:
@@ -122,12 +122,12 @@ def apply_duel(state: "TerritoriesState", move: Duel) -> None:
         state.ability = -1
 
 
-def apply_pay(state: "TerritoriesState", move: Pay) -> None:
+def apply_pay(state: TerritoriesState, move: Pay) -> None:
     pay_to_bank(state, state.active, move.amounts)
     state.phase = ABILITY_PLACE
 
 
-def apply_swap_card(state: "TerritoriesState", move: SwapCard) -> None:
+def apply_swap_card(state: TerritoriesState, move: SwapCard) -> None:
     seat = state.active
     removed = state.grid[move.cell]
     remove_territory(state, seat, move.card)
@@ -144,7 +144,7 @@ def apply_swap_card(state: "TerritoriesState", move: SwapCard) -> None:
     state.ability = -1
 
 
-def apply_place_card(state: "TerritoriesState", move: PlaceCard) -> None:
+def apply_place_card(state: TerritoriesState, move: PlaceCard) -> None:
     remove_territory(state, state.active, move.card)
     state.grid = {**state.grid, move.cell: move.card}
     state.grid_changed(move.cell)
@@ -152,7 +152,7 @@ def apply_place_card(state: "TerritoriesState", move: PlaceCard) -> None:
     state.ability = -1
 
 
-def apply_destroy(state: "TerritoriesState", move: Destroy) -> None:
+def apply_destroy(state: TerritoriesState, move: Destroy) -> None:
     buildings = state.buildings.copy()
     owner, _kind = buildings.pop(move.point)
     state.buildings = buildings
@@ -161,7 +161,7 @@ def apply_destroy(state: "TerritoriesState", move: Destroy) -> None:
     state.ability = -1
 
 
-def apply_convert(state: "TerritoriesState", move: ConvertTo) -> None:
+def apply_convert(state: TerritoriesState, move: ConvertTo) -> None:
     seat = state.active
     owner, kind = state.buildings[move.point]
     change_supply(state, owner, kind, 1)
@@ -171,7 +171,7 @@ def apply_convert(state: "TerritoriesState", move: ConvertTo) -> None:
     state.ability = -1
 
 
-def resolution_moves(state: "TerritoriesState") -> list[Move]:
+def resolution_moves(state: TerritoriesState) -> list[Move]:
     """The active player's choices while an ability resolves."""
     seat = state.active
     phase = state.phase
@@ -191,7 +191,7 @@ def resolution_moves(state: "TerritoriesState") -> list[Move]:
     raise AssertionError(f"no decision in phase {phase}")
 
 
-def pending_text(state: "TerritoriesState") -> str:
+def pending_text(state: TerritoriesState) -> str:
     """What the ability in progress waits for, in words."""
     phase = state.phase
     if phase == ABILITY_PAY:
@@ -207,7 +207,7 @@ def pending_text(state: "TerritoriesState") -> str:
     return "the dice are rolled"
 
 
-def resolution_reason(state: "TerritoriesState", move: Move) -> str | None:
+def resolution_reason(state: TerritoriesState, move: Move) -> str | None:
     """Why ``move`` does not resolve the ability in progress."""
     seat = state.active
     phase = state.phase

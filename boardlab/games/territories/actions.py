@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from .state import TerritoriesState
 
 # --- setup (R3.3) ----------------------------------------------------------------
-def town_site_reason(state: "TerritoriesState", point: tuple[int, int]) -> str | None:
+def town_site_reason(state: TerritoriesState, point: tuple[int, int]) -> str | None:
     """Why a Town may not go on ``point`` (R6.1), ignoring cost and supply."""
     if not touching(point, state.grid):
         return f"no such intersection {point[0]},{point[1]}: no grid card has it as a corner (R2.2)"
@@ -57,12 +57,12 @@ def town_site_reason(state: "TerritoriesState", point: tuple[int, int]) -> str |
     return None
 
 
-def setup_moves(state: "TerritoriesState") -> list[Move]:
+def setup_moves(state: TerritoriesState) -> list[Move]:
     """A Town on every site (the sites :func:`town_site_reason` accepts)."""
     return kernel.town_builds(state.intersection_points(), state.grid, state.buildings, state.rules.distance_rule)
 
 
-def apply_setup_town(state: "TerritoriesState", point: tuple[int, int]) -> None:
+def apply_setup_town(state: TerritoriesState, point: tuple[int, int]) -> None:
     seat = state.current_player()
     state.buildings = {**state.buildings, point: (seat, TOWN)}
     change_supply(state, seat, TOWN, -1)
@@ -80,20 +80,20 @@ def apply_setup_town(state: "TerritoriesState", point: tuple[int, int]) -> None:
             start_first_turn(state)
 
 
-def start_first_turn(state: "TerritoriesState") -> None:
+def start_first_turn(state: TerritoriesState) -> None:
     """Setup is over (R3.3, R3.4): P1's first turn begins with the roll (R4.1)."""
     state.phase = ROLL
     state.active = state.first
     state.turn = 1
 
 
-def setup_grant_owed(state: "TerritoriesState") -> bool:
+def setup_grant_owed(state: TerritoriesState) -> bool:
     """Whether P2's starting resources (R3.4) are the decision now: wildcards owed in setup."""
     return state.phase == SETUP and bool(state.wild_owed)
 
 
 # --- building (R6) ---------------------------------------------------------------
-def build_reason(state: "TerritoriesState", move: Build) -> str | None:
+def build_reason(state: TerritoriesState, move: Build) -> str | None:
     seat = state.current_player()
     point, kind = move.point, move.kind
     where = f"{point[0]},{point[1]}"
@@ -129,7 +129,7 @@ def build_reason(state: "TerritoriesState", move: Build) -> str | None:
     return None
 
 
-def build_moves(state: "TerritoriesState", seat: int) -> list[Move]:
+def build_moves(state: TerritoriesState, seat: int) -> list[Move]:
     """Towns, then upgrades and Capitals: the builds :func:`build_reason` accepts."""
     return kernel.build_moves(
         seat, state.res[seat], state.supply[seat], state.buildings, state.grid, state.intersection_points(),
@@ -137,7 +137,7 @@ def build_moves(state: "TerritoriesState", seat: int) -> list[Move]:
     )
 
 
-def apply_build(state: "TerritoriesState", move: Build) -> None:
+def apply_build(state: TerritoriesState, move: Build) -> None:
     if state.phase == SETUP:
         apply_setup_town(state, move.point)
         return
@@ -155,7 +155,7 @@ def apply_build(state: "TerritoriesState", move: Build) -> None:
 
 
 # --- discards (R5.2) and wildcards (R4.4; P2's starting resources, R3.4) ------------------
-def discard_moves(state: "TerritoriesState") -> list[Move]:
+def discard_moves(state: TerritoriesState) -> list[Move]:
     """Every distinct discard: a resource multiset plus a set of territory cards. Cost: can be
     large for big hands (sum over j of C(cards, j) x resource multisets)."""
     seat, owed = state.discards_owed[0]
@@ -163,7 +163,7 @@ def discard_moves(state: "TerritoriesState") -> list[Move]:
     return kernel.discard_moves(state.label(seat), owed, hand, state.res[seat])
 
 
-def discard_reason(state: "TerritoriesState", move: Discard) -> str | None:
+def discard_reason(state: TerritoriesState, move: Discard) -> str | None:
     if not state.discards_owed:
         return "nobody owes discards now"
     seat, owed = state.discards_owed[0]
@@ -182,7 +182,7 @@ def discard_reason(state: "TerritoriesState", move: Discard) -> str | None:
     return None
 
 
-def apply_discard(state: "TerritoriesState", move: Discard) -> None:
+def apply_discard(state: TerritoriesState, move: Discard) -> None:
     seat, _owed = state.discards_owed[0]
     state.discards_owed = state.discards_owed[1:]
     pay_to_bank(state, seat, move.amounts)
@@ -191,18 +191,18 @@ def apply_discard(state: "TerritoriesState", move: Discard) -> None:
         discard_territory(state, card)
 
 
-def wild_count(state: "TerritoriesState") -> int:
+def wild_count(state: TerritoriesState) -> int:
     return min(state.wild_owed[0][1], sum(state.bank))
 
 
-def wild_moves(state: "TerritoriesState") -> list[Move]:
+def wild_moves(state: TerritoriesState) -> list[Move]:
     seat = state.wild_owed[0][0]
     label = state.label(seat)
     bank = state.bank
     return [Wild(label, amounts) for amounts in kernel.multisets(wild_count(state), bank[0], bank[1], bank[2], bank[3])]
 
 
-def wild_reason(state: "TerritoriesState", move: Wild) -> str | None:
+def wild_reason(state: TerritoriesState, move: Wild) -> str | None:
     if not state.wild_owed:
         return "nobody is owed Temple wildcards now"
     seat = state.wild_owed[0][0]
@@ -220,7 +220,7 @@ def wild_reason(state: "TerritoriesState", move: Wild) -> str | None:
     return None
 
 
-def apply_wild(state: "TerritoriesState", move: Wild) -> None:
+def apply_wild(state: TerritoriesState, move: Wild) -> None:
     seat = state.wild_owed[0][0]
     state.wild_owed = state.wild_owed[1:]
     take_from_bank(state, seat, move.amounts)
@@ -229,7 +229,7 @@ def apply_wild(state: "TerritoriesState", move: Wild) -> None:
 
 
 # --- MAIN and validation ----------------------------------------------------------
-def main_moves(state: "TerritoriesState") -> list[Move]:
+def main_moves(state: TerritoriesState) -> list[Move]:
     """Builds, bank trades, a proposal's announcement, abilities, the end of the turn (R4.1)."""
     seat = state.active
     rules = state.rules

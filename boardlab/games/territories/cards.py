@@ -12,7 +12,7 @@ and production run in search loops (rules R1 and R2 of docs/rules/territories.md
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from boardlab.core import NotationError
 

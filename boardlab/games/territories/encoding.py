@@ -41,12 +41,13 @@ the die; proposals made; an open offer; abilities used; owed discards, wildcards
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import ActionEncoding, ActionError, Move, ObservationEncoding
 from boardlab.core.encoding import ENVELOPE_FEATURES, envelope_features, one_hot, scaled, seats_from
 
-from .cards import CARD_NUMBER, CODE_TO_CARD, DECK_SIZE, KIND_CHARS, PER_SUIT, SUITS, START_SUPPLY, Resources
+from .cards import CARD_NUMBER, CODE_TO_CARD, DECK_SIZE, KIND_CHARS, PER_SUIT, START_SUPPLY, SUITS, Resources
 from .moves import (
     Accept,
     Announce,
@@ -63,8 +64,8 @@ from .moves import (
     EndTurn,
     FirstPlayer,
     Offer,
-    PlaceCard,
     Pay,
+    PlaceCard,
     ProposeCounter,
     ProposeTrade,
     Reject,
@@ -114,7 +115,7 @@ def place_number(point: tuple[int, int]) -> int:
 class TerritoriesActions(ActionEncoding):
     num_chance_outcomes = NUM_CHANCE
 
-    def __init__(self, game: "Game") -> None:
+    def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.card_trades = bool(game.options["trade_territories"])
         self.proposals = SIGNED_BASE**4 * (CARD_CHOICES * CARD_CHOICES if self.card_trades else 1)
@@ -131,7 +132,7 @@ class TerritoriesActions(ActionEncoding):
             start += size
         self.num_actions = start
 
-    def action_index(self, state: "State", move: Move) -> int:
+    def action_index(self, state: State, move: Move) -> int:
         blocks = self.blocks
         simple = _SIMPLE.get(type(move))
         if simple is not None:
@@ -168,7 +169,7 @@ class TerritoriesActions(ActionEncoding):
             raise ActionError(f"territories: {move} is not a legal discard here, so it has no index")
         raise ActionError(f"territories: {move!r} is not a decision of Territories")
 
-    def action_map(self, state: "State") -> dict[int, Move]:
+    def action_map(self, state: State) -> dict[int, Move]:
         # Discards are numbered by their place in the list: one pass instead of a scan per discard.
         if state.is_chance() or not any(isinstance(m, Discard) for m in state.legal_moves()[:1]):
             return super().action_map(state)
@@ -200,7 +201,7 @@ class TerritoriesActions(ActionEncoding):
         get_card = move.get_cards[0] + 1 if move.get_cards else 0
         return (number * CARD_CHOICES + give_card) * CARD_CHOICES + get_card
 
-    def chance_index(self, state: "State", outcome: Move) -> int:
+    def chance_index(self, state: State, outcome: Move) -> int:
         if isinstance(outcome, Deal):
             return CHANCE_DEAL + outcome.card
         if isinstance(outcome, FirstPlayer):

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .state import TerritoriesState
 
 
-def estimates(state: "TerritoriesState", holds: list[list[int]], territories: list[int]) -> list[float]:
+def estimates(state: TerritoriesState, holds: list[list[int]], territories: list[int]) -> list[float]:
     """Estimated returns of the two seats with these holdings (weights: :mod:`.kernel`)."""
     rules = state.rules
     return estimate(
@@ -31,7 +31,7 @@ def estimates(state: "TerritoriesState", holds: list[list[int]], territories: li
     )
 
 
-def evaluate(state: "TerritoriesState") -> list[float]:
+def evaluate(state: TerritoriesState) -> list[float]:
     """Estimated returns per seat; the exact returns once the game is over."""
     if state.outcome is not None:
         return list(state.outcome.returns)

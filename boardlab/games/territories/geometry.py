@@ -10,8 +10,8 @@ may fill, and the geometry move generation asks most, are :mod:`.kernel`'s.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from operator import itemgetter
-from typing import Collection, Iterable
 
 Cell = tuple[int, int]
 Point = tuple[int, int]

@@ -16,8 +16,9 @@ gives, and sets are iterated as Python sets: compiled and pure evaluations agree
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from itertools import combinations
-from typing import Callable, Final
+from typing import Final
 
 from boardlab.core import Move
 

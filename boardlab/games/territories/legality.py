@@ -64,7 +64,7 @@ def out_of_turn_reason(move: Move) -> str:
     return "that is a chance outcome, and the player to act decides now (R4.1)"
 
 
-def illegal_reason(state: "TerritoriesState", move: Move) -> str | None:
+def illegal_reason(state: TerritoriesState, move: Move) -> str | None:
     """Why ``move`` is illegal for the player to move, or None (for ``check_move``)."""
     if state.discards_owed and state.phase >= MAIN:
         if not isinstance(move, Discard):
@@ -83,7 +83,7 @@ def illegal_reason(state: "TerritoriesState", move: Move) -> str | None:
         if not isinstance(move, Build):
             return "setup: place a Town, e.g. P@2,2 (R3.3)"
         return build_reason(state, move)
-    if phase == RESPOND or phase == COUNTER_RESPOND:
+    if phase in (RESPOND, COUNTER_RESPOND):
         if isinstance(move, (Accept, Reject)):
             return None
         if isinstance(move, (ProposeCounter, Counter)):

@@ -21,8 +21,9 @@ The unseen pile is every card not named anywhere else.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import NotationError, PositionError, Result
 
@@ -159,7 +160,7 @@ def _counts(values: Sequence[int]) -> str:
     return ",".join(str(v) for v in values)
 
 
-def format_position(state: "TerritoriesState") -> str:
+def format_position(state: TerritoriesState) -> str:
     """The one-line position of ``state`` (cost: O(cards + buildings))."""
     grid = ";".join(
         f"{c},{r}:{CARD_CODE[card]}" for (c, r), card in sorted(state.grid.items(), key=lambda i: (i[0][1], i[0][0]))
@@ -353,7 +354,7 @@ def parse_position(text: str, rules: TerritoriesRules) -> TerritoriesPosition:
     state.phase = PHASE_NAMES.index(values["phase"])
     dealing = state.phase == DEAL
     expected_cells = {(i % GRID_COLUMNS, i // GRID_COLUMNS) for i in range(len(state.grid))}
-    if dealing and (set(state.grid) != expected_cells or state.buildings or seen.keys() - {c for c in state.grid.values()}):
+    if dealing and (set(state.grid) != expected_cells or state.buildings or seen.keys() - set(state.grid.values())):
         raise read.fail("grid", "while dealing, the grid is filled row by row from [0,0] and nothing else is out")
     if not dealing and len(state.grid) < GRID_SIZE:
         raise read.fail("grid", f"after the deal the grid has at least {GRID_SIZE} cards")
@@ -411,7 +412,7 @@ def parse_position(text: str, rules: TerritoriesRules) -> TerritoriesPosition:
     return TerritoriesPosition(**fields)
 
 
-def _check_grant(read: _Reader, state: "_Draft", rules: TerritoriesRules) -> None:
+def _check_grant(read: _Reader, state: _Draft, rules: TerritoriesRules) -> None:
     """Setup step 4 (R3.4): P2, alone, is owed exactly its starting resources, and nothing else."""
     second = 1 - state.first
     expected = [(second, rules.second_player_resources)]
@@ -424,7 +425,7 @@ def _check_grant(read: _Reader, state: "_Draft", rules: TerritoriesRules) -> Non
         raise read.fail("phase", "discards or draws are owed only in phase main, after a roll")
 
 
-def _check_not_over(read: _Reader, state: "_Draft", rules: TerritoriesRules) -> None:
+def _check_not_over(read: _Reader, state: _Draft, rules: TerritoriesRules) -> None:
     """A game still going on must not already be won (R9.1) or lost on the clock (R9.2)."""
     if state.outcome is not None or state.phase < ROLL:
         return
@@ -436,7 +437,7 @@ def _check_not_over(read: _Reader, state: "_Draft", rules: TerritoriesRules) -> 
             raise read.fail("nobuild", f"seat {seat} has lost on the no-building clock: the game is over (R9.2)")
 
 
-def _check_ability(read: _Reader, state: "_Draft") -> None:
+def _check_ability(read: _Reader, state: _Draft) -> None:
     """The ability in progress belongs to the phase, and a payment has a die to pay."""
     allowed = {
         ABILITY_DIE: (SWAP, EXPAND), ABILITY_PAY: (SWAP, EXPAND), ABILITY_PLACE: (SWAP, EXPAND),
@@ -448,20 +449,19 @@ def _check_ability(read: _Reader, state: "_Draft") -> None:
         raise read.fail("die", "paying for an ability needs a die of 1..6 within the mover's resources")
 
 
-def _check_proposal(read: _Reader, state: "_Draft") -> None:
+def _check_proposal(read: _Reader, state: _Draft) -> None:
     """A proposal being named was counted when announced (R8.2)."""
     if state.phase in (PROPOSE, COUNTER_PROPOSE) and state.proposals < 1:
         raise read.fail("proposals", "a proposal being named counts toward the limit when announced (R8.2)")
 
 
-def check_moves_exist(state: "TerritoriesState", text: str) -> None:
+def check_moves_exist(state: TerritoriesState, text: str) -> None:
     """The checks of a position that need the rules' move logic, on the state made from it
     (``text``, already parsed): the ability in progress can finish (its decision has a move)
     and a proposal being named can be named. PositionError names the field."""
     read = _Reader(text)
-    if state.phase in (ABILITY_PLACE, RAID_TARGET, CONVERT_TARGET):
-        if state.first < 0 or not resolution_moves(state):
-            raise read.fail("ability", f"nothing can resolve {ABILITY_NAMES[state.ability]} in this position")
+    if state.phase in (ABILITY_PLACE, RAID_TARGET, CONVERT_TARGET) and (state.first < 0 or not resolution_moves(state)):
+        raise read.fail("ability", f"nothing can resolve {ABILITY_NAMES[state.ability]} in this position")
     if state.phase in (PROPOSE, COUNTER_PROPOSE):
         giver = state.active if state.phase == PROPOSE else 1 - state.active
         if not can_propose(state, giver):
@@ -479,7 +479,7 @@ def _owed(read: _Reader, key: str) -> list[tuple[int, int]]:
     return owed
 
 
-def _offer(read: _Reader, state: "_Draft") -> tuple[Any, ...] | None:
+def _offer(read: _Reader, state: _Draft) -> tuple[Any, ...] | None:
     raw = read.values["offer"]
     responding = state.phase in (RESPOND, COUNTER_RESPOND)
     if raw == "-":

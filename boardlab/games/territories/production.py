@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def production_claims(
-    state: "TerritoriesState", total: int
+    state: TerritoriesState, total: int
 ) -> tuple[list[list[int]], list[int], list[int]]:
     """What each seat is owed for a roll of ``total`` before the bank is consulted.
 
@@ -30,7 +30,7 @@ def production_claims(
     )
 
 
-def resolve_production(state: "TerritoriesState", total: int) -> None:
+def resolve_production(state: TerritoriesState, total: int) -> None:
     """R4: pay fixed yields under the shortage rule, then owe wildcards and cards."""
     claims, wild, cards = production_claims(state, total)
     roller = state.active
@@ -44,7 +44,7 @@ def resolve_production(state: "TerritoriesState", total: int) -> None:
     state.draws_owed = (roller,) * cards[roller] + (other,) * cards[other]
 
 
-def resolve_seven(state: "TerritoriesState") -> None:
+def resolve_seven(state: TerritoriesState) -> None:
     """R5: everyone over the hand limit owes discards (roller first), then the roller draws."""
     limit = state.rules.hand_limit
     roller = state.active

@@ -8,7 +8,8 @@ player never sees more than :func:`.view.state_view` gave them.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 SUIT_STYLE = {"H": "red", "D": "bright_red", "S": "blue", "C": "green"}
 OWNER_STYLE = ("bold yellow", "bold cyan")

@@ -13,7 +13,8 @@ The layout is fixed in pixels for a given grid (:func:`picture_size`, :func:`cel
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from boardlab.core.pictures import picture_title, pyplot
 

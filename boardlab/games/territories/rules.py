@@ -4,8 +4,9 @@ frozen :class:`TerritoriesRules` a game builds from them once."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from boardlab.core import Option, OptionError
 
@@ -115,7 +116,7 @@ class TerritoriesRules:
     second_player_resources: int
 
     @classmethod
-    def from_options(cls, players: int, options: Mapping[str, Any]) -> "TerritoriesRules":
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> TerritoriesRules:
         """The rules of validated ``options`` (see :data:`OPTIONS`); OptionError for a bad extent."""
         return cls(
             production_all=options["production"] == "all",

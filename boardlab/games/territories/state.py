@@ -17,7 +17,8 @@ pre-shuffled pile, and there is no hidden pile order to leak or determinize.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import CHANCE, TERMINAL, Move, Player, Result, State
 from boardlab.core.state import StateFields
@@ -115,7 +116,7 @@ class TerritoriesState(State):
     )
     __slots__ = state_fields.names
 
-    def __init__(self, game: "TerritoriesGame", seed: int, position: TerritoriesPosition | None = None) -> None:
+    def __init__(self, game: TerritoriesGame, seed: int, position: TerritoriesPosition | None = None) -> None:
         """The start of a game (the grid still to deal), or a checked position."""
         super().__init__(game, seed)
         self.rules: TerritoriesRules = game.rules
@@ -228,7 +229,7 @@ class TerritoriesState(State):
         if self.outcome is not None:
             return TERMINAL
         phase = self.phase
-        if phase == MAIN or phase == RESPOND or phase == COUNTER_RESPOND:
+        if phase in (MAIN, RESPOND, COUNTER_RESPOND):
             if self.discards_owed:
                 return self.discards_owed[0][0]
             if self.wild_owed:
@@ -300,7 +301,7 @@ class TerritoriesState(State):
             return actions.main_moves(self)
         if phase == SETUP:
             return actions.setup_moves(self)
-        if phase == RESPOND or phase == COUNTER_RESPOND:
+        if phase in (RESPOND, COUNTER_RESPOND):
             return trades.response_moves(self)
         if phase == PROPOSE:
             return list(trades.proposal_moves(self, self.active, Offer))
@@ -434,7 +435,7 @@ class TerritoriesState(State):
     def secrets(self, player: Player | None) -> set[str]:
         return hidden_codes(self, player)
 
-    def _resample(self, player: Player, rng: random.Random) -> "TerritoriesState":
+    def _resample(self, player: Player, rng: random.Random) -> TerritoriesState:
         return resample_state(self, player, rng)
 
     def default_move(self) -> Move | None:

@@ -9,7 +9,8 @@ depend on a seed, and it should change the game as little as it can.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from boardlab.core import Move
 
@@ -17,7 +18,6 @@ from .abilities import convert_targets, expansion_cells
 from .actions import town_site_reason
 from .cards import CARD_NUMBER, KIND_POINTS, NUMBER_WAYS, SWAP, TOWN, Resources
 from .geometry import Point, cell_corners, cells_around
-from .trades import proposal_moves
 from .moves import (
     END_TURN,
     REJECT,
@@ -44,12 +44,13 @@ from .phases import (
     RESPOND,
     SETUP,
 )
+from .trades import proposal_moves
 
 if TYPE_CHECKING:
     from .state import TerritoriesState
 
 
-def default_move(state: "TerritoriesState") -> Move | None:
+def default_move(state: TerritoriesState) -> Move | None:
     """The move R13 makes for the player to move; None at chance and terminal nodes."""
     if state.current_player() < 0:
         return None
@@ -62,7 +63,7 @@ def default_move(state: "TerritoriesState") -> Move | None:
         return Build(TOWN, most_productive_site(state))
     if phase == MAIN:
         return END_TURN
-    if phase == RESPOND or phase == COUNTER_RESPOND:
+    if phase in (RESPOND, COUNTER_RESPOND):
         return REJECT
     if phase == PROPOSE:
         return proposal_moves(state, state.active, Offer)[0]
@@ -93,7 +94,7 @@ def largest_first(holding: Sequence[int], count: int) -> Resources:
     return (taken[0], taken[1], taken[2], taken[3])
 
 
-def default_discard(state: "TerritoriesState") -> Discard:
+def default_discard(state: TerritoriesState) -> Discard:
     """R13.3: resources the player holds most of first, then territory cards in hand order."""
     seat, owed = state.discards_owed[0]
     resources = min(owed, sum(state.res[seat]))
@@ -101,14 +102,14 @@ def default_discard(state: "TerritoriesState") -> Discard:
     return Discard(state.label(seat), largest_first(state.res[seat], resources), cards)
 
 
-def default_wildcards(state: "TerritoriesState") -> Wild:
+def default_wildcards(state: TerritoriesState) -> Wild:
     """R13.4: each wildcard in turn is the kind the bank then holds most of (ties H, S, C, D)."""
     seat, owed = state.wild_owed[0]
     count = min(owed, sum(state.bank))
     return Wild(state.label(seat), largest_first(state.bank, count))
 
 
-def most_productive_site(state: "TerritoriesState") -> Point:
+def most_productive_site(state: TerritoriesState) -> Point:
     """R13.5: the free intersection whose touching cards are rolled most often (the sum of their
     chances), ties to the first in reading order."""
     best: Point | None = None
@@ -126,7 +127,7 @@ def most_productive_site(state: "TerritoriesState") -> Point:
     return best
 
 
-def default_placement(state: "TerritoriesState") -> Move:
+def default_placement(state: TerritoriesState) -> Move:
     """R13.6: the first card of the hand; a Swap takes the first grid cell (reading order) with no
     building on its corners, else the first cell; an Expand the first allowed empty cell."""
     card = state.hands[state.active][0]
@@ -137,7 +138,7 @@ def default_placement(state: "TerritoriesState") -> Move:
     return PlaceCard(expansion_cells(state)[0], card)
 
 
-def default_conversion(state: "TerritoriesState") -> ConvertTo:
+def default_conversion(state: TerritoriesState) -> ConvertTo:
     """R13.7: the first target in reading order, replaced by the piece worth the most points."""
     targets = convert_targets(state, state.active)
     point = first_in_reading_order(p for p, _ in targets)

@@ -47,7 +47,7 @@ CARDS_PER_SIDE = 1
 
 
 # --- bank trade (R8.1) -----------------------------------------------------------
-def bank_trade_reason(state: "TerritoriesState", move: BankTrade) -> str | None:
+def bank_trade_reason(state: TerritoriesState, move: BankTrade) -> str | None:
     seat = state.active
     give = move.give
     if sum(give) != 4:
@@ -68,12 +68,12 @@ def bank_trade_reason(state: "TerritoriesState", move: BankTrade) -> str | None:
     return None
 
 
-def bank_trade_moves(state: "TerritoriesState", seat: int) -> list[Move]:
+def bank_trade_moves(state: TerritoriesState, seat: int) -> list[Move]:
     """The bank trades :func:`bank_trade_reason` accepts, by what is given, then what is bought."""
     return kernel.bank_trade_moves(state.res[seat], state.bank, state.rules.bank_trade_mixed, state.can_draw())
 
 
-def apply_bank_trade(state: "TerritoriesState", move: BankTrade) -> None:
+def apply_bank_trade(state: TerritoriesState, move: BankTrade) -> None:
     seat = state.active
     pay_to_bank(state, seat, move.give)
     if move.get == BUY_TERRITORY:
@@ -83,7 +83,7 @@ def apply_bank_trade(state: "TerritoriesState", move: BankTrade) -> None:
 
 
 # --- player proposals (R8.2 - R8.4) ---------------------------------------------------
-def proposal_reason(state: "TerritoriesState", giver: int, move: Proposal) -> str | None:
+def proposal_reason(state: TerritoriesState, giver: int, move: Proposal) -> str | None:
     """Why ``giver`` may not name the proposal ``move`` (an offer or a counter-offer) announced."""
     taker = 1 - giver
     rules = state.rules
@@ -112,7 +112,7 @@ def proposal_reason(state: "TerritoriesState", giver: int, move: Proposal) -> st
     return None
 
 
-def announce_reason(state: "TerritoriesState", giver: int) -> str | None:
+def announce_reason(state: TerritoriesState, giver: int) -> str | None:
     """Why ``giver`` may not announce a proposal (or a counter-proposal) now (R8.2, R8.3)."""
     rules = state.rules
     if state.proposals >= rules.max_trade_proposals:
@@ -122,12 +122,12 @@ def announce_reason(state: "TerritoriesState", giver: int) -> str | None:
     return None
 
 
-def may_propose(state: "TerritoriesState", giver: int) -> bool:
+def may_propose(state: TerritoriesState, giver: int) -> bool:
     """Whether :func:`announce_reason` accepts ``giver``'s announcement (the hot path asks this)."""
     return state.proposals < state.rules.max_trade_proposals and can_propose(state, giver)
 
 
-def can_propose(state: "TerritoriesState", giver: int) -> bool:
+def can_propose(state: TerritoriesState, giver: int) -> bool:
     """Whether ``giver`` has any proposal to make (R8.2, R8.4), without listing them. Cost: O(1)."""
     mine, theirs = state.res[giver], state.res[1 - giver]
     if state.rules.trade_territories:
@@ -139,7 +139,7 @@ def can_propose(state: "TerritoriesState", giver: int) -> bool:
     return kernel.can_propose(mine, theirs)
 
 
-def proposal_moves(state: "TerritoriesState", giver: int, kind: type[Proposal]) -> tuple[Proposal, ...]:
+def proposal_moves(state: TerritoriesState, giver: int, kind: type[Proposal]) -> tuple[Proposal, ...]:
     """Every proposal of class ``kind`` (Offer or Counter) that ``giver`` may name (R8.2-R8.4).
 
     Complete, deduplicated and in a stable order: by the given side (fewer resources
@@ -152,7 +152,7 @@ def proposal_moves(state: "TerritoriesState", giver: int, kind: type[Proposal]) 
                          (theirs[0], theirs[1], theirs[2], theirs[3]), own_cards, their_cards)
 
 
-def _tradable_cards(state: "TerritoriesState", giver: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+def _tradable_cards(state: TerritoriesState, giver: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """The giver's territory cards, and the opponent's cards the giver knows of (R8.4)."""
     known = state.known[1 - giver]
     return tuple(state.hands[giver]), tuple(card for card in state.hands[1 - giver] if card in known)
@@ -203,37 +203,37 @@ def proposal_count(mine: Resources, theirs: Resources) -> int:
     return both - only_mine - only_theirs + 1
 
 
-def apply_propose(state: "TerritoriesState", move: Move) -> None:
+def apply_propose(state: TerritoriesState, move: Move) -> None:
     state.proposals += 1  # an announced proposal counts toward the limit (R8.2)
     state.phase = PROPOSE
 
 
-def apply_propose_counter(state: "TerritoriesState", move: Move) -> None:
+def apply_propose_counter(state: TerritoriesState, move: Move) -> None:
     state.proposals += 1  # the counter-proposal counts toward the limit (R8.3)
     state.offer = None  # countering declines the open proposal
     state.phase = COUNTER_PROPOSE
 
 
-def apply_offer(state: "TerritoriesState", move: Offer) -> None:
+def apply_offer(state: TerritoriesState, move: Offer) -> None:
     state.offer = (state.active, move.give, move.give_cards, 1 - state.active, move.get, move.get_cards)
     _make_known(state, state.active, move.give_cards)
     state.phase = RESPOND
 
 
-def apply_counter(state: "TerritoriesState", move: Counter) -> None:
+def apply_counter(state: TerritoriesState, move: Counter) -> None:
     responder = 1 - state.active
     state.offer = (responder, move.give, move.give_cards, state.active, move.get, move.get_cards)
     _make_known(state, responder, move.give_cards)
     state.phase = COUNTER_RESPOND
 
 
-def _make_known(state: "TerritoriesState", seat: int, cards: tuple[Card, ...]) -> None:
+def _make_known(state: TerritoriesState, seat: int, cards: tuple[Card, ...]) -> None:
     """The cards ``seat`` named in a proposal are known from now on (R8.4)."""
     if cards:
         state.known = replaced(state.known, seat, state.known[seat] | set(cards))
 
 
-def apply_accept(state: "TerritoriesState", move: Move) -> None:
+def apply_accept(state: TerritoriesState, move: Move) -> None:
     assert state.offer is not None
     giver, give, give_cards, taker, get, get_cards = state.offer
     holds = [state.res[0].copy(), state.res[1].copy()]
@@ -251,12 +251,12 @@ def apply_accept(state: "TerritoriesState", move: Move) -> None:
     state.phase = MAIN
 
 
-def apply_reject(state: "TerritoriesState", move: Move) -> None:
+def apply_reject(state: TerritoriesState, move: Move) -> None:
     state.offer = None
     state.phase = MAIN
 
 
-def response_moves(state: "TerritoriesState") -> list[Move]:
+def response_moves(state: TerritoriesState) -> list[Move]:
     """Accept, reject, and with the option the announcement of a counter-proposal (R8.3)."""
     if state.phase == RESPOND and state.rules.counter_offers and announce_reason(state, 1 - state.active) is None:
         return [ACCEPT, REJECT, PROPOSE_COUNTER]

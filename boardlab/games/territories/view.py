@@ -28,7 +28,7 @@ def _resources(amounts: list[int]) -> dict[str, int]:
     return {SUITS[s]: amounts[s] for s in range(4)}
 
 
-def decision_text(state: "TerritoriesState") -> str:
+def decision_text(state: TerritoriesState) -> str:
     """Whose decision it is and what it is, in words (the same for every viewer)."""
     player = state.current_player()
     if player == TERMINAL:
@@ -72,7 +72,7 @@ def decision_text(state: "TerritoriesState") -> str:
     return f"{name[player]} resolves {ability}: {pending_text(state)}"
 
 
-def _offer_view(state: "TerritoriesState") -> dict[str, Any] | None:
+def _offer_view(state: TerritoriesState) -> dict[str, Any] | None:
     if state.offer is None:
         return None
     giver, give, give_cards, taker, get, get_cards = state.offer
@@ -86,7 +86,7 @@ def _offer_view(state: "TerritoriesState") -> dict[str, Any] | None:
     }
 
 
-def state_view(state: "TerritoriesState", viewer: Player | None) -> dict[str, Any]:
+def state_view(state: TerritoriesState, viewer: Player | None) -> dict[str, Any]:
     """The board part of the view envelope for ``viewer`` (None = spectators), documented in
     docs/rules/territories.md (R11). Cost: O(cards + buildings)."""
     rules = state.rules
@@ -144,7 +144,7 @@ def _reading_order(item: tuple[tuple[int, int], Any]) -> tuple[int, int]:
     return (y, x)
 
 
-def _phase_name(state: "TerritoriesState") -> str:
+def _phase_name(state: TerritoriesState) -> str:
     if state.outcome is not None:
         return "over"
     if state.phase >= MAIN and state.discards_owed:
@@ -156,7 +156,7 @@ def _phase_name(state: "TerritoriesState") -> str:
     return PHASE_NAMES[state.phase]
 
 
-def move_text(state: "TerritoriesState", move: Move, viewer: Player | None) -> str:
+def move_text(state: TerritoriesState, move: Move, viewer: Player | None) -> str:
     """How ``move`` (about to be applied) reads to ``viewer`` (R11.1): the notation, except a draw
     from the unseen pile, which only the drawer sees ("Black drew a card" to the others), and a
     bank trade, written in long form (``DDDD>H``) because ``4D`` also names a card."""
@@ -169,7 +169,7 @@ def move_text(state: "TerritoriesState", move: Move, viewer: Player | None) -> s
     return str(move)
 
 
-def unseen_by(state: "TerritoriesState", viewer: Player | None) -> list[int]:
+def unseen_by(state: TerritoriesState, viewer: Player | None) -> list[int]:
     """Cards whose whereabouts ``viewer`` does not know: the pool and others' unknown hand cards."""
     cards = set(state.pool)
     for seat in (0, 1):
@@ -178,12 +178,12 @@ def unseen_by(state: "TerritoriesState", viewer: Player | None) -> list[int]:
     return sorted(cards)
 
 
-def hidden_codes(state: "TerritoriesState", viewer: Player | None) -> set[str]:
+def hidden_codes(state: TerritoriesState, viewer: Player | None) -> set[str]:
     """Card codes ``viewer`` may not see: exactly what :func:`state_view` must never show."""
     return {CARD_CODE[c] for c in unseen_by(state, viewer)}
 
 
-def resample_state(state: "TerritoriesState", viewer: Player, rng: random.Random) -> "TerritoriesState":
+def resample_state(state: TerritoriesState, viewer: Player, rng: random.Random) -> TerritoriesState:
     """A state consistent with everything ``viewer`` may know, hidden parts re-drawn; a new seed,
     and no history (``rebase``), so neither the past moves nor undo can show the real cards.
 

@@ -16,13 +16,13 @@ from .rules import RESULT_CODES, TowersRules
 from .state import TowersState
 
 __all__ = [
-    "Build",
     "CASTLE",
     "CASTLE_SQUARES",
-    "Push",
     "RESULT_CODES",
     "SQUARE_BY_NAME",
     "SQUARE_NAMES",
+    "Build",
+    "Push",
     "TowersGame",
     "TowersPosition",
     "TowersRules",

@@ -13,7 +13,8 @@ reserve / supply; and no-progress / its limit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import ActionEncoding, ActionError, Move, ObservationEncoding
 from boardlab.core.encoding import ENVELOPE_FEATURES, envelope_features, scaled, seats_from
@@ -30,7 +31,7 @@ PUSH_BASE = NUM_SQUARES
 class TowersActions(ActionEncoding):
     num_actions = NUM_SQUARES * 5
 
-    def action_index(self, state: "State", move: Move) -> int:
+    def action_index(self, state: State, move: Move) -> int:
         if isinstance(move, Build):
             return move.square
         if isinstance(move, Push):
@@ -39,7 +40,7 @@ class TowersActions(ActionEncoding):
 
 
 class TowersObservation(ObservationEncoding):
-    def __init__(self, game: "Game") -> None:
+    def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.players = game.num_players
         self.per_square = 2 + 3 * self.players

@@ -12,8 +12,9 @@ each seat's stacks, push simulations on heights only), a fifth of that compiled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from .board import NUM_SQUARES, SIZE, STEP
 from .kernel import SHARPNESS, WEIGHT_CASTLE, WEIGHT_CROWN, WEIGHT_SQUARE, WEIGHT_THREAT, push_end
@@ -39,7 +40,7 @@ def castle_rays(castles: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int], .
     return tuple(tuple(r) for r in rays)
 
 
-def evaluate(state: "TowersState") -> Sequence[float]:
+def evaluate(state: TowersState) -> Sequence[float]:
     """Estimated returns per seat; the exact returns once the game is over.
     The scores and the softmax are computed by :func:`.kernel.evaluate`."""
     return state.evaluate()

@@ -303,10 +303,14 @@ def evaluate(
             if height < 2:
                 continue
             for direction, distance, castle in rays[sq]:
-                if distance < height and not (threatened >> castle) & 1:
-                    if stacks[castle][-1] != seat and push_end(stacks, sq, direction) == castle:
-                        threatened |= 1 << castle
-                        threats += 1
+                if (
+                    distance < height
+                    and not (threatened >> castle) & 1
+                    and stacks[castle][-1] != seat
+                    and push_end(stacks, sq, direction) == castle
+                ):
+                    threatened |= 1 << castle
+                    threats += 1
         scores.append(
             WEIGHT_CASTLE * controlled[seat]
             + WEIGHT_CROWN * crowned[seat]

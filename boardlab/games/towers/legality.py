@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .state import TowersState
 
 
-def illegal_reason(state: "TowersState", move: Move) -> str | None:
+def illegal_reason(state: TowersState, move: Move) -> str | None:
     """Why ``move`` is illegal for the seat to move, citing the rule; None if legal."""
     if not isinstance(move, (Build, Push)) or not 0 <= move.square < NUM_SQUARES:
         return "not a Towers move"

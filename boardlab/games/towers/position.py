@@ -9,8 +9,9 @@ optional no-progress counter (written only when it is not 0).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from boardlab.core import PositionError
 
@@ -34,7 +35,7 @@ class TowersPosition:
     no_progress: int = 0
 
 
-def format_position(state: "TowersState") -> str:
+def format_position(state: TowersState) -> str:
     """The position string of ``state`` (rules 10.1)."""
     return write_position(state.stacks, state.rules.letters, state.to_move, state.progress.quiet_moves)
 

@@ -11,7 +11,8 @@ be read back: the pixel at a square's centre is its top piece's colour.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from boardlab.core.pictures import picture_title, pyplot
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .board import CASTLES_TO_WIN, COLOUR_LETTERS, COLOUR_NAMES, CROWNS_TO_WIN, NO_PROGRESS_DEFAULT, SUPPLY
 
@@ -29,7 +30,7 @@ class TowersRules:
     names: tuple[str, ...]
 
     @classmethod
-    def from_options(cls, players: int, options: Mapping[str, Any]) -> "TowersRules":
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> TowersRules:
         """The rules of ``players`` seats and validated ``options``; ``no_progress_limit`` 0 means
         the rule's default for the player count."""
         no_progress_limit, ply_cap = options["no_progress_limit"], options["ply_cap"]

@@ -19,7 +19,8 @@ of references and a copy copies only ``progress``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import TERMINAL, Move, PositionError, ProgressTracker, Result, State
 from boardlab.core.state import StateFields
@@ -47,7 +48,7 @@ class TowersState(State):
     )
     __slots__ = state_fields.names
 
-    def __init__(self, game: "TowersGame", seed: int, position: TowersPosition) -> None:
+    def __init__(self, game: TowersGame, seed: int, position: TowersPosition) -> None:
         """Set up from a checked position; derives control, reserves and the hash, then settles
         the result of a position that is already finished (rules 10.4). Cost: one board scan."""
         super().__init__(game, seed)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .state import TowersState
 
 
-def state_view(state: "TowersState") -> dict[str, Any]:
+def state_view(state: TowersState) -> dict[str, Any]:
     """A JSON-safe description of the whole position (cost: one board scan)."""
     rules = state.rules
     letters = rules.letters

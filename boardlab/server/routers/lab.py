@@ -9,7 +9,7 @@ import asyncio
 import json
 import re
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
@@ -32,7 +32,7 @@ pages = APIRouter(include_in_schema=False)
 RECORD_NAME = re.compile(r"records/[A-Za-z0-9_.=+-]{1,200}\.json")
 #: the replays kept in memory (views of every move of a game)
 REPLAYS_KEPT = 4
-Value = Union[bool, int, str]
+Value = bool | int | str
 
 
 class LabStudyRequest(BaseModel):
@@ -42,7 +42,7 @@ class LabStudyRequest(BaseModel):
 
     game: str = Field(max_length=40, description="game id")
     agents: list[str] = Field(min_length=1, max_length=4, description="agent specs or levels, repeated around the table")
-    players: Optional[int] = Field(None, ge=1, le=8, description="number of seats (default: the game's)")
+    players: int | None = Field(None, ge=1, le=8, description="number of seats (default: the game's)")
     options: dict[str, Value] = Field(default_factory=dict, max_length=40, description="rule options for every variant")
     vary: dict[str, list[Value]] = Field(
         default_factory=dict, max_length=3, description="option -> values: a variant per combination"

@@ -3,7 +3,7 @@ replay`` reads, and as the view after any of its moves (the browser's replay vie
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -32,7 +32,7 @@ async def replay(
     service: Service,
     token: Token,
     move: int = Query(ge=0, description="the number of moves played (0: the start)"),
-    seat: Optional[int] = Query(None, ge=0, le=15, description="whose view, among the token's seats"),
+    seat: int | None = Query(None, ge=0, le=15, description="whose view, among the token's seats"),
 ) -> dict[str, Any]:
     """``{"room", "move", "moves", "view"}``: the view (as the token's seat, or the spectators,
     would have seen it) after ``move`` of the ``moves`` the game had."""

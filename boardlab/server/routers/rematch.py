@@ -8,7 +8,7 @@ accepted, the new room (``rematch.room``), where the same tokens hold the rotate
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Literal
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
@@ -22,7 +22,7 @@ router = APIRouter(prefix="/api/rooms/{room_id}/rematch", tags=["rematch"], resp
 
 class RematchAnswer(Strict):
     action: Literal["accept", "decline"]
-    seat: Optional[int] = SeatNumber
+    seat: int | None = SeatNumber
 
 
 @router.post("", response_model=StateMessage, summary="offer a rematch (the game is over)")

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from ..deps import LogFrom, Service, Token, log_from
+from ..rooms import state_message
 from ..schemas import CreatedRoom, CreateRoomRequest, ErrorResponse, JoinedRoom, JoinRequest, RoomSummary, StateMessage, Text
 from ..service import NewRoom
-from ..rooms import state_message
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses={"4XX": {"model": ErrorResponse}})
 
@@ -37,7 +37,7 @@ async def create_room(body: CreateRoomRequest, service: Service) -> JSONResponse
 async def list_rooms(
     service: Service,
     status: Literal["open", "playing", "finished", "all"] = Query("all", description="open: waiting for invited players"),
-    game: Optional[Text] = Query(None, max_length=64, description="only this game's rooms"),
+    game: Text | None = Query(None, max_length=64, description="only this game's rooms"),
 ) -> JSONResponse:
     """The most recently active rooms (at most 100), newest first."""
     return JSONResponse(await service.list_rooms(status, game))
@@ -48,7 +48,7 @@ async def room_state(
     room_id: str,
     service: Service,
     token: Token,
-    seat: Optional[int] = Query(None, ge=0, le=15, description="whose view, among the token's seats"),
+    seat: int | None = Query(None, ge=0, le=15, description="whose view, among the token's seats"),
     log_start: LogFrom = 0,
 ) -> JSONResponse:
     return JSONResponse(log_from(await service.state(room_id, token, seat), log_start))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import ActionEncoding, ActionError, Move, ObservationEncoding, State
 from boardlab.core.encoding import ENVELOPE_FEATURES, envelope_features, scaled
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 class PebblesActions(ActionEncoding):
     """Action ``pile * max_take + count - 1``: one per pile and count."""
 
-    def __init__(self, game: "Pebbles") -> None:
+    def __init__(self, game: Pebbles) -> None:
         super().__init__(game)
         self.max_take: int = game.options["max_take"]
         self.num_actions = len(game.start_piles) * self.max_take
@@ -30,7 +31,7 @@ class PebblesActions(ActionEncoding):
 class PebblesObservation(ObservationEncoding):
     """The envelope's four values, then each pile's pebbles over its size at the start."""
 
-    def __init__(self, game: "Pebbles") -> None:
+    def __init__(self, game: Pebbles) -> None:
         super().__init__(game)
         self.start_piles = game.start_piles
         self.size = ENVELOPE_FEATURES + len(self.start_piles)

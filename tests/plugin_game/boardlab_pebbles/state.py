@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import reduce
 from operator import xor
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import TERMINAL, Move, Player, Result, State
 from boardlab.core.state import StateFields
@@ -22,7 +23,7 @@ class PebblesState(State):
     state_fields = StateFields(shared=("piles", "to_move"), fixed=("max_take",))
     __slots__ = state_fields.names
 
-    def __init__(self, game: "Pebbles", seed: int, piles: tuple[int, ...], to_move: int = 0) -> None:
+    def __init__(self, game: Pebbles, seed: int, piles: tuple[int, ...], to_move: int = 0) -> None:
         super().__init__(game, seed)
         self.piles = piles
         self.to_move = to_move

@@ -1,4 +1,4 @@
-"""Issue 23, "What players ran into": the terminal items 8, 9, 12, 13 and 14, one test each.
+"""What players ran into in the terminal, one test each.
 
 Subprocess tests drive the real command with piped input (tests/cli/test_commands.py's
 ``run``); the others drive a PlaySession or a command function in-process.
@@ -22,7 +22,6 @@ from boardlab.agents import seat_agents
 from boardlab.cli.info import rules_command, with_raw_colours
 from boardlab.cli.play import PlaySession
 from boardlab.core import Match
-
 from tests.cli.test_commands import ROOT, run
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
