@@ -165,7 +165,9 @@ class LabJobs:
     """The Lab's studies in ``root``; :meth:`start` runs the pump that plays them in turn."""
 
     def __init__(self, root: Path, limits: LabLimits | None = None, python: str = sys.executable) -> None:
-        self.root = Path(root)
+        # absolute: a worker runs in its study's folder, where a relative data folder
+        # (``boardlab serve``'s default, ./boardlab-data) would name nothing
+        self.root = Path(root).absolute()
         self.limits = limits or LabLimits()
         self.python = python
         self._processes: dict[str, subprocess.Popen[bytes]] = {}
@@ -293,8 +295,11 @@ class LabJobs:
 
     def _pump(self) -> None:
         for job_id, process in list(self._processes.items()):
-            if process.poll() is not None:
+            code = process.poll()
+            if code is not None:
                 del self._processes[job_id]
+                if code != 0:
+                    self._note_crash(job_id, code)
         states = {job_id: self.state(job_id) for job_id in self._ids()}
         running = sum(1 for state in states.values() if state in (RUNNING, STOPPING))
         waiting = sorted((job_id for job_id, state in states.items() if state == QUEUED),
@@ -304,6 +309,22 @@ class LabJobs:
                 break
             self._launch(job_id)
             running += 1
+
+    def _note_crash(self, job_id: str, code: int) -> None:
+        """A worker that ended without its status (killed, or failed before it could write one)
+        fails its study with the end of its log, rather than leaving it to start again and
+        again with nothing on the page."""
+        folder = self.root / job_id
+        status = _read_json(folder / STATUS_FILE)
+        if (isinstance(status, dict) and status.get("state") in ENDED) or (folder / STOP_FILE).exists():
+            return
+        try:
+            lines = (folder / LOG_FILE).read_text(encoding="utf-8", errors="replace").strip().splitlines()
+        except OSError:
+            lines = []
+        last = lines[-1] if lines else "no output"
+        error = f"the study's worker ended with exit status {code} before finishing: {last[:300]}"
+        (folder / STATUS_FILE).write_text(json.dumps({"state": FAILED, "error": error}) + "\n", encoding="utf-8")
 
     def _launch(self, job_id: str) -> None:
         folder = self.folder(job_id)
