@@ -11,7 +11,9 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 
 from ..agents import DEFAULT_LEVEL, level_spec
@@ -107,6 +109,27 @@ def decider_label(game: Game, view: Mapping[str, Any]) -> str:
 def board_panel(game: Game, view: Mapping[str, Any], title: str) -> Panel:
     """The game's own drawing of a view envelope (rich markup) in a titled frame."""
     return Panel.fit(game.render_view(view), title=title, subtitle=decider_label(game, view))
+
+
+def natural_key(text: str) -> list[tuple[int, int | str]]:
+    """Sort key putting ``a2`` before ``a10``: digit runs compare as numbers."""
+    return [(0, int(part)) if part.isdecimal() else (1, part) for part in re.split(r"(\d+)", text) if part]
+
+
+def print_moves(out: Console, moves: Sequence[str], prefix: str = "", candidates: bool = False) -> None:
+    """``moves`` in columns, in natural order; with ``prefix`` only those starting with it (as
+    typed, else in any case: ``moves s`` finds ``Sb2-b5``). ``candidates``: a game of continuous
+    moves lists a sample of its moves, not all of them."""
+    ordered = sorted(moves, key=natural_key)
+    if prefix:
+        ordered = [m for m in ordered if m.startswith(prefix)] or [m for m in ordered if m.lower().startswith(prefix.lower())]
+    kind = "candidate moves" if candidates else "legal moves"
+    where = f" starting with {prefix!r}" if prefix else ""
+    count = f"{len(ordered)} {kind}" if len(ordered) != 1 else f"1 {kind[:-1]}"
+    out.print(escape(f"{count}{where}:"))
+    out.print(Columns([escape(m) for m in ordered], padding=(0, 3)))
+    if len(ordered) > 60 and not prefix:
+        out.print("(type [bold]moves TEXT[/bold] to list only the moves starting with TEXT)")
 
 
 def _version_key(text: str) -> tuple[int, ...]:

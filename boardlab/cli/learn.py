@@ -16,17 +16,17 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..learn import PRACTICE_LEVEL, Lesson, load_lesson
-from .common import CliError
+from .common import CliError, print_moves
 
 ReadLine = Callable[[str], str]
 
 HELP = """Type a move in the game's notation, or:
-  hint   the next hint for this step
-  show   show the solution and play it
-  moves  the legal moves here
-  board  draw the position again
-  skip   go on to the next step
-  quit   stop the lesson"""
+  hint         the next hint for this step
+  show         show the solution and play it
+  moves [TEXT] the legal moves here (only those starting with TEXT)
+  board        draw the position again
+  skip         go on to the next step
+  quit         stop the lesson"""
 
 
 def add_learn_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,7 +36,7 @@ def add_learn_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
 
 
 def learn_command(args: argparse.Namespace, out: Console, err: Console, read_line: ReadLine) -> int:
-    lesson = load_lesson(args.game)
+    lesson = load_lesson(args.game, medium="terminal")
     if not 1 <= args.step <= len(lesson.steps):
         raise CliError(f"--step {args.step}: the {args.game} lesson has steps 1-{len(lesson.steps)}")
     return LessonSession(lesson, out, read_line).run(args.step - 1)
@@ -84,7 +84,7 @@ class LessonSession:
                 line = self.read_line(f"{lesson.game().player_name(mover)}, your move > ").strip()
             except EOFError:
                 return False
-            command = line.lower()
+            command = line.lower().partition(" ")[0]
             if not line:
                 continue
             if command in ("help", "?"):
@@ -96,7 +96,8 @@ class LessonSession:
             elif command == "board":
                 self.out.print(state.render(mover))
             elif command == "moves":
-                self.out.print(escape(", ".join(str(move) for move in state.legal_moves())))
+                print_moves(self.out, [str(move) for move in state.legal_moves()], line.partition(" ")[2].strip(),
+                            state.game.continuous_moves)
             elif command == "hint":
                 hint = next(hints, None)
                 self.out.print(f"[cyan]Hint:[/cyan] {escape(hint)}" if hint else "No more hints: type show for the solution.")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import select
 import threading
 from collections.abc import Callable
@@ -18,7 +17,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 
@@ -30,7 +28,7 @@ from ..core.match import FALLBACK_NOTE, Match
 from ..core.records import Record
 from ..core.turns import Turn
 from ..core.values import CHANCE, Move, Player
-from .common import board_panel
+from .common import board_panel, print_moves
 from .render import PictureRenderer, picture_renderer
 
 HELP = """\
@@ -91,11 +89,6 @@ def chance_summary(entries: list[Turn], viewer: Player | None) -> list[str]:
             parts.extend(entry.text_for(viewer) for entry in run)
         start = end
     return parts
-
-
-def natural_key(text: str) -> list[tuple[int, int | str]]:
-    """Sort key putting ``a2`` before ``a10``: digit runs compare as numbers."""
-    return [(0, int(part)) if part.isdecimal() else (1, part) for part in re.split(r"(\d+)", text) if part]
 
 
 class PlaySession:
@@ -272,7 +265,7 @@ class PlaySession:
         error = outcome.get("error")
         if isinstance(error, Exception):
             return None, repr(error)
-        if error is not None:
+        if isinstance(error, BaseException):
             raise error  # KeyboardInterrupt, SystemExit: not the agent's failure
         move = outcome["move"]
         assert isinstance(move, Move)
@@ -452,16 +445,7 @@ class PlaySession:
 
     def show_moves(self, seat: Player, prefix: str = "") -> None:
         """The legal moves in columns, in natural order; only those starting with ``prefix`` if given."""
-        moves = sorted((str(m) for m in self.match.legal_moves(seat)), key=natural_key)
-        if prefix:
-            moves = [m for m in moves if m.startswith(prefix)]
-        kind = "candidate moves" if self.game.continuous_moves else "legal moves"
-        where = f" starting with {prefix!r}" if prefix else ""
-        count = f"{len(moves)} {kind}" if len(moves) != 1 else f"1 {kind[:-1]}"
-        self.out.print(escape(f"{count}{where}:"))
-        self.out.print(Columns([escape(m) for m in moves], padding=(0, 3)))
-        if len(moves) > 60 and not prefix:
-            self.out.print("(type [bold]moves TEXT[/bold] to list only the moves starting with TEXT)")
+        print_moves(self.out, [str(m) for m in self.match.legal_moves(seat)], prefix, self.game.continuous_moves)
 
     def hint(self, seat: Player) -> None:
         """The hint the browser gives (:func:`~boardlab.agents.analysis.hint_spec`), worked out

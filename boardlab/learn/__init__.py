@@ -3,9 +3,11 @@ its rules document draws (docs/learn.md). Reaches the games only through the pro
 
 from .conditions import LessonError
 from .lesson import (
+    MEDIA,
     PRACTICE_LEVEL,
     Attempt,
     Lesson,
+    Medium,
     Step,
     lesson_games,
     lesson_path,
@@ -15,10 +17,12 @@ from .lesson import (
 )
 
 __all__ = [
+    "MEDIA",
     "PRACTICE_LEVEL",
     "Attempt",
     "Lesson",
     "LessonError",
+    "Medium",
     "Step",
     "lesson_games",
     "lesson_path",

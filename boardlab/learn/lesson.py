@@ -7,6 +7,10 @@ solution. This module reads and checks the file and judges a person's move; it r
 game only through the protocol (positions, legal moves, the game's refusal of an illegal
 move, views), so a sixth game adds its lesson by adding its file.
 
+A lesson is read for one medium, the browser or the terminal: a text that depends on where the
+person is ("click the stack twice" against "type b7+") is written as
+``{"browser": "...", "terminal": "..."}`` and each medium gets its own words.
+
 >>> lesson = load_lesson("towers")
 >>> attempt = lesson.attempt(0, "b7+")
 >>> attempt.outcome
@@ -40,9 +44,14 @@ PRACTICE_LEVEL = "beginner"
 RULE_NUMBER = re.compile(r"^R?\d+(\.\d+)*$")
 
 Outcome = Literal["done", "illegal", "not_done"]
+#: where a lesson is taken: its texts may say what to do there (click, or type)
+Medium = Literal["browser", "terminal"]
+MEDIA: tuple[Medium, ...] = ("browser", "terminal")
 
-_STEP_KEYS = {"title", "rule", "explanation", "task", "position", "goal", "hints", "solution", "why_not"}
+_STEP_KEYS = {"title", "rule", "explanation", "task", "position", "goal", "hints", "solution", "why_not", "on_illegal"}
 _LESSON_KEYS = {"format", "title", "intro", "players", "options", "steps", "outro"}
+#: the keys whose text may be given per medium (a condition's why_not, at any depth, too)
+_TEXT_KEYS = {"title", "intro", "outro", "explanation", "task", "why_not", "on_illegal"}
 
 
 @dataclass(frozen=True)
@@ -59,6 +68,7 @@ class Step:
     hints: tuple[str, ...]
     solution: str
     why_not: str | None = None  # said when a legal move misses the task and no condition says why
+    on_illegal: str | None = None  # said after the game's refusal of an illegal move (a reminder)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -130,7 +140,7 @@ class Lesson:
         try:
             move = state.parse_move(text)
         except BoardlabError as exc:
-            return Attempt("illegal", str(exc))
+            return Attempt("illegal", f"{exc} {step.on_illegal}" if step.on_illegal else str(exc))
         after = state.copy()
         after.play(move)
         verdict = evaluate(step.goal, Played(state, move, after, mover))
@@ -204,28 +214,55 @@ def lesson_games() -> list[str]:
     return [game_id for game_id in game_ids() if lesson_path(game_id) is not None]
 
 
-def load_lesson(game_id: str) -> Lesson:
-    """The game's lesson, read and checked (LessonError names the file and the fault; a game
-    without one gets a LessonError listing the games that have one)."""
+def load_lesson(game_id: str, medium: Medium = "browser") -> Lesson:
+    """The game's lesson with the texts for ``medium``, read and checked (LessonError names the
+    file and the fault; a game without one gets a LessonError listing the games that have one)."""
     path = lesson_path(game_id)
     if path is None:
         raise LessonError(f"{game_id} has no lesson yet; lessons: {', '.join(lesson_games()) or 'none'}")
-    return _load(game_id, str(path), path.stat().st_mtime_ns)
+    return _load(game_id, str(path), path.stat().st_mtime_ns, medium)
 
 
 @lru_cache(maxsize=32)
-def _load(game_id: str, path: str, mtime: int) -> Lesson:  # mtime: a changed file is read again
+def _load(game_id: str, path: str, mtime: int, medium: Medium) -> Lesson:  # mtime: a changed file is read again
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise LessonError(f"{path}: not readable as JSON: {exc}") from None
-    return parse_lesson(game_id, data, source=path)
+    return parse_lesson(game_id, data, source=path, medium=medium)
 
 
-def parse_lesson(game_id: str, data: Any, source: str = "lesson") -> Lesson:
-    """A lesson from its JSON data (LessonError naming ``source``, the step and the fault)."""
+def for_medium(data: Any, medium: Medium, where: str) -> Any:
+    """``data`` (a lesson's JSON, or a part of it) with each text given per medium
+    (``{"browser": ..., "terminal": ...}``) replaced by ``medium``'s; LessonError naming
+    ``where`` for a per-medium text that lacks a medium or holds another key."""
+    if isinstance(data, list):
+        return [for_medium(item, medium, where) for item in data]
+    if not isinstance(data, dict):
+        return data
+    resolved = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and (key in _TEXT_KEYS or set(value) & set(MEDIA)):
+            resolved[key] = _medium_text(value, medium, f"{where}: {key}")
+        elif key == "hints" and isinstance(value, list):
+            resolved[key] = [_medium_text(hint, medium, f"{where}: hints") if isinstance(hint, dict) else hint for hint in value]
+        else:
+            resolved[key] = for_medium(value, medium, where)
+    return resolved
+
+
+def _medium_text(value: dict[str, Any], medium: Medium, where: str) -> Any:
+    if set(value) != set(MEDIA):
+        raise LessonError(f"{where}: a text given per medium has exactly the keys {' and '.join(MEDIA)}, not {sorted(value)}")
+    return value[medium]
+
+
+def parse_lesson(game_id: str, data: Any, source: str = "lesson", medium: Medium = "browser") -> Lesson:
+    """A lesson from its JSON data, with the texts for ``medium`` (LessonError naming
+    ``source``, the step and the fault)."""
     if not isinstance(data, dict):
         raise LessonError(f"{source}: a lesson is a JSON object")
+    data = for_medium(data, medium, source)
     unknown = sorted(set(data) - _LESSON_KEYS)
     if unknown:
         raise LessonError(f"{source}: unknown key(s) {', '.join(unknown)}; a lesson has {', '.join(sorted(_LESSON_KEYS))}")
@@ -264,9 +301,10 @@ def _step(raw: Any, number: int, where: str) -> Step:
     goal = raw.get("goal")
     check_condition(goal, f"{where}: goal")
     assert isinstance(goal, dict)  # check_condition refuses anything else
-    why_not = raw.get("why_not")
-    if why_not is not None and not (isinstance(why_not, str) and why_not.strip()):
-        raise LessonError(f"{where}: 'why_not' is a non-empty text")
+    why_not, on_illegal = raw.get("why_not"), raw.get("on_illegal")
+    for key, value in (("why_not", why_not), ("on_illegal", on_illegal)):
+        if value is not None and not (isinstance(value, str) and value.strip()):
+            raise LessonError(f"{where}: {key!r} is a non-empty text")
     return Step(
         number=number,
         title=_text(raw, "title", where),
@@ -278,6 +316,7 @@ def _step(raw: Any, number: int, where: str) -> Step:
         hints=tuple(hints),
         solution=_text(raw, "solution", where),
         why_not=why_not,
+        on_illegal=on_illegal,
     )
 
 
@@ -291,11 +330,14 @@ def _text(data: Mapping[str, Any], key: str, where: str) -> str:
 __all__ = [
     "LESSON_FILE",
     "MAX_STEPS",
+    "MEDIA",
     "MIN_STEPS",
     "PRACTICE_LEVEL",
     "Attempt",
     "Lesson",
+    "Medium",
     "Step",
+    "for_medium",
     "lesson_games",
     "lesson_path",
     "load_lesson",

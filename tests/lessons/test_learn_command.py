@@ -52,7 +52,7 @@ def test_wrong_moves_are_explained_and_the_step_stays(capsys: pytest.CaptureFixt
     assert status == 0
     assert "Not yet: b7S: that is a push, not a build" in out
     assert "Not legal: z9" in out  # the game's own notation error
-    assert "Hint: Your stacks are the white ones" in out and "No more hints" in out
+    assert "Hint: Your stacks are those with W on top" in out and "No more hints" in out
     assert "Step 2/8" in out and "Step 3/8" not in out
     assert "boardlab learn towers --step 2" in out  # where to go on after quitting
 
