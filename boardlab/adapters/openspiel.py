@@ -179,9 +179,9 @@ class BoardlabSpielState(pyspiel.State):
     def current_player(self) -> int:
         player = self.inner.state.current_player()
         if player == TERMINAL:
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         if player == CHANCE:
-            return pyspiel.PlayerId.CHANCE
+            return int(pyspiel.PlayerId.CHANCE)
         return player
 
     def _legal_actions(self, player: int) -> list[int]:

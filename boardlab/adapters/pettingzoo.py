@@ -36,7 +36,7 @@ MAX_MASK = 1 << 22
 class BoardlabEnv(AECEnv):
     """A PettingZoo AEC environment over one boardlab game (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "boardlab_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "boardlab_v0", "is_parallelizable": False}
 
     def __init__(self, game: Game, render_mode: str | None = None) -> None:
         super().__init__()
@@ -63,10 +63,10 @@ class BoardlabEnv(AECEnv):
         self.state: State = game.new_state(seed=0)
         self._rng = random.Random(0)
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -79,7 +79,7 @@ class BoardlabEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self._deciding_agent()
 
     def _resolve_chance(self) -> None:

@@ -136,7 +136,7 @@ class GreedyAgent(Agent):
                 total += probability * self.score(state, mover, chance_depth + 1)
                 state.undo()
             return total
-        samples = self.settings["chance_samples"]
+        samples: int = self.settings["chance_samples"]
         for _ in range(samples):
             state.apply(state.sample_chance(self.rng))
             total += self.score(state, mover, chance_depth + 1)

@@ -12,6 +12,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from rich.console import Console
 from rich.markup import escape
@@ -208,7 +209,7 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
     return session.run()
 
 
-def _move_now_input():
+def _move_now_input() -> TextIO | None:
     """Standard input when a person types at a terminal: watched while a computer thinks (`now`)."""
     return sys.stdin if sys.stdin.isatty() else None
 

@@ -8,6 +8,8 @@ import os
 import shlex
 import subprocess
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -21,11 +23,11 @@ from .common import CliError
 from .rules_boards import rules_renderable
 
 
-def _players_text(entry: dict) -> str:
+def _players_text(entry: Mapping[str, Any]) -> str:
     return game_class(entry["id"]).player_counts_text()
 
 
-def _nature(entry: dict) -> str:
+def _nature(entry: Mapping[str, Any]) -> str:
     parts = [
         label
         for key, label in (("chance", "chance"), ("hidden_information", "hidden info"), ("continuous_moves", "continuous"))
@@ -68,7 +70,7 @@ def games_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     return 0
 
 
-def _game_detail(entry: dict, out: Console) -> int:
+def _game_detail(entry: Mapping[str, Any], out: Console) -> int:
     out.print(
         f"[bold]{escape(entry['name'])}[/bold] ({escape(entry['id'])}): {escape(entry['summary'])}\n"
         f"{_players_text(entry)} players; {_nature(entry)}; rules version {escape(str(entry['rules_version']))}."

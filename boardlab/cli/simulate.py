@@ -53,10 +53,10 @@ def summary_tables(summary: Summary) -> list[Table]:
     by_seat.add_column("agent")
     for name in summary.seat_names:
         by_seat.add_column(escape(name), justify="right")
-    for label, scores, played in zip(summary.agents, summary.agent_seat_score, summary.agent_seat_games):
+    for label, scores, seat_games in zip(summary.agents, summary.agent_seat_score, summary.agent_seat_games):
         by_seat.add_row(
             escape(label),
-            *(f"{score / count:.1%} ({count})" if count else "-" for score, count in zip(scores, played)),
+            *(f"{score / count:.1%} ({count})" if count else "-" for score, count in zip(scores, seat_games)),
         )
 
     length = Table(title=f"game length ({_num(summary.seconds_per_game, 2)} s per game)")

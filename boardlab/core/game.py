@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .errors import OptionError, PositionError
@@ -29,6 +29,19 @@ class RulesClass(Protocol):
     def from_options(self, players: int, options: Mapping[str, Any]) -> Any:
         """The rules of a game of ``players`` seats with validated ``options``."""
         ...
+
+
+class ViewRenderer(Protocol):
+    """A game's terminal drawing of a view envelope (its render.py's ``render_view``)."""
+
+    def __call__(self, view: Mapping[str, Any], /) -> str: ...
+
+
+class ImageRenderer(Protocol):
+    """A game's PNG picture of a view envelope written to a path (its render_image.py's
+    ``render_png``; matplotlib is imported only when it draws)."""
+
+    def __call__(self, view: Mapping[str, Any], path: str, /) -> None: ...
 
 
 class Game:
@@ -74,11 +87,11 @@ class Game:
     seat_names: ClassVar[tuple[str, ...] | None] = None
     #: the game's encodings (its encoding.py), each made with the Game by :meth:`action_encoding`
     #: and :meth:`observation_encoding`; None: the game has none (the adapters cannot play it)
-    action_encoding_class: ClassVar[Callable[[Game], ActionEncoding] | None] = None
-    observation_encoding_class: ClassVar[Callable[[Game], ObservationEncoding] | None] = None
+    action_encoding_class: ClassVar[type[ActionEncoding] | None] = None
+    observation_encoding_class: ClassVar[type[ObservationEncoding] | None] = None
     #: the terminal drawing of a view envelope (its render.py's ``render_view``, given as
     #: ``staticmethod(render_view)``); None: :meth:`render_view` writes the board as JSON
-    view_renderer: ClassVar[Callable[[Mapping[str, Any]], str] | None] = None
+    view_renderer: ClassVar[ViewRenderer | None] = None
     #: the computer's levels for this game, chosen by measurement: level name -> agent spec
     #: (``beginner``, ``easy``, ``normal``, ``hard``; see docs/levels.md). A level the table
     #: leaves out is played by the core's fallback (:mod:`boardlab.agents.levels`).

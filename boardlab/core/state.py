@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
 
 from .errors import BoardlabError, GameOverError, IllegalMoveError, NotationError
 from .values import CHANCE, TERMINAL, Move, Player, Result, is_seat
@@ -91,7 +91,7 @@ class State:
         :meth:`_snapshot`; the snapshot itself stays as it was (copies share the undo stack)."""
         raise NotImplementedError
 
-    def _copy(self) -> State:
+    def _copy(self) -> Self:
         """Hook, generated from :attr:`state_fields`. An independent copy of the game-specific
         fields (the base fields are copied by :meth:`copy`)."""
         raise NotImplementedError
@@ -331,7 +331,7 @@ class State:
         self._ply -= 1
         return move
 
-    def copy(self) -> State:
+    def copy(self) -> Self:
         """An independent copy (history included, so it can undo too)."""
         clone = self._copy()
         clone.game = self.game

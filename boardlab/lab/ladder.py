@@ -194,7 +194,8 @@ class LadderFolder(OutcomeSink):
 
 
 def _plain(options: Mapping[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(dict(options), default=str))
+    plain: dict[str, Any] = json.loads(json.dumps(dict(options), default=str))
+    return plain
 
 
 def _same_rules(game: Game, stored: Mapping[str, Any]) -> bool:
@@ -351,12 +352,12 @@ def summarize(
     stored_pairs, stored_cpu = _recorded_results(game, recorded, label_of, skipped)
     taken: list[str] = []
     recorded_games = 0
-    for specs, labels, (wins, draws, losses) in stored_pairs:
+    for specs, labels_now, (wins, draws, losses) in stored_pairs:
         if frozenset(specs) in played_specs:
             continue  # the games themselves are here, perhaps more of them
         played_specs.add(frozenset(specs))
-        weaker, stronger = sorted(labels, key=order.index)
-        if labels[1] != stronger:  # the level table moved the specs past each other
+        weaker, stronger = sorted(labels_now, key=order.index)
+        if labels_now[1] != stronger:  # the level table moved the specs past each other
             wins, losses = losses, wins
         for score, number in ((1.0, wins), (0.5, draws), (0.0, losses)):
             if number:
@@ -367,7 +368,7 @@ def summarize(
     for (weaker, stronger), entry in pairs.items():
         games = entry["wins"] + entry["draws"] + entry["losses"]
         score = entry["points"] / games
-        low, high = wilson_interval(entry["points"], games)  # type: ignore[arg-type]
+        low, high = wilson_interval(entry["points"], games)
         rung = is_rung((weaker, stronger))
         pair_rows.append({
             "weaker": weaker, "stronger": stronger, "games": games,

@@ -21,6 +21,7 @@ import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any, Literal
 
 from .intervals import (
@@ -109,7 +110,7 @@ def metric_definitions(seat_names: Sequence[str], agents: Sequence[str] = ()) ->
             f"win_{seat}",
             f"{name} wins",
             "rate",
-            _rate(lambda o, seat=seat: not o.is_draw and o.winners[0] == seat),
+            _rate(partial(_won_alone, seat=seat)),
             "share of games this seat wins alone",
         )
         for seat, name in enumerate(seat_names)
@@ -175,12 +176,16 @@ def metric_definitions(seat_names: Sequence[str], agents: Sequence[str] = ()) ->
                 f"score_{number}",
                 f"{label} score rate",
                 "mean",
-                lambda o, number=number: _agent_score(o, number),
+                partial(_agent_score, agent=number),
                 "wins plus shares of draws, per game played",
                 share=True,
             )
         )
     return metrics
+
+
+def _won_alone(outcome: GameOutcome, seat: int) -> bool:
+    return not outcome.is_draw and outcome.winners[0] == seat
 
 
 def _agent_score(outcome: GameOutcome, agent: int) -> float | None:
@@ -195,7 +200,7 @@ def balance(outcomes: Sequence[GameOutcome]) -> float:
     if not outcomes:
         return math.nan
     totals = [sum(column) for column in zip(*(outcome.returns for outcome in outcomes))]
-    rates = [total / len(outcomes) for total in totals]
+    rates: list[float] = [total / len(outcomes) for total in totals]
     return 1.0 - (max(rates) - min(rates))
 
 

@@ -112,9 +112,9 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
     agents: list[Agent | None] = [make_agent(plan.agents[agent], game=game) for agent in seating]
     spent: list[list[float]] = [[] for _ in agents]
     if plan.time_decisions:
-        for agent, seconds in zip(agents, spent):
+        for agent, decision_seconds in zip(agents, spent):
             if agent is not None:
-                _time_choices(agent, seconds)
+                _time_choices(agent, decision_seconds)
     began = time.perf_counter()
     match = Match(game, agents, seed=seed)
     tracer = GameTracer(on_ply)

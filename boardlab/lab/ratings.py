@@ -123,7 +123,7 @@ class EloRating:
 
 def elo_expected(difference: float) -> float:
     """The expected score of a player ``difference`` Elo points above its opponent."""
-    return 1.0 / (1.0 + 10.0 ** (-difference / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -difference / 400.0))
 
 
 def fit_elo(

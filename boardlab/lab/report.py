@@ -58,8 +58,8 @@ def build_report(
         data["length_histogram"] = {"edges": edges, "counts": histogram([o.decisions for o in outcomes[name]], edges)}
         variants.append(data)
     comparisons = []
-    baseline = names[0] if names else None
     for name in names[1:]:
+        baseline = names[0]
         differences = {m.key: difference(m, outcomes[baseline], outcomes[name]).to_json() for m in metrics}
         comparisons.append({"baseline": baseline, "variant": name, "differences": differences})
     report: dict[str, Any] = {
@@ -399,7 +399,8 @@ def _win_rate_plot(Figure: Any, report: Mapping[str, Any]) -> tuple[str, Any]:
     keys = [f"win_{seat}" for seat in range(len(report["seat_names"]))] + ["first_player_wins", "draws"]
     width = 0.8 / max(1, len(variants))
     for number, variant in enumerate(variants):
-        values, errors = [], [[], []]
+        values: list[float] = []
+        errors: list[list[float]] = [[], []]
         for key in keys:
             figure_data = variant["metrics"][key]
             value = figure_data["value"] if figure_data["value"] is not None else math.nan

@@ -167,12 +167,13 @@ def watched_figures(
                 figures.append(Watched(f"{name}: {title}", value, low, high, 0.0, min(len(values_a), len(values_b))))
         return figures
     games = outcomes[names[0]] if names else []
+    checks: list[tuple[str, Callable[[GameOutcome], float | None]]]
     if len(set(agents)) > 1:
         checks = [(f"{agent} score rate", _score(number)) for number, agent in enumerate(agents)]
     else:
         checks = [("first player wins", _first_player)]
-    for title, per_game in checks:
-        values = _values(games, per_game)
+    for title, value_of in checks:
+        values = _values(games, value_of)
         if values:
             low, high = sequence_interval(values, alpha)
             figures.append(Watched(title, sum(values) / len(values), low, high, 1 / seats, len(values)))

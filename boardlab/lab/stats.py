@@ -74,7 +74,8 @@ class GameOutcome:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON object (one line of a study's games.jsonl); :meth:`from_json` reads it back."""
-        return _finite(asdict(self))
+        data: dict[str, Any] = _finite(asdict(self))
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameOutcome:
@@ -142,7 +143,8 @@ class Summary:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["seat_win_interval"] = [list(pair) for pair in self.seat_win_interval]
-        return _finite(data)
+        finite: dict[str, Any] = _finite(data)
+        return finite
 
 
 def moves_digest(notations: Iterable[str]) -> str:

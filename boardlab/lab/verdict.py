@@ -84,7 +84,8 @@ def more_games(figure: Mapping[str, Any], reference: float = 0.0) -> int | None:
     if half <= 0:
         return None
     if gap < half / 10:  # too close to call: the games to halve the interval instead
-        return 3 * figure["games"]
+        games: int = figure["games"]
+        return 3 * games
     needed = math.ceil(figure["games"] * (half / gap) ** 2) - figure["games"]
     # the extrapolation is rough: say a round figure, and never fewer than a handful of games
     return _round_up(max(MIN_MORE_GAMES, needed))
@@ -96,7 +97,7 @@ MIN_MORE_GAMES = 10
 
 def _round_up(count: int) -> int:
     """``count`` rounded up to two significant digits (137 -> 140, 1234 -> 1300)."""
-    step = 10 ** max(0, len(str(count)) - 2)
+    step: int = 10 ** max(0, len(str(count)) - 2)
     return -(-count // step) * step
 
 
@@ -110,9 +111,10 @@ def option_meaning(option: Option, value: Any, players: int) -> str:
     meaning = found.group(1).strip()
     # "the rule's 100 (2 players) or 200 (4 players)": the alternative for this player count
     alternatives = [re.fullmatch(r"(.*?)\s*\((\d+) players?\)", part.strip()) for part in meaning.split(" or ")]
-    if len(alternatives) > 1 and all(alternatives):
-        lead = re.match(r"\D*", alternatives[0].group(1)).group(0)  # "the rule's " before the number
-        for match in alternatives:
+    matched = [found for found in alternatives if found is not None]
+    if len(matched) > 1 and len(matched) == len(alternatives):
+        lead = re.sub(r"\d.*", "", matched[0].group(1), flags=re.S)  # "the rule's " before the number
+        for match in matched:
             if int(match.group(2)) == players:
                 text = match.group(1)
                 meaning = text if not text[:1].isdigit() else lead + text
@@ -262,8 +264,8 @@ def _at_the_edge(variant: Mapping[str, Any], seats: int) -> bool:
     if p is None or first["low"] is None or first["high"] is None:
         return False
     even = 1 / seats
-    excluded = first["low"] > even or first["high"] < even
-    return excluded != (p < CLEAR_P)
+    excluded: bool = first["low"] > even or first["high"] < even
+    return excluded != bool(p < CLEAR_P)
 
 
 def _seat_sentence(report: Mapping[str, Any], variant: Mapping[str, Any]) -> str | None:

@@ -155,7 +155,7 @@ class ComputerPlayers:
             self._running_computers -= 1
         self._hand_on()
 
-    def _finished(self, done: asyncio.Future[str], priority: int) -> None:
+    def _finished(self, done: asyncio.Future[tuple[str, Agent]], priority: int) -> None:
         if not done.cancelled():
             done.exception()  # retrieved here: a search the room gave up on may still fail later
         self._release(priority)

@@ -38,8 +38,8 @@ class BodyLimit:
             try:
                 message = await asyncio.wait_for(receive(), None if ends is None else max(0.0, ends - loop.time()))
             except TimeoutError:
-                message = f"the request body was not all sent within {self.seconds:g} s"
-                response = JSONResponse(error_body("body_timeout", message), status_code=ERROR_STATUS["body_timeout"])
+                reason = f"the request body was not all sent within {self.seconds:g} s"
+                response = JSONResponse(error_body("body_timeout", reason), status_code=ERROR_STATUS["body_timeout"])
                 await response(scope, receive, send)
                 return
             if message["type"] == "http.disconnect":

@@ -157,7 +157,7 @@ def first_paragraph_html(text: str) -> str:
     tokens = _MD.parse(text)
     for index, token in enumerate(tokens):
         if token.type == "paragraph_open" and token.level == 0:
-            return _MD.renderInline(tokens[index + 1].content).strip()
+            return str(_MD.renderInline(tokens[index + 1].content)).strip()
     return ""
 
 

@@ -26,6 +26,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..core.game import Game
 from ..core.registry import load
@@ -97,9 +98,9 @@ def run_conformance(
             on_check(outcome)
 
     for check in all_checks(fuzz):
-        run(check.__name__, lambda check=check: check(game, budget))
+        run(check.__name__, partial(check, game, budget))
     for config in configurations(game.id)[1:]:
-        run(f"check_every_configuration_plays[{config}]", lambda config=config: check_every_configuration_plays(config, budget))
+        run(f"check_every_configuration_plays[{config}]", partial(check_every_configuration_plays, config, budget))
     return report
 
 

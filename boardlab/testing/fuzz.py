@@ -6,23 +6,22 @@ Needs hypothesis (the ``dev`` or ``testing`` extra); imported only when a fuzz c
 
 from __future__ import annotations
 
-from typing import Any
+import importlib.util
+from typing import TYPE_CHECKING
 
 from ..core.errors import BoardlabError, IllegalMoveError
 from ..core.game import Game
 from ..core.state import State
 from .helpers import Budget, playthrough
 
+if TYPE_CHECKING:
+    import hypothesis
+    from hypothesis.strategies import SearchStrategy
 
-def _hypothesis() -> Any:
-    try:
-        import hypothesis
-        from hypothesis import strategies
-    except ImportError:  # pragma: no cover - the dev extra installs it
-        raise ImportError(
-            "the fuzz checks need hypothesis: pip install 'boardlab[testing]'", name="hypothesis"
-        ) from None
-    return hypothesis, strategies
+
+def _require_hypothesis() -> None:
+    if importlib.util.find_spec("hypothesis") is None:  # pragma: no cover - the dev extra installs it
+        raise ImportError("the fuzz checks need hypothesis: pip install 'boardlab[testing]'", name="hypothesis")
 
 
 def sample_states(game: Game, count: int = 4) -> list[State]:
@@ -32,8 +31,9 @@ def sample_states(game: Game, count: int = 4) -> list[State]:
     return [*states[::step][:count], states[-1]]
 
 
-def _mutated(st: Any, texts: list[str]) -> Any:
+def _mutated(texts: list[str]) -> SearchStrategy[str]:
     """Real notation with a random edit: a slice replaced by arbitrary characters."""
+    from hypothesis import strategies as st
 
     def edit(args: tuple[str, int, int, str]) -> str:
         text, start, length, insert = args
@@ -43,7 +43,9 @@ def _mutated(st: Any, texts: list[str]) -> Any:
     return st.tuples(st.sampled_from(texts), st.integers(0, 200), st.integers(0, 4), st.text(max_size=4)).map(edit)
 
 
-def _settings(hypothesis: Any, budget: Budget) -> Any:
+def _settings(budget: Budget) -> hypothesis.settings:
+    import hypothesis
+
     return hypothesis.settings(
         max_examples=budget.fuzz_examples,
         deadline=None,
@@ -54,12 +56,15 @@ def _settings(hypothesis: Any, budget: Budget) -> Any:
 
 def check_fuzz_parse_move(game: Game, budget: Budget) -> None:
     """Arbitrary and mutated move text: only IllegalMoveError escapes, and whatever parses is legal."""
-    hypothesis, st = _hypothesis()
+    _require_hypothesis()
+    import hypothesis
+    from hypothesis import strategies as st
+
     states = sample_states(game)
     texts = sorted({str(m) for s in states for m in s.legal_moves()} | {"x"})
 
-    @_settings(hypothesis, budget)
-    @hypothesis.given(index=st.integers(0, len(states) - 1), text=st.one_of(st.text(max_size=30), _mutated(st, texts)))
+    @_settings(budget)
+    @hypothesis.given(index=st.integers(0, len(states) - 1), text=st.one_of(st.text(max_size=30), _mutated(texts)))
     def check(index: int, text: str) -> None:
         state = states[index]
         before, ply = state.position(), state.ply
@@ -77,11 +82,14 @@ def check_fuzz_parse_move(game: Game, budget: Budget) -> None:
 
 def check_fuzz_positions(game: Game, budget: Budget) -> None:
     """Arbitrary and mutated position strings: only BoardlabError escapes, and what loads round-trips."""
-    hypothesis, st = _hypothesis()
+    _require_hypothesis()
+    import hypothesis
+    from hypothesis import strategies as st
+
     positions = sorted({s.position() for s in sample_states(game)})
 
-    @_settings(hypothesis, budget)
-    @hypothesis.given(text=st.one_of(st.text(max_size=60), _mutated(st, positions)))
+    @_settings(budget)
+    @hypothesis.given(text=st.one_of(st.text(max_size=60), _mutated(positions)))
     def check(text: str) -> None:
         try:
             state = game.state_from_position(text, seed=1)

@@ -277,7 +277,7 @@ class HonorAgent(Agent):
 
     def _value_for_me(self, state: Any, me: int, pid: str, placer: int, pools: tuple[int, ...],
                       risk: Callable[[int, str], float]) -> float:
-        spent = token_value(state.pools[me]) * (state.pools[me] - pools[me])
+        spent: float = token_value(state.pools[me]) * (state.pools[me] - pools[me])
         if placer == me:
             return -self._harm(state, me, pid, risk) - spent
         rivals = max(1, len(state.standing_players()) - 1)

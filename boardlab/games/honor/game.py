@@ -52,6 +52,7 @@ class HonorGame(Game):
     rules_version = RULES_VERSION
     state_class = HonorState
     rules_class = HonorRules
+    rules: HonorRules
     seat_names = SEAT_NAMES
     action_encoding_class = HonorActions
     observation_encoding_class = HonorObservation

@@ -80,14 +80,16 @@ def focus_player(envelope: Mapping[str, Any]) -> int | None:
     or the player to move's."""
     view = envelope["board"]
     if view.get("placing"):
-        return view["placing"]["placer"]
+        placer: int = view["placing"]["placer"]
+        return placer
     viewer = envelope.get("viewer")
     owners = {piece["owner"] for piece in view["table"]}
     if isinstance(viewer, int) and viewer in owners:
         return viewer
     reports = view.get("reports") or []
     if reports and reports[-1].get("placer") is not None:
-        return reports[-1]["placer"]
+        last_placer: int = reports[-1]["placer"]
+        return last_placer
     to_move = envelope.get("to_move")
     return to_move if isinstance(to_move, int) and to_move in owners else None
 

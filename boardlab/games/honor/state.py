@@ -10,7 +10,7 @@ import hashlib
 import math
 import random
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import CHANCE, TERMINAL, IllegalMoveError, Move, NotationError, Result, State
 from boardlab.core.state import StateFields
@@ -249,7 +249,7 @@ class HonorState(State):
         """A resolving move carrying a recorded hash: simulate now and compare (rule 11.4)."""
         if move.expect is None or (isinstance(move, Release) and self.rules.tremor):
             return None
-        trial = cast("HonorState", self.copy())
+        trial = self.copy()
         trial._apply(move)
         got = trial.resolutions[-1][1]
         if got != move.expect:
@@ -518,7 +518,7 @@ class HonorState(State):
         preview as played."""
         if not isinstance(move, Release) or self.phase != "PLACE":
             return super()._preview(move)  # type: ignore[return-value]
-        clone = cast("HonorState", self.copy())
+        clone = self.copy()
         if self.rules.preview == "outcome":
             clone.apply(move)
             if clone.phase == "TREMOR":

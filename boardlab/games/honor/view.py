@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import math
 import random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core import Move
 
@@ -218,7 +218,7 @@ def resampled(state: HonorState, rng: random.Random) -> HonorState:
     # the frames of a resolution just made are public but replayed from the history, which the
     # rebase drops: computed now, the clone's view finds them in the cache and equals this one's
     resolution_frames(state)
-    clone = cast("HonorState", state.copy())
+    clone = state.copy()
     clone.commitment = state.seed_commit
     clone.seed = rng.getrandbits(SEED_BITS)
     clone.rebase()

@@ -28,6 +28,7 @@ class OverseerGame(Game):
     rules_version = "1"
     state_class = OverseerState
     rules_class = OverseerRules
+    rules: OverseerRules
     seat_names = SEAT_NAMES
     action_encoding_class = OverseerActions
     observation_encoding_class = OverseerObservation

@@ -81,7 +81,7 @@ class OverseerState(State):
         self.board = list(position.board)
         to_move = self.to_move = position.to_move
         since_capture, move_number = position.since_capture, position.move_number
-        squares: tuple[list[int], list[int]] = ([], [])
+        squares: tuple[list[int], ...] = ([], [])
         counts = [0] * 16
         overseers = [-1, -1]
         for sq, piece in enumerate(self.board):

@@ -27,6 +27,7 @@ class SovereignGame(Game):
     rules_version = "1"
     state_class = SovereignState
     rules_class = SovereignRules
+    rules: SovereignRules
     seat_names = SEAT_NAMES
     action_encoding_class = SovereignActions
     observation_encoding_class = SovereignObservation

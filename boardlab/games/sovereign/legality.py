@@ -134,9 +134,9 @@ def _slide_reason(state: SovereignState, move: Slide, kind: int, to: str) -> str
     if kind == DIPLOMAT and rules.strict_pin and sovereign & _reach(state, seat):
         protection = protected_squares(state.square_set(seat, DIPLOMAT), heights, rules.diplomat_self_protect)
         if protection & sovereign:
-            attackers = " and ".join(_attackers(state, seat, sovereign.bit_length() - 1))
+            pinners = " and ".join(_attackers(state, seat, sovereign.bit_length() - 1))
             return (
-                f"your Diplomat is pinned: it shields your Sovereign from the Consultant on {attackers}, "
+                f"your Diplomat is pinned: it shields your Sovereign from the Consultant on {pinners}, "
                 "so it may not move (rule 1.8.2)"
             )
     if state.pieces[target]:

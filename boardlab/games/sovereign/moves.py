@@ -211,10 +211,10 @@ def contractor_move(origin: Square, target: Square, build: Square, levels: int =
             if bit == 1 << build:
                 return move
     key = (origin, target, build, levels)
-    move = _MULTI_LEVEL.get(key)
-    if move is None:
-        move = _MULTI_LEVEL[key] = ContractorMove(origin, target, build, levels)
-    return move
+    made = _MULTI_LEVEL.get(key)
+    if made is None:
+        made = _MULTI_LEVEL[key] = ContractorMove(origin, target, build, levels)
+    return made
 
 
 def consultant_jump(origin: Square, target: Square, capture: bool, reduces: bool) -> ConsultantJump:

@@ -35,6 +35,7 @@ class TerritoriesGame(Game):
     rules_version = "2"
     state_class = TerritoriesState
     rules_class = TerritoriesRules
+    rules: TerritoriesRules
     seat_names = SEAT_NAMES
     action_encoding_class = TerritoriesActions
     observation_encoding_class = TerritoriesObservation

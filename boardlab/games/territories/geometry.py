@@ -38,7 +38,7 @@ def touching(point: Point, grid: Collection[Cell]) -> list[Cell]:
 
 def intersections(grid: Iterable[Cell]) -> list[Point]:
     """Every corner of every grid cell, sorted by (y, x) (R2.2). Cost: O(cells)."""
-    points = set()
+    points: set[Point] = set()
     for c, r in grid:
         points.update(((c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1)))
     return sorted(points, key=READING_ORDER)

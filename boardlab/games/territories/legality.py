@@ -43,7 +43,7 @@ _MAIN_ONLY = (Build, BankTrade, ProposeTrade, Offer, Announce, EndTurn)
 
 
 #: why a move that belongs to another moment is refused while the active player acts (R4.1)
-_WHEN_LEGAL: tuple[tuple[type, str], ...] = (
+_WHEN_LEGAL: tuple[tuple[type[Move] | tuple[type[Move], ...], str], ...] = (
     (Discard, "nobody owes discards now: they follow a roll of 7 (R5.2)"),
     (Wild, "nobody is owed Temple wildcards now: they follow production (R4.4)"),
     ((Accept, Reject), "no trade proposal is open (R8.2)"),

@@ -88,10 +88,10 @@ from .view import hidden_codes, move_text, resample_state, state_view
 if TYPE_CHECKING:
     from .game import TerritoriesGame
 
-_ROLL_OUTCOMES = [(move, 1 / 36) for move in ROLLS]
-_DIE_OUTCOMES = [(move, 1 / 6) for move in DICE]
-_DUEL_OUTCOMES = [(move, 1 / 36) for move in DUELS]
-_FIRST_OUTCOMES = [(FirstPlayer(0), 0.5), (FirstPlayer(1), 0.5)]
+_ROLL_OUTCOMES: list[tuple[Move, float]] = [(move, 1 / 36) for move in ROLLS]
+_DIE_OUTCOMES: list[tuple[Move, float]] = [(move, 1 / 6) for move in DICE]
+_DUEL_OUTCOMES: list[tuple[Move, float]] = [(move, 1 / 36) for move in DUELS]
+_FIRST_OUTCOMES: list[tuple[Move, float]] = [(FirstPlayer(0), 0.5), (FirstPlayer(1), 0.5)]
 _DEALS = tuple(Deal(card) for card in ALL_CARDS)
 _DRAWS = tuple(Draw(card) for card in ALL_CARDS)
 

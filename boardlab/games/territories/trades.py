@@ -148,7 +148,8 @@ def proposal_moves(state: TerritoriesState, giver: int, kind: type[Proposal]) ->
     """
     mine, theirs = state.res[giver], state.res[1 - giver]
     own_cards, their_cards = _tradable_cards(state, giver) if state.rules.trade_territories else ((), ())
-    return proposals_for(kind, (mine[0], mine[1], mine[2], mine[3]),
+    # a class is hashable (by identity); mypy reads Proposal's own __hash__, an instance method, as the class's
+    return proposals_for(kind, (mine[0], mine[1], mine[2], mine[3]),  # type: ignore[arg-type]
                          (theirs[0], theirs[1], theirs[2], theirs[3]), own_cards, their_cards)
 
 

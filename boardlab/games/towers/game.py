@@ -33,6 +33,7 @@ class TowersGame(Game):
     rules_version = "1"
     state_class = TowersState
     rules_class = TowersRules
+    rules: TowersRules
     action_encoding_class = TowersActions
     observation_encoding_class = TowersObservation
     view_renderer = staticmethod(render_view)

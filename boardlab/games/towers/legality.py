@@ -36,7 +36,7 @@ def illegal_reason(state: TowersState, move: Move) -> str | None:
             f"(rules {'4.1' if is_build else '5.1'})"
         )
     height = len(stack)
-    if is_build:
+    if not isinstance(move, Push):
         if height >= MAX_HEIGHT:
             return f"{name} is already {MAX_HEIGHT} tall (rules 4.1)"
         if state.reserves[seat] <= 0:

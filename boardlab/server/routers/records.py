@@ -40,4 +40,5 @@ async def replay(
     async with room.lock:
         viewer = room.viewer(room.held_by(token), seat)
     record = await service.record(room_id)
-    return await request.app.state.replays.view(room_id, record, viewer, move)
+    view: dict[str, Any] = await request.app.state.replays.view(room_id, record, viewer, move)
+    return view
