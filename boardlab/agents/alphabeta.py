@@ -13,9 +13,8 @@ last pass found best (the transposition table, keyed by ``position_key()``, reme
 best move and a bound for every position searched), then the reply that last cut a line
 short at that depth (the killer), then the rest by their one-ply score, worked out only when
 the first moves did not already cut the line short (scoring every move where the remembered
-one refutes the line is wasted work: about 40% of the positions a four-ply Sovereign search
-scored went to it). ``nodes`` caps the
-positions scored per decision: a pass that would exceed it is abandoned and the last
+one refutes the line is wasted work, a large share of a deep search's: docs/speed.md).
+``nodes`` caps the positions scored per decision: a pass that would exceed it is abandoned and the last
 complete pass decides. The count is the budget, so a seeded search plays the same move on
 a busy machine as on an idle one; ``seconds`` is only a cap for a machine far slower than
 expected, and a search cut short by it plays the best move of its last complete pass.

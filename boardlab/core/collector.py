@@ -6,8 +6,7 @@ those freed, pass a threshold: 700 by default. A game's history keeps a snapshot
 move and a search keeps every node it makes, so both cross that threshold every few dozen
 moves or iterations, and each pass walks the objects that survived it (the older
 generations' passes, less often, walk more). Measured on this project's games, fewer passes
-made random play up to 1.39x and the searches up to 1.16x faster (docs/speed.md, The
-collector).
+make random play and the searches faster (docs/speed.md, The collector, has the figures).
 
 :func:`fewer_collections` raises that threshold while a block runs, so a pass comes about
 fourteen times less often (10,000 against 700). Nothing is left uncollected: the passes still run, each over more

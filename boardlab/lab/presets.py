@@ -14,10 +14,10 @@ from ..agents import agent_names
 from ..core.errors import OptionError
 from ..core.game import Game
 
-#: name -> (spec for perfect-information games, spec where information is hidden);
-#: measured on Towers, 2 cores (docs/lab.md, "Presets"):
-#: * quick: 1,000 games in about 20 s; greedy is the strongest play found at that cost;
-#: * strong: beats greedy (99.5% of points over 400 games); jitter keeps its self-play games apart.
+#: name -> (spec for perfect-information games, spec where information is hidden); measured on
+#: Towers (docs/lab.md, "Presets", has the figures):
+#: * quick: a thousand games in well under a minute; greedy is the strongest play found at that cost;
+#: * strong: beats greedy by a wide margin; jitter keeps its self-play games apart.
 PRESETS: dict[str, tuple[str, str]] = {
     "quick": ("greedy", "greedy"),
     "strong": ("mcts:iterations=60,leaf_eval=true,widen=1,jitter=0.03", "ismcts:iterations=200,rollout_depth=1"),

@@ -176,9 +176,9 @@ def test_a_new_docs_file_starts_with_the_method(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_each_level_of_towers_scores_more_than_the_one_below(tmp_path: Path) -> None:
     """A short ladder with the real levels: 20 games per pair (the docs' table plays 100 or more;
-    in Towers, where the first mover wins most games, easy beats beginner only about 63% of the time,
-    so 10 games are a coin toss). The rung to expert is left to the bench: its 20 games would take
-    a quarter of an hour of both cores (about 3 s of CPU a decision)."""
+    in Towers, where the first mover wins most games, easy's margin over beginner is modest
+    (docs/levels.md), so 10 games are a coin toss). The rung to expert is left to the bench: its
+    games cost seconds of CPU a decision (docs/levels.md)."""
     game = boardlab.load("towers", players=2)
     agents = ladder_agents(game)
     pairs = [pair for pair in default_pairs(agents) if "expert" not in pair]

@@ -215,9 +215,8 @@ def test_mcts_beats_random_in_19_of_20_overseer_games() -> None:
 
 #: the strong spec (docs/levels.md): leaves scored by evaluate() with no random moves, moves
 #: tried best first by one ply (progressive widening), little exploration. The plain
-#: mcts:iterations=3000 scored 37.5% against greedy (1 win, 11 losses, 28 draws in 40 games):
-#: it tried each reply once, in random order, so a reply taking material (or its Overseer)
-#: was rarely seen
+#: mcts:iterations=3000 scored below even against greedy (docs/levels.md): it tried each reply
+#: once, in random order, so a reply taking material (or its Overseer) was rarely seen
 STRONG = "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2"
 
 
@@ -227,7 +226,7 @@ def test_strong_mcts_outscores_greedy() -> None:
     assert match_score("overseer", STRONG, "greedy", 10) >= 7
 
 
-#: 80% wins against greedy, which takes twice the iterations of STRONG. Its draws are the 100-ply
+#: wins most games against greedy (docs/levels.md), with twice the iterations of STRONG. Its draws are the 100-ply
 #: no-capture limit: catching an Overseer on a board without corners is slow (rule 7.2). jitter
 #: keeps the games apart.
 WINNING = "mcts:iterations=600,leaf_eval=true,widen=1,c=0.2,jitter=0.03"
@@ -235,6 +234,6 @@ WINNING = "mcts:iterations=600,leaf_eval=true,widen=1,c=0.2,jitter=0.03"
 
 @pytest.mark.slow
 def test_mcts_wins_most_overseer_games_against_greedy() -> None:
-    # about 70 s a game on one core: the threshold is set below the measured rate, as a 20-game
-    # sample of an 82.5% rate falls under 16 wins one time in four (under 14: one in twenty)
+    # the threshold is set below the measured rate (docs/levels.md): a 20-game sample of that
+    # rate falls under 16 wins one time in four, and under 14 one time in twenty
     assert match_wins("overseer", WINNING, "greedy", 20) >= 14

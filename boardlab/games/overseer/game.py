@@ -33,9 +33,9 @@ class OverseerGame(Game):
     action_encoding_class = OverseerActions
     observation_encoding_class = OverseerObservation
     view_renderer = staticmethod(render_view)
-    #: the computer's levels (docs/levels.md): the evaluated search, whose solver proves the
-    #: capture of a cornered Overseer, at 50 and 300 iterations. At 1,000 against 300 it drew
-    #: 19 of 23 games by the no-capture limit (50.0%); 300 against 50 converts
+    #: the computer's levels (docs/levels.md has the figures): the evaluated search, whose solver
+    #: proves the capture of a cornered Overseer, at two budgets. A larger budget against the
+    #: hard one mostly drew by the no-capture limit, so it is no level; hard against normal converts
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",

@@ -32,8 +32,8 @@ class SovereignGame(Game):
     action_encoding_class = SovereignActions
     observation_encoding_class = SovereignObservation
     view_renderer = staticmethod(render_view)
-    #: the computer's levels, chosen by measurement (docs/levels.md): alpha-beta beat the
-    #: evaluated search at a tenth of its cost, and each ply deeper beat the ply before (at
+    #: the computer's levels, chosen by measurement (docs/levels.md has the figures): alpha-beta beat
+    #: the evaluated search at a fraction of its cost, and each ply deeper beat the ply before (at
     #: five plies a pass that would exceed its positions is abandoned: the four-ply pass decides)
     level_specs = {
         "beginner": "greedy:temperature=0.05",

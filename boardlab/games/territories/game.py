@@ -40,11 +40,11 @@ class TerritoriesGame(Game):
     action_encoding_class = TerritoriesActions
     observation_encoding_class = TerritoriesObservation
     view_renderer = staticmethod(render_view)
-    #: the computer's levels, chosen by measurement (docs/levels.md). No search measured so far
-    #: is clearly stronger than the evaluated search on one resampled deal (information-set MCTS
-    #: at 1,000 iterations scored 53% against it over 100 games; 1,500 iterations on one deal
-    #: lost 2-6 to 300), and it scores 74% against greedy: so it is the top level, greedy is
-    #: normal, and the two lower levels are greedy drawing its moves at two temperatures
+    #: the computer's levels, chosen by measurement (docs/levels.md has the figures). No search
+    #: measured so far is clearly stronger than the evaluated search on one resampled deal (neither
+    #: information-set MCTS nor more iterations on one deal), and it clearly beats greedy: so it is
+    #: the top level, greedy is normal, and the two lower levels are greedy drawing its moves at two
+    #: temperatures
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy:temperature=0.015",

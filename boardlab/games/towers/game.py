@@ -37,9 +37,8 @@ class TowersGame(Game):
     action_encoding_class = TowersActions
     observation_encoding_class = TowersObservation
     view_renderer = staticmethod(render_view)
-    #: the computer's levels, chosen by measurement (docs/levels.md): a beginner's plausible
-    #: mistakes, one ply, then the evaluated, widened search at 300, 20,000 and 60,000 iterations
-    #: (expert: 82% against hard over 100 games, about 3 s of CPU a decision)
+    #: the computer's levels, chosen by measurement (docs/levels.md has the figures): a beginner's
+    #: plausible mistakes, one ply, then the evaluated, widened search at three budgets
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",
