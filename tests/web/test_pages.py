@@ -19,8 +19,8 @@ from tests.server.harness import Harness, make_harness
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "rules"
-#: the games whose renderer this issue's first part draws (the others use the generic one for now)
-DRAWN = ("towers", "sovereign", "overseer")
+#: the games that draw their own board (each built-in game has a web folder with its renderer)
+DRAWN = ("towers", "sovereign", "overseer", "territories", "honor")
 
 
 @pytest.fixture
