@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
 import os
 from pathlib import Path
@@ -23,6 +24,8 @@ KEEP_ALIVE_SECONDS = 30
 MAX_CONNECTIONS = 2000
 #: the most bytes of a request's head (its line and headers) held while it is incomplete
 MAX_HEAD_BYTES = 16 * 1024
+#: the environment variable that may hold the designers' admin key
+ADMIN_KEY_VARIABLE = "BOARDLAB_ADMIN_KEY"
 #: how often the garbage collector scans the whole heap again (server/collector.py): the
 #: cycles that became garbage after they were frozen wait this long to be freed
 GC_RESCAN_SECONDS = 600.0
@@ -127,6 +130,14 @@ def add_serve_parser(commands: Any) -> None:
         help=f"searches waiting for a worker beyond which a computers-only room is refused (default {fair.max_queued_searches})",
     )
     serve.add_argument(
+        "--max-queued-per-address",
+        type=int,
+        default=fair.max_queued_per_address,
+        metavar="N",
+        help=f"one client address's decisions waiting for the computer; an action that would queue more is "
+        f"refused until they are answered (0: no bound) (default {fair.max_queued_per_address})",
+    )
+    serve.add_argument(
         "--min-move-seconds",
         type=float,
         default=fair.min_move_seconds,
@@ -195,6 +206,41 @@ def add_serve_parser(commands: Any) -> None:
         help="the garbage collector's full passes skip what survived the last one, and scan the whole "
         f"heap again every S seconds (default {GC_RESCAN_SECONDS:.0f}; docs/server.md, Load)",
     )
+    serve.add_argument(
+        "--admin-key-file",
+        metavar="FILE",
+        help="the designers' admin key, read from FILE (or BOARDLAB_ADMIN_KEY; default: DATA/admin.key, "
+        "made and printed once on the first start)",
+    )
+    serve.add_argument(
+        "--no-local-admin",
+        action="store_true",
+        help="ask for a designer key on this computer too (by default a server on 127.0.0.1 without a trusted "
+        "proxy opens its Lab to a browser on the same machine without one)",
+    )
+    serve.add_argument(
+        "--lab-games-per-designer",
+        type=int,
+        default=fair.lab_games_per_designer,
+        metavar="N",
+        help=f"games one designer's queued Lab studies may ask (default {fair.lab_games_per_designer})",
+    )
+    serve.add_argument(
+        "--lab-cpu-minutes-per-designer",
+        type=float,
+        default=fair.lab_cpu_minutes_per_designer,
+        metavar="M",
+        help=f"CPU minutes one designer's queued Lab studies may cost, priced by their agents' budgets "
+        f"(default {fair.lab_cpu_minutes_per_designer:g})",
+    )
+    serve.add_argument(
+        "--lab-decision-seconds",
+        type=float,
+        default=fair.lab_decision_seconds,
+        metavar="S",
+        help=f"the CPU one decision of a Lab study may take; an agent priced higher is refused "
+        f"(default {fair.lab_decision_seconds:g})",
+    )
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"], help="server log level")
 
 
@@ -203,6 +249,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         import uvicorn
 
         from ..server import Settings, create_app
+        from ..server.designers import ADMIN_KEY_FILE
         from ..server.storage import Storage
     except ImportError as exc:
         raise CliError(f"boardlab serve needs the web extra ({exc.name} is missing): pip install 'boardlab[web]'") from None
@@ -213,6 +260,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     counts = {
         "--max-computer-only-rooms": args.max_computer_only_rooms,
         "--max-queued-searches": args.max_queued_searches,
+        "--max-queued-per-address": args.max_queued_per_address,
         "--rooms-per-minute": args.rooms_per_minute,
         "--moves-per-minute": args.moves_per_minute,
         "--websockets-per-minute": args.websockets_per_minute,
@@ -232,12 +280,23 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise CliError(f"--gc-rescan-seconds {args.gc_rescan_seconds}: seconds are more than 0")
     if not args.keep_alive_seconds > 0 or args.max_connections < 1:
         raise CliError("--keep-alive-seconds and --max-connections are more than 0")
+    if args.lab_games_per_designer < 1 or not args.lab_cpu_minutes_per_designer > 0 or not args.lab_decision_seconds > 0:
+        raise CliError("--lab-games-per-designer, --lab-cpu-minutes-per-designer and --lab-decision-seconds are more than 0")
+    data_dir = Path(args.data_dir).expanduser()
+    key, made = _admin_key(data_dir, args.admin_key_file)
+    local_admin = serves_this_computer_only(args.host, args.trusted_proxy) and not args.no_local_admin
     settings = Settings(
-        data_dir=Path(args.data_dir).expanduser(),
+        data_dir=data_dir,
+        admin_key=key,
+        local_admin=local_admin,
+        lab_games_per_designer=args.lab_games_per_designer,
+        lab_cpu_minutes_per_designer=args.lab_cpu_minutes_per_designer,
+        lab_decision_seconds=args.lab_decision_seconds,
         database_url=args.database_url,
         computer_workers=args.workers,
         max_computer_only_rooms=args.max_computer_only_rooms,
         max_queued_searches=args.max_queued_searches,
+        max_queued_per_address=args.max_queued_per_address,
         min_move_seconds=args.min_move_seconds,
         rooms_per_minute=args.rooms_per_minute,
         moves_per_minute=args.moves_per_minute,
@@ -258,6 +317,14 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     out.print(f"boardlab serves at [bold]http://{escape(shown_host)}:{args.port}/[/bold]  (API: /docs)")
     out.print(f"data: {escape(storage.describe())}; Ctrl-C stops it", highlight=False)
+    lab = f"http://{escape(shown_host)}:{args.port}/lab"
+    if local_admin:
+        out.print(f"the Lab: {lab} (a browser on this computer needs no key)", highlight=False)
+    else:
+        out.print(f"the Lab: {lab} (designers sign in with a key)", highlight=False)
+    if made:
+        where = escape(str(data_dir / ADMIN_KEY_FILE))
+        out.print(f"the designers' admin key, shown this once (kept in {where}): [bold]{key}[/bold]", highlight=False)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s: %(message)s")
     freeze_what_was_loaded(args.gc_rescan_seconds)
     uvicorn.run(
@@ -276,6 +343,37 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         proxy_headers=False,
     )
     return 0
+
+
+def serves_this_computer_only(host: str, trusted_proxies: list[str]) -> bool:
+    """Whether a server on ``--host`` with these ``--trusted-proxy`` entries answers only this
+    computer's own browsers: it listens on the loopback interface only, and no proxy passes
+    other people's requests on to it (then its Lab needs no key here: designers.py)."""
+    if trusted_proxies:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _admin_key(data_dir: Path, key_file: str | None) -> tuple[str, bool]:
+    """The admin key (``--admin-key-file``, ``BOARDLAB_ADMIN_KEY``, or the data folder's) and
+    whether it was made now; CliError naming a file that cannot be read or a key too short."""
+    from ..server.designers import ADMIN_KEY_FILE, admin_key
+
+    given = os.environ.get(ADMIN_KEY_VARIABLE)
+    if key_file is not None:
+        try:
+            given = Path(key_file).expanduser().read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CliError(f"--admin-key-file {key_file}: {exc.strerror}") from None
+    try:
+        return admin_key(data_dir, given)
+    except (OSError, ValueError) as exc:
+        raise CliError(f"the admin key ({ADMIN_KEY_FILE}): {exc}") from None
 
 
 def freeze_what_was_loaded(rescan_seconds: float = GC_RESCAN_SECONDS) -> LongLivedFreezer:

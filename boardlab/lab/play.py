@@ -50,6 +50,8 @@ class SimulationPlan:
     #: measure each agent's CPU time per decision (``PlayedGame.decision_cpu``): the level
     #: ladder (bench/levels.py) reports it; off by default as nothing else reads it
     time_decisions: bool = False
+    #: the most wall time one decision may take (told to every search; None: its own budget)
+    decision_seconds: float | None = None
 
     def build_game(self) -> Game:
         return load(self.game_id, players=self.players, **self.options)
@@ -116,7 +118,8 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
             if agent is not None:
                 _time_choices(agent, decision_seconds)
     began = time.perf_counter()
-    match = Match(game, agents, seed=seed)
+    thinking = None if plan.decision_seconds is None else [plan.decision_seconds] * game.num_players
+    match = Match(game, agents, seed=seed, think_seconds=thinking)
     tracer = GameTracer(on_ply)
     try:
         with fewer_collections():

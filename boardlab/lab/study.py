@@ -54,6 +54,9 @@ class Study:
     players: int | None = None
     rotate: bool = True
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: the most wall time any decision may take (the server's Lab caps its studies' searches);
+    #: None: the agents' own budgets. Not part of :meth:`settings`: it bounds, it does not decide
+    decision_seconds: float | None = None
 
     def plan(self, variant: Variant) -> SimulationPlan:
         return SimulationPlan(
@@ -66,6 +69,7 @@ class Study:
             rotate=self.rotate,
             variant=variant.name,
             study_id=self.study_id,
+            decision_seconds=self.decision_seconds,
         )
 
     def plans(self) -> list[SimulationPlan]:

@@ -18,12 +18,13 @@ from .. import __version__
 from ..core.errors import BoardlabError
 from .analysis import Analyses, Hints
 from .computer import ComputerPlayers
+from .designers import DesignerKeys, admin_key
 from .errors import ERROR_STATUS, BusyError, error_body, status_for
-from .labjobs import LabJobs
+from .labjobs import LabJobs, LabLimits
 from .limits import BodyLimit
 from .ratelimits import ANALYSES, MOVES, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
 from .replays import Replays
-from .routers import actions, analysis, catalog, lab, live, pages, records, rematch, rooms
+from .routers import actions, analysis, catalog, designers, lab, live, pages, records, rematch, rooms
 from .schemas import BAD_TEXT, unstorable
 from .security import SecurityHeaders, hide_secrets_in_logs, security_headers
 from .service import RoomService
@@ -62,9 +63,12 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.replays = Replays()
     app.state.analyses = Analyses()
     app.state.hints = Hints()
+    # the server's designers (the Lab's): the admin key registered at every start
+    app.state.designers = DesignerKeys(storage)
+    app.state.designers.register_admin(admin_key(settings.data_dir, settings.admin_key)[0])
     # studies started from the Lab page: played one at a time at the lowest priority (docs/lab.md)
-    app.state.lab = LabJobs(settings.data_dir / "lab")
-    for module in (catalog, rooms, actions, rematch, records, analysis, live, lab):
+    app.state.lab = LabJobs(settings.data_dir / "lab", lab_limits(settings))
+    for module in (catalog, rooms, actions, rematch, records, analysis, live, lab, designers):
         app.include_router(module.router)
     _handle_errors(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_seconds)
@@ -78,6 +82,15 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         app.include_router(lab.pages)
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
     return app
+
+
+def lab_limits(settings: Settings) -> LabLimits:
+    """The Lab's share of the computer, from the settings."""
+    return LabLimits(
+        queued_games_per_designer=settings.lab_games_per_designer,
+        cpu_seconds_per_designer=settings.lab_cpu_minutes_per_designer * 60.0,
+        decision_seconds=settings.lab_decision_seconds,
+    )
 
 
 def _address_limits(settings: Settings) -> AddressLimits:

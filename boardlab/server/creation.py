@@ -37,6 +37,7 @@ from .rooms import (
     think_seconds,
     turn_rows,
 )
+from .schemas import check_option_types
 from .storage import RoomRow, SeatRow, StoredRoom
 
 
@@ -89,6 +90,7 @@ def plan_room(request: NewRoom) -> RoomPlan:
     """``request`` checked against its game: an unknown game, option, seat or undo policy, or
     lists of the wrong length, are refused here, naming what is wrong. Without seats, the
     creator plays the first seat against the default computer in the others."""
+    check_option_types(request.game, request.options)
     game = load(request.game, players=request.players, **request.options)
     n = game.num_players
     if request.seats is None:

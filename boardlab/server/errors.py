@@ -73,6 +73,22 @@ class BadTextError(ServerError):
     code = "bad_text"
 
 
+class DesignerKeyMissingError(ServerError):
+    code = "designer_key_missing"
+
+
+class BadDesignerKeyError(ServerError):
+    code = "bad_designer_key"
+
+
+class AdminOnlyError(ServerError):
+    code = "admin_only"
+
+
+class NotOwnerError(ServerError):
+    code = "not_owner"
+
+
 class BusyError(ServerError):
     """Refused for now (429): ``retry_after`` seconds is when asking again may succeed."""
 
@@ -105,6 +121,12 @@ ERROR_STATUS: dict[str, int] = {
     "waiting_for_players": 409,
     "game_not_over": 409,
     "storage_unavailable": 503,
+    "designer_key_missing": 401,
+    "bad_designer_key": 403,
+    "admin_only": 403,
+    "not_owner": 403,
+    "lab_quota": 409,
+    "lab_full": 409,
     "rate_limited": 429,
     "too_many_computer_rooms": 429,
     "computer_busy": 429,
@@ -153,14 +175,18 @@ def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
 
 __all__ = [
     "ERROR_STATUS",
+    "AdminOnlyError",
+    "BadDesignerKeyError",
     "BadInviteError",
     "BadJsonError",
     "BadTextError",
     "BadTokenError",
     "BodyTooLargeError",
     "BusyError",
+    "DesignerKeyMissingError",
     "GameNotOverError",
     "MissingTokenError",
+    "NotOwnerError",
     "NotYourSeatError",
     "SeatTakenError",
     "ServerError",

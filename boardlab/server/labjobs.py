@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import shutil
 import subprocess
 import sys
 import threading
@@ -42,8 +43,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BoardlabError, OptionError
-from ..lab.study import Study, Variant
-from .errors import ServerError
+from ..core.game import Game
+from ..lab.study import Study, option_variants
+from .designers import Designer
+from .errors import NotOwnerError, ServerError
+from .labprice import decision_seconds, study_seconds
 
 try:  # the lock that says "a worker plays this study"; POSIX only
     import fcntl
@@ -61,6 +65,8 @@ QUEUED, RUNNING, STOPPING, FINISHED, STOPPED, FAILED = "queued", "running", "sto
 ENDED = (FINISHED, STOPPED, FAILED)
 #: how often the pump looks for a study to start
 PUMP_SECONDS = 1.0
+#: a worker still playing this long after it was asked to stop is killed
+STOP_GRACE_SECONDS = 3.0
 
 
 class LabStudyNotFound(ServerError):
@@ -79,43 +85,60 @@ class LabStudyEnded(ServerError):
     code = "refused"
 
 
+class LabQuotaError(ServerError):
+    """A designer's queued studies would ask more games or CPU than their quota."""
+
+    code = "lab_quota"
+
+
+class LabFullError(ServerError):
+    """The Lab (or the designer's share of it) keeps as many studies as it may."""
+
+    code = "lab_full"
+
+
 @dataclass(frozen=True)
 class LabLimits:
-    """The share of the computer the Lab may take (docs/lab.md, "The Lab in the browser")."""
+    """The share of the computer the Lab may take (docs/lab.md, "The Lab in the browser"):
+    the size of one study; per designer, the games and the CPU (priced: :mod:`.labprice`) their
+    queued studies may ask and the studies they may keep; the cap on one decision."""
 
     max_games_per_variant: int = 400
     max_variants: int = 6
     max_total_games: int = 1200
     max_running: int = 1
     max_stored: int = 200
+    max_stored_per_designer: int = 50
+    queued_games_per_designer: int = 2400
+    cpu_seconds_per_designer: float = 4 * 3600.0
+    decision_seconds: float = 10.0
 
-    def to_json(self) -> dict[str, int]:
+    def to_json(self) -> dict[str, float]:
         return dict(self.__dict__)
 
 
-def build_study(request: Mapping[str, Any]) -> Study:
-    """The lab study a request asks for; BoardlabError names what is wrong."""
-    game_id = request["game"]
-    agents = tuple(request["agents"])
-    vary: Mapping[str, Sequence[str]] = request.get("vary") or {}
-    names = list(vary)
-    variants: list[Variant] = []
-    if names:
-        import itertools
+def option_text(value: Any) -> str:
+    """An option's value as the command line writes it (``true``, ``200``, ``pinwheel``): how a
+    study names its variants and hands options to the game, whichever client asked."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
-        for values in itertools.product(*(vary[name] for name in names)):
-            label = ",".join(f"{name}={value}" for name, value in zip(names, values))
-            variants.append(Variant(label, dict(zip(names, values)), agents))
-    else:
-        variants.append(Variant("", {}, agents))
+
+def build_study(request: Mapping[str, Any], decision_seconds: float | None = None) -> Study:
+    """The lab study a request asks for; BoardlabError names what is wrong. ``decision_seconds``
+    caps every decision (the Lab's cap; None: the agents' own budgets only)."""
+    vary: Mapping[str, Sequence[Any]] = request.get("vary") or {}
+    varied = [(name, [option_text(value) for value in values]) for name, values in vary.items()]
     return Study(
-        game_id=game_id,
-        variants=tuple(variants),
+        game_id=request["game"],
+        variants=option_variants(tuple(request["agents"]), varied),
         games=int(request["games"]),
         seed=int(request.get("seed", 0)),
         players=request.get("players"),
         rotate=True,
-        options=dict(request.get("options") or {}),
+        options={name: option_text(value) for name, value in (request.get("options") or {}).items()},
+        decision_seconds=decision_seconds,
     )
 
 
@@ -179,32 +202,81 @@ class LabJobs:
         self._pumping = threading.Lock()
 
     # --- asking ---------------------------------------------------------------------------
-    def create(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        """Store a new study (validated, within the limits) and queue it; its status."""
-        study = build_study(request)
+    def create(self, request: Mapping[str, Any], owner: Designer) -> dict[str, Any]:
+        """Store a new study of ``owner`` (validated, priced, within the limits and the owner's
+        quotas) and queue it; its status."""
+        limits = self.limits
+        study = build_study(request, limits.decision_seconds)
         try:
-            study.validate()
+            game = study.validate()
         except BoardlabError as exc:
             raise LabRefused(str(exc)) from None
-        limits = self.limits
+        total = study.games * len(study.variants)
         if study.games > limits.max_games_per_variant:
             raise LabRefused(f"{study.games} games per variant is more than this server's Lab plays "
                              f"({limits.max_games_per_variant}); run boardlab lab for a larger study")
         if len(study.variants) > limits.max_variants:
             raise LabRefused(f"{len(study.variants)} variants is more than this server's Lab plays ({limits.max_variants})")
-        if study.games * len(study.variants) > limits.max_total_games:
-            raise LabRefused(f"{study.games * len(study.variants)} games in all is more than this server's Lab plays "
+        if total > limits.max_total_games:
+            raise LabRefused(f"{total} games in all is more than this server's Lab plays "
                              f"({limits.max_total_games}); fewer games or variants")
-        if len(self._ids()) >= limits.max_stored:
-            raise LabRefused(f"the Lab keeps at most {limits.max_stored} studies; this server is full")
+        prices = self._prices(game, study)
+        price = study_seconds(study, study.games, prices)
+        self._check_share(owner, total, price)
         job_id = secrets.token_hex(6)
         folder = self.root / job_id
         folder.mkdir(parents=True)
         job = {**dict(request), "id": job_id, "created": time.time(), "variants": [v.name for v in study.variants],
-               "total": study.games * len(study.variants)}
+               "total": total, "owner": owner.id, "owner_name": owner.name, "price_seconds": round(price, 3),
+               "decision_seconds": limits.decision_seconds}
         (folder / JOB_FILE).write_text(json.dumps(job, indent=1) + "\n", encoding="utf-8")
         self.pump()
-        return self.status(job_id)
+        return self.status(job_id, owner)
+
+    def _prices(self, game: Game, study: Study) -> dict[str, float]:
+        """Each spec's CPU per decision; LabRefused for one priced over the cap."""
+        cap = self.limits.decision_seconds
+        prices = {}
+        for spec in {spec for variant in study.variants for spec in variant.agents}:
+            price = decision_seconds(game, spec, cap)
+            if price > cap:
+                raise LabRefused(
+                    f"{spec} asks for about {price:,.1f} s of CPU a decision; this server's Lab allows "
+                    f"{cap:g} s (--lab-decision-seconds): a smaller budget, or boardlab lab on your own machine"
+                )
+            prices[spec] = price
+        return prices
+
+    def _check_share(self, owner: Designer, games: int, price: float, besides: str | None = None) -> None:
+        """Refuse a study the Lab has no room for, or that would take ``owner`` past their quotas
+        of queued games and CPU (``besides``: a study being continued, not counted twice)."""
+        limits = self.limits
+        ids = self._ids()
+        if besides is None and len(ids) >= limits.max_stored:
+            raise LabFullError(f"the Lab keeps at most {limits.max_stored} studies and is full; delete finished ones")
+        jobs = [(job_id, _read_json(self.root / job_id / JOB_FILE)) for job_id in ids if job_id != besides]
+        own = [(job_id, job) for job_id, job in jobs if isinstance(job, dict) and job.get("owner") == owner.id]
+        if besides is None and len(own) >= limits.max_stored_per_designer:
+            raise LabFullError(
+                f"{owner.name} keeps {len(own)} studies, the most one designer may; delete finished ones"
+            )
+        queued_games, queued_seconds = 0, 0.0
+        for job_id, job in own:
+            if self.state(job_id) in (QUEUED, RUNNING, STOPPING):
+                left = max(0, int(job["total"]) - _count_lines(self.root / job_id / STUDY_FOLDER / "games.jsonl"))
+                queued_games += left
+                queued_seconds += float(job.get("price_seconds", 0.0)) * left / max(1, int(job["total"]))
+        if queued_games + games > limits.queued_games_per_designer:
+            raise LabQuotaError(
+                f"{owner.name} has {queued_games} games waiting to be played; with these {games} that is more than "
+                f"one designer's {limits.queued_games_per_designer}: wait for them, or stop a study"
+            )
+        if queued_seconds + price > limits.cpu_seconds_per_designer:
+            raise LabQuotaError(
+                f"this study costs about {price / 60:,.0f} CPU minutes and {owner.name}'s queued studies "
+                f"{queued_seconds / 60:,.0f}; one designer may queue {limits.cpu_seconds_per_designer / 60:,.0f}: "
+                "fewer games, cheaper agents, or wait for the queue"
+            )
 
     # --- reading --------------------------------------------------------------------------
     def _ids(self) -> list[str]:
@@ -238,9 +310,10 @@ class LabJobs:
             return STOPPED
         return QUEUED
 
-    def status(self, job_id: str) -> dict[str, Any]:
-        """What the page shows: the request, the state, games done of the total, and once it
-        is finished the verdict's sentences."""
+    def status(self, job_id: str, viewer: Designer | None = None) -> dict[str, Any]:
+        """What the page shows: the request, its owner, the state, games done of the total,
+        and once it is finished the verdict's sentences; ``may_manage``: whether ``viewer``
+        may stop, continue or delete it."""
         job = self.job(job_id)
         folder = self.folder(job_id)
         state = self.state(job_id)
@@ -250,6 +323,8 @@ class LabJobs:
             "id": job_id, "game": job["game"], "agents": job["agents"], "options": job.get("options") or {},
             "vary": job.get("vary") or {}, "games": job["games"], "variants": job["variants"], "seed": job.get("seed", 0),
             "created": job["created"], "state": state, "done": min(done, job["total"]), "total": job["total"],
+            "owner": job.get("owner_name"), "price_seconds": job.get("price_seconds"),
+            "may_manage": viewer is not None and may_manage(job, viewer),
             "error": status.get("error"), "verdict": [], "report": None,
         }
         if state in (FINISHED, STOPPED):
@@ -258,34 +333,68 @@ class LabJobs:
             answer["report"] = f"/lab/{job_id}/report" if report else None
         return answer
 
-    def all(self) -> list[dict[str, Any]]:
+    def all(self, viewer: Designer | None = None) -> list[dict[str, Any]]:
         """Every study, the newest first."""
-        statuses = [self.status(job_id) for job_id in self._ids()]
+        statuses = []
+        for job_id in self._ids():
+            with contextlib.suppress(LabStudyNotFound):  # deleted while listed
+                statuses.append(self.status(job_id, viewer))
         return sorted(statuses, key=lambda status: -status["created"])
 
-    # --- stopping and continuing ----------------------------------------------------------
-    def stop(self, job_id: str) -> dict[str, Any]:
+    # --- stopping, continuing, deleting ---------------------------------------------------
+    def _managed(self, job_id: str, by: Designer) -> dict[str, Any]:
+        job = self.job(job_id)
+        if not may_manage(job, by):
+            owner = job.get("owner_name") or "nobody on record"
+            raise NotOwnerError(f"lab study {job_id} is {owner}'s: only its owner or an admin may change it")
+        return job
+
+    def stop(self, job_id: str, by: Designer) -> dict[str, Any]:
         """Ask the study to stop: at once when it waits, within about a second when it plays
         (its worker writes the report of the games played so far). Its status."""
+        self._managed(job_id, by)
         folder = self.folder(job_id)
         state = self.state(job_id)
         if state in ENDED:
             raise LabStudyEnded(f"lab study {job_id} has already {'ended' if state == FAILED else state}; nothing to stop")
         (folder / STOP_FILE).touch()
-        return self.status(job_id)
+        return self.status(job_id, by)
 
-    def resume(self, job_id: str) -> dict[str, Any]:
-        """Queue a stopped study again; it continues from the games it holds. Its status."""
+    def resume(self, job_id: str, by: Designer) -> dict[str, Any]:
+        """Queue a stopped study again (within its owner's quotas); it continues from the games
+        it holds. Its status."""
+        job = self._managed(job_id, by)
         folder = self.folder(job_id)
         state = self.state(job_id)
         if state not in (STOPPED, STOPPING):
             raise LabStudyEnded(f"lab study {job_id} is {state}, not stopped; only a stopped study can continue")
         if state == STOPPING:
             raise LabStudyEnded(f"lab study {job_id} is still stopping; continue it once it has stopped")
+        total = int(job["total"])
+        left = max(0, total - _count_lines(folder / STUDY_FOLDER / "games.jsonl"))
+        owner = Designer(str(job.get("owner", by.id)), str(job.get("owner_name", by.name)), admin=False)
+        self._check_share(owner, left, float(job.get("price_seconds", 0.0)) * left / max(1, total), besides=job_id)
         (folder / STOP_FILE).unlink(missing_ok=True)
         (folder / STATUS_FILE).unlink(missing_ok=True)
         self.pump()
-        return self.status(job_id)
+        return self.status(job_id, by)
+
+    def delete(self, job_id: str, by: Designer) -> None:
+        """Remove the study, its games and report (a playing one is stopped first, at once)."""
+        self._managed(job_id, by)
+        folder = self.folder(job_id)
+        if self.state(job_id) in (RUNNING, STOPPING):
+            (folder / STOP_FILE).touch()
+            process = self._processes.pop(job_id, None)
+            if process is None:
+                raise LabStudyEnded(
+                    f"lab study {job_id} is played by a worker of an earlier server; stop it, then delete it"
+                )
+            process.kill()
+            process.wait(timeout=10)
+        for path in [path for path in self.replays if folder in path.parents]:
+            del self.replays[path]
+        shutil.rmtree(folder)
 
     # --- playing --------------------------------------------------------------------------
     def pump(self) -> None:
@@ -300,6 +409,8 @@ class LabJobs:
                 del self._processes[job_id]
                 if code != 0:
                     self._note_crash(job_id, code)
+            else:
+                self._end_if_stuck(job_id, process)
         states = {job_id: self.state(job_id) for job_id in self._ids()}
         running = sum(1 for state in states.values() if state in (RUNNING, STOPPING))
         waiting = sorted((job_id for job_id, state in states.items() if state == QUEUED),
@@ -309,6 +420,17 @@ class LabJobs:
                 break
             self._launch(job_id)
             running += 1
+
+    def _end_if_stuck(self, job_id: str, process: subprocess.Popen[bytes]) -> None:
+        """A worker asked to stop ends itself within about a second (labrun.py); one still
+        playing :data:`STOP_GRACE_SECONDS` later (a search that never returns to Python) is
+        killed: its finished games stay, and it can be continued."""
+        try:
+            asked = (self.root / job_id / STOP_FILE).stat().st_mtime
+        except OSError:
+            return
+        if time.time() - asked > STOP_GRACE_SECONDS:
+            process.kill()
 
     def _note_crash(self, job_id: str, code: int) -> None:
         """A worker that ended without its status (killed, or failed before it could write one)
@@ -361,12 +483,24 @@ class LabJobs:
         self._processes.clear()
 
 
-def check_request(request: Mapping[str, Any]) -> None:
-    """Shape checks the schema cannot express; OptionError names the problem."""
-    for name, values in (request.get("vary") or {}).items():
-        if len(values) < 2 or len(set(values)) != len(values):
+def may_manage(job: Mapping[str, Any], designer: Designer) -> bool:
+    """Whether ``designer`` may stop, continue or delete the study ``job``: its owner, or an admin."""
+    return designer.admin or (job.get("owner") is not None and job.get("owner") == designer.id)
+
+
+def check_request(request: Mapping[str, Any], max_variants: int) -> None:
+    """Shape checks the schema cannot express, before any variant is made: each varied option
+    lists two or more different values, none is both set and varied, and the variants (the
+    product of the lists' lengths) are at most ``max_variants``. OptionError names the problem."""
+    vary = request.get("vary") or {}
+    variants = 1
+    for name, values in vary.items():
+        if len(values) < 2 or len({option_text(value) for value in values}) != len(values):
             raise OptionError(f"vary {name}: list at least two different values")
-    overlap = set(request.get("vary") or {}) & set(request.get("options") or {})
+        variants *= len(values)
+    if variants > max_variants:
+        raise OptionError(f"{variants} variants is more than this server's Lab plays ({max_variants})")
+    overlap = set(vary) & set(request.get("options") or {})
     if overlap:
         raise OptionError(f"{sorted(overlap)[0]} is both set and varied")
 
@@ -377,6 +511,6 @@ def stop_requested(folder: Path) -> bool:
 
 
 __all__ = [
-    "LabJobs", "LabLimits", "LabRefused", "LabStudyEnded", "LabStudyNotFound", "build_study", "check_request",
-    "stop_requested", "worker_lock",
+    "LabFullError", "LabJobs", "LabLimits", "LabQuotaError", "LabRefused", "LabStudyEnded", "LabStudyNotFound",
+    "build_study", "check_request", "may_manage", "option_text", "stop_requested", "worker_lock",
 ]

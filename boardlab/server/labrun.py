@@ -8,7 +8,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -20,9 +22,12 @@ from ..lab.store import StudyFolder
 from ..lab.study import StudyInterrupted, run_study
 from ..lab.verdict import build_verdict, verdict_lines
 from .labjobs import JOB_FILE, STATUS_FILE, STUDY_FOLDER, build_study, stop_requested, worker_lock
+from .labprice import OVERRUN
 
-#: how often a playing study looks whether it was asked to stop
-STOP_POLL_SECONDS = 0.5
+#: how often the worker looks whether it was asked to stop
+STOP_POLL_SECONDS = 0.1
+#: CPU seconds a study may spend besides its games (starting, the report's plots)
+CPU_ALLOWANCE_SECONDS = 60.0
 
 
 def _labels(specs: list[str]) -> list[str]:
@@ -30,43 +35,77 @@ def _labels(specs: list[str]) -> list[str]:
 
 
 class StopWatch:
-    """Ends the study (as Ctrl-C ends ``boardlab lab``) once the designer asks it to stop;
-    it looks at every move, at most every :data:`STOP_POLL_SECONDS`."""
+    """Ends the study, as Ctrl-C ends ``boardlab lab``, within :data:`STOP_POLL_SECONDS` of the
+    designer asking it to stop, or once it has spent ``cpu_budget`` seconds of CPU.
 
-    def __init__(self, folder: Path) -> None:
+    A thread looks for the ``stop`` file and sends this process SIGINT, so that a search deep in
+    one long decision is ended too (Python runs the handler between two steps of the search).
+    The handler raises only while games are played: a signal that lands while the report is
+    written is dropped, and the study's folder writes hold it back until they are done
+    (:mod:`boardlab.lab.store`)."""
+
+    def __init__(self, folder: Path, cpu_budget: float | None) -> None:
         self.folder = folder
-        self._next_look = 0.0
+        self.cpu_budget = cpu_budget
+        self.playing = False
+        self.reason = ""
+        self._done = threading.Event()
 
-    def __call__(self, progress: object) -> None:
-        now = time.monotonic()
-        if now < self._next_look:
-            return
-        self._next_look = now + STOP_POLL_SECONDS
-        if stop_requested(self.folder):
+    def __enter__(self) -> StopWatch:
+        signal.signal(signal.SIGINT, self._interrupt)
+        self.playing = True
+        threading.Thread(target=self._watch, name="boardlab-lab-stop", daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.playing = False
+        self._done.set()
+
+    def _interrupt(self, _number: int, _frame: object) -> None:
+        if self.playing:
             raise KeyboardInterrupt
+
+    def _watch(self) -> None:
+        while not self._done.wait(STOP_POLL_SECONDS):
+            if stop_requested(self.folder):
+                self.reason = self.reason or "asked"
+            elif self.cpu_budget is not None and time.process_time() > self.cpu_budget:
+                self.reason = self.reason or (
+                    f"it used {time.process_time():,.0f} s of CPU, more than its budget of {self.cpu_budget:,.0f} s "
+                    f"({OVERRUN:g} times its price)"
+                )
+            if self.reason:
+                os.kill(os.getpid(), signal.SIGINT)  # again every poll until the games stop
 
 
 def play(folder: Path) -> dict[str, object]:
     """Play the study stored in ``folder`` to its end, or until it is asked to stop, and write
     the report of the games played; the status."""
     job = json.loads((folder / JOB_FILE).read_text(encoding="utf-8"))
-    study = build_study(job)
+    study = build_study(job, job.get("decision_seconds"))
     game = study.validate()
     sink = StudyFolder(folder / STUDY_FOLDER, study)
+    price = job.get("price_seconds")
+    budget = None if price is None else OVERRUN * float(price) + CPU_ALLOWANCE_SECONDS
     state = "finished"
+    error = None
+    watch = StopWatch(folder, budget)
     try:
-        outcomes = run_study(study, SerialExecutor(), sink, on_progress=StopWatch(folder))
-    except StudyInterrupted as stop:
-        outcomes, state = stop.outcomes, "stopped"
+        with watch:
+            outcomes = run_study(study, SerialExecutor(), sink)
+    except KeyboardInterrupt as stop:  # StudyInterrupted, or a signal before its games began (none played now)
+        outcomes = stop.outcomes if isinstance(stop, StudyInterrupted) else {}
+        state = "stopped"
+        error = None if watch.reason in ("", "asked") else f"stopped: {watch.reason}"
         if not any(outcomes.values()):
-            return {"state": state, "verdict": []}
+            return {"state": state, "verdict": [], "error": error}
     settings = {**sink.settings, "study_id": sink.study_id, "games_per_variant": study.games}
     seat_names = [game.player_name(seat) for seat in range(game.num_players)]
     specs = list(study.variants[0].agents)
     report = build_report(settings, outcomes, seat_names, _labels(specs))
     report["verdict"] = build_verdict(report, load(study.game_id, players=study.players, **dict(study.options)))
     write_report(sink.folder, report, outcomes)
-    return {"state": state, "verdict": verdict_lines(report)}
+    return {"state": state, "verdict": verdict_lines(report), "error": error}
 
 
 def main(argv: list[str]) -> int:

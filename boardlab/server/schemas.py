@@ -4,11 +4,14 @@ shapes of the answers, for the OpenAPI page."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from pydantic_core import PydanticCustomError
 
+from ..core.errors import OptionError
+from ..core.registry import game_class
 from ..core.state import MAX_MOVE_TEXT
 
 #: what no storage can keep: PostgreSQL's text refuses U+0000, and a lone surrogate has no
@@ -29,6 +32,39 @@ def _storable(text: str) -> str:
     if found is not None:
         raise PydanticCustomError(BAD_TEXT, "the text holds {char}, which cannot be stored", {"char": found})
     return text
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "text" if isinstance(value, str) else type(value).__name__
+
+
+def check_option_types(game_id: str, options: Mapping[str, Any], where: str = "option") -> None:
+    """Refuse (OptionError) a game option whose JSON value is not of the option's type: a whole
+    number for an ``int`` option (not ``"0"``, not ``true``), a number for a ``float`` one, true or
+    false for a ``bool`` one (not ``1``), text for a text one. The command line passes text, which
+    the game converts; a client of the API that sends the wrong type has a bug that conversion
+    would hide. UnknownGameError for an unknown game; an unknown option is the game's to name."""
+    declared = {option.name: option for option in game_class(game_id).options_spec}
+    for name, value in options.items():
+        option = declared.get(name)
+        if option is None or (value is None and option.default is None):
+            continue
+        kind = option.kind
+        fits = (
+            isinstance(value, bool)
+            if kind is bool
+            else isinstance(value, int) and not isinstance(value, bool)
+            if kind is int
+            else isinstance(value, (int, float)) and not isinstance(value, bool)
+            if kind is float
+            else isinstance(value, str)
+        )
+        if not fits:
+            raise OptionError(f"{where} {name}: {value!r} is {_json_type(value)}, but {name} takes {option.allowed()}")
 
 
 #: text from a request: refused with bad_text when it holds what storage cannot keep
@@ -181,5 +217,6 @@ __all__ = [
     "StateMessage",
     "Text",
     "UndoRequest",
+    "check_option_types",
     "unstorable",
 ]

@@ -64,6 +64,9 @@ class Settings:
     WebSockets open at once. ``trusted_proxies``: peers whose ``X-Forwarded-For`` (its last
     entry) names the client.
 
+    Designers (designers.py): ``admin_key``, ``local_admin``; the Lab's share per designer:
+    ``lab_games_per_designer``, ``lab_cpu_minutes_per_designer``, ``lab_decision_seconds``.
+
     ``idle_room_seconds``: a room nobody has used for that long (unwatched, no computer
     thinking, no clock running) leaves memory and is loaded again on first use; start-up loads
     only the unfinished rooms changed within it (0: rooms stay, and start-up loads them all).
@@ -79,6 +82,9 @@ class Settings:
     rooms_listed: int = 100
     max_computer_only_rooms: int = 4
     max_queued_searches: int = 200
+    #: searches one client address may have waiting for the computer; an action that would
+    #: queue another is refused (429) until they are answered (0: no bound)
+    max_queued_per_address: int = 16
     min_move_seconds: float = 5.0
     rooms_per_minute: int = 20
     moves_per_minute: int = 240
@@ -89,6 +95,16 @@ class Settings:
     idle_room_seconds: float = 900.0
     #: a request body not all sent within this many seconds is refused (0: no limit)
     body_seconds: float = 10.0
+    #: the admin key (None: the one in ``data_dir/admin.key``, made there on the first start)
+    admin_key: str | None = field(default=None, repr=False, compare=False)
+    #: a browser on this computer is the admin without a key (designers.py; ``boardlab serve``
+    #: sets it when it listens on the loopback interface only, with no trusted proxy)
+    local_admin: bool = False
+    #: per designer: the games and the CPU their queued Lab studies may ask; the most CPU one
+    #: decision of a Lab study may take (labprice.py)
+    lab_games_per_designer: int = 2400
+    lab_cpu_minutes_per_designer: float = 240.0
+    lab_decision_seconds: float = 10.0
     seed_source: Callable[[], int] = field(default=_new_seed, compare=False)
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
 

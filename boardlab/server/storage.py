@@ -36,6 +36,7 @@ from typing import Any, Union
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -119,6 +120,20 @@ computer_leases = Table(
     Column("revision", Integer, nullable=False),
     Column("holder", String(32), nullable=False),
     Column("until", Float, nullable=False),
+)
+
+#: the server's designers (the Lab's, the playtests'): the SHA-256 of each key, never the key
+#: (:mod:`.designers`); in the database so that every process on it knows the same keys
+designers = Table(
+    "designers",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("key_hash", String(64), nullable=False, unique=True),
+    Column("admin", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("created_by", String(32), nullable=True),
+    Column("revoked", Float, nullable=True),
 )
 
 #: the channel every change of a room is announced on (PostgreSQL only)

@@ -17,21 +17,27 @@ import pytest
 
 from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import run_study
+from boardlab.server.designers import ADMIN_KEY_FILE, Designer
 from boardlab.server.labjobs import STUDY_FOLDER, LabJobs, LabLimits, LabStudyEnded, build_study
 from boardlab.server.settings import STATIC_DIR
 from tests.server.harness import Harness, make_harness
+from tests.support.serve import serve_process
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a small study: Towers' greedy players, two layouts, four games each (about a second of play)
 SMALL = {"game": "towers", "agents": ["greedy"], "games": 4, "vary": {"layout": ["diagram", "pinwheel"]}}
 #: how long a small study may take on a busy two-core machine (a worker starts, plays, plots)
 STUDY_SECONDS = 120
+#: the designer who starts the studies the tests make without the API
+OWNER = Designer("d-tester", "tester", admin=False)
 
 
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[Harness]:
     rules = ROOT / "docs" / "rules"
     with make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, static_dir=STATIC_DIR, rules_dir=rules) as harness:
+        # the Lab is the designers': the tests sign in with the admin key the server made
+        harness.client.headers["X-Designer-Key"] = (tmp_path / ADMIN_KEY_FILE).read_text().strip()
         yield harness
 
 
@@ -100,8 +106,8 @@ def test_no_path_leaves_the_study(web: Harness) -> None:
 
 def test_a_study_waits_its_turn_and_plays_at_the_lowest_priority(tmp_path: Path) -> None:
     jobs = LabJobs(tmp_path / "lab", LabLimits(max_running=1))
-    first = jobs.create({**SMALL, "games": 40, "vary": {}})  # long enough to look at while it plays
-    second = jobs.create(SMALL)
+    first = jobs.create({**SMALL, "games": 40, "vary": {}}, OWNER)  # long enough to look at while it plays
+    second = jobs.create(SMALL, OWNER)
     try:
         assert jobs.state(first["id"]) == "running" and jobs.state(second["id"]) == "queued"
         process = jobs._processes[first["id"]]
@@ -117,7 +123,7 @@ def test_a_study_waits_its_turn_and_plays_at_the_lowest_priority(tmp_path: Path)
 def test_a_study_survives_a_restart_and_resumes_from_its_games(tmp_path: Path) -> None:
     root = tmp_path / "lab"
     jobs = LabJobs(root, LabLimits(max_running=0))  # stored, not started: as a server stopped before its turn
-    study_id = jobs.create(SMALL)["id"]
+    study_id = jobs.create(SMALL, OWNER)["id"]
     folder = jobs.folder(study_id) / STUDY_FOLDER
     study = build_study(jobs.job(study_id))
     run_study(replace(study, games=2), sink=StudyFolder(folder, study))  # half played when the server stopped
@@ -163,14 +169,14 @@ def test_a_playing_study_stops_with_the_report_of_its_games_and_continues_from_t
 
 def test_a_waiting_study_stops_at_once_and_only_a_stopped_study_continues(tmp_path: Path) -> None:
     jobs = LabJobs(tmp_path / "lab", LabLimits(max_running=0))  # nothing plays: every study waits
-    study_id = jobs.create(SMALL)["id"]
+    study_id = jobs.create(SMALL, OWNER)["id"]
     with pytest.raises(LabStudyEnded, match="only a stopped study can continue"):
-        jobs.resume(study_id)
-    stopped = jobs.stop(study_id)
+        jobs.resume(study_id, OWNER)
+    stopped = jobs.stop(study_id, OWNER)
     assert stopped["state"] == "stopped" and stopped["done"] == 0 and stopped["verdict"] == [] and stopped["report"] is None
     jobs.pump()
     assert jobs.state(study_id) == "stopped"  # a stopped study does not start at its turn
-    assert jobs.resume(study_id)["state"] == "queued"
+    assert jobs.resume(study_id, OWNER)["state"] == "queued"
 
 
 def test_the_lab_page_starts_a_study_and_opens_a_games_replay(new_page: Callable[[], Any], web_server: Any) -> None:
@@ -215,3 +221,34 @@ def test_the_lab_page_stops_a_study_and_continues_it(new_page: Callable[[], Any]
     page.wait_for_selector('article.lab-study[data-state="running"], article.lab-study[data-state="queued"]')
     card.locator("button.stop").click()  # leave nothing playing behind the test
     page.wait_for_selector('article.lab-study[data-state="stopped"]', timeout=30_000)
+
+
+def test_the_lab_page_asks_for_a_key_off_this_computer_and_an_admin_issues_one(chromium: Any, tmp_path: Path) -> None:
+    # --no-local-admin: the page as any other computer sees it
+    with serve_process(tmp_path, tmp_path / "serve.log", options=["--no-local-admin"]) as (url, _process):
+        context = chromium.new_context(base_url=url)
+        try:
+            page = context.new_page()
+            page.goto("/lab")
+            page.wait_for_selector("#lab-sign-in:not([hidden])")
+            assert page.locator("#lab-start-panel").is_hidden()
+            assert "admin.key" in page.locator("#lab-sign-in").inner_text()
+            page.fill("#lab-key", "not-the-key-of-this-server")
+            page.click("#lab-sign-in-button")
+            page.wait_for_selector("#lab-sign-in-alert:not([hidden])")
+            page.fill("#lab-key", (tmp_path / ADMIN_KEY_FILE).read_text().strip())
+            page.click("#lab-sign-in-button")
+            page.wait_for_selector("#lab-start")
+            assert "Signed in as admin" in page.locator("#lab-who").inner_text()
+            page.fill("#lab-designer-name", "Ada")
+            page.click("#lab-issue")
+            key = page.locator("#lab-new-key").inner_text()
+            page.click("#lab-sign-out")
+            page.wait_for_selector("#lab-sign-in:not([hidden])")
+            page.fill("#lab-key", key)
+            page.click("#lab-sign-in-button")
+            page.wait_for_selector("#lab-start")
+            assert page.locator("#lab-who").inner_text().startswith("Signed in as Ada")
+            assert page.locator("#lab-designers").is_hidden()  # a designer, not an admin
+        finally:
+            context.close()

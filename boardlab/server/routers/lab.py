@@ -6,49 +6,70 @@
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from pydantic import Field, StringConstraints, field_validator
 
 from ...core.errors import BoardlabError
 from ...core.match import Match
 from ...core.records import Record
 from ...lab.report import render_html
+from ..designers import SIGN_IN_HELP, DesignerOnly, MaybeDesigner, require_designer
 from ..labjobs import STUDY_FOLDER, LabJobs, LabRefused, LabStudyNotFound, check_request
 from ..replays import BadMoveNumberError, replay_views
-from ..schemas import ErrorResponse
+from ..schemas import ErrorResponse, Strict, Text, check_option_types
 
 # the Lab page's own API, documented with the page in docs/lab.md ("The Lab in the browser");
-# left out of /docs, whose routes docs/server.md lists for players' clients
-router = APIRouter(prefix="/api/lab", tags=["lab"], include_in_schema=False, responses={"4XX": {"model": ErrorResponse}})
+# left out of /docs, whose routes docs/server.md lists for players' clients. Every route is a
+# designer's (designers.py): the Lab plays games on the server's CPU
+router = APIRouter(
+    prefix="/api/lab",
+    tags=["lab"],
+    include_in_schema=False,
+    responses={"4XX": {"model": ErrorResponse}},
+    dependencies=[Depends(require_designer)],
+)
 pages = APIRouter(include_in_schema=False)
 
 #: a record's name inside a study folder, as the lab's StudyFolder writes it
 RECORD_NAME = re.compile(r"records/[A-Za-z0-9_.=+-]{1,200}\.json")
 #: the replays kept in memory (views of every move of a game)
 REPLAYS_KEPT = 4
-Value = bool | int | str
+#: the most values one varied option may list, and variants a body may ask for before the
+#: server's own limit is checked (GET /api/lab/limits): bounds the body before anything expands it
+MAX_VARIED_VALUES = 16
+OptionName = Annotated[Text, StringConstraints(min_length=1, max_length=40)]
+LabValue = bool | int | float | Annotated[Text, StringConstraints(max_length=100)]
+AgentSpec = Annotated[Text, StringConstraints(min_length=1, max_length=200)]
 
 
-class LabStudyRequest(BaseModel):
-    """A study to play: as ``boardlab lab`` takes it."""
+class LabStudyRequest(Strict):
+    """A study to play: as ``boardlab lab`` takes it, with each option's value of its own JSON
+    type (a number for a number, true or false for a switch)."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    game: str = Field(max_length=40, description="game id")
-    agents: list[str] = Field(min_length=1, max_length=4, description="agent specs or levels, repeated around the table")
+    game: Text = Field(max_length=40, description="game id")
+    agents: list[AgentSpec] = Field(min_length=1, max_length=8, description="agent specs or levels, repeated around the table")
     players: int | None = Field(None, ge=1, le=8, description="number of seats (default: the game's)")
-    options: dict[str, Value] = Field(default_factory=dict, max_length=40, description="rule options for every variant")
-    vary: dict[str, list[Value]] = Field(
+    options: dict[OptionName, LabValue] = Field(default_factory=dict, max_length=40, description="rule options for every variant")
+    vary: dict[OptionName, list[LabValue]] = Field(
         default_factory=dict, max_length=3, description="option -> values: a variant per combination"
     )
     games: int = Field(ge=1, le=100_000, description="games per variant (the server caps it: GET /api/lab/limits)")
     seed: int = Field(0, ge=0, le=2**62)
+
+    @field_validator("vary")
+    @classmethod
+    def _few_values(cls, vary: dict[str, list[Any]]) -> dict[str, list[Any]]:
+        for name, values in vary.items():
+            if len(values) > MAX_VARIED_VALUES:
+                raise ValueError(f"{name}: at most {MAX_VARIED_VALUES} values")
+        return vary
 
 
 def _jobs(request: Request) -> LabJobs:
@@ -57,40 +78,51 @@ def _jobs(request: Request) -> LabJobs:
 
 
 @router.get("/limits", summary="the share of the computer the Lab may take")
-def limits(request: Request) -> dict[str, int]:
+def limits(request: Request) -> dict[str, float]:
     return _jobs(request).limits.to_json()
 
 
 @router.get("/studies", summary="every Lab study on this server, the newest first")
-def list_studies(request: Request) -> list[dict[str, Any]]:
-    return _jobs(request).all()
+def list_studies(request: Request, designer: DesignerOnly) -> list[dict[str, Any]]:
+    return _jobs(request).all(designer)
 
 
 @router.post("/studies", status_code=201, summary="start a study (it waits its turn; bad_request names what is wrong)")
-def create_study(body: LabStudyRequest, request: Request) -> dict[str, Any]:
+def create_study(body: LabStudyRequest, request: Request, designer: DesignerOnly) -> dict[str, Any]:
+    jobs = _jobs(request)
     data = body.model_dump()
     data["agents"] = [spec.strip() for spec in data["agents"]]
-    data["vary"] = {name: [str(value) for value in values] for name, values in data["vary"].items()}
     try:
-        check_request(data)
+        # everything that bounds the study's size is checked before any variant is made
+        check_request(data, jobs.limits.max_variants)
+        check_option_types(data["game"], {**data["options"]}, "option")
+        for name, values in data["vary"].items():
+            for value in values:
+                check_option_types(data["game"], {name: value}, "vary")
     except BoardlabError as exc:
         raise LabRefused(str(exc)) from None
-    return _jobs(request).create(data)
+    return jobs.create(data, designer)
 
 
 @router.get("/studies/{study_id}", summary="a study's state, progress and (once finished) verdict")
-def one_study(study_id: str, request: Request) -> dict[str, Any]:
-    return _jobs(request).status(study_id)
+def one_study(study_id: str, request: Request, designer: DesignerOnly) -> dict[str, Any]:
+    return _jobs(request).status(study_id, designer)
 
 
 @router.post("/studies/{study_id}/stop", summary="stop a study: its report covers the games played so far")
-def stop_study(study_id: str, request: Request) -> dict[str, Any]:
-    return _jobs(request).stop(study_id)
+def stop_study(study_id: str, request: Request, designer: DesignerOnly) -> dict[str, Any]:
+    return _jobs(request).stop(study_id, designer)
 
 
 @router.post("/studies/{study_id}/continue", summary="continue a stopped study from the games it holds")
-def continue_study(study_id: str, request: Request) -> dict[str, Any]:
-    return _jobs(request).resume(study_id)
+def continue_study(study_id: str, request: Request, designer: DesignerOnly) -> dict[str, Any]:
+    return _jobs(request).resume(study_id, designer)
+
+
+@router.delete("/studies/{study_id}", status_code=204, summary="delete a study, its games and report")
+def delete_study(study_id: str, request: Request, designer: DesignerOnly) -> Response:
+    _jobs(request).delete(study_id, designer)
+    return Response(status_code=204)
 
 
 def _record_path(jobs: LabJobs, study_id: str, record: str) -> Path:
@@ -147,15 +179,19 @@ def lab_page(request: Request) -> FileResponse:
 
 
 @pages.get("/lab/{study_id}/replay")
-def lab_replay_page(study_id: str, request: Request) -> FileResponse:
+def lab_replay_page(study_id: str, request: Request, designer: MaybeDesigner) -> Response:
     """A study game's replay (static/lab-replay.html reads the study and record from the address)."""
+    if designer is None:
+        return _sign_in_page()
     _jobs(request).folder(study_id)
     return _static(request, "lab-replay.html")
 
 
 @pages.get("/lab/{study_id}/report", response_class=HTMLResponse)
-def lab_report(study_id: str, request: Request) -> HTMLResponse:
+def lab_report(study_id: str, request: Request, designer: MaybeDesigner) -> HTMLResponse:
     """The study's report, its games linked to their replays here."""
+    if designer is None:
+        return _sign_in_page()
     folder = _jobs(request).folder(study_id) / STUDY_FOLDER
     try:
         report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
@@ -166,11 +202,22 @@ def lab_report(study_id: str, request: Request) -> HTMLResponse:
     return HTMLResponse(page.replace("<body>", f"<body>{back}", 1), headers=REVALIDATE)
 
 
-@pages.get("/lab/{study_id}/records/{name}")
+@pages.get("/lab/{study_id}/records/{name}", dependencies=[Depends(require_designer)])
 def lab_record(study_id: str, name: str, request: Request) -> FileResponse:
     """A study game's record (what ``boardlab replay`` reads)."""
     path = _record_path(_jobs(request), study_id, f"records/{name}")
     return FileResponse(path, media_type="application/json", filename=f"boardlab-lab-{study_id}-{name}")
+
+
+def _sign_in_page() -> HTMLResponse:
+    """What a Lab page says to a visitor who is not signed in as a designer."""
+    page = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>boardlab: sign in to the Lab</title>'
+        '<link rel="stylesheet" href="/css/boardlab.css"></head><body><main class="lab"><h1>Sign in to the Lab</h1>'
+        f"<p>{html.escape(SIGN_IN_HELP[0].upper() + SIGN_IN_HELP[1:])}.</p>"
+        '<p><a href="/lab">Sign in on the Lab page</a></p></main></body></html>'
+    )
+    return HTMLResponse(page, status_code=401, headers=REVALIDATE)
 
 
 __all__ = ["pages", "router"]

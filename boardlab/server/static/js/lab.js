@@ -1,6 +1,8 @@
 // The Lab page: a form that starts a study (game, computer players, options, the options to
 // vary, games per variant), and the studies on this server with their progress, verdict and
-// report. The server plays studies in turn at low priority (docs/lab.md, "The Lab in the browser").
+// report. The Lab is the designers' (docs/lab.md, "The Lab in the browser"): without a designer
+// key the page asks for one (a browser on the computer of a server on 127.0.0.1 needs none);
+// an admin also issues keys here. The server plays studies in turn at low priority.
 
 import * as api from "./api.js";
 import { h, replace } from "./dom.js";
@@ -10,20 +12,102 @@ const POLL_MS = 1500;
 let catalog = [];
 let limits = null;
 let polling = null;
+let me = null;
 
 async function start() {
   try {
-    [catalog, limits] = await Promise.all([api.games(), api.request("/api/lab/limits")]);
+    me = await api.request("/api/designers/me");
   } catch (error) {
-    replace($("lab-form"), h("p", { class: "alert" }, error.message));
+    if (error.code === "designer_key_missing" || error.code === "bad_designer_key") return askToSignIn(error);
+    replace($("lab-who"), h("p", { class: "alert" }, error.message));
     return;
   }
+  try {
+    [catalog, limits] = await Promise.all([api.games(), api.request("/api/lab/limits")]);
+  } catch (error) {
+    replace($("lab-who"), h("p", { class: "alert" }, error.message));
+    return;
+  }
+  drawWho();
+  $("lab-start-panel").hidden = false;
+  $("lab-studies-panel").hidden = false;
   $("lab-limits").textContent =
     `This server plays at most ${limits.max_games_per_variant} games per variant, ${limits.max_variants} variants ` +
-    `and ${limits.max_total_games} games in a study, ${limits.max_running} study at a time.`;
+    `and ${limits.max_total_games} games in a study, ${limits.max_running} study at a time; each designer may queue ` +
+    `${limits.queued_games_per_designer} games and about ${Math.round(limits.cpu_seconds_per_designer / 60)} CPU minutes, ` +
+    `and a decision may take ${limits.decision_seconds} s.`;
   const asked = new URLSearchParams(location.search).get("game");
   drawForm(catalog.some((game) => game.id === asked) ? asked : "towers");
+  if (me.admin) await drawDesigners();
   await drawStudies();
+}
+
+/** Not signed in (or a key that no longer works): the sign-in form, and nothing else. */
+function askToSignIn(error) {
+  $("lab-sign-in").hidden = false;
+  if (error.code === "bad_designer_key") showAlert($("lab-sign-in-alert"), error.message);
+  $("lab-sign-in-form").onsubmit = async (event) => {
+    event.preventDefault();
+    try {
+      await api.request("/api/designers/session", { method: "POST", body: { key: $("lab-key").value } });
+    } catch (failure) {
+      showAlert($("lab-sign-in-alert"), failure.message);
+      return;
+    }
+    location.reload();
+  };
+}
+
+function drawWho() {
+  const who = me.local
+    ? "You use the Lab on the server's own computer, as its admin (no key needed here)."
+    : `Signed in as ${me.name}${me.admin ? " (admin)" : ""}.`;
+  const signOut = me.local ? null : h("button", { id: "lab-sign-out", type: "button", onclick: signOutNow }, "Sign out");
+  replace($("lab-who"), h("p", {}, who, " ", signOut));
+}
+
+async function signOutNow() {
+  await api.request("/api/designers/session", { method: "DELETE" }).catch(() => null);
+  location.reload();
+}
+
+function showAlert(element, message) {
+  element.textContent = message;
+  element.hidden = false;
+}
+
+/** An admin's panel: issue a key (shown once), and revoke the others'. */
+async function drawDesigners() {
+  $("lab-designers").hidden = false;
+  $("lab-issue-form").onsubmit = async (event) => {
+    event.preventDefault();
+    const issued = $("lab-issued");
+    try {
+      const made = await api.request("/api/designers", {
+        method: "POST", body: { name: $("lab-designer-name").value, admin: $("lab-designer-admin").checked },
+      });
+      replace(issued, `${made.name}'s key (shown this once; give it to them): `, h("code", { id: "lab-new-key" }, made.key));
+    } catch (error) {
+      replace(issued, h("span", { class: "alert" }, error.message));
+    }
+    issued.hidden = false;
+    await drawDesignerList();
+  };
+  await drawDesignerList();
+}
+
+async function drawDesignerList() {
+  const designers = await api.request("/api/designers").catch(() => []);
+  replace($("lab-designer-list"), designers.map((designer) => h("li", { dataset: { designer: designer.id } },
+    `${designer.name}${designer.admin ? " (admin)" : ""}`,
+    designer.revoked ? " (revoked)" : designer.created_by
+      ? h("button", { type: "button", class: "revoke", onclick: () => revoke(designer) }, "Revoke")
+      : " (the admin key of a data folder)")));
+}
+
+async function revoke(designer) {
+  await api.request(`/api/designers/${encodeURIComponent(designer.id)}`, { method: "DELETE" }).catch((error) => alert(error.message));
+  await drawDesignerList();
 }
 
 function drawForm(gameId) {
@@ -74,13 +158,14 @@ async function submit(game) {
   const vary = {};
   for (const input of document.querySelectorAll("[data-option]")) {
     const option = game.options.find((entry) => entry.name === input.dataset.option);
-    if (input.value !== "" && input.value !== String(option.default)) options[option.name] = input.value;
+    if (input.value !== "" && input.value !== String(option.default)) options[option.name] = typed(option, input.value);
   }
   for (const input of document.querySelectorAll("[data-vary]")) {
+    const option = game.options.find((entry) => entry.name === input.dataset.vary);
     const values = input.value.split(",").map((value) => value.trim()).filter(Boolean);
     if (values.length) {
-      vary[input.dataset.vary] = values;
-      delete options[input.dataset.vary];
+      vary[option.name] = values.map((value) => typed(option, value));
+      delete options[option.name];
     }
   }
   const specs = $("lab-specs").value.trim();
@@ -101,6 +186,15 @@ async function submit(game) {
     return;
   }
   await drawStudies();
+}
+
+/** A value typed into the form, as the option's own JSON type (the server refuses "0" for a
+ * number and "true" for a switch): what is not a number stays text, for the server to name. */
+function typed(option, text) {
+  const kind = option.default === null ? null : typeof option.default;
+  if (kind === "boolean") return text === "true" ? true : text === "false" ? false : text;
+  if (kind === "number" && text.trim() !== "" && Number.isFinite(Number(text))) return Number(text);
+  return text;
 }
 
 /** "greedy,mcts:iterations=60,c=1" -> ["greedy", "mcts:iterations=60,c=1"] (as the command line splits them). */
@@ -151,13 +245,31 @@ async function act(study, action) {
 }
 
 function studyButtons(study) {
+  if (!study.may_manage) return null;
+  const buttons = [];
   if (study.state === "queued" || study.state === "running") {
-    return h("button", { class: "stop", type: "button", onclick: () => act(study, "stop") }, "Stop");
+    buttons.push(h("button", { class: "stop", type: "button", onclick: () => act(study, "stop") }, "Stop"));
   }
   if (study.state === "stopped") {
-    return h("button", { class: "continue", type: "button", onclick: () => act(study, "continue") }, "Continue");
+    buttons.push(h("button", { class: "continue", type: "button", onclick: () => act(study, "continue") }, "Continue"));
   }
-  return null;
+  if (study.state !== "stopping") {
+    buttons.push(h("button", { class: "delete", type: "button", onclick: () => remove(study) }, "Delete"));
+  }
+  return buttons;
+}
+
+/** Delete a study (DELETE .../studies/ID), after the designer confirms. */
+async function remove(study) {
+  if (!confirm(`Delete this study of ${study.game}, its games and its report?`)) return;
+  const alert = $("lab-alert");
+  alert.hidden = true;
+  try {
+    await api.request(`/api/lab/studies/${study.id}`, { method: "DELETE" });
+  } catch (error) {
+    showAlert(alert, error.message);
+  }
+  await drawStudies();
 }
 
 function studyCard(study) {
@@ -166,7 +278,8 @@ function studyCard(study) {
   const options = Object.entries(study.options).map(([name, value]) => `${name}=${value}`).join(", ");
   return h("article", { class: "lab-study", dataset: { study: study.id, state: study.state } },
     h("h3", {}, `${game ? game.name : study.game}: ${study.agents.join(", ")}, ${study.games} games per variant`),
-    h("p", { class: "muted" }, [varied ? `compares ${varied}` : "one variant", options ? `; options ${options}` : "", `; seed ${study.seed}`].join("")),
+    h("p", { class: "muted" }, [varied ? `compares ${varied}` : "one variant", options ? `; options ${options}` : "", `; seed ${study.seed}`,
+      study.owner ? `; started by ${study.owner}` : ""].join("")),
     h("p", {},
       h("span", { class: "state" }, STATE_TEXT[study.state] || study.state), " ",
       h("progress", { max: study.total, value: study.done, "aria-label": "games played" }), " ",

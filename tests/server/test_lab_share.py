@@ -1,0 +1,173 @@
+"""The Lab's share of the server: bodies checked strictly before any variant is made, agent
+specs priced by their budgets (and refused beyond the cap), each designer's quotas of queued
+games, CPU and stored studies, and a worker that stops within a second of being asked."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import boardlab
+from boardlab.lab.ladder_docs import load_ladder
+from boardlab.lab.play import SimulationPlan, play_one
+from boardlab.server import labjobs
+from boardlab.server.designers import ADMIN_KEY_FILE, Designer
+from boardlab.server.labjobs import STATUS_FILE, LabJobs, LabLimits
+from boardlab.server.labprice import DECISIONS_PER_GAME, QUICK_DECISION_SECONDS, decision_seconds
+from tests.server.harness import Harness, make_harness
+
+STUDY = {"game": "towers", "agents": ["greedy"], "games": 4}
+OWNER = Designer("d-ada", "Ada", admin=False)
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Iterator[Harness]:
+    with make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path) as harness:
+        jobs = harness.app.state.lab
+        jobs.limits = replace(jobs.limits, max_running=0)  # stored only: nothing plays
+        harness.client.headers["X-Designer-Key"] = (tmp_path / ADMIN_KEY_FILE).read_text().strip()
+        yield harness
+
+
+def refused(lab: Harness, body: dict[str, Any], status: int = 422) -> str:
+    answer = lab.client.post("/api/lab/studies", json=body)
+    assert answer.status_code == status, answer.text
+    return str(answer.json()["error"]["message"])
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"games": True}, "games"),
+        ({"games": "4"}, "games"),
+        ({"players": "2"}, "players"),
+        ({"seed": 1.5}, "seed"),
+        ({"options": {"ply_cap": "0"}}, "ply_cap"),  # a number option given as text
+        ({"options": {"random_first": 1}}, "random_first"),  # a switch given as a number
+        ({"vary": {"ply_cap": [0, "200"]}}, "ply_cap"),
+        ({"agents": ["greedy", 7]}, "agents"),
+        ({"colour": "blue"}, "colour"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_refused_never_converted(lab: Harness, change: dict[str, Any], named: str) -> None:
+    assert named in refused(lab, {**STUDY, **change})
+    assert lab.app.state.lab.all() == []
+
+
+def test_a_body_asking_for_many_variants_is_refused_before_any_is_made(lab: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    def expanded(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("the study was built: its variants were made before the size was checked")
+
+    monkeypatch.setattr(labjobs, "build_study", expanded)
+    hundred = {"vary": {name: list(range(100)) for name in ("ply_cap", "no_progress_limit", "layout")}}
+    began = time.process_time()
+    assert "at most 16 values" in refused(lab, {**STUDY, **hundred})
+    # three lists of six: 216 variants, each list within the schema's bound
+    six = {"vary": {name: list(range(1, 7)) for name in ("ply_cap", "no_progress_limit")} | {"random_first": [True, False]}}
+    assert "72 variants is more than this server's Lab plays (6)" in refused(lab, {**STUDY, **six})
+    assert time.process_time() - began < 1.0
+
+
+def test_an_agent_priced_beyond_the_cap_is_refused_with_its_price(lab: Harness) -> None:
+    message = refused(lab, {**STUDY, "agents": ["mcts:iterations=200000000", "random"]})
+    assert "mcts:iterations=200000000" in message and "--lab-decision-seconds" in message
+    assert lab.app.state.lab.all() == []
+
+
+def test_agents_are_priced_by_their_budgets() -> None:
+    towers = boardlab.load("towers")
+    ladder = load_ladder("towers")
+    assert ladder is not None
+    hard = ladder["ratings"]["hard"]
+    # a level costs what the ladder measured of its spec
+    assert decision_seconds(towers, "hard", 10.0) == pytest.approx(hard["cpu_median"])
+    assert decision_seconds(towers, "greedy", 10.0) == pytest.approx(ladder["ratings"]["easy"]["cpu_median"])
+    # a budget the ladder did not measure scales with its iterations, and its own seconds cap it
+    small, large = decision_seconds(towers, "mcts:iterations=1000", 10.0), decision_seconds(towers, "mcts:iterations=4000", 10.0)
+    assert large == pytest.approx(4 * small) and small > 0
+    assert decision_seconds(towers, "mcts:iterations=100000000,seconds=2", 10.0) == 2.0
+    # a search with no budget costs the cap; an agent that does not search, a little
+    assert decision_seconds(towers, "alphabeta:depth=3", 7.5) == 7.5
+    assert decision_seconds(towers, "random:", 10.0) == pytest.approx(ladder["ratings"]["random"]["cpu_median"])
+    assert QUICK_DECISION_SECONDS < 0.1
+
+
+def test_each_designer_has_a_quota_of_queued_games_and_of_cpu(tmp_path: Path) -> None:
+    jobs = LabJobs(tmp_path / "lab", LabLimits(max_running=0, queued_games_per_designer=10))
+    jobs.create({**STUDY, "games": 8}, OWNER)
+    with pytest.raises(labjobs.LabQuotaError, match="8 games waiting"):
+        jobs.create({**STUDY, "games": 4}, OWNER)
+    other = Designer("d-bob", "Bob", admin=False)
+    jobs.create({**STUDY, "games": 8}, other)  # another designer's quota is their own
+    # a stopped study frees its share; continuing it takes it again
+    first = jobs.all(OWNER)[-1]["id"]
+    jobs.stop(first, OWNER)
+    second = jobs.create({**STUDY, "games": 4}, OWNER)
+    with pytest.raises(labjobs.LabQuotaError):
+        jobs.resume(first, OWNER)
+    jobs.stop(second["id"], OWNER)
+    assert jobs.resume(first, OWNER)["state"] == "queued"
+
+    # CPU: the hard level's price per decision, times the games' decisions
+    priced = LabJobs(tmp_path / "priced", LabLimits(max_running=0, cpu_seconds_per_designer=600.0))
+    hard = decision_seconds(boardlab.load("towers"), "hard", 10.0)
+    games = int(600.0 / (hard * DECISIONS_PER_GAME)) + 1
+    with pytest.raises(labjobs.LabQuotaError, match="CPU minutes"):
+        priced.create({**STUDY, "agents": ["hard"], "games": games}, OWNER)
+    assert priced.create({**STUDY, "agents": ["hard"], "games": games - 2}, OWNER)["price_seconds"] <= 600.0
+
+
+def test_one_designer_cannot_fill_the_lab_for_the_others(tmp_path: Path) -> None:
+    jobs = LabJobs(tmp_path / "lab", LabLimits(max_running=0, max_stored=3, max_stored_per_designer=2))
+    for _ in range(2):
+        jobs.create(STUDY, OWNER)
+    with pytest.raises(labjobs.LabFullError, match="keeps 2 studies"):
+        jobs.create(STUDY, OWNER)
+    jobs.create(STUDY, Designer("d-bob", "Bob", admin=False))
+    with pytest.raises(labjobs.LabFullError, match="at most 3 studies"):
+        jobs.create(STUDY, Designer("d-cy", "Cy", admin=False))
+    jobs.delete(jobs.all(OWNER)[0]["id"], Designer("admin", "admin", admin=True))
+    jobs.create(STUDY, Designer("d-cy", "Cy", admin=False))  # deleting made room
+
+
+def test_a_lab_game_tells_every_search_the_decision_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardlab.agents.random_agent import RandomAgent
+
+    told: list[float | None] = []
+    monkeypatch.setattr(RandomAgent, "limit_time", lambda self, seconds: told.append(seconds))
+    plan = SimulationPlan("towers", ("random",), games=1, decision_seconds=0.25)
+    play_one(plan, 0)
+    assert told and set(told) == {0.25}
+
+
+# a bound on the wall clock, on a machine that may stall a process: one rerun (docs/server.md, Tests)
+@pytest.mark.flaky(reruns=1, reruns_delay=2)
+def test_a_worker_stops_within_a_second_in_the_middle_of_a_long_decision(tmp_path: Path) -> None:
+    jobs = LabJobs(tmp_path / "lab", LabLimits(decision_seconds=10.0))
+    # one decision of eight seconds: a worker that looked for the stop between moves only would take that long
+    study = jobs.create({**STUDY, "agents": ["mcts:seconds=8", "random"], "games": 2}, OWNER)
+    folder = jobs.folder(study["id"])
+    try:
+        deadline = time.monotonic() + 60
+        while not (folder / "worker.log").exists() or jobs.state(study["id"]) != "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(2.0)  # the worker has started (imports) and is deep in its first search
+        asked = time.monotonic()
+        jobs.stop(study["id"], OWNER)
+        while jobs.state(study["id"]) not in ("stopped",):
+            assert time.monotonic() - asked < 5, jobs.state(study["id"])
+            time.sleep(0.02)
+        took = time.monotonic() - asked
+        status = json.loads((folder / STATUS_FILE).read_text())
+        assert status["state"] == "stopped" and took < 1.5, (took, status)
+    finally:
+        for process in jobs._processes.values():
+            process.kill()
+            process.wait()
