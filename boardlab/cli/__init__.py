@@ -187,7 +187,7 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
                 computer = ", ".join(game.player_name(seat) for seat in range(1, game.num_players))
                 err.print(
                     f"[yellow]{escape(args.resume)} names no players: you play {escape(game.player_name(0))}, "
-                    f"the computer ({escape(args.level)}: {escape(specs[1])}) plays {escape(computer)}. "
+                    f"the computer ({escape(args.level)}) plays {escape(computer)}. "
                     "Choose with --players, e.g. --players human,human.[/yellow]"
                 )
         agents = seat_agents(game, specs, record.seed)

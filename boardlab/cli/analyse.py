@@ -15,7 +15,8 @@ from rich.table import Table
 
 from ..agents.analysis import Analysis, MoveAnalysis, analyse
 from ..core.records import Record
-from .common import CliError
+from ..core.turns import moves_made
+from .common import CliError, rules_version_warning
 from .replay import describe_record
 
 #: the sparkline's eight heights, lowest first
@@ -43,18 +44,22 @@ def analyse_command(args: argparse.Namespace, out: Console, err: Console) -> int
     if args.budget is not None and args.budget < 1:
         raise CliError(f"--budget {args.budget}: give 1 or more search iterations per position")
     record = Record.load(args.file)  # every move re-validated: RecordError names the first bad one
+    warning = rules_version_warning(record, args.file)
+    if warning:
+        err.print(f"[yellow]{escape(warning)}[/yellow]")
     with _progress(err, not args.json) as update:
         analysis = analyse(record, iterations=args.budget, seed=args.seed, on_progress=update)
     if args.json:
         out.print_json(json.dumps(analysis.to_json()))
         return 0
     describe_record(record, out)
-    out.print(moves_table(analysis))
+    numbers = move_numbers(record)
+    out.print(moves_table(analysis, numbers))
     out.print()
-    for line in graph_lines(analysis, max(20, out.width - 16)):
+    for line in graph_lines(analysis, max(20, out.width - 16), moves_made(record.turns)):
         out.print(line)
     out.print()
-    print_worst(analysis, out)
+    print_worst(analysis, out, numbers)
     budget = f"{analysis.iterations} iterations per position" if analysis.iterations else "the computer's own budget"
     out.print(
         f"[dim]Engine: {escape(analysis.agent)} ({budget}, seed {analysis.seed}); "
@@ -92,12 +97,18 @@ class _progress:
             self.bar.stop()
 
 
+def move_numbers(record: Record) -> list[int | None]:
+    """Each log entry's move number as players count them (None for chance), by its place."""
+    return [turn.move_number for turn in record.turns]
+
+
 def percent(chance: float) -> str:
     return f"{100 * chance:.0f}%"
 
 
-def moves_table(analysis: Analysis) -> Table:
-    """One row per move: who, what, every seat's chance after it, the engine's move, the loss."""
+def moves_table(analysis: Analysis, numbers: Sequence[int | None]) -> Table:
+    """One row per move: its number (``numbers``, by the entry's place; a chance outcome has
+    none), who, what, every seat's chance after it, the engine's move, the loss."""
     table = Table(title="Chances after each move", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("by")
@@ -115,7 +126,9 @@ def moves_table(analysis: Analysis) -> Table:
         if entry.number in worst:
             move, loss = f"[bold red]{move}[/bold red]", f"[bold red]{loss} ??[/bold red]"
         preferred = escape(_short(entry.preferred)) if entry.differs and entry.preferred else ""
-        table.add_row(str(entry.number), escape(by), move, *(percent(c) for c in entry.chances), preferred, loss)
+        number = numbers[entry.number - 1]
+        chances = (percent(c) for c in entry.chances)
+        table.add_row("" if number is None else str(number), escape(by), move, *chances, preferred, loss)
     return table
 
 
@@ -132,15 +145,15 @@ def sparkline(values: Sequence[float], width: int) -> str:
     return "".join(BLOCKS[min(len(BLOCKS) - 1, int(value * len(BLOCKS)))] for value in points)
 
 
-def graph_lines(analysis: Analysis, width: int) -> list[str]:
-    """A sparkline per seat of its chance from the start to the end, labelled with its name
-    and its chance at the start and the end (the lines do not rely on colour)."""
+def graph_lines(analysis: Analysis, width: int, moves: int) -> list[str]:
+    """A sparkline per seat of its chance from the start to the end of the game's ``moves``
+    moves, labelled with its name and its chance at the start and the end (the lines do not
+    rely on colour)."""
     series = analysis.series()
     names = analysis.seat_names
     label = max(len(name) for name in names)
-    moves = len(series) - 1
     per = -(-len(series) // width)
-    scale = f"one mark per {per} moves" if per > 1 else "one mark per position"
+    scale = f"one mark per {per} positions" if per > 1 else "one mark per position"
     lines = [f"[bold]Chances over the game[/bold] (move 0 to {moves}, {scale}; low ▁ = 0%, high █ = 100%)"]
     for seat, name in enumerate(names):
         values = [point[seat] for point in series]
@@ -151,7 +164,7 @@ def graph_lines(analysis: Analysis, width: int) -> list[str]:
     return lines
 
 
-def print_worst(analysis: Analysis, out: Console) -> None:
+def print_worst(analysis: Analysis, out: Console, numbers: Sequence[int | None]) -> None:
     worst = analysis.worst
     if not worst:
         out.print("[bold]Worst moves:[/bold] none lost more than a small share of a win.")
@@ -159,14 +172,14 @@ def print_worst(analysis: Analysis, out: Console) -> None:
     out.print("[bold]Worst moves[/bold] (loss: how much of a win the mover gave away, by the engine's estimate):")
     series = analysis.series()
     for entry in worst:
-        out.print(f"  {_worst_line(entry, analysis, series[entry.number - 1][entry.by])}")
+        out.print(f"  {_worst_line(entry, analysis, series[entry.number - 1][entry.by], numbers[entry.number - 1])}")
 
 
-def _worst_line(entry: MoveAnalysis, analysis: Analysis, before: float) -> str:
+def _worst_line(entry: MoveAnalysis, analysis: Analysis, before: float, number: int | None) -> str:
     name = escape(analysis.seat_names[entry.by])
     after = entry.chances[entry.by]
     return (
-        f"move {entry.number}: {name} played [bold]{escape(_short(entry.move))}[/bold] "
+        f"move {number}: {name} played [bold]{escape(_short(entry.move))}[/bold] "
         f"({percent(before)} → {percent(after)}); the engine preferred "
         f"[bold]{escape(_short(entry.preferred or '?'))}[/bold] (loss {entry.loss:.2f})"
     )

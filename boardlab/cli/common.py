@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from ..agents import DEFAULT_LEVEL, level_spec
+from ..agents import DEFAULT_LEVEL, game_levels, level_spec, make_agent
 from ..core.errors import BoardlabError, OptionError
 from ..core.game import Game
 from ..core.records import Record
@@ -109,6 +109,37 @@ def decider_label(game: Game, view: Mapping[str, Any]) -> str:
 def board_panel(game: Game, view: Mapping[str, Any], title: str) -> Panel:
     """The game's own drawing of a view envelope (rich markup) in a titled frame."""
     return Panel.fit(game.render_view(view), title=title, subtitle=decider_label(game, view))
+
+
+def level_name(game: Game, spec: str) -> str | None:
+    """The level (``normal``...) whose agent plays ``spec`` in ``game``, or None: what a player
+    is shown of a computer seat (agent specs are for the lab and the API). Specs are compared
+    as their agents write them, so a record's spec and the level table's agree however spelt."""
+    wanted = _agent_spec(game, spec)
+    if wanted is None:
+        return None
+    for level in game_levels(game):
+        if _agent_spec(game, level_spec(game, level)) == wanted:
+            return level
+    return None
+
+
+_SPECS: dict[tuple[str, str], str | None] = {}
+
+
+def _agent_spec(game: Game, spec: str) -> str | None:
+    key = (game.id, spec)
+    if key not in _SPECS:
+        try:
+            _SPECS[key] = make_agent(spec, seed=0, game=game).spec()
+        except BoardlabError:
+            _SPECS[key] = None
+    return _SPECS[key]
+
+
+def moves_text(count: int) -> str:
+    """``1 move``, ``12 moves``: the players' moves (a roll or a deal is no move)."""
+    return "1 move" if count == 1 else f"{count} moves"
 
 
 def natural_key(text: str) -> list[tuple[int, int | str]]:

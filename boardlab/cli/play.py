@@ -28,7 +28,7 @@ from ..core.match import FALLBACK_NOTE, Match
 from ..core.records import Record
 from ..core.turns import Turn
 from ..core.values import CHANCE, Move, Player
-from .common import board_panel, print_moves
+from .common import board_panel, level_name, moves_text, print_moves
 from .render import PictureRenderer, picture_renderer
 
 HELP = """\
@@ -55,6 +55,9 @@ MOVE_NOW = "now"
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
 #: a longer run of alike chance outcomes is announced by its count (the board shows them)
 CHANCE_RUN_SHOWN = 3
+#: answers to a yes/no question: never taken for a file name
+YES_ANSWERS = ("y", "yes")
+NO_ANSWERS = ("", "n", "no")
 
 
 class _Leave(Exception):
@@ -154,9 +157,13 @@ class PlaySession:
         return humans[0] if len(humans) == 1 else None
 
     def seat_label(self, seat: Player) -> str:
+        """``White`` for a person, ``Black (normal)`` for the computer at a level (its spec only
+        where it plays none of the levels: a spec the person typed)."""
         name = self.game.player_name(seat)
+        if self.match.is_human(seat):
+            return name
         spec = self.match.seats[seat].agent
-        return name if self.match.is_human(seat) else f"{name} ({spec})"
+        return f"{name} ({level_name(self.game, spec) or spec})"
 
     # --- the game loop -------------------------------------------------------
     @property
@@ -388,15 +395,16 @@ class PlaySession:
             raise _Leave(interrupted=True) from None
 
     def confirm(self, prompt: str) -> bool:
-        return self.ask(prompt).strip().lower() in ("y", "yes")
+        return self.ask(prompt).strip().lower() in YES_ANSWERS
 
     # --- commands ------------------------------------------------------------
     def move_label(self) -> str:
-        """The one numbering of the terminal: ``move N`` is the move about to be played, counting
-        every move from 1 (chance too), as history, records and ``boardlab replay`` number them."""
+        """The one numbering (:mod:`boardlab.core.turns`): ``move N`` is the move about to be
+        played, the players' moves counted from 1 (a roll or a deal is no move), as history,
+        replay, analyse, render and the browser number them."""
         if self.match.is_over():
-            return f"after move {self.match.ply}"
-        return f"move {self.match.ply + 1}"
+            return f"after move {self.match.decisions}"
+        return f"move {self.match.decisions + 1}"
 
     def show_board(self, viewer: Player | None) -> None:
         title = self.game.name if viewer is None else f"{self.game.name}: {self.game.player_name(viewer)}'s view"
@@ -454,7 +462,7 @@ class PlaySession:
         adviser = make_agent(hint_spec(self.game), seed=state.seed & 0xFFFFFFFF, game=self.game)
         with self.out.status("thinking about a hint..."):
             move = adviser.choose(state)
-        self.out.print(f"Hint ({escape(adviser.spec())}): [bold]{escape(str(move))}[/bold]")
+        self.out.print(f"Hint: [bold]{escape(str(move))}[/bold]")
 
     def show_history(self, viewer: Player) -> None:
         log = self.match.log()
@@ -465,9 +473,11 @@ class PlaySession:
         self.out.print(escape("   ".join(parts)))
 
     def history_item(self, entry: Turn, viewer: Player) -> str:
-        who = "chance" if entry.by == CHANCE else self.game.player_name(entry.by)
+        """``3. White b7+``; a chance outcome is no move and carries no number: ``(chance: 5+3)``."""
+        if entry.by == CHANCE:
+            return f"(chance: {entry.text_for(viewer)})"
         note = f" ({entry.note})" if entry.note else ""
-        return f"{entry.number}. {who} {entry.text_for(viewer)}{note}"
+        return f"{entry.move_number}. {self.game.player_name(entry.by)} {entry.text_for(viewer)}{note}"
 
     def undo(self, seat: Player) -> bool:
         """Back to the previous decision of a person (computer and chance moves undone too)."""
@@ -526,7 +536,8 @@ class PlaySession:
             self.out.print(f"[red]Not saved:[/red] {escape(str(path))}: {escape(exc.strerror or str(exc))}")
             return False
         self.saved_ply = self.match.ply
-        self.out.print(f"Saved {self.match.ply} moves to {escape(str(written))} (boardlab replay {escape(str(written))}).")
+        where = escape(str(written))
+        self.out.print(f"Saved {moves_text(self.match.decisions)} to {where} (boardlab replay {where}).")
         return True
 
     def unsaved(self) -> bool:
@@ -574,7 +585,7 @@ class PlaySession:
             headline = f"{self.seat_label(result.winner)} wins"
         else:
             headline = "Draw between " + ", ".join(self.seat_label(p) for p in result.winners)
-        moves = "1 move" if self.match.ply == 1 else f"{self.match.ply} moves"
+        moves = moves_text(self.match.decisions)
         self.out.print(
             f"[bold]Game over: {escape(headline)}[/bold] ({escape(result.reason)}; {result.score_text()}, {moves})."
         )
@@ -590,13 +601,21 @@ class PlaySession:
             self.offer_save()
 
     def offer_save(self) -> None:
-        """At the end: ask once for a file to keep the game in (Enter or end of input skips)."""
+        """At the end: ask once for a file to keep the game in (Enter, n or the end of input
+        skips; y asks for the name: an answer to a yes/no question is never taken for a file)."""
+        prompt = "Save this game? File name (Enter or n to skip): "
         while True:
             try:
-                path = self.read_line("Save this game? File name (Enter to skip): ").strip()
+                path = self.read_line(prompt).strip()
             except (EOFError, KeyboardInterrupt):
                 self.out.print()
                 return
+            answer = path.lower()
+            if answer in NO_ANSWERS:
+                return
+            if answer in YES_ANSWERS:
+                prompt = "File name (e.g. game.json; Enter to skip): "
+                continue
             try:
                 if not path or self.save(path):
                     return

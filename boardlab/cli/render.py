@@ -1,15 +1,14 @@
 """``boardlab render``: a picture (PNG) of any state, or its text board.
 
 The state comes from a game and a position string, or from a record (after
-``--move N``). Pictures come from the game's ``Game.render_image`` hook, else from the
-``render_png(envelope, path)`` of its package's ``render_image`` module (every built-in game
-has one; matplotlib is imported only when drawing); a game with neither gets its text board.
+``--move N``). Pictures come from the ``image_renderer`` the game's class declares (every
+built-in game's ``render_png``; matplotlib is imported only when drawing); a game without
+one gets its text board.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -23,36 +22,25 @@ from ..core.records import Record
 from ..core.registry import game_ids
 from ..core.state import State
 from .common import CliError, board_panel, build_game, rules_version_warning
+from .replay import move_boundaries
 
 PictureRenderer = Callable[[Mapping[str, Any], str], None]
 
 
 def picture_renderer(game: Game) -> PictureRenderer | None:
-    """How ``game`` draws a view envelope to a PNG file: its own ``render_image`` hook where it
-    declares one, else ``render_png`` from the ``render_image`` module beside its game module
-    (the games' convention), else None."""
-    if game.has_image_renderer:
-        return game.render_image
-    package = type(game).__module__.rpartition(".")[0]
-    if not package:  # a game defined in a top-level module has no folder of its own
-        return None
-    module_name = f"{package}.render_image"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            return None
-        raise
-    drawer: PictureRenderer | None = getattr(module, "render_png", None)
-    return drawer
+    """How ``game`` draws a view envelope to a PNG file: the ``image_renderer`` its class
+    declares, or None."""
+    return type(game).image_renderer
 
 
 def _looks_like_record(target: str) -> bool:
     return target not in game_ids() and (target.endswith(".json") or Path(target).is_file())
 
 
-def state_to_render(args: argparse.Namespace, err: Console) -> State:
-    """The state named on the command line: GAME [--position TEXT] or RECORD [--move N]."""
+def state_to_render(args: argparse.Namespace, err: Console) -> tuple[State, str]:
+    """The state named on the command line, GAME [--position TEXT] or RECORD [--move N], and
+    what it is: ``after move N`` (the players' moves, as play and replay number them), ``the
+    start`` or ``the position given``."""
     if _looks_like_record(args.target):
         if args.position is not None:
             raise CliError("--position applies to a game id, not to a record (use --move N)")
@@ -62,14 +50,17 @@ def state_to_render(args: argparse.Namespace, err: Console) -> State:
         warning = rules_version_warning(record, args.target)
         if warning:
             err.print(f"[yellow]{escape(warning)}[/yellow]")
-        number = len(record.moves) if args.move is None else args.move
-        return record.state_at(number)
+        boundaries = move_boundaries(record.turns)
+        number = len(boundaries) - 1 if args.move is None else args.move
+        if not 0 <= number < len(boundaries):
+            raise CliError(f"--move {number}: the record has moves 0..{len(boundaries) - 1}")
+        return record.state_at(boundaries[number]), f"after move {number}"
     if args.move is not None:
         raise CliError("--move applies to a record file, not to a game id (use --position TEXT)")
     game = build_game(args.target, args.num_players, args.option)
     if args.position is not None:
-        return game.state_from_position(args.position, seed=args.seed)
-    return game.new_state(args.seed if args.seed is not None else 0)
+        return game.state_from_position(args.position, seed=args.seed), "the position given"
+    return game.new_state(args.seed if args.seed is not None else 0), "the start"
 
 
 def output_target(name: str, force: bool) -> Path:
@@ -93,7 +84,7 @@ def output_target(name: str, force: bool) -> Path:
 
 
 def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
-    state = state_to_render(args, err)
+    state, moment = state_to_render(args, err)
     game = state.game
     viewer = None
     if args.seat is not None:
@@ -101,8 +92,7 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
             raise CliError(f"--seat {args.seat}: the game has seats 1..{game.num_players}")
         viewer = args.seat - 1
     view = state.view(viewer)
-    # "after move N": the state --move N names, in the terminal's numbering (move N is the Nth)
-    title = escape(f"{game.name}, after move {state.ply}")
+    title = escape(f"{game.name}, {moment}")
     if args.output is None:
         out.print(board_panel(game, view, title))
         return 0
@@ -111,7 +101,7 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         plain = Console(width=120, no_color=True, color_system=None, record=True, file=io.StringIO())
         plain.print(board_panel(game, view, title))
         target.write_text(plain.export_text(), encoding="utf-8")
-        out.print(f"Wrote the text board to {escape(str(target))} ({game.id}, after move {state.ply}).")
+        out.print(f"Wrote the text board to {escape(str(target))} ({game.id}, {moment}).")
         return 0
     draw = picture_renderer(game)
     if draw is None:
@@ -130,5 +120,5 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         ) from None
     except OSError as exc:
         raise CliError(f"{args.output}: cannot write the picture: {exc.strerror or exc}") from None
-    out.print(f"Wrote the picture {escape(str(target))} ({game.id}, after move {state.ply}).")
+    out.print(f"Wrote the picture {escape(str(target))} ({game.id}, {moment}).")
     return 0

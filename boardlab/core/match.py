@@ -49,7 +49,7 @@ from .errors import (
 from .game import Game
 from .records import Ending, Record, Seat
 from .state import State
-from .turns import Turn
+from .turns import Turn, next_move_number
 from .values import CHANCE, TERMINAL, Move, Player, Result, is_seat
 
 #: ``never``: no take-backs. ``own``: a person takes back their own last decision and the
@@ -583,7 +583,8 @@ class Match:
         notation = str(move)
         state.apply(move)
         stamp = self.elapsed() if t is None else t
-        self._log.append(Turn(state.ply, by, stamp, texts, notation, note, move.json_type(), move))
+        number = next_move_number(self._log, by)
+        self._log.append(Turn(state.ply, by, stamp, texts, notation, note, move.json_type(), move, number))
         self._decision_began = self._clock()
 
     def _resolve_chance(self) -> None:

@@ -48,7 +48,7 @@ from .errors import BoardlabError, IllegalMoveError, RecordError
 from .game import Game
 from .registry import load
 from .state import State
-from .turns import Turn
+from .turns import Turn, numbered
 from .values import CHANCE, MATCH_ENDING_CODES, Player, Result, is_seat
 
 RECORD_FORMAT = 2
@@ -201,7 +201,9 @@ class Record:
             seed=state.seed,
             start=state.start_position,
             seats=list(seats or []),
-            turns=[turn if turn.notation == text else replace(turn, notation=text) for turn, text in zip(turns, notation)],
+            turns=numbered(
+                turn if turn.notation == text else replace(turn, notation=text) for turn, text in zip(turns, notation)
+            ),
             ending=ending,
             result=result,
             rules_version=state.game.rules_version,
@@ -374,6 +376,7 @@ class Record:
         for number, (text, by, stamp, note) in enumerate(entries, 1):
             assert by is not None  # format 2 names who decided every move (_parse_moves checked it)
             record.turns.append(Turn(number, by, stamp, None, text, note))
+        record.turns = numbered(record.turns)
         record.result = _parse_result(result_data, players)
         return record
 
@@ -502,6 +505,7 @@ def _converted_from_format_1(record: Record, entries: list[Entry], result_data: 
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"record 'result' is malformed: {exc}") from None
         record.result = recorded
+    record.turns = numbered(record.turns)
     record.meta["converted_from"] = 1
     return record
 

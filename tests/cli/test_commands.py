@@ -95,17 +95,19 @@ def test_hot_seat_game_with_a_wrong_entry_undo_save_then_replay(tmp_path: Path) 
     assert "P1 plays take2" in out and "P2 plays take1" in out
     assert "Took back 2 moves" in out  # P2's take1 and the die after it
     assert "P2 plays take3" in out
-    assert f"Saved 6 moves to {saved}" in out
+    assert f"Saved 2 moves to {saved}" in out  # P1's take2 and P2's take3: the deals and the dice are no moves
 
     replayed = run("replay", str(saved), "--final")
     assert replayed.returncode == 0, replayed.stderr
-    assert "after move 6 of 6" in replayed.stdout
+    assert "after move 2 of 2" in replayed.stdout
     assert "unfinished" in replayed.stdout
 
+    # a step is a player's move with the die thrown after it: move 1 is P1's take2 and its die
     stepped = run("replay", str(saved), stdin="\n\n\nb\n6\nq\n")
     assert stepped.returncode == 0
-    assert "after move 3 of 6: take2" in stepped.stdout
-    assert "after move 2 of 6" in stepped.stdout and "after move 6 of 6" in stepped.stdout
+    assert "after move 1 of 2: P1 take2; chance " in stepped.stdout
+    assert "after move 2 of 2: P2 take3" in stepped.stdout and "No move 3: the game has moves 0..2" in stepped.stdout
+    assert "No move 6" in stepped.stdout
 
 
 def test_resume_goes_on_with_a_saved_game(tmp_path: Path) -> None:
@@ -207,7 +209,7 @@ def test_render_to_a_folder_or_an_existing_file_is_refused(tmp_path: Path) -> No
     assert replaced.returncode == 0 and "pile" in (tmp_path / "old.txt").read_text()
 
 
-@pytest.mark.parametrize("game_id", [g for g in boardlab.game_ids() if boardlab.game_class(g).has_image_renderer])
+@pytest.mark.parametrize("game_id", [g for g in boardlab.game_ids() if boardlab.game_class(g).image_renderer is not None])
 def test_render_writes_a_png_where_the_game_draws_pictures(game_id: str, tmp_path: Path) -> None:
     target = tmp_path / "state.png"
     done = run("render", game_id, "-o", str(target))

@@ -57,8 +57,9 @@ def test_a_wrong_entry_reprompts_with_the_reason_and_the_game_goes_on() -> None:
     text = output.getvalue()
     assert "Not played" in text and "take9" in text and "not dice-nim notation" in text
     assert moves_of(play)[2] == "take1"
-    # blank, take9, take1 at one decision (move 3: two secrets were dealt); then quit twice at move 7 (take, die, take, die)
-    assert script.prompts.count("P1, move 3 > ") == 3 and script.prompts.count("P1, move 7 > ") == 2
+    # blank, take9, take1 at move 1 (the two secrets dealt are no moves); then quit twice at move 3
+    # (P1's take, the die, P2's take, the die: two moves)
+    assert script.prompts.count("P1, move 1 > ") == 3 and script.prompts.count("P1, move 3 > ") == 2
 
 
 def test_undo_against_the_computer_goes_back_to_your_last_decision() -> None:
@@ -198,8 +199,8 @@ def test_hint_suggests_a_legal_move_without_playing_it() -> None:
     play, _, output = session(["human", "random"], ["hint", "quit"])
     play.run()
     text = output.getvalue()
-    assert "Hint (" in text
-    suggested = text.split("Hint (")[1].split(": ", 1)[1].split()[0]
+    assert "Hint: " in text and "mcts:" not in text  # a suggestion in words, never the engine's spec
+    suggested = text.split("Hint: ")[1].split()[0]
     assert suggested in {"take1", "take2", "take3"}
     assert play.match.ply == 2  # nothing was played
 
@@ -286,8 +287,8 @@ def test_lines_typed_while_the_computer_thinks_wait_for_the_prompt_and_leave_the
     assert moves_of(play)[4] == "take2" and play.match.log()[4].by == 1
     text = buffer.getvalue()
     assert text.count("(typed while the computer thought)") == 2
-    assert text.index("P2, move 5 > history") < text.index("P2, move 5 > take2")
-    assert script.prompts[0].startswith("P2, move 9")  # the keyboard only after the typed lines
+    assert text.index("P2, move 2 > history") < text.index("P2, move 2 > take2")
+    assert script.prompts[0].startswith("P2, move 4")  # the keyboard only after the typed lines
 
 
 def test_the_input_ending_while_the_computer_thinks_leaves_after_its_move(
@@ -393,9 +394,9 @@ def test_a_computer_whose_thinking_fails_plays_the_fallback_move_and_the_termina
     assert f"plays {expected}" in shown and "its thinking failed: RuntimeError('a bug in the agent')" in shown
 
 
-def test_picture_on_draws_every_game_that_has_a_picture_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Towers draws through its render_image module (no hook on the Game), so
-    `picture on` must find the picture the way `boardlab render` does, not only Honor's hook."""
+def test_picture_on_draws_with_the_games_image_renderer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`picture on` finds the picture the way `boardlab render` does: the image renderer the
+    game's class declares (Towers' as well as Honor's)."""
     pytest.importorskip("matplotlib")
     monkeypatch.chdir(tmp_path)
     game = boardlab.load("towers")

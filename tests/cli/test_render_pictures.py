@@ -17,6 +17,7 @@ import pytest
 import boardlab
 from boardlab.agents import seat_agents
 from boardlab.cli.render import picture_renderer
+from boardlab.cli.replay import move_boundaries
 from boardlab.core import Match
 from tests.cli.test_commands import run
 
@@ -196,7 +197,7 @@ def test_distinct_positions_give_distinct_pictures(game_id: str, tmp_path: Path)
 def test_render_draws_a_record_at_a_move(game_id: str, tmp_path: Path) -> None:
     game = boardlab.load(game_id)
     match = Match(game, seat_agents(game, ["random"] * game.num_players, 7), seed=7)
-    while match.ply < 14 and not match.is_over():
+    while match.decisions < 14 and not match.is_over():
         match.play_computer()
     record = tmp_path / "game.json"
     match.record().save(record)
@@ -205,6 +206,8 @@ def test_render_draws_a_record_at_a_move(game_id: str, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert f"Wrote the picture {target}" in done.stdout.replace("\n", "")
     assert "after move 12" in done.stdout
+    # move 12 as players count them: the twelfth decision and the chance after it (a deal is no move)
     expected = tmp_path / "expected.png"
-    picture_renderer(game)(boardlab.Record.load(record).state_at(12).view(None), str(expected))
+    loaded = boardlab.Record.load(record)
+    picture_renderer(game)(loaded.state_at(move_boundaries(loaded.turns)[12]).view(None), str(expected))
     assert Image.open(target).convert("RGB").tobytes() == Image.open(expected).convert("RGB").tobytes()

@@ -116,9 +116,11 @@ def test_prompt_board_and_history_number_moves_alike() -> None:
     buffer = io.StringIO()
     match = Match(game, seat_agents(game, ["human", "random"], 3), seed=3)
     PlaySession(match, Console(file=buffer, width=200, highlight=False), reader).run()
-    history = re.findall(r"(\d+)\. (?:P1|P2|chance) ", buffer.getvalue())
+    history = re.findall(r"(\d+)\. (?:P1|P2) ", buffer.getvalue())
     asked = int(re.search(r"move (\d+) > ", prompts[-1]).group(1))
-    assert asked == int(history[-1]) + 1 == match.ply + 1
+    # the players' moves only: the secrets dealt and the dice are chance, listed without a number
+    assert asked == int(history[-1]) + 1 == match.decisions + 1
+    assert "(chance: " in buffer.getvalue()
     assert f"P1's view, move {asked}" in buffer.getvalue()
 
 

@@ -82,7 +82,8 @@ def test_each_viewer_reads_the_log_as_it_may_know_it() -> None:
     assert deal_of_p2.text_for(1).startswith("secret1=")
     assert deal_of_p2.text_for(0) == deal_of_p2.text_for(None) == "P2 was dealt a secret"
     assert match.log_json(0)[1] == {
-        "number": 2, "by": "chance", "type": "secret", "text": "P2 was dealt a secret", "t": 0.0, "move": None
+        "number": 2, "move_number": None, "by": "chance", "type": "secret", "text": "P2 was dealt a secret", "t": 0.0,
+        "move": None,
     }
     # the move's structure goes only to whoever may read it whole: its owner, never the others
     own = match.log_json(1)[1]

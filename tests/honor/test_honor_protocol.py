@@ -99,7 +99,7 @@ def test_r7_14_a_match_clock_plays_the_default_moves_and_notes_the_timeout() -> 
     clock.now += 31
     assert match.expire()
     assert match.log_json(None)[-1] == {
-        "number": 2, "by": 1, "type": "pass", "text": "pass", "t": 31.0, "note": "timeout",
+        "number": 2, "move_number": 2, "by": 1, "type": "pass", "text": "pass", "t": 31.0, "note": "timeout",
         "move": {"type": "pass", "text": "pass"},
     }
     clock.now += 31

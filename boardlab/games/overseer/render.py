@@ -68,10 +68,8 @@ def render_view(envelope: Mapping[str, Any]) -> str:
             f"{marker}[{SEAT_STYLES[seat]}]{SEAT_NAMES[seat]}[/] ({'lower' if seat else 'upper'} case): "
             f"{_material(view['material'][seat], seat)}"
         )
-    lines.append(
-        f"Move {view['move_number']} (ply {envelope['ply']}); "
-        f"{view['plies_since_capture']}/{view['no_capture_limit']} plies without a capture"
-    )
+    # the move number is the frame's (the terminal's one numbering); the rule counts plies
+    lines.append(f"{view['plies_since_capture']}/{view['no_capture_limit']} plies without a capture")
     result = envelope.get("result")
     if not result:
         for seat in (0, 1):
