@@ -35,10 +35,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import json
 import os
-import pkgutil
 import random
 import statistics
 import subprocess
@@ -49,7 +47,6 @@ from dataclasses import asdict, dataclass
 from typing import TextIO
 
 import boardlab
-import boardlab.games
 from boardlab.agents import Agent, make_agent
 from boardlab.core import CHANCE, Game, OptionError, State
 
@@ -265,22 +262,13 @@ def print_table(
 
 
 def registered_game_ids(skipped: list[tuple[str, str]]) -> list[str]:
-    """Every registered game; a game package that fails to import is added to ``skipped``.
-
-    Imports each package of ``boardlab.games`` on its own first, as the registry's
-    discovery does, so that one broken game does not hide the others' figures.
-    """
-    for info in pkgutil.iter_modules(boardlab.games.__path__):
-        if info.name.startswith("_"):
-            continue
-        try:
-            importlib.import_module(f"{boardlab.games.__name__}.{info.name}")
-        except Exception as exc:  # report any failure of a game's import, whatever it is
-            skipped.append((info.name, f"import failed: {type(exc).__name__}: {exc}"))
+    """Every registered game. When one of boardlab's own games fails to load, the registry
+    refuses them all (the install is broken): the cause is added to ``skipped``."""
     try:
         return boardlab.game_ids()
-    except Exception:  # the failure reported above, raised again by the registry's own discovery
-        return boardlab.game_ids()
+    except ImportError as exc:
+        skipped.append(("every game", f"import failed: {exc}"))
+        return []
 
 
 #: the figures --compare-pure sets side by side: (GameSpeed field, label)

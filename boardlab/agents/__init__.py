@@ -4,7 +4,9 @@ Built in: ``random``, ``greedy`` (one ply on the game's evaluation), ``alphabeta
 (a fixed-depth search on it that sees the opponent's best reply), ``mcts``
 (UCT with chance nodes, n players and truncated rollouts) and ``ismcts``
 (information-set MCTS over resampled hidden states). Games may ship agents of
-their own (declaring the games they play); loading the games registers them.
+their own (declaring the games they play). Every agent, boardlab's and another
+package's, is declared in the entry-point group ``boardlab.agents`` and loaded on
+first use (:func:`boardlab.core.agent.registered_agents`).
 
 ``make_agent("mcts:iterations=2000", seed=1, game="towers")`` builds one from a
 spec string; a level name (``beginner``, ``easy``, ``normal``, ``hard``) is a spec too,
@@ -16,35 +18,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.agent import Agent, parse_spec, register_agent, registered_agents
+from ..core.agent import Agent, agent_failures, parse_spec, register_agent, registered_agents
 from ..core.errors import OptionError
 from ..core.game import Game
-from ..core.registry import game_ids
 from ..core.seeds import derive_seed
-
-# importing the agent modules registers them
-from . import alphabeta, greedy, ismcts, mcts, random_agent  # noqa: F401
 from .levels import DEFAULT_LEVEL, LEVEL_HELP, LEVELS, game_levels, is_level, level_spec, level_table, top_level
 
 #: the spec that names a person in a seat list
 HUMAN = "human"
 
 
-def _load_all() -> dict[str, type[Agent]]:
-    game_ids()  # importing every game registers the agents they ship
-    return registered_agents()
-
-
 def agent_names(game_id: str | None = None) -> list[str]:
     """Every agent name a spec string may use (only those playing ``game_id`` when given)."""
-    return sorted(name for name, cls in _load_all().items() if game_id is None or cls.supports(game_id))
+    return sorted(name for name, cls in registered_agents().items() if game_id is None or cls.supports(game_id))
 
 
 def agent_class(name: str) -> type[Agent]:
-    agents = _load_all()
+    agents = registered_agents()
     try:
         return agents[name]
     except KeyError:
+        failure = agent_failures().get(name)
+        if failure is not None:
+            raise OptionError(f"agent {name!r} is not available: it failed to load: {failure}") from None
         raise OptionError(f"unknown agent {name!r}; known agents: {', '.join(sorted(agents))}") from None
 
 
@@ -85,7 +81,6 @@ def _game_object(game: str | Game) -> Game:
 def resolve_spec(game: Game, spec: str) -> str:
     """A seat's spec with a level name (``beginner`` ... ``hard``, and ``expert`` where the game
     has it) turned into the agent spec that plays ``game`` at that level; other specs unchanged."""
-    _load_all()
     return level_spec(game, spec) if is_level(spec) else spec
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Hashable, Iterator, Mapping
 
-from ..core.agent import Agent, register_agent
+from ..core.agent import Agent
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
 from .greedy import PROVEN_MARGIN, TIE
@@ -43,7 +43,6 @@ class _OutOfBudget(Exception):
     """Raised inside the search when the node budget or the time cap runs out."""
 
 
-@register_agent
 class AlphaBetaAgent(Agent):
     """Iterative-deepening alpha-beta (paranoid for more than two players) with a
     transposition table, killer moves and one-ply move ordering.

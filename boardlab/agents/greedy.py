@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ..core.agent import Agent, register_agent
+from ..core.agent import Agent
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
 from .search import check_positive, decision_moves, pick_random
@@ -24,7 +24,6 @@ TIE = 1e-9
 PROVEN_MARGIN = 1e-6
 
 
-@register_agent
 class GreedyAgent(Agent):
     """One-ply search on the game's evaluation function.
 

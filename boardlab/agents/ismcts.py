@@ -28,7 +28,6 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
-from ..core.agent import register_agent
 from ..core.collector import fewer_collections
 from ..core.state import State
 from ..core.values import CHANCE, Move
@@ -37,7 +36,6 @@ from .mcts import DEFAULT_ITERATIONS, SEARCH_PARAMS
 from .search import BudgetedAgent, SearchBudget, check_positive, decision_moves
 
 
-@register_agent
 class IsmctsAgent(BudgetedAgent):
     """Single-observer ISMCTS over determinizations drawn with ``State.resample``.
 

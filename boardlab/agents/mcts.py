@@ -43,7 +43,6 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
-from ..core.agent import register_agent
 from ..core.collector import fewer_collections
 from ..core.state import State
 from ..core.values import CHANCE, Move
@@ -80,7 +79,6 @@ SEARCH_PARAMS: dict[str, tuple[type, object, str]] = {
 }
 
 
-@register_agent
 class MctsAgent(BudgetedAgent):
     """UCT search with per-player returns, chance nodes and truncated rollouts.
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from ..core.agent import Agent, register_agent
+from ..core.agent import Agent
 from ..core.state import State
 from ..core.values import Move
 from .search import decision_moves, pick_random
 
 
-@register_agent
 class RandomAgent(Agent):
     """Plays a uniformly random legal move (from the candidate set in continuous games).
 

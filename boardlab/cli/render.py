@@ -1,15 +1,14 @@
 """``boardlab render``: a picture (PNG) of any state, or its text board.
 
 The state comes from a game and a position string, or from a record (after
-``--move N``). Pictures come from the game's ``Game.render_image`` hook, else from the
-``render_png(envelope, path)`` of its package's ``render_image`` module (every built-in game
-has one; matplotlib is imported only when drawing); a game with neither gets its text board.
+``--move N``). Pictures come from the ``image_renderer`` the game's class declares (every
+built-in game's ``render_png``; matplotlib is imported only when drawing); a game without
+one gets its text board.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -29,23 +28,9 @@ PictureRenderer = Callable[[Mapping[str, Any], str], None]
 
 
 def picture_renderer(game: Game) -> PictureRenderer | None:
-    """How ``game`` draws a view envelope to a PNG file: its own ``render_image`` hook where it
-    declares one, else ``render_png`` from the ``render_image`` module beside its game module
-    (the games' convention), else None."""
-    if game.has_image_renderer:
-        return game.render_image
-    package = type(game).__module__.rpartition(".")[0]
-    if not package:  # a game defined in a top-level module has no folder of its own
-        return None
-    module_name = f"{package}.render_image"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            return None
-        raise
-    drawer: PictureRenderer | None = getattr(module, "render_png", None)
-    return drawer
+    """How ``game`` draws a view envelope to a PNG file: the ``image_renderer`` its class
+    declares, or None."""
+    return type(game).image_renderer
 
 
 def _looks_like_record(target: str) -> bool:

@@ -1,7 +1,7 @@
 """What an agent is, and the registry that builds agents from spec strings.
 
-It lives in the core so that a game may ship an agent of its own (registered
-from its folder) while depending on the core only.
+It lives in the core so that a game may ship an agent of its own (declared, as every
+agent is, in the entry-point group ``boardlab.agents``) while depending on the core only.
 
 An agent is a strategy: ``choose(state) -> Move``. The state it is given comes
 from :meth:`State.resample` for its own seat, so it holds no hidden information
@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from .entry_points import AGENT_GROUP, declared, distribution_text, is_own
 from .errors import OptionError, UnsupportedAgentError
 from .state import State
 from .values import Move, Player
@@ -146,10 +148,19 @@ def _coerce(kind: type, value: Any) -> Any:
 
 
 _AGENTS: dict[str, type[Agent]] = {}
+#: agent name -> why another package's agent could not be loaded
+_AGENT_FAILURES: dict[str, str] = {}
+#: the names of the agents loaded from other packages' entry points
+_PLUGIN_AGENTS: set[str] = set()
+_agents_discovered = False
+_agents_discovering = False
+# the server builds agents from several threads: the first loads them, the others wait
+_agents_lock = threading.RLock()
 
 
 def register_agent(agent_class: type[Agent]) -> type[Agent]:
-    """Class decorator: make an agent buildable by its ``name``."""
+    """Make an agent buildable by its ``name`` in this interpreter (the installed agents are
+    found through their entry points: :data:`~boardlab.core.entry_points.AGENT_GROUP`)."""
     existing = _AGENTS.get(agent_class.name)
     if existing is not None and existing is not agent_class:
         raise ValueError(f"agent name {agent_class.name!r} is already registered")
@@ -158,8 +169,74 @@ def register_agent(agent_class: type[Agent]) -> type[Agent]:
 
 
 def registered_agents() -> dict[str, type[Agent]]:
-    """The agents registered so far (``boardlab.agents.agent_names`` loads them all first)."""
+    """Every agent by name: those of the installed packages' entry points (boardlab's own
+    and other packages'), loaded on first use, and any registered in this interpreter."""
+    _discover_agents()
     return dict(_AGENTS)
+
+
+def agent_failures() -> dict[str, str]:
+    """The agents of other installed packages that could not be loaded: name -> the cause."""
+    _discover_agents()
+    return dict(_AGENT_FAILURES)
+
+
+def _discover_agents() -> None:
+    """Load every entry point of the agent group, once. One of boardlab's own that fails to
+    load raises (the install is broken); another package's is left out with its cause."""
+    global _agents_discovered, _agents_discovering
+    if _agents_discovered:
+        return
+    with _agents_lock:
+        # an agent module's own import may ask (same thread, lock held): it gets what is loaded so far
+        if _agents_discovered or _agents_discovering:
+            return
+        _agents_discovering = True
+        try:
+            _load_agents()
+            _agents_discovered = True
+        finally:
+            _agents_discovering = False
+
+
+def _load_agents() -> None:
+    """Load the agent group's entry points not loaded yet (boardlab's own first)."""
+    for entry_point in declared(AGENT_GROUP):
+        taken = _AGENTS.get(entry_point.name)
+        if taken is not None and is_own(entry_point):
+            continue  # registered by name in this interpreter before discovery
+        try:
+            if taken is not None:
+                raise LookupError(f"the name is taken by {taken.__module__}.{taken.__qualname__}")
+            loaded = entry_point.load()
+            if not (isinstance(loaded, type) and issubclass(loaded, Agent)):
+                raise TypeError(f"{entry_point.value} is not an Agent subclass")
+            if loaded.name != entry_point.name:
+                raise LookupError(f"the entry point is named {entry_point.name!r} but names the agent {loaded.name!r}")
+        except Exception as exc:  # any failure of foreign code: reported, the other agents stay
+            if is_own(entry_point):
+                raise ImportError(f"boardlab's agent {entry_point.name!r} ({entry_point.value}) failed to load: {exc}") from exc
+            _AGENT_FAILURES[entry_point.name] = (
+                f"{entry_point.value} (from {distribution_text(entry_point)}): {type(exc).__name__}: {exc}"
+            )
+            continue
+        _AGENTS[entry_point.name] = loaded
+        if not is_own(entry_point):
+            _PLUGIN_AGENTS.add(entry_point.name)
+
+
+def refresh_agents() -> None:
+    """Look for other packages' agents again, as after installing or removing a package in a
+    running interpreter: their agents are dropped and the entry points read anew (see
+    :func:`boardlab.refresh_plugins`)."""
+    global _agents_discovered
+    with _agents_lock:
+        for name in _PLUGIN_AGENTS:
+            _AGENTS.pop(name, None)
+        _PLUGIN_AGENTS.clear()
+        _AGENT_FAILURES.clear()
+        _agents_discovered = False
+        _discover_agents()
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

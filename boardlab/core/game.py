@@ -92,6 +92,9 @@ class Game:
     #: the terminal drawing of a view envelope (its render.py's ``render_view``, given as
     #: ``staticmethod(render_view)``); None: :meth:`render_view` writes the board as JSON
     view_renderer: ClassVar[ViewRenderer | None] = None
+    #: the PNG picture of a view envelope (its render_image.py's ``render_png``, given as
+    #: ``staticmethod(render_png)``); None: the game draws no picture
+    image_renderer: ClassVar[ImageRenderer | None] = None
     #: the computer's levels for this game, chosen by measurement: level name -> agent spec
     #: (``beginner``, ``easy``, ``normal``, ``hard``; see docs/levels.md). A level the table
     #: leaves out is played by the core's fallback (:mod:`boardlab.agents.levels`).
@@ -167,12 +170,13 @@ class Game:
             return renderer(view)
         return json.dumps(view["board"], indent=1)
 
-    #: True when the game can draw a state as a picture (:meth:`render_image`)
-    has_image_renderer: ClassVar[bool] = False
-
     def render_image(self, view: Mapping[str, Any], path: str) -> None:
-        """Optional: write a PNG picture of a view envelope to ``path`` (needs the game's extras)."""
-        raise NotImplementedError(f"{self.id} has no picture renderer")
+        """Write a PNG picture of a view envelope to ``path`` with the game's
+        :attr:`image_renderer` (it needs the ``plot`` extra); NotImplementedError without one."""
+        renderer = type(self).image_renderer
+        if renderer is None:
+            raise NotImplementedError(f"{self.id} has no picture renderer")
+        renderer(view, path)
 
     def action_encoding(self) -> ActionEncoding:
         """The game's integer actions (:mod:`boardlab.core.encoding`), for the OpenSpiel and

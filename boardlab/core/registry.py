@@ -1,15 +1,15 @@
-"""The game registry: games register themselves; ``load`` builds one by id.
+"""The game registry: ``load`` builds a game by id.
 
-Games come from two places, both read on first use:
+Every game comes from an entry point of the group :data:`GAME_GROUP` (``boardlab.games``),
+read on first use: boardlab declares its own five games there in its pyproject.toml, as
+another installed package declares its own (a plugin), so a designer's game lives in its
+own package. The entry point's name is the game's id and its value a ``Game`` subclass
+(``pkg.game:MyGame``) or a module that registers its game on import (:func:`register`).
 
-* every subpackage of :mod:`boardlab.games` (a new game there needs no change outside its
-  own folder); one that fails to import is an error on every call, since the product is broken;
-* installed packages that declare an entry point in the group :data:`PLUGIN_GROUP`
-  (``boardlab.games``), so a designer's own game lives in its own package. The entry
-  point's name is the game's id and its value a ``Game`` subclass (``pkg.game:MyGame``)
-  or a module that registers its game on import. A plugin that fails to load is left
-  out and remembered (:func:`plugin_failures`); the other games are unaffected, and
-  asking for its id raises :class:`GamePluginError` with the cause.
+* A game of boardlab's own that fails to load is an error on every call: the product is broken.
+* A plugin that fails to load is left out and remembered (:func:`plugin_failures`); the
+  other games are unaffected, and asking for its id raises :class:`GamePluginError` with
+  the cause. A plugin may not take the id of a game of boardlab's own.
 
 A game's rules document ships in its own folder (:data:`RULES_DOCUMENT`) or, for the
 games of boardlab's source, in ``docs/rules/<id>.md``: :func:`rules_document` finds it.
@@ -18,23 +18,22 @@ games of boardlab's source, in ``docs/rules/<id>.md``: :func:`rules_document` fi
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import os
-import pkgutil
 import sys
 import sysconfig
 import threading
 import types
 from collections.abc import Iterable
 from dataclasses import dataclass
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
 
+from .agent import refresh_agents
+from .entry_points import GAME_GROUP, declared, distribution_text, is_own
 from .errors import GamePluginError, UnknownGameError
 from .game import Game
 
-#: the entry-point group through which installed packages add games
-PLUGIN_GROUP = "boardlab.games"
 #: the file name of the rules document a game ships in its own folder
 RULES_DOCUMENT = "rules.md"
 
@@ -74,10 +73,10 @@ def register(game_class: type[Game]) -> type[Game]:
 
 
 def _discover() -> None:
-    """Import every game subpackage, then every plugin, once. Done is marked only after all of
-    them were tried, so no caller sees a registry that is still filling; a game of boardlab's
-    own that fails to import raises here, on this and every later call, rather than leaving
-    the others listed without it."""
+    """Load every game's entry point, once. Done is marked only after all of them were tried,
+    so no caller sees a registry that is still filling; a game of boardlab's own that fails
+    to load raises here, on this and every later call, rather than leaving the others listed
+    without it."""
     global _discovered, _discovering
     if _discovered:
         return
@@ -88,32 +87,27 @@ def _discover() -> None:
             return
         _discovering = True
         try:
-            _import_own_games()
-            _load_plugins()
+            _load_games()
             _discovered = True
         finally:
             _discovering = False
 
 
-def _import_own_games() -> None:
-    import boardlab.games as games_pkg
-
-    for info in pkgutil.iter_modules(games_pkg.__path__):
-        if info.name.startswith("_"):
-            continue
-        name = f"{games_pkg.__name__}.{info.name}"
-        try:
-            importlib.import_module(name)
-        except Exception as exc:
-            raise ImportError(f"the game package {name} failed to import: {exc}") from exc
-
-
-def _load_plugins() -> None:
-    """Load every entry point of :data:`PLUGIN_GROUP` not loaded yet, in name order; record
-    each failure."""
+def _load_games() -> None:
+    """Load every entry point of :data:`GAME_GROUP` not loaded yet, boardlab's own first;
+    record each plugin's failure, raise for a failure of boardlab's own."""
     loaded = set(_PLUGIN_GAMES.values())
-    for entry_point in sorted(importlib.metadata.entry_points(group=PLUGIN_GROUP), key=lambda ep: ep.name):
-        if entry_point.name in loaded:
+    points = declared(GAME_GROUP)
+    if not any(is_own(entry_point) for entry_point in points):
+        raise ImportError(
+            f"boardlab's installed metadata declares none of its games (entry-point group {GAME_GROUP}): "
+            "install boardlab (pip install -e . in a checkout) rather than importing it from a source folder"
+        )
+    for entry_point in points:
+        own = is_own(entry_point)
+        if own and entry_point.name in _GAMES:
+            continue  # loaded before
+        if not own and entry_point.name in loaded:
             continue
         taken = _GAMES.get(entry_point.name)
         if taken is not None:
@@ -121,18 +115,21 @@ def _load_plugins() -> None:
             continue
         before = set(_GAMES)
         try:
-            game_id = _load_plugin(entry_point)
+            game_id = _load_game(entry_point)
         except Exception as exc:  # any failure of foreign code: reported, the other games stay
             # a module that registered its game and then failed is not half-installed
             for added in set(_GAMES) - before:
                 del _GAMES[added]
+            if own:
+                raise ImportError(f"boardlab's game {entry_point.name!r} ({entry_point.value}) failed to load: {exc}") from exc
             _record_failure(entry_point, f"{type(exc).__name__}: {exc}")
             continue
-        _PLUGIN_GAMES[game_id] = entry_point.name
+        if not own:
+            _PLUGIN_GAMES[game_id] = entry_point.name
 
 
-def _load_plugin(entry_point: importlib.metadata.EntryPoint) -> str:
-    """Import one plugin and return the id it provides; raise with the reason otherwise."""
+def _load_game(entry_point: EntryPoint) -> str:
+    """Import one game's entry point and return the id it provides; raise with the reason otherwise."""
     loaded = entry_point.load()
     if isinstance(loaded, type) and issubclass(loaded, Game):
         if loaded.id != entry_point.name:
@@ -149,28 +146,29 @@ def _load_plugin(entry_point: importlib.metadata.EntryPoint) -> str:
     return entry_point.name
 
 
-def _record_failure(entry_point: importlib.metadata.EntryPoint, reason: str) -> None:
-    dist = getattr(entry_point, "dist", None)
-    source = f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
-    _PLUGIN_FAILURES[entry_point.name] = PluginFailure(entry_point.name, entry_point.value, source, reason)
+def _record_failure(entry_point: EntryPoint, reason: str) -> None:
+    _PLUGIN_FAILURES[entry_point.name] = PluginFailure(
+        entry_point.name, entry_point.value, distribution_text(entry_point), reason
+    )
 
 
 def refresh_plugins() -> None:
-    """Look for game plugins again, as after installing or removing a package in a running
-    interpreter: games whose entry point is gone are dropped, new entry points are loaded,
-    and failed ones are tried again (a module imported before is not imported again). Meant for
-    a notebook or a test between uses of the registry, not while other threads read it."""
+    """Look for plugins (games and agents) again, as after installing or removing a package in
+    a running interpreter: games whose entry point is gone are dropped, new entry points are
+    loaded, and failed ones are tried again (a module imported before is not imported again).
+    Meant for a notebook or a test between uses of the registry, not while other threads read it."""
     global _discovered
+    refresh_agents()
     with _discovery_lock:
         _discover()
         importlib.invalidate_caches()
-        present = {entry_point.name for entry_point in importlib.metadata.entry_points(group=PLUGIN_GROUP)}
+        present = {entry_point.name for entry_point in declared(GAME_GROUP) if not is_own(entry_point)}
         for game_id, name in list(_PLUGIN_GAMES.items()):
             if name not in present:
                 del _GAMES[game_id]
                 del _PLUGIN_GAMES[game_id]
         _PLUGIN_FAILURES.clear()
-        _load_plugins()
+        _load_games()
         _discovered = True
 
 
@@ -267,7 +265,7 @@ def rules_document(game_id: str, folders: Iterable[Path | None] | None = None) -
 
 
 __all__ = [
-    "PLUGIN_GROUP",
+    "GAME_GROUP",
     "RULES_DOCUMENT",
     "PluginFailure",
     "catalog",

@@ -209,7 +209,7 @@ def test_render_to_a_folder_or_an_existing_file_is_refused(tmp_path: Path) -> No
     assert replaced.returncode == 0 and "pile" in (tmp_path / "old.txt").read_text()
 
 
-@pytest.mark.parametrize("game_id", [g for g in boardlab.game_ids() if boardlab.game_class(g).has_image_renderer])
+@pytest.mark.parametrize("game_id", [g for g in boardlab.game_ids() if boardlab.game_class(g).image_renderer is not None])
 def test_render_writes_a_png_where_the_game_draws_pictures(game_id: str, tmp_path: Path) -> None:
     target = tmp_path / "state.png"
     done = run("render", game_id, "-o", str(target))

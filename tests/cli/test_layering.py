@@ -29,11 +29,22 @@ def imported_modules(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("folder", ["cli", "lab"])
-def test_cli_and_lab_never_import_a_game(folder: str) -> None:
-    for path in sorted((PACKAGE / folder).glob("*.py")):
+#: every part of the package beside the games (core, agents, lab, server, CLI, adapters ...)
+LAYERS = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file() and p.name != "games")
+
+
+@pytest.mark.parametrize("folder", LAYERS)
+def test_nothing_outside_the_games_imports_a_game(folder: str) -> None:
+    # the games and their agents are found through their entry points (pyproject.toml)
+    for path in sorted((PACKAGE / folder).rglob("*.py")):
         games = {m for m in imported_modules(path) if m.startswith("boardlab.games")}
-        assert not games, f"{path.name} imports {games}: use boardlab.load and the State protocol"
+        assert not games, f"{path.relative_to(PACKAGE)} imports {games}: use boardlab.load and the State protocol"
+
+
+def test_the_core_imports_nothing_of_boardlab_beyond_itself() -> None:
+    for path in sorted((PACKAGE / "core").rglob("*.py")):
+        outside = {m for m in imported_modules(path) if m.startswith("boardlab") and not m.startswith("boardlab.core")}
+        assert not outside, f"core/{path.name} imports {outside}: the core finds agents and games by entry point"
 
 
 def test_records_need_only_the_standard_library_and_the_core() -> None:

@@ -12,6 +12,7 @@ imported from the wheel, not from the checkout."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import site
@@ -100,6 +101,22 @@ def test_boardlab_comes_from_the_wheel(installed: Path, tmp_path: Path) -> None:
     assert where.returncode == 0, where.stderr
     assert Path(where.stdout.strip()).is_relative_to(installed.parents[1]), where.stdout
     assert not Path(where.stdout.strip()).is_relative_to(ROOT)
+
+
+def test_the_wheels_own_metadata_declares_the_games_and_agents(installed: Path, tmp_path: Path) -> None:
+    # the registries find boardlab's games and agents only through entry points: the wheel's
+    # metadata (the first boardlab on the path) must carry them, not only the borrowed install's
+    script = (
+        "import importlib.metadata as m, json, boardlab; d = m.distribution('boardlab'); "
+        "print(json.dumps([str(d.locate_file('')), sorted(p.name for p in d.entry_points.select(group='boardlab.games')), "
+        "sorted(p.name for p in d.entry_points.select(group='boardlab.agents')), boardlab.game_ids()]))"
+    )
+    shown = run(installed, "-c", script, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    location, games, agents, ids = json.loads(shown.stdout)
+    assert Path(location).is_relative_to(installed.parents[1]), location
+    assert games == ids == ["honor", "overseer", "sovereign", "territories", "towers"]
+    assert {"alphabeta", "greedy", "honor", "ismcts", "mcts", "random"} <= set(agents)
 
 
 def test_the_wheel_runs_its_kernels_compiled_where_this_checkout_does(installed: Path, tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
-"""Games from installed packages (the entry-point group ``boardlab.games``): a good plugin is a
-game like any other, and a broken one is named with its cause while every other game plays on."""
+"""Games and agents from installed packages (the entry-point groups ``boardlab.games`` and
+``boardlab.agents``, where boardlab declares its own): a good plugin is a game or an agent like
+any other, and a broken one is named with its cause while every other plays on."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from pathlib import Path
 import pytest
 
 import boardlab
-from boardlab.core.errors import GamePluginError, UnknownGameError
+from boardlab.agents import agent_class, agent_names, make_agent
+from boardlab.core.agent import agent_failures
+from boardlab.core.entry_points import AGENT_GROUP, GAME_GROUP, declared, is_own
+from boardlab.core.errors import GamePluginError, OptionError, UnknownGameError
 from boardlab.core.registry import plugin_failures, plugin_of, rules_document
 from tests.plugins.site import PEBBLES_PROJECT, environment, install_project, installed, write_distribution
 
@@ -148,3 +152,64 @@ def test_a_plugin_ships_its_rules_in_its_own_folder_before_any_other(tmp_path: P
     (elsewhere / "pebbles.md").write_text("# Another Pebbles\n", encoding="utf-8")
     with installed(site):
         assert rules_document("pebbles", [elsewhere]) == site / "boardlab_pebbles" / "rules.md"
+
+
+TINY_AGENT = '''
+from boardlab.core import Agent
+
+class {cls}(Agent):
+    name = "{name}"
+    summary = "plays the first legal move"
+
+    def choose(self, state):
+        return state.legal_moves()[0]
+{tail}
+'''
+
+
+def test_an_agent_from_another_package_plays_and_leaves_when_uninstalled(tmp_path: Path) -> None:
+    module(tmp_path, "first_move_agent", TINY_AGENT.format(cls="FirstMove", name="first_move", tail=""))
+    write_distribution(tmp_path, "first-move", "2.0", {}, {"first_move": "first_move_agent:FirstMove"})
+    assert "first_move" not in agent_names()
+    with installed(tmp_path):
+        assert "first_move" in agent_names() and {"mcts", "greedy", "honor"} <= set(agent_names())
+        state = boardlab.load("towers").new_state(seed=1)
+        assert make_agent("first_move", seed=1).choose(state) == state.legal_moves()[0]
+    assert "first_move" not in agent_names()
+    with pytest.raises(OptionError, match="unknown agent 'first_move'"):
+        make_agent("first_move")
+
+
+def test_an_agent_that_fails_to_load_is_named_with_its_cause_and_may_not_take_a_name(tmp_path: Path) -> None:
+    module(tmp_path, "broken_agent", "import a_module_nobody_installed\n")
+    module(tmp_path, "fake_mcts", TINY_AGENT.format(cls="FakeMcts", name="mcts", tail=""))
+    write_distribution(
+        tmp_path, "odd-agents", "0.1", {}, {"broken": "broken_agent:Broken", "mcts": "fake_mcts:FakeMcts"}
+    )
+    with installed(tmp_path):
+        failures = agent_failures()
+        assert set(failures) == {"broken", "mcts"}
+        assert "odd-agents 0.1" in failures["broken"] and "a_module_nobody_installed" in failures["broken"]
+        assert "taken by boardlab.agents.mcts" in failures["mcts"] and "fake_mcts" not in sys.modules
+        assert agent_class("mcts").__module__ == "boardlab.agents.mcts"
+        with pytest.raises(OptionError, match="failed to load") as refused:
+            make_agent("broken")
+        assert "a_module_nobody_installed" in str(refused.value)
+    assert agent_failures() == {}
+
+
+def test_a_stale_copy_of_boardlabs_metadata_ahead_on_the_path_hides_none_of_its_games(tmp_path: Path) -> None:
+    # what a build leaves in a source checkout: boardlab.egg-info from before the games were
+    # declared, first on sys.path when a command runs in the checkout
+    stale = tmp_path / "boardlab.egg-info"
+    stale.mkdir()
+    (stale / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: boardlab\nVersion: 0.0.1\n", encoding="utf-8")
+    (stale / "entry_points.txt").write_text("[console_scripts]\nboardlab = boardlab.cli:main\n", encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        assert {point.name for point in declared(GAME_GROUP) if is_own(point)} == OWN_GAMES
+        assert {"alphabeta", "greedy", "honor", "ismcts", "mcts", "random"} <= {
+            point.name for point in declared(AGENT_GROUP) if is_own(point)
+        }
+    finally:
+        sys.path.remove(str(tmp_path))

@@ -14,15 +14,17 @@ import ast
 import dataclasses
 import importlib
 import inspect
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 import boardlab.games
-from boardlab.core import Game, State, game_class
+from boardlab.core import Agent, Game, State, game_class
 
 GAMES_DIR = Path(boardlab.games.__file__).parent
+PYPROJECT = GAMES_DIR.parents[1] / "pyproject.toml"
 GAME_DIRS = sorted(p for p in GAMES_DIR.iterdir() if p.is_dir() and (p / "__init__.py").exists())
 REQUIRED = (
     "__init__.py", "game.py", "rules.py", "moves.py", "state.py", "position.py", "view.py", "render.py", "encoding.py",
@@ -156,10 +158,30 @@ def test_the_classes_are_named_after_the_game(folder: Path) -> None:
     assert game.action_encoding_class is getattr(_module(folder, "encoding"), f"{title}Actions")
     assert game.observation_encoding_class is getattr(_module(folder, "encoding"), f"{title}Observation")
     assert game.view_renderer is _module(folder, "render").render_view, "Game.view_renderer is render.render_view"
+    if (folder / "render_image.py").exists():
+        assert game.image_renderer is _module(folder, "render_image").render_png, "Game.image_renderer is render_png"
     position = getattr(_module(folder, "position"), f"{title}Position")
     assert dataclasses.is_dataclass(position) and position.__dataclass_params__.frozen, (
         f"{title}Position is a frozen dataclass: the parsed position, before any state exists"
     )
+
+
+@pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)
+def test_the_game_and_its_agents_are_declared_as_entry_points(folder: Path) -> None:
+    declared = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]["entry-points"]
+    module = f"boardlab.games.{folder.name}"
+    assert declared["boardlab.games"].get(folder.name) == f"{module}.game:{_title(folder)}Game", (
+        f"pyproject.toml declares no entry point {folder.name} = \"{module}.game:{_title(folder)}Game\" "
+        "in boardlab.games: the registry finds games only there"
+    )
+    if (folder / "agent.py").exists():
+        agents = [value for name, value in inspect.getmembers(_module(folder, "agent"), inspect.isclass)
+                  if issubclass(value, Agent) and value.__module__ == f"{module}.agent" and "name" in vars(value)]
+        assert agents, f"{folder.name}/agent.py defines no agent"
+        for agent in agents:
+            assert declared["boardlab.agents"].get(agent.name) == f"{module}.agent:{agent.__name__}", (
+                f"pyproject.toml does not declare the agent {agent.name!r} in boardlab.agents"
+            )
 
 
 @pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)

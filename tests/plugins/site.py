@@ -19,20 +19,24 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from boardlab.core.registry import PLUGIN_GROUP, refresh_plugins
+from boardlab.core.entry_points import AGENT_GROUP, GAME_GROUP
+from boardlab.core.registry import refresh_plugins
 
 #: the example game package (its own pyproject.toml, rules document and tests)
 PEBBLES_PROJECT = Path(__file__).resolve().parents[1] / "plugin_game"
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
-def write_distribution(site: Path, name: str, version: str, games: Mapping[str, str]) -> Path:
-    """The ``.dist-info`` of distribution ``name`` declaring ``games`` (entry-point name ->
-    ``module:attribute``) in the plugin group; returns its folder."""
+def write_distribution(
+    site: Path, name: str, version: str, games: Mapping[str, str], agents: Mapping[str, str] | None = None
+) -> Path:
+    """The ``.dist-info`` of distribution ``name`` declaring ``games`` and ``agents`` (entry-point
+    name -> ``module:attribute``) in their groups; returns its folder."""
     folder = site / f"{name.replace('-', '_')}-{version}.dist-info"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n", encoding="utf-8")
-    lines = [f"[{PLUGIN_GROUP}]", *(f"{game} = {target}" for game, target in games.items())]
+    lines = [f"[{GAME_GROUP}]", *(f"{game} = {target}" for game, target in games.items())]
+    lines += [f"[{AGENT_GROUP}]", *(f"{agent} = {target}" for agent, target in (agents or {}).items())]
     (folder / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
 
@@ -43,7 +47,7 @@ def install_project(project: Path, site: Path) -> None:
     meta = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
     for package in meta["tool"]["setuptools"]["packages"]:
         shutil.copytree(project / package, site / package, ignore=shutil.ignore_patterns("__pycache__"))
-    declared = meta["project"].get("entry-points", {}).get(PLUGIN_GROUP, {})
+    declared = meta["project"].get("entry-points", {}).get(GAME_GROUP, {})
     write_distribution(site, meta["project"]["name"], meta["project"]["version"], declared)
 
 

@@ -8,7 +8,6 @@ when a picture is drawn. Rules: docs/rules/honor.md::
     game = boardlab.load("honor", players=3, tremor=False)
 """
 
-from . import agent as _agent  # noqa: F401  (registers the "honor" agent)
 from .evaluation import evaluate
 from .game import HonorGame
 from .legality import illegal_reason

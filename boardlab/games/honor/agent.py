@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardlab.core import Move, OptionError, State
-from boardlab.core.agent import Agent, register_agent
+from boardlab.core.agent import Agent
 
 from .catalogue import KINDS, convex_hull, kind_of, rest_angles_decidegrees
 from .moves import DEFAULT_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release
@@ -157,7 +157,6 @@ def _tower_key(state: Any, player: int) -> tuple[Any, ...]:
                         for p in state.table))
 
 
-@register_agent
 class HonorAgent(Agent):
     """Simulation-based placements; proxy- or simulation-judged bids and pushes
     (docs/rules/honor.md, section 13)."""

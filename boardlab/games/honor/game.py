@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
-from typing import Any
 
-from boardlab.core import Game, Option, register
+from boardlab.core import Game, Option
 
 from .catalogue import ALL_PIECES
 from .encoding import HonorActions, HonorObservation
@@ -18,7 +16,6 @@ from .rules import AUCTION_ORDERS, CLOCKWISE, RESULT_CODES, RULES_VERSION, SEAT_
 from .state import HonorState
 
 
-@register
 class HonorGame(Game):
     """Honor, "A Game of Honor and Diplomacy": bid for pieces and balance them on your
     tower, on a pymunk physics table; the last tower standing wins (docs/rules/honor.md)."""
@@ -57,6 +54,7 @@ class HonorGame(Game):
     action_encoding_class = HonorActions
     observation_encoding_class = HonorObservation
     view_renderer = staticmethod(render_view)
+    image_renderer = staticmethod(render_png)
     #: the computer's levels (docs/levels.md): the beginner looks one move ahead on the evaluation
     #: and never simulates a release; the others are Honor's own agent (rules section 13)
     level_specs = {
@@ -65,7 +63,6 @@ class HonorGame(Game):
         "normal": "honor:level=normal",
         "hard": "honor:level=hard",
     }
-    has_image_renderer = True
     #: every move that places a piece runs the physics: few, short games
     conformance_budget = {"random_games": 3, "variant_games": 1, "check_every": 7, "moves_per_check": 6,
                           "fuzz_examples": 40}
@@ -100,9 +97,6 @@ class HonorGame(Game):
     def resigns_by_move(self) -> bool:
         """With the resign option the rules have their own resignation (rule 7.13)."""
         return self.rules.resign
-
-    def render_image(self, view: Mapping[str, Any], path: str) -> None:
-        render_png(view, path)
 
 
 __all__ = ["HonorGame"]

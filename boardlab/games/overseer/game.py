@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from boardlab.core import Game, Option, register
+from boardlab.core import Game, Option
 
 from .board import NUM_SQUARES, SEAT_NAMES, SETUPS, setup_board
 from .encoding import OverseerActions, OverseerObservation
 from .position import OverseerPosition, parse_position
 from .render import render_view
+from .render_image import render_png
 from .rules import NO_CAPTURE_ENDINGS, NO_CAPTURE_LIMIT, RESULT_CODES, OverseerRules
 from .state import OverseerState
 
 
-@register
 class OverseerGame(Game):
     """Overseer: capture the enemy Overseer on a disc of 12 sectors and 8 rings (docs/rules/overseer.md)."""
 
@@ -33,6 +33,7 @@ class OverseerGame(Game):
     action_encoding_class = OverseerActions
     observation_encoding_class = OverseerObservation
     view_renderer = staticmethod(render_view)
+    image_renderer = staticmethod(render_png)
     #: the computer's levels (docs/levels.md has the figures): the evaluated search, whose solver
     #: proves the capture of a cornered Overseer, at two budgets. A larger budget against the
     #: hard one mostly drew by the no-capture limit, so it is no level; hard against normal converts

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from boardlab.core import Game, Option, OptionError, register
+from boardlab.core import Game, Option, OptionError
 
 from .board import SEAT_NAMES, SETUP_LOWER_PER_PLAYER, SETUP_PLACEMENTS, SETUP_TOP_PER_PLAYER
 from .encoding import SovereignActions, SovereignObservation
 from .position import parse_position
 from .render import render_view
+from .render_image import render_png
 from .rules import BUILD_MODES, RESULT_CODES, SovereignRules
 from .state import SovereignState
 
 
-@register
 class SovereignGame(Game):
     """Sovereign: race your Sovereign up a 3-level tower in the enemy's back ranks (docs/rules/sovereign.md)."""
 
@@ -32,6 +32,7 @@ class SovereignGame(Game):
     action_encoding_class = SovereignActions
     observation_encoding_class = SovereignObservation
     view_renderer = staticmethod(render_view)
+    image_renderer = staticmethod(render_png)
     #: the computer's levels, chosen by measurement (docs/levels.md has the figures): alpha-beta beat
     #: the evaluated search at a fraction of its cost, and each ply deeper beat the ply before (at
     #: five plies a pass that would exceed its positions is abandoned: the four-ply pass decides)

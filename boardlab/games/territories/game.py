@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from boardlab.core import Game, register
+from boardlab.core import Game
 
 from .cards import SEAT_NAMES
 from .encoding import TerritoriesActions, TerritoriesObservation
 from .phases import SETUP_STEPS
 from .position import check_moves_exist, parse_position
 from .render import render_view
+from .render_image import render_png
 from .rules import OPTIONS, RESULT_CODES, TerritoriesRules, parse_extent
 from .state import TerritoriesState
 
@@ -18,7 +19,6 @@ from .state import TerritoriesState
 SETUP_MOVES = 20 + 1 + SETUP_STEPS
 
 
-@register
 class TerritoriesGame(Game):
     """Territories: two players build chess-piece buildings on a grid of playing cards
     and race to 15 points (docs/rules/territories.md)."""
@@ -40,6 +40,7 @@ class TerritoriesGame(Game):
     action_encoding_class = TerritoriesActions
     observation_encoding_class = TerritoriesObservation
     view_renderer = staticmethod(render_view)
+    image_renderer = staticmethod(render_png)
     #: the computer's levels, chosen by measurement (docs/levels.md has the figures). No search
     #: measured so far is clearly stronger than the evaluated search on one resampled deal (neither
     #: information-set MCTS nor more iterations on one deal), and it clearly beats greedy: so it is

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import random
 
-from boardlab.core import Game, Option, OptionError, register
+from boardlab.core import Game, Option, OptionError
 
 from .board import COLOUR_NAMES, LAYOUT_CHOICES, MAX_HEIGHT, SUPPLY, layout_stacks
 from .encoding import TowersActions, TowersObservation
 from .position import TowersPosition, parse_position
 from .render import render_view
+from .render_image import render_png
 from .rules import RESULT_CODES, TowersRules
 from .state import TowersState
 
 _ALL_LAYOUTS = ("diagram", "split_sides", "pinwheel", "four_each", "blocks")
 
 
-@register
 class TowersGame(Game):
     """Towers: build on your stacks or push them over to take the five castles (docs/rules/towers.md)."""
 
@@ -37,6 +37,7 @@ class TowersGame(Game):
     action_encoding_class = TowersActions
     observation_encoding_class = TowersObservation
     view_renderer = staticmethod(render_view)
+    image_renderer = staticmethod(render_png)
     #: the computer's levels, chosen by measurement (docs/levels.md has the figures): a beginner's
     #: plausible mistakes, one ply, then the evaluated, widened search at three budgets
     level_specs = {
