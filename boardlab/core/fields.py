@@ -5,9 +5,19 @@ generated once per class; see :class:`~boardlab.core.state.State`."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .state import GENERATED_HOOKS, INLINED_HOOKS, State
+if TYPE_CHECKING:
+    from .state import State
+
+#: the fields of the core's State itself (its ``__slots__``, with ``__weakref__``), which
+#: every copy carries over and no game declares
+CORE_FIELDS = ("_base_ply", "_ply", "_start_position", "_trail", "game", "seed")
+#: the hooks a declaration generates; a class that declares ``state_fields`` may not also write them
+GENERATED_HOOKS = ("_snapshot", "_restore", "_copy")
+#: the public methods a declaration also generates (unless the class writes them), each with the
+#: hook it would call written inline: one call less for every move and copy of a search
+INLINED_HOOKS = {"_snapshot": "apply", "_copy": "copy"}
 
 
 class StateFields:
@@ -20,7 +30,7 @@ class StateFields:
         class TowersState(State):
             state_fields = StateFields(
                 shared=("stacks", "control", "reserves", "to_move", "_current", "zobrist", "_result"),
-                fixed=("rules", "castles", "castle_mask"),
+                fixed=("rules", "castles"),
                 trackers=("progress",),
             )
             __slots__ = state_fields.names
@@ -68,7 +78,7 @@ class StateFields:
             for name in names:
                 if name in seen:
                     raise TypeError(f"state field {name!r} is declared twice: {seen[name]} and {kind}")
-                if name in State.__slots__:
+                if name in CORE_FIELDS:
                     raise TypeError(f"state field {name!r} belongs to the core's State; declare only the game's")
                 seen[name] = kind
 
@@ -127,7 +137,7 @@ class StateFields:
         for name, function in self._compile(cls.__qualname__).items():
             if name in INLINED_HOOKS.values() and name in cls.__dict__:
                 continue  # the class applies moves or copies its own way
-            function.__doc__ = getattr(State, name).__doc__
+            function.__doc__ = getattr(cls, name).__doc__  # the core's method it replaces
             function.__module__ = cls.__module__
             function.__qualname__ = f"{cls.__qualname__}.{name}"
             setattr(cls, name, function)
@@ -159,8 +169,7 @@ class StateFields:
         copy += [f"clone.{name} = [item.copy() for item in self.{name}]" for name in self.nested]
         copy += [f"clone.{name} = None" for name in self.transient]
         copy.append("return clone")
-        base = [name for name in State.__slots__ if name != "__weakref__"]
-        full_copy = [copy[0], *(f"clone.{name} = self.{name}" for name in base), *copy[1:]]
+        full_copy = [copy[0], *(f"clone.{name} = self.{name}" for name in CORE_FIELDS), *copy[1:]]
         snapshot = f"({', '.join(snapshot_items)}{',' if snapshot_items else ''})"
         source = "\n".join([
             "def _snapshot(self):",
@@ -196,4 +205,4 @@ def _field_names(kind: str, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-__all__ = ["StateFields"]
+__all__ = ["CORE_FIELDS", "GENERATED_HOOKS", "INLINED_HOOKS", "StateFields"]

@@ -12,6 +12,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
 
 from .errors import BoardlabError, GameOverError, IllegalMoveError, NotationError
+from .fields import CORE_FIELDS, INLINED_HOOKS, StateFields
 from .values import CHANCE, TERMINAL, Move, Player, Result, is_seat
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class State:
     """
 
     #: Slots of the base class; subclasses may declare their own ``__slots__``.
-    __slots__ = ("__weakref__", "_base_ply", "_ply", "_start_position", "_trail", "game", "seed")
+    __slots__ = ("__weakref__", *CORE_FIELDS)
 
     #: the game's fields, declared once (:class:`StateFields`): ``_snapshot``, ``_restore`` and
     #: ``_copy`` are generated from it for the class that declares it. None: the game writes
@@ -486,19 +487,9 @@ class State:
         return f"<{type(self).__name__} {_shorten(self.position(), 120)!r}>"
 
 
-#: the hooks a declaration generates; a class that declares ``state_fields`` may not also write them
-GENERATED_HOOKS = ("_snapshot", "_restore", "_copy")
-#: the public methods a declaration also generates (unless the class writes them), each with the
-#: hook it would call written inline: one call less for every move and copy of a search
-INLINED_HOOKS = {"_snapshot": "apply", "_copy": "copy"}
-
-
 def _shorten(text: str, limit: int = 60) -> str:
     """``text`` cut to ``limit`` characters with an ellipsis, so an error never echoes a huge input."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-# the declaration lives in its own module; the games import it from here, as the core's docs say
-from .fields import StateFields  # noqa: E402  (after State: fields.py imports it)
-
-__all__ = ["GENERATED_HOOKS", "INLINED_HOOKS", "VIEW_FORMAT", "State", "StateFields"]
+__all__ = ["VIEW_FORMAT", "State", "StateFields"]

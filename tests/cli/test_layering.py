@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.imports import import_cycle, runtime_imports
+
 PACKAGE = Path(__file__).resolve().parents[2] / "boardlab"
 
 
@@ -45,6 +47,21 @@ def test_the_core_imports_nothing_of_boardlab_beyond_itself() -> None:
     for path in sorted((PACKAGE / "core").rglob("*.py")):
         outside = {m for m in imported_modules(path) if m.startswith("boardlab") and not m.startswith("boardlab.core")}
         assert not outside, f"core/{path.name} imports {outside}: the core finds agents and games by entry point"
+
+
+def test_the_core_modules_import_each_other_without_cycles() -> None:
+    # imports under `if TYPE_CHECKING:` are for type names only and do not count; a late import
+    # at the bottom of a module, or inside a function, does
+    graph: dict[str, set[str]] = {}
+    for path in sorted((PACKAGE / "core").glob("*.py")):
+        graph[path.stem] = set()
+        for node, _ in runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                targets = [node.module] if node.module else [alias.name for alias in node.names]
+                graph[path.stem].update(t.split(".")[0] for t in targets if t.split(".")[0] != path.stem)
+    graph.pop("__init__", None)
+    cycle = import_cycle(graph)
+    assert cycle is None, f"boardlab/core: import cycle {' -> '.join(cycle or [])}"
 
 
 def test_records_need_only_the_standard_library_and_the_core() -> None:

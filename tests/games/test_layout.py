@@ -22,6 +22,7 @@ import pytest
 
 import boardlab.games
 from boardlab.core import Agent, Game, State, game_class
+from tests.support.imports import import_cycle, runtime_imports
 
 GAMES_DIR = Path(boardlab.games.__file__).parent
 PYPROJECT = GAMES_DIR.parents[1] / "pyproject.toml"
@@ -32,24 +33,6 @@ REQUIRED = (
 )
 #: third-party packages a game may import lazily (optional extras)
 LAZY_EXTRAS = {"pymunk", "matplotlib", "PIL", "numpy"}
-
-
-def _runtime_imports(tree: ast.Module) -> list[tuple[ast.AST, bool]]:
-    """Every import node with whether it sits inside a function, skipping ``if TYPE_CHECKING:`` blocks."""
-    found: list[tuple[ast.AST, bool]] = []
-
-    def visit(node: ast.AST, in_function: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                for other in child.orelse:
-                    visit(other, in_function)
-                continue
-            if isinstance(child, (ast.Import, ast.ImportFrom)):
-                found.append((child, in_function))
-            visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
-
-    visit(tree, False)
-    return found
 
 
 def _sibling_targets(node: ast.AST, module: str, folder: Path) -> list[str]:
@@ -70,7 +53,7 @@ def test_the_game_has_the_required_modules(folder: Path) -> None:
 @pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)
 def test_imports_stay_inside_the_game_and_the_core(folder: Path) -> None:
     for path in sorted(folder.rglob("*.py")):
-        for node, in_function in _runtime_imports(ast.parse(path.read_text())):
+        for node, in_function in runtime_imports(ast.parse(path.read_text())):
             names = [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
@@ -93,26 +76,13 @@ def test_the_game_modules_import_each_other_without_cycles(folder: Path) -> None
     for path in folder.glob("*.py"):
         module = path.stem
         graph[module] = set()
-        for node, _ in _runtime_imports(ast.parse(path.read_text())):
+        for node, _ in runtime_imports(ast.parse(path.read_text())):
             graph[module].update(t for t in _sibling_targets(node, module, folder) if t != module)
     graph.pop("__init__", None)
     for targets in graph.values():
         targets.discard("__init__")
-    state: dict[str, int] = {}
-
-    def visit(module: str, path: list[str]) -> None:
-        state[module] = 1
-        for target in sorted(graph.get(module, ())):
-            if state.get(target) == 1:
-                cycle = [*path[path.index(target):], target] if target in path else [module, target]
-                raise AssertionError(f"{folder.name}: import cycle {' -> '.join(cycle)}")
-            if state.get(target) is None:
-                visit(target, [*path, target])
-        state[module] = 2
-
-    for module in sorted(graph):
-        if module not in state:
-            visit(module, [module])
+    cycle = import_cycle(graph)
+    assert cycle is None, f"{folder.name}: import cycle {' -> '.join(cycle or [])}"
     importers_of_state = sorted(m for m, targets in graph.items() if "state" in targets and m != "game")
     assert not importers_of_state, (
         f"{folder.name}: {importers_of_state} import state.py at run time; only game.py may "

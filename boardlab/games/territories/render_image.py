@@ -25,7 +25,6 @@ PANEL = 330  # the column of words right of the grid
 DPI = 100
 SUITS = "HSCD"
 SUIT_SYMBOL = {"H": "\u2665", "S": "\u2660", "C": "\u2663", "D": "\u2666"}
-SUIT_NAME = {"H": "Hearts", "S": "Spades", "C": "Clubs", "D": "Diamonds"}
 SUIT_COLOUR = {"H": "#c62828", "S": "#222222", "C": "#2e7d32", "D": "#1f5fbf"}
 RANK_NUMBER = {"T": 10, "J": 11, "Q": 12}
 #: per seat: the building's face, outline and letter ink (the browser renderer's colours)

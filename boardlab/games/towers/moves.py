@@ -70,11 +70,6 @@ BUILDS: Final[tuple[Build, ...]] = tuple(Build(sq) for sq in range(NUM_SQUARES))
 PUSHES: Final[tuple[tuple[Push, ...], ...]] = tuple(
     tuple(Push(sq, DIRECTIONS[d]) for d in range(4)) for sq in range(NUM_SQUARES)
 )
-#: NEIGHBOUR_PUSHES[square]: (next square, push move) for every on-board direction
-NEIGHBOUR_PUSHES: Final[tuple[tuple[tuple[Square, Push], ...], ...]] = tuple(
-    tuple((STEP[d][sq], PUSHES[sq][d]) for d in range(4) if STEP[d][sq] >= 0)
-    for sq in range(NUM_SQUARES)
-)
 
 
 def parse_move_text(text: str) -> Build | Push:

@@ -43,7 +43,7 @@ class TowersState(State):
 
     state_fields = StateFields(
         shared=("stacks", "control", "reserves", "to_move", "_current", "zobrist", "_result"),
-        fixed=("rules", "castles", "castle_mask", "castle_rays"),
+        fixed=("rules", "castles", "castle_rays"),
         trackers=("progress",),
     )
     __slots__ = state_fields.names
@@ -69,7 +69,6 @@ class TowersState(State):
                         on_board[token] += 1
         self.control = control
         self.castles = tuple(castles)
-        self.castle_mask = sum(SQUARE_BIT[sq] for sq in castles)
         self.castle_rays = castle_rays(self.castles)
         self.reserves = [rules.supply - on_board[seat] for seat in range(rules.players)]
         self.zobrist = board_hash(self.stacks, to_move)
