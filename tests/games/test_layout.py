@@ -14,6 +14,7 @@ import ast
 import dataclasses
 import importlib
 import inspect
+import re
 import tomllib
 from pathlib import Path
 from types import ModuleType
@@ -91,19 +92,69 @@ def test_the_game_modules_import_each_other_without_cycles(folder: Path) -> None
 
 
 # --- names: one concept, one name (docs/api.md) -----------------------------------------
+API_DOCUMENT = GAMES_DIR.parents[1] / "docs" / "api.md"
+NAMES_SECTION = "## Names: one concept, one name"
+
+
+@dataclasses.dataclass(frozen=True)
+class NameRow:
+    """One row of docs/api.md's names table: what the module of every game must define."""
+
+    concept: str
+    module: str  # the module's name, without .py
+    kind: str  # "class", "constant" or "function"
+    name: str  # with <Name> standing for the game's title
+    parameters: tuple[str, ...]  # a function's, in order
+    applies: str  # "every game", "hidden information only" or "where the game has them"
+    old: frozenset[str]  # the names it had before, which no module may define again
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of a Markdown table row (an escaped ``\\|`` stays inside its cell)."""
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+
+
+def _name_row(cells: list[str]) -> NameRow:
+    concept, module, signature, was = cells
+    first = re.findall(r"`([^`]+)`", signature)[0]
+    if first.startswith("class "):
+        kind, name, parameters = "class", first.removeprefix("class ").split("(")[0].strip(), ()
+    elif "(" in first:
+        found = re.match(r"(\w+)\(([^)]*)\)", first)
+        assert found, f"docs/api.md, names table: cannot read the signature {first!r}"
+        kind, name = "function", found.group(1)
+        parameters = tuple(part.strip() for part in found.group(2).split(",") if part.strip())
+    else:
+        kind, name, parameters = "constant", first.split(":")[0].strip(), ()
+    applies = next((rule for rule in ("hidden information only", "where the game has them") if rule in signature),
+                   "every game")
+    old = frozenset(code for code in re.findall(r"`([^`]+)`", was) if code.isidentifier())
+    return NameRow(concept, module.strip("`").removesuffix(".py"), kind, name, parameters, applies, old)
+
+
+def read_names_table(text: str) -> list[NameRow]:
+    """The rows of the names table in docs/api.md's text."""
+    section = text.split(NAMES_SECTION, 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in section.splitlines() if line.startswith("|")]
+    return [_name_row(_cells(line)) for line in lines[2:]]  # after the header and its rule
+
+
+NAMES = read_names_table(API_DOCUMENT.read_text(encoding="utf-8"))
 #: each concept's function: (module, name, its parameters in order)
-FUNCTIONS = (
-    ("moves", "parse_move_text", ("text",)),
-    ("position", "parse_position", ("text", "rules")),
-    ("position", "format_position", ("state",)),
-    ("evaluation", "evaluate", ("state",)),
-    ("legality", "illegal_reason", ("state", "move")),
-)
+FUNCTIONS = tuple((row.module, row.name, row.parameters) for row in NAMES if row.kind == "function")
 #: names the games used for these concepts before they shared one vocabulary
-OLD_DIALECT = {
-    "parse_notation", "parse_token", "evaluate_position", "evaluate_state", "move_problem", "why_not",
-    "read_position", "encode_position", "load_position", "ParsedPosition", "ENDING_CODES", "explain",
-}
+OLD_DIALECT = frozenset().union(*(row.old for row in NAMES))
+
+
+def test_the_names_table_is_read_whole() -> None:
+    # a change of the table's layout must fail here, not leave the checks below with nothing to check
+    kinds = [row.kind for row in NAMES]
+    assert kinds.count("class") == 4 and kinds.count("constant") == 1 and kinds.count("function") >= 10, NAMES
+    assert ("moves", "parse_move_text", ("text",)) in FUNCTIONS
+    assert ("view", "resample_state", ("state", "player", "rng")) in FUNCTIONS
+    assert {"parse_notation", "ENDING_CODES", "hidden_codes", "seed_secrets"} <= OLD_DIALECT
+    assert {row.applies for row in NAMES} == {"every game", "hidden information only", "where the game has them"}
+    assert not {row.name for row in NAMES} & OLD_DIALECT
 
 
 def _title(folder: Path) -> str:
@@ -175,16 +226,30 @@ def test_the_ending_codes_are_one_declared_set(folder: Path) -> None:
             assert "RESULT_CODES =" not in path.read_text(), f"{path.name} declares ending codes: rules.py does"
 
 
+def _applies(row: NameRow, folder: Path) -> bool:
+    if row.applies == "hidden information only":
+        return game_class(folder.name).has_hidden_information
+    if row.applies == "where the game has them":
+        return hasattr(_module(folder, row.module), row.name)
+    return True
+
+
 @pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)
-@pytest.mark.parametrize(("module", "name", "parameters"), FUNCTIONS, ids=lambda v: v if isinstance(v, str) else None)
-def test_each_concept_has_one_function_name_and_signature(
-    folder: Path, module: str, name: str, parameters: tuple[str, ...]
-) -> None:
-    function = getattr(_module(folder, module), name, None)
-    assert callable(function), f"{folder.name}/{module}.py has no {name}()"
-    assert tuple(inspect.signature(function).parameters) == parameters, (
-        f"{folder.name}: {name}{tuple(inspect.signature(function).parameters)}, expected {name}{parameters}"
-    )
+@pytest.mark.parametrize("row", NAMES, ids=lambda row: row.name.replace("<Name>", ""))
+def test_each_concept_has_one_name_and_signature(folder: Path, row: NameRow) -> None:
+    if not _applies(row, folder):
+        return
+    name = row.name.replace("<Name>", _title(folder))
+    found = getattr(_module(folder, row.module), name, None)
+    assert found is not None, f"{folder.name}/{row.module}.py has no {name} ({row.concept}; docs/api.md, 'Names')"
+    if row.kind == "class":
+        assert isinstance(found, type) and found.__module__.endswith(f".{row.module}"), found
+    elif row.kind == "function":
+        assert callable(found), f"{folder.name}/{row.module}.py: {name} is not a function"
+        parameters = tuple(inspect.signature(found).parameters)
+        assert parameters == row.parameters, (
+            f"{folder.name}: {name}{parameters}, expected {name}{row.parameters} (docs/api.md, 'Names')"
+        )
 
 
 @pytest.mark.parametrize("folder", GAME_DIRS, ids=lambda p: p.name)
@@ -192,7 +257,7 @@ def test_the_package_exports_the_vocabulary(folder: Path) -> None:
     title = _title(folder)
     package = importlib.import_module(f"boardlab.games.{folder.name}")
     expected = {f"{title}{kind}" for kind in ("Game", "State", "Rules", "Position")}
-    expected |= {name for _, name, _ in FUNCTIONS} | {"RESULT_CODES"}
+    expected |= {name for module, name, _ in FUNCTIONS if module != "view" and name != "parse_marks"} | {"RESULT_CODES"}
     missing = expected - set(package.__all__)
     assert not missing, f"boardlab.games.{folder.name} does not export {sorted(missing)}"
     assert issubclass(package.__dict__[f"{title}Game"], Game)

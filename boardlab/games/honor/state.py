@@ -46,7 +46,7 @@ from .position import (
 from .report import KEPT, resolution_report
 from .rules import ALL_PLACED, LAST_STANDING, LAST_TO_FALL, START_POOL, HonorRules
 from .tremor import MAX_DTHETA_UNITS, MAX_DX_UNITS, TREMOR_GRID, random_tremor, seed_bytes, seeded_tremor
-from .view import board_view, describe_move, resampled, seed_secrets
+from .view import move_text, resample_state, state_secrets, state_view
 
 if TYPE_CHECKING:
     from .game import HonorGame
@@ -509,7 +509,7 @@ class HonorState(State):
     def _move_text(self, move: Move, viewer: int | None) -> str:
         """The notation, with what people need to read it: the piece's kind for a Build or
         Push, and for the tremor the executed release it makes (rule 4.5)."""
-        return describe_move(self, move)
+        return move_text(self, move, viewer)
 
     def _preview(self, move: Move) -> HonorState:
         """A release previews the piece at its release pose, at the true drop height, without
@@ -550,13 +550,13 @@ class HonorState(State):
 
     # === views (view.py) =============================================================
     def _view(self, viewer: int | None) -> dict[str, Any]:
-        return board_view(self)
+        return state_view(self, viewer)
 
     def secrets(self, player: int | None) -> set[str]:
-        return seed_secrets(self)
+        return state_secrets(self, player)
 
     def _resample(self, player: int, rng: random.Random) -> HonorState:
-        return resampled(self, rng)
+        return resample_state(self, player, rng)
 
     def evaluate(self) -> list[float]:
         return evaluate(self)

@@ -1,9 +1,10 @@
 """What a player sees of Honor: everything but the seed until the game ends (rule 11.5).
 
-:func:`board_view` is the game's part of the view envelope (``view["board"]``);
-:func:`seed_secrets` names the hidden strings for the no-leak checks; :func:`resampled`
-is what an agent is handed. Honor hides the seed from every seat alike, so the view is
-the same for every viewer.
+:func:`state_view` is the game's part of the view envelope (``view["board"]``),
+:func:`move_text` how a move reads, :func:`state_secrets` the hidden strings for the no-leak
+checks and :func:`resample_state` what an agent is handed: the names every game with hidden
+information gives these (docs/api.md). Honor hides the seed from every seat alike, so the
+view is the same for every viewer.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import math
 import random
 from typing import TYPE_CHECKING, Any
 
-from boardlab.core import Move
+from boardlab.core import Move, Player
 
 from . import physics
 from .catalogue import OUTLINES, kind_of, rest_angles_decidegrees
@@ -26,8 +27,9 @@ from .tremor import seed_bytes
 if TYPE_CHECKING:
     from .state import HonorState
 
-def board_view(state: HonorState) -> dict[str, Any]:
-    """The public part of ``state`` (JSON-safe). It shows the seed's SHA-256 commitment from
+def state_view(state: HonorState, viewer: Player | None) -> dict[str, Any]:
+    """The public part of ``state`` (JSON-safe), the same for every ``viewer``: only the seed
+    is hidden, from everyone. It shows the seed's SHA-256 commitment from
     the start and the seed itself only once the game is over (B-11.6). Poses are given both
     as the canonical integers and as floats (cm, radians). Who is to move, the seat names
     and the result are in the envelope around it."""
@@ -187,7 +189,7 @@ def recent_reports(state: HonorState) -> list[dict[str, Any]]:
     return reports
 
 
-def describe_move(state: HonorState, move: Move) -> str:
+def move_text(state: HonorState, move: Move, viewer: Player | None) -> str:
     """A move as people read it: the notation, with the piece's kind for a Build or Push and,
     for the tremor, the executed release it makes (rule 4.5)."""
     if isinstance(move, (Build, Push)):
@@ -200,8 +202,8 @@ def describe_move(state: HonorState, move: Move) -> str:
     return str(move)
 
 
-def seed_secrets(state: HonorState) -> set[str]:
-    """The seed is hidden from everyone (it decides future tremor) until the game is over:
+def state_secrets(state: HonorState, viewer: Player | None) -> set[str]:
+    """The seed is hidden from every viewer (it decides future tremor) until the game is over:
     its 64 hex digits and, when long enough to be recognised, its decimal form."""
     if state.outcome is not None:
         return set()
@@ -211,8 +213,8 @@ def seed_secrets(state: HonorState) -> set[str]:
     return hidden
 
 
-def resampled(state: HonorState, rng: random.Random) -> HonorState:
-    """A state every seat could be in: a copy with a fresh 256-bit seed that keeps the
+def resample_state(state: HonorState, player: Player, rng: random.Random) -> HonorState:
+    """A state every seat (``player`` among them) could be in: a copy with a fresh 256-bit seed that keeps the
     commitment to the real one, rebased so that no undo snapshot or history holds the
     real seed's tremor. Everything else of Honor is public."""
     # the frames of a resolution just made are public but replayed from the history, which the
@@ -226,5 +228,5 @@ def resampled(state: HonorState, rng: random.Random) -> HonorState:
 
 
 __all__ = [
-    "SHAPES", "aim_view", "board_view", "describe_move", "recent_reports", "resampled", "resolution_frames", "seed_secrets",
+    "SHAPES", "aim_view", "move_text", "recent_reports", "resample_state", "resolution_frames", "state_secrets", "state_view",
 ]

@@ -262,7 +262,7 @@ class OverseerState(State):
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
         """The whole board: Overseer has no hidden information, so every seat sees the same."""
-        return state_view(self)
+        return state_view(self, viewer)
 
     def position(self) -> str:
         return format_position(self)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from boardlab.core import Player
+
 from .board import (
     BLACK,
     KIND_LETTERS,
@@ -23,8 +25,9 @@ if TYPE_CHECKING:
     from .state import OverseerState
 
 
-def state_view(state: OverseerState) -> dict[str, Any]:
-    """A JSON-safe description of the whole position (cost: one board scan, two attack tests)."""
+def state_view(state: OverseerState, viewer: Player | None) -> dict[str, Any]:
+    """A JSON-safe description of the whole position, the same for every ``viewer`` (nothing
+    is hidden). Cost: one board scan, two attack tests."""
     board = state.board
     pieces = {
         SQUARE_NAMES[sq]: {

@@ -306,7 +306,7 @@ class SovereignState(State):
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
         """The whole board: Sovereign hides nothing, so every seat sees the same."""
-        return state_view(self)
+        return state_view(self, viewer)
 
     def position(self) -> str:
         return format_position(self)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from boardlab.core import Player
+
 from .board import (
     ALL_SQUARES,
     CODE_LETTERS,
@@ -26,8 +28,9 @@ if TYPE_CHECKING:
     from .state import SovereignState
 
 
-def state_view(state: SovereignState) -> dict[str, Any]:
-    """A JSON-safe description of the whole position (cost: one board scan)."""
+def state_view(state: SovereignState, viewer: Player | None) -> dict[str, Any]:
+    """A JSON-safe description of the whole position, the same for every ``viewer`` (nothing
+    is hidden). Cost: one board scan."""
     rules = state.rules
     heights = state.heights
     pieces = state.pieces

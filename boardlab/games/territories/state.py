@@ -83,7 +83,7 @@ from .phases import (
 from .position import TerritoriesPosition, format_position
 from .rules import TerritoriesRules
 from .transfers import add_known_territory, replaced, without
-from .view import hidden_codes, move_text, resample_state, state_view
+from .view import move_text, resample_state, state_secrets, state_view
 
 if TYPE_CHECKING:
     from .game import TerritoriesGame
@@ -433,7 +433,7 @@ class TerritoriesState(State):
         return move_text(self, move, viewer)
 
     def secrets(self, player: Player | None) -> set[str]:
-        return hidden_codes(self, player)
+        return state_secrets(self, player)
 
     def _resample(self, player: Player, rng: random.Random) -> TerritoriesState:
         return resample_state(self, player, rng)

@@ -178,17 +178,17 @@ def unseen_by(state: TerritoriesState, viewer: Player | None) -> list[int]:
     return sorted(cards)
 
 
-def hidden_codes(state: TerritoriesState, viewer: Player | None) -> set[str]:
+def state_secrets(state: TerritoriesState, viewer: Player | None) -> set[str]:
     """Card codes ``viewer`` may not see: exactly what :func:`state_view` must never show."""
     return {CARD_CODE[c] for c in unseen_by(state, viewer)}
 
 
-def resample_state(state: TerritoriesState, viewer: Player, rng: random.Random) -> TerritoriesState:
-    """A state consistent with everything ``viewer`` may know, hidden parts re-drawn; a new seed,
+def resample_state(state: TerritoriesState, player: Player, rng: random.Random) -> TerritoriesState:
+    """A state consistent with everything ``player`` may know, hidden parts re-drawn; a new seed,
     and no history (``rebase``), so neither the past moves nor undo can show the real cards.
 
     The opponent's unknown hand cards are re-dealt uniformly from every card
-    ``viewer`` cannot locate (those cards and the unseen pile); the rest form the
+    ``player`` cannot locate (those cards and the unseen pile); the rest form the
     pile. Exact under the chance model (R1.4): given the view, the pile is a
     uniformly random set. After a reshuffle of the discards (R1.5) the pile is the
     public set ``reshuffled`` and held nothing else, so the opponent's unknown cards
@@ -198,10 +198,10 @@ def resample_state(state: TerritoriesState, viewer: Player, rng: random.Random) 
     """
     clone = state.copy()
     clone.seed = rng.getrandbits(64)
-    other = 1 - viewer
+    other = 1 - player
     known = clone.known[other]
     hidden = [card for card in clone.hands[other] if card not in known]
-    candidates = unseen_by(clone, viewer)
+    candidates = unseen_by(clone, player)
     if clone.reshuffled:
         hidden = [card for card in hidden if card in clone.reshuffled]
         candidates = [card for card in candidates if card in clone.reshuffled]

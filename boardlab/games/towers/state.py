@@ -202,7 +202,7 @@ class TowersState(State):
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
         """The whole board: Towers has no hidden information, so every seat sees the same."""
-        return state_view(self)
+        return state_view(self, viewer)
 
     def position(self) -> str:
         return format_position(self)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from boardlab.core import Player
+
 from .board import CASTLE, MAX_HEIGHT, SQUARE_NAMES
 from .kernel import castle_counts
 from .position import board_rows, position_from_rows
@@ -13,8 +15,9 @@ if TYPE_CHECKING:
     from .state import TowersState
 
 
-def state_view(state: TowersState) -> dict[str, Any]:
-    """A JSON-safe description of the whole position (cost: one board scan)."""
+def state_view(state: TowersState, viewer: Player | None) -> dict[str, Any]:
+    """A JSON-safe description of the whole position, the same for every ``viewer`` (nothing
+    is hidden). Cost: one board scan."""
     rules = state.rules
     letters = rules.letters
     stacks = state.stacks
