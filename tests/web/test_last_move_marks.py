@@ -11,12 +11,14 @@ from tests.web.browser import Server
 from tests.web.test_boards import enter, here_room
 
 #: moves played through the API first: the last of them is the one marked
-MOVES = {"towers": 5, "sovereign": 17, "territories": 1}
+MOVES = {"towers": 5, "sovereign": 17, "overseer": 4, "territories": 1}
 
 
 def expected_keys(game: str, move: dict[str, Any]) -> set[str]:
     if game == "towers":
         return {move["square"] if move["type"] == "build" else move["from"]}
+    if game == "overseer":
+        return {move["from"], move["to"]}
     if game == "sovereign":
         return {move[field] for field in ("square", "tower", "from", "to", "build") if isinstance(move.get(field), str)}
     keys = {f"pt:{move['point'][0]},{move['point'][1]}"} if "point" in move else set()

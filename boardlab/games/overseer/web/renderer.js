@@ -84,10 +84,17 @@ function score(message) {
   );
 }
 
+/** The last move's squares, from the log entry's structure (where the piece came from and went),
+ * as every game's renderer reads it; null for none. */
+function lastMoveSquares(entry) {
+  const move = entry && entry.by !== "chance" ? entry.move : null;
+  return move && typeof move.from === "string" && typeof move.to === "string" ? { from: move.from, to: move.to } : null;
+}
+
 function drawBoard(board, ui) {
   const root = svg("svg", { class: "bl-board-svg overseer-board", viewBox: `0 0 ${SIZE} ${SIZE}`, role: "img", "aria-label": "the Overseer board: a disc of 12 sectors and 8 rings" });
   const dark = new Set(board.dark_squares);
-  const lastMove = board.last_move;
+  const lastMove = lastMoveSquares(ui.lastMove);
   const lastSquares = lastMove ? [lastMove.from, lastMove.to] : [];
   const selected = ui.selected[0] || null;
   const overlay = svg("g", { "pointer-events": "none" });
