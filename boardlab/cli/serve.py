@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
 import logging
 import os
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
 KEEP_ALIVE_SECONDS = 30
 #: connections (and requests in progress) uvicorn serves at once; beyond it answers 503
 MAX_CONNECTIONS = 2000
-#: the most bytes of a request's head (its line and headers) held while it is incomplete
-MAX_HEAD_BYTES = 16 * 1024
+#: how long a request's head (its line and headers) may take to arrive, from its first byte
+HEADER_SECONDS = 10.0
 #: the environment variable that may hold the designers' admin key
 ADMIN_KEY_VARIABLE = "BOARDLAB_ADMIN_KEY"
 #: how often the garbage collector scans the whole heap again (server/collector.py): the
@@ -149,7 +150,8 @@ def add_serve_parser(commands: Any) -> None:
         ("--moves-per-minute", "moves_per_minute", "moves and other actions in rooms per client address per minute"),
         ("--websockets-per-minute", "websockets_per_minute", "new WebSockets per client address per minute"),
         ("--analyses-per-minute", "analyses_per_minute", "requests for a finished game's analysis per client address per minute"),
-        ("--max-open-per-address", "max_open_per_address", "requests and WebSockets one client address holds open at once"),
+        ("--reads-per-minute", "reads_per_minute", "other readings (listings, lessons, pages) per client address per minute"),
+        ("--max-open-per-address", "max_open_per_address", "connections one client address holds open at once"),
     ):
         default = getattr(fair, attribute)
         serve.add_argument(name, type=int, default=default, metavar="N", help=f"{what}; 0: no limit (default {default})")
@@ -188,6 +190,14 @@ def add_serve_parser(commands: Any) -> None:
         default=MAX_CONNECTIONS,
         metavar="N",
         help=f"connections served at once, beyond which the answer is 503 (default {MAX_CONNECTIONS})",
+    )
+    serve.add_argument(
+        "--header-seconds",
+        type=float,
+        default=HEADER_SECONDS,
+        metavar="S",
+        help=f"a request's head must be all sent within S seconds of its first byte, else 408 "
+        f"(default {HEADER_SECONDS:g})",
     )
     durabilities, default_durability = _durabilities()
     serve.add_argument(
@@ -231,7 +241,7 @@ def add_serve_parser(commands: Any) -> None:
         default=fair.lab_cpu_minutes_per_designer,
         metavar="M",
         help=f"CPU minutes one designer's queued Lab studies may cost, priced by their agents' budgets "
-        f"(default {fair.lab_cpu_minutes_per_designer:g})",
+        f"(default {fair.lab_cpu_minutes_per_designer})",
     )
     serve.add_argument(
         "--lab-decision-seconds",
@@ -239,7 +249,7 @@ def add_serve_parser(commands: Any) -> None:
         default=fair.lab_decision_seconds,
         metavar="S",
         help=f"the CPU one decision of a Lab study may take; an agent priced higher is refused "
-        f"(default {fair.lab_decision_seconds:g})",
+        f"(default {fair.lab_decision_seconds})",
     )
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"], help="server log level")
 
@@ -250,6 +260,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
 
         from ..server import Settings, create_app
         from ..server.designers import ADMIN_KEY_FILE
+        from ..server.front import ConnectionGuard, guarded_protocols
         from ..server.storage import Storage
     except ImportError as exc:
         raise CliError(f"boardlab serve needs the web extra ({exc.name} is missing): pip install 'boardlab[web]'") from None
@@ -265,6 +276,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         "--moves-per-minute": args.moves_per_minute,
         "--websockets-per-minute": args.websockets_per_minute,
         "--analyses-per-minute": args.analyses_per_minute,
+        "--reads-per-minute": args.reads_per_minute,
         "--max-open-per-address": args.max_open_per_address,
     }
     for flag, value in counts.items():
@@ -278,8 +290,8 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise CliError(f"--idle-room-seconds {args.idle_room_seconds}: seconds are 0 or more")
     if not args.gc_rescan_seconds > 0:
         raise CliError(f"--gc-rescan-seconds {args.gc_rescan_seconds}: seconds are more than 0")
-    if not args.keep_alive_seconds > 0 or args.max_connections < 1:
-        raise CliError("--keep-alive-seconds and --max-connections are more than 0")
+    if not args.keep_alive_seconds > 0 or args.max_connections < 1 or not args.header_seconds > 0:
+        raise CliError("--keep-alive-seconds, --header-seconds and --max-connections are more than 0")
     if args.lab_games_per_designer < 1 or not args.lab_cpu_minutes_per_designer > 0 or not args.lab_decision_seconds > 0:
         raise CliError("--lab-games-per-designer, --lab-cpu-minutes-per-designer and --lab-decision-seconds are more than 0")
     data_dir = Path(args.data_dir).expanduser()
@@ -302,6 +314,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         moves_per_minute=args.moves_per_minute,
         websockets_per_minute=args.websockets_per_minute,
         analyses_per_minute=args.analyses_per_minute,
+        reads_per_minute=args.reads_per_minute,
         max_open_per_address=args.max_open_per_address,
         trusted_proxies=tuple(args.trusted_proxy),
         idle_room_seconds=args.idle_room_seconds,
@@ -327,17 +340,28 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         out.print(f"the designers' admin key, shown this once (kept in {where}): [bold]{key}[/bold]", highlight=False)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s: %(message)s")
     freeze_what_was_loaded(args.gc_rescan_seconds)
+    # connections are counted and timed where they are accepted (server/front.py): per address,
+    # in all, idle and half-sent heads, every refusal JSON with Retry-After
+    guard = ConnectionGuard(
+        max_per_address=args.max_open_per_address,
+        max_total=args.max_connections,
+        exempt=frozenset(args.trusted_proxy),
+        idle_seconds=args.keep_alive_seconds,
+        head_seconds=args.header_seconds,
+    )
+    http, ws = guarded_protocols(guard)
+    raise_open_files_limit()
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        http=http,
+        ws=ws,
         ws_max_size=settings.max_body_bytes,
         # a player's connection idles while the others think: keep it open rather than
         # make every move open a new one (uvicorn's default closes it after 5 s)
         timeout_keep_alive=args.keep_alive_seconds,
-        limit_concurrency=args.max_connections,
-        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         # the server reads X-Forwarded-For itself, and only from --trusted-proxy (uvicorn's own
         # reading would trust 127.0.0.1 and rewrite the peer's address before the limits see it)
         proxy_headers=False,
@@ -374,6 +398,19 @@ def _admin_key(data_dir: Path, key_file: str | None) -> tuple[str, bool]:
         return admin_key(data_dir, given)
     except (OSError, ValueError) as exc:
         raise CliError(f"the admin key ({ADMIN_KEY_FILE}): {exc}") from None
+
+
+def raise_open_files_limit() -> None:
+    """Let this process hold as many files as the system allows it (the soft limit up to the
+    hard one): every connection is one, and a server out of them stops accepting anybody's."""
+    try:
+        import resource
+    except ImportError:  # not POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536), hard))
 
 
 def freeze_what_was_loaded(rescan_seconds: float = GC_RESCAN_SECONDS) -> LongLivedFreezer:

@@ -1,14 +1,15 @@
 """A finished room's analysis (the replay's graph of chances and its worst moves) and a seat's
-hint during play, both worked out off the event loop (docs/analysis.md).
+hint during play, both worked out in the computer's pool, never in the server's own process
+(docs/analysis.md).
 
-* **Analyses** run :func:`boardlab.agents.analysis.analyse` on the room's record in one
-  thread of the server, one room at a time: a Towers game takes seconds, the work is pure
-  Python (it needs no process of its own to stay out of the event loop's way for that long)
-  and a thread can be told to stop at the next position when the server shuts down. Each
-  result is kept for the last :data:`KEPT` rooms analysed; two visitors of one room share one
-  analysis, since a finished game never changes. At most :data:`WAITING_ROOMS` rooms wait for
-  the thread at once; one more is refused with ``429`` and ``Retry-After`` rather than queued
-  behind minutes of others' work (and each address may ask only so often: ratelimits.py).
+* **Analyses** run :func:`boardlab.agents.analysis.analyse` on the room's record in a worker
+  of the pool, with the fair share of the address that asked (:mod:`.computer`: owners served
+  in turn, after the decisions people wait for in their games): a Towers game takes seconds
+  of CPU, which the server's event loop must not share. Each result is kept per room and
+  budget (the analysis's iterations) for the last :data:`KEPT` rooms; two visitors of one room
+  share one analysis, since a finished game never changes. At most :data:`WAITING_ROOMS` rooms
+  wait at once; one more is refused with ``429`` and ``Retry-After`` rather than queued behind
+  minutes of others' work (and each address may ask only so often: ratelimits.py).
 * **Hints** go to the computer's pool like a computer seat's move: the agent is handed
   ``match.agent_input(seat)``, the seat's own view with everything hidden from it
   re-drawn, never the real state. They are offered only in rooms where no seat is an
@@ -19,59 +20,62 @@ hint during play, both worked out off the event loop (docs/analysis.md).
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..agents import make_agent
-from ..agents.analysis import analyse, hint_spec
+from ..agents.analysis import analyse, default_iterations, hint_spec
 from ..core.decisions import Decision
 from ..core.errors import GameOverError, NotYourTurnError, RefusedError
 from ..core.records import Record
 from ..core.seeds import derive_seed
 from ..core.values import Player
+from .computer import COMPUTERS, ComputerPlayers
 from .errors import BusyError, WaitingForPlayersError
+from .ratelimits import CLIENT
 from .rooms import FINISHED, WAITING
 from .service import RoomService
 
 #: how many rooms' analyses are kept in memory
 KEPT = 32
-#: how many rooms' analyses may be under way or waiting for the thread at once
+#: how many rooms' analyses may be under way or waiting for the pool at once
 WAITING_ROOMS = 8
 #: what a refused visitor is told to wait: about one Towers analysis
 BUSY_RETRY_SECONDS = 10.0
+#: the longest an analysis may take in its worker before it is given up
+ANALYSIS_SECONDS = 300.0
 #: the longest a hint may take before it is given up (the hint agents stop well before)
 HINT_DEADLINE_SECONDS = 25.0
 #: hint seeds are drawn apart from the computer seats' (which use the ply itself)
 HINT_SEED_OFFSET = 1 << 20
 
 
-def analyse_record(record: Record, stop: threading.Event) -> dict[str, Any]:
-    """Run in the analysis thread: the record's analysis as JSON, at the game's default budget
+def analyse_record(record: Record) -> dict[str, Any]:
+    """Run in a worker of the pool: the record's analysis as JSON, at the game's default budget
     and seed, so that ``boardlab analyse`` on the downloaded record prints the same numbers."""
-    return analyse(record, stop=stop.is_set).to_json()
+    return analyse(record).to_json()
 
 
 class Analyses:
-    """Finished rooms' analyses: worked out once each, in one thread, kept for the last rooms."""
+    """Finished rooms' analyses: worked out once per room and budget in the pool, kept for the
+    last rooms."""
 
-    def __init__(self, kept: int = KEPT, waiting_rooms: int = WAITING_ROOMS) -> None:
+    def __init__(self, computer: ComputerPlayers, kept: int = KEPT, waiting_rooms: int = WAITING_ROOMS) -> None:
+        self.computer = computer
         self.kept = kept
         self.waiting_rooms = waiting_rooms
-        self._done: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._running: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._stop = threading.Event()
-        self._executor = ThreadPoolExecutor(1, thread_name_prefix="boardlab-analyse")
+        self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._running: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
 
     async def get(self, room_id: str, record: Record) -> dict[str, Any]:
         """``{"room", ...the analysis}``; the first visitor's request starts it, later ones
         wait for the same result."""
-        done = self._done.get(room_id)
+        key = (room_id, default_iterations(record.game()))
+        done = self._done.get(key)
         if done is not None:
-            self._done.move_to_end(room_id)
+            self._done.move_to_end(key)
             return done
-        running = self._running.get(room_id)
+        running = self._running.get(key)
         if running is None:
             if len(self._running) >= self.waiting_rooms:
                 raise BusyError(
@@ -79,22 +83,24 @@ class Analyses:
                     f"try again in {BUSY_RETRY_SECONDS:.0f} s",
                     retry_after=BUSY_RETRY_SECONDS,
                 )
-            loop = asyncio.get_running_loop()
-            running = loop.run_in_executor(self._executor, analyse_record, record, self._stop)
-            self._running[room_id] = running
-            running.add_done_callback(lambda _future: self._running.pop(room_id, None))
+            running = asyncio.ensure_future(self._work_out(room_id, record, CLIENT.get()))
+            self._running[key] = running
+            running.add_done_callback(lambda _future: self._running.pop(key, None))
         # shielded: a visitor who leaves does not cancel the analysis the others wait for
-        analysis = await asyncio.shield(running)
-        result = {"room": room_id, **analysis}
-        self._done[room_id] = result
+        result = await asyncio.shield(running)
+        self._done[key] = result
         while len(self._done) > self.kept:
             self._done.popitem(last=False)
         return result
 
-    def close(self) -> None:
-        """Stop the analysis under way at its next position and drop those waiting."""
-        self._stop.set()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+    async def _work_out(self, room_id: str, record: Record, owner: str) -> dict[str, Any]:
+        answer = await self.computer.run(analyse_record, record, ANALYSIS_SECONDS, COMPUTERS, owner, spec="analysis")
+        if answer.move is None:
+            raise BusyError(
+                f"room {room_id}: the analysis could not be worked out ({answer.failure}); try again later",
+                retry_after=BUSY_RETRY_SECONDS,
+            )
+        return {"room": room_id, **answer.move}
 
 
 class Hints:
@@ -128,7 +134,7 @@ class Hints:
             decision = Decision(acting, make_agent(spec, game=room.game), seed, view, ply, HINT_DEADLINE_SECONDS)
             self._busy.add(room_id)
         try:
-            text = (await service.computer.choose(decision, HINT_DEADLINE_SECONDS)).move
+            text = (await service.computer.choose(decision, HINT_DEADLINE_SECONDS, owner=CLIENT.get())).move
         finally:
             self._busy.discard(room_id)
         if text is None:

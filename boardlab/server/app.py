@@ -22,13 +22,14 @@ from .designers import DesignerKeys, admin_key
 from .errors import ERROR_STATUS, BusyError, error_body, status_for
 from .labjobs import LabJobs, LabLimits
 from .limits import BodyLimit
-from .ratelimits import ANALYSES, MOVES, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
+from .ratelimits import ANALYSES, MOVES, READS, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
 from .replays import Replays
 from .routers import actions, analysis, catalog, designers, lab, live, pages, records, rematch, rooms
 from .schemas import BAD_TEXT, unstorable
 from .security import SecurityHeaders, hide_secrets_in_logs, security_headers
 from .service import RoomService
 from .settings import Settings
+from .shared import SharedAnswers
 from .storage import Storage
 
 log = logging.getLogger("boardlab.server")
@@ -53,7 +54,6 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
             yield
         finally:
             await app.state.lab.close()
-            app.state.analyses.close()
             await service.close()
 
     app = FastAPI(title="boardlab", version=__version__, description=DESCRIPTION, lifespan=lifespan)
@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.storage = storage
     app.state.service = service
     app.state.replays = Replays()
-    app.state.analyses = Analyses()
+    app.state.analyses = Analyses(service.computer)
     app.state.hints = Hints()
     # the server's designers (the Lab's): the admin key registered at every start
     app.state.designers = DesignerKeys(storage)
@@ -72,6 +72,8 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         app.include_router(module.router)
     _handle_errors(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_seconds)
+    # the catalog and the lessons, the same for everybody: made once a minute, not once a request
+    app.add_middleware(SharedAnswers)
     # outside BodyLimit: a client over its limits is refused before its body is read
     app.add_middleware(ClientLimits, limits=_address_limits(settings), trusted_proxies=frozenset(settings.trusted_proxies))
     app.add_middleware(SecurityHeaders)  # added last: outside BodyLimit, so its refusals get them too
@@ -99,6 +101,7 @@ def _address_limits(settings: Settings) -> AddressLimits:
         MOVES: settings.moves_per_minute,
         WEBSOCKETS: settings.websockets_per_minute,
         ANALYSES: settings.analyses_per_minute,
+        READS: settings.reads_per_minute,
     }
     return AddressLimits(rates, settings.max_open_per_address, settings.clock)
 

@@ -11,28 +11,36 @@ default move or the one-ply best move, never a random one), and a broken pool is
 replaced, so one room's search never holds up another room's moves.
 
 Searches are scheduled, not served first come: at most one search per worker is in the
-pool at a time, and the next one is picked by priority, then age. A decision a person is
-waiting for (:data:`PERSON`: a room with a seat held by a person, a hint) goes before a
-room of computers only (:data:`COMPUTERS`), and computers-only rooms never hold every
-worker: one is kept for people whenever there are two or more. A search's deadline runs
-from when it starts, so a person's room waiting its turn is answered by its own search,
-never by a fallback made of the wait.
+pool at a time, and the next one is picked fairly. Each search is charged to an owner (the
+client address whose action asked for it: :mod:`.ratelimits`), and owners are served in
+turn, round-robin, so one address's twenty rooms wait behind each other, not in front of
+everybody else; no owner holds every worker (one is kept for the others whenever there are
+two or more), so another person's search starts at once. A decision a person is waiting for
+(:data:`PERSON`: a room with a seat held by a person, a hint, an analysis a visitor asked
+for) goes before a room of computers only (:data:`COMPUTERS`), and computers-only rooms never
+hold every worker either. A queued search whose room ended or moved on meanwhile (a
+resignation, an undo, a move by another process) is dropped when the pool comes to it, or
+sooner when the service sweeps the queue after a change (:meth:`ComputerPlayers.drop_unwanted`).
+A search's deadline runs from when it starts, so a room waiting its turn is answered by its
+own search, never by a fallback made of the wait.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import copy
 import dataclasses
-import heapq
 import itertools
 import logging
 import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from ..core.agent import Agent
 from ..core.decisions import Decision
@@ -59,9 +67,11 @@ class Answer:
     """What came back from a search: the move's notation and the agent after it, or no move
     (None) and why, for :meth:`Match.decide` to play the fallback move."""
 
-    move: str | None
+    move: Any
     agent: Agent | None = None
     failure: str = ""
+    #: the search was dropped unstarted: its room no longer wanted it
+    dropped: bool = False
 
 
 def _serve_parent(parent: int) -> None:
@@ -82,6 +92,21 @@ def _warm_up() -> int:
     return os.getpid()
 
 
+class SearchDropped(Exception):
+    """A queued search whose room no longer wants it (it ended, or moved on)."""
+
+
+@dataclasses.dataclass(eq=False)
+class Queued:
+    """A search waiting for a worker: ``turn`` is resolved when it gets one."""
+
+    priority: int
+    order: int
+    owner: str
+    turn: asyncio.Future[None]
+    wanted: Callable[[], bool]
+
+
 class ComputerPlayers:
     """The pool the computer seats of every room think in, and the queue in front of it.
 
@@ -95,22 +120,40 @@ class ComputerPlayers:
         self.slots = workers if workers > 0 else THREADS
         # with a single worker there is nothing to keep back: people still go first in the queue
         self.computer_slots = max(1, self.slots - 1)
+        #: the most workers one owner holds at once: one is kept for everybody else
+        self.owner_slots = max(1, self.slots - 1)
         self._executor: Executor | None = None
-        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        #: each owner's waiting searches, oldest first; owners in the order they are served
+        self._waiting: dict[str, list[Queued]] = {}
+        self._owners: collections.deque[str] = collections.deque()
         self._order = itertools.count()
         self._running = 0
         self._running_computers = 0
+        self._running_by_owner: collections.Counter[str] = collections.Counter()
+        self._warm: list[Future[int]] = []
 
     @property
     def queued(self) -> int:
         """Searches waiting for a worker (not counting those that run)."""
-        return len(self._queue)
+        return sum(len(entries) for entries in self._waiting.values())
+
+    def queued_for(self, owner: str) -> int:
+        """Searches of ``owner`` waiting for a worker."""
+        return len(self._waiting.get(owner, ()))
+
+    def running_for(self, owner: str) -> int:
+        return self._running_by_owner[owner]
 
     def start(self) -> None:
         self._executor = self._new_executor()
         if isinstance(self._executor, ProcessPoolExecutor):
-            for _ in range(self.workers):
-                self._executor.submit(_warm_up)
+            self._warm = [self._executor.submit(_warm_up) for _ in range(self.workers)]
+
+    async def warmed_up(self) -> None:
+        """Return once every worker has started and loaded the games and agents (a first search
+        then starts at once instead of waiting seconds for its worker's imports)."""
+        if self._warm:
+            await asyncio.gather(*(asyncio.wrap_future(future) for future in self._warm), return_exceptions=True)
 
     def _new_executor(self) -> Executor:
         if self.workers <= 0:
@@ -122,85 +165,151 @@ class ComputerPlayers:
             initargs=(os.getpid(),),
         )
 
-    def _may_start(self, priority: int) -> bool:
+    def _may_start(self, entry: Queued) -> bool:
         if self._running >= self.slots:
             return False
-        return priority == PERSON or self._running_computers < self.computer_slots
+        if entry.owner and self._running_by_owner[entry.owner] >= self.owner_slots:
+            return False
+        return entry.priority == PERSON or self._running_computers < self.computer_slots
 
-    async def _turn(self, priority: int) -> None:
-        """Wait until this search may take a worker (priority, then age)."""
+    async def _turn(self, priority: int, owner: str, wanted: Callable[[], bool]) -> None:
+        """Wait until this search may take a worker (its owner's turn; people first)."""
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        entry = (priority, next(self._order), turn)
-        heapq.heappush(self._queue, entry)
+        entry = Queued(priority, next(self._order), owner, turn, wanted)
+        if owner not in self._waiting:
+            self._waiting[owner] = []
+            self._owners.append(owner)
+        self._waiting[owner].append(entry)
         # a free worker may suit this search though older ones wait (people's, kept back from computers)
         self._hand_on()
         try:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
-                self._release(priority)  # handed a worker just as the room gave up: pass it on
-            elif entry in self._queue:
-                self._queue.remove(entry)
-                heapq.heapify(self._queue)
+                self._release(entry)  # handed a worker just as the room gave up: pass it on
+            else:
+                self._forget(entry)
             raise
 
-    def _take(self, priority: int) -> None:
+    def _forget(self, entry: Queued) -> None:
+        entries = self._waiting.get(entry.owner)
+        if entries is not None and entry in entries:
+            entries.remove(entry)
+            if not entries:
+                del self._waiting[entry.owner]
+                self._owners.remove(entry.owner)
+
+    def _take(self, entry: Queued) -> None:
         self._running += 1
-        if priority == COMPUTERS:
+        self._running_by_owner[entry.owner] += 1
+        if entry.priority == COMPUTERS:
             self._running_computers += 1
 
-    def _release(self, priority: int) -> None:
+    def _release(self, entry: Queued) -> None:
         self._running -= 1
-        if priority == COMPUTERS:
+        self._running_by_owner[entry.owner] -= 1
+        if not self._running_by_owner[entry.owner]:
+            del self._running_by_owner[entry.owner]
+        if entry.priority == COMPUTERS:
             self._running_computers -= 1
         self._hand_on()
 
-    def _finished(self, done: asyncio.Future[tuple[str, Agent]], priority: int) -> None:
+    def _finished(self, done: asyncio.Future[Any], entry: Queued) -> None:
         if not done.cancelled():
             done.exception()  # retrieved here: a search the room gave up on may still fail later
-        self._release(priority)
+        self._release(entry)
+
+    def drop_unwanted(self) -> int:
+        """Drop every waiting search whose room no longer wants it; how many were dropped."""
+        dropped = 0
+        for entries in list(self._waiting.values()):
+            for entry in list(entries):
+                if not entry.turn.done() and not entry.wanted():
+                    self._forget(entry)
+                    entry.turn.set_exception(SearchDropped())
+                    dropped += 1
+        return dropped
+
+    def _next(self) -> Queued | None:
+        """The search to start now: people's before computers-only rooms', the owners in turn
+        (each owner's oldest first); None when no waiting search may start."""
+        for priority in (PERSON, COMPUTERS):
+            for _ in range(len(self._owners)):
+                owner = self._owners[0]
+                self._owners.rotate(-1)  # served or not, the next look starts with the next owner
+                for entry in self._waiting.get(owner, ()):
+                    if entry.priority != priority or entry.turn.done():
+                        continue
+                    if not entry.wanted():
+                        continue  # dropped below, by the sweep
+                    if self._may_start(entry):
+                        return entry
+                    break  # this owner's oldest search of this priority may not start: the next owner
+        return None
 
     def _hand_on(self) -> None:
-        skipped: list[tuple[int, int, asyncio.Future[None]]] = []
-        while self._queue and self._running < self.slots:
-            entry = heapq.heappop(self._queue)
-            if entry[2].done():
-                continue  # its room gave up waiting (cancelled), and takes it out itself
-            if not self._may_start(entry[0]):
-                skipped.append(entry)  # a computers-only search while only the people's worker is free
-                continue
-            self._take(entry[0])
-            entry[2].set_result(None)
-        for entry in skipped:
-            heapq.heappush(self._queue, entry)
+        self.drop_unwanted()
+        while self._running < self.slots:
+            entry = self._next()
+            if entry is None:
+                return
+            self._forget(entry)
+            self._take(entry)
+            entry.turn.set_result(None)
 
-    async def choose(self, decision: Decision, wait: float, priority: int = PERSON) -> Answer:
+    async def choose(
+        self,
+        decision: Decision,
+        wait: float,
+        priority: int = PERSON,
+        owner: str = "",
+        wanted: Callable[[], bool] | None = None,
+    ) -> Answer:
         """Think ``decision`` in the pool; give up after ``wait`` seconds from the search's start
         (its deadline and a grace for the hand-over between processes). The search itself is
         told the decision's deadline and answers with its best move so far in time. A failed
-        or abandoned search gives an :class:`Answer` without a move. ``priority`` places it in
-        the queue (:data:`PERSON` first)."""
+        or abandoned search gives an :class:`Answer` without a move; a search its room no
+        longer ``wanted`` when its turn came gives one marked ``dropped``. ``priority`` and
+        ``owner`` place it in the queue (:data:`PERSON` first, the owners in turn)."""
+        return await self.run(think, decision, wait, priority, owner, wanted, spec=decision.spec, copy_agent=True)
+
+    async def run(
+        self,
+        function: Callable[..., Any],
+        argument: Any,
+        wait: float,
+        priority: int = PERSON,
+        owner: str = "",
+        wanted: Callable[[], bool] | None = None,
+        *,
+        spec: str = "",
+        copy_agent: bool = False,
+    ) -> Answer:
+        """Run ``function(argument)`` in the pool at its turn (what :meth:`choose` does for a
+        search; an analysis too): its result as the answer's ``move``."""
         if self._executor is None:
             self.start()
-        await self._turn(priority)
+        try:
+            await self._turn(priority, owner, wanted or _always)
+        except SearchDropped:
+            return Answer(None, failure="its room moved on while it waited", dropped=True)
         assert self._executor is not None
         loop = asyncio.get_running_loop()
-        if not isinstance(self._executor, ProcessPoolExecutor):
+        if copy_agent and not isinstance(self._executor, ProcessPoolExecutor):
             # a thread shares the room's objects: it gets its own agent, as a worker process would,
             # so a search the room gave up on never touches the agent of the next decision
-            decision = dataclasses.replace(decision, agent=copy.deepcopy(decision.agent))
+            argument = dataclasses.replace(argument, agent=copy.deepcopy(argument.agent))
+        entry = Queued(priority, 0, owner, loop.create_future(), _always)
         try:
-            future = loop.run_in_executor(self._executor, think, decision)
+            future = loop.run_in_executor(self._executor, function, argument)
         except BaseException:
-            self._release(priority)
+            self._release(entry)
             raise
         # the worker stays busy until the search really ends, even after the room gave up on it:
         # its slot is given on only then, so the pool never holds more searches than workers
-        future.add_done_callback(lambda done: self._finished(done, priority))
-        spec = decision.spec
+        future.add_done_callback(lambda done: self._finished(done, entry))
         try:
-            move, agent = await asyncio.wait_for(asyncio.shield(future), wait)
-            return Answer(move, agent)
+            result = await asyncio.wait_for(asyncio.shield(future), wait)
         except TimeoutError:
             log.warning("computer %s took longer than %.0f s; playing a fallback move", spec, wait)
             return Answer(None, failure=f"no answer in {wait:.1f} s")
@@ -212,14 +321,24 @@ class ComputerPlayers:
         except Exception as exc:  # an agent's bug must not take the room down: it is logged, the room goes on
             log.exception("computer %s failed to choose a move", spec)
             return Answer(None, failure=f"it failed: {exc!r}")
+        if copy_agent:
+            move, agent = result
+            return Answer(move, agent)
+        return Answer(result)
 
     def close(self) -> None:
-        for _priority, _order, turn in self._queue:
-            turn.cancel()
-        self._queue.clear()
+        for entries in self._waiting.values():
+            for entry in entries:
+                entry.turn.cancel()
+        self._waiting.clear()
+        self._owners.clear()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
 
-__all__ = ["COMPUTERS", "PERSON", "Answer", "ComputerPlayers", "think"]
+def _always() -> bool:
+    return True
+
+
+__all__ = ["COMPUTERS", "PERSON", "Answer", "ComputerPlayers", "SearchDropped", "think"]

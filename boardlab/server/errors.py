@@ -110,6 +110,9 @@ ERROR_STATUS: dict[str, int] = {
     "bad_json": 400,
     "body_too_large": 413,
     "body_timeout": 408,
+    "header_timeout": 408,
+    "head_too_large": 431,
+    "server_busy": 503,
     "not_found": 404,
     "method_not_allowed": 405,
     "unknown_room": 404,
@@ -130,6 +133,7 @@ ERROR_STATUS: dict[str, int] = {
     "rate_limited": 429,
     "too_many_computer_rooms": 429,
     "computer_busy": 429,
+    "too_many_spectators": 429,
     "internal_error": 500,
     # the core's (boardlab.core.errors), and the match's specific refusals
     "bad_input": 400,

@@ -3,11 +3,43 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import re
+from typing import Any
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import ERROR_STATUS, error_body
+from .errors import ERROR_STATUS, BadJsonError, error_body
+
+#: the deepest nesting of arrays and objects a body or a WebSocket message may have: no request
+#: nests more than a few levels, and Python's JSON parser recurses (10,000 levels overflow it)
+MAX_JSON_DEPTH = 32
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+def too_deep(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether ``body`` (JSON, or what claims to be) nests arrays and objects deeper than
+    ``limit``; brackets inside strings do not count. Cheap for ordinary bodies (few brackets)."""
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return False
+    depth = 0
+    for bracket in _BRACKET.findall(_STRING.sub(b"", body)):
+        depth += 1 if bracket in (b"[", b"{") else -1
+        if depth > limit:
+            return True
+    return False
+
+
+def parse_json(text: str) -> Any:
+    """A WebSocket message's JSON; BadJsonError for one that is not JSON or nests too deeply."""
+    if too_deep(text.encode("utf-8", "surrogatepass")):
+        raise BadJsonError(f"the message nests arrays and objects more than {MAX_JSON_DEPTH} deep")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadJsonError(f"the message is not valid JSON ({exc.msg} at {exc.pos})") from None
 
 
 class BodyLimit:
@@ -52,7 +84,12 @@ class BodyLimit:
             chunks.append(body)
             if not message.get("more_body", False):
                 break
-        whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        body = b"".join(chunks)
+        if too_deep(body):
+            problem = f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep"
+            await JSONResponse(error_body("bad_json", problem), status_code=ERROR_STATUS["bad_json"])(scope, receive, send)
+            return
+        whole: Message = {"type": "http.request", "body": body, "more_body": False}
         handed = False
 
         async def replay() -> Message:
@@ -70,4 +107,4 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-__all__ = ["BodyLimit"]
+__all__ = ["MAX_JSON_DEPTH", "BodyLimit", "parse_json", "too_deep"]

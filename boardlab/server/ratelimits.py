@@ -19,16 +19,22 @@ import json
 import math
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .errors import ERROR_STATUS, error_body
 
-ROOMS, MOVES, WEBSOCKETS, ANALYSES = "rooms", "moves", "websockets", "analyses"
+ROOMS, MOVES, WEBSOCKETS, ANALYSES, READS = "rooms", "moves", "websockets", "analyses", "reads"
+#: the client address of the request being served (set here, before any route runs): what the
+#: computer's searches are charged to (:mod:`.computer`); "" outside a request
+CLIENT: ContextVar[str] = ContextVar("boardlab_client", default="")
 #: what each kind of request is, by method and path
 _ROOM_ACTION = re.compile(r"/api/rooms/[^/]+/(moves|undo|resign|draw|hint|join)")
 _LIVE = re.compile(r"/api/rooms/[^/]+/live")
+#: offering or accepting a rematch makes a room: it draws from the rooms' bucket
+_REMATCH = re.compile(r"/api/rooms/[^/]+/rematch(/answer)?")
 #: an analysis costs seconds of the server's one analysis thread the first time it is asked for
 _ANALYSIS = re.compile(r"/api/rooms/[^/]+/analysis")
 #: past this many addresses, those with full buckets and nothing open are forgotten
@@ -125,11 +131,12 @@ def request_kind(scope: Scope) -> str | None:
     path = scope.get("path", "")
     if scope["type"] == "websocket":
         return WEBSOCKETS if _LIVE.fullmatch(path) else None
-    if scope.get("method") == "GET":
-        return ANALYSES if _ANALYSIS.fullmatch(path.rstrip("/")) else None
+    if scope.get("method") in ("GET", "HEAD"):
+        # every other reading too: a listing, a lesson, a replay, a page each cost the event loop
+        return ANALYSES if _ANALYSIS.fullmatch(path.rstrip("/")) else READS
     if scope.get("method") != "POST":
         return None
-    if path.rstrip("/") == "/api/rooms":
+    if path.rstrip("/") == "/api/rooms" or _REMATCH.fullmatch(path.rstrip("/")):
         return ROOMS
     return MOVES if _ROOM_ACTION.fullmatch(path) else None
 
@@ -152,15 +159,18 @@ class ClientLimits:
         if wait > 0:
             await self._refuse(scope, send, address, kind, wait)
             return
+        charged = CLIENT.set(address)
         try:
             await self.app(scope, receive, send)
         finally:
+            CLIENT.reset(charged)
             self.limits.done(address)
 
     async def _refuse(self, scope: Scope, send: Send, address: str, kind: str | None, wait: float) -> None:
-        what = {ROOMS: "new rooms", MOVES: "actions in rooms", WEBSOCKETS: "new WebSockets", ANALYSES: "analyses"}.get(
-            kind or ""
-        )
+        what = {
+            ROOMS: "new rooms", MOVES: "actions in rooms", WEBSOCKETS: "new WebSockets", ANALYSES: "analyses",
+            READS: "pages and readings",
+        }.get(kind or "")
         if what is None or (self.limits.max_open and self.limits.clients[address].open >= self.limits.max_open):
             message = f"{address} holds {self.limits.max_open} requests and WebSockets open, this server's most"
         else:
@@ -182,4 +192,4 @@ class ClientLimits:
             await send({"type": "websocket.close", "code": 4000 + status})
 
 
-__all__ = ["AddressLimits", "Bucket", "ClientLimits", "client_address", "request_kind"]
+__all__ = ["CLIENT", "READS", "AddressLimits", "Bucket", "ClientLimits", "client_address", "request_kind"]

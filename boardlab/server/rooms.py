@@ -101,6 +101,9 @@ class Room:
     clock_timer: asyncio.TimerHandle | None = None
     #: when it was last asked for (the settings' clock): an idle room leaves memory (idle.py)
     used: float = 0.0
+    #: the client address of the last person who acted here: the computer's next search is
+    #: charged to it (its fair share of the pool, computer.py); "" when nobody has yet
+    charged_to: str = ""
 
     @property
     def id(self) -> str:

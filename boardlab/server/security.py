@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote_plus
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -68,14 +69,41 @@ class SecurityHeaders:
 
 
 #: secrets that can reach an address: an invite code (a page's ``?invite=``) and a seat token
-#: from an older client (``?token=``, which the WebSocket now refuses: the log line comes first)
-SECRET_IN_ADDRESS = re.compile(r"\b(token|invite)=[^&\s\"']*")
+#: from an older client (``?token=``, which the WebSocket refuses: the log line comes first),
+#: whatever the case or percent-encoding of the name (``?Token=``, ``?%74oken=``)
+SECRET_PARAMETERS = frozenset({"token", "invite"})
+#: a query parameter in a logged address: its separator, name and value
+QUERY_PARAMETER = re.compile(r"([?&;])([^=&;?\s\"']+)=([^&;\s\"']*)")
 #: the loggers that print request addresses (uvicorn's access log, and its WebSocket lines)
 ADDRESS_LOGGERS = ("uvicorn.access", "uvicorn.error")
 
 
+def parameter_name(raw: str) -> str:
+    """A query parameter's name as a server reads it: percent-decoded (however many times it
+    was encoded), without case."""
+    name = raw
+    for _ in range(3):
+        decoded = unquote_plus(name)
+        if decoded == name:
+            break
+        name = decoded
+    return name.strip().lower()
+
+
+#: a secret in a JSON message that a log line shows (the WebSocket library logs every frame at
+#: debug level: an ``auth`` message holds a seat token), cut short or not
+SECRET_FIELD = re.compile(r"""((?:\\?["'])(?:token|invite|code|key)(?:\\?["'])\s*:\s*(?:\\?["']))[^"'\\]*""", re.IGNORECASE)
+
+
 def redact(text: str) -> str:
-    return SECRET_IN_ADDRESS.sub(r"\1=[hidden]", text)
+    """``text`` with the secrets of an address's query and of a JSON message hidden."""
+
+    def hide(found: re.Match[str]) -> str:
+        if parameter_name(found.group(2)) in SECRET_PARAMETERS:
+            return f"{found.group(1)}{found.group(2)}=[hidden]"
+        return found.group(0)
+
+    return SECRET_FIELD.sub(r"\1[hidden]", QUERY_PARAMETER.sub(hide, text))
 
 
 class RedactSecrets(logging.Filter):
@@ -86,10 +114,20 @@ class RedactSecrets(logging.Filter):
         if isinstance(record.msg, str):
             record.msg = redact(record.msg)
         if isinstance(record.args, tuple):
-            record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
+            record.args = tuple(_redacted(arg) for arg in record.args)
         elif isinstance(record.args, dict):
             record.args = {key: redact(arg) if isinstance(arg, str) else arg for key, arg in record.args.items()}
         return True
+
+
+def _redacted(arg: object) -> object:
+    """A log record's argument with its secrets hidden: text, and any object shown as text (a
+    WebSocket frame); numbers and None stay as they are, for the formats that need them."""
+    if isinstance(arg, str):
+        return redact(arg)
+    if arg is None or isinstance(arg, (int, float)):
+        return arg
+    return redact(str(arg))
 
 
 def hide_secrets_in_logs() -> None:
@@ -101,4 +139,4 @@ def hide_secrets_in_logs() -> None:
             logger.addFilter(RedactSecrets())
 
 
-__all__ = ["RedactSecrets", "SecurityHeaders", "hide_secrets_in_logs", "redact", "security_headers"]
+__all__ = ["SECRET_PARAMETERS", "RedactSecrets", "SecurityHeaders", "hide_secrets_in_logs", "redact", "security_headers"]

@@ -43,6 +43,7 @@ from .computer import ComputerPlayers
 from .creation import Created, NewRoom, RoomPlan, make_room, plan_room
 from .errors import (
     BadInviteError,
+    BusyError,
     GameNotOverError,
     SeatTakenError,
     StorageUnavailableError,
@@ -53,6 +54,7 @@ from .fairness import check_new_room, computers_only, priority
 from .idle import sweep_forever
 from .leases import ComputerLeases
 from .notify import ChangeListener, Notice
+from .ratelimits import CLIENT
 from .rooms import (
     FINISHED,
     PLAYING,
@@ -67,11 +69,18 @@ from .rooms import (
 )
 from .settings import Settings
 from .storage import Change, MoveRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
-from .watchers import Message, Watcher
+from .watchers import Message, Update, Watcher
 from .writer import GroupCommitter
 
 log = logging.getLogger("boardlab.server")
 T = TypeVar("T")
+#: when an address refused for its queued searches may try again (a search takes seconds)
+QUEUE_RETRY_SECONDS = 5
+#: how long a listing read from storage is answered from memory, and how many are kept
+LISTING_SECONDS = 1.0
+LISTINGS_KEPT = 64
+#: when a spectator refused from a full room may try again
+SPECTATOR_RETRY_SECONDS = 30
 #: what a room id may look like (anything else is unknown without asking storage)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -101,6 +110,8 @@ class RoomService:
         self._closing = False
         # computers-only rooms being written: counted against the limit before they are in memory
         self._creating_computer_rooms = 0
+        #: the listings read lately, by (listing, game): when each goes stale, and the rooms
+        self._listings: dict[tuple[str, str | None], tuple[float, list[dict[str, Any]]]] = {}
         #: other processes' changes, on a shared database (None on SQLite: one process)
         self.listener: ChangeListener | None = None
         self.leases = ComputerLeases(storage, self._db)
@@ -110,6 +121,8 @@ class RoomService:
         """Start the computer's pool and resume every unfinished room (pending computer moves
         and clocks included) in the background."""
         self.computer.start()
+        # the first person's reply must not wait for the workers' start and imports
+        await self.computer.warmed_up()
         self._committer.start()
         if self.storage.shared:
             self.listener = ChangeListener(
@@ -249,8 +262,19 @@ class RoomService:
                 room.stale = True
 
     async def list_rooms(self, listing: str, game: str | None) -> list[dict[str, Any]]:
+        """The latest rooms, read from storage at most once per :data:`LISTING_SECONDS` for
+        everybody (a lobby polled fifty times a second costs one read a second); a room made
+        or changing status here is listed at once, a move counted within that time."""
+        key = (listing, game)
+        kept = self._listings.get(key)
+        if kept is not None and kept[0] > time.monotonic():
+            return kept[1]
         rows = await self._db(self.storage.list_rooms, LISTINGS[listing], game, self.settings.rooms_listed)
-        return [room_summary(row, seats, count) for row, seats, count in rows]
+        summaries = [room_summary(row, seats, count) for row, seats, count in rows]
+        if len(self._listings) > LISTINGS_KEPT:
+            self._listings.clear()
+        self._listings[key] = (time.monotonic() + LISTING_SECONDS, summaries)
+        return summaries
 
     # --- creating and joining -------------------------------------------------------------
     async def create(self, request: NewRoom) -> Created:
@@ -265,6 +289,8 @@ class RoomService:
             min_move_seconds=self.settings.min_move_seconds,
             creating=self._creating_computer_rooms,
         )
+        if any(choice.kind == "computer" for choice in plan.choices):
+            self._check_queue_share()
         reserved = int(computers_only(plan.choices))
         self._creating_computer_rooms += reserved
         try:
@@ -279,11 +305,13 @@ class RoomService:
         except Exception as exc:
             log.exception("creating a room failed")
             raise StorageUnavailableError(f"the room could not be saved ({type(exc).__name__}); nothing was created") from None
+        self._listings.clear()
         async with self._load_lock:
             # the start-up resume (or a visitor with the new id) may have loaded the stored room
             # meanwhile: one room in memory, else two copies would each think its computer's move
             room = self._rooms.setdefault(made.room.id, made.room)
         room.used = self.settings.clock()
+        room.charged_to = CLIENT.get()
         self._schedule(room)
         return Created(room, made.token, made.invites)
 
@@ -320,10 +348,28 @@ class RoomService:
             held = room.held_by(token)
             return state_message(room, room.viewer(held, seat), held)
 
+    def _check_queue_share(self, room: Room | None = None) -> None:
+        """Refuse (429) an action of a client address whose searches already wait for the
+        computer ``max_queued_per_address`` deep, when it would queue another (a room with a
+        computer seat): its own next search would wait behind them anyway."""
+        if room is not None and all(seat.kind != "computer" for seat in room.seats):
+            return
+        bound = self.settings.max_queued_per_address
+        address = CLIENT.get()
+        waiting = self.computer.queued_for(address) if address else 0
+        if bound and waiting >= bound:
+            raise BusyError(
+                f"{waiting} of this address's decisions wait for the computer already, the most one address may "
+                f"queue (--max-queued-per-address {bound}); try again when they are answered",
+                QUEUE_RETRY_SECONDS,
+                code="computer_busy",
+            )
+
     async def play(
         self, room_id: str, token: str | None, text: str, ply: int, revision: int | None, seat: Player | None
     ) -> Message:
         def move(room: Room) -> None:
+            self._check_queue_share(room)
             acting = room.acting_seat(token, seat)
             self._check_playing(room)
             if revision is not None and revision != room.revision:
@@ -337,6 +383,7 @@ class RoomService:
 
     async def undo(self, room_id: str, token: str | None, revision: int, seat: Player | None) -> Message:
         def take_back(room: Room) -> None:
+            self._check_queue_share(room)
             acting = room.acting_seat(token, seat)
             self._check_playing(room)
             if revision != room.revision:
@@ -406,6 +453,7 @@ class RoomService:
             if room.stale:
                 await self._refresh(room)
             outcome = action(room)
+            room.charged_to = CLIENT.get() or room.charged_to
             try:
                 await self._commit(room, outcome if isinstance(outcome, SeatClaim) else None, conflict)
             except conflict:
@@ -456,6 +504,8 @@ class RoomService:
             raise StorageUnavailableError(
                 f"room {room.id}: the change could not be saved ({type(exc).__name__}); nothing was changed"
             ) from None
+        if status != room.row.status:
+            self._listings.clear()  # a listing shows the room under its new status at once
         room.match.mark_stored()
         del room.stored[keep:]
         room.stored.extend(rows)
@@ -464,6 +514,8 @@ class RoomService:
         room.row.updated = time.time()
         room.row.status = status
         room.row.ending, room.row.pending, room.row.result = ending, pending, result_json
+        if self.computer.queued:
+            self.computer.drop_unwanted()  # a search this room was waiting for may be moot now
 
     def _recover(self, room: Room) -> None:
         """Memory ran ahead of storage: mark the room and reload it as soon as its lock is free."""
@@ -489,8 +541,17 @@ class RoomService:
         async with room.lock:
             held = room.held_by(token)
             room.viewer(held, seat)  # refuses a seat the token does not hold
+            cap = self.settings.max_spectators_per_room
+            watching = self._watchers.get(room_id, ())
+            if not held and cap and sum(1 for other in watching if other.spectator) >= cap:
+                raise BusyError(
+                    f"room {room_id} has {cap} spectators, the most one room may (--max-spectators-per-room); "
+                    "its players are always let in",
+                    SPECTATOR_RETRY_SECONDS,
+                    code="too_many_spectators",
+                )
             watcher = Watcher(held, seat)
-            watcher.push(state_message(room, room.viewer(held, seat), held), 0)
+            watcher.push(Update(state_message(room, room.viewer(held, seat), held)), 0)
             self._watchers[room_id].add(watcher)
         return watcher
 
@@ -511,15 +572,16 @@ class RoomService:
             del self._rooms[room.id]
 
     def _broadcast(self, room: Room) -> dict[tuple[Player | None, tuple[Player, ...]], Message]:
-        """Send the room's state to its watchers; returns the messages made, by (viewer, held seats)."""
-        made: dict[tuple[Player | None, tuple[Player, ...]], Message] = {}
+        """Send the room's state to its watchers, one message (and one encoding) for all who see
+        it alike; returns the messages made, by (viewer, held seats)."""
+        made: dict[tuple[Player | None, tuple[Player, ...]], Update] = {}
         for watcher in self._watchers.get(room.id, ()):
             viewer = room.viewer(watcher.held, watcher.seat)
             key = (viewer, tuple(watcher.held))
             if key not in made:
-                made[key] = state_message(room, viewer, watcher.held)
+                made[key] = Update(state_message(room, viewer, watcher.held))
             watcher.push(made[key], room.unchanged_log)
-        return made
+        return {key: update.message for key, update in made.items()}
 
     # --- what comes next: the computer, the clock ---------------------------------------------
     def _schedule(self, room: Room) -> None:
@@ -548,12 +610,19 @@ class RoomService:
             # the search is told the seat's deadline and answers with its best move by then; the
             # grace covers the hand-over between processes
             assert decision.deadline is not None
+            def wanted(revision: int = revision) -> bool:
+                return not room.stale and room.revision == revision and room.status == PLAYING
+
             async with self.leases.held(room, revision):
                 answer = await self.computer.choose(
-                    decision, decision.deadline + self.settings.think_grace_seconds, priority=priority(room)
+                    decision,
+                    decision.deadline + self.settings.think_grace_seconds,
+                    priority=priority(room),
+                    owner=room.charged_to,
+                    wanted=wanted,
                 )
             async with room.lock:
-                if room.stale or room.revision != revision:
+                if answer.dropped or room.stale or room.revision != revision:
                     continue  # an undo, a resignation, a draw came first: think again if still needed
                 if answer.move is None:
                     log.error("room %s: computer %s: %s; playing the fallback move", room.id, decision.spec, answer.failure)

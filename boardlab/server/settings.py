@@ -60,7 +60,8 @@ class Settings:
     Limits per client address (0: none): ``rooms_per_minute`` new rooms,
     ``moves_per_minute`` actions in rooms (moves, undo, resign, draw, hint, join),
     ``websockets_per_minute`` new WebSockets, ``analyses_per_minute`` requests for a game's
-    analysis, ``max_open_per_address`` requests and
+    analysis, ``reads_per_minute`` every other reading (a listing, a lesson, a page, a file),
+    ``max_open_per_address`` requests and
     WebSockets open at once. ``trusted_proxies``: peers whose ``X-Forwarded-For`` (its last
     entry) names the client.
 
@@ -85,11 +86,14 @@ class Settings:
     #: searches one client address may have waiting for the computer; an action that would
     #: queue another is refused (429) until they are answered (0: no bound)
     max_queued_per_address: int = 16
+    #: spectators one room's WebSocket may have at once; its players are always let in (0: no cap)
+    max_spectators_per_room: int = 200
     min_move_seconds: float = 5.0
     rooms_per_minute: int = 20
     moves_per_minute: int = 240
     websockets_per_minute: int = 60
     analyses_per_minute: int = 12
+    reads_per_minute: int = 600
     max_open_per_address: int = 64
     trusted_proxies: tuple[str, ...] = ()
     idle_room_seconds: float = 900.0

@@ -3,11 +3,32 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from ..core.values import Player
 
 Message = dict[str, Any]
+
+
+class Update:
+    """One state message for every watcher that sees the room alike (one viewer, the same held
+    seats), encoded to JSON once for each log start its watchers ask (all of them the same, but
+    for a watcher that skipped states): a hundred spectators cost one encoding, not a hundred."""
+
+    __slots__ = ("_texts", "message")
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        self._texts: dict[int, str] = {}
+
+    def text(self, start: int) -> str:
+        """The message as JSON with its log from entry ``start`` on."""
+        text = self._texts.get(start)
+        if text is None:
+            log = self.message["log"]
+            text = self._texts[start] = json.dumps({**self.message, "log_start": start, "log": log[start:]})
+        return text
 
 
 class Watcher:
@@ -25,7 +46,7 @@ class Watcher:
     def __init__(self, held: list[Player], seat: Player | None) -> None:
         self.held = held
         self.seat = seat
-        self._latest: Message | None = None
+        self._latest: Update | None = None
         self._ready = asyncio.Event()
         #: log entries the client holds, and how many of them are still valid
         self._known = 0
@@ -34,25 +55,31 @@ class Watcher:
         self._log_viewer: Player | None = None
         self._sent_log: list[Any] = []
 
-    def push(self, message: Message, unchanged_log: int) -> None:
-        """Queue ``message`` (with the viewer's whole log); the first ``unchanged_log`` log
+    @property
+    def spectator(self) -> bool:
+        return not self.held
+
+    def push(self, update: Update, unchanged_log: int) -> None:
+        """Queue ``update`` (with the viewer's whole log); the first ``unchanged_log`` log
         entries are the same as in the previous message pushed."""
-        self._latest = message
+        self._latest = update
         self._valid = min(self._valid, unchanged_log)
         self._ready.set()
 
-    async def next_message(self) -> Message:
+    async def next_message(self) -> str:
+        """The next state to send, as JSON text."""
         await self._ready.wait()
         self._ready.clear()
-        message = self._latest
-        assert message is not None
+        update = self._latest
+        assert update is not None
+        message = update.message
         log = message["log"]
         start = min(self._known, self._valid)
         if message["seat"] != self._log_viewer:
             start = next((i for i in range(start) if self._sent_log[i] != log[i]), start)
         self._log_viewer, self._sent_log = message["seat"], log
         self._known = self._valid = len(log)
-        return {**message, "log_start": start, "log": log[start:]}
+        return update.text(start)
 
 
-__all__ = ["Message", "Watcher"]
+__all__ = ["Message", "Update", "Watcher"]

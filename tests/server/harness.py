@@ -123,6 +123,7 @@ def test_settings(url: str, data_dir: Path, **overrides: Any) -> Settings:
         "rooms_per_minute": 0,
         "moves_per_minute": 0,
         "websockets_per_minute": 0,
+        "reads_per_minute": 0,
         "max_open_per_address": 0,
     }
     base.update(overrides)

@@ -14,7 +14,7 @@ import pytest
 
 from boardlab.core.records import Record
 from boardlab.server import analysis as analysis_module
-from boardlab.server.ratelimits import ANALYSES, request_kind
+from boardlab.server.ratelimits import ANALYSES, READS, request_kind
 from tests.server.harness import Harness, make_harness
 from tests.server.test_analysis_routes import finished_towers
 from tests.server.test_rate_limits import OFF, assert_limited
@@ -33,8 +33,8 @@ def test_only_the_analysis_route_is_counted_as_an_analysis() -> None:
 
     assert kind("GET", "/api/rooms/abc123/analysis") == ANALYSES
     assert kind("GET", "/api/rooms/abc123/analysis/") == ANALYSES
-    assert kind("GET", "/api/rooms/abc123/record") is None
-    assert kind("GET", "/api/rooms/abc123/analysis/extra") is None
+    assert kind("GET", "/api/rooms/abc123/record") == READS  # every other reading has a bucket of its own
+    assert kind("GET", "/api/rooms/abc123/analysis/extra") == READS
     assert kind("POST", "/api/rooms/abc123/analysis") is None  # not a route: 405, not a token
 
 
@@ -56,7 +56,7 @@ def test_rooms_beyond_the_waiting_bound_are_refused_not_queued(
     release = threading.Event()
     started = threading.Event()
 
-    def held(record: Record, stop: threading.Event) -> dict[str, Any]:
+    def held(record: Record) -> dict[str, Any]:
         started.set()
         release.wait(30)
         return {"game": record.game_id}
@@ -76,5 +76,5 @@ def test_rooms_beyond_the_waiting_bound_are_refused_not_queued(
     release.set()
     waiter.join(30)
     assert answers and answers[0].status_code == 200 and answers[0].json()["room"] == first
-    # the thread is free again: the refused room is analysed now
+    # the pool is free again: the refused room is analysed now
     assert limited.client.get(f"/api/rooms/{second}/analysis").status_code == 200

@@ -66,9 +66,9 @@ def test_an_analysis_is_worked_out_once_and_kept(sqlite_server: Harness, monkeyp
     calls: list[str] = []
     real = analysis_module.analyse_record
 
-    def counted(record: Record, stop: threading.Event) -> dict[str, Any]:
+    def counted(record: Record) -> dict[str, Any]:
         calls.append(record.game_id)
-        return real(record, stop)
+        return real(record)
 
     monkeypatch.setattr(analysis_module, "analyse_record", counted)
     room, _token = finished_towers(sqlite_server)

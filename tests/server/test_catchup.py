@@ -12,6 +12,7 @@ from storage, and its watcher's log, kept from the deltas it was sent, is the vi
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -116,7 +117,7 @@ def test_a_room_caught_up_on_notices_is_the_room_a_fresh_load_builds(
                 assert time.monotonic() < deadline, f"revision {revision} did not reach the other process"
                 await asyncio.sleep(0.02)
             while True:  # the watcher's latest state, its log kept from the deltas like a client's
-                message = await asyncio.wait_for(watcher.next_message(), 30)
+                message = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
                 client_log[message["log_start"] :] = message["log"]
                 if message["revision"] == revision:
                     break
@@ -179,7 +180,7 @@ def test_an_invited_guest_joining_elsewhere_is_read_and_the_seats_are_not_read_a
         created = await one.create(NewRoom("towers", None, {}, ["here", "invite"], None, None, None))
         room = created.room.id
         watcher = await other.watch(room, None, None)  # a spectator there
-        assert (await watcher.next_message())["status"] == "waiting"
+        assert json.loads(await watcher.next_message())["status"] == "waiting"
         held = other.loaded(room)
         assert held is not None and not held.seats_final
         seats_read: list[bool] = []
@@ -191,15 +192,15 @@ def test_an_invited_guest_joining_elsewhere_is_read_and_the_seats_are_not_read_a
 
         other.storage.load_room = counted  # type: ignore[method-assign]
         guest, seat, _state = await one.join(room, created.invites[1], "Guest")
-        seen = await asyncio.wait_for(watcher.next_message(), 30)
+        seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         while seen["status"] != "playing":
-            seen = await asyncio.wait_for(watcher.next_message(), 30)
+            seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         assert seat == 1 and seen["seats"][1]["joined"] and seen["seats"][1]["name"] == "Guest"
         assert seats_read == [True] and held.seats_final  # the claim was read; now they are final
         state = await one.state(room, created.token, None)
         made = await one.play(room, created.token, state["legal_moves"][0]["text"], 0, state["revision"], None)
         while seen["revision"] < made["revision"]:
-            seen = await asyncio.wait_for(watcher.next_message(), 30)
+            seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         assert seats_read == [True, False]
         other.storage.load_room = load_room  # type: ignore[method-assign]
         stored = other.storage.load_room(room)

@@ -27,6 +27,6 @@ def test_every_route_is_in_the_docs(tmp_path: Path) -> None:
         for parameter, shown in named.items():
             path = path.replace(parameter, shown)
         paths.add(path)
-    assert len(paths) == 21
+    assert len(paths) >= 21  # the rooms', games', lessons' and designers' routes at least
     for path in [*paths, "/api/rooms/{room}/live"]:
         assert f" {path}" in DOC or f" {path}?" in DOC, f"{path} is not in docs/server.md"

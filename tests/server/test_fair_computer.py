@@ -19,6 +19,8 @@ from boardlab.server.levels import level_spec
 from tests.server.harness import make_harness
 
 TOWERS = boardlab.load("towers")
+#: another client address than the test client's own (the harness trusts its X-Forwarded-For)
+OTHER = {"X-Forwarded-For": "203.0.113.7"}
 #: the hard level's agent as a decision names it (its spec, written out in full)
 HARD = boardlab.agents.make_agent(level_spec(TOWERS, "hard"), game=TOWERS).spec()
 
@@ -61,9 +63,12 @@ def test_a_persons_reply_goes_before_thirty_busy_computer_rooms(
     database_url: str, tmp_path: Path, busy: BusyThinker, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger="boardlab.server")
-    with make_harness(database_url, tmp_path, max_computer_only_rooms=30) as server:
-        for _ in range(30):
-            server.create("towers", ["computer:hard", "computer:hard"])
+    with make_harness(
+        database_url, tmp_path, max_computer_only_rooms=30, max_queued_per_address=0, trusted_proxies=("testclient",)
+    ) as server:
+        for _ in range(30):  # made by another client than the person's
+            made = server.client.post("/api/rooms", json={"game": "towers", "seats": ["computer:hard"] * 2}, headers=OTHER)
+            assert made.status_code == 201, made.text
         assert busy.busy.acquire(timeout=10)  # the pool is busy with computers-only rooms
         service = server.app.state.service
         assert service.computer.queued >= 20

@@ -18,6 +18,7 @@ OFF = {
     "moves_per_minute": 0,
     "websockets_per_minute": 0,
     "analyses_per_minute": 0,
+    "reads_per_minute": 0,
     "max_open_per_address": 0,
 }
 

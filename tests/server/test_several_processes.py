@@ -192,10 +192,10 @@ def test_a_watcher_on_one_process_sees_a_move_stored_by_another(postgres_url: st
         created = await one.create(two_people())
         room, token = created.room.id, created.token
         watcher = await other.watch(room, None, None)
-        assert (await watcher.next_message())["ply"] == 0
+        assert json.loads(await watcher.next_message())["ply"] == 0
         text = created.room.match.legal_moves(0)[0].to_json()["text"]
         made = await one.play(room, token, text, 0, None, None)
-        seen = await asyncio.wait_for(watcher.next_message(), 30)
+        seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         assert (seen["ply"], seen["revision"]) == (1, made["revision"])
         assert [entry["text"] for entry in seen["log"]] == [entry["text"] for entry in made["log"]]
         # the other process acts on what storage holds, not on what it had in memory
@@ -238,7 +238,7 @@ def test_a_room_held_unwatched_is_marked_by_a_notice_and_reloaded_on_its_next_us
             await asyncio.sleep(0.02)
         assert held.revision == 0 and held.match.ply == 0
         watcher = await other.watch(room, token, None)  # its next use reloads it
-        seen = await watcher.next_message()
+        seen = json.loads(await watcher.next_message())
         assert (seen["ply"], seen["revision"]) == (1, made["revision"]) and not held.stale
 
     run_services(url, tmp_path, scenario)
@@ -254,20 +254,20 @@ def test_a_dropped_listening_connection_comes_back_and_catches_up_what_it_missed
         created = await one.create(two_people())
         room, token = created.room.id, created.token
         watcher = await other.watch(room, None, None)
-        assert (await watcher.next_message())["ply"] == 0
+        assert json.loads(await watcher.next_message())["ply"] == 0
         with psycopg.connect(url, autocommit=True) as admin:  # the listeners' connections drop
             admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'")
         # a move stored while nobody listens: its notice is lost, the reconnection catches up
         text = created.room.match.legal_moves(0)[0].to_json()["text"]
         made = await one.play(room, token, text, 0, None, None)
-        seen = await asyncio.wait_for(watcher.next_message(), 30)
+        seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         assert (seen["ply"], seen["revision"]) == (1, made["revision"])
         assert other.listener is not None
         await asyncio.wait_for(other.listener.listening.wait(), 30)
         # and notices arrive again
         reply = (await one.state(room, token, None))["legal_moves"][0]["text"]
         answered = await one.play(room, token, reply, 1, None, None)
-        seen = await asyncio.wait_for(watcher.next_message(), 30)
+        seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         assert (seen["ply"], seen["revision"]) == (2, answered["revision"])
 
     run_services(url, tmp_path, scenario)

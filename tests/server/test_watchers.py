@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
-from boardlab.server.watchers import Watcher
+from boardlab.server.watchers import Update, Watcher
 
 
-def state(seat: int | None, log: list[str]) -> dict[str, object]:
-    return {"type": "state", "seat": seat, "log": log}
+def state(seat: int | None, log: list[str]) -> Update:
+    return Update({"type": "state", "seat": seat, "log": log})
 
 
 def sent(watcher: Watcher) -> dict[str, object]:
-    return asyncio.run(watcher.next_message())
+    message: dict[str, object] = json.loads(asyncio.run(watcher.next_message()))
+    return message
 
 
 def test_the_same_viewer_gets_only_the_entries_after_those_it_holds() -> None:
@@ -59,3 +61,20 @@ def test_a_log_that_reads_the_same_for_both_seats_still_comes_as_a_delta() -> No
     watcher.push(state(0, ["e2", "drew 3 Hearts", "d2", "d7"]), unchanged_log=3)
     message = sent(watcher)
     assert message["log_start"] == 1 and message["log"] == ["drew 3 Hearts", "d2", "d7"]
+
+
+def test_watchers_that_see_a_change_alike_share_one_encoding() -> None:
+    # a room's spectators: one message, encoded once for all of them (a hundred watchers cost
+    # one encoding); a watcher that holds fewer entries gets its own, from where it stands
+    update = state(None, ["a", "b", "c"])
+    caught_up = [Watcher(held=[], seat=None) for _ in range(100)]
+    for watcher in caught_up:
+        watcher.push(state(None, ["a", "b"]), unchanged_log=0)
+        sent(watcher)
+        watcher.push(update, unchanged_log=2)
+    late = Watcher(held=[], seat=None)
+    late.push(update, unchanged_log=2)
+    texts = [asyncio.run(watcher.next_message()) for watcher in caught_up]
+    assert all(text is texts[0] for text in texts)  # the same object: encoded once
+    assert json.loads(texts[0])["log"] == ["c"]
+    assert json.loads(asyncio.run(late.next_message()))["log"] == ["a", "b", "c"]

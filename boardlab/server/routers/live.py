@@ -20,8 +20,10 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ...core.errors import BoardlabError
 from ..deps import Service
-from ..errors import BadJsonError, BadTextError, BodyTooLargeError, ServerError, error_body, status_for
+from ..errors import BadJsonError, BadTextError, BodyTooLargeError, BusyError, ServerError, error_body, status_for
+from ..limits import parse_json
 from ..schemas import unstorable
+from ..security import SECRET_PARAMETERS, parameter_name
 from ..service import RoomService, Watcher
 
 router = APIRouter(tags=["live"])
@@ -41,8 +43,11 @@ class Connection:
         self._send_lock = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(json.dumps(message))
+
+    async def send_text(self, text: str) -> None:
         async with self._send_lock:
-            await self.websocket.send_text(json.dumps(message))
+            await self.websocket.send_text(text)
 
     async def error(self, error: BoardlabError) -> None:
         await self.send({"type": "error", **error_body(error.code, str(error))})
@@ -56,7 +61,7 @@ class Connection:
     async def _send_states(self, watcher: Watcher) -> None:
         try:
             while True:
-                await self.send(await watcher.next_message())
+                await self.send_text(await watcher.next_message())
         except (WebSocketDisconnect, RuntimeError):
             pass  # the client went away; the receiving side cleans up
 
@@ -71,10 +76,7 @@ class Connection:
     async def handle(self, text: str) -> None:
         if len(text) > self.max_bytes:
             raise BodyTooLargeError(f"a message is larger than {self.max_bytes} bytes")
-        try:
-            message = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise BadJsonError(f"the message is not valid JSON ({exc.msg} at {exc.pos})") from None
+        message = parse_json(text)
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "ping":
             await self.send({"type": "pong"})
@@ -100,12 +102,18 @@ async def live(
     await websocket.accept()
     connection = Connection(websocket, service, room_id, websocket.app.state.settings.max_body_bytes)
     try:
-        if "token" in websocket.query_params:
+        if any(parameter_name(name) in SECRET_PARAMETERS for name in websocket.query_params):
             raise ServerError(
                 "the seat token goes in the first message, {\"type\": \"auth\", \"token\": ...}, never in the "
                 "address (addresses are logged)"
             )
         await connection.watch(None, None)
+    except BusyError as exc:
+        # a room full of spectators still lets its players in: they say who they are next
+        await connection.error(exc)
+        if not await _admitted_by_auth(connection, websocket):
+            await websocket.close(code=4000 + status_for(exc))
+            return
     except BoardlabError as exc:
         await connection.error(exc)
         await websocket.close(code=4000 + status_for(exc))
@@ -126,3 +134,23 @@ async def live(
         pass
     finally:
         connection.stop()
+
+
+#: how long a socket refused as a spectator may take to say it holds a seat
+AUTH_SECONDS = 10.0
+
+
+async def _admitted_by_auth(connection: Connection, websocket: WebSocket) -> bool:
+    """Whether the socket's first message is an ``auth`` that lets it watch (a seat's token)."""
+    try:
+        frame = await asyncio.wait_for(websocket.receive(), AUTH_SECONDS)
+        text = frame.get("text")
+        if frame["type"] == "websocket.disconnect" or text is None:
+            return False
+        await connection.handle(text)
+    except (TimeoutError, WebSocketDisconnect):
+        return False
+    except BoardlabError as exc:
+        await connection.error(exc)
+        return False
+    return connection.watcher is not None

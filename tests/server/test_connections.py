@@ -1,0 +1,101 @@
+"""Connections where ``boardlab serve`` accepts them: two thousand idle connections from one
+address leave another client's moves quick, the address's next connection gets a JSON
+``429`` with ``Retry-After``, idle connections and half-sent heads are closed on time, and
+every such answer is JSON (server/front.py)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import statistics
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.serve import serve_process
+
+#: the flood: idle connections from one address that never send a byte
+FLOOD = 2000
+#: another client's move while the flood holds its connections
+MOVE_SECONDS = 0.1
+OTHER_ADDRESS = "127.0.0.2"  # the loopback network: another address of this machine
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    options = ["--max-open-per-address", "64", "--keep-alive-seconds", "3", "--header-seconds", "1"]
+    with serve_process(tmp_path, tmp_path / "serve.log", options=options) as (url, _process):
+        yield url
+
+
+def raw_answer(sock: socket.socket, timeout: float = 5.0) -> tuple[int, dict[str, str], dict[str, object]]:
+    """Read one whole HTTP answer (the server closes the connection after it)."""
+    sock.settimeout(timeout)
+    data = b""
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, json.loads(body)
+
+
+def test_two_thousand_idle_connections_from_one_address_leave_another_clients_moves_quick(server: str) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    transport = httpx.HTTPTransport(local_address=OTHER_ADDRESS)
+    with httpx.Client(base_url=server.replace("127.0.0.1", host), transport=transport, timeout=30) as other:
+        room = other.post("/api/rooms", json={"game": "towers", "seats": ["here", "here"]}).json()
+        token, state = room["token"], room["state"]
+        flood = []
+        try:
+            for _ in range(FLOOD):
+                flood.append(socket.create_connection((host, int(port)), timeout=10))
+            time.sleep(0.5)  # the server has accepted (and turned away) the flood
+            took = []
+            for _ in range(8):
+                began = time.perf_counter()
+                answer = other.post(
+                    f"/api/rooms/{room['room']}/moves",
+                    json={"move": state["legal_moves"][0]["text"], "ply": state["ply"]},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+                took.append(time.perf_counter() - began)
+                assert answer.status_code == 200, answer.text
+                state = answer.json()
+            assert statistics.median(took) < MOVE_SECONDS, took
+            # the flooding address's next connection is refused at once, as JSON, with Retry-After
+            with socket.create_connection((host, int(port)), timeout=10) as one_more:
+                status, headers, body = raw_answer(one_more)
+            assert status == 429 and int(headers["retry-after"]) >= 1 and headers["content-type"] == "application/json"
+            assert body["error"]["code"] == "rate_limited" and "connections open" in body["error"]["message"]  # type: ignore[index]
+        finally:
+            for sock in flood:
+                sock.close()
+
+
+def test_idle_connections_and_half_sent_heads_are_closed_on_time(server: str) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as idle:
+        began = time.monotonic()
+        idle.settimeout(10)
+        assert idle.recv(100) == b""  # closed, with nothing said
+        assert 2.0 < time.monotonic() - began < 6.0  # --keep-alive-seconds 3
+    with socket.create_connection((host, int(port)), timeout=10) as slow:
+        began = time.monotonic()
+        slow.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+        for _ in range(4):  # a header a byte at a time, each within the idle time
+            time.sleep(0.3)
+            slow.sendall(b"X")
+        status, _headers, body = raw_answer(slow)
+        assert status == 408 and body["error"]["code"] == "header_timeout"  # type: ignore[index]
+        assert time.monotonic() - began < 3.0  # --header-seconds 1 from the first byte
+    with socket.create_connection((host, int(port)), timeout=10) as broken:
+        broken.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+        status, _headers, body = raw_answer(broken)
+        assert status == 400 and body["error"]["code"] == "bad_request"  # type: ignore[index]
