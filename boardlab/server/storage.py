@@ -26,12 +26,11 @@ process thinks a room's computer decision, until when.
 from __future__ import annotations
 
 import secrets
-import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Concatenate, ParamSpec, TypeVar, Union
 
 from sqlalchemy import (
     JSON,
@@ -57,10 +56,11 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, RowMapping, make_url
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 
 from ..core.turns import Turn
 from .settings import DEFAULT_DURABILITY, DURABILITIES
+from .sqlitefile import StorageDamaged, check_sqlite_file, is_malformed, sqlite_pragmas, sqlite_pragmas_unflushed
 
 metadata = MetaData()
 
@@ -138,24 +138,12 @@ designers = Table(
 
 #: the channel every change of a room is announced on (PostgreSQL only)
 CHANNEL = "boardlab_rooms"
+#: the advisory lock that makes the servers starting on one PostgreSQL create its tables in turn
+MIGRATION_LOCK = 0x626F61726401
 
 
 class StorageConflict(Exception):
     """The room changed since the change was made (another writer came first)."""
-
-
-class StorageDamaged(Exception):
-    """The SQLite file is malformed: the server neither starts on it nor writes into it further
-    (every write would spread the damage, and rooms would resume from half of it)."""
-
-    def __init__(self, path: str, problem: str) -> None:
-        super().__init__(
-            f"the SQLite file {path} is damaged ({problem}). Nothing more is written into it. "
-            f"Restore it from a backup, or move it aside (mv {path} {path}.damaged, with its -wal "
-            "and -shm files) to start with an empty one; the sqlite3 command's .recover may save "
-            "what it still holds."
-        )
-        self.path = path
 
 
 @dataclass
@@ -245,6 +233,26 @@ class Change:
 Write = Union["StoredRoom", "Change"]
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _notes_damage(method: Callable[Concatenate[Storage, P], R]) -> Callable[Concatenate[Storage, P], R]:
+    """A read of storage that finds the SQLite file malformed marks it damaged, as a write would:
+    nothing more is written into it (a write that happens to miss the damaged pages would still
+    be acknowledged into a file that the next start refuses)."""
+
+    def reading(self: Storage, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:
+            self._note_damage(exc)
+            raise
+
+    reading.__doc__, reading.__name__ = method.__doc__, method.__name__
+    return reading
+
+
 class Storage:
     """The database behind the rooms. ``url`` is a SQLAlchemy URL (see Settings.storage_url);
     ``durability`` one of :data:`DURABILITIES` (docs/server.md, Storage)."""
@@ -266,28 +274,19 @@ class Storage:
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
                 check_sqlite_file(parsed.database)
             self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-            event.listen(self.engine, "connect", _sqlite_pragmas if durability == "machine" else _sqlite_pragmas_unflushed)
+            event.listen(self.engine, "connect", sqlite_pragmas if durability == "machine" else sqlite_pragmas_unflushed)
         else:
             # synchronous_commit=off: a commit returns before its WAL record is flushed; a crash
             # of PostgreSQL's host can lose the last fraction of a second, never corrupt it
             options = {} if durability == "machine" else {"options": "-c synchronous_commit=off"}
             self.engine = create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True, connect_args=options)
-        metadata.create_all(self.engine)
-        self._add_missing_columns()
-
-    def _add_missing_columns(self) -> None:
-        """Bring a database made by an older version up to the tables above (create_all makes
-        missing tables only): columns added since are nullable, so old rows stay as they are."""
-        for column in ("seed_text",):
-            if column in {info["name"] for info in inspect(self.engine).get_columns("rooms")}:
-                continue
-            try:
-                with self.engine.begin() as conn:
-                    conn.execute(text(f"ALTER TABLE rooms ADD COLUMN {column} TEXT"))
-            except Exception:
-                # another server on this database may have added it meanwhile
-                if column not in {info["name"] for info in inspect(self.engine).get_columns("rooms")}:
-                    raise
+        with self.engine.begin() as conn:
+            if self.shared:
+                # servers started at once on an empty database would each create the tables, and
+                # all but one fail in PostgreSQL's catalogue: one at a time, the others then find them
+                conn.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+            metadata.create_all(conn)
+            _add_missing_columns(conn)
 
     def describe(self) -> str:
         """Where the data is, without a password, and what an acknowledged change survives."""
@@ -335,7 +334,7 @@ class Storage:
         return None
 
     def _note_damage(self, error: BaseException) -> None:
-        if self.dialect == "sqlite" and _malformed(error):
+        if self.dialect == "sqlite" and is_malformed(error):
             self.damaged = StorageDamaged(str(self.engine.url.database), str(getattr(error, "orig", error)))
 
     def _write(self, conn: Connection, write: Write) -> None:
@@ -384,6 +383,7 @@ class Storage:
             conn.execute(insert(moves), [{"room_id": change.room_id, **vars(move)} for move in change.new_moves])
 
     # --- the computer's lease (several processes) ------------------------------------
+    @_notes_damage
     def claim_lease(self, room_id: str, revision: int, seconds: float) -> float | None:
         """Take (or renew) the right to think the room's decision at ``revision`` for
         ``seconds``: None when taken, else the wall-clock time another holder's lease ends.
@@ -418,6 +418,7 @@ class Storage:
         return None
 
     # --- reading -------------------------------------------------------------------
+    @_notes_damage
     def load_room(
         self, room_id: str, from_move: int = 0, known_seats: list[SeatRow] | None = None
     ) -> StoredRoom | None:
@@ -462,6 +463,7 @@ class Storage:
             seat_list = [SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}) for seat in seat_rows]
             return StoredRoom(row, seat_list, move_list)
 
+    @_notes_damage
     def list_rooms(self, statuses: Sequence[str], game: str | None, limit: int) -> list[tuple[RoomRow, list[SeatRow], int]]:
         """The latest rooms in ``statuses`` (of ``game`` if given), most recently changed first,
         each with its seats and number of moves."""
@@ -481,6 +483,7 @@ class Storage:
             counts: dict[str, int] = {room_id: count for room_id, count in conn.execute(counted)}  # noqa: C416  (rows, not pairs)
         return [(room, seat_map[room.id], int(counts.get(room.id, 0))) for room in room_rows]
 
+    @_notes_damage
     def unfinished_room_ids(self, since: float | None = None) -> list[str]:
         """The rooms not finished (changed at ``since`` or later, a wall-clock time, if given)."""
         query = select(rooms.c.id).where(rooms.c.status != "finished")
@@ -489,6 +492,7 @@ class Storage:
         with self.engine.connect() as conn:
             return list(conn.execute(query).scalars())
 
+    @_notes_damage
     def revision(self, room_id: str) -> int | None:
         """The room's stored revision (None: no such room)."""
         with self.engine.connect() as conn:
@@ -497,6 +501,15 @@ class Storage:
     def listen_url(self) -> str:
         """The database as a libpq URL (with its password), for the listener's own connection."""
         return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _add_missing_columns(conn: Connection) -> None:
+    """Bring a database made by an older version up to the tables above (create_all makes
+    missing tables only): columns added since are nullable, so old rows stay as they are."""
+    present = {info["name"] for info in inspect(conn).get_columns("rooms")}
+    for column in ("seed_text",):
+        if column not in present:
+            conn.execute(text(f"ALTER TABLE rooms ADD COLUMN {column} TEXT"))
 
 
 #: the largest seed the ``seed`` column holds (PostgreSQL's BIGINT is signed)
@@ -530,54 +543,6 @@ def _as_conflict(error: BaseException, write: Write) -> BaseException:
 def _raise(outcome: BaseException | None) -> None:
     if outcome is not None:
         raise outcome
-
-
-#: SQLite's result codes for a file that is not (or no longer) a well-formed database
-SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
-
-
-def _malformed(error: BaseException) -> bool:
-    cause = error.orig if isinstance(error, DBAPIError) else error
-    code = getattr(cause, "sqlite_errorcode", None)
-    return isinstance(cause, sqlite3.DatabaseError) and code is not None and code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB)
-
-
-def check_sqlite_file(path: str) -> None:
-    """Refuse a SQLite file that ``PRAGMA quick_check`` finds damaged (StorageDamaged says what
-    to do). Run before anything writes to it: a server started on a malformed file lists
-    nothing, resumes nothing and goes on writing into the damage."""
-    if path == ":memory:" or not Path(path).is_file() or Path(path).stat().st_size == 0:
-        return
-    try:
-        connection = sqlite3.connect(path, timeout=30)
-    except sqlite3.Error as exc:
-        raise StorageDamaged(path, str(exc)) from None
-    try:
-        problems = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
-    except sqlite3.DatabaseError as exc:
-        if not _malformed(exc):
-            raise
-        problems = [str(exc)]
-    finally:
-        connection.close()
-    if problems != ["ok"]:
-        raise StorageDamaged(path, "quick_check: " + "; ".join(problems))
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any, synchronous: str = "FULL") -> None:
-    # WAL: readers never wait for the writer; FULL: a commit is on disk before it returns,
-    # so an acknowledged move survives a crash of the process and of the machine
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute(f"PRAGMA synchronous={synchronous}")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
-
-
-def _sqlite_pragmas_unflushed(dbapi_connection: Any, record: Any) -> None:
-    # NORMAL in WAL mode: a commit is in the operating system's hands when it returns (a
-    # crash of the process loses nothing), flushed to disk at the next checkpoint
-    _sqlite_pragmas(dbapi_connection, record, synchronous="NORMAL")
 
 
 __all__ = [

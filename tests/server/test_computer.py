@@ -144,6 +144,33 @@ def test_the_worker_processes_think_for_every_game() -> None:
     asyncio.run(think_everywhere())
 
 
+# a bound on the wall clock, on a machine that may stall a process: one rerun (docs/server.md, Tests)
+@pytest.mark.flaky(reruns=1, reruns_delay=2)
+def test_the_first_search_after_start_finds_its_worker_ready() -> None:
+    """The pool's start waits for its workers to be up with every game loaded: the first
+    person's reply does not wait seconds for a process to spawn and import."""
+    from boardlab.agents import seat_agents
+
+    async def first_reply() -> float:
+        pool = ComputerPlayers(1)
+        pool.start()
+        try:
+            await pool.warmed_up()
+            game = boardlab.load("towers")
+            match = boardlab.Match(game, seat_agents(game, ["easy", "easy"]), seed=5)
+            decision = match.pending()
+            assert decision is not None
+            began = time.monotonic()
+            answer = await pool.choose(decision, wait=30)
+            assert answer.move is not None
+            return time.monotonic() - began
+        finally:
+            pool.close()
+
+    assert asyncio.run(first_reply()) < 1.0
+
+
+@pytest.mark.both_databases  # the room comes back from storage
 def test_a_restarted_server_plays_the_computer_move_it_was_thinking_about(
     database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

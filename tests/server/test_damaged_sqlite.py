@@ -11,7 +11,7 @@ import pytest
 from boardlab.cli import main
 from boardlab.server import Settings, create_app
 from boardlab.server.settings import SQLITE_FILE
-from boardlab.server.storage import Change, Storage, StorageDamaged
+from boardlab.server.storage import Change, RoomRow, SeatRow, Storage, StorageDamaged, StoredRoom
 from tests.server.harness import make_harness
 
 
@@ -86,3 +86,30 @@ def test_a_file_that_goes_bad_while_serving_gets_no_further_writes(tmp_path: Pat
     assert isinstance(storage.write_many([change, change])[1], StorageDamaged)
     assert path.read_bytes() == before
     storage.close()
+
+
+def test_a_read_that_finds_the_file_malformed_stops_every_later_write(tmp_path: Path) -> None:
+    # the damage is in the moves' pages only: a new room (no moves) would land beside it
+    path = real_database(tmp_path)
+    connection = sqlite3.connect(path)
+    pages = [row[0] - 1 for row in connection.execute("SELECT pageno FROM dbstat WHERE name = 'moves'")]
+    connection.close()
+    storage = Storage(f"sqlite:///{path}")
+    room_id = storage.unfinished_room_ids()[0]
+    storage.engine.dispose()
+    damage(path, range(min(pages), max(pages) + 1))
+    with pytest.raises(Exception, match="malformed"):
+        storage.load_room(room_id)
+    assert isinstance(storage.damaged, StorageDamaged)
+    before = {name: (tmp_path / name).read_bytes() for name in (SQLITE_FILE, f"{SQLITE_FILE}-wal") if (tmp_path / name).exists()}
+    fresh = real_room_rows("nothing-here")
+    assert isinstance(storage.write_many([fresh])[0], StorageDamaged)
+    after = {name: (tmp_path / name).read_bytes() for name in (SQLITE_FILE, f"{SQLITE_FILE}-wal") if (tmp_path / name).exists()}
+    assert after == before  # not a byte more in the file or its WAL
+    storage.close()
+
+
+def real_room_rows(room_id: str) -> StoredRoom:
+    """A new room's rows, as a server would write them (no moves)."""
+    row = RoomRow(room_id, "towers", 2, {}, 7, None, "same_screen", None, "playing", created=1.0, updated=1.0)
+    return StoredRoom(row, [SeatRow(0, "here", "human", "White"), SeatRow(1, "here", "human", "Black")], [])

@@ -50,3 +50,19 @@ def test_no_token_or_invite_code_reaches_the_access_log(tmp_path: Path) -> None:
     assert "WebSocket /api/rooms/" in text and f"/rooms/{room}?invite=" in text, text[-2000:]  # the log was on
     for secret in (token, guest, code):
         assert secret not in text, f"a secret is in the log:\n{text[-2000:]}"
+
+
+def test_at_debug_level_neither_frames_nor_addresses_show_a_token_however_it_is_written(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    with serve_process(tmp_path / "data", log, gentle_stop=True, options=["--log-level", "debug"]) as (url, _process):
+        with httpx.Client(base_url=url, timeout=30) as client:
+            created = client.post("/api/rooms", json={"game": "towers", "seats": ["here", "here"]}).json()
+            room, token = created["room"], created["token"]
+        ws_url = url.replace("http", "ws", 1) + f"/api/rooms/{room}/live"
+        assert asyncio.run(watch_as(ws_url, token))["your_seats"] == [0, 1]  # the auth frame is logged at debug
+        for name in ("Token", "%74oken", "TOKEN"):  # the same parameter to a server that reads it
+            error, close_code = asyncio.run(refused_in_address(f"{ws_url}?{name}={token}"))
+            assert close_code == 4422 and error["error"]["code"] == "bad_request", name  # type: ignore[index]
+    text = log.read_text(errors="replace")
+    assert "TEXT" in text and "auth" in text, text[-2000:]  # the frames were logged
+    assert token not in text, f"a token is in the debug log:\n{text[-3000:]}"

@@ -78,3 +78,30 @@ def test_move_fields_of_the_wrong_type_are_refused(sqlite_server: Harness, extra
     assert response.status_code == 422, response.text
     assert response.json()["error"]["code"] == "bad_request" and field in response.json()["error"]["message"]
     assert sqlite_server.stored(created.room).moves == []
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"ply_cap": "0"}, "ply_cap"),  # a whole number given as text
+        ({"ply_cap": True}, "ply_cap"),
+        ({"ply_cap": 2.5}, "ply_cap"),
+        ({"random_first": 1}, "random_first"),  # a switch given as a number
+        ({"random_first": "true"}, "random_first"),
+        ({"layout": 3}, "layout"),  # a choice of names given as a number
+    ],
+)
+def test_game_options_of_the_wrong_type_are_refused_never_converted(
+    sqlite_server: Harness, options: dict[str, Any], named: str
+) -> None:
+    response = sqlite_server.client.post("/api/rooms", json={"game": "towers", "seats": ["here", "here"], "options": options})
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "bad_option" and named in error["message"] and "takes" in error["message"]
+    assert sqlite_server.client.get("/api/rooms").json() == []
+
+
+def test_game_options_of_their_own_type_are_taken(sqlite_server: Harness) -> None:
+    created = sqlite_server.create("towers", ["here", "here"], options={"ply_cap": 200, "random_first": False})
+    options = sqlite_server.client.get("/api/rooms").json()[0]["options"]
+    assert options["ply_cap"] == 200 and options["random_first"] is False and created.room
