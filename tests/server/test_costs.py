@@ -107,4 +107,5 @@ def test_json_nested_too_deep_is_refused_before_it_is_parsed(server: Harness) ->
         socket.send_json({"type": "ping"})  # the socket goes on
         assert socket.receive_json() == {"type": "pong"}
     # brackets inside a string are text, not nesting
-    assert server.client.post("/api/rooms", json={"game": "towers", "names": ["[" * 40, "x"], "seats": ["here", "here"]}).status_code == 201
+    bracketed = {"game": "towers", "names": ["[" * 40, "x"], "seats": ["here", "here"]}
+    assert server.client.post("/api/rooms", json=bracketed).status_code == 201
