@@ -26,6 +26,7 @@ import time
 from collections.abc import Hashable, Iterator, Mapping
 
 from ..core.agent import Agent
+from ..core.fitted import EVALUATION_PARAM, evaluation_choice, judging_by
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
 from .greedy import PROVEN_MARGIN, TIE
@@ -69,6 +70,7 @@ class AlphaBetaAgent(Agent):
         "nodes": (int, None, "positions scored per decision at most (the budget; default: no limit)"),
         "seconds": (float, None, "wall-time cap per decision (a machine far slower than expected): the last "
                     "complete pass decides"),
+        "evaluation": EVALUATION_PARAM,
     }
 
     def _configure(self) -> None:
@@ -76,6 +78,7 @@ class AlphaBetaAgent(Agent):
         check_positive(self.name, "nodes", self.settings["nodes"])
         check_positive(self.name, "seconds", self.settings["seconds"])
         self.time_cap: float | None = self.settings["seconds"]
+        self.judge = evaluation_choice(self.settings["evaluation"])
         self._killers: dict[int, Move] = {}
         self._table: dict[Hashable, tuple[int, float, int, Move | None]] = {}
         self._deadline = 0.0
@@ -93,6 +96,10 @@ class AlphaBetaAgent(Agent):
         self._stop = True
 
     def choose(self, state: State) -> Move:
+        with judging_by(self.judge):
+            return self._choose(state)
+
+    def _choose(self, state: State) -> Move:
         mover, moves = decision_moves(self.name, state)
         if len(moves) == 1:
             return moves[0]

@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping
 
 from ..core.agent import Agent
+from ..core.fitted import EVALUATION_PARAM, evaluation_choice, judging_by
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
 from .search import check_positive, decision_moves, pick_random
@@ -58,6 +59,7 @@ class GreedyAgent(Agent):
             "0 = always a best move; above 0 a move is drawn with weight exp((score - best) / temperature), "
             "so near-best moves are common and poor ones rare: a newcomer's plausible mistakes",
         ),
+        "evaluation": EVALUATION_PARAM,
     }
 
     #: nested chance nodes after one move are followed this deep, then scored as they stand
@@ -67,8 +69,13 @@ class GreedyAgent(Agent):
         check_positive(self.name, "exact_chance", self.settings["exact_chance"], allow_zero=True)
         check_positive(self.name, "chance_samples", self.settings["chance_samples"])
         check_positive(self.name, "temperature", self.settings["temperature"], allow_zero=True)
+        self.judge = evaluation_choice(self.settings["evaluation"])
 
     def choose(self, state: State) -> Move:
+        with judging_by(self.judge):
+            return self._choose(state)
+
+    def _choose(self, state: State) -> Move:
         mover, moves = decision_moves(self.name, state)
         if len(moves) == 1:
             return moves[0]

@@ -44,6 +44,7 @@ import time
 from collections.abc import Mapping
 
 from ..core.collector import fewer_collections
+from ..core.fitted import EVALUATION_PARAM, evaluation_choice, judging_by
 from ..core.state import State
 from ..core.values import CHANCE, Move
 from .kernel import Node, run_mcts
@@ -132,6 +133,7 @@ class MctsAgent(BudgetedAgent):
             "to move (the one handed over first), one tree each, and the move with the largest share of visits "
             "over all is played (1 = search the state handed over only)",
         ),
+        "evaluation": EVALUATION_PARAM,
     }
 
 
@@ -152,6 +154,7 @@ class MctsAgent(BudgetedAgent):
         check_positive(self.name, "worlds", self.settings["worlds"])
         self.worlds: int = self.settings["worlds"]
         self.transpositions: bool = self.settings["transpositions"]
+        self.judge = evaluation_choice(self.settings["evaluation"])
         #: the budget of the tree being searched: the agent's, or one world's share of it
         self._searching = self.budget
         self.last_iterations = 0
@@ -162,6 +165,10 @@ class MctsAgent(BudgetedAgent):
         self._searching.stop_requested = True  # a world's share of the budget, when split
 
     def choose(self, state: State) -> Move:
+        with judging_by(self.judge):
+            return self._choose(state)
+
+    def _choose(self, state: State) -> Move:
         mover, moves = decision_moves(self.name, state)
         if len(moves) == 1:
             self.last_iterations, self.last_seconds = 0, 0.0
@@ -214,7 +221,8 @@ class MctsAgent(BudgetedAgent):
 
     def search(self, root_state: State) -> Node:
         """Run the budgeted search from ``root_state`` (left unchanged) and return the root node."""
-        return self._search_tree(root_state, self.budget)
+        with judging_by(self.judge):
+            return self._search_tree(root_state, self.budget)
 
     def _search_tree(self, root_state: State, budget: SearchBudget) -> Node:
         """One tree searched from ``root_state`` within ``budget``; sets ``last_iterations``."""

@@ -44,6 +44,7 @@ from .replay import replay_command
 from .serve import add_serve_parser, serve_command
 from .simulate import simulate_command
 from .tournament import add_tournament_parser, tournament_command
+from .train import add_train_parser, train_command
 
 ReadLine = Callable[[str], str]
 
@@ -124,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_lab_parser(commands)
     add_balance_parser(commands)
     add_tournament_parser(commands)
+    add_train_parser(commands)
 
     replay = commands.add_parser("replay", help="step through a saved game")
     replay.add_argument("file", help="a record (JSON) saved by play or simulate")
@@ -241,6 +243,8 @@ def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -
             return balance_command(args, out, err)
         if args.command == "tournament":
             return tournament_command(args, out, err)
+        if args.command == "train":
+            return train_command(args, out, err)
         if args.command == "replay":
             return replay_command(args, out, err, reader)
         if args.command in ("analyse", "analyze"):

@@ -1,9 +1,22 @@
-"""A static estimate of an Honor position for the generic agents (MCTS cut-offs, greedy)."""
+"""A static estimate of an Honor position for the generic agents (MCTS cut-offs, greedy) and the analysis.
+
+By hand (:func:`evaluate` without fitted weights in force): the standing players share 1 in
+proportion to their tokens and to how low their tower is.
+
+**Fitted weights** (boardlab.core.fitted, docs/evaluation.md): where ``evaluation.json`` holds
+weights for the game's player count and options and the caller judges by them, each standing
+player's score is a weighted sum of its :data:`TERMS` (tokens, tower height and pieces, the
+piece it is about to place, whose turn it is, and tokens again as the supply runs out), and
+the chances are their softmax over the players still standing; a player who is out has 0.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boardlab.core.fitted import evaluation_in_force, register_evaluation_terms
+
+from .catalogue import ALL_PIECES
 from .rules import START_POOL
 
 if TYPE_CHECKING:
@@ -19,6 +32,9 @@ def evaluate(state: HonorState) -> list[float]:
     result = state.result()
     if result is not None:
         return list(result.returns)
+    model = evaluation_in_force(state.game)
+    if model is not None:
+        return list(model.chances(_terms(state)))
     weights = []
     for player, up in enumerate(state.standing):
         if not up:
@@ -30,4 +46,51 @@ def evaluate(state: HonorState) -> list[float]:
     return [w / total for w in weights]
 
 
-__all__ = ["evaluate"]
+#: the fitted evaluation's terms per seat
+TERMS = (
+    "tokens",  # its pool over the starting pool (rule 7.11: tokens buy passes)
+    "height",  # its tower's height in units of HEIGHT_SCALE_CM: a taller tower falls more easily
+    "pieces",  # its pieces on the table
+    "no_foundation",  # 1 while it has placed nothing (rule 6.2)
+    "placing",  # 1 when it holds a piece to place now (the risk of the next release is its own)
+    "turn",  # 1 for the turn player (rule 7.1)
+    "tokens_late",  # tokens times the share of the supply already placed: passes matter most at the end
+)
+
+
+def _terms(state: HonorState) -> list[list[float] | None]:
+    placed_share = 1.0 - len(state.supply) / len(ALL_PIECES)
+    placing = state.placing.placer if state.phase == "PLACE" and state.placing is not None else -1
+    heights = [0.0] * len(state.standing)
+    pieces = [0] * len(state.standing)
+    for piece in state.table:
+        pieces[piece.owner] += 1
+        heights[piece.owner] = max(heights[piece.owner], piece.yq * 1e-4)
+    values: list[list[float] | None] = []
+    for seat, up in enumerate(state.standing):
+        if not up:
+            values.append(None)
+            continue
+        tokens = state.pools[seat] / START_POOL
+        values.append([
+            tokens,
+            heights[seat] / HEIGHT_SCALE_CM,
+            float(pieces[seat]),
+            0.0 if pieces[seat] else 1.0,
+            1.0 if seat == placing else 0.0,
+            1.0 if seat == state.turn_player else 0.0,
+            tokens * placed_share,
+        ])
+    return values
+
+
+def seat_terms(state: HonorState) -> list[list[float] | None] | None:
+    """Each standing seat's :data:`TERMS` (None for a seat that is out); None once the game is over."""
+    if state.result() is not None:
+        return None
+    return _terms(state)
+
+
+register_evaluation_terms("honor", TERMS, seat_terms)  # type: ignore[arg-type]
+
+__all__ = ["TERMS", "evaluate", "seat_terms"]

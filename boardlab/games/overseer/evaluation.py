@@ -18,6 +18,14 @@ Cost: one move generation for the side not to move plus up to 18 attack tests, a
 
 The code and its weights (each with the reason for its value) are in kernel.py
 (:func:`.kernel.estimate_position`), where they are compiled.
+
+**Fitted weights** (boardlab.core.fitted, docs/evaluation.md): where ``evaluation.json`` holds
+weights for the game's options and the caller judges by them, an undecided position is
+rated by the logistic curve of the difference of the two sides' weighted :data:`TERMS`
+(:func:`.kernel.fitted_position`): the same material, mobility, captures, Overseer safety,
+edge and endgame net, with material also counted as the hand-set evaluation shrinks it for
+few pieces and as the no-capture limit nears (rules 7.4: a lead worth less as a draw
+approaches), and each with its own weight.
 """
 
 from __future__ import annotations
@@ -25,7 +33,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .kernel import PIECE_VALUE, VALUES, estimate_position
+from boardlab.core.fitted import evaluation_in_force, register_evaluation_terms
+
+from .kernel import ORDINARY, PIECE_VALUE, TERMS_PER_SEAT, VALUES, estimate_position, fitted_position, terms
 
 if TYPE_CHECKING:
     from .state import OverseerState
@@ -36,9 +46,50 @@ def evaluate(state: OverseerState) -> Sequence[float]:
     result = state.result()
     if result is not None:
         return result.returns
-    return estimate_position(
-        state.board, state.squares, state.counts, state.overseers, state.to_move, state.mover_moves()
+    model = evaluation_in_force(state.game)
+    if model is None:
+        return estimate_position(
+            state.board, state.squares, state.counts, state.overseers, state.to_move, state.mover_moves()
+        )
+    return fitted_position(
+        state.board, state.squares, state.counts, state.overseers, state.to_move, state.mover_moves(),
+        state.progress.quiet_moves / state.rules.no_capture_limit, model.weights, model.seat_bias,
+        model.curve[0], model.curve[1],
     )
 
 
-__all__ = ["PIECE_VALUE", "VALUES", "estimate_position", "evaluate"]
+#: the fitted evaluation's terms per side, in the kernel's order (:func:`.kernel.terms`)
+TERMS = (
+    "material",  # its pieces in Soldier units (VALUES)
+    "material_few",  # the same times total / (total + FEW_PIECES): little left, little to catch with
+    "material_quiet",  # the same times the share of the no-capture limit already used (rules 7.4)
+    "mobility",  # its legal moves
+    "capture_now",  # its best capture (one exchange deep) when it is to move
+    "capture_later",  # its best capture when the other side is to move (which may parry it)
+    "overseer_attacked",  # 1 when it is to move with its Overseer attacked (it must save it)
+    "pressure",  # squares next to the enemy Overseer that it attacks
+    "escapes",  # squares next to its own Overseer it could step to safely
+    "edge",  # for the side ahead: how far the enemy Overseer stands from an edge, times the lead / 10
+    "to_move",  # 1 for the side to move
+    "net",  # in a won endgame, for the side ahead: the net round the enemy Overseer (0 to 1)
+)
+assert len(TERMS) == TERMS_PER_SEAT
+
+
+def seat_terms(state: OverseerState) -> list[list[float]] | None:
+    """Both sides' :data:`TERMS`; None where the game is over or decided (an Overseer can be taken)."""
+    if state.result() is not None:
+        return None
+    found, values = terms(
+        state.board, state.squares, state.counts, state.overseers, state.to_move, state.mover_moves(),
+        state.progress.quiet_moves / state.rules.no_capture_limit,
+    )
+    if found != ORDINARY:
+        return None
+    return [values[:TERMS_PER_SEAT], values[TERMS_PER_SEAT:]]
+
+
+register_evaluation_terms("overseer", TERMS, seat_terms)  # type: ignore[arg-type]
+
+
+__all__ = ["PIECE_VALUE", "TERMS", "VALUES", "estimate_position", "evaluate", "seat_terms"]

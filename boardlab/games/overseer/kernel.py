@@ -569,3 +569,109 @@ def estimate_position(
         return (value, 1.0 - value) if hunter == 0 else (1.0 - value, value)
     white = 0.5 + SPREAD * (1.0 / (1.0 + math.exp(-advantage / SCALE)) - 0.5)
     return (white, 1.0 - white)
+
+
+# --- the fitted evaluation's terms (evaluation.py names them) ---------------------------------
+#: terms per seat, in the order of :func:`terms`
+TERMS_PER_SEAT: Final = 12
+#: what :func:`terms` found: an ordinary position, a win for the side to move, a win for the other
+ORDINARY: Final = 0
+MOVER_WINS: Final = 1
+OTHER_WINS: Final = 2
+
+
+def terms(
+    board: list[int],
+    squares: tuple[list[int], ...],
+    counts: tuple[int, ...],
+    overseers: tuple[int, ...],
+    to_move: int,
+    mover_moves: list[PieceMove],
+    quiet_share: float,
+) -> tuple[int, list[float]]:
+    """(ORDINARY, both seats' terms, White's first) of an unfinished position, or (MOVER_WINS
+    or OTHER_WINS, []) where :func:`estimate_position` sees the game decided. ``quiet_share``:
+    the plies since the last capture over the no-capture limit (rules 7.4)."""
+    other = 1 - to_move
+    if is_attacked(board, overseers[other], to_move):
+        return MOVER_WINS, []
+    in_danger = is_attacked(board, overseers[to_move], other)
+    if in_danger and not can_save_overseer(board, mover_moves, overseers[to_move], other):
+        return OTHER_WINS, []
+    material = [0.0, 0.0]
+    for code in range(16):
+        count = counts[code]
+        if count:
+            material[code >> 3] += PIECE_VALUE[code] * count
+    other_moves = generate_moves(board, squares[other], other)
+    total = material[0] + material[1]
+    few = total / (total + FEW_PIECES)
+    lead = material[0] - material[1]
+    hunter = 0 if lead > 0 else 1
+    endgame = abs(lead) >= ENDGAME_LEAD and material[1 - hunter] <= ENDGAME_MATERIAL
+    net = 0.0
+    if endgame:
+        hunters = [sq for sq in squares[hunter] if board[sq] & 7 != BARRICADE and board[sq] & 7 != OVERSEER]
+        net = min(endgame_net(board, hunters, overseers[1 - hunter], overseers[hunter]) / NET_MAX, 1.0)
+    # per seat: the squares next to its Overseer the enemy attacks, and those it could flee to
+    zone_white = overseer_zone(board, overseers[0], 0)
+    zone_black = overseer_zone(board, overseers[1], 1)
+    values: list[float] = []
+    for seat in range(2):
+        moves = mover_moves if seat == to_move else other_moves
+        capture = best_capture(board, moves, seat)
+        own_escapes = zone_white[1] if seat == 0 else zone_black[1]
+        enemy_attacked = zone_black[0] if seat == 0 else zone_white[0]
+        ahead = lead if seat == 0 else -lead
+        edge = 0.0
+        if ahead > 0:
+            index = overseers[1 - seat] // 12 + 1
+            edge = min(index - 1, 8 - index) * min(ahead, 10.0) / 10.0
+        values.append(material[seat])
+        values.append(material[seat] * few)
+        values.append(material[seat] * quiet_share)
+        values.append(float(len(moves)))
+        values.append(capture if seat == to_move else 0.0)
+        values.append(0.0 if seat == to_move else capture)
+        values.append(1.0 if seat == to_move and in_danger else 0.0)
+        values.append(float(enemy_attacked))
+        values.append(float(own_escapes))
+        values.append(edge)
+        values.append(1.0 if seat == to_move else 0.0)
+        values.append(net if endgame and seat == hunter else 0.0)
+    return ORDINARY, values
+
+
+def fitted_position(
+    board: list[int],
+    squares: tuple[list[int], ...],
+    counts: tuple[int, ...],
+    overseers: tuple[int, ...],
+    to_move: int,
+    mover_moves: list[PieceMove],
+    quiet_share: float,
+    weights: tuple[float, ...],
+    bias: tuple[float, ...],
+    linear: float,
+    square: float,
+) -> tuple[float, float]:
+    """As :func:`estimate_position`, by fitted ``weights`` (one per term), ``bias`` (one per
+    seat) and curve: the logistic curve of the difference z of the seats' weighted terms, bent
+    to linear * z + square * z * |z| / 2 (boardlab.core.fitted), kept strictly
+    between a lost and a won Overseer as there (SPREAD), so that a capture of the Overseer
+    still ranks above any estimate."""
+    found, values = terms(board, squares, counts, overseers, to_move, mover_moves, quiet_share)
+    if found == MOVER_WINS:
+        return _won_by(to_move)
+    if found == OTHER_WINS:
+        return _won_by(1 - to_move)
+    lead = bias[0] - bias[1]
+    for index in range(TERMS_PER_SEAT):
+        lead += weights[index] * (values[index] - values[TERMS_PER_SEAT + index])
+    lead = linear * lead + square * lead * abs(lead) / 2.0
+    if lead > 30.0:
+        lead = 30.0
+    elif lead < -30.0:
+        lead = -30.0
+    white = 0.5 + SPREAD * (1.0 / (1.0 + math.exp(-lead)) - 0.5)
+    return (white, 1.0 - white)

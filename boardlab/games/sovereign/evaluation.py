@@ -29,11 +29,20 @@ Python, one compiled.
 
 The numbers are computed in kernel.py (compiled when a compiler is at hand); this module
 reads them off a state.
+
+**Fitted weights** (boardlab.core.fitted, docs/evaluation.md): where ``evaluation.json`` holds
+weights for the game's options and the caller judges by them, the ordinary estimate is the
+logistic curve of the difference of the two seats' weighted :data:`TERMS` (the same
+material, threat, bridge distance, capture and tempo, each with its own weight, and the
+distance once more as 1 / (1 + distance), since the last steps to a win count most). A
+free walk onto a winning square, a dead draw and a repeated position are judged as above.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from boardlab.core.fitted import evaluation_in_force, register_evaluation_terms
 
 from . import kernel
 from .board import SETUP_PLACEMENTS
@@ -46,6 +55,7 @@ from .kernel import (
     FAR_AWAY,
     SOFTNESS,
     TEMPO,
+    TERMS_PER_SEAT,
     WEIGHT_DIPLOMAT,
     WEIGHT_THREATENED,
     WIN_NOW,
@@ -93,10 +103,18 @@ def evaluate(state: SovereignState) -> tuple[float, ...]:
         return result.returns
     in_setup = state.placements < SETUP_PLACEMENTS
     mover = state.to_move
-    found, p = kernel.estimate(
-        mover, state.threatened and not state.rules.any_resolving_move, in_setup, state.heights, state.piece_sets,
-        state.level_sets, state.occupied, state.flags,
-    )
+    can_only_flee = state.threatened and not state.rules.any_resolving_move
+    model = evaluation_in_force(state.game)
+    if model is None:
+        found, p = kernel.estimate(
+            mover, can_only_flee, in_setup, state.heights, state.piece_sets, state.level_sets, state.occupied,
+            state.flags,
+        )
+    else:
+        found, p = kernel.fitted_estimate(
+            mover, can_only_flee, in_setup, state.heights, state.piece_sets, state.level_sets, state.occupied,
+            state.flags, model.weights, model.seat_bias, model.curve[0], model.curve[1],
+        )
     if found == DEAD_DRAW:
         return DRAWN  # neither Sovereign can ever get there: the game is a draw in all but name
     if found == WINNING:
@@ -108,6 +126,45 @@ def evaluate(state: SovereignState) -> tuple[float, ...]:
     return (p, 1.0 - p)
 
 
+#: the fitted evaluation's terms per seat, in the kernel's order (:func:`.kernel.terms`)
+TERMS = (
+    "diplomat",  # 1 while the seat has its Diplomat
+    "consultants",  # its Consultants
+    "contractors",  # its Contractors
+    "no_contractor",  # 1 when it has none left: nothing more can be built (rule 1.6)
+    "threatened",  # 1 when an enemy Consultant reaches its Sovereign (rule 1.9)
+    "distance",  # its bridge distance (see above)
+    "closeness",  # 1 / (1 + bridge distance)
+    "capture_now",  # its best capture when it is to move and may capture
+    "capture_later",  # its best capture otherwise (the enemy may still save the piece)
+    "to_move",  # 1 for the player to move
+)
+assert len(TERMS) == TERMS_PER_SEAT
+
+
+def seat_terms(state: SovereignState) -> list[list[float]] | None:
+    """Both seats' :data:`TERMS`; None where :func:`evaluate` judges outside the fitted model
+    (the game is over, a dead draw, a free walk onto a winning square, a repeated position)."""
+    if state.result() is not None:
+        return None
+    in_setup = state.placements < SETUP_PLACEMENTS
+    if not in_setup and state.progress.repetitions() >= 2:
+        return None
+    values, distance_first, distance_second = kernel.terms(
+        state.to_move, state.threatened and not state.rules.any_resolving_move, state.heights, state.piece_sets,
+        state.level_sets, state.occupied, state.flags,
+    )
+    if not in_setup and (
+        min(distance_first, distance_second) >= FAR_AWAY
+        or (distance_first if state.to_move == 0 else distance_second) == 0
+    ):
+        return None
+    return [values[:TERMS_PER_SEAT], values[TERMS_PER_SEAT:]]
+
+
+register_evaluation_terms("sovereign", TERMS, seat_terms)  # type: ignore[arg-type]
+
+
 __all__ = [
     "CAPTURE_SHARE_TO_MOVE",
     "CAPTURE_SHARE_WAITING",
@@ -116,6 +173,7 @@ __all__ = [
     "FAR_AWAY",
     "SOFTNESS",
     "TEMPO",
+    "TERMS",
     "WEIGHT_DIPLOMAT",
     "WEIGHT_THREATENED",
     "WIN_NOW",
@@ -123,4 +181,5 @@ __all__ = [
     "bridge_distance",
     "evaluate",
     "scores",
+    "seat_terms",
 ]

@@ -21,6 +21,7 @@ order of the scan it replaces, and every type is concrete.
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 from boardlab.core import Move
@@ -829,3 +830,78 @@ def estimate(
     lead = first - second
     # a curve that flattens slowly: a side far ahead still sees each step of progress
     return ESTIMATE, 0.5 + 0.5 * lead / (abs(lead) + SOFTNESS)
+
+
+# --- the fitted evaluation's terms (evaluation.py names them) ---------------------------------
+#: terms per seat, in the order of :func:`terms`
+TERMS_PER_SEAT: Final = 10
+
+
+def _seat_terms(
+    values: list[float], seat: int, mover: int, can_only_flee: bool, heights: list[int], piece_sets: list[int],
+    level_sets: list[int], occupied: int, reach: int, capture: float,
+) -> int:
+    """Append ``seat``'s terms to ``values``; return its bridge distance."""
+    base = seat * 4
+    consultants = piece_sets[base + 3].bit_count()
+    contractors = piece_sets[base + 4].bit_count()
+    distance = bridge_distance(seat, heights, piece_sets, level_sets, occupied, reach)
+    acts = seat == mover and not can_only_flee
+    values.append(1.0 if piece_sets[base + 2] else 0.0)
+    values.append(float(consultants))
+    values.append(float(contractors))
+    values.append(0.0 if contractors else 1.0)
+    values.append(1.0 if reach & piece_sets[base + 1] else 0.0)
+    values.append(float(distance))
+    values.append(1.0 / (1.0 + distance))
+    values.append(capture if acts else 0.0)
+    values.append(0.0 if acts else capture)
+    values.append(1.0 if seat == mover else 0.0)
+    return distance
+
+
+def terms(
+    mover: int, can_only_flee: bool, heights: list[int], piece_sets: list[int], level_sets: list[int], occupied: int,
+    flags: int,
+) -> tuple[list[float], int, int]:
+    """Both seats' terms (TERMS_PER_SEAT each, the first player's first) and their bridge distances."""
+    low = ALL_SQUARES ^ level_sets[3]
+    self_protect = bool(flags & RULE_DIPLOMAT_SELF_PROTECT)
+    reach_first = consultant_reach(piece_sets[7], heights, low)  # P2's Consultants threaten P1
+    reach_second = consultant_reach(piece_sets[3], heights, low)
+    capture_first = best_capture(0, heights, piece_sets, reach_second, self_protect)
+    capture_second = best_capture(1, heights, piece_sets, reach_first, self_protect)
+    values: list[float] = []
+    distance_first = _seat_terms(
+        values, 0, mover, can_only_flee, heights, piece_sets, level_sets, occupied, reach_first, capture_first
+    )
+    distance_second = _seat_terms(
+        values, 1, mover, can_only_flee, heights, piece_sets, level_sets, occupied, reach_second, capture_second
+    )
+    return values, distance_first, distance_second
+
+
+def fitted_estimate(
+    mover: int, can_only_flee: bool, in_setup: bool, heights: list[int], piece_sets: list[int],
+    level_sets: list[int], occupied: int, flags: int, weights: tuple[float, ...], bias: tuple[float, ...],
+    linear: float, square: float,
+) -> tuple[int, float]:
+    """As :func:`estimate`, the ordinary estimate made by fitted ``weights`` (one per term),
+    ``bias`` (one per seat) and curve: the logistic curve of the difference z of the two
+    seats' weighted terms, bent to linear * z + square * z * |z| / 2 (boardlab.core.fitted)."""
+    values, distance_first, distance_second = terms(
+        mover, can_only_flee, heights, piece_sets, level_sets, occupied, flags
+    )
+    if distance_first >= FAR_AWAY and distance_second >= FAR_AWAY and not in_setup:
+        return DEAD_DRAW, 0.5
+    if not in_setup and (distance_first if mover == 0 else distance_second) == 0:
+        return WINNING, WIN_NOW
+    lead = bias[0] - bias[1]
+    for index in range(TERMS_PER_SEAT):
+        lead += weights[index] * (values[index] - values[TERMS_PER_SEAT + index])
+    lead = linear * lead + square * lead * abs(lead) / 2.0
+    if lead > 30.0:
+        return ESTIMATE, 1.0
+    if lead < -30.0:
+        return ESTIMATE, 0.0
+    return ESTIMATE, 1.0 / (1.0 + math.exp(-lead))

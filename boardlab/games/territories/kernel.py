@@ -736,3 +736,77 @@ def estimate(
         return [0.0, 1.0]
     p = 1.0 / (1.0 + math.exp(-x))
     return [p, 1.0 - p]
+
+
+# --- the fitted evaluation's terms (evaluation.py names them) ---------------------------------
+#: terms per seat, in the order of :func:`terms`
+TERMS_PER_SEAT: Final = 11
+
+
+def _seat_terms(
+    values: list[float], seat: int, hold: list[int], territories: int, supply: list[int], buildings: Buildings,
+    touching_by_point: Touching, limit_counts_territories: bool, hand_limit: int, capital_per_suit: bool,
+    progress: float, active: int,
+) -> None:
+    in_hand = 0
+    surplus = 0
+    for count in hold:
+        in_hand += min(count, 4)
+        surplus += max(0, count - 4)
+    income = 0.0
+    for value in expected_income(seat, buildings, touching_by_point, capital_per_suit):
+        income += value
+    hand_size = hold[0] + hold[1] + hold[2] + hold[3] + (territories if limit_counts_territories else 0)
+    on_board = float(points(supply))
+    values.append(on_board)
+    values.append(on_board * progress)
+    values.append(income)
+    values.append(income * progress)
+    values.append(float(in_hand))
+    values.append(in_hand * progress)
+    values.append(float(surplus))
+    values.append(float(territories))
+    values.append(readiness(seat, hold, supply, buildings))
+    values.append(float(max(0, hand_size - hand_limit)))
+    values.append(1.0 if seat == active else 0.0)
+
+
+def terms(
+    holds: list[list[int]], territories: list[int], supply: list[list[int]], buildings: Buildings,
+    touching_by_point: Touching, limit_counts_territories: bool, hand_limit: int, capital_per_suit: bool,
+    target: int, active: int,
+) -> list[float]:
+    """Both seats' terms (TERMS_PER_SEAT each, the first seat's first) with these holdings;
+    ``active``: the seat whose turn it is."""
+    progress = max(points(supply[0]), points(supply[1])) / target
+    values: list[float] = []
+    for seat in range(2):
+        _seat_terms(
+            values, seat, holds[seat], territories[seat], supply[seat], buildings, touching_by_point,
+            limit_counts_territories, hand_limit, capital_per_suit, progress, active,
+        )
+    return values
+
+
+def fitted_estimate(
+    holds: list[list[int]], territories: list[int], supply: list[list[int]], buildings: Buildings,
+    touching_by_point: Touching, limit_counts_territories: bool, hand_limit: int, capital_per_suit: bool,
+    target: int, active: int, weights: tuple[float, ...], bias: tuple[float, ...], linear: float, square: float,
+) -> list[float]:
+    """As :func:`estimate`, by fitted ``weights`` (one per term), ``bias`` (one per seat) and
+    curve: the logistic curve of the difference z of the two seats' weighted terms, bent to
+    linear * z + square * z * |z| / 2 (boardlab.core.fitted)."""
+    values = terms(
+        holds, territories, supply, buildings, touching_by_point, limit_counts_territories, hand_limit,
+        capital_per_suit, target, active,
+    )
+    lead = bias[0] - bias[1]
+    for index in range(TERMS_PER_SEAT):
+        lead += weights[index] * (values[index] - values[TERMS_PER_SEAT + index])
+    lead = linear * lead + square * lead * abs(lead) / 2.0
+    if lead > 30.0:
+        return [1.0, 0.0]
+    if lead < -30.0:
+        return [0.0, 1.0]
+    p = 1.0 / (1.0 + math.exp(-lead))
+    return [p, 1.0 - p]

@@ -276,6 +276,35 @@ def push_end(stacks: list[Stack], start: int, direction: int) -> int:
         cur = nxt
 
 
+def _squares_and_threats(
+    stacks: list[Stack], mask: int, rays: tuple[tuple[tuple[int, int, int], ...], ...], seat: int
+) -> tuple[int, int]:
+    """The squares ``seat`` controls (``mask``) and the castles it does not hold that one of
+    its pushes would land on (each castle once)."""
+    remaining = mask
+    squares = 0
+    threatened = 0
+    threats = 0
+    while remaining:
+        low = remaining & -remaining
+        remaining ^= low
+        squares += 1
+        sq = low.bit_length() - 1
+        height = len(stacks[sq])
+        if height < 2:
+            continue
+        for direction, distance, castle in rays[sq]:
+            if (
+                distance < height
+                and not (threatened >> castle) & 1
+                and stacks[castle][-1] != seat
+                and push_end(stacks, sq, direction) == castle
+            ):
+                threatened |= 1 << castle
+                threats += 1
+    return squares, threats
+
+
 def evaluate(
     stacks: list[Stack],
     control: list[int],
@@ -283,34 +312,15 @@ def evaluate(
     rays: tuple[tuple[tuple[int, int, int], ...], ...],
     players: int,
 ) -> tuple[float, ...]:
-    """Estimated returns per seat of a running game (evaluation.py says how they are made).
+    """Estimated returns per seat of a running game by the hand-set weights (evaluation.py
+    says how they are made).
 
     ``rays`` are the castle rays of ``castles`` (:func:`~.evaluation.castle_rays`).
     """
     controlled, crowned = castle_counts(stacks, castles)
     scores: list[float] = []
     for seat in range(players):
-        remaining = control[seat]
-        squares = 0
-        threatened = 0
-        threats = 0
-        while remaining:
-            low = remaining & -remaining
-            remaining ^= low
-            squares += 1
-            sq = low.bit_length() - 1
-            height = len(stacks[sq])
-            if height < 2:
-                continue
-            for direction, distance, castle in rays[sq]:
-                if (
-                    distance < height
-                    and not (threatened >> castle) & 1
-                    and stacks[castle][-1] != seat
-                    and push_end(stacks, sq, direction) == castle
-                ):
-                    threatened |= 1 << castle
-                    threats += 1
+        squares, threats = _squares_and_threats(stacks, control[seat], rays, seat)
         scores.append(
             WEIGHT_CASTLE * controlled[seat]
             + WEIGHT_CROWN * crowned[seat]
@@ -321,3 +331,79 @@ def evaluate(
     weights = [math.exp(SHARPNESS * (score - best)) for score in scores]
     total = sum(weights)
     return tuple([weight / total for weight in weights])
+
+
+#: the fitted evaluation's terms per seat, in the order evaluation.py names them
+TERMS_PER_SEAT: Final = 11
+
+
+def terms(
+    stacks: list[Stack],
+    control: list[int],
+    castles: tuple[int, ...],
+    rays: tuple[tuple[tuple[int, int, int], ...], ...],
+    players: int,
+    mover: int,
+    castles_to_win: int,
+    crowns_to_win: int,
+    placed: float,
+) -> list[float]:
+    """Every seat's terms, seat after seat (TERMS_PER_SEAT each; evaluation.py says what they
+    are); ``placed``: the share of the pieces already on the board (0 to 1)."""
+    controlled, crowned = castle_counts(stacks, castles)
+    values: list[float] = []
+    for seat in range(players):
+        squares, threats = _squares_and_threats(stacks, control[seat], rays, seat)
+        to_move = 1.0 if seat == mover else 0.0
+        one_short = (
+            1.0 if controlled[seat] == castles_to_win - 1 or crowned[seat] == crowns_to_win - 1 else 0.0
+        )
+        values.append(float(controlled[seat]))
+        values.append(float(crowned[seat]))
+        values.append(float(threats))
+        values.append(float(squares))
+        values.append(to_move)
+        values.append(to_move * threats)
+        values.append(one_short)
+        values.append(to_move * one_short if threats > 0 else 0.0)
+        values.append(controlled[seat] * placed)
+        values.append(threats * placed)
+        values.append(squares * placed)
+    return values
+
+
+def fitted_evaluate(
+    stacks: list[Stack],
+    control: list[int],
+    castles: tuple[int, ...],
+    rays: tuple[tuple[tuple[int, int, int], ...], ...],
+    players: int,
+    mover: int,
+    castles_to_win: int,
+    crowns_to_win: int,
+    placed: float,
+    weights: tuple[float, ...],
+    bias: tuple[float, ...],
+    linear: float,
+    square: float,
+) -> tuple[float, ...]:
+    """Estimated returns per seat of a running game by fitted ``weights`` (one per term),
+    ``bias`` (one per seat) and curve (``linear``, ``square``): the softmax of the seats'
+    weighted terms, each one's distance d from their mean bent to linear * d + square * d * |d|."""
+    values = terms(stacks, control, castles, rays, players, mover, castles_to_win, crowns_to_win, placed)
+    scores: list[float] = []
+    for seat in range(players):
+        score = bias[seat]
+        base = seat * TERMS_PER_SEAT
+        for index in range(TERMS_PER_SEAT):
+            score += weights[index] * values[base + index]
+        scores.append(score)
+    mean = sum(scores) / players
+    bent: list[float] = []
+    for score in scores:
+        distance = score - mean
+        bent.append(linear * distance + square * distance * abs(distance))
+    best = max(bent)
+    exps = [math.exp(score - best) for score in bent]
+    total = sum(exps)
+    return tuple([value / total for value in exps])

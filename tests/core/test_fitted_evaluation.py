@@ -1,0 +1,218 @@
+"""Fitted evaluations (boardlab.core.fitted): the model, its weights files, and which evaluation judges."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+import boardlab
+from boardlab.agents import make_agent
+from boardlab.core.errors import BoardlabError, OptionError
+from boardlab.core.fitted import (
+    FITTED,
+    HAND,
+    EvaluationChoice,
+    EvaluationFileError,
+    FittedEvaluation,
+    evaluation_choice,
+    evaluation_in_force,
+    evaluation_name,
+    evaluation_terms,
+    judging_by,
+    read_evaluations,
+    shipped_evaluation,
+    softmax,
+    terms_of,
+    write_evaluation,
+)
+
+GAMES = ("towers", "sovereign", "overseer", "territories", "honor")
+
+
+def model_for(game: boardlab.Game, weights: list[float] | None = None, bias: list[float] | None = None) -> FittedEvaluation:
+    names = terms_of(game).names
+    rng = random.Random(len(names))
+    return FittedEvaluation(
+        game_id=game.id,
+        players=game.num_players,
+        options=dict(game.options),
+        rules_version=str(game.rules_version),
+        terms=names,
+        weights=tuple(weights if weights is not None else [rng.uniform(-0.5, 0.5) for _ in names]),
+        seat_bias=tuple(bias if bias is not None else [0.1 * seat for seat in range(game.num_players)]),
+    )
+
+
+def test_chances_are_the_softmax_of_the_seats_scores_and_a_seat_that_is_out_gets_nothing() -> None:
+    model = FittedEvaluation("g", 3, {}, "1", ("a", "b"), (1.0, -2.0), (0.5, 0.0, 0.0))
+    chances = model.chances([[1.0, 0.0], [0.0, 1.0], None])
+    first, second = 0.5 + 1.0, -2.0
+    assert chances[2] == 0.0
+    assert chances[0] == pytest.approx(1 / (1 + math.exp(second - first)))
+    assert sum(chances) == pytest.approx(1.0)
+    # two seats: the logistic curve of the difference of the scores
+    assert softmax([3.0, 1.0]) == pytest.approx((1 / (1 + math.exp(-2.0)), 1 - 1 / (1 + math.exp(-2.0))))
+    # far apart: 0 and 1, not an overflow
+    assert softmax([0.0, 5000.0]) == (0.0, 1.0)
+
+
+def test_a_weights_file_round_trips_and_an_entry_for_the_same_game_setting_is_replaced(tmp_path: Path) -> None:
+    towers = boardlab.load("towers")
+    four = boardlab.load("towers", players=4)
+    path = tmp_path / "evaluation.json"
+    write_evaluation(path, model_for(towers))
+    write_evaluation(path, model_for(four))
+    newer = model_for(towers, bias=[0.3, 0.0])
+    write_evaluation(path, newer)
+    entries = read_evaluations(path)
+    assert [entry.players for entry in entries] == [4, 2]
+    assert entries[1] == newer and entries[1].holds_for(towers) and not entries[1].holds_for(four)
+    assert not entries[1].holds_for(boardlab.load("towers", layout="pinwheel"))
+    with pytest.raises(EvaluationFileError, match="another game"):
+        write_evaluation(path, model_for(boardlab.load("overseer")))
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("{", "not JSON"),
+        ('{"format": "other"}', "not a weights file"),
+        ('{"format": "boardlab-evaluation/1", "game": "towers"}', "lists its 'evaluations'"),
+        ('{"format": "boardlab-evaluation/1", "game": "towers", "evaluations": [{"players": 2}]}', "lacks options"),
+        (
+            '{"format": "boardlab-evaluation/1", "game": "towers", "evaluations": [{"players": 2, "options": {}, '
+            '"rules_version": "1", "terms": {"castles": "x"}, "seat_bias": [0, 0]}]}',
+            "'terms' must map",
+        ),
+        (
+            '{"format": "boardlab-evaluation/1", "game": "towers", "evaluations": [{"players": 2, "options": {}, '
+            '"rules_version": "1", "terms": {"castles": 1}, "seat_bias": [0]}]}',
+            "2 numbers, one per seat",
+        ),
+    ],
+)
+def test_a_broken_weights_file_is_refused_with_what_is_wrong(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(EvaluationFileError, match=problem) as caught:
+        read_evaluations(path)
+    assert str(path) in str(caught.value)
+    with pytest.raises(BoardlabError):
+        evaluation_choice(str(path))
+
+
+def test_evaluate_judges_by_hand_unless_told_and_by_the_model_in_force_inside_judging_by(tmp_path: Path) -> None:
+    game = boardlab.load("towers")
+    state = game.new_state(3)
+    for move in ("a6+", "b1+", "g2+"):
+        state.play(move)
+    hand = tuple(state.evaluate())
+    assert evaluation_name() == HAND and evaluation_in_force(game) is None
+    # a model that sees only whose move it is: it must give the mover exactly the logistic of 1
+    names = terms_of(game).names
+    mover_only = model_for(game, [1.0 if name == "to_move" else 0.0 for name in names], [0.0, 0.0])
+    path = tmp_path / "mover.json"
+    write_evaluation(path, mover_only)
+    with judging_by(str(path)):
+        judged = tuple(state.evaluate())
+        with judging_by(HAND):
+            assert tuple(state.evaluate()) == hand
+        assert evaluation_name() == str(path)
+    assert judged[state.current_player()] == pytest.approx(1 / (1 + math.exp(-1.0)))
+    assert tuple(state.evaluate()) == hand  # the block's end restores the hand-set evaluation
+
+
+def test_another_thread_judges_by_hand_while_this_one_judges_by_a_model() -> None:
+    game = boardlab.load("towers")
+    state = game.new_state(5)
+    state.play("a6+")
+    hand = tuple(state.evaluate())
+    model = model_for(game, [0.0] * len(terms_of(game).names), [3.0, 0.0])
+    seen: list[tuple[float, ...]] = []
+    with judging_by(EvaluationChoice("test", model)):
+        worker = threading.Thread(target=lambda: seen.append(tuple(state.evaluate())))
+        worker.start()
+        worker.join()
+        assert state.evaluate()[0] == pytest.approx(1 / (1 + math.exp(-3.0)))
+    assert seen == [hand]
+
+
+def test_weights_for_other_options_are_refused_by_name_and_a_game_without_weights_is_judged_by_hand(tmp_path: Path) -> None:
+    towers = boardlab.load("towers")
+    path = tmp_path / "two.json"
+    write_evaluation(path, model_for(towers))
+    four = boardlab.load("towers", players=4)
+    state = four.new_state(1)
+    with judging_by(str(path)), pytest.raises(OptionError, match="players 2, not 4"):
+        state.evaluate()
+    # a variant the shipped file holds no weights for: "fitted" falls back to the hand-set evaluation
+    variant = boardlab.load("towers", layout="pinwheel")
+    assert shipped_evaluation(variant) is None
+    start = variant.new_state(2)
+    start.play(start.legal_moves()[0])
+    with judging_by(FITTED):
+        fitted = tuple(start.evaluate())
+    assert fitted == tuple(start.evaluate())
+
+
+def test_an_agent_names_the_evaluation_it_judges_by_and_a_bad_one_is_refused(tmp_path: Path) -> None:
+    game = boardlab.load("towers")
+    assert make_agent("greedy:evaluation=fitted", game=game).judge.name == FITTED
+    assert make_agent("mcts:iterations=5", game=game).judge.name == HAND
+    with pytest.raises(OptionError, match="give hand, fitted or the path"):
+        make_agent("alphabeta:evaluation=bogus", game=game)
+    path = tmp_path / "overseer.json"
+    write_evaluation(path, model_for(boardlab.load("overseer")))
+    agent = make_agent(f"greedy:evaluation={path}", game=game)
+    state = game.new_state(1)
+    with pytest.raises(OptionError, match="do not hold for this game"):
+        agent.choose(state)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_each_games_fitted_evaluate_is_the_models_softmax_of_the_terms_it_offers(game_id: str) -> None:
+    """The compiled kernels compute the fitted chances themselves; they must agree with the
+    model applied to the terms the game registers, position after position."""
+    game = boardlab.load(game_id)
+    model = model_for(game)
+    rng = random.Random(7)
+    state = game.new_state(11)
+    checked = 0
+    moves = 12 if game.continuous_moves else 60
+    for _ply in range(moves):
+        if state.is_over():
+            break
+        if state.current_player() >= 0:
+            terms = evaluation_terms(state)
+            with judging_by(EvaluationChoice("test", model)):
+                judged = tuple(state.evaluate())
+            if terms is not None:
+                assert judged == pytest.approx(_squeezed(game_id, model.chances(terms)), abs=1e-9), state.position()
+                checked += 1
+        state.apply(state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves()))
+    assert checked >= 3
+
+
+def _squeezed(game_id: str, chances: tuple[float, ...]) -> tuple[float, ...]:
+    """Overseer keeps every estimate strictly between a lost and a won Overseer (its SPREAD)."""
+    if game_id != "overseer":
+        return chances
+    from boardlab.games.overseer.kernel import SPREAD
+
+    white = 0.5 + SPREAD * (chances[0] - 0.5)
+    return (white, 1.0 - white)
+
+
+def test_the_shipped_weights_files_hold_for_their_games_and_name_their_terms_in_order() -> None:
+    for game_id in GAMES:
+        game = boardlab.load(game_id)
+        shipped = shipped_evaluation(game)
+        if shipped is None:
+            continue
+        assert shipped.terms == terms_of(game).names
+        assert json.loads(json.dumps(shipped.to_json()))["players"] == game.num_players

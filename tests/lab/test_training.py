@@ -1,0 +1,126 @@
+"""Fitting an evaluation to game results (boardlab.lab.training and ``boardlab train``)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+import boardlab
+from boardlab.cli import main
+from boardlab.core.errors import OptionError
+from boardlab.core.fitted import FittedEvaluation, judging_by, read_evaluations, terms_of
+from boardlab.lab.training import (
+    CLIP,
+    Positions,
+    TrainingSetup,
+    calibration,
+    fit,
+    is_held_out,
+)
+
+pytest.importorskip("numpy")
+
+
+def synthetic(weights: list[float], bias: float, square: float, count: int, seed: int) -> Positions:
+    """Two-seat positions whose results are drawn from a known model (a curve bent by ``square``)."""
+    rng = random.Random(seed)
+    found = Positions(2)
+    for _ in range(count):
+        terms = [[rng.gauss(0, 1) for _ in weights] for _seat in range(2)]
+        scores = [sum(w * t for w, t in zip(weights, seat)) for seat in terms]
+        scores[0] += bias
+        half = (scores[0] - scores[1]) / 2
+        lead = 2 * (half + square * half * abs(half))
+        first_wins = rng.random() < 1 / (1 + math.exp(-lead))
+        found.terms.append(terms)
+        found.returns.append((1.0, 0.0) if first_wins else (0.0, 1.0))
+        found.hand.append((0.5, 0.5))
+    return found
+
+
+def true_chance(weights: list[float], bias: float, square: float, terms: list[list[float]]) -> float:
+    scores = [sum(w * t for w, t in zip(weights, seat)) for seat in terms]
+    half = (scores[0] + bias - scores[1]) / 2
+    return 1 / (1 + math.exp(-2 * (half + square * half * abs(half))))
+
+
+def test_the_fit_finds_the_model_that_made_the_results() -> None:
+    """The straight part and the curve trade off (a steeper line, a flatter curve), so what
+    must come back is the model's chances and the weights' proportions, not each number."""
+    weights, bias, square = [1.2, -0.7, 0.0], 0.4, 0.3
+    result = fit(synthetic(weights, bias, square, 20_000, seed=1))
+    assert result.weights[1] / result.weights[0] == pytest.approx(-0.7 / 1.2, abs=0.05)
+    assert abs(result.weights[2]) < 0.05 * abs(result.weights[0])
+    assert result.curve[1] > 0.05  # bent: a straight line would understate large leads
+    model = FittedEvaluation("g", 2, {}, "1", ("a", "b", "c"), result.weights, result.seat_bias, curve=result.curve)
+    rng = random.Random(9)
+    for _ in range(200):
+        terms = [[rng.gauss(0, 1) for _ in weights] for _seat in range(2)]
+        assert model.chances(terms)[0] == pytest.approx(true_chance(weights, bias, square, terms), abs=0.04)
+    straight = fit(synthetic(weights, bias, 0.0, 20_000, seed=2))
+    assert straight.curve[1] < 0.05 and straight.curve[0] * straight.weights[0] == pytest.approx(1.2, abs=0.1)
+
+
+def test_too_few_positions_are_refused() -> None:
+    with pytest.raises(OptionError, match="play more games"):
+        fit(synthetic([1.0], 0.0, 0.0, 5, seed=3))
+
+
+def test_calibration_scores_chances_against_results_per_seat_and_tenth() -> None:
+    chances = [(0.8, 0.2), (0.8, 0.2), (0.5, 0.5), (1.0, 0.0)]
+    results = [(1.0, 0.0), (0.0, 1.0), (0.5, 0.5), (0.0, 1.0)]
+    measured = calibration(chances, results)
+    expected_log = (
+        -math.log(0.8) - math.log(0.2) - (0.5 * math.log(0.5) * 2) - math.log(CLIP)
+    ) / 4
+    assert measured.log_loss == pytest.approx(expected_log)
+    # Brier: the mean over seats of the squared error, then over positions
+    assert measured.brier == pytest.approx((0.04 + 0.64 + 0.0 + 1.0) / 4)
+    count, predicted, won = measured.table[8]
+    assert (count, predicted, won) == (2, pytest.approx(0.8), pytest.approx(0.5))
+    assert measured.table[9][0] == 1 and measured.table[9][2] == 0.0  # a sure 1.0 that lost
+    assert measured.table[5] == (2, 0.5, 0.5)
+    assert measured.worst_gap(2) == pytest.approx(0.3)  # the 0.8s won half the time; the 1.0 is alone
+
+
+def test_held_out_games_are_every_fifth() -> None:
+    assert [index for index in range(12) if is_held_out(index)] == [4, 9]
+
+
+def test_a_game_without_terms_or_too_few_games_is_refused_before_any_game_is_played() -> None:
+    with pytest.raises(OptionError, match="at least 5 games"):
+        TrainingSetup("towers", games=4).study()
+
+
+def test_boardlab_train_plays_fits_measures_and_writes_weights_that_evaluate_reads(tmp_path: Path) -> None:
+    weights = tmp_path / "towers.json"
+    out = tmp_path / "train"
+    command = ["train", "towers", "--games", "10", "--pairing", "beginner,easy", "--out", str(out),
+               "--weights", str(weights)]
+    assert main(command) == 0
+    (model,) = read_evaluations(weights)
+    game = boardlab.load("towers")
+    assert model.holds_for(game) and model.terms == terms_of(game).names
+    assert model.about["held_out"]["games"] == 2 and model.about["train"]["games"] == 8
+    assert model.about["command"].startswith("boardlab train towers --games 10")
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["held_out"]["hand"]["positions"] == report["held_out"]["fitted"]["positions"] > 0
+    records = sorted((out / "games" / "records").glob("*.json"))
+    assert len(records) == 10
+    # the same command again plays nothing new: the games are kept, the fit is the same
+    stamp = [path.stat().st_mtime_ns for path in records]
+    assert main(command) == 0
+    assert [path.stat().st_mtime_ns for path in records] == stamp
+    (again,) = read_evaluations(weights)
+    assert again.weights == model.weights
+    # the weights judge: evaluate() by them differs from the hand-set evaluation
+    state = game.new_state(1)
+    for move in ("a6+", "b1+"):
+        state.play(move)
+    hand = tuple(state.evaluate())
+    with judging_by(str(weights)):
+        assert tuple(state.evaluate()) != hand
