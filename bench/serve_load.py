@@ -81,6 +81,9 @@ class Tally:
     #: (the server's CPU seconds or None, this client's CPU seconds) after the warm-up and at the end
     cpu_at_warmup: tuple[float | None, float] = (None, 0.0)
     cpu_at_end: tuple[float | None, float] = (None, 0.0)
+    #: each server process's CPU seconds after the warm-up and at the end
+    each_at_warmup: list[float | None] = field(default_factory=list)
+    each_at_end: list[float | None] = field(default_factory=list)
 
     def refuse(self, code: str) -> None:
         self.refused[code] = self.refused.get(code, 0) + 1
@@ -165,11 +168,13 @@ async def run_load(
     async def measure_cpu() -> None:
         await asyncio.sleep(warmup)
         tally.cpu_at_warmup = (cpu_seconds(server_pids), time.process_time())
+        tally.each_at_warmup = [cpu_seconds([pid]) for pid in server_pids]
 
     watch = asyncio.get_running_loop().create_task(measure_cpu())
     await asyncio.gather(*(table(bases, game, think, index, tally, stop) for index in range(games)))
     await watch
     tally.cpu_at_end = (cpu_seconds(server_pids), time.process_time())
+    tally.each_at_end = [cpu_seconds([pid]) for pid in server_pids]
     return tally
 
 
@@ -196,7 +201,8 @@ def start_server(
     command = [sys.executable, *program, "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
     command += ["--durability", durability]
     # every simulated player is one address here: the per-address limits would throttle the load itself
-    for limit in ("--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--max-open-per-address"):
+    limits = ("--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--reads-per-minute")
+    for limit in (*limits, "--max-open-per-address"):
         command += [limit, "0"]
     if database_url:
         command += ["--database-url", database_url]
@@ -254,6 +260,13 @@ def report(tally: Tally, games: int, seconds: float, warmup: float, label: str) 
         server = ""
     else:
         server = f"server {(server_after - server_before) / len(samples) * 1000:.2f} ms, "
+        if len(tally.each_at_end) > 1:  # each process's share: the one that took a move and the one that caught up
+            shares = [
+                f"{(after - before) / len(samples) * 1000:.2f}"
+                for before, after in zip(tally.each_at_warmup, tally.each_at_end)
+                if before is not None and after is not None
+            ]
+            server += f"(per process: {', '.join(shares)} ms), "
     print(f"CPU per move: {server}client {(client_after - client_before) / len(samples) * 1000:.2f} ms")
     if seen:
         seen_p99 = seen[min(len(seen) - 1, int(0.99 * len(seen)))]
