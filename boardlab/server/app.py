@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.settings = settings
     app.state.storage = storage
     app.state.service = service
-    app.state.replays = Replays()
+    app.state.replays = Replays(service.computer)
     app.state.analyses = Analyses(service.computer)
     app.state.hints = Hints()
     # the server's designers (the Lab's): the admin key registered at every start

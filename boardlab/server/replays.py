@@ -1,8 +1,9 @@
 """Replays of finished games for the browser's replay view: the view after any move.
 
 A finished game's record is public (it is downloadable), so any position of it may be shown.
-The views are made by replaying the record once per room and viewer, in a thread (a physics
-game replays slowly), and kept for the few rooms looked at most recently.
+The views are made by replaying the record once per room and viewer in a worker of the
+computer's pool, with the asking address's share (a physics game replays slowly, and the
+server's own process must not), and kept for the few rooms looked at most recently.
 """
 
 from __future__ import annotations
@@ -13,9 +14,13 @@ from typing import Any
 
 from ..core.records import Record
 from ..core.values import Player
-from .errors import ServerError
+from .computer import PERSON, ComputerPlayers
+from .errors import BusyError, ServerError
+from .ratelimits import CLIENT
 
 View = dict[str, Any]
+#: the longest a replay may take in its worker
+REPLAY_SECONDS = 120.0
 
 
 class BadMoveNumberError(ServerError):
@@ -35,10 +40,16 @@ def replay_views(record: Record, viewer: Player | None) -> list[View]:
     return views
 
 
+def _views(asked: tuple[Record, Player | None]) -> list[View]:
+    """Run in a worker of the pool: :func:`replay_views` of the record for the viewer."""
+    return replay_views(*asked)
+
+
 class Replays:
     """The views of the last ``rooms`` replayed (room, viewer) pairs."""
 
-    def __init__(self, rooms: int = 8) -> None:
+    def __init__(self, computer: ComputerPlayers, rooms: int = 8) -> None:
+        self.computer = computer
         self.rooms = rooms
         self._views: OrderedDict[tuple[str, Player | None], list[View]] = OrderedDict()
         self._lock = asyncio.Lock()
@@ -52,7 +63,10 @@ class Replays:
         async with self._lock:  # one replay at a time: two visitors of one room share it
             views = self._views.get(key)
             if views is None:
-                views = await asyncio.to_thread(replay_views, record, viewer)
+                answer = await self.computer.run(_views, (record, viewer), REPLAY_SECONDS, PERSON, CLIENT.get(), spec="replay")
+                if answer.move is None:
+                    raise BusyError(f"room {room_id}: the replay could not be made ({answer.failure}); try again", 5.0)
+                views = answer.move
                 self._views[key] = views
                 while len(self._views) > self.rooms:
                     self._views.popitem(last=False)
