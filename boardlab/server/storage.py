@@ -45,6 +45,7 @@ from sqlalchemy import (
     Table,
     Text,
     and_,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -347,15 +348,22 @@ class Storage:
             return
         change = write
         fields = dict(change.room_fields, revision=change.revision + 1, updated=time.time())
-        moving_on = update(rooms).where(and_(rooms.c.id == change.room_id, rooms.c.revision == change.revision))
-        if self.shared:
-            # the notice rides on the update of the revision it announces: PostgreSQL sends it at
-            # commit, to every listener, never for a change that rolled back (a conflict below
-            # included), and it costs no statement of its own
-            notice = f"{self.origin} {change.room_id} {change.revision + 1}"
-            moved_on = len(conn.execute(moving_on.values(**fields).returning(func.pg_notify(CHANNEL, notice))).all())
+        # the notice rides on the update of the revision it announces: PostgreSQL sends it at
+        # commit, to every listener, never for a change that rolled back (a conflict below
+        # included), and it costs no statement of its own
+        notice = f"{self.origin} {change.room_id} {change.revision + 1}"
+        if set(fields) == set(MOVING_ON_FIELDS):  # every change the service makes: a statement built once
+            parameters = {"b_room": change.room_id, "b_seen": change.revision}
+            parameters.update((f"v_{name}", fields[name]) for name in MOVING_ON_FIELDS)
+            if self.shared:
+                result = conn.execute(_MOVING_ON_NOTIFIED, {**parameters, "b_notice": notice})
+            else:
+                result = conn.execute(_MOVING_ON, parameters)
         else:
-            moved_on = conn.execute(moving_on.values(**fields)).rowcount
+            moving_on = update(rooms).where(and_(rooms.c.id == change.room_id, rooms.c.revision == change.revision))
+            moving_on = moving_on.values(**fields)
+            result = conn.execute(moving_on.returning(func.pg_notify(CHANNEL, notice)) if self.shared else moving_on)
+        moved_on = len(result.all()) if self.shared else result.rowcount
         if moved_on != 1:
             raise StorageConflict(f"room {change.room_id} is no longer at revision {change.revision}")
         if change.claim is not None:
@@ -434,14 +442,7 @@ class Storage:
                 conn = conn.execution_options(isolation_level="REPEATABLE READ")
             if from_move > 0:
                 # a row per move read (a few), each with the room's columns; at least one row
-                held = and_(moves.c.room_id == rooms.c.id, moves.c.number >= from_move)
-                query = (
-                    select(rooms, moves.c.number, moves.c.text, moves.c.by, moves.c.t, moves.c.note)
-                    .select_from(rooms.outerjoin(moves, held))
-                    .where(rooms.c.id == room_id)
-                    .order_by(moves.c.number)
-                )
-                joined = conn.execute(query).mappings().all()
+                joined = conn.execute(_CATCHING_UP, {"b_room": room_id, "b_from": from_move}).mappings().all()
                 if not joined:
                     return None
                 row = _room_row({name: joined[0][name] for name in rooms.c.keys()})  # noqa: SIM118  (names, not columns)
@@ -501,6 +502,24 @@ class Storage:
     def listen_url(self) -> str:
         """The database as a libpq URL (with its password), for the listener's own connection."""
         return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+#: the fields every change of a room sets (the service's commits), and the statements that set
+#: them, built once: a statement built for each change cost more CPU than its execution
+MOVING_ON_FIELDS = ("status", "ending", "pending", "result", "revision", "updated")
+_MOVING_ON = (
+    update(rooms)
+    .where(and_(rooms.c.id == bindparam("b_room"), rooms.c.revision == bindparam("b_seen")))
+    .values({name: bindparam(f"v_{name}", type_=rooms.c[name].type) for name in MOVING_ON_FIELDS})
+)
+_MOVING_ON_NOTIFIED = _MOVING_ON.returning(func.pg_notify(CHANNEL, bindparam("b_notice", type_=Text)))
+#: a room's row and its moves from one number on, in one statement (catching a room up)
+_CATCHING_UP = (
+    select(rooms, moves.c.number, moves.c.text, moves.c.by, moves.c.t, moves.c.note)
+    .select_from(rooms.outerjoin(moves, and_(moves.c.room_id == rooms.c.id, moves.c.number >= bindparam("b_from"))))
+    .where(rooms.c.id == bindparam("b_room"))
+    .order_by(moves.c.number)
+)
 
 
 def _add_missing_columns(conn: Connection) -> None:
