@@ -3,30 +3,34 @@ every decision, and the moves that lost the most (``boardlab analyse``, the brow
 
 How the numbers are made (docs/analysis.md says it for players):
 
-* **Chances.** Each position of the game is searched once with ``mcts`` (a deterministic
-  number of iterations, :func:`default_iterations`; no time limit, so the same record and
-  seed give the same analysis on any machine). The player to move gets the mean return of
-  the move the search prefers. With two players the other gets the rest. With more, the
-  others share the rest in proportion to ``state.evaluate()`` (equally where the game has no
-  evaluation or rates them all 0): the search values only the mover's return, and the
-  evaluation is the only cheap judge of how the rest is split. A finished position gets
-  its result; a chance node (dice, a deal) gets ``evaluate()`` as it stands, since the
-  outcome that follows is not the position's to choose.
-* **Preferred move and loss.** At a decision the search's preferred move is the one it
-  visited most (a win on the spot, or one the search proved, always). The loss of the move
-  played is the mover's estimated return after the preferred move (the search's value of
-  it) less the mover's chance after the move played: the graph's next point, which that
-  position's own search gives. Where that point is only a share of the evaluation (a chance
-  node follows, or a third player moves) the search's own value of the played move is used
-  instead when it looked at the move often enough (:data:`TRUSTED_VISITS`). A loss is never
-  negative, and the engine's own move loses nothing.
+* **The judge.** Every evaluation here is the game's fitted one (boardlab.core.fitted: weights
+  fitted to game results, so a chance is a probability measured on held-out games), or the
+  hand-set one in a game without fitted weights.
+* **Searching.** Each position of the game is searched once with ``mcts`` judging by it (a
+  deterministic number of iterations, :func:`default_iterations`; no time limit, so the same
+  record and seed give the same analysis on any machine). A searched position's own value
+  gives its player to move the mean return of the move the search prefers (1 for a win on the
+  spot or a proven one); with two players the other gets the rest, with more the others share
+  the rest in proportion to ``evaluate()``. A finished position gets its result, a chance node
+  (dice, a deal) ``evaluate()`` as it stands. Where the search prefers another move than the
+  one played, the position after that move is searched the same way, so the two moves are
+  valued alike: each by a search of the position it leads to.
+* **Chances that agree with themselves.** A player's chance before a decision is the better,
+  for that player, of the chance after the move played and the value of the engine's move;
+  the chance after the move played is, in turn, the next position's. So the chances are worked
+  out from the end of the game back: a won game ends at 1 for its winner, and the mover's
+  chance never rises through their own move. A decision's **loss** is exactly how far the
+  mover's chance falls through it, and a decision that loses anything has the engine's move
+  as its preferred move. Where the game was decided by dice or cards, the fall happens on the
+  chance move (its ``luck``), never on a player's decision before it: the chance after a
+  decision that a chance move follows is the evaluation's, before the outcome is known.
 * **Hidden information.** A finished game's record holds every card, so its analysis
   searches the true states: the chances know what the players did not. This is for a game
   that is over; a hint during play (:func:`hint_spec`) is searched on the seat's own view.
 * **Continuous moves** (Honor): a physics search per candidate is far too slow, so a
-  position's chances are ``evaluate()`` (the game's static judge), the preferred move is
-  the game's ``easy`` computer player's, and both moves are valued by ``evaluate()`` after
-  ``state.preview(move)`` (the placement resolved without tremor).
+  position's chances are ``evaluate()``, the engine's move is the game's ``easy`` computer
+  player's, and it is valued by ``evaluate()`` after ``state.preview(move)`` (the placement
+  resolved without tremor).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import BoardlabError, OptionError
+from ..core.fitted import FITTED, judging_by
 from ..core.game import Game
 from ..core.records import Record
 from ..core.seeds import derive_seed
@@ -49,20 +54,17 @@ from .levels import level_spec
 #: the analysis format's name, sent with every analysis (the browser checks it)
 FORMAT = "boardlab-analysis/1"
 
-#: Iterations per position, chosen so that a 60-move game takes well under 30 s on one
-#: busy core (docs/analysis.md has the measurements). A game not named gets the default.
+#: Iterations per searched position, chosen so that a 60-move game takes well under 30 s on
+#: one busy core, the searches of the engine's own moves included (docs/analysis.md has the
+#: measurements). A game not named gets the default.
 ITERATIONS = {"towers": 1000, "sovereign": 200, "overseer": 100, "territories": 200}
 DEFAULT_ITERATIONS = 300
 #: the search's settings besides its budget: the "normal" computer's, without its jitter
-#: (an analysis is meant to be repeatable) and without its time cap (same reason)
-SEARCH = "leaf_eval=true,widen=1,c=0.2"
-#: a child of the root visited this often (or more) is valued by the search itself; below,
-#: its estimate is too noisy and the position after the move is searched instead
-TRUSTED_VISITS = 24
-#: a move is listed among the worst only when it lost at least this much of a win
-WORST_MIN_LOSS = 0.08
-#: how many of the worst moves are listed
-WORST_COUNT = 5
+#: (an analysis is meant to be repeatable) and without its time cap (same reason), judging
+#: by the game's fitted evaluation
+SEARCH = f"leaf_eval=true,widen=1,c=0.2,evaluation={FITTED}"
+#: a decision is listed among the worst when it lost at least this much of a win
+WORST_MIN_LOSS = 0.1
 #: the level whose computer player names the preferred move in games with continuous moves
 CONTINUOUS_LEVEL = "easy"
 
@@ -78,9 +80,11 @@ class MoveAnalysis:
     """One move of the game: who made it and what it was worth.
 
     ``chances`` are every seat's estimated return after the move (they sum to 1).
-    For a decision: ``preferred`` is the engine's move, ``best`` the mover's estimated
-    return after it, ``played`` after the move played, ``loss`` = best - played (>= 0).
-    Chance moves have None in these and a loss of 0.
+    For a decision: ``preferred`` is the engine's move (the move played when it is as good),
+    ``best`` the mover's chance before the move (the value of the better of the two),
+    ``played`` the mover's chance after the move played, ``loss`` = best - played (>= 0).
+    Chance moves have None in these and a loss of 0; their ``luck`` is the most any seat's
+    chance fell through them (0 for a decision).
     """
 
     number: int
@@ -91,6 +95,7 @@ class MoveAnalysis:
     best: float | None = None
     played: float | None = None
     loss: float = 0.0
+    luck: float = 0.0
 
     @property
     def is_decision(self) -> bool:
@@ -111,6 +116,7 @@ class MoveAnalysis:
             "best": None if self.best is None else round(self.best, 4),
             "played": None if self.played is None else round(self.played, 4),
             "loss": round(self.loss, 4),
+            "luck": round(self.luck, 4),
         }
 
 
@@ -127,13 +133,15 @@ class Analysis:
     start: tuple[float, ...]
     moves: list[MoveAnalysis] = field(default_factory=list)
     seconds: float = 0.0
+    #: the evaluation the chances come from: "fitted" (weights fitted to game results) or "hand"
+    evaluation: str = "hand"
 
     @property
     def worst(self) -> list[MoveAnalysis]:
-        """The decisions that lost the most (at least :data:`WORST_MIN_LOSS`), worst first;
-        ties go to the earlier move."""
+        """Every decision that lost at least :data:`WORST_MIN_LOSS`, worst first; ties go to
+        the earlier move."""
         lossy = [entry for entry in self.moves if entry.is_decision and entry.loss >= WORST_MIN_LOSS]
-        return sorted(lossy, key=lambda entry: (-entry.loss, entry.number))[:WORST_COUNT]
+        return sorted(lossy, key=lambda entry: (-entry.loss, entry.number))
 
     def series(self) -> list[tuple[float, ...]]:
         """Every seat's chances at the start (index 0) and after each move."""
@@ -149,6 +157,7 @@ class Analysis:
             "agent": self.agent,
             "iterations": self.iterations,
             "seed": self.seed,
+            "evaluation": self.evaluation,
             "seconds": round(self.seconds, 2),
             "start": [round(chance, 4) for chance in self.start],
             "moves": [entry.to_json() for entry in self.moves],
@@ -185,14 +194,14 @@ def hint_spec(game: Game, iterations: int | None = None) -> str:
 # --- the analysis -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Position:
-    """What the engine thinks of one position."""
+    """What the engine thinks of one position of the game: its own value (``chances``), the
+    engine's move there, and the value of the position after that move when it is not the
+    move played (``alternative``)."""
 
     chances: tuple[float, ...]
     mover: Player
     preferred: Move | None = None
-    best: float | None = None
-    #: the searched value of each root move with enough visits, by notation
-    values: dict[str, float] = field(default_factory=dict)
+    alternative: tuple[float, ...] | None = None
 
 
 def analyse(
@@ -208,7 +217,8 @@ def analyse(
 
     ``iterations`` per searched position (default :func:`default_iterations`); ``seed``
     seeds every search (position ``p`` gets ``derive_seed(seed, p)``), so the same game and
-    seed give the same analysis. ``on_progress(done, total)`` after each position;
+    seed give the same analysis. ``on_progress(done, total)`` after each position of the
+    game (with the search of the engine's move there, where it is another);
     ``stop()`` is asked between positions and ends the work with :class:`AnalysisCancelled`.
     """
     began = time.perf_counter()
@@ -218,18 +228,20 @@ def analyse(
     spec = _continuous_spec(game) if continuous else search_spec(game, iterations)
     total = len(states)
     judged: list[_Position] = []
-    for index, state in enumerate(states):
-        if stop is not None and stop():
-            raise AnalysisCancelled(f"the analysis was stopped after {index} of {total} positions")
-        if index == total - 1 and ending_returns is not None:
-            # the match ended outside the rules (a resignation, an agreed draw): that is the result
-            judged.append(_Position(tuple(ending_returns), state.current_player()))
-        elif continuous:
-            judged.append(_judge_statically(state, spec, derive_seed(seed, state.ply)))
-        else:
-            judged.append(_search(state, spec, derive_seed(seed, state.ply)))
-        if on_progress is not None:
-            on_progress(index + 1, total)
+    with judging_by(FITTED) as judge:
+        evaluation = "fitted" if judge.for_game(game) is not None else "hand"
+        for index, state in enumerate(states):
+            if stop is not None and stop():
+                raise AnalysisCancelled(f"the analysis was stopped after {index} of {total} positions")
+            played = texts[index] if index < len(texts) else None
+            if index == total - 1 and ending_returns is not None:
+                # the match ended outside the rules (a resignation, an agreed draw): that is the result
+                judged.append(_Position(tuple(ending_returns), state.current_player()))
+            else:
+                judged.append(_judge(state, played, spec, seed, continuous))
+            if on_progress is not None:
+                on_progress(index + 1, total)
+    values = _chances_from_the_end(judged)
     analysis = Analysis(
         game_id=game.id,
         seat_names=[game.player_name(seat) for seat in range(game.num_players)],
@@ -237,11 +249,11 @@ def analyse(
         agent=spec,
         iterations=None if continuous else (default_iterations(game) if iterations is None else iterations),
         seed=seed,
-        start=judged[0].chances,
+        start=values[0],
+        evaluation=evaluation,
     )
     for number, text in enumerate(texts, 1):
-        before, after = judged[number - 1], judged[number]
-        analysis.moves.append(_move_entry(number, text, states[number - 1], before, after, continuous))
+        analysis.moves.append(_move_entry(number, text, judged[number - 1], values[number - 1], values[number]))
     analysis.seconds = time.perf_counter() - began
     return analysis
 
@@ -268,63 +280,59 @@ def _game_of(source: Record | Sequence[State]) -> tuple[list[State], list[str], 
     return states, texts, None
 
 
-def _move_entry(
-    number: int, text: str, state: State, before: _Position, after: _Position, continuous: bool
-) -> MoveAnalysis:
+def _judge(state: State, played: str | None, spec: str, seed: int, continuous: bool) -> _Position:
+    """One position of the game: its own value, the engine's move, and (where that is not
+    ``played``) the value of the position the engine's move leads to, judged alike."""
     mover = state.current_player()
-    if mover < 0 or before.preferred is None:
-        return MoveAnalysis(number, mover, text, after.chances)
-    preferred = str(before.preferred)
-    best = before.best if before.best is not None else before.chances[mover]
-    if text == preferred:
-        played = best
-    elif continuous:
-        played = _value_after(state, text, mover)
-    elif _searched_for(after, mover) or text not in before.values:
-        played = after.chances[mover]
-    else:
-        played = before.values[text]
-    return MoveAnalysis(number, mover, text, after.chances, preferred, best, played, max(0.0, best - played))
-
-
-def _searched_for(position: _Position, seat: Player) -> bool:
-    """Whether ``position``'s chance for ``seat`` is a search's (or the result's) own figure:
-    the seat moves there, or the game has two players and the other one does. Otherwise it
-    is a share of the evaluation (a chance node; a third player moves), a cruder figure."""
-    if position.mover == TERMINAL:
-        return True
-    return position.mover >= 0 and (position.mover == seat or len(position.chances) == 2)
-
-
-def _search(state: State, spec: str, seed: int) -> _Position:
-    """Search one position (see the module's notes for what becomes of the numbers)."""
-    mover = state.current_player()
+    position_seed = derive_seed(seed, state.ply)
     if mover == TERMINAL:
         return _Position(tuple(state.returns()), mover)
     if mover == CHANCE:
         return _Position(_shares(state, None, 0.0), mover)
+    if continuous:
+        chosen = make_agent(spec, seed=position_seed, game=state.game).choose(state.copy())
+        alternative = None if played is None or str(chosen) == played else _value_after_preview(state, chosen)
+        return _Position(_shares(state, None, 0.0), mover, chosen, alternative)
+    chances, preferred, proven = _search(state, spec, position_seed)
+    if preferred is None or played is None or str(preferred) == played:
+        return _Position(chances, mover, preferred)
+    if proven:
+        alternative = tuple(1.0 if seat == mover else 0.0 for seat in range(state.num_players))
+    else:
+        after = state.copy()
+        after.apply(preferred)
+        alternative = _value(after, spec, derive_seed(position_seed, 1))
+    return _Position(chances, mover, preferred, alternative)
+
+
+def _value(state: State, spec: str, seed: int) -> tuple[float, ...]:
+    """A position's own value: the result, the evaluation of a chance node, or its search."""
+    mover = state.current_player()
+    if mover == TERMINAL:
+        return tuple(state.returns())
+    if mover == CHANCE:
+        return _shares(state, None, 0.0)
+    return _search(state, spec, seed)[0]
+
+
+def _search(state: State, spec: str, seed: int) -> tuple[tuple[float, ...], Move | None, bool]:
+    """Search one position: (every seat's chance by the search, the engine's move, whether that
+    move is a win on the spot or a proven one)."""
+    mover = state.current_player()
     agent = make_agent(spec, seed=seed, game=state.game)
     root = agent.search(state)  # type: ignore[attr-defined]
     # the root's own move to each child (a child shared by a transposition was made by another)
     visited = [(move, child) for move, child in zip(root.child_moves, root.children) if child.visits > 0]
     if not visited:  # a search that ran no iteration (it cannot, but a cap might): the evaluation
-        return _Position(_shares(state, None, 0.0), mover)
-    # A search may prove a win (``winning``) or a move lost (``lost``) long before their visit
-    # counts say so; those marks are read where the search has them, and ignored otherwise.
+        return _shares(state, None, 0.0), None, False
+    # A search may prove a win (``winning``) long before the visit counts say so; it is read
+    # where the search has it, and ignored otherwise.
     proven = getattr(root, "winning", None)
     win = proven.move if proven is not None and proven.move is not None else _win_on_the_spot(state, mover, visited)
     if win is not None:
-        preferred, best = win, 1.0
-    else:
-        preferred, top = max(visited, key=lambda pair: (pair[1].visits, pair[1].value / pair[1].visits))
-        best = top.value / top.visits
-    values = {
-        str(move): 0.0 if getattr(child, "lost", False) else child.value / child.visits
-        for move, child in visited
-        if child.visits >= TRUSTED_VISITS or getattr(child, "lost", False)
-    }
-    values[str(preferred)] = best
-    return _Position(_shares(state, mover, best), mover, preferred, best, values)
+        return _shares(state, mover, 1.0), win, True
+    preferred, top = max(visited, key=lambda pair: (pair[1].visits, pair[1].value / pair[1].visits))
+    return _shares(state, mover, top.value / top.visits), preferred, False
 
 
 def _win_on_the_spot(state: State, mover: Player, visited: list[tuple[Any, Any]]) -> Move | None:
@@ -360,6 +368,37 @@ def _shares(state: State, mover: Player | None, mover_share: float) -> tuple[flo
     return tuple(chances)
 
 
+def _chances_from_the_end(judged: Sequence[_Position]) -> list[tuple[float, ...]]:
+    """Every position's chances, the last first: the last position's own value; before a
+    decision, the better for its mover of the chances after the move played and the value
+    of the engine's move; a chance node's own evaluation (what follows is chance's)."""
+    values: list[tuple[float, ...]] = [judged[-1].chances] * len(judged)
+    for index in range(len(judged) - 2, -1, -1):
+        position = judged[index]
+        line = values[index + 1]
+        if position.mover < 0:
+            values[index] = position.chances
+        elif position.alternative is not None and position.alternative[position.mover] > line[position.mover]:
+            values[index] = position.alternative
+        else:
+            values[index] = line
+    return values
+
+
+def _move_entry(
+    number: int, text: str, position: _Position, before: tuple[float, ...], after: tuple[float, ...]
+) -> MoveAnalysis:
+    mover = position.mover
+    if mover < 0:
+        luck = max(0.0, *(was - now for was, now in zip(before, after)))
+        return MoveAnalysis(number, mover, text, after, luck=luck)
+    if position.preferred is None:
+        return MoveAnalysis(number, mover, text, after)
+    best, played = before[mover], after[mover]
+    preferred = str(position.preferred) if best > played else text
+    return MoveAnalysis(number, mover, text, after, preferred, best, played, max(0.0, best - played))
+
+
 # --- games with continuous moves ----------------------------------------------------------------
 def _continuous_spec(game: Game) -> str:
     """The ``easy`` computer of ``game``, without a time cap where it has one (``seconds=0``):
@@ -371,24 +410,12 @@ def _continuous_spec(game: Game) -> str:
     return spec
 
 
-def _judge_statically(state: State, spec: str, seed: int) -> _Position:
-    mover = state.current_player()
-    if mover == TERMINAL:
-        return _Position(tuple(state.returns()), mover)
-    chances = _shares(state, None, 0.0)
-    if mover == CHANCE:
-        return _Position(chances, mover)
-    preferred = make_agent(spec, seed=seed, game=state.game).choose(state.copy())
-    best = _value_after(state, str(preferred), mover)
-    return _Position(chances, mover, preferred, best, {str(preferred): best})
-
-
-def _value_after(state: State, text: str, mover: Player) -> float:
-    """``mover``'s return after ``text`` by the result or the evaluation of its preview."""
-    after = state.preview(text)
+def _value_after_preview(state: State, move: Move) -> tuple[float, ...]:
+    """Every seat's chance after ``move`` by the result or the evaluation of its preview."""
+    after = state.preview(str(move))
     if after.current_player() == TERMINAL:
-        return after.returns()[mover]
-    return _shares(after, None, 0.0)[mover]
+        return tuple(after.returns())
+    return _shares(after, None, 0.0)
 
 
 __all__ = [

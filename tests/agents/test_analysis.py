@@ -6,13 +6,22 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import pytest
 
 import boardlab
 from boardlab import Record
 from boardlab.agents import level_spec
-from boardlab.agents.analysis import AnalysisCancelled, analyse, default_iterations, hint_spec, search_spec
+from boardlab.agents.analysis import (
+    WORST_MIN_LOSS,
+    Analysis,
+    AnalysisCancelled,
+    analyse,
+    default_iterations,
+    hint_spec,
+    search_spec,
+)
 from boardlab.core.errors import OptionError
 from boardlab.core.match import Match
 from boardlab.core.records import Ending
@@ -44,6 +53,31 @@ def random_states(game: boardlab.Game, moves: int, seed: int) -> list[boardlab.S
         state.apply(state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves()))
         states.append(state.copy())
     return states
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def assert_agrees_with_itself(analysis: Analysis) -> None:
+    """What the chances promise: the mover's chance never rises through their own move, a
+    decision's loss is exactly how far it falls, a fall of the threshold or more is listed
+    with the engine's move, and a drop on a chance move is chance's (its luck)."""
+    series = analysis.series()
+    listed = {entry.number for entry in analysis.worst}
+    for entry in analysis.moves:
+        before, after = series[entry.number - 1], series[entry.number]
+        if not entry.is_decision:
+            assert entry.loss == 0.0 and entry.number not in listed
+            assert entry.luck == pytest.approx(max(0.0, *(b - a for b, a in zip(before, after))))
+            continue
+        drop = before[entry.by] - after[entry.by]
+        assert drop >= -1e-12, entry
+        assert entry.loss == pytest.approx(drop, abs=1e-12) and entry.luck == 0.0
+        assert (entry.number in listed) == (drop >= WORST_MIN_LOSS), entry
+        if drop > 0:
+            assert entry.differs and entry.preferred is not None, entry
+        elif entry.preferred is not None:
+            assert not entry.differs
 
 
 def assert_chances(chances: tuple[float, ...], players: int) -> None:
@@ -109,6 +143,44 @@ def test_chances_are_returns_that_sum_to_one_after_every_move(game_id: str, play
             assert entry.preferred is None and entry.loss == 0.0
 
 
+@pytest.mark.parametrize(
+    ("game_id", "players", "moves", "seed"),
+    [("towers", 2, 30, 1), ("towers", 4, 16, 2), ("territories", 2, 40, 3), ("overseer", 2, 16, 4),
+     ("sovereign", 2, 24, 5)],
+)
+def test_the_analysis_of_a_seeded_game_agrees_with_itself(game_id: str, players: int, moves: int, seed: int) -> None:
+    game = boardlab.load(game_id, players=players)
+    states = random_states(game, moves, seed=seed)
+    analysis = analyse(states, iterations=16, seed=seed)
+    assert_agrees_with_itself(analysis)
+    assert analysis.evaluation in ("fitted", "hand")
+
+
+def test_a_sixty_move_game_against_the_computer_lists_every_move_that_threw_the_game_away() -> None:
+    """A person's game against the `normal` computer that Black won on move 60. Moves that
+    dropped the mover's chances by a quarter of a win or more were played without being
+    listed, and some were the engine's own choice; now every such drop is a listed loss with
+    another move preferred, and the winner ends at 100%."""
+    record = Record.load(DATA / "towers_against_the_computer.json")
+    analysis = analyse(record, iterations=120, seed=0)
+    assert_agrees_with_itself(analysis)
+    assert analysis.moves[-1].chances == (0.0, 1.0)
+    assert analysis.worst and all(entry.preferred != entry.move for entry in analysis.worst)
+    assert max(entry.loss for entry in analysis.worst) >= 0.2
+
+
+def test_ten_even_moves_between_two_players_are_not_a_list_of_blunders() -> None:
+    """The first ten moves of a game between two `normal` computers: the chances hold still
+    unless a move loses, and no move from the second on swings them back and forth."""
+    record = Record.load(DATA / "towers_ten_moves.json")
+    analysis = analyse(record, iterations=default_iterations(record.game()), seed=0)
+    assert_agrees_with_itself(analysis)
+    assert len(analysis.worst) <= 2
+    white = [point[0] for point in analysis.series()]
+    reversals = sum(1 for a, b, c in zip(white, white[1:], white[2:]) if (b - a) * (c - b) < -0.01)
+    assert reversals <= 1
+
+
 def test_a_finished_game_ends_on_its_result_and_a_resignation_on_the_ending() -> None:
     game = boardlab.load("towers")
     match = Match(game, seed=9)
@@ -156,7 +228,7 @@ def test_a_bad_budget_is_refused(budget: object) -> None:
 
 def test_budgets_and_hint_specs_are_deterministic_and_fit_the_game() -> None:
     towers = boardlab.load("towers")
-    assert search_spec(towers) == f"mcts:iterations={default_iterations(towers)},leaf_eval=true,widen=1,c=0.2"
+    assert search_spec(towers) == f"mcts:iterations={default_iterations(towers)},leaf_eval=true,widen=1,c=0.2,evaluation=fitted"
     assert "seconds" not in search_spec(towers)  # a time limit would make the analysis depend on the machine
     assert hint_spec(towers) == search_spec(towers)
     # where information is hidden, a hint is the game's hard computer, measured on such views;
