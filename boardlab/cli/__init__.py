@@ -221,10 +221,26 @@ def _undo_policy(specs: Sequence[str]) -> str:
     return "same_screen" if sum(spec == "human" for spec in specs) > 1 else "own"
 
 
+def warn_if_not_compiled(err: Console) -> None:
+    """One line at the start when the install left the kernels uncompiled (no C compiler or
+    no mypyc): pip shows the build's own warning only with -v, so it is said here, where the
+    person sees it. Not when pure Python was asked for (``BOARDLAB_PURE=1``); a kernel edited
+    since the build warns by itself."""
+    uncompiled = [kernel for kernel in compiled.kernels() if kernel.reason == "not compiled"]
+    if uncompiled:
+        err.print(
+            f"[yellow]boardlab: {len(uncompiled)} of {len(compiled.kernels())} kernels are not compiled, so "
+            "moves, searches and simulations run as pure Python, several times slower. The install found "
+            "no C compiler or no mypyc: install gcc and python3-dev (or your system's equivalent), then "
+            "pip install again. `boardlab --version` says which kernels run compiled.[/yellow]"
+        )
+
+
 def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -> int:
     """Run the command; the exit status (0 ok, 2 bad input, 130 interrupted)."""
     args = build_parser().parse_args(argv)
     out, err = make_consoles()
+    warn_if_not_compiled(err)
     reader: ReadLine = read_line if read_line is not None else out.input
     try:
         if args.command == "games":

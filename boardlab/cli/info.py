@@ -76,13 +76,14 @@ def _game_detail(entry: Mapping[str, Any], out: Console) -> int:
         f"{_players_text(entry)} players; {_nature(entry)}; rules version {escape(str(entry['rules_version']))}."
     )
     table = Table(title="options (--option NAME=VALUE)")
-    # a name is typed back as it is, so it never breaks; the other columns give way
+    # a name is typed back as it is, so it never breaks; values and help share one column that
+    # wraps between words (in four narrow columns at 80 characters, values broke mid-word)
     table.add_column("option", no_wrap=True)
-    for column in ("default", "allowed", "what it does"):
-        table.add_column(column, overflow="fold")
+    table.add_column("default, allowed values and what it does", overflow="fold")
     for option in entry["options"]:
         table.add_row(
-            escape(option["name"]), escape(str(option["default"])), escape(option["allowed"]), escape(option["help"])
+            escape(option["name"]),
+            f"[bold]{escape(str(option['default']))}[/bold] (allowed: {escape(option['allowed'])})\n{escape(option['help'])}",
         )
     out.print(table if entry["options"] else "No options.")
     return 0

@@ -82,15 +82,19 @@ def ratings_table(game_name: str, games: int, ratings: list[Rating], elo: list[E
     table = Table(
         title=f"{escape(game_name)}: {games} games, openskill ratings and Elo ({escape(anchor)} = 0), 95% intervals"
     )
-    for column in ("agent", "rating", "95% interval", "Elo", "Elo 95% interval", "games", "score rate"):
-        table.add_column(column, justify="left" if column == "agent" else "right")
+    # an agent's spec is folded onto more lines rather than cut (at 80 columns it lost its end),
+    # and each figure shares its column with its interval, so the specs keep the room
+    table.add_column("agent", overflow="fold", ratio=1)
+    for column in ("rating [95%]", "Elo [95%]", "games", "score"):
+        table.add_column(column, justify="right", no_wrap=True)
     by_agent = {entry.agent: entry for entry in elo}
     for entry in ratings:
         fitted = by_agent[entry.agent]
+        elo_text = "-" if fitted.elo is None else f"{fitted.elo:.0f}"
+        if fitted.low is not None and fitted.high is not None and fitted.agent != anchor:
+            elo_text += f" [{fitted.low:.0f}, {fitted.high:.0f}]"
         table.add_row(
-            escape(entry.agent), f"{entry.mu:.1f}", f"{entry.low:.1f} - {entry.high:.1f}",
-            "-" if fitted.elo is None else f"{fitted.elo:.0f}",
-            "-" if fitted.low is None or fitted.agent == anchor else f"{fitted.low:.0f} - {fitted.high:.0f}",
+            escape(entry.agent), f"{entry.mu:.1f} [{entry.low:.1f}, {entry.high:.1f}]", elo_text,
             str(entry.games), f"{entry.score_rate:.1%}",
         )
     return table

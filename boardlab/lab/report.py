@@ -166,6 +166,15 @@ figure { display: inline-block; margin: 0.5em; }
 """
 
 
+#: boardlab's icon, inline: the report is also opened from its folder, where no server serves it
+_FAVICON = (
+    '<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,'
+    "%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='6' fill='%23243042'/%3E"
+    "%3Cellipse cx='16' cy='22' rx='10' ry='4' fill='%233fa35b'/%3E%3Crect x='6' y='13' width='20' height='9' fill='%23e8e3d3'/%3E"
+    "%3Cellipse cx='16' cy='13' rx='10' ry='4' fill='%23fbfaf4'/%3E%3C/svg%3E\">"
+)
+
+
 def render_html(report: Mapping[str, Any], replay_url: Callable[[str], str] | None = None) -> str:
     """The report as one HTML page with inline SVG plots (no external files or scripts).
     ``replay_url(record)`` gives the address of a game's replay in the browser (the server's
@@ -174,7 +183,7 @@ def render_html(report: Mapping[str, Any], replay_url: Callable[[str], str] | No
     title = f"boardlab lab: {study.get('game', '?')}"
     parts = [
         "<!DOCTYPE html>",
-        f'<html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title><style>{_STYLE}</style></head><body>',
+        f'<html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>{_FAVICON}<style>{_STYLE}</style></head><body>',
         f"<h1>{_e(title)}</h1>",
         verdict_html(report),
         f"<p>{_e(_settings_line(report))}</p>",

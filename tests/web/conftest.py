@@ -9,6 +9,8 @@ browser tests are skipped with the reason.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -106,3 +108,54 @@ def page(new_page: Callable[[], Any]) -> Any:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+# --- axe-core ---------------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parents[2]
+# axe-core (Deque's automated accessibility checks), from the npm registry: installed by the
+# fixture below (``npm install`` into the ignored ``.cache/`` folder, once) and injected by
+# Playwright into each page; never copied into the repository
+#: the axe-core release the checks were written against (its rules change between releases)
+AXE_VERSION = "4.14.1"
+AXE_FOLDER = ROOT / ".cache" / "web-tests"
+AXE_SCRIPT = AXE_FOLDER / "node_modules" / "axe-core" / "axe.min.js"
+
+RUN_AXE = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + ": " + n.failureSummary.replace(/\\s+/g, " ").slice(0, 160)),
+  }));
+}"""
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}: the accessibility checks need npm to fetch axe-core")
+    pytest.skip(f"{reason}: the accessibility checks are skipped here")
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    """axe.min.js, installed from the npm registry on first use (a few seconds) and kept in
+    ``.cache/web-tests`` (ignored by git) for later runs."""
+    if not AXE_SCRIPT.exists() or f'"version": "{AXE_VERSION}"' not in (AXE_SCRIPT.parent / "package.json").read_text():
+        npm = shutil.which("npm")
+        if npm is None:
+            _unavailable("npm is not installed")
+        AXE_FOLDER.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            [npm, "install", "--prefix", str(AXE_FOLDER), "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
+             f"axe-core@{AXE_VERSION}"],
+            capture_output=True, text=True, timeout=300,
+        )
+        if done.returncode != 0 or not AXE_SCRIPT.exists():
+            _unavailable(f"npm install axe-core@{AXE_VERSION} failed: {done.stderr.strip()[-300:]}")
+    return AXE_SCRIPT
+
+
+def assert_no_serious_violations(page: Any, what: str) -> None:
+    violations = page.evaluate(RUN_AXE)
+    serious = [v for v in violations if v["impact"] in ("serious", "critical")]
+    lines = [f"{v['impact']} {v['id']} ({v['help']}): " + "; ".join(v["nodes"]) for v in serious]
+    assert not serious, f"axe-core on {what}:\n" + "\n".join(lines)

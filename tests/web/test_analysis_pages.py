@@ -39,7 +39,7 @@ def test_the_replay_graph_shows_the_position_clicked(page: Any, web_server: Serv
     final_board = page.locator("#board").inner_html()
 
     graph.locator('rect.analysis-point[data-move="1"]').click()
-    page.wait_for_function("() => document.getElementById('replay-position').textContent.startsWith('1 /')")
+    page.wait_for_function("() => document.getElementById('replay-position').textContent.startsWith('move 1 /')")
     page.wait_for_function(f"() => {PLAY}.mode === 'replay'")
     assert page.locator("#banner").inner_text().startswith(f"Replay: after move 1 of {MOVES}")
     assert page.locator("#board").inner_html() != final_board
@@ -54,7 +54,8 @@ def test_the_replay_graph_shows_the_position_clicked(page: Any, web_server: Serv
     if worst.count():
         number = int(worst.first.get_attribute("data-move"))
         worst.first.click()
-        page.wait_for_function("n => document.getElementById('replay-position').textContent.startsWith(n + ' /')", arg=number)
+        shown = "n => document.getElementById('replay-position').textContent.startsWith('move ' + n + ' /')"
+        page.wait_for_function(shown, arg=number)
         assert "the engine preferred" in page.locator("#analysis-now").inner_text()
     page.screenshot(path=str(screenshots / "towers-analysis.png"), full_page=True)
 

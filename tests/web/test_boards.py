@@ -147,9 +147,13 @@ def test_the_lobby_and_a_rules_page_are_drawn(page: Any, screenshots: Path) -> N
     page.goto("/")
     page.wait_for_selector(".game-card")
     assert page.locator(".game-card").count() == 5
-    assert page.locator('.game-card[data-game="overseer"] .description').inner_text().startswith("Chess on a round board")
+    overseer = page.locator('.game-card[data-game="overseer"]')
+    assert overseer.locator(".summary").inner_text() == "Chess on a round board, for two."  # its description's first sentence
+    assert overseer.locator(".description").text_content().startswith("Chess on a round board")  # all of it, under About
     page.screenshot(path=str(screenshots / "lobby.png"), full_page=True)
-    page.locator('.game-card[data-game="towers"] a', has_text="Rules").click()
+    towers = page.locator('.game-card[data-game="towers"]')
+    towers.locator("summary", has_text="About the game").click()
+    towers.locator("a", has_text="The rules").click()
     page.wait_for_url("**/rules/towers")
     assert page.locator("h1").inner_text().startswith("Towers")
     page.screenshot(path=str(screenshots / "rules-towers.png"))

@@ -28,7 +28,7 @@ def test_an_invited_friend_plays_live_from_another_browser(new_page: Callable[[]
     host = new_page()
     host.add_init_script(KEEP_SOCKETS)
     host.goto("/")
-    host.locator('button[data-play="towers"]').click()
+    host.select_option("#game", "towers")  # the lobby's form: every choice of seats
     host.select_option("#seat-1", "invite")
     host.locator("#create").click()
     link = host.locator("#created .invite-link").input_value()

@@ -4,6 +4,7 @@ packaging that ships them."""
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Iterator
 from fnmatch import fnmatch
@@ -12,7 +13,10 @@ from typing import Any
 
 import pytest
 
-from boardlab.core.registry import game_ids
+from boardlab.core.registry import game_ids, load
+from boardlab.core.values import CHANCE
+from boardlab.lab.ladder_docs import level_ratings
+from boardlab.server.routers.catalog import START_SEED
 from boardlab.server.settings import STATIC_DIR
 from boardlab.server.web import find_rules_dir, first_paragraph_html, game_web_dir, render_rules
 from tests.server.harness import Harness, make_harness
@@ -216,3 +220,29 @@ def test_a_built_package_ships_the_pages_the_renderers_and_the_rules() -> None:
 def _matches(name: str, pattern: str) -> bool:
     """setuptools' glob, near enough: ``**/`` spans zero or more folders (fnmatch's ``*`` spans any)."""
     return fnmatch(name, pattern) or fnmatch(name, pattern.replace("**/", ""))
+
+
+# --- what the lobby draws and says of each game -------------------------------------------------
+@pytest.mark.parametrize("game_id", ["towers", "territories", "honor"])
+def test_a_games_start_is_the_spectators_view_with_its_opening_chance_dealt(web: Harness, game_id: str) -> None:
+    response = web.client.get(f"/api/games/{game_id}/start")
+    assert response.status_code == 200, response.text
+    message = response.json()
+    game = load(game_id)
+    state = game.new_state(START_SEED)
+    while state.current_player() == CHANCE:  # Territories' deals and seat draw: no one decides before them
+        state.apply(state.sample_chance())
+    assert message["type"] == "state" and message["seat"] is None and message["legal_moves"] == []
+    assert message["view"] == json.loads(json.dumps(state.view(None)))  # a spectator's: no hand shows
+    assert message["to_move"] == state.current_player() >= 0
+    assert web.client.get("/api/games/chess/start").json()["error"]["code"] == "unknown_game"
+
+
+def test_each_level_says_how_long_it_thinks_where_it_was_measured(web: Harness) -> None:
+    towers = web.client.get("/api/games/towers").json()
+    measured = level_ratings(load("towers"))
+    for entry in towers["levels"]:
+        found = measured.get(entry["level"])
+        assert entry["seconds_typical"] == (None if found is None else found["cpu_median"])
+        assert entry["seconds_longest"] == (None if found is None else found["cpu_max"])
+    assert any(entry["seconds_typical"] for entry in towers["levels"])  # Towers' ladder was measured

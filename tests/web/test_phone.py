@@ -1,7 +1,10 @@
-"""The pages on a phone. At 360x740 (the narrowest common phone) the lobby and a
-game page of every game fit the screen's width (the page never scrolls sideways; a board that
-needs more room pans inside its own box) and every tap target is at least 44x44 px (WCAG 2.5.5,
-the size Apple and Google recommend for a fingertip)."""
+"""The pages on a phone (360x740, the narrowest common phone); tests/web/test_every_page.py checks
+every page's width, its board and its tap targets at that size. Here: the lobby's longest form
+fits; a board fits the width by default with every piece on it, then zooms (the board's + and −)
+inside a box of its own onto the player's own pieces, its squares then a fingertip wide (44 px,
+WCAG 2.5.5) while the page still never scrolls sideways, and opens zoomed on them next time;
+what a renderer shows beside its drawing (Honor's score line, instructions and buttons) stays on
+the screen however the drawing is zoomed."""
 
 from __future__ import annotations
 
@@ -33,7 +36,8 @@ TARGETS = """() => {
     const box = element.getBoundingClientRect();
     if (!box.width || !box.height || element.closest('[hidden]') || getComputedStyle(element).visibility === 'hidden') continue;
     const name = (element.getAttribute('aria-label') || element.textContent || element.id || '').trim().slice(0, 30);
-    found.push({ tag: element.tagName.toLowerCase(), name, width: box.width, height: box.height });
+    const inDrawing = element.closest('svg.bl-board-svg') !== null; // a square: the zoom makes it larger
+    found.push({ tag: element.tagName.toLowerCase(), name, width: box.width, height: box.height, inDrawing });
   }
   return found;
 }"""
@@ -99,26 +103,58 @@ def test_the_lobby_fits_a_phone(phone: Any, web_server: Server) -> None:
     check_fits_a_phone(phone, "the lobby with Towers' options open")
 
 
-@pytest.mark.parametrize("game", ["towers", "sovereign", "overseer", "territories", "honor"])
-def test_a_game_page_fits_a_phone(phone: Any, web_server: Server, game: str) -> None:
-    open_game(phone, web_server, game)
-    check_fits_a_phone(phone, f"the {game} page")
+def visible_movable(page: Any) -> list[dict[str, float]]:
+    """The pieces that can move which show inside the board's zoom box (its visible part)."""
+    return list(page.evaluate("""() => {
+      const box = document.querySelector('#board .bl-zoom-box').getBoundingClientRect();
+      const inside = (part) => part.left >= box.left - 1 && part.right <= box.right + 1
+        && part.top >= box.top - 1 && part.bottom <= box.bottom + 1;
+      return [...document.querySelectorAll('#board [data-key].bl-movable')].map((node) => node.getBoundingClientRect())
+        .filter(inside)
+        .map((part) => ({ width: part.width, height: part.height }));
+    }"""))
 
 
-@pytest.mark.parametrize("game", ["towers", "territories", "overseer"])
-def test_a_rules_page_fits_a_phone(phone: Any, game: str) -> None:
-    phone.goto(f"/rules/{game}")
-    phone.wait_for_selector(".rules-document")
+def test_a_board_fits_then_zooms_onto_your_own_pieces(phone: Any, web_server: Server) -> None:
+    # Overseer's disc: at a phone's width its rings are finer than a finger; once it showed 35%
+    # of the disc and none of the pieces that could move
+    room, token, _ = game_in_play(web_server, "overseer")
+    hold_seats(phone, room, "overseer", token, [0, 1])
+    open_room(phone, room)
+    phone.wait_for_selector("#board [data-key].bl-movable")
+    movable = phone.locator("#board [data-key].bl-movable").count()
+    assert len(visible_movable(phone)) == movable  # fits: every piece that can move is seen
+    assert phone.locator("#zoom-label").inner_text() == "Board: fits the screen"
+    while phone.locator("#zoom-in").is_enabled():  # to the largest zoom
+        phone.locator("#zoom-in").click()
+    assert phone.locator("#zoom-label").inner_text() == "Board: 3×"
+    seen = visible_movable(phone)
+    assert seen, "zoomed in, the box shows none of the player's pieces"
+    assert all(part["width"] >= FINGER - 0.5 and part["height"] >= FINGER - 0.5 for part in seen), seen
     document, viewport, body = phone.evaluate(WIDTHS)
-    assert document <= viewport and body <= viewport, f"the {game} rules are {document} px wide"
+    assert document <= viewport and body <= viewport  # the drawing pans in its box, never the page
+    assert phone.evaluate(BOARD_WIDTHS)[0] <= viewport
+    # the next visit opens at the zoom chosen, on the player's pieces again
+    phone.reload()
+    phone.wait_for_selector("#board .bl-zoom-box[data-zoom='3'] [data-key].bl-movable")
+    assert visible_movable(phone)
+    phone.locator("#zoom-fit").click()
+    assert len(visible_movable(phone)) == movable
 
 
-def test_a_board_too_fine_for_a_finger_pans_in_its_box(phone: Any, web_server: Server) -> None:
-    # Overseer's rings are 36 of 760 units: drawn to the screen's width a square was 21x19 px
-    open_game(phone, web_server, "overseer")
-    width, visible = phone.evaluate(BOARD_WIDTHS)
-    assert width > visible  # larger than the screen, so it pans
-    before = phone.evaluate("() => document.getElementById('board').scrollLeft")
-    phone.evaluate("() => { document.getElementById('board').scrollLeft = 300; }")
-    assert phone.evaluate("() => document.getElementById('board').scrollLeft") > before
-    assert phone.evaluate("() => window.scrollX") == 0
+def test_what_honor_shows_beside_its_table_stays_when_the_table_is_zoomed(phone: Any, web_server: Server) -> None:
+    room, token, seat = game_in_play(web_server, "honor")
+    hold_seats(phone, room, "honor", token, [seat])
+    open_room(phone, room)
+    phone.wait_for_selector("#board svg.bl-board-svg")
+    phone.locator("#zoom-in").click()
+    phone.locator("#zoom-in").click()
+    phone.locator("#zoom-in").click()
+    assert phone.locator("#zoom-label").inner_text() == "Board: 3×"
+    table = phone.locator("#board svg.bl-board-svg").bounding_box()
+    assert table is not None and table["width"] > 2.5 * PHONE["width"]  # the table is three screens wide
+    for part in ("#board .honor-score, #board .bl-score", "#board .honor-controls"):
+        box = phone.locator(part).first.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, (part, box)
+    document, viewport, body = phone.evaluate(WIDTHS)
+    assert document <= viewport and body <= viewport

@@ -19,7 +19,7 @@ MAX_TURNS = 150
 def start_from_lobby(page: Any, game: str, seats: list[str]) -> str:
     """Fill the lobby's form and start: returns the room the page went to."""
     page.goto("/")
-    page.locator(f'button[data-play="{game}"]').click()
+    page.select_option("#game", game)  # the lobby's form: every choice of seats
     for seat, kind in enumerate(seats):
         page.select_option(f"#seat-{seat}", kind)
     page.locator("#create").click()
@@ -63,7 +63,7 @@ def test_a_whole_towers_game_against_the_computer_by_clicking(
     assert page.locator('#board [data-key="b7"]').get_attribute("data-top") == "W"
     assert page.locator('#board [data-key="b7"]').get_attribute("data-height") == "2"
     page.locator("#replay-forward").click()
-    page.wait_for_function("() => document.getElementById('replay-position').textContent.startsWith('1 /')")
+    page.wait_for_function("() => document.getElementById('replay-position').textContent.startsWith('move 1 /')")
     assert page.locator("#moves li.current").get_attribute("data-number") == "1"
     page.keyboard.press("End")
     page.wait_for_function(f"() => {PLAY}.mode === 'live'")

@@ -4,7 +4,7 @@
 // and races for ranks 6-7; P2 (dark pieces) the other way. The view is documented in
 // boardlab/games/sovereign/view.py and docs/rules/sovereign.md.
 
-import { h, replace, svg } from "/js/dom.js";
+import { h, liftWriting, replace, svg } from "/js/dom.js";
 
 const SIZE = 7;
 const FILES = "abcdefg";
@@ -108,7 +108,7 @@ function drawBoard(board, ui) {
     root.append(svg("text", { x: LEFT + file * CELL + CELL / 2, y: TOP + BOARD + 21, class: "sovereign-coord", "text-anchor": "middle" }, FILES[file]));
   }
   board.goal_ranks.forEach((ranks, seat) => root.append(goalBand(ranks, seat, board.seat_names[seat])));
-  return root;
+  return liftWriting(root);
 }
 
 function goalBand(ranks, seat, name) {

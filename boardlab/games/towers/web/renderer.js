@@ -3,7 +3,7 @@
 // beside it; castles on green, crowns in gold. The view's board part is documented in
 // docs/rules/towers.md (the view); squares are named a1..g7.
 
-import { h, replace, svg } from "/js/dom.js";
+import { h, liftWriting, replace, svg } from "/js/dom.js";
 
 const SIZE = 7;
 const FILES = "abcdefg";
@@ -101,7 +101,7 @@ function drawBoard(board, ui) {
   if (last) overlay.append(lastMoveArrow(last));
   if (selected) for (const [key, moves] of ui.targets) if (key !== selected) overlay.append(pushArrow(selected, key, moves[0].direction));
   root.append(overlay);
-  return root;
+  return liftWriting(root);
 }
 
 function square(name, stack, { castle, crown, ui, selected, last }) {

@@ -8,20 +8,30 @@
 import { h, svg } from "./dom.js";
 
 const WIDTH = 300;
-const HEIGHT = 150;
+const HEIGHT = 162;
 const LEFT = 34;
 const RIGHT = 8;
 const TOP = 8;
-const BOTTOM = 20;
+const BOTTOM = 32; // a row of "?" marks under the plot, the axis' words under them
 // four seats at most; dark enough on white, and told apart by the dash as well
 const COLOURS = ["#1f5fbf", "#b03a2e", "#1e7b45", "#7d3c98"];
 const DASHES = [null, "7 4", "2 3", "9 3 2 3"];
 
 const percent = (chance) => `${Math.round(chance * 100)}%`;
 
-/** Every seat's chances at the start (index 0) and after each move. */
+/** Every seat's chances at the start (index 0) and after each turn of the log. */
 export function series(analysis) {
   return [analysis.start, ...analysis.moves.map((move) => move.chances)];
+}
+
+/**
+ * `counted[k]`: how many moves the players made in the first `k` turns of `log`, the one
+ * numbering (a roll or a deal is no move): the position after turn k is "after move counted[k]".
+ */
+export function movesCounted(log) {
+  const counted = [0];
+  for (const turn of log) counted.push(counted.at(-1) + (turn.by === "chance" ? 0 : 1));
+  return counted;
 }
 
 /** "White 55% · Black 45%" */
@@ -29,13 +39,21 @@ export function chancesText(chances, names) {
   return chances.map((chance, seat) => `${names[seat]} ${percent(chance)}`).join(" · ");
 }
 
+/** "the start", "after move 12", "after move 12 and chance (5+3)": the position after turn k. */
+export function positionName(log, counted, k) {
+  const turn = log[k - 1];
+  const base = counted[k] === 0 ? "the start" : `after move ${counted[k]}`;
+  return turn && turn.by === "chance" ? `${base} and chance (${turn.text})` : base;
+}
+
 /**
  * The graph: a line per seat from move 0 to the end, the position shown marked, and one
  * clickable column per position (`data-move`), each with a tooltip of its numbers.
  */
-export function graph(analysis, names, shown, onPick) {
+export function graph(analysis, names, shown, onPick, log) {
   const points = series(analysis);
   const total = points.length - 1;
+  const counted = movesCounted(log);
   const plotWidth = WIDTH - LEFT - RIGHT;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const x = (number) => LEFT + (total ? (number * plotWidth) / total : plotWidth / 2);
@@ -50,13 +68,14 @@ export function graph(analysis, names, shown, onPick) {
   }
   parts.push(
     svg("text", { x: LEFT, y: HEIGHT - 5, "font-size": 10, fill: "#5e6878" }, "start"),
-    svg("text", { x: WIDTH - RIGHT, y: HEIGHT - 5, "text-anchor": "end", "font-size": 10, fill: "#5e6878" }, `move ${total}`),
+    svg("text", { x: WIDTH - RIGHT, y: HEIGHT - 5, "text-anchor": "end", "font-size": 10, fill: "#5e6878" }, `move ${counted[total]}`),
   );
+  // the marks have a row of their own, between the plot and the axis' words: never over them
   for (const number of analysis.worst || []) {
     parts.push(svg("text", {
-      x: x(number), y: HEIGHT - 5, "text-anchor": "middle", "font-size": 11, "font-weight": "bold", fill: "#b03a2e",
+      x: x(number), y: TOP + plotHeight + 13, "text-anchor": "middle", "font-size": 11, "font-weight": "bold", fill: "#b03a2e",
       class: "analysis-worst-mark",
-    }, "?", svg("title", {}, `move ${number}: one of the moves that lost the most`)));
+    }, "?", svg("title", {}, `move ${counted[number]}: one of the moves that lost the most`)));
   }
   names.forEach((name, seat) => {
     const path = points.map((chances, number) => `${x(number).toFixed(1)},${y(chances[seat]).toFixed(1)}`).join(" ");
@@ -76,7 +95,7 @@ export function graph(analysis, names, shown, onPick) {
   }
   // the click targets come last, over everything: one column per position
   points.forEach((chances, number) => {
-    const label = number === 0 ? "the start" : `after move ${number}`;
+    const label = positionName(log, counted, number);
     parts.push(svg("rect", {
       x: x(number) - step / 2, y: TOP, width: step, height: plotHeight, fill: "#000", "fill-opacity": 0,
       class: `analysis-point${number === shown ? " current" : ""}`, dataset: { move: number },
@@ -102,9 +121,10 @@ export function legend(names) {
 }
 
 /** What the engine thinks of position `shown` and of the move played from it. */
-export function positionText(analysis, names, shown) {
+export function positionText(analysis, names, shown, log) {
   const points = series(analysis);
-  const here = shown === 0 ? "At the start" : `After move ${shown}`;
+  const name = positionName(log, movesCounted(log), shown);
+  const here = name[0].toUpperCase() + name.slice(1);
   const lines = [`${here}: ${chancesText(points[shown], names)}.`];
   const next = analysis.moves[shown];
   if (next && next.by !== "chance") {
@@ -120,8 +140,9 @@ export function positionText(analysis, names, shown) {
 }
 
 /** The moves that lost the most, worst first; each shows the position it was played in. */
-export function worstList(analysis, names, onPick) {
+export function worstList(analysis, names, onPick, log) {
   const points = series(analysis);
+  const counted = movesCounted(log);
   if (!analysis.worst || !analysis.worst.length) {
     return h("p", { id: "analysis-worst", class: "muted" }, "No move lost much by the engine's estimate.");
   }
@@ -134,7 +155,7 @@ export function worstList(analysis, names, onPick) {
         type: "button", class: "link", dataset: { move: number - 1 },
         title: "show the position where this move was played",
         onclick: () => onPick(number - 1),
-      }, `Move ${number}, ${names[move.by]}: ${move.move}`),
+      }, `Move ${counted[number]}, ${names[move.by]}: ${move.move}`),
       ` (${percent(before)} → ${percent(after)}); the engine preferred ${move.preferred} (loss ${move.loss.toFixed(2)})`);
   }));
 }

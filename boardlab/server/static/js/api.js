@@ -18,7 +18,7 @@ export async function request(path, { method = "GET", body, token } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
-    throw new ApiError("offline", "the server cannot be reached; check that boardlab serve is running", 0);
+    throw new ApiError("offline", "the game's server cannot be reached (the connection or the server is down); nothing was sent. Try again in a moment", 0);
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {

@@ -70,6 +70,9 @@ function refocus(element, mark) {
     near.sort((a, b) => a[0] - b[0]);
     chosen = near.length ? near[0][1] : null;
   }
+  // nothing inside can take the keyboard now (a move made with Enter left no square to click
+  // while the answer comes): the nearest focusable container keeps it, never the page's top
+  if (!chosen) chosen = element.closest('[tabindex]:not([tabindex="-1"])');
   if (chosen) chosen.focus({ preventScroll: true });
 }
 
@@ -86,6 +89,20 @@ export function boardRoles(element) {
   for (const drawing of element.querySelectorAll('svg[role="img"]')) {
     if (drawing.querySelector("[aria-label], [tabindex]")) drawing.setAttribute("role", "group");
   }
+}
+
+/**
+ * Move the writing drawn on a board's squares (digits, letters, badges: `<text>` inside an
+ * element with `data-key`) into one layer over the drawing that pointers and screen readers
+ * pass through: a square's label says the same in words, and a button whose visible text its
+ * name lacks confuses speech input (WCAG 2.5.3). The writing keeps its place on the drawing
+ * (the squares' coordinates are the drawing's own).
+ */
+export function liftWriting(drawing) {
+  const writing = svg("g", { class: "bl-writing", "pointer-events": "none", "aria-hidden": "true" });
+  for (const text of drawing.querySelectorAll("[data-key] text")) writing.append(text);
+  drawing.append(writing);
+  return drawing;
 }
 
 /** Plain text of a seat name or any value, never markup. */

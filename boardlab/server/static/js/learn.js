@@ -7,6 +7,7 @@
 // position it leads to. The page decides nothing but what to show.
 
 import * as api from "./api.js";
+import { BoardZoom } from "./boardzoom.js";
 import { h, onBoardKeys, replace } from "./dom.js";
 import { MovePicker } from "./picker.js";
 import { loadRenderer } from "./renderers.js";
@@ -51,6 +52,7 @@ async function start() {
   const { module } = await loadRenderer(page.game);
   page.module = module;
   page.picker = new MovePicker(module.clickPath || null);
+  page.zoom = new BoardZoom($("board"), $("zoom"), gameId);
   const asked = Number(new URLSearchParams(location.search).get("step"));
   showStep(asked >= 1 && asked <= page.lesson.steps.length ? asked - 1 : 0);
 }
@@ -97,10 +99,7 @@ function drawAll() {
   root.dataset.busy = String(page.busy);
   $("finished").hidden = true;
   $("step").hidden = false;
-  replace($("progress"), page.lesson.steps.map((other, i) => h("li", {
-    dataset: { state: i === page.index ? "current" : page.done.has(i) ? "done" : "todo" },
-    "aria-current": i === page.index ? "step" : null,
-  }, `${other.number}. ${other.title}`)));
+  drawProgress();
   $("step-title").textContent = `Step ${current.number} of ${page.lesson.steps.length}: ${current.title}`;
   $("step-explanation").textContent = current.explanation;
   $("step-task").textContent = current.task;
@@ -119,6 +118,21 @@ function drawAll() {
   drawBoard();
 }
 
+/** The steps as buttons: any step is one tap away, done or not (the current one is marked). */
+function drawProgress() {
+  const finished = root.dataset.mode === "finished";
+  replace($("progress"), page.lesson.steps.map((other, i) => {
+    const state = !finished && i === page.index ? "current" : finished || page.done.has(i) ? "done" : "todo";
+    return h("li", { dataset: { state } },
+      h("button", {
+        type: "button", class: "learn-step-button", dataset: { step: other.number },
+        "aria-current": state === "current" ? "step" : null,
+        "aria-label": `step ${other.number}: ${other.title}${state === "done" ? " (done)" : ""}`,
+        onclick: () => showStep(i),
+      }, `${other.number}. ${other.title}`));
+  }));
+}
+
 function drawBoard() {
   if (!page.renderer) page.renderer = page.module.mount($("board"), host);
   page.renderer.render(page.message, {
@@ -129,13 +143,14 @@ function drawBoard() {
     replay: false,
     seat: page.message.seat,
   });
+  page.zoom.apply();
 }
 
 function drawFinished() {
   root.dataset.mode = "finished";
   $("step").hidden = true;
   $("lesson-outro").textContent = page.lesson.outro;
-  replace($("progress"), page.lesson.steps.map((other) => h("li", { dataset: { state: "done" } }, `${other.number}. ${other.title}`)));
+  drawProgress();
   $("finished").hidden = false;
 }
 

@@ -1,9 +1,12 @@
-// The lobby: the games (each with its description and rules page), the form that starts a
-// room, the invite links it made, and the rooms on this server (yours first).
+// The lobby: the visitor's unfinished games, then the games, each with a picture of its board
+// (drawn by its own renderer from its starting position), what it is in a line, and one click
+// to play the computer or to learn it; below, the form that starts a game with every choice,
+// and the rooms on this server.
 
 import * as api from "./api.js";
 import { h, replace } from "./dom.js";
 import { inviteRow } from "./panels.js";
+import { drawPicture } from "./renderers.js";
 import * as store from "./store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,12 +14,17 @@ const PERSON_CHOICES = [
   ["here", "a person at this screen"],
   ["invite", "an invited person (gets a link)"],
 ];
+// the order a newcomer meets the games in: the simplest first, the richest last
+const NEWCOMER_ORDER = ["towers", "overseer", "sovereign", "territories", "honor"];
+// the level "Play the computer" starts at: a step above the lessons' practice opponent
+const QUICK_LEVEL = "easy";
+// how many of this browser's rooms the lobby looks up (one request each)
+const MY_GAMES_SHOWN = 8;
 let catalog = [];
-const FIRST_GAME = "towers";
 
 async function start() {
   try {
-    catalog = await api.games();
+    catalog = ordered(await api.games());
   } catch (error) {
     replace($("games"), h("p", { class: "alert" }, error.message));
     return;
@@ -24,29 +32,66 @@ async function start() {
   drawGames();
   const asked = new URLSearchParams(location.search).get("game");
   const known = (id) => catalog.some((game) => game.id === id);
-  // a newcomer starts with the simplest game, not the catalog's first (Honor, the most complex)
-  drawForm([asked, store.lastGame(), FIRST_GAME].find(known) || catalog[0].id);
+  drawForm([asked, store.lastGame(), NEWCOMER_ORDER[0]].find(known) || catalog[0].id);
+  drawMyGames();
   drawRooms();
   setInterval(drawRooms, 10000);
 }
 
+/** The catalog in the newcomer's order; a game not named there (a plug-in) comes after. */
+function ordered(games) {
+  const rank = (game) => (NEWCOMER_ORDER.includes(game.id) ? NEWCOMER_ORDER.indexOf(game.id) : NEWCOMER_ORDER.length);
+  return [...games].sort((a, b) => rank(a) - rank(b));
+}
+
+// --- the games -----------------------------------------------------------------------------
 function drawGames() {
-  replace($("games"),
-    catalog.map((game) => {
-      const description = h("p", { class: "description" });
-      description.innerHTML = game.description; // the server's Markdown rendering (no raw HTML passes)
-      return h("article", { class: "game-card", dataset: { game: game.id } },
-        h("h2", {}, game.name),
-        h("p", { class: "facts" }, `${playersText(game)} players · ${natureText(game)}`),
-        description,
-        h("div", { class: "buttons" },
-          h("button", { class: "primary", dataset: { play: game.id }, onclick: () => { drawForm(game.id); $("new-game").scrollIntoView({ behavior: "smooth" }); } }, `Play ${game.name}`),
-          game.rules_page ? h("a", { class: "button", href: game.rules_page }, "Rules") : null,
-          game.lesson_page ? h("a", { class: "button", href: game.lesson_page, dataset: { learn: game.id } }, "Learn") : null,
-        ),
-      );
-    }),
+  replace($("games"), catalog.map(gameCard));
+  for (const game of catalog) drawBoardPicture(game);
+}
+
+function gameCard(game) {
+  const description = h("div", { class: "description" });
+  description.innerHTML = game.description; // the server's Markdown rendering (no raw HTML passes)
+  return h("article", { class: "game-card", dataset: { game: game.id }, "aria-labelledby": `title-${game.id}` },
+    h("div", { class: "game-picture", id: `picture-${game.id}`, role: "img", "aria-label": `${game.name}: the board at the start of a game` }),
+    h("h2", { id: `title-${game.id}` }, game.name),
+    h("p", { class: "facts" }, `${playersText(game)} players · ${natureText(game)}`),
+    h("p", { class: "summary" }, firstSentence(description.textContent) || sentence(game.summary)),
+    h("div", { class: "buttons" },
+      h("button", {
+        type: "button", class: "primary", dataset: { play: game.id },
+        title: `you against the computer (${QUICK_LEVEL}), take-backs and hints on`,
+        onclick: (event) => playComputer(game, event.currentTarget),
+      }, "Play the computer"),
+      game.lesson_page ? h("a", { class: "button", href: game.lesson_page, dataset: { learn: game.id } }, "Learn") : null,
+    ),
+    h("details", { class: "about" }, h("summary", {}, "About the game"), description,
+      h("p", { class: "links" },
+        game.rules_page ? h("a", { href: game.rules_page }, "The rules") : null,
+        h("a", { href: "#new-game", onclick: () => drawForm(game.id) }, "More ways to play"))),
   );
+}
+
+async function drawBoardPicture(game) {
+  try {
+    const start = await api.request(`/api/games/${encodeURIComponent(game.id)}/start`);
+    await drawPicture($(`picture-${game.id}`), game, start);
+  } catch (error) {
+    console.error(error);
+    $(`picture-${game.id}`).hidden = true; // the card still says what the game is
+  }
+}
+
+/** The description's first sentence: the card's line; the whole of it is under "About the game". */
+function firstSentence(text) {
+  const found = /^(.+?[.!?])(\s|$)/s.exec((text || "").trim());
+  return found ? found[1].replace(/\s+/g, " ") : "";
+}
+
+function sentence(text) {
+  const trimmed = (text || "").trim();
+  return trimmed ? trimmed[0].toUpperCase() + trimmed.slice(1) + (/[.!?]$/.test(trimmed) ? "" : ".") : "";
 }
 
 function playersText(game) {
@@ -62,7 +107,54 @@ function natureText(game) {
   return parts.join(", ");
 }
 
-// --- the form ------------------------------------------------------------------------------
+/** One click: this person against the computer, take-backs of their own moves, then the game. */
+async function playComputer(game, button) {
+  button.disabled = true;
+  $("quick-error").hidden = true;
+  const seats = Array.from({ length: game.default_players }, (_, seat) => (seat === 0 ? "here" : `computer:${QUICK_LEVEL}`));
+  try {
+    const created = await api.createRoom({ game: game.id, seats, undo: "own" });
+    store.rememberGame(game.id);
+    store.addIdentity(created.room, game.id, created.token, [0]);
+    location.href = `/rooms/${encodeURIComponent(created.room)}`;
+  } catch (failure) {
+    $("quick-error").textContent = `${game.name} could not start: ${failure.message}`;
+    $("quick-error").hidden = false;
+    button.disabled = false;
+  }
+}
+
+// --- the visitor's own games -----------------------------------------------------------------
+/** The unfinished games this browser holds a seat in (from its tokens), newest first. */
+async function drawMyGames() {
+  const mine = store.myRooms().filter((entry) => entry.identities && entry.identities.length).slice(0, MY_GAMES_SHOWN);
+  const found = await Promise.all(mine.map(async (entry) => {
+    try {
+      return { entry, state: await api.roomState(entry.room, entry.identities[0].token) };
+    } catch {
+      return null; // a room this server no longer has
+    }
+  }));
+  const open = found.filter((item) => item && item.state.status !== "finished");
+  $("my-games").hidden = !open.length;
+  replace($("my-games-list"), open.map(({ entry, state }) => myGameItem(entry, state)));
+}
+
+function myGameItem(entry, state) {
+  const game = catalog.find((candidate) => candidate.id === state.game);
+  const held = entry.identities.flatMap((identity) => identity.seats);
+  const others = state.seats.filter((seat) => !held.includes(seat.seat)).map((seat) => seat.name);
+  const yourTurn = state.status === "playing" && held.includes(state.to_move);
+  const where = state.status === "waiting" ? "waiting for your guests" : yourTurn ? "your move" : "their move";
+  const moves = state.log.filter((turn) => turn.by !== "chance").length;
+  return h("li", { class: `my-game${yourTurn ? " your-turn" : ""}`, dataset: { room: entry.room } },
+    h("a", { class: "button", href: `/rooms/${encodeURIComponent(entry.room)}` }, `Continue ${game ? game.name : state.game}`),
+    h("span", {}, others.length ? `against ${others.join(", ")}` : "at this screen"),
+    h("span", { class: "muted" }, `${moves} move${moves === 1 ? "" : "s"} · ${where}`),
+  );
+}
+
+// --- the form --------------------------------------------------------------------------------
 function drawForm(gameId, players) {
   const game = catalog.find((entry) => entry.id === gameId);
   players = players || game.default_players;
@@ -73,7 +165,7 @@ function drawForm(gameId, players) {
   const seats = Array.from({ length: players }, (_, seat) =>
     h("div", { class: "seat-row" },
       h("label", { for: `seat-${seat}` }, `Player ${seat + 1}`),
-      h("select", { id: `seat-${seat}`, name: `seat-${seat}` },
+      h("select", { id: `seat-${seat}`, name: `seat-${seat}`, onchange: () => drawLevelHelp(game) },
         seatChoices(game).map(([value, label]) => h("option", { value, selected: value === (seat === 0 ? "here" : "computer:normal") }, label))),
       h("input", { id: `name-${seat}`, name: `name-${seat}`, maxlength: 40, placeholder: "name (optional)", "aria-label": `player ${seat + 1}'s name` }),
     ));
@@ -82,12 +174,12 @@ function drawForm(gameId, players) {
   replace(form,
     h("div", { class: "form-row" }, h("label", { for: "game" }, "Game"), gameSelect),
     h("div", { class: "form-row" }, h("label", { for: "players" }, "Players"), playersSelect),
-    h("fieldset", {}, h("legend", {}, "Who plays"), seats),
-    options.length ? h("fieldset", { class: "options" }, h("legend", {}, `${game.name}'s options`), options) : null,
+    h("fieldset", {}, h("legend", {}, "Who plays"), seats, h("div", { id: "level-help", class: "level-help", "aria-live": "polite" })),
+    options.length ? h("fieldset", { class: "options" }, h("legend", {}, `Options of ${game.name}`), options) : null,
     h("details", { class: "more" }, h("summary", {}, "Time limit and take-backs"),
       h("div", { class: "form-row" }, h("label", { for: "move-seconds" }, "Seconds per move"),
         h("input", { id: "move-seconds", type: "number", min: 5, max: 86400, placeholder: "no limit" }),
-        h("span", { class: "help" }, "At least 5 seconds (the server's floor). When a person runs out of time the game's own rule applies (a default move, or the loss).")),
+        h("span", { class: "help" }, "At least 5 seconds. When a person runs out of time the game's own rule applies (a move is made for them, or they lose).")),
       h("div", { class: "form-row" }, h("label", { for: "undo" }, "Take-backs"),
         h("select", { id: "undo" },
           h("option", { value: "" }, "automatic (own moves against the computer; none with an invited person)"),
@@ -102,14 +194,41 @@ function drawForm(gameId, players) {
     event.preventDefault();
     create(game, players);
   };
+  drawLevelHelp(game);
 }
 
-/** People, then the game's levels weakest first, each with its measured strength where the
- * game has one ("the computer: hard, about 1600", an Elo with random play at 0). */
+/** People, then the game's levels weakest first, each with its rating and its time a move. */
 function seatChoices(game) {
-  const levels = (game.levels || []).map((entry) =>
-    [`computer:${entry.level}`, `the computer: ${entry.level}${entry.rating ? `, ${entry.rating}` : ""}`]);
+  const levels = (game.levels || []).map((entry) => [`computer:${entry.level}`, `the computer: ${levelLine(entry)}`]);
   return [...PERSON_CHOICES, ...levels];
+}
+
+/** "hard · rated 3000 · about 1 s a move": a level in a player's words (no engine settings). */
+function levelLine(entry) {
+  const parts = [entry.level];
+  if (entry.elo !== null && entry.elo !== undefined) parts.push(`rated ${Math.round(entry.elo / 50) * 50}`);
+  const time = moveTime(entry.seconds_typical);
+  if (time) parts.push(time);
+  return parts.join(" · ");
+}
+
+/** How long the computer takes for a move at a level, as measured: "answers at once", "about 2 s a move". */
+function moveTime(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  if (seconds < 0.2) return "answers at once";
+  return `about ${seconds < 2 ? Math.max(0.5, Math.round(seconds * 2) / 2) : Math.round(seconds)} s a move`;
+}
+
+/** Under the seats: what each computer level chosen is, its rating explained, its times. */
+function drawLevelHelp(game) {
+  const chosen = new Set([...document.querySelectorAll("#create-form select[id^=seat-]")].map((select) => select.value));
+  const lines = (game.levels || []).filter((entry) => chosen.has(`computer:${entry.level}`)).map((entry) => {
+    const rating = entry.elo === null || entry.elo === undefined ? "" : ` Rated ${Math.round(entry.elo / 50) * 50} on an Elo scale where random moves are 0 (each level measured against the one below).`;
+    const longest = entry.seconds_longest >= 1 ? ` Its longest move took ${Math.round(entry.seconds_longest)} s; a busy machine makes it slower.` : "";
+    const time = moveTime(entry.seconds_typical);
+    return h("li", {}, h("strong", {}, entry.level), `: ${sentence(entry.about)}${rating}${time ? ` It ${time === "answers at once" ? time : `takes ${time}`} on a two-core machine.` : ""}${longest}`);
+  });
+  replace($("level-help"), lines.length ? h("ul", { class: "help" }, lines) : null);
 }
 
 /** One option: a checkbox, a list of choices, or a number, with its help and default. */
@@ -224,9 +343,19 @@ function roomItem(room, mine) {
   return h("li", { class: `room${mine ? " mine" : ""}`, dataset: { room: room.room } },
     h("a", { href: `/rooms/${encodeURIComponent(room.room)}` }, `${action}: ${game ? game.name : room.game}`),
     h("span", { class: "room-seats" }, seats),
-    h("span", { class: "muted" }, `${room.moves} move${room.moves === 1 ? "" : "s"}${result ? ` · ${result}` : ""}`),
+    h("span", { class: "muted" }, `${since(room.updated)}${result ? ` · ${result}` : ""}`),
     mine ? h("span", { class: "tag" }, "yours") : null,
   );
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago": when the room last changed. */
+function since(seconds) {
+  if (!seconds) return "";
+  const ago = Math.max(0, Date.now() / 1000 - seconds);
+  if (ago < 60) return "just now";
+  if (ago < 3600) return `${Math.round(ago / 60)} min ago`;
+  if (ago < 86400) return `${Math.round(ago / 3600)} h ago`;
+  return `${Math.round(ago / 86400)} days ago`;
 }
 
 start();

@@ -9,7 +9,8 @@ export function seatName(message, seat) {
   return names[seat] || `Seat ${seat + 1}`;
 }
 
-/** "White wins: holds 4 castles" / "Draw: ..." from the view's result. */
+/** "White wins: holds 4 castles" / "Draw: ..." from the view's result; a game that ended on a
+ * resignation says so, whatever rule the game then applied ("Blue wins: Red resigned"). */
 export function resultText(message) {
   const result = message.view.result;
   if (!result) return "The game is over.";
@@ -19,7 +20,11 @@ export function resultText(message) {
   if (result.winners.length === 1) head = `${names[0]} wins`;
   else if (result.winners.length === players || !result.winners.length) head = "Draw";
   else head = `${names.slice(0, -1).join(", ")} and ${names.at(-1)} share the win`;
-  return result.reason ? `${head}: ${result.reason}` : head;
+  const last = [...(message.log || [])].reverse().find((turn) => turn.by !== "chance");
+  // the rule's number is for the rules page; the banner says what happened in words
+  const reason = last && last.type === "resign" ? `${seatName(message, last.by)} resigned`
+    : (result.reason || "").replace(/\s*\((?:rules?|R)\s*[\d.]+[^)]*\)/g, "");
+  return reason ? `${head}: ${reason}` : head;
 }
 
 /** What the banner says: the result, whose turn, or who is awaited. */
@@ -70,7 +75,8 @@ export function drawPlayers(element, message, held, colours) {
   );
 }
 
-/** The move list; `current` marks the move shown (replays), `onPick(number)` makes entries clickable. */
+/** The move list, numbered as players count moves (a roll or a deal is listed without a
+ * number); `current` marks the turn shown (replays), `onPick(number)` makes entries clickable. */
 export function drawMoves(element, message, current, onPick) {
   const log = message.log || [];
   replace(
@@ -80,8 +86,8 @@ export function drawMoves(element, message, current, onPick) {
       const chance = entry.by === "chance";
       const item = h("li", {
         class: `move${chance ? " chance" : ` by-${entry.by}`}${entry.number === current ? " current" : ""}`,
-        dataset: { number: entry.number },
-        value: entry.number,
+        dataset: { number: entry.number, move: chance ? "" : entry.move_number },
+        value: chance ? null : entry.move_number,
       },
         h("span", { class: "move-by" }, chance ? "chance" : seatName(message, entry.by)),
         " ",

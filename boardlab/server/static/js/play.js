@@ -5,6 +5,7 @@
 // as their notation. Nothing is decided here but what to show.
 
 import * as api from "./api.js";
+import { BoardZoom } from "./boardzoom.js";
 import { h, onBoardKeys, replace } from "./dom.js";
 import { watchRoom } from "./live.js";
 import { bannerText, drawInvites, drawMoves, drawPlayers, seatName } from "./panels.js";
@@ -66,6 +67,7 @@ async function start() {
   page.module = module;
   if (notice) showNotice(notice);
   page.picker = new MovePicker(module.clickPath || null);
+  page.zoom = new BoardZoom($("board"), $("zoom"), page.game.id);
   page.replay = new Replay(roomId, () => page.identity?.token, () => drawAll());
   accept(message);
   page.live = watchRoom(roomId, page.identity?.token, { onState: accept, onStatus: connectionChanged });
@@ -273,6 +275,7 @@ function drawBoard(message) {
     replay: page.replay.active,
     seat: message.seat,
   });
+  page.zoom.apply();
 }
 
 function drawHandOver(message) {
@@ -285,6 +288,7 @@ function drawHandOver(message) {
   replace($("actions")); // its list of legal moves is the previous seat's
   hideChooser();
   $("board").hidden = true;
+  $("zoom").hidden = true;
   const name = seatName(message, message.seat);
   $("banner").textContent = `Pass the screen to ${name}`;
   replace($("handover"),
@@ -320,8 +324,10 @@ function drawActions(message, heldSeats) {
   }, input, h("button", { type: "submit", disabled: !interactive() }, "Play"),
   h("datalist", { id: "legal-moves" }, legal.slice(0, 500).map((text) => h("option", { value: text }))));
   const buttons = [];
+  // nothing is offered that cannot reach the server: a click would only be refused
+  const waiting = page.offline || page.busy;
   if (mine && playing && match.undo !== "never" && message.log.length) {
-    buttons.push(h("button", { id: "undo", onclick: () => act(() => api.undo(roomId, page.identity.token, null, message.revision)) }, "Take back"));
+    buttons.push(h("button", { id: "undo", disabled: waiting, onclick: () => act(() => api.undo(roomId, page.identity.token, null, message.revision)) }, "Take back"));
   }
   if (mine && playing && match.draw_by_agreement) {
     const offer = match.draw_offer || [];
@@ -330,16 +336,16 @@ function drawActions(message, heldSeats) {
     const seat = !offer.length ? actingSeat(message, heldSeats) : answering[0];
     const draw = (action) => () => act(() => api.draw(roomId, tokenFor(seat), action, seat));
     const as = heldSeats.length > 1 ? ` as ${seatName(message, seat)}` : "";
-    if (!offer.length) buttons.push(h("button", { id: "offer-draw", onclick: draw("offer") }, `Offer a draw${as}`));
+    if (!offer.length) buttons.push(h("button", { id: "offer-draw", disabled: waiting, onclick: draw("offer") }, `Offer a draw${as}`));
     else if (answering.length) {
-      buttons.push(h("button", { id: "accept-draw", onclick: draw("accept") }, `Accept the draw${as}`));
-      buttons.push(h("button", { id: "decline-draw", onclick: draw("decline") }, "Decline"));
+      buttons.push(h("button", { id: "accept-draw", disabled: waiting, onclick: draw("accept") }, `Accept the draw${as}`));
+      buttons.push(h("button", { id: "decline-draw", disabled: waiting, onclick: draw("decline") }, "Decline"));
     }
   }
   if (mine && playing) {
     const seat = actingSeat(message, heldSeats);
     buttons.push(h("button", {
-      id: "resign", class: page.confirmResign ? "danger" : "",
+      id: "resign", class: page.confirmResign ? "danger" : "", disabled: waiting,
       onclick: () => {
         if (!page.confirmResign) {
           page.confirmResign = true;
@@ -355,9 +361,9 @@ function drawActions(message, heldSeats) {
   }
   const clock = match.move_seconds ? h("p", { id: "clock", class: "clock" }) : null;
   const watching = !mine && message.status !== "finished" ? h("p", { class: "muted" }, "You are watching this game.") : null;
-  const waiting = mine && message.status === "waiting" ? waitingText(message) : null;
+  const awaited = mine && message.status === "waiting" ? waitingText(message) : null;
   replace($("actions"), h("h2", {}, mine ? "Play" : "Game"), mine && playing ? typed : null, drawHint(message, heldSeats),
-    watching, waiting, clock, h("div", { class: "buttons" }, buttons),
+    watching, awaited, clock, h("div", { class: "buttons" }, buttons),
     ...drawRematch(roomId, message, heldSeats, { act, tokenFor, disabled: page.busy || page.offline }));
   tickClock();
 }

@@ -4,7 +4,7 @@
 // graph of each seat's chances to click through, and the moves that lost the most.
 
 import * as api from "./api.js";
-import { graph, legend, positionText, worstList } from "./analysis.js";
+import { graph, legend, movesCounted, positionName, positionText, worstList } from "./analysis.js";
 import { h, replace } from "./dom.js";
 
 export class Replay {
@@ -72,9 +72,14 @@ export class Replay {
     return { ...message, view, ply: view.ply, to_move: view.to_move, legal_moves: [], status: "finished" };
   }
 
+  /** "Replay: after move 12 of 30 (b7+)": the one numbering, a roll or a deal no move. */
   caption(message) {
-    const entry = message.log[this.number - 1];
-    return this.number === 0 ? "Replay: the start" : `Replay: after move ${this.number} of ${this.total} (${entry ? entry.text : ""})`;
+    const log = message.log;
+    const counted = movesCounted(log);
+    const entry = log[this.number - 1];
+    if (this.number === 0) return "Replay: the start";
+    const played = entry && entry.by !== "chance" ? ` (${entry.text})` : "";
+    return `Replay: ${positionName(log, counted, this.number)} of ${counted[this.total]}${played}`;
   }
 
   key(event) {
@@ -98,7 +103,7 @@ export class Replay {
       h("div", { class: "replay-buttons" },
         h("button", { id: "replay-start", onclick: go(0), title: "the start (Home)" }, "|◀"),
         h("button", { id: "replay-back", onclick: go(this.number - 1), title: "one move back (←)" }, "◀"),
-        h("span", { id: "replay-position", class: "replay-position" }, `${this.number} / ${this.total}`),
+        h("span", { id: "replay-position", class: "replay-position" }, `move ${movesCounted(message.log)[this.number]} / ${movesCounted(message.log)[this.total]}`),
         h("button", { id: "replay-forward", onclick: go(this.number + 1), title: "one move on (→)" }, "▶"),
         h("button", { id: "replay-end", onclick: go(this.total), title: "the end (End)" }, "▶|"),
       ),
@@ -123,12 +128,12 @@ export class Replay {
       const pick = (number) => this.show(number);
       box.append(
         legend(names),
-        graph(this.analysis, names, this.number, pick),
-        h("p", { id: "analysis-now", class: "analysis-now", "aria-live": "polite" }, positionText(this.analysis, names, this.number)),
+        graph(this.analysis, names, this.number, pick, message.log),
+        h("p", { id: "analysis-now", class: "analysis-now", "aria-live": "polite" }, positionText(this.analysis, names, this.number, message.log)),
         h("h4", {}, "Moves that lost the most"),
-        worstList(this.analysis, names, pick),
+        worstList(this.analysis, names, pick, message.log),
         h("p", { class: "muted analysis-about" },
-          `Chances are the engine's estimates (${this.analysis.agent}), not certainties; a loss is how much of a win a move gave away against the engine's move.`),
+          "Chances are the engine's estimates, not certainties; a loss is how much of a win a move gave away against the engine's move."),
       );
     }
     return box;
