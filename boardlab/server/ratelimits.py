@@ -31,7 +31,6 @@ ROOMS, MOVES, WEBSOCKETS, ANALYSES, READS = "rooms", "moves", "websockets", "ana
 #: computer's searches are charged to (:mod:`.computer`); "" outside a request
 CLIENT: ContextVar[str] = ContextVar("boardlab_client", default="")
 #: what each kind of request is, by method and path
-_ROOM_ACTION = re.compile(r"/api/rooms/[^/]+/(moves|undo|resign|draw|hint|join)")
 _LIVE = re.compile(r"/api/rooms/[^/]+/live")
 #: offering or accepting a rematch makes a room: it draws from the rooms' bucket
 _REMATCH = re.compile(r"/api/rooms/[^/]+/rematch(/answer)?")
@@ -134,11 +133,10 @@ def request_kind(scope: Scope) -> str | None:
     if scope.get("method") in ("GET", "HEAD"):
         # every other reading too: a listing, a lesson, a replay, a page each cost the event loop
         return ANALYSES if _ANALYSIS.fullmatch(path.rstrip("/")) else READS
-    if scope.get("method") != "POST":
-        return None
-    if path.rstrip("/") == "/api/rooms" or _REMATCH.fullmatch(path.rstrip("/")):
+    if scope.get("method") == "POST" and (path.rstrip("/") == "/api/rooms" or _REMATCH.fullmatch(path.rstrip("/"))):
         return ROOMS
-    return MOVES if _ROOM_ACTION.fullmatch(path) else None
+    # every other action: a move, a take-back, a join; a designer's sign-in, a Lab study, a lesson's try
+    return MOVES
 
 
 class ClientLimits:

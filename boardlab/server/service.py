@@ -76,6 +76,8 @@ log = logging.getLogger("boardlab.server")
 T = TypeVar("T")
 #: when an address refused for its queued searches may try again (a search takes seconds)
 QUEUE_RETRY_SECONDS = 5
+#: the threads that read storage: one process's own (SQLite), or with others on PostgreSQL
+READERS, SHARED_READERS = 2, 6
 #: how long a listing read from storage is answered from memory, and how many are kept
 LISTING_SECONDS = 1.0
 LISTINGS_KEPT = 64
@@ -103,8 +105,11 @@ class RoomService:
         self._rooms: dict[str, Room] = {}
         self._load_lock = asyncio.Lock()
         self._watchers: dict[str, set[Watcher]] = defaultdict(set)
-        # storage calls block: reads run in these threads, writes in the group committer's
-        self._readers = ThreadPoolExecutor(2, thread_name_prefix="boardlab-read")
+        # storage calls block: reads run in these threads, writes in the group committer's. On a
+        # shared PostgreSQL every move made elsewhere is read here to catch its room up, and a
+        # read waits mostly for the database, not the CPU: more of them may wait at once
+        readers = SHARED_READERS if storage.shared else READERS
+        self._readers = ThreadPoolExecutor(readers, thread_name_prefix="boardlab-read")
         self._committer = GroupCommitter(storage)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False

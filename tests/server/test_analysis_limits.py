@@ -14,7 +14,7 @@ import pytest
 
 from boardlab.core.records import Record
 from boardlab.server import analysis as analysis_module
-from boardlab.server.ratelimits import ANALYSES, READS, request_kind
+from boardlab.server.ratelimits import ANALYSES, MOVES, READS, request_kind
 from tests.server.harness import Harness, make_harness
 from tests.server.test_analysis_routes import finished_towers
 from tests.server.test_rate_limits import OFF, assert_limited
@@ -35,7 +35,7 @@ def test_only_the_analysis_route_is_counted_as_an_analysis() -> None:
     assert kind("GET", "/api/rooms/abc123/analysis/") == ANALYSES
     assert kind("GET", "/api/rooms/abc123/record") == READS  # every other reading has a bucket of its own
     assert kind("GET", "/api/rooms/abc123/analysis/extra") == READS
-    assert kind("POST", "/api/rooms/abc123/analysis") is None  # not a route: 405, not a token
+    assert kind("POST", "/api/rooms/abc123/analysis") == MOVES  # every other action draws on the actions' bucket
 
 
 @pytest.mark.parametrize("limited", [{"analyses_per_minute": 2}], indirect=True)
