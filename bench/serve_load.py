@@ -6,6 +6,7 @@
     python bench/serve_load.py --server http://127.0.0.1:8000   # a server already running
     python bench/serve_load.py --postgres --processes 2  # two server processes on one PostgreSQL
     python bench/serve_load.py --profile out/serve      # each server under cProfile: out/serve-0.prof ...
+    python bench/serve_load.py --catch-up               # a move's CPU on one service and on two sharing PostgreSQL
 
 Starts a real ``boardlab serve`` process (unless ``--server``), opens ``--games`` rooms of
 two people (one here, one invited who joins), and keeps that many games going for
@@ -277,6 +278,71 @@ def report(tally: Tally, games: int, seconds: float, warmup: float, label: str) 
     print("load average (1, 5, 15 min) at the end: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
 
 
+def catch_up_costs(url: str, rooms: int = 30, turns: int = 12) -> None:
+    """``--catch-up``: the CPU of a move with both players on one service, and with each player on
+    a service of its own sharing ``url`` (every move caught up by the other through NOTIFY), both
+    services in this process and no HTTP; each one run after the other, twice."""
+    from boardlab.server.computer import ComputerPlayers
+    from boardlab.server.service import NewRoom, RoomService
+    from boardlab.server.storage import Storage
+    from tests.server.harness import test_settings
+    from tests.server.postgres import empty_postgres
+
+    async def run(two: bool) -> float:
+        opened: list[tuple[RoomService, Storage]] = []
+
+        async def open_service() -> RoomService:
+            settings = test_settings(empty_url, Path(tempfile.mkdtemp()))
+            storage = Storage(settings.storage_url())
+            service = RoomService(settings, storage, ComputerPlayers(0))
+            await service.start()
+            if service.listener is not None:
+                await asyncio.wait_for(service.listener.listening.wait(), 30)
+            opened.append((service, storage))
+            return service
+
+        async def drain(watcher: Any) -> None:
+            while True:
+                await watcher.next_message()
+
+        first = await open_service()
+        second = await open_service() if two else first
+        tables = []
+        for _ in range(rooms):
+            created = await first.create(NewRoom("towers", None, {}, ["here", "here"], None, None, None))
+            room_id = created.room.id
+            watchers = [await first.watch(room_id, created.token, 0), await second.watch(room_id, created.token, 1)]
+            tables.append((room_id, created.token, watchers))
+        drains = [asyncio.ensure_future(drain(watcher)) for _room, _token, watchers in tables for watcher in watchers]
+        await asyncio.sleep(0.5)
+        rng = random.Random(1)
+        began, moves = time.process_time(), 0
+        for turn in range(turns):
+            for room_id, token, _watchers in tables:
+                mover, other = (first, second) if turn % 2 == 0 else (second, first)
+                room = await mover.room(room_id)
+                legal = [move.to_json()["text"] for move in room.match.legal_moves(turn % 2)]
+                await mover.play(room_id, token, rng.choice(legal), room.match.ply, None, turn % 2)
+                moves += 1
+                while (await other.room(room_id)).revision < room.revision:
+                    await asyncio.sleep(0.001)
+        spent = (time.process_time() - began) / moves
+        for task in drains:
+            task.cancel()
+        for service, storage in opened:
+            await service.close()
+            storage.close()
+        return spent
+
+    for _ in range(2):
+        for two in (False, True):
+            empty_url = empty_postgres(url)
+            spent = asyncio.run(run(two))
+            label = "two services, each player on its own" if two else "one service, both players"
+            print(f"{label}: {spent * 1000:.2f} ms of CPU a move (every thread of this process)")
+    print("load average (1, 5, 15 min) at the end: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
@@ -289,6 +355,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--server", help="the URL of a server already running (nothing is started)")
     parser.add_argument(
         "--port", type=int, default=8765, help="port of the server started here (default 8765; more take the next)"
+    )
+    parser.add_argument(
+        "--catch-up",
+        action="store_true",
+        help="instead of the load: the CPU a move costs on one service and on two sharing a throwaway PostgreSQL",
     )
     parser.add_argument(
         "--processes", type=int, default=1, help="server processes sharing the database (PostgreSQL only; default 1)"
@@ -305,6 +376,18 @@ def main(argv: list[str] | None = None) -> None:
         help="run each server under cProfile and write its profile to PROFILE-N.prof (N: the process's number)",
     )
     args = parser.parse_args(argv)
+    if args.catch_up:
+        from tests.server.postgres import TemporaryPostgres, server_programs
+
+        programs = server_programs()
+        if programs is None:
+            raise SystemExit("--catch-up needs PostgreSQL's initdb (Debian: apt-get install postgresql)")
+        database = TemporaryPostgres(programs, durable=True)
+        try:
+            catch_up_costs(database.start())
+        finally:
+            database.stop()
+        return
     if not 0 <= args.warmup < args.seconds:
         parser.error("--warmup must be shorter than --seconds")
     if args.processes < 1:
