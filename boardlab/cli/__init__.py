@@ -74,9 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
     agents = commands.add_parser("agents", help="list the computer players and their parameters, or one game's levels")
     agents.add_argument("game", nargs="?", help="also show this game's levels: spec, rating, CPU per decision")
 
-    rules = commands.add_parser("rules", help="show a game's rules document")
+    rules = commands.add_parser("rules", help="show a game's rules (for players; --programs: the notation and encodings)")
     rules.add_argument("game", help="game id (see `boardlab games`)")
-    rules.add_argument("--plain", action="store_true", help="the Markdown source, unformatted")
+    rules.add_argument("--plain", action="store_true", help="the whole document's Markdown source, unformatted")
+    rules.add_argument(
+        "--programs", action="store_true", help="the part for programs: notation, position strings, result codes, encodings"
+    )
 
     play = commands.add_parser(
         "play",

@@ -19,6 +19,7 @@ from ..agents import agent_class, agent_names, game_levels, level_spec
 from ..agents.levels import describe_spec
 from ..core.registry import RULES_DOCUMENT, catalog, game_class, load, plugin_failures, rules_document
 from ..lab.ladder_docs import level_ratings, load_ladder, rating_text
+from ..learn.documents import split_rules
 from .common import CliError
 from .rules_boards import rules_renderable
 
@@ -146,8 +147,9 @@ def _levels_table(game_id: str) -> Table:
 
 
 def rules_command(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """Print the game's rules document (:func:`boardlab.core.registry.rules_document`: its own
-    folder's, else docs/rules/<id>.md), formatted (``--plain`` for the raw text)."""
+    """Print the game's rules for players (:func:`boardlab.core.registry.rules_document`: its
+    own folder's, else docs/rules/<id>.md, up to its part for programs), formatted; the part
+    for programs with ``--programs``; the whole document's raw text with ``--plain``."""
     path = rules_document(args.game)
     try:
         if path is None:
@@ -158,15 +160,25 @@ def rules_command(args: argparse.Namespace, out: Console, err: Console) -> int:
             f"no rules document for {args.game!r}: the game ships none in its folder "
             f"({RULES_DOCUMENT}), and docs/rules/{args.game}.md is not installed here"
         ) from None
+    players, for_programs = split_rules(text)
+    if getattr(args, "programs", False):
+        if for_programs is None:
+            raise CliError(f"the rules of {args.game} have no part for programs: boardlab rules {args.game} shows them all")
+        shown = for_programs
+    else:
+        shown = players
+        if for_programs is not None:
+            shown += (f"\n\n*The notation, the position strings and the encodings, for programs: "
+                      f"`boardlab rules {args.game} --programs`.*\n")
     if args.plain:
         sys.stdout.write(text)
     elif out.is_terminal:  # a rules document is longer than a screen
         with out.capture() as captured:
-            out.print(rules_renderable(text))  # wrapped at word boundaries to the terminal's width
+            out.print(rules_renderable(shown))  # wrapped at word boundaries to the terminal's width
         if not page(captured.get(), out):
-            out.print(rules_renderable(text))
+            out.print(rules_renderable(shown))
     else:
-        out.print(rules_renderable(text))
+        out.print(rules_renderable(shown))
     return 0
 
 

@@ -12,7 +12,8 @@ The first line is the game's own position string; then optional lines: ``move`` 
 move, shown as the move about to be played: the renderer's arrow or highlighted path),
 ``highlight`` (keys the renderer marks, e.g. squares), ``choices: on`` (drawn as the player to
 move sees it while deciding: Honor's hand over the release window; nothing can be played), ``options`` (``name=value`` pairs the
-position needs, e.g. Honor's ``tremor=false``) and ``caption``. The browser's rules page draws
+position needs, e.g. Honor's ``tremor=false``), ``players`` (the number of seats, where not the
+game's default: Towers' 4-player layouts) and ``caption``. The browser's rules page draws
 it with the game's renderer; ``boardlab rules`` prints the game's text board. A block that does
 not parse is an error naming the document's line, so a test can check every one.
 """
@@ -33,7 +34,7 @@ from .conditions import LessonError
 
 #: the info string that marks a position block
 INFO = re.compile(r"^position\s+([a-z0-9_]+)\s*$")
-_KEYS = ("move", "highlight", "choices", "options", "caption")
+_KEYS = ("move", "highlight", "choices", "options", "players", "caption")
 
 
 @dataclass(frozen=True)
@@ -48,11 +49,12 @@ class Figure:
     options: dict[str, str] = field(default_factory=dict)
     caption: str = ""
     choices: bool = False
+    players: int | None = None
 
     def state(self) -> State:
         """The position's state (LessonError naming the line when the game refuses it)."""
         try:
-            game = load(self.game_id, None, **self.options)
+            game = load(self.game_id, self.players, **self.options)
             return game.state_from_position(self.position)
         except BoardlabError as exc:
             raise LessonError(f"line {self.line}: the {self.game_id} position does not load: {exc}") from None
@@ -115,6 +117,9 @@ def parse_figure(game_id: str, body: str, line: int) -> Figure:
         extra[key.strip()] = value.strip()
     if extra.get("choices", "off") not in ("on", "off"):
         raise LessonError(f"line {line}: choices is on or off, not {extra['choices']!r}")
+    players = extra.get("players")
+    if players is not None and not players.isdecimal():
+        raise LessonError(f"line {line}: players is a number of seats, not {players!r}")
     options = {}
     for pair in extra.get("options", "").split():
         name, eq, value = pair.partition("=")
@@ -130,6 +135,7 @@ def parse_figure(game_id: str, body: str, line: int) -> Figure:
         options=options,
         caption=extra.get("caption", ""),
         choices=extra.get("choices") == "on",
+        players=None if players is None else int(players),
     )
 
 

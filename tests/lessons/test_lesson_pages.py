@@ -3,6 +3,7 @@ Learn links, every position block of the rules documents, and the text boards of
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ warnings.filterwarnings("ignore", message=".*install `httpx2`.*")
 
 from boardlab.cli import main  # noqa: E402
 from boardlab.learn import LessonError, load_lesson  # noqa: E402
+from boardlab.learn.documents import split_rules  # noqa: E402
 from boardlab.learn.figures import figure_html, figures, parse_figure, split_document  # noqa: E402
 from boardlab.server.settings import STATIC_DIR  # noqa: E402
 from boardlab.server.web import render_rules  # noqa: E402
@@ -84,8 +86,9 @@ def test_every_embedded_position_loads_and_its_move_is_legal(game_id: str) -> No
 
 
 def test_the_rules_page_draws_figures_with_their_view() -> None:
-    _, body, _ = render_rules((RULES / "towers.md").read_text(encoding="utf-8"))
-    assert body.count('<figure class="rules-position" data-game="towers"') == 3
+    players, _ = split_rules((RULES / "towers.md").read_text(encoding="utf-8"))
+    _, body, _ = render_rules(players)
+    assert body.count('<figure class="rules-position" data-game="towers"') == len(list(figures(players))) >= 8
     assert "&quot;text&quot;: &quot;c3E&quot;" in body  # the move, for the renderer to show
     assert "```position" not in body and "<code" in body  # other code blocks stay code
 
@@ -125,3 +128,40 @@ def test_each_lesson_step_position_is_a_real_position_of_its_game() -> None:
         for index in range(len(lesson.steps)):
             state = lesson.state(index)
             assert lesson.game().state_from_position(state.position()).position() == state.position()
+
+
+#: the sections of each game's rules for players that draw a board: the setup and every kind of move
+DRAWN_SECTIONS = {
+    "towers": ["## 2. Setup", "## 4. Building", "## 5. Pushing", "## 6. Castles and crowns", "## 7. Winning"],
+    "sovereign": ["### 1.2 Setup", "### 1.4 Climbing", "### 1.5 Sovereign and Diplomat", "### 1.6 Contractor",
+                  "### 1.7 Consultant", "### 1.9 Sovereign safety", "### 1.10 Winning"],
+    "overseer": ["## 1. The board", "## 3. The pieces", "## 5. Setup", "## 7. The end of the game"],
+    "territories": ["## R2 The board", "## R3 Setup", "## R6 Building", "## R9 End of the game"],
+    "honor": ["## 4. Placing a piece"],
+}
+
+
+def _section(document: str, heading: str) -> str:
+    start = document.index(heading)
+    level = heading.split(" ")[0]
+    following = re.search(rf"^#{{1,{len(level)}}} ", document[start + len(heading):], re.MULTILINE)
+    return document[start : start + len(heading) + (following.start() if following else len(document))]
+
+
+@pytest.mark.parametrize("game_id", sorted(DRAWN_SECTIONS))
+def test_the_rules_for_players_draw_the_setup_and_each_kind_of_move_as_a_board(game_id: str) -> None:
+    players, for_programs = split_rules((RULES / f"{game_id}.md").read_text(encoding="utf-8"))
+    assert for_programs is not None and "Action encoding" in for_programs and "Action encoding" not in players
+    # no drawing in characters is left for players: every code block of their part is a board
+    fences = re.findall(r"^```(\S*)", players, re.MULTILINE)
+    openings = fences[::2]
+    assert openings and all(info == "position" for info in openings), openings
+    for heading in DRAWN_SECTIONS[game_id]:
+        assert "```position" in _section(players, heading), f"{game_id}: {heading} draws no board"
+
+
+def test_a_document_without_a_part_for_programs_is_all_for_players() -> None:
+    text = "# T\n\n## 1. Rules\n\n```\n# For programs inside a code block\n```\n"
+    assert split_rules(text) == (text, None)
+    players, programs = split_rules(text + "\n# For programs: notation\n\n## 9. Notation\n")
+    assert players.endswith("```\n") and programs is not None and programs.startswith("# For programs: notation")

@@ -246,3 +246,16 @@ def test_each_level_says_how_long_it_thinks_where_it_was_measured(web: Harness) 
         assert entry["seconds_typical"] == (None if found is None else found["cpu_median"])
         assert entry["seconds_longest"] == (None if found is None else found["cpu_max"])
     assert any(entry["seconds_typical"] for entry in towers["levels"])  # Towers' ladder was measured
+
+
+def test_the_rules_page_is_for_players_and_the_notation_has_a_page_for_programs(web: Harness) -> None:
+    players = web.client.get("/rules/towers")
+    assert players.status_code == 200
+    assert "4. Building" in players.text and "Action encoding" not in players.text and "Position string" not in players.text
+    assert 'href="/rules/towers/programs"' in players.text
+    programs = web.client.get("/rules/towers/programs")
+    assert programs.status_code == 200 and programs.headers["cache-control"] == "no-cache"
+    assert "<title>Towers for programs: notation, positions and encodings · boardlab</title>" in programs.text
+    assert "13. Action encoding" in programs.text and "9. Notation" in programs.text and "4. Building" not in programs.text
+    assert 'href="/rules/towers"' in programs.text  # back to the rules
+    assert web.client.get("/rules/chess/programs").status_code == 404

@@ -1,6 +1,8 @@
 """The browser pages' own routes (docs/web.md), beside the app shell that ``/`` serves from
 ``static/``: a room's page (also the invite link), each game's renderer files, and the rules
-documents as HTML pages. None of them is part of the API (they are left out of /docs).
+documents as HTML pages: ``/rules/GAME`` the rules for players, ``/rules/GAME/programs`` the
+document's part for programs (:mod:`boardlab.learn.documents`). None of them is part of the API
+(they are left out of /docs).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 
 from ...core.errors import UnknownGameError
 from ...core.registry import game_class
+from ...learn.documents import split_rules
 from ..errors import ServerError
 from ..web import render_rules, rules_file, rules_picture, web_file
 from . import lessons
@@ -63,8 +66,20 @@ def rules_picture_file(name: str, request: Request) -> FileResponse:
 
 @router.get("/rules/{game_id}", response_class=HTMLResponse)
 def rules_page(game_id: str, request: Request) -> HTMLResponse:
-    """The game's rules document as a page. Without the document (an installation that lacks
-    docs/rules) the page says where the rules are instead; an unknown game is a 404 page."""
+    """The game's rules for players (its document up to the part for programs). Without the
+    document (an installation that lacks docs/rules) the page says where the rules are
+    instead; an unknown game is a 404 page."""
+    return _rules(game_id, request, programs=False)
+
+
+@router.get("/rules/{game_id}/programs", response_class=HTMLResponse)
+def rules_programs_page(game_id: str, request: Request) -> HTMLResponse:
+    """The rules document's part for programs: notation, position strings, result codes,
+    views and encodings (a 404 page for a document without one)."""
+    return _rules(game_id, request, programs=True)
+
+
+def _rules(game_id: str, request: Request, *, programs: bool) -> HTMLResponse:
     try:
         name = game_class(game_id).name
         path = rules_file(request.app.state.settings.rules_dir, game_id)
@@ -77,9 +92,28 @@ def rules_page(game_id: str, request: Request) -> HTMLResponse:
             f"<code>boardlab rules {html.escape(game_id)}</code> prints it from a source checkout.</p>"
         )
         return _page(f"{name}: rules", body, status=404)
-    title, body, contents = render_rules(path.read_text(encoding="utf-8"))
+    players, for_programs = split_rules(path.read_text(encoding="utf-8"))
+    escaped = html.escape(game_id)
+    if programs:
+        if for_programs is None:
+            return _page(f"{name}: rules", f"<h1>{html.escape(name)}</h1><p>The rules of {html.escape(name)} have no part "
+                         f'for programs; <a href="/rules/{escaped}">the rules</a> are all there is.</p>', status=404)
+        title, body, contents = render_rules(for_programs)
+        title = f"{name} {title[0].lower()}{title[1:]}" if title else f"{name} for programs"
+        body = f'<p class="rules-part"><a href="/rules/{escaped}">← The rules of {html.escape(name)}</a></p>\n{body}'
+        other = f'<p class="rules-other"><a href="/rules/{escaped}">The rules for players</a></p>'
+    else:
+        title, body, contents = render_rules(players)
+        other = ""
+        if for_programs is not None:
+            other = (f'<p class="rules-other"><a href="/rules/{escaped}/programs">For programs: notation, '
+                     "positions and encodings</a></p>")
+            body += (f'\n<p class="rules-part">How moves, positions and results are written for programs '
+                     f'(and records), and the adapters\' encodings: <a href="/rules/{escaped}/programs">the rules '
+                     "for programs</a>.</p>")
     toc = "".join(f'<li><a href="#{html.escape(anchor)}">{html.escape(text)}</a></li>' for anchor, text in contents)
-    return _page(title or f"{name}: rules", body, toc=f"<ul>{toc}</ul>" if toc else "", game=game_id)
+    contents_html = (f"<ul>{toc}</ul>" if toc else "") + other
+    return _page(title or f"{name}: rules", body, toc=contents_html, game=game_id)
 
 
 def _page(title: str, body: str, *, toc: str = "", game: str = "", status: int = 200) -> HTMLResponse:

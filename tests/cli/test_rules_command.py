@@ -1,0 +1,28 @@
+"""``boardlab rules GAME`` prints the rules for players and names where the notation is;
+``--programs`` prints the part for programs; ``--plain`` the whole document as it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boardlab.cli import main
+from boardlab.learn.documents import split_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_rules_for_players_then_the_part_for_programs(capsys: pytest.CaptureFixture[str]) -> None:
+    document = (ROOT / "docs" / "rules" / "overseer.md").read_text(encoding="utf-8")
+    players, programs = split_rules(document)
+    assert programs is not None
+    assert main(["rules", "overseer"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "3.5 Pilot" in shown and "13. Action encoding" not in shown and "10. Position string" not in shown
+    assert "boardlab rules overseer --programs" in shown
+    assert main(["rules", "overseer", "--programs"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "Action encoding" in shown and "3.5 Pilot" not in shown
+    assert main(["rules", "overseer", "--plain"]) == 0
+    assert capsys.readouterr().out == document
