@@ -623,7 +623,9 @@ class RoomService:
                     decision,
                     decision.deadline + self.settings.think_grace_seconds,
                     priority=priority(room),
-                    owner=room.charged_to,
+                    # a room nobody has acted in since this process holds it (resumed at start) is
+                    # its own owner: such rooms take turns like addresses do
+                    owner=room.charged_to or f"room {room.id}",
                     wanted=wanted,
                 )
             async with room.lock:
