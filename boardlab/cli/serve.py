@@ -228,29 +228,16 @@ def add_serve_parser(commands: Any) -> None:
         help="ask for a designer key on this computer too (by default a server on 127.0.0.1 without a trusted "
         "proxy opens its Lab to a browser on the same machine without one)",
     )
-    serve.add_argument(
-        "--lab-games-per-designer",
-        type=int,
-        default=fair.lab_games_per_designer,
-        metavar="N",
-        help=f"games one designer's queued Lab studies may ask (default {fair.lab_games_per_designer})",
+    lab_shares = (
+        ("--lab-games-per-designer", "lab_games_per_designer", int, "N", "games one designer's queued Lab studies may ask"),
+        ("--lab-cpu-minutes-per-designer", "lab_cpu_minutes_per_designer", float, "M",
+         "CPU minutes one designer's queued Lab studies may cost, priced by their agents' budgets"),
+        ("--lab-decision-seconds", "lab_decision_seconds", float, "S",
+         "the CPU one decision of a Lab study may take; an agent priced higher is refused"),
     )
-    serve.add_argument(
-        "--lab-cpu-minutes-per-designer",
-        type=float,
-        default=fair.lab_cpu_minutes_per_designer,
-        metavar="M",
-        help=f"CPU minutes one designer's queued Lab studies may cost, priced by their agents' budgets "
-        f"(default {fair.lab_cpu_minutes_per_designer})",
-    )
-    serve.add_argument(
-        "--lab-decision-seconds",
-        type=float,
-        default=fair.lab_decision_seconds,
-        metavar="S",
-        help=f"the CPU one decision of a Lab study may take; an agent priced higher is refused "
-        f"(default {fair.lab_decision_seconds})",
-    )
+    for name, attribute, kind, metavar, what in lab_shares:
+        default = getattr(fair, attribute)
+        serve.add_argument(name, type=kind, default=default, metavar=metavar, help=f"{what} (default {default})")
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"], help="server log level")
 
 
