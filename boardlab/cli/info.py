@@ -17,6 +17,8 @@ from rich.table import Table
 
 from ..agents import agent_class, agent_names, game_levels, level_spec
 from ..agents.levels import describe_spec
+from ..core.agent import parse_spec
+from ..core.errors import BoardlabError
 from ..core.registry import RULES_DOCUMENT, catalog, game_class, load, plugin_failures, rules_document
 from ..lab.ladder_docs import level_ratings, load_ladder, rating_text
 from ..learn.documents import split_rules
@@ -92,14 +94,16 @@ def _game_detail(entry: Mapping[str, Any], out: Console) -> int:
 
 def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Every computer player with its parameters (for --players specs); with a game, only
-    the players of that game, and first its levels."""
+    the players of that game, and first its levels: rating, seconds a move, then each level's
+    agent spec and what it plays in words."""
     game_id = getattr(args, "game", None)
     if game_id is not None:
         game_class(game_id)  # UnknownGameError lists the valid ids
         out.print(_levels_table(game_id))
         game = load(game_id)
         for level in game_levels(game):
-            out.print(f"[bold]{level}[/bold]: {escape(describe_spec(level_spec(game, level)))}")
+            spec = level_spec(game, level)
+            out.print(f"[bold]{level}[/bold] ({escape(spec)}): {escape(describe_spec(spec))}")
     table = Table(title="computer players (spec: name:param=value,...)")
     table.add_column("name", no_wrap=True)
     table.add_column("games", overflow="fold")
@@ -120,28 +124,44 @@ def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
 def _seconds(value: float | None) -> str:
     if value is None:
         return "-"
-    return f"{value:.2f} s" if value >= 1 else f"{value * 1000:.1f} ms"
+    return f"{value:.1f} s" if value >= 1 else f"{value * 1000:.0f} ms" if value >= 0.001 else "< 1 ms"
+
+
+def _time_cap(spec: str) -> str:
+    """The most a search at this spec thinks for a move (its ``seconds``), or "-"."""
+    try:
+        seconds = parse_spec(spec)[1].get("seconds")
+    except BoardlabError:
+        return "-"
+    return "-" if seconds is None else f"{float(seconds):g} s"
 
 
 def _levels_table(game_id: str) -> Table:
     """The game's levels with the ladder's measurements (docs/levels.md), where they are for
-    the spec the level plays now."""
+    the spec the level plays now: the rating and how long the computer takes a move. The
+    seconds are CPU time a decision, so what a free core takes (a two-core laptop running one
+    game); a busy machine takes longer, never past the level's cap."""
     game = load(game_id)
     measured = level_ratings(game)
     data = load_ladder(game_id)
-    when = f", measured {data['measured']}" if data and measured else ", not measured yet" if not measured else ""
-    table = Table(title=f"{escape(game.name)}: the computer's levels (Elo: random = 0{when}; docs/levels.md)")
-    for column in ("level", "spec", "rating", "Elo 95% interval", "CPU per decision: median", "max"):
-        table.add_column(column, overflow="fold", justify="left" if column in ("level", "spec") else "right")
+    when = f"measured {data['measured']}" if data and measured else "not measured yet"
+    table = Table(
+        title=f"{escape(game.name)}: the computer's levels ({when}; docs/levels.md)",
+        caption="rating: Elo, random moves = 0, with its 95% interval. Seconds a move: CPU time, what a free core "
+        "takes; a busy machine takes longer, up to the cap.",
+    )
+    table.add_column("level", no_wrap=True)
+    for column in ("rating", "95% interval", "seconds a move", "longest", "cap"):
+        table.add_column(column, justify="right", overflow="fold")
     for level in game_levels(game):
         entry = measured.get(level)
         table.add_row(
             level,
-            escape(level_spec(game, level)),
             rating_text(entry) or "-",
             "-" if entry is None or entry.get("low") is None else f"{entry['low']:.0f} - {entry['high']:.0f}",
             _seconds(None if entry is None else entry.get("cpu_median")),
             _seconds(None if entry is None else entry.get("cpu_max")),
+            _time_cap(level_spec(game, level)),
         )
     return table
 

@@ -1,4 +1,5 @@
-"""``boardlab agents GAME``: the game's levels with their spec, measured rating and CPU per decision."""
+"""``boardlab agents GAME``: the game's levels with their measured rating, the seconds the computer
+takes a move (typical, longest, and the level's cap), then each level's spec and what it plays."""
 
 from __future__ import annotations
 
@@ -33,12 +34,13 @@ def test_the_levels_show_the_measured_rating_and_cpu(tmp_path: Path, monkeypatch
     monkeypatch.setattr(ladder_docs, "ladder_path", lambda game_id: ladder)
     text = agents_output("towers")
     hard = next(line for line in text.splitlines() if line.strip("│┃ ").startswith("hard"))
-    assert "about 1600" in hard and "1480 - 1690" in hard and "850.0 ms" in hard and "2.25 s" in hard
-    assert level_spec(towers, "hard") in hard and "measured 2026-11-26" in text
+    assert "about 1600" in hard and "1480 - 1690" in hard and "850 ms" in hard and "2.2 s" in hard
+    assert hard.rstrip(" │").endswith("8 s")  # hard's spec caps a move at 8 seconds
+    assert "measured 2026-11-26" in text and "a busy machine takes longer, up to the cap" in text
     easy = next(line for line in text.splitlines() if line.strip("│┃ ").startswith("easy "))
     assert "about" not in easy
-    # and what each level plays, in words
-    assert "hard: a search of 20,000 positions, judging where it stops by the game's evaluation" in text
+    # then each level's spec and what it plays, in words
+    assert f"hard ({level_spec(towers, 'hard')}): a search of 20,000 positions, judging where it stops" in text
     # the game's agents follow; another game's own agent does not
     assert "│ mcts " in text and "│ honor " not in text and "│ honor " in agents_output(None)
 

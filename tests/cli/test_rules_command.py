@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_rules_for_players_then_the_part_for_programs(capsys: pytest.CaptureFixture[str]) -> None:
     document = (ROOT / "docs" / "rules" / "overseer.md").read_text(encoding="utf-8")
     players, programs = split_rules(document)
-    assert programs is not None
+    assert programs is not None and "3.5 Pilot" in players
     assert main(["rules", "overseer"]) == 0
     shown = " ".join(capsys.readouterr().out.split())
     assert "3.5 Pilot" in shown and "13. Action encoding" not in shown and "10. Position string" not in shown
