@@ -35,6 +35,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -76,7 +77,10 @@ class Answer:
 
 def _serve_parent(parent: int) -> None:
     """Run in each worker as it starts: leave as soon as the server is gone (killed, or shut
-    down while this worker searched), instead of lingering as an orphan."""
+    down while this worker searched), instead of lingering as an orphan. Ctrl-C in the terminal
+    reaches every process of its group: it is the server's to act on (it shuts the pool down),
+    so a worker ignores it rather than print a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
