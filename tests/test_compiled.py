@@ -6,8 +6,8 @@
   identical. Skipped when no kernel is compiled (then both runs would be pure).
 * The switch: ``BOARDLAB_PURE=1`` imports every kernel's ``.py``; a kernel whose source is
   newer than its extension runs pure, with a warning (a throwaway package built here).
-* The rules tests (conformance, perft, the per-game folders) once more in pure Python when
-  the main run is compiled.
+* The tests that can tell a pure kernel from a compiled one (each kernel's own tests, perft,
+  the random-game invariants) once more in pure Python when the main run is compiled.
 
 Run as a script (``python -m tests.test_compiled``) it prints the games' transcript as JSON:
 that is what each subprocess does.
@@ -39,8 +39,12 @@ MCTS_SPEC = "mcts:iterations=24"
 SLOW_GAMES = {"honor": (1, 1, "mcts:iterations=4")}
 #: a random game stops here if it has not ended (the transcript still covers every ply)
 RANDOM_PLY_LIMIT = 400
-#: the folders of the rules tests (conformance, perft, random-game invariants)
-RULES_TESTS = ["tests/conformance", "tests/towers", "tests/sovereign", "tests/overseer", "tests/territories", "tests/honor"]
+#: the tests run once more in pure Python: each kernel's own tests (against a reference or the
+#: kernel's source), perft (every legal move counted from fixed positions) and the random-game
+#: invariants. The other rules tests reach the kernels only through these same functions, and
+#: the differential games compare whole games compiled and pure, ply by ply.
+PURE_RERUN_PATTERNS = ("tests/*/test_*_kernel.py", "tests/*/test_*_perft.py", "tests/*/test_*_invariants.py")
+PURE_RERUN = sorted(str(path.relative_to(ROOT)) for pattern in PURE_RERUN_PATTERNS for path in ROOT.glob(pattern))
 
 
 # --- the transcript a subprocess prints ---------------------------------------------------------
@@ -266,13 +270,23 @@ def test_the_build_record_decides_staleness_over_file_times(tmp_path: Path) -> N
     assert edited.returncode == 0 and edited.stdout.startswith("edited "), edited.stderr
 
 
-# --- the rules tests once more in pure Python ---------------------------------------------------
+# --- the kernels' tests once more in pure Python ------------------------------------------------
+def test_every_kernel_has_its_tests_in_the_pure_rerun() -> None:
+    from boardlab import compiled
+
+    for kernel in compiled.kernels():
+        package = kernel.module.split(".")[-2]  # boardlab.games.towers.kernel -> towers
+        assert any(path.endswith(f"_{package}_kernel.py") for path in PURE_RERUN), (kernel.module, PURE_RERUN)
+    assert any(path.endswith("_perft.py") for path in PURE_RERUN) and any(path.endswith("_invariants.py") for path in PURE_RERUN)
+
+
 @needs_compiled
 @pytest.mark.timeout(1800)
-def test_rules_tests_pass_in_pure_python() -> None:
-    """CI runs the suite compiled; the rules (conformance, perft, invariants) also pure."""
+def test_kernel_tests_pass_in_pure_python() -> None:
+    """CI runs the suite compiled; the kernels' tests, perft and the invariants also pure."""
     ran = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider", *RULES_TESTS],
+        [sys.executable, "-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider", "-p", "no:xdist",
+         *PURE_RERUN],
         cwd=ROOT, env=_environment(pure=True), capture_output=True, text=True, timeout=1800,
     )
     assert ran.returncode == 0, ran.stdout[-6000:] + ran.stderr[-2000:]

@@ -112,21 +112,40 @@ def random_move(state: State, rng: random.Random) -> Move:
     return rng.choice(state.legal_moves())
 
 
-def playthrough(game: Game, seed: int) -> Iterator[State]:
+#: the moves of each seeded game played to its end, by (game class, players, options, seed):
+#: every check walks the same games, which are drawn (and checked move by move) once
+_PLAYED: dict[tuple[Any, ...], tuple[Move, ...]] = {}
+
+
+def playthrough(game: Game, seed: int, *, fresh: bool = False) -> Iterator[State]:
     """Play a random game; yield the live state before every move and once at the end.
 
     Callers may inspect and temporarily change the state (play then undo) but
-    must leave it as they found it. The moves depend only on ``seed``.
+    must leave it as they found it. The moves depend only on ``seed``: the first walk of a
+    seed draws them (each checked by ``play``) and keeps them, later walks replay them on a
+    new state, unless ``fresh`` asks for them to be drawn again.
     """
+    key = (type(game), game.num_players, repr(sorted(game.options.items())), seed)
+    kept = None if fresh else _PLAYED.get(key)
     state = game.new_state(seed)
+    if kept is not None:
+        for move in kept:
+            yield state
+            state.apply(move)
+        yield state
+        return
     rng = random.Random(f"conformance/{seed}")
+    played: list[Move] = []
     while True:
         yield state
         if state.is_over():
+            _PLAYED[key] = tuple(played)
             return
         if state.ply > game.max_moves:
             raise AssertionError(f"{game.id}: seed {seed} passed max_moves={game.max_moves} without ending")
-        state.play(random_move(state, rng))
+        move = random_move(state, rng)
+        state.play(move)
+        played.append(move)
 
 
 def checked(state: State, budget: Budget) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import boardlab
@@ -13,6 +13,7 @@ from boardlab.agents import make_agent
 from boardlab.agents.greedy import PROVEN_MARGIN, TIE
 from boardlab.core import OptionError
 from tests.agents.toy_games import Decide, End, tree_game
+from tests.support.budgets import budget
 
 
 def _choice(spec: str, tree: Decide, seed: int = 0, players: int = 2) -> str:
@@ -123,7 +124,7 @@ def _minimax(node: Decide | End, mover: int, plies_left: int) -> float:
     return max(values) if node.player == mover else min(values)
 
 
-@settings(max_examples=300, deadline=None)
+@budget(300, deadline=None)
 @given(tree=_trees(), depth=st.integers(1, 3), seed=st.integers(0, 3))
 def test_the_move_chosen_is_one_that_looking_at_every_line_finds_best(tree: Decide | End, depth: int, seed: int) -> None:
     assume(isinstance(tree, Decide) and len(tree.options) > 1)

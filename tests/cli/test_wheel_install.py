@@ -11,6 +11,7 @@ imported from the wheel, not from the checkout."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
@@ -18,6 +19,7 @@ import shutil
 import site
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -34,12 +36,36 @@ LEFT_OUT = shutil.ignore_patterns(
 )
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The python of a fresh virtual environment with the boardlab wheel built from this tree."""
-    work = tmp_path_factory.mktemp("wheel")
-    source = work / "source"
-    shutil.copytree(ROOT, source, ignore=LEFT_OUT)
+#: wheels built from this tree, by the digest of what they were built from: .ci/run runs these
+#: tests twice (here, then from a fresh virtual environment), and the second run installs the
+#: wheel the first built from the same files instead of compiling the kernels again
+WHEEL_CACHE = ROOT / "build" / "test-wheels"
+WHEELS_KEPT = 3
+
+
+#: what a build makes anew (the compiled kernels beside their sources, and the record of them):
+#: not what a wheel depends on
+BUILD_OUTPUTS = {".so", ".pyd"}
+BUILD_RECORD = "kernels-built.json"
+
+
+def source_digest(source: Path) -> str:
+    """What a wheel built from ``source`` by this interpreter depends on: every source file's
+    path and bytes, the Python version and the platform."""
+    digest = hashlib.sha256(f"{sys.version}|{sysconfig.get_platform()}".encode())
+    files = (p for p in source.rglob("*") if p.is_file() and p.suffix not in BUILD_OUTPUTS and p.name != BUILD_RECORD)
+    for path in sorted(files):
+        digest.update(path.relative_to(source).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def build_wheel(source: Path, work: Path) -> Path:
+    """The boardlab wheel of ``source``: the one built before from the same files, else a new
+    one, kept for the next run."""
+    cached = WHEEL_CACHE / source_digest(source)
+    found = sorted(cached.glob("boardlab-*.whl"))
+    if found:
+        return found[0]
     wheels = work / "wheels"
     # offline with the build requirements installed here (pyproject.toml's [build-system]: setuptools,
     # wheel, and mypy for the kernels); where one is missing (Python 3.12's venvs have no setuptools,
@@ -51,6 +77,28 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         check=True, cwd=work, timeout=600,
     )
     (wheel,) = wheels.glob("boardlab-*.whl")
+    # kept under a temporary name first: another run reading the cache never sees half a file
+    staging = WHEEL_CACHE / f".{cached.name}-{os.getpid()}"
+    staging.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(wheel, staging / wheel.name)
+    try:
+        staging.rename(cached)
+    except OSError:  # another run kept the same wheel first
+        shutil.rmtree(staging, ignore_errors=True)
+    kept = sorted((folder for folder in WHEEL_CACHE.iterdir() if not folder.name.startswith(".")),
+                  key=lambda folder: folder.stat().st_mtime)
+    for old in kept[:-WHEELS_KEPT]:  # wheels of sources edited since
+        shutil.rmtree(old, ignore_errors=True)
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The python of a fresh virtual environment with the boardlab wheel built from this tree."""
+    work = tmp_path_factory.mktemp("wheel")
+    source = work / "source"
+    shutil.copytree(ROOT, source, ignore=LEFT_OUT)
+    wheel = build_wheel(source, work)
     environment = work / "env"
     venv.EnvBuilder(system_site_packages=False, with_pip=False).create(environment)
     python = environment / "bin" / "python"

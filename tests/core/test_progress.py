@@ -5,11 +5,12 @@ undo and copies leave every other tracker as it was."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from boardlab.core import ProgressTracker
 from boardlab.testing.fields import fingerprint
+from tests.support.budgets import budget
 
 
 class Model:
@@ -83,7 +84,7 @@ actions = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@budget(150, deadline=None)
 @given(actions, st.integers(0, 5))
 def test_the_tracker_agrees_with_the_definition_through_records_undos_and_copies(
     script: list[tuple[str, int, bool]], quiet_before: int

@@ -5,13 +5,14 @@ from __future__ import annotations
 import contextlib
 import json
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import boardlab
 from boardlab.agents import make_agent
 from boardlab.core import RecordError
 from boardlab.core.records import Record
+from tests.support.budgets import budget
 from tests.support.play import played_record
 
 GOOD = played_record(
@@ -32,19 +33,19 @@ def load_and_replay(data: object) -> None:
         assert str(exc).startswith("fuzz") or "move" in str(exc) or "record" in str(exc)
 
 
-@settings(max_examples=200, database=None)
+@budget(200, database=None)
 @given(data=json_values)
 def test_arbitrary_json_is_refused_with_a_record_error(data: object) -> None:
     load_and_replay(data)
 
 
-@settings(max_examples=300, database=None)
+@budget(300, database=None)
 @given(key=st.sampled_from(sorted(GOOD)), value=json_values)
 def test_one_field_replaced_by_anything(key: str, value: object) -> None:
     load_and_replay({**GOOD, key: value})
 
 
-@settings(max_examples=200, database=None)
+@budget(200, database=None)
 @given(index=st.integers(0, len(GOOD["moves"]) - 1), value=json_values)
 def test_one_move_replaced_by_anything(index: int, value: object) -> None:
     moves = list(GOOD["moves"])
@@ -52,7 +53,7 @@ def test_one_move_replaced_by_anything(index: int, value: object) -> None:
     load_and_replay({**GOOD, "moves": moves})
 
 
-@settings(max_examples=100, database=None)
+@budget(100, database=None)
 @given(cut=st.integers(0, 2000))
 def test_a_truncated_file_is_refused(cut: int) -> None:
     text = json.dumps(GOOD, indent=1)

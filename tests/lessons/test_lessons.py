@@ -10,12 +10,13 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from boardlab.core.registry import game_ids
 from boardlab.learn import LessonError, lesson_games, lesson_path, load_lesson, parse_lesson, wrong_move
 from boardlab.learn.lesson import MAX_STEPS, MIN_STEPS
+from tests.support.budgets import budget
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 GAMES = ["towers", "sovereign", "overseer", "territories", "honor"]
@@ -174,7 +175,7 @@ def test_a_bad_step_number_is_refused() -> None:
         lesson.state(len(lesson.steps))
 
 
-@settings(max_examples=150)
+@budget(150)
 @given(game_id=st.sampled_from(["towers", "overseer", "sovereign", "territories"]), text=st.text(max_size=20))
 def test_any_typed_text_is_judged_never_raised(game_id: str, text: str) -> None:
     lesson = load_lesson(game_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import boardlab
@@ -17,8 +17,9 @@ from boardlab.games.overseer.board import BLACK_TO_MOVE_KEY, board_hash
 from boardlab.games.overseer.movegen import has_move
 from tests.overseer import reference
 from tests.overseer.helpers import position_text
+from tests.support.budgets import budget
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = budget(60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ALL_SQUARES = [f"{s}{i}" for s in reference.SECTORS for i in range(1, 9)]
 
 
@@ -109,7 +110,7 @@ def boards(draw: st.DrawFn) -> str:
     return position_text(pieces, draw(st.sampled_from("wb")))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budget(150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards())
 def test_r2_r4_r7_5_the_generator_and_the_attack_test_agree_with_the_reference(position: str) -> None:
     state = boardlab.load("overseer").state_from_position(position)

@@ -8,6 +8,9 @@ from sqlalchemy import text
 
 from boardlab.server.storage import Storage
 
+#: storage itself is under test: on SQLite and on PostgreSQL
+pytestmark = pytest.mark.both_databases
+
 
 def setting(storage: Storage) -> str:
     query = "PRAGMA synchronous" if storage.dialect == "sqlite" else "SHOW synchronous_commit"

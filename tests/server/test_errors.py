@@ -8,13 +8,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import boardlab
 from boardlab import IllegalMoveError, NotationError
 from boardlab.server.errors import ERROR_STATUS
 from tests.server.harness import Harness, Seated, auth
+from tests.support.budgets import budget
 
 
 def snapshot(server: Harness, room: str, token: str | None) -> tuple[Any, ...]:
@@ -216,7 +217,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@budget(150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     body=st.one_of(
         json_values,

@@ -6,10 +6,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import update
 
 from boardlab.server.storage import Storage, rooms
 from tests.server.harness import Harness, make_harness, watch
+
+#: storage itself is under test: on SQLite and on PostgreSQL
+pytestmark = pytest.mark.both_databases
 
 
 def wait_gone(server: Harness, room: str, timeout: float = 5.0) -> None:

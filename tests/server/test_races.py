@@ -19,6 +19,9 @@ from boardlab.server.service import NewRoom, RoomService
 from boardlab.server.storage import Change, MoveRow, Storage, StorageConflict
 from tests.server.harness import Harness, test_settings
 
+#: storage itself is under test: on SQLite and on PostgreSQL
+pytestmark = pytest.mark.both_databases
+
 Scenario = Callable[[Callable[[], Awaitable[RoomService]]], Awaitable[None]]
 
 

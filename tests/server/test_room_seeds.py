@@ -6,11 +6,15 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
 from boardlab.server import Settings
 from boardlab.server.storage import Storage
 from tests.server.harness import make_harness
+
+#: storage itself is under test: on SQLite and on PostgreSQL
+pytestmark = pytest.mark.both_databases
 
 
 def test_a_new_honor_rooms_seed_has_256_bits_and_its_commitment_checks_at_the_end(database_url: str, tmp_path: Path) -> None:

@@ -14,6 +14,9 @@ from boardlab import Match, Record
 from boardlab.server.storage import Change, Storage, StoredRoom, Write
 from tests.server.harness import make_harness
 
+#: storage itself is under test: on SQLite and on PostgreSQL
+pytestmark = pytest.mark.both_databases
+
 
 @pytest.fixture
 def written(monkeypatch: pytest.MonkeyPatch) -> list[Write]:

@@ -12,6 +12,9 @@ import pytest
 
 from tests.server.harness import Harness, auth
 
+#: storage itself is under test: on SQLite and on PostgreSQL
+pytestmark = pytest.mark.both_databases
+
 NUL = "a\x00b"
 
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import boardlab
 from boardlab.games.sovereign import SovereignState
 from boardlab.games.sovereign.board import ALL_SQUARES, board_hash
 from boardlab.games.sovereign.kernel import seat_threatened
+from tests.support.budgets import budget
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = budget(60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OPTION_SETS = [
     {},
     {"height_model": "relative", "towers_block_slides": False},

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given
 from hypothesis import strategies as st
 
 import boardlab
 from boardlab.games.towers import CASTLE_SQUARES, SQUARE_NAMES, TowersPosition, TowersState
 from boardlab.games.towers.board import STEP, board_hash
 from boardlab.games.towers.moves import Push
+from tests.support.budgets import budget
 from tests.towers import reference
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SETTINGS = budget(120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
 @st.composite

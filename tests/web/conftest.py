@@ -30,13 +30,17 @@ STEP_MS = 20_000
 #: runner retries on CI: a page's timing on a loaded machine is not the product's behaviour. A
 #: rerun is listed in the summary ("R", and "rerun" in -ra's lines); failing twice fails the run
 RERUNS = 1
+#: the xdist group of the browser tests: one worker runs them all, with one server and one Chromium
+BROWSER_GROUP = "browser"
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
         if here in Path(item.fspath).parents:
             item.add_marker(pytest.mark.flaky(reruns=RERUNS, reruns_delay=2))
+            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
 
 
 def _missing(reason: str) -> None:
