@@ -36,6 +36,15 @@ def test_the_replay_graph_shows_the_position_clicked(page: Any, web_server: Serv
     assert page.locator(".analysis-legend").inner_text().split() == ["White", "Black"]
     assert graph.locator("rect.analysis-point").count() == MOVES + 1
     assert page.locator("#analysis-now").inner_text().startswith(f"After move {MOVES}: White ")
+    # a move that lost the most is marked "?" on a row of its own, never over the axis' words
+    # (the last one once covered "move 24")
+    overlaps = page.evaluate("""() => {
+      const words = [...document.querySelectorAll('#analysis-graph text')].filter((t) => /^(start|move \\d+)$/.test(t.textContent));
+      const marks = [...document.querySelectorAll('#analysis-graph .analysis-worst-mark')];
+      const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      return marks.filter((m) => words.some((w) => meet(m.getBoundingClientRect(), w.getBoundingClientRect()))).length;
+    }""")
+    assert overlaps == 0
     final_board = page.locator("#board").inner_html()
 
     graph.locator('rect.analysis-point[data-move="1"]').click()

@@ -101,6 +101,10 @@ def test_an_outage_is_said_on_the_board_stops_moves_and_ends_within_a_second(
         page.locator(f'#board [data-key="{movable[0]}"]').click()
         assert keys(page, "bl-target") == [] and keys(page, "bl-selected") == []
         assert "not sent" in offline.inner_text()
+        # nor does anything else that needs the server: it could only be refused
+        assert page.locator("#resign").is_disabled()
+        for button in page.locator("#actions button:is(#undo, #offer-draw, #accept-draw, #decline-draw)").all():
+            assert button.is_disabled()
         page.screenshot(path=str(screenshots / "towers-offline.png"))
 
         time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - down_at)))
@@ -111,6 +115,7 @@ def test_an_outage_is_said_on_the_board_stops_moves_and_ends_within_a_second(
         assert took < BACK_WITHIN_S, f"the page was live again {took:.1f} s after the server"
         assert offline.is_hidden()
         assert "Your move" in page.locator("#banner").inner_text() or "your turn" in page.locator("#banner").inner_text()
+        assert page.locator("#resign").is_enabled()
 
         # the restarted server takes a move made by clicking, and the page shows it
         assert httpx.get(f"{url}/api/rooms/{room}", timeout=30).json()["log"] == []

@@ -93,3 +93,7 @@ def test_honors_score_line_marks_no_turn_once_the_game_is_over(page: Any, web_se
     score = page.locator("#board .honor-score")
     assert score.is_visible()
     assert "(turn)" not in score.inner_text()
+    # the banner says what happened, in words: not the rule the game then applied ("last tower
+    # standing (rule 8.1)", which read as if Red's tower had fallen)
+    banner = page.locator("#banner").inner_text()
+    assert banner == "Blue wins: Red resigned", banner

@@ -113,10 +113,21 @@ def test_the_lobby_and_the_rules_page_link_to_the_lesson_and_the_rules_draw_posi
     learn.wait_for()
     assert learn.get_attribute("href") == "/learn/towers"
     page.goto("/rules/towers")
-    page.wait_for_function("() => document.querySelectorAll('figure.rules-position[data-drawn=\"true\"]').length === 3")
+    page.wait_for_function("() => [...document.querySelectorAll('figure.rules-position')].every((f) => f.dataset.drawn)")
+    assert page.locator("figure.rules-position").count() >= 8  # the setups, a build, the pushes, a crown, a win
     assert page.locator("#learn-link").is_visible()
-    first = page.locator("figure.rules-position").first
-    assert first.locator("svg").count() >= 1 and first.locator(".rules-position-text").is_hidden()
+    push = page.locator("figure.rules-position", has_text="The example of rule 5.3").first
+    assert push.locator("svg").count() >= 1 and push.locator(".rules-position-text").is_hidden()
     # the move shown (c3E) is drawn as a hint is: c3 selected, d3 the target
-    assert first.locator('[data-key="c3"].bl-selected').count() >= 1
-    assert first.locator('[data-key="d3"].bl-target').count() >= 1
+    assert push.locator('[data-key="c3"].bl-selected').count() >= 1
+    assert push.locator('[data-key="d3"].bl-target').count() >= 1
+
+
+def test_a_step_is_one_tap_away(page: Any) -> None:
+    page.goto("/learn/towers")
+    page.wait_for_selector("#board [data-key].bl-movable")
+    step = page.locator('#progress button[data-step="5"]')
+    step.click()  # the step's pill is a button: tapped, it opens that step
+    page.wait_for_function("() => document.getElementById('learn').dataset.step === '5'")
+    assert step.get_attribute("aria-current") == "step"
+    assert page.locator('#progress button[data-step="1"]').get_attribute("aria-current") is None
