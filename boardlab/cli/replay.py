@@ -12,11 +12,11 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.markup import escape
 
-from ..core.records import Record
+from ..core.records import Record, Seat
 from ..core.state import State
 from ..core.turns import Turn, moves_made
 from ..core.values import CHANCE, Player
-from .common import CliError, board_panel, moves_text, rules_version_warning
+from .common import CliError, board_panel, level_name, moves_text, rules_version_warning
 
 KEYS = "Enter next, b back, a number jumps there, q quits"
 
@@ -33,10 +33,14 @@ def _viewer(record: Record, seat: int | None) -> int | None:
 def describe_record(record: Record, out: Console) -> None:
     """One paragraph: game, options, seed, seats, length and result."""
     game = record.game()
-    seats = ", ".join(
-        f"{game.player_name(i)}: {escape(s.name)}" + ("" if s.agent in (s.name, "human") else f" ({escape(s.agent)})")
-        for i, s in enumerate(record.seats)
-    )
+    def who(seat: Seat) -> str:
+        if seat.agent == "human":
+            return escape(seat.name)
+        # a computer seat reads by its level; a spec that plays none of them (typed by hand) as itself
+        level = escape(level_name(game, seat.agent) or seat.agent)
+        return f"the computer ({level})" if seat.name == seat.agent else f"{escape(seat.name)} ({level})"
+
+    seats = ", ".join(f"{game.player_name(i)}: {who(s)}" for i, s in enumerate(record.seats))
     result = "unfinished" if record.result is None else f"{record.result.score_text()} ({escape(record.result.reason)})"
     options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "default options"
     out.print(

@@ -182,7 +182,8 @@ function score(message) {
         info.no_building_turns ? h("span", { class: "terr-warn" }, ` · no building for ${info.no_building_turns} turn(s)`) : "",
       );
     }),
-    h("span", { class: "muted" }, `turn ${board.turn || "-"} of ${board.max_turns}`),
+    // turn 0 is the set-up (the free Towns): no turn has been played yet
+    h("span", { class: "muted" }, board.turn ? `turn ${board.turn} of ${board.max_turns}` : `the set-up (then ${board.max_turns} turns at most)`),
   );
 }
 
