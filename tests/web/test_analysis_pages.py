@@ -39,7 +39,8 @@ def test_the_replay_graph_shows_the_position_clicked(page: Any, web_server: Serv
     # a move that lost the most is marked "?" on a row of its own, never over the axis' words
     # (the last one once covered "move 24")
     overlaps = page.evaluate("""() => {
-      const words = [...document.querySelectorAll('#analysis-graph text')].filter((t) => /^(start|move \\d+)$/.test(t.textContent));
+      const words = [...document.querySelectorAll('#analysis-graph text')]
+        .filter((t) => /^(start|move \\d+)$/.test(t.textContent));
       const marks = [...document.querySelectorAll('#analysis-graph .analysis-worst-mark')];
       const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
       return marks.filter((m) => words.some((w) => meet(m.getBoundingClientRect(), w.getBoundingClientRect()))).length;

@@ -80,7 +80,9 @@ def _start_message(game_id: str) -> dict[str, Any]:
         "ply": state.ply,
         "seat": None,
         "your_seats": [],
-        "seats": [{"seat": seat, "name": game.player_name(seat), "kind": "here", "joined": True} for seat in range(game.num_players)],
+        "seats": [
+            {"seat": seat, "name": game.player_name(seat), "kind": "here", "joined": True} for seat in range(game.num_players)
+        ],
         "to_move": to_move if to_move >= 0 else None,
         "thinking": False,
         "view": state.view(None),
