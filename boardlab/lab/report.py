@@ -170,7 +170,8 @@ figure { display: inline-block; margin: 0.5em; }
 _FAVICON = (
     '<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,'
     "%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='6' fill='%23243042'/%3E"
-    "%3Cellipse cx='16' cy='22' rx='10' ry='4' fill='%233fa35b'/%3E%3Crect x='6' y='13' width='20' height='9' fill='%23e8e3d3'/%3E"
+    "%3Cellipse cx='16' cy='22' rx='10' ry='4' fill='%233fa35b'/%3E"
+    "%3Crect x='6' y='13' width='20' height='9' fill='%23e8e3d3'/%3E"
     "%3Cellipse cx='16' cy='13' rx='10' ry='4' fill='%23fbfaf4'/%3E%3C/svg%3E\">"
 )
 
