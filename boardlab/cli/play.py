@@ -223,29 +223,28 @@ class PlaySession:
 
     def computer_move(self, seat: Player) -> None:
         self.announce()
-        decision = self.match.pending()
-        assert decision is not None and decision.seat == seat
         hint = f" (type {MOVE_NOW} and Enter to make it move now)" if self.move_now_input is not None else ""
-        with self.out.status(f"{escape(self.seat_label(seat))} is thinking...{hint}"):
-            move, failure = self.think_or_move_now(decision)
         before = len(self.match.log())
-        self.match.decide(decision, move, failure=failure)
+        with self.out.status(f"{escape(self.seat_label(seat))} is thinking...{hint}"):
+            self.match.play_computer(self)
         entry = self.match.log()[before]
         text = entry.text_for(self.announce_viewer())
         self.announced = before + 1
         note = ""
         if entry.note == FALLBACK_NOTE:
-            note = f" [yellow](its thinking failed: {escape(failure)}; the fallback move)[/yellow]"
+            note = f" [yellow](the fallback move: {escape(self.match.last_failure)})[/yellow]"
         self.out.print(f"[cyan]{escape(self.seat_label(seat))} plays[/cyan] [bold]{escape(text)}[/bold]{note}")
         if not self.humans:
             self.show_board(None)
 
-    def think_or_move_now(self, decision: Decision) -> tuple[Move | None, str]:
-        """The computer's answer to ``decision`` (None and why, when its agent failed: the match
-        then plays the fallback move). With ``move_now_input`` the search runs in a thread while
-        the input is watched: the line ``now`` stops the search and it plays the best move found
-        so far; any other line is kept for the next prompt and does not disturb the search."""
+    def think(self, decision: Decision) -> Move:
+        """The terminal's thinker (:class:`~boardlab.core.decisions.Thinker`): with
+        ``move_now_input`` the search runs in a thread while the input is watched: the line
+        ``now`` stops the search and it plays the best move found so far; any other line is kept
+        for the next prompt and does not disturb the search. Ctrl-C stops the search and leaves."""
         source = self.move_now_input
+        if source is None or self.input_ended:
+            return think(decision)
         outcome: dict[str, Move | BaseException] = {}
 
         def search() -> None:
@@ -254,29 +253,24 @@ class PlaySession:
             except BaseException as exc:  # handed to the main thread
                 outcome["error"] = exc
 
-        if source is None or self.input_ended:
-            search()
-        else:
-            worker = threading.Thread(target=search, name="computer-move", daemon=True)
-            worker.start()
-            try:
-                while worker.is_alive():
-                    ready, _, _ = select.select([source], [], [], 0.1)
-                    if ready and self.take_typed_lines(source):
-                        decision.agent.interrupt()
-                        worker.join()
-            except BaseException:
-                decision.agent.interrupt()  # Ctrl-C: stop the search too, then leave
-                worker.join()
-                raise
+        worker = threading.Thread(target=search, name="computer-move", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                ready, _, _ = select.select([source], [], [], 0.1)
+                if ready and self.take_typed_lines(source):
+                    decision.agent.interrupt()
+                    worker.join()
+        except BaseException:
+            decision.agent.interrupt()  # Ctrl-C: stop the search too, then leave
+            worker.join()
+            raise
         error = outcome.get("error")
-        if isinstance(error, Exception):
-            return None, repr(error)
         if isinstance(error, BaseException):
-            raise error  # KeyboardInterrupt, SystemExit: not the agent's failure
+            raise error  # the agent's failure (the match plays the fallback move), or Ctrl-C
         move = outcome["move"]
         assert isinstance(move, Move)
-        return move, ""
+        return move
 
     def take_typed_lines(self, source: TextIO) -> bool:
         """Read what is waiting on ``source`` (without blocking: select said it is ready) into

@@ -96,6 +96,11 @@ class Agent:
     def reset(self) -> None:
         """Forget anything kept between moves (a new game starts, or moves were taken back)."""
 
+    def carry_over(self, searched: Agent) -> None:
+        """Take over what ``searched``, this agent's copy that thought a decision elsewhere (a
+        worker process), learned: its memory between moves. The default takes every field."""
+        self.__dict__.update(searched.__dict__)
+
     def limit_time(self, seconds: float | None) -> None:
         """Cap the next decisions at ``seconds`` of wall time (a deadline: the server's, a clock's),
         or lift the cap with None; the agent's own cap stays when it is smaller. A search that

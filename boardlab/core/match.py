@@ -8,9 +8,10 @@ once:
 * **Seats.** Each seat is a person (``None``) or an :class:`~boardlab.core.agent.Agent`.
 * **Computer decisions** (:mod:`.decisions`): :meth:`pending` says what a computer seat is to
   decide (its agent, the seed, ``state.resample(seat, rng)`` and never the real state, the
-  deadline); a driver thinks it where it likes and hands the answer to :meth:`decide`, which
-  plays it or, when the thinker failed, overran or chose an illegal move, the fallback move.
-  :meth:`play_computer` does both inline.
+  deadline); a driver's thinker thinks it where the driver likes (inline, in a thread, in a
+  pool) and :meth:`decide` plays the answer or, when the thinker failed, overran or chose an
+  illegal move, the match's fallback policy's move. :meth:`play_computer` and
+  :meth:`run_computers` (and their async twins) do both with the thinker they are given.
 * **Chance** is resolved from the game's seed as soon as it comes up, so a match
   always waits for a seat (or is over) and a seed reproduces a game.
 * **The log.** Every move is logged with who made it, when, and how it reads to
@@ -36,7 +37,17 @@ from dataclasses import replace
 from typing import Any
 
 from .agent import Agent
-from .decisions import Decision, decision_seed, fallback_move, think, view_generator
+from .decisions import (
+    INLINE,
+    ONE_PLY_FALLBACK,
+    AsyncThinker,
+    Decision,
+    FallbackPolicy,
+    Thinker,
+    ThinkingFailed,
+    decision_seed,
+    view_generator,
+)
 from .errors import (
     GameOverError,
     IllegalMoveError,
@@ -72,7 +83,8 @@ class Match:
     seats (default: the agent's spec, or the game's seat name for a person).
     ``undo`` is one of :data:`UNDO_POLICIES`; ``move_seconds`` an optional time
     limit per decision of a person; ``think_seconds`` per seat the wall time its computer
-    player may take for a decision (None: no limit); ``clock`` the time source (tests inject one).
+    player may take for a decision (None: no limit); ``clock`` the time source (tests inject one);
+    ``fallback`` what a computer seat plays when its thinker gives no good answer.
     """
 
     def __init__(
@@ -87,6 +99,7 @@ class Match:
         move_seconds: float | None = None,
         think_seconds: Sequence[float | None] | None = None,
         clock: Clock = time.monotonic,
+        fallback: FallbackPolicy = ONE_PLY_FALLBACK,
     ) -> None:
         n = game.num_players
         agents = list(agents) if agents is not None else [None] * n
@@ -108,6 +121,9 @@ class Match:
                 raise RefusedError(f"think_seconds {seconds!r}: a thinking time is a positive number of seconds")
         self.game = game
         self.agents: list[Agent | None] = agents
+        self.fallback = fallback
+        #: why the last fallback move was played (the thinker's failure), for a driver to show
+        self.last_failure = ""
         self.seats: list[Seat] = [
             Seat(
                 names[seat] if names is not None else (game.player_name(seat) if agent is None else agent.spec()),
@@ -362,23 +378,19 @@ class Match:
         state = self._state.resample(seat, view_generator(seed))
         return Decision(seat, agent, seed, state, self.ply, self.think_seconds[seat])
 
-    def decide(self, decision: Decision, move: Move | str | None, *, agent: Agent | None = None,
-               failure: str = "") -> Move:
+    def decide(self, decision: Decision, move: Move | str | None, *, failure: str = "") -> Move:
         """Play the answer to ``decision`` (from :meth:`pending`); returns the move played.
 
         ``move`` None means the thinker gave no answer (it failed or overran: ``failure`` says
         how, for the log); then, as for an illegal answer, the seat plays
-        :func:`~.decisions.fallback_move` (noted ``fallback`` in the match log). ``agent`` is
-        the agent as a thinker in another process hands it back, memory included: it takes
-        the seat's place. :class:`StaleMoveError` when the match moved on since the decision
-        was made (an undo, a resignation): nothing is played then."""
+        its :attr:`fallback` policy's move (noted ``fallback`` in the match log, the reason kept
+        in :attr:`last_failure`). A thinker in another process hands back what the agent
+        learned with :meth:`Agent.carry_over` before answering. :class:`StaleMoveError` when the
+        match moved on since the decision was made (an undo, a resignation): nothing is played."""
         if self.to_move() != decision.seat or self.ply != decision.ply or self.agents[decision.seat] is not decision.agent:
             raise StaleMoveError(
                 f"the computer's decision for move {decision.ply + 1} came after the match moved on"
             )
-        if agent is not None:
-            agent.check_supports(self.game.id)
-            self.agents[decision.seat] = agent
         chosen: Move | None = None
         if move is not None:
             try:
@@ -388,7 +400,8 @@ class Match:
         if chosen is None:
             # drawn again: a thinker that failed inline may have left its state half searched
             knowledge = self._state.resample(decision.seat, view_generator(decision.seed))
-            chosen = fallback_move(knowledge, decision.seed)
+            chosen = self.fallback.move(knowledge)
+            self.last_failure = failure or "no answer came back"
             log.warning("%s %s (seat %d, move %d): %s; playing the fallback move %s", self.game.id,
                         decision.spec, decision.seat, decision.ply + 1, failure or "no answer came back", chosen)
             self.play(decision.seat, chosen, note=FALLBACK_NOTE)
@@ -402,34 +415,66 @@ class Match:
         self._state.check_move(move)
         return move
 
-    def play_computer(self) -> Move:
-        """Let the computer to move decide inline (:func:`~.decisions.think`) and play its
-        move (or the fallback move if it fails); returns the move played."""
+    def _decision_now(self) -> Decision:
         decision = self.pending()
         if decision is None:
             raise RefusedError("no computer player decides now", code="not_computer_turn")
+        return decision
+
+    def play_computer(self, thinker: Thinker = INLINE) -> Move:
+        """Let ``thinker`` think the decision of the computer to move (inline by default) and play
+        its move, or the fallback move when it fails; returns the move played."""
+        decision = self._decision_now()
         try:
-            move: Move | None = think(decision)
+            move: Move | None = thinker.think(decision)
             failure = ""
+        except ThinkingFailed as exc:
+            move, failure = None, str(exc)
         except Exception as exc:  # an agent's bug costs it the decision, never the match
             move, failure = None, f"it failed: {exc!r}"
         return self.decide(decision, move, failure=failure)
 
-    def play_computers(self, on_move: Callable[[Turn], None] | None = None) -> int:
-        """Play computer decisions until a person decides or the match is over; returns how
-        many were played. ``on_move`` sees each new log entry (chance outcomes included)."""
+    async def play_computer_async(self, thinker: AsyncThinker) -> Move:
+        """:meth:`play_computer` with a thinker on an event loop."""
+        decision = self._decision_now()
+        try:
+            move: Move | None = await thinker.think(decision)
+            failure = ""
+        except ThinkingFailed as exc:
+            move, failure = None, str(exc)
+        except Exception as exc:  # an agent's bug costs it the decision, never the match
+            move, failure = None, f"it failed: {exc!r}"
+        return self.decide(decision, move, failure=failure)
+
+    def run_computers(self, thinker: Thinker = INLINE, on_move: Callable[[Turn], None] | None = None) -> int:
+        """Play computer decisions with ``thinker`` until a person decides or the match is over;
+        returns how many were played. ``on_move`` sees each new log entry (chance outcomes included)."""
         played = 0
         while self.computer_to_move():
             before = len(self._log)
-            self.play_computer()
+            self.play_computer(thinker)
             played += 1
             if on_move is not None:
                 for entry in self._log[before:]:
                     on_move(entry)
         return played
 
-    def play_out(self, before_decision: Callable[[State], None] | None = None) -> Result:
-        """Play a match of computers only to its end, thinking inline; returns the result.
+    async def run_computers_async(
+        self, thinker: AsyncThinker, on_move: Callable[[Turn], None] | None = None
+    ) -> int:
+        """:meth:`run_computers` with a thinker on an event loop."""
+        played = 0
+        while self.computer_to_move():
+            before = len(self._log)
+            await self.play_computer_async(thinker)
+            played += 1
+            if on_move is not None:
+                for entry in self._log[before:]:
+                    on_move(entry)
+        return played
+
+    def play_out(self, before_decision: Callable[[State], None] | None = None, thinker: Thinker = INLINE) -> Result:
+        """Play a match of computers only to its end with ``thinker`` (inline by default); returns the result.
 
         ``before_decision(state)`` is an analyst's hook (the lab's metrics): it is handed the
         real state, hidden parts included, before every decision, and must not change it.
@@ -442,7 +487,7 @@ class Match:
                 raise RuntimeError(f"{self.game.id}: game exceeded its bound of {limit} moves")
             if before_decision is not None:
                 before_decision(self._state)
-            self.play_computer()
+            self.play_computer(thinker)
         result = self.result()
         assert result is not None
         return result

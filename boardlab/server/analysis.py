@@ -25,12 +25,12 @@ from typing import Any
 
 from ..agents import make_agent
 from ..agents.analysis import analyse, default_iterations, hint_spec
-from ..core.decisions import Decision
+from ..core.decisions import Decision, ThinkingFailed
 from ..core.errors import GameOverError, NotYourTurnError, RefusedError
 from ..core.records import Record
 from ..core.seeds import derive_seed
 from ..core.values import Player
-from .computer import COMPUTERS, ComputerPlayers
+from .computer import COMPUTERS, ComputerPlayers, PoolThinker
 from .errors import BusyError, WaitingForPlayersError
 from .ratelimits import CLIENT
 from .rooms import FINISHED, WAITING
@@ -95,12 +95,12 @@ class Analyses:
 
     async def _work_out(self, room_id: str, record: Record, owner: str) -> dict[str, Any]:
         answer = await self.computer.run(analyse_record, record, ANALYSIS_SECONDS, COMPUTERS, owner, spec="analysis")
-        if answer.move is None:
+        if answer.value is None:
             raise BusyError(
                 f"room {room_id}: the analysis could not be worked out ({answer.failure}); try again later",
                 retry_after=BUSY_RETRY_SECONDS,
             )
-        return {"room": room_id, **answer.move}
+        return {"room": room_id, **answer.value}
 
 
 class Hints:
@@ -133,13 +133,14 @@ class Hints:
             view = room.match.agent_input(acting)  # the seat's own knowledge: hidden parts re-drawn
             decision = Decision(acting, make_agent(spec, game=room.game), seed, view, ply, HINT_DEADLINE_SECONDS)
             self._busy.add(room_id)
+        thinker = PoolThinker(service.computer, service.settings.think_grace_seconds, owner=CLIENT.get())
         try:
-            text = (await service.computer.choose(decision, HINT_DEADLINE_SECONDS, owner=CLIENT.get())).move
+            move = await thinker.think(decision)
+        except ThinkingFailed:
+            raise RefusedError(f"room {room_id}: the engine could not work out a hint in time; try again") from None
         finally:
             self._busy.discard(room_id)
-        if text is None:
-            raise RefusedError(f"room {room_id}: the engine could not work out a hint in time; try again")
-        return {"room": room_id, "seat": acting, "ply": ply, "revision": revision, "move": text, "agent": spec}
+        return {"room": room_id, "seat": acting, "ply": ply, "revision": revision, "move": str(move), "agent": spec}
 
 
 __all__ = ["Analyses", "Hints", "analyse_record"]

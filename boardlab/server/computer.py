@@ -1,14 +1,15 @@
 """The computer thinks here: a pool of processes, off the event loop.
 
-A search is handed only what the match says is to be decided (:meth:`Match.pending`: the
-seat's agent, its seed, a state resampled for its seat and never the real one, its
-deadline). The worker thinks with :func:`boardlab.core.decisions.think` and sends back the
-move's notation and the agent as the search left it, which the room keeps in the seat, so
-an agent's memory between moves survives the trip. The search is told the deadline and
-answers by then with the best move it has found; one that still outlives it (a stuck or
-crashed worker) is abandoned and the match plays its fallback move instead (the rules'
-default move or the one-ply best move, never a random one), and a broken pool is
-replaced, so one room's search never holds up another room's moves.
+The server's thinker (:class:`PoolThinker`, an :class:`~boardlab.core.decisions.AsyncThinker`)
+hands a worker only what the match says is to be decided (:meth:`Match.pending`: the seat's
+agent, its seed, a state resampled for its seat and never the real one, its deadline). The
+worker thinks with :func:`boardlab.core.decisions.think` and sends back the move and the agent
+as the search left it, whose memory between moves the seat's agent takes over
+(:meth:`Agent.carry_over`). The search is told the deadline and answers by then with the best
+move it has found; one that still outlives it (a stuck or crashed worker) is abandoned: the
+thinker raises :class:`~boardlab.core.decisions.ThinkingFailed` and the match plays its fallback
+move instead (the rules' default move or the one-ply best move, never a random one), and a
+broken pool is replaced, so one room's search never holds up another room's moves.
 
 Searches are scheduled, not served first come: at most one search per worker is in the
 pool at a time, and the next one is picked fairly. Each search is charged to an owner (the
@@ -44,9 +45,10 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..core.agent import Agent
-from ..core.decisions import Decision
+from ..core.decisions import Decision, ThinkingFailed
 from ..core.decisions import think as think_inline
 from ..core.registry import game_ids
+from ..core.values import Move
 
 log = logging.getLogger("boardlab.server")
 #: how often a worker checks that the server that started it still runs
@@ -57,21 +59,20 @@ PERSON, COMPUTERS = 0, 1
 THREADS = 2
 
 
-def think(decision: Decision) -> tuple[str, Agent]:
-    """Run in a worker: the notation of the move ``decision``'s agent chooses, and the agent as
-    the search left it (what it remembers between moves goes back to the room)."""
-    return str(think_inline(decision)), decision.agent
+def think(decision: Decision) -> tuple[Move, Agent]:
+    """Run in a worker: the move ``decision``'s agent chooses, and the agent as the search left
+    it (what it remembers between moves goes back to the seat)."""
+    return think_inline(decision), decision.agent
 
 
 @dataclasses.dataclass(frozen=True)
-class Answer:
-    """What came back from a search: the move's notation and the agent after it, or no move
-    (None) and why, for :meth:`Match.decide` to play the fallback move."""
+class JobResult:
+    """What came back from a job in the pool (an analysis, a replay): its ``value``, or None and
+    why it has none."""
 
-    move: Any
-    agent: Agent | None = None
+    value: Any
     failure: str = ""
-    #: the search was dropped unstarted: its room no longer wanted it
+    #: the job was dropped unstarted: whoever asked no longer wanted it
     dropped: bool = False
 
 
@@ -96,8 +97,9 @@ def _warm_up() -> int:
     return os.getpid()
 
 
-class SearchDropped(Exception):
-    """A queued search whose room no longer wants it (it ended, or moved on)."""
+class SearchDropped(ThinkingFailed):
+    """A queued search whose room no longer wants it (it ended, or moved on): nothing is to be
+    played for it."""
 
 
 @dataclasses.dataclass(eq=False)
@@ -261,22 +263,6 @@ class ComputerPlayers:
             self._take(entry)
             entry.turn.set_result(None)
 
-    async def choose(
-        self,
-        decision: Decision,
-        wait: float,
-        priority: int = PERSON,
-        owner: str = "",
-        wanted: Callable[[], bool] | None = None,
-    ) -> Answer:
-        """Think ``decision`` in the pool; give up after ``wait`` seconds from the search's start
-        (its deadline and a grace for the hand-over between processes). The search itself is
-        told the decision's deadline and answers with its best move so far in time. A failed
-        or abandoned search gives an :class:`Answer` without a move; a search its room no
-        longer ``wanted`` when its turn came gives one marked ``dropped``. ``priority`` and
-        ``owner`` place it in the queue (:data:`PERSON` first, the owners in turn)."""
-        return await self.run(think, decision, wait, priority, owner, wanted, spec=decision.spec, copy_agent=True)
-
     async def run(
         self,
         function: Callable[..., Any],
@@ -288,15 +274,18 @@ class ComputerPlayers:
         *,
         spec: str = "",
         copy_agent: bool = False,
-    ) -> Answer:
-        """Run ``function(argument)`` in the pool at its turn (what :meth:`choose` does for a
-        search; an analysis too): its result as the answer's ``move``."""
+    ) -> JobResult:
+        """Run ``function(argument)`` in the pool at its turn (a search for :class:`PoolThinker`,
+        an analysis, a replay); give up after ``wait`` seconds from the job's start. A failed or
+        abandoned job gives a result without a value; a job nobody ``wanted`` any more when its
+        turn came gives one marked ``dropped``. ``priority`` and ``owner`` place it in the queue
+        (:data:`PERSON` first, the owners in turn)."""
         if self._executor is None:
             self.start()
         try:
             await self._turn(priority, owner, wanted or _always)
         except SearchDropped:
-            return Answer(None, failure="its room moved on while it waited", dropped=True)
+            return JobResult(None, failure="its room moved on while it waited", dropped=True)
         assert self._executor is not None
         loop = asyncio.get_running_loop()
         if copy_agent and not isinstance(self._executor, ProcessPoolExecutor):
@@ -316,19 +305,16 @@ class ComputerPlayers:
             result = await asyncio.wait_for(asyncio.shield(future), wait)
         except TimeoutError:
             log.warning("computer %s took longer than %.0f s; playing a fallback move", spec, wait)
-            return Answer(None, failure=f"no answer in {wait:.1f} s")
+            return JobResult(None, failure=f"no answer in {wait:.1f} s")
         except BrokenProcessPool:
             log.error("the computer's process pool broke (a worker died); starting a new one")
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = self._new_executor()
-            return Answer(None, failure="its worker process died")
+            return JobResult(None, failure="its worker process died")
         except Exception as exc:  # an agent's bug must not take the room down: it is logged, the room goes on
             log.exception("computer %s failed to choose a move", spec)
-            return Answer(None, failure=f"it failed: {exc!r}")
-        if copy_agent:
-            move, agent = result
-            return Answer(move, agent)
-        return Answer(result)
+            return JobResult(None, failure=f"it failed: {exc!r}")
+        return JobResult(result)
 
     def close(self) -> None:
         for entries in self._waiting.values():
@@ -345,4 +331,33 @@ def _always() -> bool:
     return True
 
 
-__all__ = ["COMPUTERS", "PERSON", "Answer", "ComputerPlayers", "SearchDropped", "think"]
+@dataclasses.dataclass(frozen=True)
+class PoolThinker:
+    """The server's thinker: a decision thought in the pool at its turn, charged to ``owner`` at
+    ``priority``, given ``grace`` seconds beyond the decision's deadline for the hand-over between
+    processes. A search its room no longer ``wanted`` when its turn came raises
+    :class:`SearchDropped` (nothing is to be played); one that failed or overran raises
+    :class:`~boardlab.core.decisions.ThinkingFailed` (the match plays its fallback move)."""
+
+    pool: ComputerPlayers
+    grace: float
+    priority: int = PERSON
+    owner: str = ""
+    wanted: Callable[[], bool] = _always
+
+    async def think(self, decision: Decision) -> Move:
+        wait = (decision.deadline or 0.0) + self.grace
+        result = await self.pool.run(
+            think, decision, wait, self.priority, self.owner, self.wanted, spec=decision.spec, copy_agent=True
+        )
+        if result.dropped:
+            raise SearchDropped(result.failure)
+        if result.value is None:
+            raise ThinkingFailed(result.failure)
+        move, searched = result.value
+        if self.wanted():  # a search the room gave up on leaves the seat's memory as it is
+            decision.agent.carry_over(searched)
+        return move  # type: ignore[no-any-return]
+
+
+__all__ = ["COMPUTERS", "PERSON", "ComputerPlayers", "JobResult", "PoolThinker", "SearchDropped", "think"]

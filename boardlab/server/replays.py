@@ -64,9 +64,9 @@ class Replays:
             views = self._views.get(key)
             if views is None:
                 answer = await self.computer.run(_views, (record, viewer), REPLAY_SECONDS, PERSON, CLIENT.get(), spec="replay")
-                if answer.move is None:
+                if answer.value is None:
                     raise BusyError(f"room {room_id}: the replay could not be made ({answer.failure}); try again", 5.0)
-                views = answer.move
+                views = answer.value
                 self._views[key] = views
                 while len(self._views) > self.rooms:
                     self._views.popitem(last=False)

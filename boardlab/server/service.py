@@ -35,11 +35,12 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from ..core.decisions import ThinkingFailed
 from ..core.errors import BoardlabError, StaleMoveError
 from ..core.records import Record
-from ..core.values import Player
+from ..core.values import Move, Player
 from .catchup import extend_in_place, extended, moves_in_common
-from .computer import ComputerPlayers
+from .computer import ComputerPlayers, PoolThinker, SearchDropped
 from .creation import Created, NewRoom, RoomPlan, make_room, plan_room
 from .errors import (
     BadInviteError,
@@ -612,29 +613,36 @@ class RoomService:
             if held_until is not None:  # another process thinks it (leases.py)
                 await self.leases.wait_out(room, revision, held_until, lambda: self._closing)
                 continue
-            # the search is told the seat's deadline and answers with its best move by then; the
-            # grace covers the hand-over between processes
-            assert decision.deadline is not None
+
             def wanted(revision: int = revision) -> bool:
                 return not room.stale and room.revision == revision and room.status == PLAYING
 
+            # the search is told the seat's deadline and answers with its best move by then; the
+            # grace covers the hand-over between processes
+            thinker = PoolThinker(
+                self.computer,
+                self.settings.think_grace_seconds,
+                priority(room),
+                # a room nobody has acted in since this process holds it (resumed at start) is its
+                # own owner: such rooms take turns like addresses do
+                room.charged_to or f"room {room.id}",
+                wanted,
+            )
+            failure = ""
             async with self.leases.held(room, revision):
-                answer = await self.computer.choose(
-                    decision,
-                    decision.deadline + self.settings.think_grace_seconds,
-                    priority=priority(room),
-                    # a room nobody has acted in since this process holds it (resumed at start) is
-                    # its own owner: such rooms take turns like addresses do
-                    owner=room.charged_to or f"room {room.id}",
-                    wanted=wanted,
-                )
-            async with room.lock:
-                if answer.dropped or room.stale or room.revision != revision:
-                    continue  # an undo, a resignation, a draw came first: think again if still needed
-                if answer.move is None:
-                    log.error("room %s: computer %s: %s; playing the fallback move", room.id, decision.spec, answer.failure)
                 try:
-                    room.match.decide(decision, answer.move, agent=answer.agent, failure=answer.failure)
+                    move: Move | None = await thinker.think(decision)
+                except SearchDropped:
+                    continue  # the room moved on while the search waited its turn
+                except ThinkingFailed as exc:
+                    move, failure = None, str(exc)
+            async with room.lock:
+                if room.stale or room.revision != revision:
+                    continue  # an undo, a resignation, a draw came first: think again if still needed
+                if move is None:
+                    log.error("room %s: computer %s: %s; playing the fallback move", room.id, decision.spec, failure)
+                try:
+                    room.match.decide(decision, move, failure=failure)
                 except StaleMoveError:
                     continue  # the room was rebuilt from storage meanwhile, with agents of its own
                 try:

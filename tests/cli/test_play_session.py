@@ -374,7 +374,7 @@ def test_a_computer_whose_thinking_fails_plays_the_fallback_move_and_the_termina
     """The match's one failure policy: the rules' default move or the one-ply
     best move, never a crash of the terminal and never a random move."""
     from boardlab.core.agent import Agent
-    from boardlab.core.decisions import fallback_move
+    from boardlab.core.decisions import ONE_PLY_FALLBACK
 
     class Failing(Agent):
         name = "failing-test-agent"
@@ -386,12 +386,12 @@ def test_a_computer_whose_thinking_fails_plays_the_fallback_move_and_the_termina
     match = Match(game, [Failing(), None], seed=1)
     decision = match.pending()
     assert decision is not None
-    expected = str(fallback_move(decision.state, decision.seed))
+    expected = str(ONE_PLY_FALLBACK.move(decision.state))
     buffer = io.StringIO()
     PlaySession(match, Console(file=buffer, width=200), Script(["quit", "quit"])).run()
     assert match.log()[0].notation == expected and match.log()[0].note == "fallback"
     shown = " ".join(buffer.getvalue().split())
-    assert f"plays {expected}" in shown and "its thinking failed: RuntimeError('a bug in the agent')" in shown
+    assert f"plays {expected}" in shown and "the fallback move: it failed: RuntimeError('a bug in the agent')" in shown
 
 
 def test_picture_on_draws_with_the_games_image_renderer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

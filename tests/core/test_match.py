@@ -96,7 +96,7 @@ def test_computer_players_are_handed_a_resampled_state() -> None:
     handed = match.agent_input(1)
     assert handed.seed != match.record().seed and handed.history == ()
     match.play(0, "take1")
-    assert match.play_computers() == 1 and match.to_move() == 0
+    assert match.run_computers() == 1 and match.to_move() == 0
 
 
 def test_an_agent_that_does_not_play_the_game_is_refused() -> None:
@@ -107,7 +107,7 @@ def test_an_agent_that_does_not_play_the_game_is_refused() -> None:
 def test_undo_against_the_computer_takes_back_its_reply_and_the_dice() -> None:
     match = dicenim_match(("human", "random"))
     match.play(0, "take1")
-    match.play_computers()
+    match.run_computers()
     assert match.ply == 6
     taken = match.undo(0)
     assert next(str(m) for m in reversed(taken)) == "take1" and len(taken) == 4
@@ -232,7 +232,7 @@ def test_a_record_resumes_the_match_exactly() -> None:
     match = dicenim_match(("human", "random"), clock=clock)
     clock.now += 5
     match.play(0, "take1")
-    match.play_computers()
+    match.run_computers()
     saved = Record.loads(match.record().dumps())
     resumed = Match.from_record(saved, seat_agents(saved.game(), ["human", "random"], saved.seed), clock=clock)
     assert resumed.record().moves == match.record().moves

@@ -6,13 +6,17 @@ game dicenim (chance and hidden secrets; tests/support/dicenim.py)."""
 
 from __future__ import annotations
 
+import asyncio
+import subprocess
+import sys
+
 import pytest
 
 import boardlab
 from boardlab import Match, RefusedError, StaleMoveError
 from boardlab.agents import make_agent, seat_agents
 from boardlab.core.agent import Agent
-from boardlab.core.decisions import decision_seed, fallback_move, think
+from boardlab.core.decisions import ONE_PLY_FALLBACK, Decision, FallbackPolicy, ThinkingFailed, decision_seed, think
 from boardlab.core.state import State
 from boardlab.core.values import Move
 
@@ -75,15 +79,22 @@ def test_a_failing_agent_loses_its_decision_to_the_fallback_move_never_the_match
     match = towers_match([Broken(), None])
     decision = match.pending()
     assert decision is not None
-    expected = fallback_move(decision.state, decision.seed)
+    expected = ONE_PLY_FALLBACK.move(decision.state)
     played = match.play_computer()
     assert str(played) == str(expected)
     turn = match.log()[-1]
     assert turn.note == "fallback" and turn.by == 0
-    # Towers has no default move: the fallback is the one-ply best move, the same for any seed
-    # that breaks no tie differently, and always one of greedy's best moves
-    best = {str(make_agent("greedy", seed=s).choose(decision.state)) for s in range(12)}
-    assert str(played) in best
+    # Towers has no default move: the fallback is a move of the best one-ply value by the game's
+    # evaluation for the mover, whatever the seed
+    def one_ply_value(move: Move) -> float:
+        after = decision.state.copy()
+        after.apply(move)
+        estimate = after.evaluate()
+        assert estimate is not None
+        return float(estimate[decision.seat])
+
+    values = {str(move): one_ply_value(move) for move in decision.state.legal_moves()}
+    assert values[str(played)] == max(values.values())
 
 
 def test_an_illegal_or_missing_answer_plays_the_fallback_move() -> None:
@@ -112,23 +123,24 @@ def test_an_answer_to_a_decision_the_match_moved_past_is_refused() -> None:
     assert match.ply == 0 and match.to_move() == 0
 
 
-def test_an_agents_memory_survives_between_moves_and_a_thinkers_copy_takes_its_place() -> None:
-    counting = Counting()
-    match = towers_match([counting, Counting()])
+def test_an_agents_memory_survives_between_moves_and_carries_over_from_a_thinkers_copy() -> None:
+    counting, second = Counting(), Counting()
+    match = towers_match([counting, second])
     match.play_computer()
     match.play_computer()
     match.play_computer()
-    assert counting.decisions == 2
-    # a thinker in another process hands back its own copy of the agent, memory included
+    assert counting.decisions == 2 and second.decisions == 1
+    # a thinker in another process searched with a copy: the seat's agent takes over what it learned
     decision = match.pending()
-    assert decision is not None and decision.agent is match.agents[1]
-    returned = Counting()
-    returned.decisions = 41
-    match.decide(decision, think(decision), agent=returned)
-    assert match.agents[1] is returned and returned.decisions == 41
+    assert decision is not None and decision.agent is second
+    searched = Counting()
+    searched.decisions = 41
+    decision.agent.carry_over(searched)
+    match.decide(decision, think(decision))
+    assert match.agents[1] is second and second.decisions == 42
     match.play_computer()
     match.play_computer()
-    assert returned.decisions == 42
+    assert second.decisions == 43
 
 
 def test_think_seconds_are_checked_like_every_other_setting() -> None:
@@ -145,3 +157,87 @@ def test_hidden_information_reaches_the_thinker_only_resampled() -> None:
     assert decision is not None and decision.seat == 0
     # the other seat's secret is redrawn in what the thinker is handed
     assert decision.state.seed != match.seed and decision.state.history == ()
+
+
+class Refusing:
+    """A thinker with no answer (a deadline passed elsewhere): it says why."""
+
+    def think(self, decision: Decision) -> Move:
+        raise ThinkingFailed("no answer in 0.2 s")
+
+
+class FirstMove:
+    """A thinker on an event loop that answers with the rules' first move."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def think(self, decision: Decision) -> Move:
+        self.asked += 1
+        await asyncio.sleep(0)
+        return decision.state.legal_moves()[0]
+
+
+def test_a_thinker_without_an_answer_gives_the_seat_the_fallback_move_with_its_reason() -> None:
+    match = towers_match([make_agent("random"), None])
+    decision = match.pending()
+    assert decision is not None
+    played = match.play_computer(Refusing())
+    assert str(played) == str(ONE_PLY_FALLBACK.move(decision.state))
+    assert match.log()[-1].note == "fallback" and match.last_failure == "no answer in 0.2 s"
+
+
+def test_run_computers_plays_every_computer_decision_with_the_thinker_it_is_given() -> None:
+    match = towers_match([make_agent("random"), make_agent("random")])
+    thinker = FirstMove()
+    played = asyncio.run(match.run_computers_async(thinker))
+    assert match.is_over() and played == thinker.asked == match.decisions
+    inline = towers_match([make_agent("random"), make_agent("random")])
+    first_moves = []
+    while not inline.is_over():
+        decision = inline.pending()
+        assert decision is not None
+        first_moves.append(str(decision.state.legal_moves()[0]))
+        inline.play_computer(MoveFirst())
+    assert [turn.notation for turn in match.log() if turn.by >= 0] == first_moves
+
+
+class MoveFirst:
+    def think(self, decision: Decision) -> Move:
+        return decision.state.legal_moves()[0]
+
+
+class LastMoveFallback(FallbackPolicy):
+    """A driver's own policy: the rules' last move."""
+
+    def move(self, state: State) -> Move:
+        return state.legal_moves()[-1]
+
+
+def test_a_driver_may_give_the_match_its_own_fallback_policy() -> None:
+    match = towers_match([Broken(), None], fallback=LastMoveFallback())
+    decision = match.pending()
+    assert decision is not None
+    assert str(match.play_computer()) == str(decision.state.legal_moves()[-1])
+
+
+def test_the_fallback_needs_no_agent_registry() -> None:
+    """The fallback policy is the core's own object: a match of the core alone (boardlab.agents
+    never imported) still plays a failed decision's fallback move."""
+    program = (
+        "import sys, boardlab\n"
+        "from boardlab.core.agent import Agent\n"
+        "class Broken(Agent):\n"
+        "    name = 'broken'\n"
+        "    def choose(self, state):\n"
+        "        raise RuntimeError('bug')\n"
+        "match = boardlab.Match(boardlab.load('towers'), [Broken(), None], seed=4)\n"
+        "print(match.play_computer(), match.log()[-1].note, 'boardlab.agents' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    move, note, agents_imported = done.stdout.split()
+    assert note == "fallback" and agents_imported == "False"
+    expected = towers_match([Broken(), None], seed=4)
+    decision = expected.pending()
+    assert decision is not None and move == str(ONE_PLY_FALLBACK.move(decision.state))

@@ -229,7 +229,7 @@ def test_r13_the_honor_agent_plays_only_honor() -> None:
 def test_r13_a_match_hands_the_agent_a_resampled_state_and_plays_its_choice() -> None:
     match = boardlab.Match(exact_game(2), [None, make_agent("honor:level=easy", seed=1)], seed=1)
     match.play(0, "build SL1 0")
-    assert match.play_computers() == 1
+    assert match.run_computers() == 1
     assert match.log_json(None)[-1]["text"] == "raise 1", "Blue bids for a slab it lacks (rule 13)"
     record = match.record()
     assert record.movers == [0, 1] and record.seats[1].agent == "honor:level=easy"

@@ -143,14 +143,22 @@ def test_a_queued_search_whose_room_moved_on_is_dropped_unstarted(monkeypatch: p
 
     monkeypatch.setattr(computer_module, "think", think)
 
-    async def scenario() -> list[computer_module.Answer]:
+    async def outcome(thinker: computer_module.PoolThinker, decision: Decision) -> str:
+        try:
+            return str(await thinker.think(decision))
+        except computer_module.SearchDropped:
+            return "dropped"
+
+    async def scenario() -> list[str]:
         pool = computer_module.ComputerPlayers(0)
         pool.start()
         wanted = dict.fromkeys(range(4), True)
         decision = lambda seed: Decision(0, boardlab.agents.make_agent("random"), seed, None, 0)  # type: ignore[arg-type]  # noqa: E731
         try:
             searches = [
-                asyncio.ensure_future(pool.choose(decision(seed), 10, owner="a", wanted=lambda seed=seed: wanted[seed]))
+                asyncio.ensure_future(outcome(
+                    computer_module.PoolThinker(pool, 10, owner="a", wanted=lambda seed=seed: wanted[seed]), decision(seed)
+                ))
                 for seed in range(4)
             ]
             for _ in range(200):
@@ -166,7 +174,7 @@ def test_a_queued_search_whose_room_moved_on_is_dropped_unstarted(monkeypatch: p
             pool.close()
 
     answers = asyncio.run(scenario())
-    assert [answer.dropped for answer in answers] == [False, True, True, False]
+    assert answers == ["x", "dropped", "dropped", "x"]
     assert sorted(started) == [0, 3]
 
 
@@ -188,7 +196,7 @@ def test_owners_are_served_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
         pool.start()
         agent = boardlab.agents.make_agent("random")
         ask = lambda owner, seed: asyncio.ensure_future(  # noqa: E731
-            pool.choose(Decision("ab".index(owner), agent, seed, None, 0), 10, owner=owner)  # type: ignore[arg-type]
+            computer_module.PoolThinker(pool, 10, owner=owner).think(Decision("ab".index(owner), agent, seed, None, 0))  # type: ignore[arg-type]
         )
         try:
             searches = [ask("a", seed) for seed in range(5)]

@@ -14,6 +14,7 @@ import boardlab
 import boardlab.agents
 from boardlab.core.agent import Agent
 from boardlab.core.decisions import Decision
+from boardlab.core.values import Move
 from boardlab.server import computer as computer_module
 from boardlab.server.levels import level_spec
 from tests.server.harness import make_harness
@@ -37,14 +38,14 @@ class BusyThinker:
         self.answers: list[tuple[str, str]] = []
         self.busy = threading.Semaphore(0)
 
-    def __call__(self, decision: Decision) -> tuple[str, Agent]:
+    def __call__(self, decision: Decision) -> tuple[Move, Agent]:
         if decision.spec == HARD:
             self.busy.release()
             self.release.wait(self.hold)
-            return str(decision.state.legal_moves()[0]), decision.agent
-        text, agent = self.real(decision)
-        self.answers.append((decision.spec, text))
-        return text, agent
+            return decision.state.legal_moves()[0], decision.agent
+        move, agent = self.real(decision)
+        self.answers.append((decision.spec, str(move)))
+        return move, agent
 
 
 @pytest.fixture
@@ -154,7 +155,7 @@ def test_the_queue_serves_people_first_then_the_oldest(monkeypatch: pytest.Monke
         pool.start()
         async def search(label: str, priority: int) -> str | None:
             decision = Decision(0, boardlab.agents.make_agent("random"), labels.index(label), None, 0)  # type: ignore[arg-type]
-            return (await pool.choose(decision, wait=10, priority=priority)).move
+            return str(await computer_module.PoolThinker(pool, 10, priority).think(decision))
 
         ask = lambda label, priority: asyncio.ensure_future(search(label, priority))  # noqa: E731
         try:

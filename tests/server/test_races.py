@@ -172,13 +172,13 @@ def test_a_room_loaded_while_it_is_being_created_is_held_once(
     async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
         service = await open_service()
         searches: list[int] = []
-        choose = service.computer.choose
+        choose = service.computer.run
 
         async def counted(*args: Any, **kwargs: Any) -> Any:
             searches.append(1)
             return await choose(*args, **kwargs)
 
-        service.computer.choose = counted  # type: ignore[method-assign]
+        service.computer.run = counted  # type: ignore[method-assign]
         write = service._committer.write
 
         async def write_then_resume(stored: Any) -> None:

@@ -162,13 +162,13 @@ def test_two_processes_holding_a_room_think_its_computer_decision_once(postgres_
         one, other = await open_service(), await open_service()
         searches: list[str] = []
         for name, service in (("one", one), ("other", other)):
-            choose = service.computer.choose
+            choose = service.computer.run
 
             async def counted(*args: Any, _choose: Any = choose, _name: str = name, **kwargs: Any) -> Any:
                 searches.append(_name)
                 return await _choose(*args, **kwargs)
 
-            service.computer.choose = counted  # type: ignore[method-assign]
+            service.computer.run = counted  # type: ignore[method-assign]
         created = await one.create(NewRoom("towers", None, {}, ["computer:easy", "here"], None, None, None))
         room, token = created.room.id, created.token
         await other.room(room)  # both hold the room with the computer to move
