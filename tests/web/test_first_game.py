@@ -97,3 +97,29 @@ def test_honors_score_line_marks_no_turn_once_the_game_is_over(page: Any, web_se
     # standing (rule 8.1)", which read as if Red's tower had fallen)
     banner = page.locator("#banner").inner_text()
     assert banner == "Blue wins: Red resigned", banner
+
+
+def test_the_lobby_lists_this_browsers_unfinished_games_to_go_back_to(page: Any, web_server: Server) -> None:
+    playing = web_server.create("towers", ["here", "computer:beginner"])
+    finished = web_server.create("overseer", ["here", "here"])
+    resigned = web_server.client.post(f"/api/rooms/{finished['room']}/resign", json={"seat": 0},
+                                      headers={"Authorization": f"Bearer {finished['token']}"})
+    assert resigned.status_code == 200, resigned.text
+    hold_seats(page, playing["room"], "towers", playing["token"], [0])
+    page.evaluate(
+        """([room, token]) => {
+            const data = JSON.parse(localStorage.getItem("boardlab.rooms"));
+            data[room] = {game: "overseer", identities: [{token, seats: [0, 1]}], invites: [], created: Date.now()};
+            localStorage.setItem("boardlab.rooms", JSON.stringify(data));
+        }""",
+        [finished["room"], finished["token"]],
+    )
+    page.goto("/")
+    mine = page.locator("#my-games")
+    mine.wait_for()
+    items = page.locator("#my-games-list li")
+    assert items.count() == 1  # the finished game is not one to go back to
+    item = items.first
+    assert item.get_attribute("data-room") == playing["room"]
+    assert "Towers" in item.inner_text() and "against Computer (beginner)" in item.inner_text()
+    assert item.locator("a").get_attribute("href") == f"/rooms/{playing['room']}"

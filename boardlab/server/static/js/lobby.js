@@ -147,10 +147,11 @@ function myGameItem(entry, state) {
   const yourTurn = state.status === "playing" && held.includes(state.to_move);
   const where = state.status === "waiting" ? "waiting for your guests" : yourTurn ? "your move" : "their move";
   const moves = state.log.filter((turn) => turn.by !== "chance").length;
+  // one compact link a game, so that the games' cards stay on the first screen
   return h("li", { class: `my-game${yourTurn ? " your-turn" : ""}`, dataset: { room: entry.room } },
-    h("a", { class: "button", href: `/rooms/${encodeURIComponent(entry.room)}` }, `Continue ${game ? game.name : state.game}`),
-    h("span", {}, others.length ? `against ${others.join(", ")}` : "at this screen"),
-    h("span", { class: "muted" }, `${moves} move${moves === 1 ? "" : "s"} · ${where}`),
+    h("a", { class: "button", href: `/rooms/${encodeURIComponent(entry.room)}` },
+      h("strong", {}, game ? game.name : state.game),
+      h("span", { class: "my-game-detail" }, ` ${others.length ? `against ${others.join(", ")}` : "at this screen"} · ${moves} move${moves === 1 ? "" : "s"} · ${where}`)),
   );
 }
 
