@@ -41,6 +41,8 @@ LEFT_OUT = shutil.ignore_patterns(
 #: wheel the first built from the same files instead of compiling the kernels again
 WHEEL_CACHE = ROOT / "build" / "test-wheels"
 WHEELS_KEPT = 3
+#: one worker runs these tests (pytest-xdist): the environment is made once, the wheel built once
+pytestmark = pytest.mark.xdist_group("wheel")
 
 
 #: what a build makes anew (the compiled kernels beside their sources, and the record of them):
