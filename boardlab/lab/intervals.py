@@ -6,7 +6,8 @@ set by its kind (docs/lab.md, "How sure is a figure?"):
 * a rate (a share of games): the Wilson score interval; the difference of two
   rates: Newcombe's hybrid score interval built from the two Wilson intervals;
 * a mean (of a per-game figure): the normal interval mean +- z s / sqrt(n); the
-  difference of two means: Welch's normal interval;
+  difference of two means: Welch's normal interval; their ratio: a normal interval for
+  its logarithm;
 * anything else (balance): a percentile bootstrap with a fixed seed, so a
   report is reproducible.
 """
@@ -62,6 +63,23 @@ def welch_difference(values_a: Sequence[float], values_b: Sequence[float], z: fl
     difference = statistics.fmean(values_b) - statistics.fmean(values_a)
     spread = math.sqrt(statistics.variance(values_a) / len(values_a) + statistics.variance(values_b) / len(values_b))
     return difference, (difference - z * spread, difference + z * spread)
+
+
+def ratio_of_means(values_a: Sequence[float], values_b: Sequence[float], z: float = Z95) -> tuple[float, Interval]:
+    """mean(b) / mean(a) with a normal interval for its logarithm (the delta method: the log of
+    a mean has the variance s^2 / (n mean^2)), so the interval stays positive and a ratio of 1.3
+    reads as "30% more". nan without two positive means of at least two values each."""
+    if len(values_a) < 2 or len(values_b) < 2:
+        return (math.nan, (math.nan, math.nan))
+    mean_a, mean_b = statistics.fmean(values_a), statistics.fmean(values_b)
+    if mean_a <= 0 or mean_b <= 0:
+        return (math.nan, (math.nan, math.nan))
+    spread = math.sqrt(
+        statistics.variance(values_a) / (len(values_a) * mean_a**2)
+        + statistics.variance(values_b) / (len(values_b) * mean_b**2)
+    )
+    ratio = mean_b / mean_a
+    return ratio, (ratio * math.exp(-z * spread), ratio * math.exp(z * spread))
 
 
 def binomial_two_sided_p(successes: int, trials: int, probability: float) -> float:

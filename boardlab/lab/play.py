@@ -9,20 +9,23 @@ does not depend on where or in which order it is played.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents import make_agent
 from ..core.agent import Agent
 from ..core.collector import fewer_collections
-from ..core.errors import OptionError
+from ..core.errors import BoardlabError, OptionError, RecordError
 from ..core.game import Game
 from ..core.match import FALLBACK_NOTE, Match
 from ..core.records import Record
 from ..core.registry import load
 from ..core.seeds import derive_seed
+from ..core.turns import Turn
+from ..core.values import CHANCE, Result
 from .stats import GameOutcome, moves_digest
-from .trace import GameTracer, PlyTick, decisiveness, lead_changes
+from .trace import GameTrace, GameTracer, PlyTick, decisiveness, lead_changes
 
 
 @dataclass(frozen=True)
@@ -128,12 +131,34 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
         # name the game so it can be reproduced alone (a rules or agent bug, not bad input)
         raise RuntimeError(f"{game.id} game {index} (seed {seed}, agents {agents!r}) failed: {exc!r}") from exc
     seconds = time.perf_counter() - began
-    trace = tracer.trace(result.returns)
+    meta: dict[str, Any] = {"simulation_seed": plan.seed, "game_index": index}
+    if plan.study_id:
+        meta.update(study=plan.study_id, variant=plan.variant)
+    record = match.record(**meta)
+    # the record's turns: a game may annotate its notation there, and the moves' digest is the record's
+    outcome = game_outcome(index, seed, seating, result, tracer.trace(result.returns), record.turns, seconds, plan.variant)
+    cpu = tuple(tuple(seconds) for seconds in spent) if plan.time_decisions else ()
+    return PlayedGame(outcome, record, cpu)
+
+
+def game_outcome(
+    index: int,
+    seed: int,
+    seating: tuple[int, ...],
+    result: Result,
+    trace: GameTrace,
+    turns: Sequence[Turn],
+    seconds: float,
+    variant: str = "",
+) -> GameOutcome:
+    """What the lab measures of one finished game, from its result, its trace and its turns:
+    the one way a :class:`GameOutcome` is made, for a game the lab plays (:func:`play_one`)
+    and for a game people played, traced again from its record (:func:`record_outcome`)."""
     threshold: float | None = None
     decided_at: float | None = None
     if trace.evaluations is not None and len(result.winners) == 1:
         threshold, decided_at = decisiveness(trace.evaluations, result.winners[0])
-    outcome = GameOutcome(
+    return GameOutcome(
         index=index,
         seed=seed,
         seat_agents=seating,
@@ -141,24 +166,46 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
         returns=tuple(result.returns),
         code=result.code,
         reason=result.reason,
-        moves=match.ply,
-        decisions=match.decisions,
+        moves=len(turns),
+        decisions=sum(1 for turn in turns if turn.by != CHANCE),
         seconds=seconds,
-        variant=plan.variant,
+        variant=variant,
         first_mover=trace.first_mover,
         branching=trace.branching,
         repeated=trace.repeated,
         lead_changes=None if trace.evaluations is None else lead_changes(trace.evaluations),
         decisiveness_threshold=threshold,
         decided_at=decided_at,
-        fallback_moves=sum(1 for turn in match.log() if turn.note == FALLBACK_NOTE),
-        moves_digest=moves_digest(turn.notation for turn in match.log()),
+        fallback_moves=sum(1 for turn in turns if turn.note == FALLBACK_NOTE),
+        moves_digest=moves_digest(turn.notation for turn in turns),
     )
-    meta: dict[str, Any] = {"simulation_seed": plan.seed, "game_index": index}
-    if plan.study_id:
-        meta.update(study=plan.study_id, variant=plan.variant)
-    cpu = tuple(tuple(seconds) for seconds in spent) if plan.time_decisions else ()
-    return PlayedGame(outcome, match.record(**meta), cpu)
+
+
+def record_outcome(record: Record, index: int = 0, variant: str = "", seating: tuple[int, ...] | None = None) -> GameOutcome:
+    """What the lab measures of a finished game from its record alone (a game people played):
+    the record replayed move by move, the tracer shown the state before every decision as
+    :func:`play_one` shows it, so a record of a lab game gives back the outcome the lab stored
+    (but ``seconds``, here the game's length in time: its last move's time). RecordError for a
+    record that does not replay, or of an unfinished game. ``seating`` defaults to one "agent"
+    (0) in every seat: people."""
+    state = record.initial_state()
+    tracer = GameTracer()
+    for number, turn in enumerate(record.turns, 1):
+        deciding = state.current_player()
+        if turn.by != deciding:
+            raise RecordError(f"move {number} ({turn.notation!r}) is marked as seat {turn.by}'s, but {deciding} was to move")
+        if deciding >= 0:
+            tracer.observe(state)
+        try:
+            state.play(turn.notation)
+        except BoardlabError as exc:
+            raise RecordError(f"move {number} ({turn.notation!r}) is not legal: {exc}") from None
+    result = state.result() if record.ending is None else record.ending.result(state.game)
+    if result is None:
+        raise RecordError(f"the game of {len(record.turns)} moves is not over: only finished games are measured")
+    seats = seating if seating is not None else (0,) * record.players
+    seconds = record.turns[-1].t if record.turns else 0.0
+    return game_outcome(index, record.seed, seats, result, tracer.trace(result.returns), record.turns, seconds, variant)
 
 
 def _time_choices(agent: Agent, spent: list[float]) -> None:

@@ -138,6 +138,14 @@ def parse_vary(texts: Sequence[str] | None) -> list[tuple[str, list[str]]]:
     return varied
 
 
+def option_text(value: Any) -> str:
+    """An option's value as the command line writes it (``true``, ``200``, ``pinwheel``): how a
+    study names its variants and hands options to the game, whichever client asked."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def option_variants(agents: Sequence[str], varied: Sequence[tuple[str, Sequence[str]]]) -> tuple[Variant, ...]:
     """One variant per combination of the varied options' values (all with the same agents)."""
     if not varied:

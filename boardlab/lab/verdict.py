@@ -47,7 +47,8 @@ def _number(value: float, decimals: int = 0) -> str:
     return f"{abs(value):.{decimals}f}"
 
 
-def _percent(figure: Mapping[str, Any]) -> str:
+def percent_text(figure: Mapping[str, Any]) -> str:
+    """``64% [52, 75]``: a share and its interval in whole points; ``-`` where it is undefined."""
     if figure["value"] is None:
         return "-"
     text = f"{100 * figure['value']:.0f}%"
@@ -200,7 +201,7 @@ def _comparison_sentence(report: Mapping[str, Any], comparison: Mapping[str, Any
     if not excludes_zero(comparison["differences"]["first_player_wins"]):
         before = variants[comparison["baseline"]]["metrics"]["first_player_wins"]
         after = variants[comparison["variant"]]["metrics"]["first_player_wins"]
-        found.append(f"no clear difference in who wins (first player {_percent(before)} vs {_percent(after)})")
+        found.append(f"no clear difference in who wins (first player {percent_text(before)} vs {percent_text(after)})")
     if len(found) == 1 and found[0].startswith("no clear"):
         found[0] = "no clear difference in any figure; " + found[0]
     return f"{comparison['variant']}: {', '.join(found)}."
@@ -213,7 +214,7 @@ def _single_sentences(report: Mapping[str, Any]) -> list[str]:
     lines = []
     if first["value"] is not None and first["low"] is not None:
         even = 1 / seats
-        share = f"the first player wins {_percent(first)} of decided games (even: {even:.0%})"
+        share = f"the first player wins {percent_text(first)} of decided games (even: {even:.0%})"
         if _at_the_edge(variant, seats):
             way = "help" if first["value"] > even else "hurt"
             lines.append(f"Moving first may {way}: {share}, at the edge of chance "
@@ -235,14 +236,14 @@ def _single_sentences(report: Mapping[str, Any]) -> list[str]:
             if score and score["value"] is not None and score["low"] is not None:
                 even = 1 / seats
                 how = "stronger" if score["low"] > even else "weaker" if score["high"] < even else "no clearly different"
-                lines.append(f"{agent} scores {_percent(score)} of the points (even: {even:.0%}): "
+                lines.append(f"{agent} scores {percent_text(score)} of the points (even: {even:.0%}): "
                              f"{how if how != 'no clearly different' else 'not clearly stronger or weaker'}"
                              f"{' than its opponents' if how != 'no clearly different' else ''}.")
     draws, length = variant["metrics"]["draws"], variant["metrics"]["decisions"]
     if draws["value"] is not None and length["value"] is not None:
         low, high = length["low"], length["high"]
         span = f" [{low:.0f}, {high:.0f}]" if low is not None and high is not None else ""
-        lines.append(f"Draws: {_percent(draws)}; games last {length['value']:.0f} moves{span} on average.")
+        lines.append(f"Draws: {percent_text(draws)}; games last {length['value']:.0f} moves{span} on average.")
     return lines
 
 
@@ -280,7 +281,7 @@ def _seat_sentence(report: Mapping[str, Any], variant: Mapping[str, Any]) -> str
     if any(figure is None or figure["value"] is None for figure in wins):
         return None
     order = sorted(range(len(names)), key=lambda seat: -wins[seat]["value"])
-    shares = ", ".join(f"{names[seat]} {_percent(wins[seat])}" for seat in order)
+    shares = ", ".join(f"{names[seat]} {percent_text(wins[seat])}" for seat in order)
     return (f"The seats differ, whoever moves first: {shares} of the games "
             f"(p = {p:.3f}, chi-square; the same agent in every seat).")
 

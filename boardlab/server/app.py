@@ -22,9 +22,11 @@ from .designers import DesignerKeys, admin_key
 from .errors import ERROR_STATUS, BusyError, error_body, status_for
 from .labjobs import LabJobs, LabLimits
 from .limits import BodyLimit
+from .players import PlayerBook
+from .playtests import PlaytestBook
 from .ratelimits import ANALYSES, MOVES, READS, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
 from .replays import Replays
-from .routers import actions, analysis, catalog, designers, lab, live, pages, records, rematch, rooms
+from .routers import actions, analysis, catalog, designers, lab, live, pages, players, playtests, records, rematch, rooms
 from .schemas import BAD_TEXT, unstorable
 from .security import SecurityHeaders, hide_secrets_in_logs, security_headers
 from .service import RoomService
@@ -68,8 +70,12 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.designers.register_admin(admin_key(settings.data_dir, settings.admin_key)[0])
     # studies started from the Lab page: played one at a time at the lowest priority (docs/lab.md)
     app.state.lab = LabJobs(settings.data_dir / "lab", lab_limits(settings))
-    for module in (catalog, rooms, actions, rematch, records, analysis, live, lab, designers):
+    # players who come back, and the playtests (docs/playtests.md): the designers' view beside the Lab's studies
+    app.state.players = PlayerBook(storage)
+    app.state.playtests = PlaytestBook(storage, app.state.players, settings.data_dir / "lab")
+    for module in (catalog, rooms, actions, rematch, records, analysis, live, lab, designers, players, playtests):
         app.include_router(module.router)
+    app.include_router(playtests.designers)
     _handle_errors(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_seconds)
     # the catalog and the lessons, the same for everybody: made once a minute, not once a request

@@ -56,6 +56,8 @@ class NewRoom:
     token_hashes: dict[Player, str] | None = None
     #: the stored pending fields it starts with (a rematch's link to its old room)
     pending: dict[str, Any] | None = None
+    #: the playtest session it is made in (:mod:`.playtests`; None: none)
+    session: str | None = None
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,7 @@ def make_room(request: NewRoom, plan: RoomPlan, seed: int, clock: Callable[[], f
     row = RoomRow(
         new_room_id(), game.id, game.num_players, dict(game.options), seed, None, plan.undo, request.move_seconds,
         WAITING if invites else PLAYING, created=now, updated=now, pending=dict(request.pending or {}),
+        session=request.session,
     )
     rows = turn_rows(match)
     match.mark_stored()

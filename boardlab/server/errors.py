@@ -89,6 +89,14 @@ class NotOwnerError(ServerError):
     code = "not_owner"
 
 
+class PlayerKeyMissingError(ServerError):
+    code = "player_key_missing"
+
+
+class BadPlayerKeyError(ServerError):
+    code = "bad_player_key"
+
+
 class BusyError(ServerError):
     """Refused for now (429): ``retry_after`` seconds is when asking again may succeed."""
 
@@ -128,6 +136,8 @@ ERROR_STATUS: dict[str, int] = {
     "bad_designer_key": 403,
     "admin_only": 403,
     "not_owner": 403,
+    "player_key_missing": 401,
+    "bad_player_key": 403,
     "lab_quota": 409,
     "lab_full": 409,
     "rate_limited": 429,
@@ -183,6 +193,7 @@ __all__ = [
     "BadDesignerKeyError",
     "BadInviteError",
     "BadJsonError",
+    "BadPlayerKeyError",
     "BadTextError",
     "BadTokenError",
     "BodyTooLargeError",
@@ -192,6 +203,7 @@ __all__ = [
     "MissingTokenError",
     "NotOwnerError",
     "NotYourSeatError",
+    "PlayerKeyMissingError",
     "SeatTakenError",
     "ServerError",
     "StorageUnavailableError",

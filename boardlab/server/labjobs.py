@@ -44,7 +44,7 @@ from typing import Any
 
 from ..core.errors import BoardlabError, OptionError
 from ..core.game import Game
-from ..lab.study import Study, option_variants
+from ..lab.study import Study, option_text, option_variants
 from .designers import Designer
 from .errors import NotOwnerError, ServerError
 from .labprice import decision_seconds, study_seconds
@@ -115,14 +115,6 @@ class LabLimits:
 
     def to_json(self) -> dict[str, float]:
         return dict(self.__dict__)
-
-
-def option_text(value: Any) -> str:
-    """An option's value as the command line writes it (``true``, ``200``, ``pinwheel``): how a
-    study names its variants and hands options to the game, whichever client asked."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def build_study(request: Mapping[str, Any], decision_seconds: float | None = None) -> Study:

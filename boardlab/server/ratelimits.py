@@ -34,6 +34,8 @@ CLIENT: ContextVar[str] = ContextVar("boardlab_client", default="")
 _LIVE = re.compile(r"/api/rooms/[^/]+/live")
 #: offering or accepting a rematch makes a room: it draws from the rooms' bucket
 _REMATCH = re.compile(r"/api/rooms/[^/]+/rematch(/answer)?")
+#: a new room of a playtest session, and a new remembered player, are stored like a new room
+_STORED = re.compile(r"/api/playtests/invitations/[^/]+/rooms|/api/players")
 #: an analysis costs seconds of the server's one analysis thread the first time it is asked for
 _ANALYSIS = re.compile(r"/api/rooms/[^/]+/analysis")
 #: past this many addresses, those with full buckets and nothing open are forgotten
@@ -133,7 +135,9 @@ def request_kind(scope: Scope) -> str | None:
     if scope.get("method") in ("GET", "HEAD"):
         # every other reading too: a listing, a lesson, a replay, a page each cost the event loop
         return ANALYSES if _ANALYSIS.fullmatch(path.rstrip("/")) else READS
-    if scope.get("method") == "POST" and (path.rstrip("/") == "/api/rooms" or _REMATCH.fullmatch(path.rstrip("/"))):
+    if scope.get("method") == "POST" and (
+        path.rstrip("/") == "/api/rooms" or _REMATCH.fullmatch(path.rstrip("/")) or _STORED.fullmatch(path.rstrip("/"))
+    ):
         return ROOMS
     # every other action: a move, a take-back, a join; a designer's sign-in, a Lab study, a lesson's try
     return MOVES

@@ -152,7 +152,8 @@ class Rematches:
 
     @staticmethod
     def _new_room(old: Room) -> NewRoom:
-        """The rematch of ``old``: its game, options, undo policy and clock, the seats rotated."""
+        """The rematch of ``old``: its game, options, undo policy, clock and playtest session, the
+        seats rotated."""
         row, game = old.row, old.game
         n = len(old.seats)
         kinds: list[str] = [""] * n
@@ -171,7 +172,7 @@ class Rematches:
                 token_hashes[new_seat] = seat_row.token_hash
         return NewRoom(
             row.game, row.players, dict(row.options), kinds, names, row.undo, row.move_seconds,
-            token_hashes=token_hashes, pending={"rematch_of": old.id},
+            token_hashes=token_hashes, pending={"rematch_of": old.id}, session=row.session,
         )
 
     @staticmethod

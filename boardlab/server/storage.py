@@ -21,6 +21,10 @@ On PostgreSQL several server processes may share the database (:mod:`.notify`): 
 change also sends ``NOTIFY boardlab_rooms`` in its own transaction (delivered at commit,
 never for a change that rolled back), and a fourth table, ``computer_leases``, says which
 process thinks a room's computer decision, until when.
+
+The designers (:mod:`.designers`), the players who come back (:mod:`.players`) and the
+playtests (:mod:`.playtests`: sessions and the form's answers) have tables of their own; a
+room keeps the playtest session it was made in (``rooms.session``).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     and_,
     bindparam,
     create_engine,
@@ -86,6 +91,8 @@ rooms = Table(
     Column("result", JSON, nullable=True),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False, index=True),
+    # the playtest session the room was made in (playtest_sessions.id; :mod:`.playtests`)
+    Column("session", String(32), nullable=True, index=True),
 )
 
 seats = Table(
@@ -135,6 +142,59 @@ designers = Table(
     Column("created", Float, nullable=False),
     Column("created_by", String(32), nullable=True),
     Column("revoked", Float, nullable=True),
+)
+
+#: players who come back (:mod:`.players`): a display name and the SHA-256 of the random key
+#: their browser keeps (never the key); nothing else is asked of them
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("key_hash", String(64), nullable=False, unique=True),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+)
+
+#: which remembered player sat in which seat of a room (linked with the seat's token)
+room_players = Table(
+    "room_players",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player", String(32), ForeignKey("players.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("linked", Float, nullable=False),
+)
+
+#: a designer's playtest session (:mod:`.playtests`): a game with a rule variant; the rooms
+#: made from its invite link carry its id (``rooms.session``)
+playtest_sessions = Table(
+    "playtest_sessions",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("name", String(80), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("designer", String(32), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("closed", Float, nullable=True),
+    UniqueConstraint("game", "name", name="playtest_session_names"),
+)
+
+#: the playtest form, one row per seat of a finished room that answered it (:mod:`.playtests`)
+playtest_answers = Table(
+    "playtest_answers",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player", String(32), ForeignKey("players.id", ondelete="SET NULL"), nullable=True, index=True),
+    Column("fun", Integer, nullable=True),
+    Column("fairness", String(16), nullable=True),
+    Column("favoured", Integer, nullable=True),
+    Column("length", String(16), nullable=True),
+    Column("note", Text, nullable=False),
+    Column("answered", Float, nullable=False),
 )
 
 #: the channel every change of a room is announced on (PostgreSQL only)
@@ -196,6 +256,8 @@ class RoomRow:
     result: dict[str, Any] | None = None
     created: float = 0.0
     updated: float = 0.0
+    #: the playtest session the room was made in (None: none)
+    session: str | None = None
 
 
 @dataclass
@@ -485,6 +547,27 @@ class Storage:
         return [(room, seat_map[room.id], int(counts.get(room.id, 0))) for room in room_rows]
 
     @_notes_damage
+    def finished_rooms(self, game: str, limit: int, session: str | None = None) -> list[StoredRoom]:
+        """The latest finished rooms of ``game`` (of one playtest ``session`` if given), most
+        recently finished first, whole: seats and every move. Three statements for them all."""
+        query = select(rooms).where(and_(rooms.c.game == game, rooms.c.status == "finished"))
+        if session is not None:
+            query = query.where(rooms.c.session == session)
+        query = query.order_by(rooms.c.updated.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            room_rows = [_room_row(row) for row in conn.execute(query).mappings()]
+            ids = [room.id for room in room_rows]
+            if not ids:
+                return []
+            found = {room.id: StoredRoom(room, [], []) for room in room_rows}
+            for seat in conn.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.seat)).mappings():
+                found[seat["room_id"]].seats.append(SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}))
+            played = select(moves).where(moves.c.room_id.in_(ids)).order_by(moves.c.room_id, moves.c.number)
+            for move in conn.execute(played).mappings():
+                found[move["room_id"]].moves.append(MoveRow(**{k: v for k, v in move.items() if k != "room_id"}))
+        return list(found.values())
+
+    @_notes_damage
     def unfinished_room_ids(self, since: float | None = None) -> list[str]:
         """The rooms not finished (changed at ``since`` or later, a wall-clock time, if given)."""
         query = select(rooms.c.id).where(rooms.c.status != "finished")
@@ -526,9 +609,11 @@ def _add_missing_columns(conn: Connection) -> None:
     """Bring a database made by an older version up to the tables above (create_all makes
     missing tables only): columns added since are nullable, so old rows stay as they are."""
     present = {info["name"] for info in inspect(conn).get_columns("rooms")}
-    for column in ("seed_text",):
+    for column, kind in (("seed_text", "TEXT"), ("session", "VARCHAR(32)")):
         if column not in present:
-            conn.execute(text(f"ALTER TABLE rooms ADD COLUMN {column} TEXT"))
+            conn.execute(text(f"ALTER TABLE rooms ADD COLUMN {column} {kind}"))
+            if column == "session":  # the index create_all gives a new table's column
+                conn.execute(text("CREATE INDEX IF NOT EXISTS ix_rooms_session ON rooms (session)"))
 
 
 #: the largest seed the ``seed`` column holds (PostgreSQL's BIGINT is signed)

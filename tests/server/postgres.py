@@ -117,7 +117,10 @@ class TemporaryPostgres:
 def empty_postgres(url: str) -> str:
     """``url`` with the server's tables dropped (the app makes them again)."""
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS computer_leases, moves, seats, rooms, designers")
+        conn.execute(
+            "DROP TABLE IF EXISTS computer_leases, moves, seats, room_players, playtest_answers, rooms, designers, "
+            "playtest_sessions, players"
+        )
     return url
 
 
