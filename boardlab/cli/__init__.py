@@ -39,6 +39,7 @@ from .info import agents_command, games_command, rules_command
 from .lab import add_lab_parser, lab_command
 from .learn import add_learn_parser, learn_command
 from .play import PlaySession
+from .playtests import add_playtests_parser, playtests_command
 from .render import render_command
 from .replay import replay_command
 from .serve import add_serve_parser, serve_command
@@ -111,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--resume", metavar="RECORD", help="go on with a saved game")
     play.add_argument("--position", metavar="TEXT", help="start from this position string instead of the set-up")
+    play.add_argument("--no-survey", action="store_true", help="at the end, skip the playtest form for the game's designer")
     _add_game_options(play)
 
     simulate = commands.add_parser("simulate", help="computer-vs-computer games and their statistics")
@@ -126,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(simulate)
 
     add_lab_parser(commands)
+    add_playtests_parser(commands)
     add_balance_parser(commands)
     add_tournament_parser(commands)
     add_train_parser(commands)
@@ -200,7 +203,8 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
         if match.is_over():
             raise CliError(f"{args.resume}: that game is over (boardlab replay {args.resume} shows it)")
         return PlaySession(
-            match, out, read_line, resumed_from=Path(args.resume).expanduser(), move_now_input=_move_now_input()
+            match, out, read_line, resumed_from=Path(args.resume).expanduser(), move_now_input=_move_now_input(),
+            survey=not args.no_survey,
         ).run()
     if args.game is None:
         raise CliError("play needs a game id (see `boardlab games`) or --resume RECORD")
@@ -210,7 +214,9 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
     match = Match(game, seat_agents(game, specs, seed), seed=seed, start=args.position, undo=_undo_policy(specs))
     if match.is_over():
         raise CliError(f"--position {args.position!r}: the game is already over there")
-    session = PlaySession(match, out, read_line, move_now_input=_move_now_input(), seed_chosen=args.seed is not None)
+    session = PlaySession(
+        match, out, read_line, move_now_input=_move_now_input(), seed_chosen=args.seed is not None, survey=not args.no_survey
+    )
     return session.run()
 
 
@@ -258,6 +264,8 @@ def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -
             return simulate_command(args, out, err)
         if args.command == "lab":
             return lab_command(args, out, err)
+        if args.command == "playtests":
+            return playtests_command(args, out, err)
         if args.command == "balance":
             return balance_command(args, out, err)
         if args.command == "tournament":

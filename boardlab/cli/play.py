@@ -28,7 +28,9 @@ from ..core.match import FALLBACK_NOTE, Match
 from ..core.records import Record
 from ..core.turns import Turn
 from ..core.values import CHANCE, Move, Player
+from ..lab.playtests import RECORD_ANSWERS, FormAnswer
 from .common import board_panel, level_name, moves_text, print_moves
+from .playtests import ask_playtest_form
 from .render import PictureRenderer, picture_renderer
 
 HELP = """\
@@ -101,6 +103,7 @@ class PlaySession:
     writes over it (nor any other existing file): a recovery file gets a new name.
     ``seed_chosen``: the person gave the seed, so printing it tells them nothing new; otherwise
     a game with chance or hidden information shows only the seed's commitment until the end.
+    ``survey``: at the end, offer the people the playtest form (:func:`.playtests.ask_playtest_form`).
     """
 
     def __init__(
@@ -111,8 +114,13 @@ class PlaySession:
         resumed_from: Path | None = None,
         move_now_input: TextIO | None = None,
         seed_chosen: bool = False,
+        survey: bool = True,
     ) -> None:
         self.match = match
+        #: ask the people at the screen the playtest form at the end (``--no-survey``: not)
+        self.survey = survey
+        #: the form's answers, kept with the record (:data:`~boardlab.lab.playtests.RECORD_ANSWERS`)
+        self.answers: list[FormAnswer] = []
         #: what the person types while a computer thinks (watched then, so nothing typed is lost
         #: and ``now`` makes it move at once); None: it thinks its full time
         self.move_now_input = move_now_input
@@ -128,6 +136,8 @@ class PlaySession:
         self.resumed_from = resumed_from
         self.seed_chosen = seed_chosen
         self.saved_ply: int | None = match.ply if resumed_from is not None else None
+        #: the file this session last saved the game to (the form's answers are added to it)
+        self.saved_path: Path | None = None
         #: where ``picture on`` writes the table's picture after every move (None: off)
         self.picture_path: Path | None = None
         self.draw_picture: PictureRenderer | None = None
@@ -506,9 +516,11 @@ class PlaySession:
         return ended
 
     def record(self) -> Record:
+        answers = {RECORD_ANSWERS: [answer.to_json() for answer in self.answers]} if self.answers else {}
         return self.match.record(
             saved_by="boardlab play",
             saved_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            **answers,
         )
 
     def save(self, path_text: str, *, ask_overwrite: bool = True) -> bool:
@@ -530,6 +542,7 @@ class PlaySession:
             self.out.print(f"[red]Not saved:[/red] {escape(str(path))}: {escape(exc.strerror or str(exc))}")
             return False
         self.saved_ply = self.match.ply
+        self.saved_path = written
         where = escape(str(written))
         self.out.print(f"Saved {moves_text(self.match.decisions)} to {where} (boardlab replay {where}).")
         return True
@@ -593,11 +606,28 @@ class PlaySession:
             self.typed_ahead.clear()
         if self.humans and self.saved_ply != self.match.ply:
             self.offer_save()
+        if self.humans and self.survey:
+            # after the offer to save: a script that answers that offer is not taken for answers here
+            self.answers = ask_playtest_form(self.read_or_none, self.out, self.game, self.humans)
+            if self.answers and self.saved_path is not None and self.saved_ply == self.match.ply:
+                self.record().save(self.saved_path)
+                self.out.print(f"The answers were added to {escape(str(self.saved_path))}.")
+            elif self.answers:
+                self.offer_save()
+
+    def read_or_none(self, prompt: str) -> str | None:
+        """A line for ``prompt``; None once the input ended (Ctrl-D, a pipe's end, Ctrl-C)."""
+        try:
+            return self.read_line(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.out.print()
+            return None
 
     def offer_save(self) -> None:
         """At the end: ask once for a file to keep the game in (Enter, n or the end of input
         skips; y asks for the name: an answer to a yes/no question is never taken for a file)."""
-        prompt = "Save this game? File name (Enter or n to skip): "
+        with_answers = " with the form's answers" if self.answers else ""
+        prompt = f"Save this game{with_answers}? File name (Enter or n to skip): "
         while True:
             try:
                 path = self.read_line(prompt).strip()

@@ -346,7 +346,8 @@ def playtest_report(
         games_of.setdefault(key, game)
         by_variant.setdefault(key, []).append((people, outcome))
     variants = []
-    for key, pairs in sorted(by_variant.items(), key=lambda item: -len(item[1])):
+    # the variant with the most games first; among as many, the rules as written, then by name
+    for key, pairs in sorted(by_variant.items(), key=lambda item: (-len(item[1]), variant_label(games_of[item[0]]))):
         game = games_of[key]
         variants.append(_variant_entry(game, pairs, lab_folders))
     base = load(game_id)
@@ -395,8 +396,40 @@ def _variant_entry(game: Game, pairs: Sequence[tuple[PeopleGame, GameOutcome]], 
         )
         differences["length_ratio"] = Estimate(ratio, low, high, min(len(lab.outcomes), len(outcomes))).to_json()
         entry["comparison"] = differences
+    entry["rows"] = comparison_rows(entry)
     entry["verdict"] = people_verdict(entry)
     return entry
+
+
+#: the figures a designer's table shows, in this order (besides each seat's wins)
+SHOWN_METRICS = ("first_player_wins", "draws", "balance", "decisions", "limit", "lead_changes", "decided_at")
+
+
+def comparison_rows(entry: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The table of a variant: per figure its title, whether it is a share, people's estimate,
+    the lab's and their difference (people minus the lab) where the lab has one, and whether
+    that difference is sure (its interval excludes 0); then the game's length in minutes, people's only."""
+    definitions = {metric.key: metric for metric in metric_definitions(entry["seat_names"])}
+    keys = [SHOWN_METRICS[0], *(f"win_{seat}" for seat in range(len(entry["seat_names"]))), *SHOWN_METRICS[1:]]
+    lab, comparison = entry["lab"], entry["comparison"]
+    rows = []
+    for key in keys:
+        metric = definitions[key]
+        difference_figure = comparison[key] if comparison is not None else None
+        rows.append({
+            "key": key,
+            "title": metric.title,
+            "percent": metric.shown_as_percent,
+            "people": entry["people"]["metrics"][key],
+            "lab": lab["metrics"][key] if lab is not None else None,
+            "difference": difference_figure,
+            "sure": bool(difference_figure and excludes_zero(difference_figure)),
+        })
+    rows.append({
+        "key": "minutes", "title": "length in minutes", "percent": False, "people": entry["people"]["minutes"],
+        "lab": None, "difference": None, "sure": False,
+    })
+    return rows
 
 
 # --- the verdict --------------------------------------------------------------------------------------------
@@ -563,6 +596,7 @@ __all__ = [
     "LabVariant",
     "PeopleGame",
     "answers_figures",
+    "comparison_rows",
     "find_lab_studies",
     "lab_command",
     "lab_variant_for",
