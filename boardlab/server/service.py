@@ -321,9 +321,10 @@ class RoomService:
         self._schedule(room)
         return Created(room, made.token, made.invites)
 
-    async def join(self, room_id: str, code: str, name: str | None) -> tuple[str, Player, Message]:
+    async def join(self, room_id: str, code: str, name: str | None, player: str | None = None) -> tuple[str, Player, Message]:
         """Take the invited seat whose code is ``code``: returns the seat's new token, the seat,
-        and its state. The code works once: BadInviteError for a wrong one, SeatTakenError after."""
+        and its state. The code works once: BadInviteError for a wrong one, SeatTakenError after.
+        ``player``: the remembered player (:mod:`.players`) who takes it, linked in the same commit."""
         token = new_secret()
         claimed: list[Player] = []
 
@@ -339,7 +340,7 @@ class RoomService:
                         room.match.rename(seat.seat, name)
                     claimed.append(seat.seat)
                     room.match.restart_clock()  # the time before the guest came is not theirs
-                    return SeatClaim(seat.seat, seat.invite_hash, seat.token_hash, name)
+                    return SeatClaim(seat.seat, seat.invite_hash, seat.token_hash, name, player)
             raise BadInviteError(f"room {room_id}: this invite code is not valid here")
 
         _room, message = await self._change(room_id, claim, lambda room: (claimed, None), conflict=SeatTakenError)

@@ -275,6 +275,8 @@ class SeatClaim:
     invite_hash: str
     token_hash: str
     name: str | None
+    #: the remembered player who takes the seat (linked in the same transaction; None: nobody)
+    player: str | None = None
 
 
 @dataclass(frozen=True)
@@ -447,6 +449,9 @@ class Storage:
             ).rowcount
             if claimed != 1:
                 raise StorageConflict(f"seat {claim.seat} of room {change.room_id} is taken")
+            if claim.player is not None:
+                link = {"room_id": change.room_id, "seat": claim.seat, "player": claim.player, "linked": time.time()}
+                conn.execute(insert(room_players).values(**link))
         if change.takes_back:
             conn.execute(delete(moves).where(and_(moves.c.room_id == change.room_id, moves.c.number > change.keep)))
         if change.new_moves:

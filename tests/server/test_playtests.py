@@ -295,3 +295,14 @@ def test_a_database_made_before_sessions_gains_them(tmp_path: Path) -> None:
         opened = server.client.post("/api/playtests/sessions", json={"game": "towers", "name": "x"}, headers=designer(server))
         room, _, _ = two_people(server, opened.json()["id"])
         assert server.stored(room).room.session == opened.json()["id"]
+
+
+def test_joining_with_a_player_key_links_the_seat_in_the_same_commit(server: Harness) -> None:
+    created = server.create("towers", ["here", "invite"])
+    bea = new_player(server, "Bea")
+    joined = server.client.post(f"/api/rooms/{created.room}/join", json={"code": created.invites[0]["code"]}, headers=bea)
+    assert joined.status_code == 200, joined.text
+    # the host, told of the join, finds the guest's name at once; everybody else sees the seat's own name
+    names = server.client.get(f"/api/rooms/{created.room}/players", headers=auth(created.token)).json()["names"]
+    assert names == {"1": "Bea"} and joined.json()["state"]["seats"][1]["name"] == "Black"
+    assert [game["room"] for game in server.client.get("/api/players/me/games", headers=bea).json()] == [created.room]

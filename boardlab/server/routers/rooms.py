@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from ..deps import LogFrom, Service, Token, log_from
+from ..players import MaybePlayer
 from ..rooms import state_message
 from ..schemas import CreatedRoom, CreateRoomRequest, ErrorResponse, JoinedRoom, JoinRequest, RoomSummary, StateMessage, Text
 from ..service import NewRoom
@@ -55,7 +56,9 @@ async def room_state(
 
 
 @router.post("/{room_id}/join", response_model=JoinedRoom, summary="take an invited seat with its invite code")
-async def join_room(room_id: str, body: JoinRequest, service: Service) -> JSONResponse:
-    """The code works once: the seat's token is in the answer and nowhere else."""
-    token, seat, state = await service.join(room_id, body.code, body.name)
+async def join_room(room_id: str, body: JoinRequest, service: Service, player: MaybePlayer) -> JSONResponse:
+    """The code works once: the seat's token is in the answer and nowhere else. With
+    ``X-Player-Key`` the seat is the remembered player's from the start (their name is then
+    for the game's other players, not ``name``, which everybody sees)."""
+    token, seat, state = await service.join(room_id, body.code, body.name, None if player is None else player.id)
     return JSONResponse({"room": room_id, "seat": seat, "token": token, "state": state})
