@@ -22,7 +22,7 @@ from ..core.fitted import shipped_path, write_evaluation
 from ..core.records import Record
 from ..lab.executors import BACKENDS, make_executor
 from ..lab.store import StudyFolder
-from ..lab.training import DEFAULT_PAIRINGS, TrainingReport, TrainingSetup, is_held_out, plot_reliability, train_and_measure
+from ..lab.training import DEFAULT_PAIRINGS, TrainingReport, TrainingSetup, plot_reliability, split_records, train_and_measure
 from .common import parse_options, seat_count, split_specs
 from .lab import interrupted_note, run_with_display
 
@@ -71,12 +71,7 @@ def train_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     if interrupted:
         interrupted_note(err, outcomes, folder.folder)
         return 130
-    train: list[Record] = []
-    held_out: list[Record] = []
-    for variant in study.variants:
-        for outcome in outcomes[variant.name]:
-            record = Record.load(folder.record_path(variant.name, outcome.index), validate=False)
-            (held_out if is_held_out(outcome.index) else train).append(record)
+    train, held_out = split_records(study, folder, outcomes)
     command = "boardlab train " + " ".join(_command_words(args))
     about = {"command": command, "seed": args.seed, "pairings": [list(pairing) for pairing in pairings]}
     report = _fit_with_progress(game, train, held_out, about, err)

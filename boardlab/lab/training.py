@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..agents import resolve_spec
 from ..core.errors import OptionError
@@ -40,10 +40,9 @@ from ..core.fitted import HAND, EvaluationChoice, FittedEvaluation, judging_by, 
 from ..core.game import Game
 from ..core.records import Record
 from ..core.registry import load
+from .stats import GameOutcome
+from .store import StudyFolder
 from .study import Study, Variant
-
-if TYPE_CHECKING:
-    pass
 
 #: the agents of the games the evaluation is fitted to, unless the command names others
 DEFAULT_PAIRINGS: tuple[tuple[str, ...], ...] = (("beginner", "beginner"), ("beginner", "easy"), ("easy", "easy"))
@@ -93,6 +92,19 @@ class TrainingSetup:
 def is_held_out(index: int) -> bool:
     """Whether game ``index`` of a pairing is kept out of the fit, to measure it."""
     return index % HELD_OUT_EVERY == HELD_OUT_EVERY - 1
+
+
+def split_records(
+    study: Study, folder: StudyFolder, outcomes: Mapping[str, Sequence[GameOutcome]]
+) -> tuple[list[Record], list[Record]]:
+    """The records of a training study's finished games: (to fit, held out)."""
+    train: list[Record] = []
+    held_out: list[Record] = []
+    for variant in study.variants:
+        for outcome in outcomes[variant.name]:
+            record = Record.load(folder.record_path(variant.name, outcome.index), validate=False)
+            (held_out if is_held_out(outcome.index) else train).append(record)
+    return train, held_out
 
 
 # --- the positions ------------------------------------------------------------------------------
@@ -488,5 +500,5 @@ def now() -> str:
 __all__ = [
     "BINS", "CLIP", "DEFAULT_PAIRINGS", "HELD_OUT_EVERY", "Calibration", "Fit", "Positions", "TrainingReport",
     "TrainingSetup", "calibration", "fit", "fitted_evaluation", "is_held_out", "judged_by", "now", "plot_reliability",
-    "read_positions", "train_and_measure",
+    "read_positions", "split_records", "train_and_measure",
 ]

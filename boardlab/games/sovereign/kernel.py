@@ -770,13 +770,10 @@ def best_capture(seat: int, heights: list[int], piece_sets: list[int], reach: in
     return best
 
 
-def scores(
-    mover: int, can_only_flee: bool, heights: list[int], piece_sets: list[int], level_sets: list[int], occupied: int,
-    flags: int,
-) -> tuple[float, float, int, int]:
-    """Each player's score (material, minus a threat to its Sovereign, minus its bridge
-    distance, plus a share of its best capture), then the two bridge distances.
-    ``can_only_flee``: the player to move must move its threatened Sovereign (rule 1.9.2)."""
+def reaches_and_captures(heights: list[int], piece_sets: list[int], level_sets: list[int], flags: int
+                         ) -> tuple[int, int, float, float]:
+    """The squares the enemy Consultants reach, for each player (what threatens it), and each
+    player's best capture (:func:`best_capture`)."""
     low = ALL_SQUARES ^ level_sets[3]
     self_protect = bool(flags & RULE_DIPLOMAT_SELF_PROTECT)
     reach_first = consultant_reach(piece_sets[7], heights, low)  # P2's Consultants threaten P1
@@ -784,6 +781,19 @@ def scores(
     # P1's Consultants reach what threatens P2
     capture_first = best_capture(0, heights, piece_sets, reach_second, self_protect)
     capture_second = best_capture(1, heights, piece_sets, reach_first, self_protect)
+    return reach_first, reach_second, capture_first, capture_second
+
+
+def scores(
+    mover: int, can_only_flee: bool, heights: list[int], piece_sets: list[int], level_sets: list[int], occupied: int,
+    flags: int,
+) -> tuple[float, float, int, int]:
+    """Each player's score (material, minus a threat to its Sovereign, minus its bridge
+    distance, plus a share of its best capture), then the two bridge distances.
+    ``can_only_flee``: the player to move must move its threatened Sovereign (rule 1.9.2)."""
+    reach_first, reach_second, capture_first, capture_second = reaches_and_captures(
+        heights, piece_sets, level_sets, flags
+    )
     first, distance_first = _score(0, mover, can_only_flee, heights, piece_sets, level_sets, occupied, reach_first,
                                    capture_first)
     second, distance_second = _score(1, mover, can_only_flee, heights, piece_sets, level_sets, occupied, reach_second,
@@ -865,12 +875,9 @@ def terms(
     flags: int,
 ) -> tuple[list[float], int, int]:
     """Both seats' terms (TERMS_PER_SEAT each, the first player's first) and their bridge distances."""
-    low = ALL_SQUARES ^ level_sets[3]
-    self_protect = bool(flags & RULE_DIPLOMAT_SELF_PROTECT)
-    reach_first = consultant_reach(piece_sets[7], heights, low)  # P2's Consultants threaten P1
-    reach_second = consultant_reach(piece_sets[3], heights, low)
-    capture_first = best_capture(0, heights, piece_sets, reach_second, self_protect)
-    capture_second = best_capture(1, heights, piece_sets, reach_first, self_protect)
+    reach_first, reach_second, capture_first, capture_second = reaches_and_captures(
+        heights, piece_sets, level_sets, flags
+    )
     values: list[float] = []
     distance_first = _seat_terms(
         values, 0, mover, can_only_flee, heights, piece_sets, level_sets, occupied, reach_first, capture_first
@@ -881,6 +888,30 @@ def terms(
     return values, distance_first, distance_second
 
 
+def _seat_score(
+    seat: int, mover: int, can_only_flee: bool, heights: list[int], piece_sets: list[int], level_sets: list[int],
+    occupied: int, reach: int, capture: float, weights: tuple[float, ...],
+) -> tuple[float, int]:
+    """``seat``'s weighted terms (those :func:`_seat_terms` lists, in its order, without the
+    list: this is a search's leaf) and its bridge distance."""
+    base = seat * 4
+    contractors = piece_sets[base + 4].bit_count()
+    distance = bridge_distance(seat, heights, piece_sets, level_sets, occupied, reach)
+    acts = seat == mover and not can_only_flee
+    score = weights[1] * piece_sets[base + 3].bit_count() + weights[2] * contractors
+    score += weights[5] * distance + weights[6] / (1.0 + distance)
+    if piece_sets[base + 2]:
+        score += weights[0]
+    if not contractors:
+        score += weights[3]
+    if reach & piece_sets[base + 1]:
+        score += weights[4]
+    score += weights[7] * capture if acts else weights[8] * capture
+    if seat == mover:
+        score += weights[9]
+    return score, distance
+
+
 def fitted_estimate(
     mover: int, can_only_flee: bool, in_setup: bool, heights: list[int], piece_sets: list[int],
     level_sets: list[int], occupied: int, flags: int, weights: tuple[float, ...], bias: tuple[float, ...],
@@ -889,16 +920,20 @@ def fitted_estimate(
     """As :func:`estimate`, the ordinary estimate made by fitted ``weights`` (one per term),
     ``bias`` (one per seat) and curve: the logistic curve of the difference z of the two
     seats' weighted terms, bent to linear * z + square * z * |z| / 2 (boardlab.core.fitted)."""
-    values, distance_first, distance_second = terms(
-        mover, can_only_flee, heights, piece_sets, level_sets, occupied, flags
+    reach_first, reach_second, capture_first, capture_second = reaches_and_captures(
+        heights, piece_sets, level_sets, flags
+    )
+    first, distance_first = _seat_score(
+        0, mover, can_only_flee, heights, piece_sets, level_sets, occupied, reach_first, capture_first, weights
+    )
+    second, distance_second = _seat_score(
+        1, mover, can_only_flee, heights, piece_sets, level_sets, occupied, reach_second, capture_second, weights
     )
     if distance_first >= FAR_AWAY and distance_second >= FAR_AWAY and not in_setup:
         return DEAD_DRAW, 0.5
     if not in_setup and (distance_first if mover == 0 else distance_second) == 0:
         return WINNING, WIN_NOW
-    lead = bias[0] - bias[1]
-    for index in range(TERMS_PER_SEAT):
-        lead += weights[index] * (values[index] - values[TERMS_PER_SEAT + index])
+    lead = bias[0] - bias[1] + first - second
     lead = linear * lead + square * lead * abs(lead) / 2.0
     if lead > 30.0:
         return ESTIMATE, 1.0

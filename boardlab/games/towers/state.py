@@ -27,7 +27,7 @@ from boardlab.core.state import StateFields
 
 from . import kernel
 from .board import CASTLE, SQUARE_BIT, board_hash
-from .evaluation import castle_rays, evaluation_in_force, fitted_returns
+from .evaluation import castle_rays, evaluate
 from .legality import illegal_reason
 from .moves import Build, Push, parse_move_text
 from .position import TowersPosition, format_position
@@ -210,10 +210,4 @@ class TowersState(State):
     def evaluate(self) -> Sequence[float]:
         """Estimated returns per seat (see evaluation.py): by the fitted weights where they are in
         force, else the hand-set ones; the result's returns when over."""
-        result = self._result
-        if result is not None:
-            return result.returns
-        model = evaluation_in_force(self.game)
-        if model is None:
-            return kernel.evaluate(self.stacks, self.control, self.castles, self.castle_rays, self.rules.players)
-        return fitted_returns(self, model)
+        return evaluate(self)
