@@ -88,6 +88,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         # the app shell, mounted last so that /api and /docs come first
         app.include_router(pages.router)
         app.include_router(lab.pages)
+        app.include_router(playtests.pages)
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
     return app
 

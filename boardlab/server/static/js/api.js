@@ -9,11 +9,12 @@ export class ApiError extends Error {
   }
 }
 
-/** A JSON request; `token` goes in the Authorization header. */
-export async function request(path, { method = "GET", body, token } = {}) {
+/** A JSON request; `token` goes in the Authorization header, `player` (a remembered player's key) in X-Player-Key. */
+export async function request(path, { method = "GET", body, token, player } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (player) headers["X-Player-Key"] = player;
   let response;
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -36,7 +37,9 @@ export const rooms = (status) => request(`/api/rooms?status=${encodeURIComponent
 export const createRoom = (body) => request("/api/rooms", { method: "POST", body });
 export const roomState = (id, token, seat) =>
   request(room(id) + (seat === undefined || seat === null ? "" : `?seat=${seat}`), { token });
-export const join = (id, code, name) => request(`${room(id)}/join`, { method: "POST", body: name ? { code, name } : { code } });
+// with a remembered player's key the seat is theirs from the start, and `name` is left out (their name is private)
+export const join = (id, code, name, player) =>
+  request(`${room(id)}/join`, { method: "POST", body: name ? { code, name } : { code }, player });
 // ply and revision of the state the move was chosen in: the revision also changes on a
 // take-back, so a move chosen before an undo cannot land on the same ply after it
 export const move = (id, token, text, ply, revision, seat) =>

@@ -5,7 +5,9 @@
 
 import * as api from "./api.js";
 import { h, replace } from "./dom.js";
+import { optionField, readOptions } from "./options.js";
 import { inviteRow } from "./panels.js";
+import { asPlayer, ensurePlayer } from "./players.js";
 import { drawPicture } from "./renderers.js";
 import * as store from "./store.js";
 
@@ -20,6 +22,8 @@ const NEWCOMER_ORDER = ["towers", "overseer", "sovereign", "territories", "honor
 const QUICK_LEVEL = "easy";
 // how many of this browser's rooms the lobby looks up (one request each)
 const MY_GAMES_SHOWN = 8;
+// how many of the remembered player's finished games the lobby lists
+const RECENT_SHOWN = 6;
 let catalog = [];
 
 async function start() {
@@ -33,7 +37,11 @@ async function start() {
   const asked = new URLSearchParams(location.search).get("game");
   const known = (id) => catalog.some((game) => game.id === id);
   drawForm([asked, store.lastGame(), NEWCOMER_ORDER[0]].find(known) || catalog[0].id);
+  drawMe();
+  const invitation = new URLSearchParams(location.search).get("playtest");
+  if (invitation) drawInvitation(invitation);
   drawMyGames();
+  drawRecentGames();
   drawRooms();
   setInterval(drawRooms, 10000);
 }
@@ -155,6 +163,110 @@ function myGameItem(entry, state) {
   );
 }
 
+// --- the remembered player ----------------------------------------------------------------------
+function drawMe() {
+  const player = store.player();
+  $("me-link").textContent = player ? player.name : "Your games";
+  $("me-link").title = player ? "your games, results and playtest answers" : "be remembered here: a name, nothing else";
+}
+
+/** The remembered player's finished games on this server, the latest first, with how each ended for them. */
+async function drawRecentGames() {
+  let games;
+  try {
+    games = await asPlayer("/api/players/me/games");
+  } catch {
+    drawMe(); // a player this server does not know (forgotten): the lobby as for a visitor
+    return;
+  }
+  const finished = (games || []).filter((game) => game.status === "finished").slice(0, RECENT_SHOWN);
+  $("my-recent").hidden = !finished.length;
+  replace($("my-recent-list"), finished.map(recentItem));
+}
+
+function recentItem(game) {
+  const known = catalog.find((candidate) => candidate.id === game.game);
+  const others = game.seats.filter((seat) => !game.your_seats.includes(seat.seat))
+    .map((seat) => game.player_names[seat.seat] || seat.name);
+  const detail = [outcomeFor(game), others.length ? `against ${others.join(", ")}` : "at one screen", since(game.updated)];
+  const unanswered = game.your_seats.some((seat) => !game.answered.includes(seat) && game.seats[seat].kind !== "computer");
+  return h("li", { class: "my-game", dataset: { room: game.room } },
+    h("a", { class: "button", href: `/rooms/${encodeURIComponent(game.room)}` },
+      h("strong", {}, known ? known.name : game.game),
+      h("span", { class: "my-game-detail" }, ` ${detail.filter(Boolean).join(" · ")}`),
+      unanswered ? h("span", { class: "tag" }, "the playtest form is open") : null));
+}
+
+/** "you won", "you lost", "a draw", "you shared the win": a finished game as its player sees it. */
+function outcomeFor(game) {
+  const winners = (game.result || {}).winners || [];
+  const mine = game.your_seats.filter((seat) => winners.includes(seat));
+  if (winners.length === 0 || winners.length === game.players) return "a draw";
+  if (!mine.length) return "you lost";
+  return winners.length === 1 ? "you won" : "you shared the win";
+}
+
+// --- a playtest session's invitation (/?playtest=ID) ------------------------------------------------
+/** What the designer's invite link offers: their game and rules, played between people. */
+async function drawInvitation(sessionId) {
+  const panel = $("playtest-invitation");
+  let session;
+  try {
+    session = await api.request(`/api/playtests/invitations/${encodeURIComponent(sessionId)}`);
+  } catch (error) {
+    replace(panel, h("h2", { id: "playtest-invitation-title" }, "A playtest"), h("p", { class: "alert" }, error.message));
+    panel.hidden = false;
+    return;
+  }
+  const game = catalog.find((candidate) => candidate.id === session.game);
+  const player = store.player();
+  const name = h("input", { id: "playtest-name", maxlength: 40, autocomplete: "nickname", value: player ? player.name : null, placeholder: "optional" });
+  const error = h("p", { id: "playtest-error", class: "alert", role: "alert", hidden: true });
+  const start = (seats) => async (event) => {
+    const button = event.currentTarget;
+    button.disabled = true;
+    error.hidden = true;
+    try {
+      await ensurePlayer(name.value);
+      const created = await api.request(`/api/playtests/invitations/${encodeURIComponent(sessionId)}/rooms`, { method: "POST", body: { seats } });
+      drawMe();
+      store.rememberGame(session.game);
+      const here = seats.flatMap((kind, seat) => (kind === "here" ? [seat] : []));
+      store.addIdentity(created.room, session.game, created.token, here);
+      store.saveInvites(created.room, session.game, created.invites);
+      if (!created.invites.length) {
+        location.href = `/rooms/${encodeURIComponent(created.room)}`;
+        return;
+      }
+      showInvites(game, created);
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+    } finally {
+      button.disabled = false;
+    }
+  };
+  const invite = ["here", ...Array(session.players - 1).fill("invite")];
+  const together = Array(session.players).fill("here");
+  const others = session.players === 2 ? "the other player" : "the other players";
+  replace(panel,
+    h("h2", { id: "playtest-invitation-title" }, `A playtest of ${game ? game.name : session.game}: ${session.name}`),
+    h("p", {}, `The game's designer asks people to play ${game ? game.name : session.game} with ${session.variant ? `these rules: ${ruleWords(session.variant)}` : "its rules as written"}, `,
+      `${session.players} players. After the game a short form asks what you thought; every question is optional.`),
+    h("div", { class: "form-row" }, h("label", { for: "playtest-name" }, "Your name"), name,
+      h("span", { class: "help" }, "Shown to the other players of your games and to the designer only; nothing else is asked.")),
+    h("div", { class: "buttons" },
+      h("button", { type: "button", class: "primary", id: "playtest-invite", onclick: start(invite) }, `Start, and invite ${others}`),
+      h("button", { type: "button", id: "playtest-together", onclick: start(together) }, "Start with everybody at this screen")),
+    error);
+  panel.hidden = false;
+}
+
+/** "layout=pinwheel,ply_cap=100" in a player's words: "layout pinwheel, ply cap 100". */
+function ruleWords(variant) {
+  return variant.split(",").map((part) => part.replace("=", " ").replaceAll("_", " ")).join(", ");
+}
+
 // --- the form --------------------------------------------------------------------------------
 function drawForm(gameId, players) {
   const game = catalog.find((entry) => entry.id === gameId);
@@ -230,38 +342,6 @@ function drawLevelHelp(game) {
     return h("li", {}, h("strong", {}, entry.level), `: ${sentence(entry.about)}${rating}${time ? ` It ${time === "answers at once" ? time : `takes ${time}`} on a two-core machine.` : ""}${longest}`);
   });
   replace($("level-help"), lines.length ? h("ul", { class: "help" }, lines) : null);
-}
-
-/** One option: a checkbox, a list of choices, or a number, with its help and default. */
-function optionField(option) {
-  const id = `option-${option.name}`;
-  let control;
-  if (typeof option.default === "boolean") {
-    control = h("input", { id, type: "checkbox", checked: option.default, dataset: { option: option.name, kind: "bool" } });
-  } else if (option.choices) {
-    control = h("select", { id, dataset: { option: option.name, kind: "text" } },
-      option.choices.map((choice) => h("option", { value: choice, selected: choice === option.default }, choice)));
-  } else if (typeof option.default === "number") {
-    const range = /(-?\d+)\.\.(-?\d+)/.exec(option.allowed || "");
-    control = h("input", { id, type: "number", value: option.default, min: range ? range[1] : null, max: range ? range[2] : null, step: Number.isInteger(option.default) ? 1 : "any", dataset: { option: option.name, kind: "number" } });
-  } else {
-    control = h("input", { id, value: option.default, dataset: { option: option.name, kind: "text" } });
-  }
-  return h("div", { class: "form-row option" },
-    h("label", { for: id }, option.name.replaceAll("_", " ")),
-    control,
-    h("span", { class: "help" }, `${option.help} (default: ${String(option.default)})`));
-}
-
-function readOptions(game) {
-  const options = {};
-  for (const option of game.options) {
-    const control = document.getElementById(`option-${option.name}`);
-    const kind = control.dataset.kind;
-    const value = kind === "bool" ? control.checked : kind === "number" ? Number(control.value) : control.value;
-    if (value !== option.default) options[option.name] = value; // only what differs from the rules' default
-  }
-  return options;
 }
 
 async function create(game, players) {

@@ -51,8 +51,9 @@ function seatKind(seat, held) {
   return "at the creator's screen";
 }
 
-/** The players: colour swatch (from the renderer, if it gives one), seat, name, kind, turn. */
-export function drawPlayers(element, message, held, colours) {
+/** The players: colour swatch (from the renderer, if it gives one), seat, name, kind, turn.
+ * `names`: the remembered players' names by seat (only the room's own players are given them). */
+export function drawPlayers(element, message, held, colours, names = {}) {
   const drawOffer = (message.view.match && message.view.match.draw_offer) || [];
   replace(
     element,
@@ -65,7 +66,8 @@ export function drawPlayers(element, message, held, colours) {
         },
           h("span", { class: "swatch", style: colours && colours[seat.seat] ? `background:${colours[seat.seat]}` : null, "aria-hidden": "true" }),
           h("span", { class: "seat-name" }, seatName(message, seat.seat)),
-          seat.name !== seatName(message, seat.seat) ? h("span", { class: "player-name" }, seat.name) : null,
+          names[seat.seat] ? h("span", { class: "player-name" }, names[seat.seat])
+            : seat.name !== seatName(message, seat.seat) ? h("span", { class: "player-name" }, seat.name) : null,
           h("span", { class: "player-kind" }, seatKind(seat, held)),
           drawOffer.includes(seat.seat) ? h("span", { class: "tag" }, "offers a draw") : null,
           message.to_move === seat.seat && message.status === "playing" ? h("span", { class: "turn-mark", title: "to move" }, "◀ to move") : null,

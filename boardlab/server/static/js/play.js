@@ -11,6 +11,8 @@ import { watchRoom } from "./live.js";
 import { bannerText, drawInvites, drawMoves, drawPlayers, seatName } from "./panels.js";
 import { MovePicker } from "./picker.js";
 import { adoptRematch, drawRematch, followsNow } from "./rematch.js";
+import { ensurePlayer, linkSeats, roomNames } from "./players.js";
+import { drawPlaytestForm } from "./playtest-form.js";
 import { loadRenderer } from "./renderers.js";
 import { Replay } from "./replay.js";
 import * as store from "./store.js";
@@ -36,6 +38,8 @@ const page = {
   confirmResign: false,
   receivedAt: 0,
   hint: null, // the engine's suggestion for this position: {revision, seat, busy | move, path | error}
+  names: {}, // the remembered players' names by seat (for the room's own players: docs/playtests.md)
+  joined: -1, // how many seats had their person when the names were read
 };
 
 // --- starting ------------------------------------------------------------------------------
@@ -69,6 +73,7 @@ async function start() {
   page.picker = new MovePicker(module.clickPath || null);
   page.zoom = new BoardZoom($("board"), $("zoom"), page.game.id);
   page.replay = new Replay(roomId, () => page.identity?.token, () => drawAll());
+  await linkSeats(roomId); // this browser's remembered player sits in its seats
   accept(message);
   page.live = watchRoom(roomId, page.identity?.token, { onState: accept, onStatus: connectionChanged });
   setInterval(tickClock, 1000);
@@ -91,7 +96,10 @@ async function fetchState() {
 function joinWithInvite(code) {
   return new Promise((resolve) => {
     const card = $("join");
-    const name = h("input", { id: "join-name", maxlength: 40, placeholder: "your name (optional)", autocomplete: "nickname" });
+    const known = store.player();
+    const name = h("input", {
+      id: "join-name", maxlength: 40, placeholder: "your name (optional)", autocomplete: "nickname", value: known ? known.name : null,
+    });
     const status = h("p", { class: "muted", role: "status" });
     const done = () => {
       history.replaceState(null, "", `/rooms/${encodeURIComponent(roomId)}`);
@@ -104,8 +112,12 @@ function joinWithInvite(code) {
         event.preventDefault();
         joinButton.disabled = true;
         try {
-          const joined = await api.join(roomId, code, name.value.trim() || undefined);
+          // a name makes (or renames) this browser's remembered player: it is shown to this
+          // game's players only, not to everyone who watches
+          const player = await ensurePlayer(name.value);
+          const joined = await api.join(roomId, code, undefined, player ? player.key : undefined);
           store.addIdentity(roomId, joined.state.game, joined.token, [joined.seat]);
+          if (player) store.markLinked(roomId, joined.token);
           done();
         } catch (error) {
           joinButton.disabled = false;
@@ -117,7 +129,8 @@ function joinWithInvite(code) {
             : error.message;
         }
       },
-    }, h("label", { for: "join-name" }, "Your name"), name, joinButton);
+    }, h("label", { for: "join-name" }, "Your name"), name, joinButton,
+    h("p", { class: "muted join-privacy" }, "Shown to the other players of your games only; this browser remembers it."));
     replace(card,
       h("h2", {}, "You are invited to a game"),
       h("p", {}, "Join to take your seat. The game starts when every invited player has joined."),
@@ -157,6 +170,15 @@ function accept(message) {
     page.hint = null; // a hint is for the position it was asked in
   }
   if (message.status === "finished") page.replay.finish(message);
+  const joined = message.seats.filter((seat) => seat.joined).length;
+  if (joined !== page.joined) {
+    // a guest came (with their name, linked as they joined): the players' names are read again
+    page.joined = joined;
+    roomNames(roomId, page.identity?.token).then((names) => {
+      page.names = names;
+      drawAll();
+    });
+  }
   // the rematch started while this page watched: go there (spectators too)
   if (followsNow(previous, message)) location.assign(adoptRematch(roomId, message));
   // a second identity of this browser (its own invite link) holds the seat deciding now
@@ -232,7 +254,9 @@ function drawAll() {
     : page.offline && message.status !== "finished" ? "Connection lost: moves are paused"
     : bannerText(message, heldSeats);
   const colours = page.module.seatColours ? page.module.seatColours(message.view) : null;
-  drawPlayers($("players"), message, heldSeats, colours);
+  drawPlayers($("players"), message, heldSeats, colours, page.names);
+  const tokens = heldSeats.map((seat) => tokenFor(seat));
+  drawPlaytestForm($("playtest"), roomId, message, page.replay.active ? [] : tokens, drawAll);
   drawInvites($("invites"), message, (store.roomEntry(roomId) || {}).invites || []);
   drawActions(message, heldSeats);
   page.replay.drawControls($("replay"), message);

@@ -68,6 +68,40 @@ export function heldSeats(roomId) {
   return entry ? entry.identities.flatMap((identity) => identity.seats) : [];
 }
 
+/** Mark `token`'s seats of the room as linked to this browser's remembered player (done once). */
+export function markLinked(roomId, token) {
+  const data = load();
+  const identity = ((data[roomId] || {}).identities || []).find((candidate) => candidate.token === token);
+  if (!identity) return;
+  identity.linked = true;
+  save(data);
+}
+
+// --- the remembered player: a name and a key (no password); the key is a secret: it stays here
+const PLAYER = "boardlab.player";
+
+/** This browser's remembered player, {id, name, key}, or null (nothing is needed to play). */
+export function player() {
+  try {
+    const found = JSON.parse(localStorage.getItem(PLAYER) || "null");
+    return found && typeof found.key === "string" ? found : null;
+  } catch {
+    return null;
+  }
+}
+
+export function rememberPlayer({ id, name, key }) {
+  localStorage.setItem(PLAYER, JSON.stringify({ id, name, key }));
+}
+
+/** Forget the player here (the server forgot them, or they asked to be forgotten); their rooms' links go too. */
+export function forgetPlayer() {
+  localStorage.removeItem(PLAYER);
+  const data = load();
+  for (const entry of Object.values(data)) for (const identity of entry.identities || []) delete identity.linked;
+  save(data);
+}
+
 const LAST_GAME = "boardlab.lastGame";
 
 /** The game this browser last started a room of, so the lobby's form offers it again (or null). */
