@@ -32,6 +32,7 @@ from ..core.values import Player
 from .errors import BadPlayerKeyError, BadTokenError, PlayerKeyMissingError, UnknownRoomError
 from .rooms import hash_secret, new_secret, public_seats
 from .schemas import unstorable
+from .service import ROOM_ID
 from .storage import SeatRow, Storage, moves, players, playtest_answers, room_players, rooms, seats
 
 #: the header a remembered player's key travels in
@@ -173,7 +174,9 @@ def seats_held(conn: Connection, room_id: str, token: str) -> list[Player]:
     """The seats ``token`` holds in the room as storage has them: UnknownRoomError for no such
     room, BadTokenError for a token that holds none. Storage is the authority (a seat claimed is
     committed before its token is handed out), so no room needs to be in memory for this."""
-    found = conn.execute(select(rooms.c.id).where(rooms.c.id == room_id)).scalar_one_or_none()
+    found = None
+    if ROOM_ID.fullmatch(room_id):  # anything else is no room's id (and may hold what no database keeps)
+        found = conn.execute(select(rooms.c.id).where(rooms.c.id == room_id)).scalar_one_or_none()
     if found is None:
         raise UnknownRoomError(f"there is no room {room_id[:40]!r}")
     held = list(

@@ -19,6 +19,7 @@ the designer's view of people's games beside the lab's (:mod:`boardlab.lab.playt
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
@@ -50,6 +51,8 @@ PEOPLE_GAMES_READ = 2000
 OUTCOMES_KEPT = 20_000
 #: the people's seat kinds a session's rooms may have
 PEOPLE_SEATS = ("here", "invite")
+#: what a session's id looks like (secrets.token_urlsafe)
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 class UnknownSessionError(ServerError):
@@ -98,7 +101,7 @@ class PlaytestBook:
         return self._counted(query)
 
     def session(self, session_id: str) -> dict[str, Any] | None:
-        if len(session_id) > 32:
+        if not SESSION_ID.fullmatch(session_id):  # no session's id (and maybe what no database keeps)
             return None
         found = self._counted(select(playtest_sessions).where(playtest_sessions.c.id == session_id))
         return found[0] if found else None
@@ -119,6 +122,13 @@ class PlaytestBook:
                     counts.setdefault(session_id, {})[status] = int(count)
         return [_session_json(row, counts.get(row["id"], {})) for row in rows]
 
+    def known_session(self, session_id: str) -> dict[str, Any]:
+        """The session; UnknownSessionError for an id that is nobody's."""
+        found = self.session(session_id)
+        if found is None:
+            raise UnknownSessionError(f"there is no playtest session {session_id[:40]!r}")
+        return found
+
     def open_for_rooms(self, session_id: str) -> dict[str, Any]:
         """The session a new room is made in; UnknownSessionError, SessionClosedError."""
         found = self.session(session_id)
@@ -129,6 +139,7 @@ class PlaytestBook:
         return found
 
     def close_session(self, session_id: str) -> dict[str, Any]:
+        self.known_session(session_id)
         with self.storage.engine.begin() as conn:
             changed = conn.execute(
                 update(playtest_sessions)
@@ -261,6 +272,8 @@ class PlaytestBook:
     def report(self, game_id: str, session_id: str | None = None) -> dict[str, Any]:
         """The designer's view of ``game_id`` (:func:`~boardlab.lab.playtests.playtest_report`),
         with the sessions of the game."""
+        if session_id is not None:
+            self.known_session(session_id)
         with self.reporting:
             games, left_out = self.people_games(game_id, session_id)
             report = playtest_report(game_id, games, self._lab_folders(), left_out, outcomes=self._outcomes)
@@ -274,6 +287,8 @@ class PlaytestBook:
         """Every game of the designer's view as a whole record (what ``boardlab replay`` reads),
         its room, session, players' names and the form's answers in its ``meta``: a folder of
         them is what ``boardlab playtests GAME FOLDER`` reads."""
+        if session_id is not None:
+            self.known_session(session_id)
         games, _ = self.people_games(game_id, session_id)
         records = []
         for game in games:

@@ -9,6 +9,7 @@ import csv
 import io
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from sqlalchemy import select, text
@@ -220,7 +221,14 @@ def test_a_designers_session_gives_its_rooms_its_game_rules_and_name(server: Har
     assert closed.json()["closed"] is not None
     late = server.client.post(f"/api/playtests/invitations/{session['id']}/rooms", json={})
     assert late.status_code == 409 and "closed" in late.json()["error"]["message"]
-    assert server.client.get("/api/playtests/invitations/nothing-here").json()["error"]["code"] == "not_found"
+    # an id that is nobody's (or holds what no database keeps) is no session and no room, on either database
+    for odd in ("nothing-here", "\x00", "a\x00b", "x" * 40):
+        path = quote(odd, safe="")
+        assert server.client.get(f"/api/playtests/invitations/{path}").status_code == 404, odd
+        assert server.client.post(f"/api/playtests/sessions/{path}/close", headers=designer(server)).status_code == 404, odd
+        report = server.client.get("/api/playtests/games/towers", params={"session": odd[:32]}, headers=designer(server))
+        assert report.status_code in (404, 422), odd  # 422: text no database keeps, refused before anything runs
+        assert server.client.get(f"/api/rooms/{path}/playtest", headers=auth(first)).status_code == 404, odd
 
 
 def lab_study(data_dir: Path, games: int) -> Path:
