@@ -34,7 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from ..core.errors import OptionError, RefusedError
 from ..core.game import Game
 from ..core.match import Match
-from ..core.records import Record, Seat
+from ..core.records import Record
 from ..core.registry import load
 from ..core.values import Player
 from ..lab.playtests import RECORD_ANSWERS, RECORD_SESSION, FormAnswer, PeopleGame, playtest_report, variant_label
@@ -42,8 +42,8 @@ from ..lab.stats import GameOutcome
 from .designers import Designer
 from .errors import GameNotOverError, ServerError
 from .players import PlayerBook, RememberedPlayer, seats_held
-from .rooms import FINISHED, HUMAN, stored_ending
-from .storage import Storage, StoredRoom, playtest_answers, playtest_sessions, rooms, seats
+from .rooms import FINISHED, stored_record
+from .storage import Storage, playtest_answers, playtest_sessions, rooms, seats
 
 #: how many of a game's latest finished rooms the designer's view reads
 PEOPLE_GAMES_READ = 2000
@@ -305,22 +305,6 @@ class PlaytestBook:
         return [self.lab_root] if self.lab_root is not None else []
 
 
-def stored_record(stored: StoredRoom) -> Record:
-    """A stored room as a record (not replayed: the lab's replay of it checks every move)."""
-    row = stored.room
-    return Record(
-        game_id=row.game,
-        players=row.players,
-        options=dict(row.options),
-        seed=row.seed,
-        start=row.start,
-        seats=[Seat(seat.name, seat.spec if seat.kind == "computer" else HUMAN) for seat in stored.seats],
-        turns=[move.turn() for move in stored.moves],
-        ending=stored_ending(row),
-        meta={"room": row.id},
-    )
-
-
 def check_session_seats(seat_kinds: Sequence[str] | None, players: int) -> list[str]:
     """A session room's seats: people only (``here``, ``invite``); by default the first at this
     screen and the others invited. OptionError names a seat that is not a person's."""
@@ -362,5 +346,4 @@ __all__ = [
     "SessionClosedError",
     "UnknownSessionError",
     "check_session_seats",
-    "stored_record",
 ]

@@ -290,7 +290,18 @@ def build_match(stored: StoredRoom, clock: Callable[[], float]) -> tuple[Game, M
     row = stored.room
     game = load(row.game, players=row.players, **row.options)
     agents = [seat_agent(game, seat) for seat in stored.seats]
-    record = Record(
+    record = stored_record(stored)
+    match = Match.from_record(
+        record, agents, undo=row.undo, move_seconds=row.move_seconds, think_seconds=think_seconds(stored.seats), clock=clock
+    )
+    restore_stored_pending(match, row)
+    return game, match
+
+
+def stored_record(stored: StoredRoom) -> Record:
+    """A stored room as a record, its moves not replayed (whoever reads it replays and checks them)."""
+    row = stored.room
+    return Record(
         game_id=row.game,
         players=row.players,
         options=dict(row.options),
@@ -299,12 +310,8 @@ def build_match(stored: StoredRoom, clock: Callable[[], float]) -> tuple[Game, M
         seats=[Seat(seat.name, seat.spec if seat.kind == "computer" else HUMAN) for seat in stored.seats],
         turns=[move.turn() for move in stored.moves],
         ending=stored_ending(row),
+        meta={"room": row.id},
     )
-    match = Match.from_record(
-        record, agents, undo=row.undo, move_seconds=row.move_seconds, think_seconds=think_seconds(stored.seats), clock=clock
-    )
-    restore_stored_pending(match, row)
-    return game, match
 
 
 def stored_ending(row: RoomRow) -> Ending | None:
@@ -356,6 +363,7 @@ __all__ = [
     "seats_taken",
     "state_message",
     "stored_ending",
+    "stored_record",
     "think_seconds",
     "turn_rows",
 ]

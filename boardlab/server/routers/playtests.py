@@ -23,9 +23,9 @@ from ..designers import DesignerOnly, require_designer
 from ..errors import MissingTokenError, NotYourSeatError
 from ..players import MaybePlayer
 from ..playtests import PlaytestBook, check_session_seats
-from ..rooms import state_message
 from ..schemas import CreatedRoom, ErrorResponse, OptionValue, SeatName, SeatNumber, Strict, Text, check_option_types
 from ..service import NewRoom
+from .rooms import created_answer
 
 #: the pages are checked again on every visit (a new release's page, never a cached old one)
 REVALIDATE = {"Cache-Control": "no-cache"}
@@ -127,14 +127,7 @@ async def session_room(session_id: str, body: SessionRoomRequest, request: Reque
         NewRoom(found["game"], found["players"], dict(found["options"]), kinds, body.names, None, body.move_seconds,
                 session=found["id"])
     )
-    room = created.room
-    async with room.lock:
-        held = room.held_by(created.token)
-        state = state_message(room, room.viewer(held, None), held)
-    invites = [
-        {"seat": seat, "code": code, "link": f"/rooms/{room.id}?invite={code}"} for seat, code in created.invites.items()
-    ]
-    return JSONResponse({"room": room.id, "token": created.token, "invites": invites, "state": state}, status_code=201)
+    return await created_answer(created)
 
 
 # --- the designers' ----------------------------------------------------------------------------------

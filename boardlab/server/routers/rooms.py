@@ -11,7 +11,7 @@ from ..deps import LogFrom, Service, Token, log_from
 from ..players import MaybePlayer
 from ..rooms import state_message
 from ..schemas import CreatedRoom, CreateRoomRequest, ErrorResponse, JoinedRoom, JoinRequest, RoomSummary, StateMessage, Text
-from ..service import NewRoom
+from ..service import Created, NewRoom
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses={"4XX": {"model": ErrorResponse}})
 
@@ -24,6 +24,11 @@ async def create_room(body: CreateRoomRequest, service: Service) -> JSONResponse
     created = await service.create(
         NewRoom(body.game, body.players, dict(body.options), body.seats, body.names, body.undo, body.move_seconds)
     )
+    return await created_answer(created)
+
+
+async def created_answer(created: Created) -> JSONResponse:
+    """``201 {"room", "token", "invites", "state"}``: a new room as its creator is told of it."""
     room = created.room
     async with room.lock:
         held = room.held_by(created.token)

@@ -230,15 +230,7 @@ async function drawInvitation(sessionId) {
       await ensurePlayer(name.value);
       const created = await api.request(`/api/playtests/invitations/${encodeURIComponent(sessionId)}/rooms`, { method: "POST", body: { seats } });
       drawMe();
-      store.rememberGame(session.game);
-      const here = seats.flatMap((kind, seat) => (kind === "here" ? [seat] : []));
-      store.addIdentity(created.room, session.game, created.token, here);
-      store.saveInvites(created.room, session.game, created.invites);
-      if (!created.invites.length) {
-        location.href = `/rooms/${encodeURIComponent(created.room)}`;
-        return;
-      }
-      showInvites(game, created);
+      started(game, seats, created);
     } catch (failure) {
       error.textContent = failure.message;
       error.hidden = false;
@@ -356,22 +348,26 @@ async function create(game, players) {
   error.hidden = true;
   $("create").disabled = true;
   try {
-    const created = await api.createRoom(body);
-    store.rememberGame(game.id);
-    const here = seats.flatMap((kind, seat) => (kind === "here" ? [seat] : []));
-    if (created.token) store.addIdentity(created.room, game.id, created.token, here);
-    store.saveInvites(created.room, game.id, created.invites);
-    if (!created.invites.length) {
-      location.href = `/rooms/${encodeURIComponent(created.room)}`;
-      return;
-    }
-    showInvites(game, created);
+    started(game, seats, await api.createRoom(body));
   } catch (failure) {
     error.textContent = failure.message;
     error.hidden = false;
   } finally {
     $("create").disabled = false;
   }
+}
+
+/** A room made: this browser keeps its token and invite links, then opens it, or shows the links to send. */
+function started(game, seats, created) {
+  store.rememberGame(game.id);
+  const here = seats.flatMap((kind, seat) => (kind === "here" ? [seat] : []));
+  if (created.token) store.addIdentity(created.room, game.id, created.token, here);
+  store.saveInvites(created.room, game.id, created.invites);
+  if (!created.invites.length) {
+    location.href = `/rooms/${encodeURIComponent(created.room)}`;
+    return;
+  }
+  showInvites(game, created);
 }
 
 function defaultName(kind, seat) {
