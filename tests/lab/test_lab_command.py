@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -55,7 +56,10 @@ def test_lab_report_has_every_variant_metric_and_plot_offline(tmp_path: Path) ->
                  "Branching factor over the course"):
         assert text in page, text
     assert page.count("<svg") == 3  # plots are embedded, not linked
-    assert "src=" not in page and "<link" not in page and "<script" not in page  # nothing to fetch: works offline
+    # nothing to fetch, so it works offline: no script, no source, and the one link is the icon, inline
+    links = re.findall(r"<link[^>]*>", page)
+    assert "src=" not in page and "<script" not in page
+    assert all('rel="icon"' in link and 'href="data:' in link for link in links), links
     report = json.loads((out / "report.json").read_text())
     assert [v["variant"] for v in report["variants"]] == ["pile=5", "pile=9"]
     assert report["comparisons"][0]["variant"] == "pile=9"
