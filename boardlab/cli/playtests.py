@@ -218,6 +218,7 @@ def print_report(out: Console, report: Mapping[str, Any]) -> None:
         for line in variant["verdict"]:
             out.print(escape(line), soft_wrap=True)
         out.print(figures_table(variant))
+        out.print(escape(variant["endings"]), soft_wrap=True)
         sessions = variant["sessions"]
         if sessions:
             out.print(sessions_table(sessions))

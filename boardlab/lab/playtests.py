@@ -397,12 +397,26 @@ def _variant_entry(game: Game, pairs: Sequence[tuple[PeopleGame, GameOutcome]], 
         differences["length_ratio"] = Estimate(ratio, low, high, min(len(lab.outcomes), len(outcomes))).to_json()
         entry["comparison"] = differences
     entry["rows"] = comparison_rows(entry)
+    entry["endings"] = endings_line(entry)
     entry["verdict"] = people_verdict(entry)
     return entry
 
 
 #: the figures a designer's table shows, in this order (besides each seat's wins)
 SHOWN_METRICS = ("first_player_wins", "draws", "balance", "decisions", "limit", "lead_changes", "decided_at")
+
+
+def endings_line(entry: Mapping[str, Any]) -> str:
+    """How the games ended, by the ending's code, among people and in the lab:
+    ``Endings among people: resign 3, castles 2; in the lab: castles 40.``"""
+
+    def listed(endings: Mapping[str, int]) -> str:
+        return ", ".join(f"{code} {count}" for code, count in endings.items()) or "none"
+
+    text = f"Endings among people: {listed(entry['people']['endings'])}"
+    if entry["lab"] is not None:
+        text += f"; in the lab: {listed(entry['lab']['endings'])}"
+    return text + "."
 
 
 def comparison_rows(entry: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -100,6 +100,7 @@ def test_two_people_playtest_a_session_and_the_designers_page_shows_it(
     variant = report.locator('.variant[data-variant="layout=pinwheel"]')
     text = variant.inner_text()
     assert "4.5" in text  # fun: 4 and 5
+    assert variant.locator(".pt-endings").inner_text().startswith("Endings among people: resign 1; in the lab: ")
     assert "The lab's figures: 4 games of greedy" in text  # the Lab's study of the same rules beside people's
     assert variant.locator(".pt-figures th", has_text="the Lab (greedy, 4 games)").count() == 1
     note = variant.locator(".pt-notes li")

@@ -130,6 +130,7 @@ function variantPart(variant) {
     lab ? null : h("p", {}, "The Lab has no study of these rules yet. Make one with ", h("code", { class: "lab-command" }, variant.lab_command),
       " (its folder next to the server's, or pass it with --lab), or on the ", h("a", { href: `/lab?game=${encodeURIComponent(gameId)}` }, "Lab page"), "."),
     h("div", { class: "table-box" }, figuresTable(variant)),
+    h("p", { class: "pt-endings" }, variant.endings),
     formTable(variant),
     variant.sessions.length ? h("div", { class: "table-box" }, sessionsTable(variant)) : null,
     notesList(people.notes));
