@@ -33,6 +33,7 @@ from .intervals import mean_interval, ratio_of_means
 from .metrics import Estimate, difference, metric_definitions, variant_metrics
 from .play import record_outcome
 from .stats import GameOutcome, wilson_interval
+from .store import stored_games
 from .study import option_text
 from .verdict import excludes_zero, more_games, percent_text
 
@@ -222,18 +223,7 @@ def _stored_outcomes(path: Path, study_id: str, variant: str) -> list[GameOutcom
     """The games a study folder's ``games.jsonl`` holds of one variant (lines it cannot read are
     another study's or half-written: left out, as the lab's own folder leaves them)."""
     outcomes: dict[int, GameOutcome] = {}
-    try:
-        lines = path.read_bytes().split(b"\n")[:-1]
-    except OSError:
-        return []
-    for line in lines:
-        try:
-            data = json.loads(line)
-            if data.pop("study") != study_id:
-                continue
-            outcome = GameOutcome.from_json(data)
-        except (ValueError, KeyError, TypeError, AttributeError):
-            continue
+    for outcome in stored_games(path, study_id):
         if outcome.variant == variant:
             outcomes.setdefault(outcome.index, outcome)
     return [outcomes[index] for index in sorted(outcomes)]

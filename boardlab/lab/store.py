@@ -188,14 +188,7 @@ class StudyFolder(OutcomeSink):
             return 0
         their_slugs = _record_names_of([variant["name"] for variant in theirs["variants"]])
         taken = 0
-        for line in (source / GAMES_FILE).read_bytes().split(b"\n")[:-1]:
-            try:
-                data = json.loads(line)
-                if data.pop("study") != their_id:
-                    continue
-                outcome = GameOutcome.from_json(data)
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
+        for outcome in stored_games(source / GAMES_FILE, their_id):
             if outcome.variant not in wanted or outcome.key in self._outcomes:
                 continue
             record = _record_file(source, self.study.game_id, their_slugs[outcome.variant], outcome.index)
@@ -223,6 +216,24 @@ class StudyFolder(OutcomeSink):
             and meta.get("game_index") == outcome.index
         ):
             raise StudyFolderError(f"{path} exists and is not this study's record of game {outcome.index}; not overwriting it")
+
+
+def stored_games(path: Path, study_id: str) -> Iterator[GameOutcome]:
+    """The games of the study ``study_id`` that a ``games.jsonl`` holds, read without opening the
+    study: complete lines only, and a line that is not one of its games is passed over (another
+    study's, or a torn one). None when the file cannot be read."""
+    try:
+        lines = path.read_bytes().split(b"\n")[:-1]
+    except OSError:
+        return
+    for line in lines:
+        try:
+            data = json.loads(line)
+            if data.pop("study") != study_id:
+                continue
+            yield GameOutcome.from_json(data)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
 
 
 def _record_file(folder: Path, game_id: str, slug: str, index: int) -> Path:
