@@ -174,11 +174,11 @@ def test_an_agent_names_the_evaluation_it_judges_by_and_a_bad_one_is_refused(tmp
         agent.choose(state)
 
 
-@pytest.mark.parametrize("game_id", GAMES)
-def test_each_games_fitted_evaluate_is_the_models_softmax_of_the_terms_it_offers(game_id: str) -> None:
+@pytest.mark.parametrize(("game_id", "players"), [(game_id, 2) for game_id in GAMES] + [("towers", 4)])
+def test_each_games_fitted_evaluate_is_the_models_softmax_of_the_terms_it_offers(game_id: str, players: int) -> None:
     """The compiled kernels compute the fitted chances themselves; they must agree with the
     model applied to the terms the game registers, position after position."""
-    game = boardlab.load(game_id)
+    game = boardlab.load(game_id, players=players)
     model = model_for(game)
     rng = random.Random(7)
     state = game.new_state(11)

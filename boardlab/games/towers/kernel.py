@@ -390,13 +390,24 @@ def fitted_evaluate(
     """Estimated returns per seat of a running game by fitted ``weights`` (one per term),
     ``bias`` (one per seat) and curve (``linear``, ``square``): the softmax of the seats'
     weighted terms, each one's distance d from their mean bent to linear * d + square * d * |d|."""
-    values = terms(stacks, control, castles, rays, players, mover, castles_to_win, crowns_to_win, placed)
+    # the terms of :func:`terms`, in its order, summed as they are made (a search's leaf: no list)
+    controlled, crowned = castle_counts(stacks, castles)
     scores: list[float] = []
     for seat in range(players):
-        score = bias[seat]
-        base = seat * TERMS_PER_SEAT
-        for index in range(TERMS_PER_SEAT):
-            score += weights[index] * values[base + index]
+        squares, threats = _squares_and_threats(stacks, control[seat], rays, seat)
+        castles_held = controlled[seat]
+        score = (
+            bias[seat] + weights[0] * castles_held + weights[1] * crowned[seat] + weights[2] * threats
+            + weights[3] * squares
+            + (weights[8] * castles_held + weights[9] * threats + weights[10] * squares) * placed
+        )
+        one_short = castles_held == castles_to_win - 1 or crowned[seat] == crowns_to_win - 1
+        if one_short:
+            score += weights[6]
+        if seat == mover:
+            score += weights[4] + weights[5] * threats
+            if one_short and threats > 0:
+                score += weights[7]
         scores.append(score)
     mean = sum(scores) / players
     bent: list[float] = []
