@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..agents.analysis import Analysis, MoveAnalysis, analyse
+from ..agents.analysis import WORST_MIN_LOSS, Analysis, MoveAnalysis, analyse
 from ..core.records import Record
 from ..core.turns import moves_made
 from .common import CliError, rules_version_warning
@@ -122,6 +122,8 @@ def moves_table(analysis: Analysis, numbers: Sequence[int | None]) -> Table:
     for entry in analysis.moves:
         by = "chance" if not entry.is_decision else analysis.seat_names[entry.by]
         loss = f"{entry.loss:.2f}" if entry.is_decision and entry.loss >= 0.005 else ""
+        if not entry.is_decision and entry.luck >= WORST_MIN_LOSS:
+            loss = f"{entry.luck:.2f} (luck)"  # the dice or the card, not a player, moved the chances
         move = escape(_short(entry.move))
         if entry.number in worst:
             move, loss = f"[bold red]{move}[/bold red]", f"[bold red]{loss} ??[/bold red]"

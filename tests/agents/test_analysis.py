@@ -236,3 +236,19 @@ def test_budgets_and_hint_specs_are_deterministic_and_fit_the_game() -> None:
     territories = boardlab.load("territories")
     assert hint_spec(territories) == level_spec(territories, "hard") and hint_spec(territories).startswith("mcts:")
     assert hint_spec(boardlab.load("honor")) == level_spec(boardlab.load("honor"), "normal")
+
+
+def test_the_table_says_when_chance_moved_the_chances() -> None:
+    from rich.console import Console
+
+    from boardlab.agents.analysis import MoveAnalysis
+    from boardlab.cli.analyse import moves_table
+
+    analysis = Analysis("territories", ["P1", "P2"], "search", "mcts", 10, 0, (0.5, 0.5))
+    analysis.moves.append(MoveAnalysis(1, -1, "roll 7", (0.2, 0.8), luck=0.3))
+    analysis.moves.append(MoveAnalysis(2, -1, "roll 8", (0.25, 0.75), luck=0.02))
+    console = Console(width=160, record=True)
+    console.print(moves_table(analysis, [None, None]))
+    text = console.export_text()
+    assert "0.30 (luck)" in text and "(luck)" not in text.split("roll 8")[1]
+    assert analysis.worst == []  # chance's doing is no player's mistake
