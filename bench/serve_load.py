@@ -122,7 +122,7 @@ async def player(
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             choices = [move for move in message["legal_moves"] if move["type"] != "resign"] or message["legal_moves"]
             # with the revision the state is known to be current, so the answer may leave out the log it holds
-            body = {"move": rng.choice(choices)["text"], "ply": message["ply"], "revision": message["revision"]}
+            body = {"move": rng.choice(choices)["notation"], "ply": message["ply"], "revision": message["revision"]}
             held_log = message["log_start"] + len(message["log"])
             began = time.perf_counter()
             tally.in_flight[(room, message["ply"] + 1)] = began
@@ -321,7 +321,7 @@ def catch_up_costs(url: str, rooms: int = 30, turns: int = 12) -> None:
             for room_id, token, _watchers in tables:
                 mover, other = (first, second) if turn % 2 == 0 else (second, first)
                 room = await mover.room(room_id)
-                legal = [move.to_json()["text"] for move in room.match.legal_moves(turn % 2)]
+                legal = [move.to_json()["notation"] for move in room.match.legal_moves(turn % 2)]
                 await mover.play(room_id, token, rng.choice(legal), room.match.ply, None, turn % 2)
                 moves += 1
                 while (await other.room(room_id)).revision < room.revision:

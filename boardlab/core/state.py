@@ -270,11 +270,11 @@ class State:
         return move
 
     def move_from_json(self, data: Mapping[str, Any]) -> Move:
-        """The inverse of :meth:`Move.to_json`: the legal move whose notation is ``data["text"]``
-        (and whose type is ``data["type"]`` when given). Errors as :meth:`parse_move`."""
-        if not isinstance(data, Mapping) or not isinstance(data.get("text"), str):
-            raise IllegalMoveError("a move as JSON must be an object with its notation in 'text'")
-        move = self.parse_move(data["text"])
+        """The inverse of :meth:`Move.to_json`: the legal move whose notation is
+        ``data["notation"]`` (and whose type is ``data["type"]`` when given). Errors as :meth:`parse_move`."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("notation"), str):
+            raise IllegalMoveError("a move as JSON must be an object with its notation in 'notation'")
+        move = self.parse_move(data["notation"])
         expected = data.get("type")
         if expected is not None and expected != move.json_type():
             raise IllegalMoveError(f"{move}: is a {move.json_type()} move, not {expected!r}")

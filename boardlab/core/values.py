@@ -70,9 +70,10 @@ class Move:
         return data
 
     def to_json(self) -> dict[str, Any]:
-        """``{"type": ..., "text": <notation>, ...structure}``: what a client needs to show and
-        highlight the move; ``text`` is what it sends back to play it."""
-        return {"type": self.json_type(), "text": str(self), **self.json_fields()}
+        """``{"type": ..., "notation": ..., ...structure}``: what a client needs to show and
+        highlight the move; ``notation`` is what it sends back to play it. (A log entry's
+        ``text`` is how the move reads to one viewer, which may hide what it cannot know.)"""
+        return {"type": self.json_type(), "notation": str(self), **self.json_fields()}
 
 
 def check_code(code: str) -> str:

@@ -186,7 +186,7 @@ def check_moves_apply_parse_back_and_undo(game: Game, budget: Budget) -> None:
                 text = str(move)
                 assert state.parse_move(text) == move, f"{text!r} parses to another move"
                 data = json.loads(json.dumps(move.to_json()))
-                assert data["text"] == text and data["type"] == move.json_type(), data
+                assert data["notation"] == text and data["type"] == move.json_type(), data
                 assert state.move_from_json(data) == move, f"{data} does not read back as {text!r}"
                 state.play(move)
                 assert state.history[-1] == move

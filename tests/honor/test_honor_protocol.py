@@ -100,7 +100,7 @@ def test_r7_14_a_match_clock_plays_the_default_moves_and_notes_the_timeout() -> 
     assert match.expire()
     assert match.log_json(None)[-1] == {
         "number": 2, "move_number": 2, "by": 1, "type": "pass", "text": "pass", "t": 31.0, "note": "timeout",
-        "move": {"type": "pass", "text": "pass"},
+        "move": {"type": "pass", "notation": "pass"},
     }
     clock.now += 31
     assert match.expire()
@@ -189,16 +189,16 @@ def test_r11_6_the_board_part_leaves_seats_turn_and_result_to_the_envelope() -> 
 
 # --- rule 10.5: moves as JSON ------------------------------------------------------------
 def test_r10_5_moves_as_json_in_the_games_own_terms() -> None:
-    assert Build("SL1", 2).to_json() == {"type": "build", "text": "build SL1 2", "piece": "SL1", "bid": 2}
-    assert Push("LG1").to_json() == {"type": "push", "text": "push LG1", "piece": "LG1"}
-    assert Raise(3).to_json() == {"type": "raise", "text": "raise 3", "bid": 3}
-    assert Pass().to_json() == {"type": "pass", "text": "pass"}
-    assert Accept().to_json() == {"type": "accept", "text": "acc"}
-    assert PassOn().to_json() == {"type": "pass_on", "text": "passon"}
+    assert Build("SL1", 2).to_json() == {"type": "build", "notation": "build SL1 2", "piece": "SL1", "bid": 2}
+    assert Push("LG1").to_json() == {"type": "push", "notation": "push LG1", "piece": "LG1"}
+    assert Raise(3).to_json() == {"type": "raise", "notation": "raise 3", "bid": 3}
+    assert Pass().to_json() == {"type": "pass", "notation": "pass"}
+    assert Accept().to_json() == {"type": "accept", "notation": "acc"}
+    assert PassOn().to_json() == {"type": "pass_on", "notation": "passon"}
     assert Release(3137, 900, 30, expect="0" * 16).to_json() == {
-        "type": "release", "text": "rel 31.37 90.0 0.30", "x": 31.37, "rotation": 90.0, "clearance": 0.3}
-    assert Tremor(-7, 4).to_json() == {"type": "tremor", "text": "tremor -0.07 0.4", "dx": -0.07, "rotation": 0.4}
-    assert Resign("1" * 16).to_json() == {"type": "resign", "text": "resign"}, "a recorded hash is no part of it"
+        "type": "release", "notation": "rel 31.37 90.0 0.30", "x": 31.37, "rotation": 90.0, "clearance": 0.3}
+    assert Tremor(-7, 4).to_json() == {"type": "tremor", "notation": "tremor -0.07 0.4", "dx": -0.07, "rotation": 0.4}
+    assert Resign("1" * 16).to_json() == {"type": "resign", "notation": "resign"}, "a recorded hash is no part of it"
     state = play(exact_game(2).new_state(seed=1), "build SL1 0", "pass")
     off_the_list = Release(3137, 0, 30)
     assert off_the_list not in state.legal_moves()

@@ -39,7 +39,7 @@ def test_the_lesson_api_gives_each_step_as_a_state_message(web: Harness) -> None
     assert first["rule"] == "4.2" and first["seat"] == 0
     state = first["state"]
     assert state["view"]["format"] == "boardlab-view/1" and state["status"] == "playing"
-    assert {"type": "build", "text": "b7+", "square": "b7"} in state["legal_moves"]
+    assert {"type": "build", "notation": "b7+", "square": "b7"} in state["legal_moves"]
 
 
 def test_trying_moves(web: Harness) -> None:
@@ -50,7 +50,7 @@ def test_trying_moves(web: Harness) -> None:
     assert missed["outcome"] == "not_done" and "that is a push" in missed["message"]
     assert missed["state"]["legal_moves"] == []  # the position after shows, but takes no move
     done = web.client.post(url, json={"move": "c4+"}).json()
-    assert done["outcome"] == "done" and done["move"]["text"] == "c4+"
+    assert done["outcome"] == "done" and done["move"]["notation"] == "c4+"
     assert done["state"]["view"]["board"]["stacks"][3][2] == "BWW"
 
 
@@ -89,7 +89,7 @@ def test_the_rules_page_draws_figures_with_their_view() -> None:
     players, _ = split_rules((RULES / "towers.md").read_text(encoding="utf-8"))
     _, body, _ = render_rules(players)
     assert body.count('<figure class="rules-position" data-game="towers"') == len(list(figures(players))) >= 8
-    assert "&quot;text&quot;: &quot;c3E&quot;" in body  # the move, for the renderer to show
+    assert "&quot;notation&quot;: &quot;c3E&quot;" in body  # the move, for the renderer to show
     assert "```position" not in body and "<code" in body  # other code blocks stay code
 
 

@@ -48,7 +48,7 @@ def test_r9_2_notation_of_moves_and_captures() -> None:
     f1, h3, b1, h7 = (SQUARE_BY_NAME[n] for n in ("F1", "H3", "B1", "H7"))
     assert str(QUIET[f1][h3]) == "F1-H3" and repr(QUIET[f1][h3]) == "PieceMove(F1-H3)"
     assert str(CAPTURE[b1][h7]) == "B1xH7"
-    assert CAPTURE[b1][h7].to_json() == {"type": "piece_move", "text": "B1xH7", "from": "B1", "to": "H7", "captured": "H7"}
+    assert CAPTURE[b1][h7].to_json() == {"type": "piece_move", "notation": "B1xH7", "from": "B1", "to": "H7", "captured": "H7"}
     assert QUIET[f1][h3].to_json()["captured"] is None
 
 

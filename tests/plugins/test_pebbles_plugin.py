@@ -121,7 +121,7 @@ def test_the_lobby_lists_it_shows_its_rules_and_plays_it_against_the_computer(pe
         page = server.client.get("/rules/pebbles")
         assert page.status_code == 200 and "P2. A turn." in page.text
         created = server.create("pebbles", ["here", "computer:easy"])
-        first = created.state["legal_moves"][0]["text"]
+        first = created.state["legal_moves"][0]["notation"]
         assert server.move(created.room, created.token, first, created.state["ply"]).status_code == 200
         after = server.wait(created.room, created.token, lambda state: state["ply"] >= 2 and not state["thinking"])
         assert after["ply"] == 2

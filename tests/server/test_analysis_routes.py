@@ -29,7 +29,7 @@ def finished_towers(server: Harness) -> tuple[str, str | None]:
     room = server.create("towers", ["here", "here"])
     state = room.state
     for _ in range(3):
-        state = server.move(room.room, room.token, state["legal_moves"][0]["text"], state["ply"]).json()
+        state = server.move(room.room, room.token, state["legal_moves"][0]["notation"], state["ply"]).json()
     assert server.act(room.room, room.token, "resign").status_code == 200
     return room.room, room.token
 
@@ -88,7 +88,7 @@ def test_a_hint_is_a_legal_move_for_the_seat_that_decides(sqlite_server: Harness
     response = hint(sqlite_server, room.room, room.token)
     assert response.status_code == 200, response.text
     data = response.json()
-    legal = [move["text"] for move in room.state["legal_moves"]]
+    legal = [move["notation"] for move in room.state["legal_moves"]]
     assert data["seat"] == 0 and data["ply"] == 0 and data["revision"] == room.state["revision"]
     assert data["move"] in legal and data["agent"].startswith("mcts:iterations=")
     # asking changes nothing in the room
@@ -124,7 +124,7 @@ def test_a_hint_is_worked_out_from_the_seats_own_view_never_the_real_state(
     response = hint(sqlite_server, room.room, room.token)
     assert response.status_code == 200, response.text
     assert [seat for seat, _ in handed] == [0] and searched == [handed[0][1]]
-    assert response.json()["move"] in [move["text"] for move in state["legal_moves"]]
+    assert response.json()["move"] in [move["notation"] for move in state["legal_moves"]]
     # the game's hard computer, measured on such resampled views (docs/levels.md)
     assert response.json()["agent"] == boardlab.agents.level_spec(boardlab.load("territories"), "hard")
 
@@ -168,4 +168,4 @@ def test_one_hint_at_a_time_per_room(sqlite_server: Harness, held: SlowThinker) 
     assert answers and answers[0].status_code == 200
     # and once it came, the next one may be asked
     assert hint(sqlite_server, room.room, room.token).status_code == 200
-    assert json.loads(answers[0].text)["move"] in [move["text"] for move in room.state["legal_moves"]]
+    assert json.loads(answers[0].text)["move"] in [move["notation"] for move in room.state["legal_moves"]]

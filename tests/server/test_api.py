@@ -14,7 +14,7 @@ from tests.server.harness import Harness, auth
 
 
 def first_move(state: dict) -> str:
-    return state["legal_moves"][0]["text"]
+    return state["legal_moves"][0]["notation"]
 
 
 def test_the_catalog_lists_every_registered_game_with_its_options_and_levels(server: Harness) -> None:
@@ -229,9 +229,9 @@ def test_an_answer_can_leave_out_the_log_the_client_holds(server: Harness) -> No
     created = server.create("towers", ["here", "here"])
     state = created.state
     for _ in range(3):
-        state = server.move(created.room, created.token, state["legal_moves"][0]["text"], state["ply"]).json()
+        state = server.move(created.room, created.token, state["legal_moves"][0]["notation"], state["ply"]).json()
     url = f"/api/rooms/{created.room}/moves"
-    body = {"move": state["legal_moves"][0]["text"], "ply": state["ply"], "revision": state["revision"]}
+    body = {"move": state["legal_moves"][0]["notation"], "ply": state["ply"], "revision": state["revision"]}
     short = server.client.post(url, json=body, params={"log_from": 3}, headers=auth(created.token)).json()
     assert short["log_start"] == 3 and [entry["number"] for entry in short["log"]] == [4]
     whole = server.client.get(f"/api/rooms/{created.room}", params={"log_from": 99}, headers=auth(created.token)).json()

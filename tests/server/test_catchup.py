@@ -138,7 +138,7 @@ def test_a_room_caught_up_on_notices_is_the_room_a_fresh_load_builds(
             match = held.match
             state = await one.state(room, token, None)
             choices = [move for move in state["legal_moves"] if move["type"] != "resign"]
-            made = await one.play(room, token, rng.choice(choices)["text"], state["ply"], state["revision"], None)
+            made = await one.play(room, token, rng.choice(choices)["notation"], state["ply"], state["revision"], None)
             await caught_up(made["revision"])
             # the new moves were played on the match held (Match.extend), not a rebuilt one
             assert other.loaded(room).match is match  # type: ignore[union-attr]
@@ -198,7 +198,7 @@ def test_an_invited_guest_joining_elsewhere_is_read_and_the_seats_are_not_read_a
         assert seat == 1 and seen["seats"][1]["joined"] and seen["seats"][1]["name"] == "Guest"
         assert seats_read == [True] and held.seats_final  # the claim was read; now they are final
         state = await one.state(room, created.token, None)
-        made = await one.play(room, created.token, state["legal_moves"][0]["text"], 0, state["revision"], None)
+        made = await one.play(room, created.token, state["legal_moves"][0]["notation"], 0, state["revision"], None)
         while seen["revision"] < made["revision"]:
             seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         assert seats_read == [True, False]

@@ -41,7 +41,7 @@ def test_one_long_search_never_holds_up_another_room(server: Harness, slow: Slow
     state = people.state
     for _ in range(6):
         began = time.monotonic()
-        state = server.move(people.room, people.token, state["legal_moves"][0]["text"], state["ply"]).json()
+        state = server.move(people.room, people.token, state["legal_moves"][0]["notation"], state["ply"]).json()
         assert time.monotonic() - began < 2.0
     assert state["ply"] == 6 and server.state(thinking.room)["thinking"]
     slow.release.set()
@@ -51,7 +51,7 @@ def test_one_long_search_never_holds_up_another_room(server: Harness, slow: Slow
 
 def test_a_search_the_room_outran_is_thrown_away(server: Harness, slow: SlowThinker) -> None:
     created = server.create("towers", ["here", "computer:easy"])
-    moved = server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0).json()
+    moved = server.move(created.room, created.token, created.state["legal_moves"][0]["notation"], 0).json()
     assert slow.started.wait(10)
     undone = server.act(created.room, created.token, "undo", {"revision": moved["revision"]}).json()
     assert undone["ply"] == 0 and not undone["thinking"]
@@ -67,7 +67,7 @@ def test_a_search_past_its_deadline_gives_way_to_a_fallback_move(
     monkeypatch.setitem(levels_module.DEADLINE_SECONDS, "easy", 0.2)
     with make_harness(database_url, tmp_path, think_grace_seconds=0.0) as server:
         created = server.create("towers", ["here", "computer:easy"])
-        moved = server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0).json()
+        moved = server.move(created.room, created.token, created.state["legal_moves"][0]["notation"], 0).json()
         replied = server.wait(created.room, created.token, lambda message: message["ply"] == 2, timeout=10)
         assert replied["log"][1]["by"] == 1 and replied["legal_moves"]
         assert moved["revision"] < replied["revision"]
@@ -99,7 +99,7 @@ def test_a_search_capped_by_the_deadline_answers_with_its_own_best_move(
     with make_harness(database_url, tmp_path, think_grace_seconds=5.0) as server:
         created = server.create("towers", ["here", "computer:hard"])
         began = time.monotonic()
-        server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0)
+        server.move(created.room, created.token, created.state["legal_moves"][0]["notation"], 0)
         replied = server.wait(created.room, created.token, lambda message: message["ply"] == 2, timeout=10)
         assert time.monotonic() - began < 4.0  # well inside deadline + grace: the search stopped itself
         assert caps == [0.5] and replied["log"][1]["by"] == 1
@@ -172,7 +172,7 @@ def test_a_restarted_server_plays_the_computer_move_it_was_thinking_about(
     monkeypatch.setattr(computer_module, "think", slow)
     with make_harness(database_url, tmp_path) as first:
         created = first.create("towers", ["here", "computer:easy"])
-        first.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0)
+        first.move(created.room, created.token, created.state["legal_moves"][0]["notation"], 0)
         assert slow.started.wait(10)  # the server stops while the computer thinks
     monkeypatch.undo()
     slow.release.set()

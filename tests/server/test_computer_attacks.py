@@ -69,7 +69,7 @@ def easy_reply_seconds(server: Harness) -> float:
     began = time.monotonic()
     moved = server.client.post(
         f"/api/rooms/{room['room']}/moves",
-        json={"move": room["state"]["legal_moves"][0]["text"], "ply": 0},
+        json={"move": room["state"]["legal_moves"][0]["notation"], "ply": 0},
         headers={**PERSON, **auth(room["token"])},
     )
     assert moved.status_code == 200, moved.text
@@ -90,7 +90,7 @@ def test_twenty_rooms_against_the_hard_level_leave_another_persons_reply_within_
                 refused.append(made)
                 continue
             room = made.json()
-            move = rng.choice(room["state"]["legal_moves"])["text"]
+            move = rng.choice(room["state"]["legal_moves"])["notation"]
             answer = server.client.post(
                 f"/api/rooms/{room['room']}/moves", json={"move": move, "ply": 0}, headers={**ATTACKER, **auth(room["token"])}
             )

@@ -62,7 +62,7 @@ def test_two_thousand_idle_connections_from_one_address_leave_another_clients_mo
                 began = time.perf_counter()
                 answer = other.post(
                     f"/api/rooms/{room['room']}/moves",
-                    json={"move": state["legal_moves"][0]["text"], "ply": state["ply"]},
+                    json={"move": state["legal_moves"][0]["notation"], "ply": state["ply"]},
                     headers={"Authorization": f"Bearer {token}"},
                 )
                 took.append(time.perf_counter() - began)

@@ -31,7 +31,7 @@ def test_every_reading_draws_on_a_bucket_of_the_address(server: Harness) -> None
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
     assert "pages and readings" in refused.json()["error"]["message"] and int(refused.headers["Retry-After"]) >= 1
     # acting is another bucket: the reader may still move
-    assert server.move(room.room, room.token, room.state["legal_moves"][0]["text"], 0).status_code == 200
+    assert server.move(room.room, room.token, room.state["legal_moves"][0]["notation"], 0).status_code == 200
 
 
 def test_a_listing_is_read_from_storage_once_for_everybody_but_shows_a_new_room_at_once(

@@ -23,7 +23,7 @@ def real_database(data_dir: Path, rooms: int = 30) -> Path:
             created = server.create("towers", ["here", "here"], names=["Ann " * 9, "Bob " * 9])
             state = created.state
             for _ in range(4):
-                state = server.move(created.room, created.token, state["legal_moves"][0]["text"], state["ply"]).json()
+                state = server.move(created.room, created.token, state["legal_moves"][0]["notation"], state["ply"]).json()
     connection = sqlite3.connect(path)
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()

@@ -73,7 +73,7 @@ def test_an_illegal_move_is_refused_with_the_rules_reason(duel: tuple[Harness, S
 def test_a_move_out_of_turn_is_refused(duel: tuple[Harness, Seated, str]) -> None:
     server, created, guest = duel
     before = snapshot(server, created.room, created.token)
-    text = created.state["legal_moves"][0]["text"]
+    text = created.state["legal_moves"][0]["notation"]
     refused(server.move(created.room, guest, text, 0), 409, "not_your_turn", "White")
     refused(server.move(created.room, created.token, text, 0, seat=1), 403, "not_your_seat", "seat 1")
     assert snapshot(server, created.room, created.token) == before
@@ -81,7 +81,7 @@ def test_a_move_out_of_turn_is_refused(duel: tuple[Harness, Seated, str]) -> Non
 
 def test_a_move_for_a_position_that_is_gone_is_refused(duel: tuple[Harness, Seated, str]) -> None:
     server, created, _guest = duel
-    text = created.state["legal_moves"][0]["text"]
+    text = created.state["legal_moves"][0]["notation"]
     before = snapshot(server, created.room, created.token)
     refused(server.move(created.room, created.token, text, 3), 409, "stale_move", "move 4")
     refused(server.move(created.room, created.token, text, 0, revision=0), 409, "stale_move", "revision")
@@ -100,7 +100,7 @@ def test_a_move_for_a_position_that_is_gone_is_refused(duel: tuple[Harness, Seat
 def test_only_the_seats_token_moves_for_it(duel: tuple[Harness, Seated, str], headers: dict, status: int, code: str) -> None:
     server, created, _guest = duel
     before = snapshot(server, created.room, created.token)
-    text = created.state["legal_moves"][0]["text"]
+    text = created.state["legal_moves"][0]["notation"]
     body = {"move": text, "ply": 0}
     refused(server.client.post(f"/api/rooms/{created.room}/moves", json=body, headers=headers), status, code)
     for action, action_body in (("undo", {"revision": 0}), ("resign", {}), ("draw", {"action": "offer"})):
@@ -112,7 +112,7 @@ def test_a_token_of_another_room_moves_nothing_here(duel: tuple[Harness, Seated,
     server, created, _guest = duel
     other = server.create("towers", ["here", "here"])
     before = snapshot(server, created.room, created.token)
-    text = created.state["legal_moves"][0]["text"]
+    text = created.state["legal_moves"][0]["notation"]
     refused(server.move(created.room, other.token, text, 0), 403, "bad_token", created.room)
     refused(server.client.get(f"/api/rooms/{created.room}", headers=auth(other.token)), 403, "bad_token")
     assert snapshot(server, created.room, created.token) == before

@@ -75,7 +75,7 @@ def test_a_persons_reply_goes_before_thirty_busy_computer_rooms(
         assert service.computer.queued >= 20
         person = server.create("towers", ["here", "computer:easy"])
         began = time.monotonic()
-        server.move(person.room, person.token, person.state["legal_moves"][0]["text"], 0)
+        server.move(person.room, person.token, person.state["legal_moves"][0]["notation"], 0)
         replied = server.wait(person.room, person.token, lambda state: state["ply"] == 2, timeout=10)
         took = time.monotonic() - began
         assert took < 2.0, f"the person waited {took:.1f} s behind the computers-only rooms"

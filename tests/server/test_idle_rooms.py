@@ -29,14 +29,14 @@ def test_an_idle_room_leaves_memory_and_comes_back_with_its_moves(database_url: 
         state = created.state
         played = []
         for _ in range(3):
-            played.append(state["legal_moves"][0]["text"])
+            played.append(state["legal_moves"][0]["notation"])
             state = server.move(created.room, created.token, played[-1], state["ply"]).json()
         wait_gone(server, created.room)
         back = server.state(created.room, created.token)
         assert server.live_room(created.room) is not None
         assert back["ply"] == 3 and back["revision"] == state["revision"]
         assert [entry["text"] for entry in back["log"]] == played
-        after = server.move(created.room, created.token, back["legal_moves"][0]["text"], 3, revision=back["revision"])
+        after = server.move(created.room, created.token, back["legal_moves"][0]["notation"], 3, revision=back["revision"])
         assert after.status_code == 200 and after.json()["ply"] == 4
         assert [move.text for move in server.stored(created.room).moves][:3] == played
 
@@ -55,7 +55,7 @@ def test_start_up_loads_only_recent_rooms(database_url: str, tmp_path: Path) -> 
     with make_harness(database_url, tmp_path, idle_room_seconds=0) as server:
         old = server.create("towers", ["here", "here"])
         recent = server.create("towers", ["here", "here"])
-        server.move(old.room, old.token, old.state["legal_moves"][0]["text"], 0)
+        server.move(old.room, old.token, old.state["legal_moves"][0]["notation"], 0)
     storage = Storage(database_url)
     try:
         with storage.engine.begin() as conn:

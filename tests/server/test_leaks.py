@@ -38,7 +38,7 @@ class BuiltMessages:
             assert viewer is not None
             resampled = room.match.agent_input(viewer)
             self.resampled_moves.append(
-                ({move["text"] for move in message["legal_moves"]}, {str(move) for move in resampled.legal_moves()})
+                ({move["notation"] for move in message["legal_moves"]}, {str(move) for move in resampled.legal_moves()})
             )
         return message
 
@@ -104,7 +104,7 @@ def test_no_message_to_a_seat_or_a_spectator_holds_a_secret_of_theirs(
                 continue
             mine = server.state(created.room, tokens[seat])
             choices = [move for move in mine["legal_moves"] if move["type"] != "resign"] or mine["legal_moves"]
-            answer = server.move(created.room, tokens[seat], rng.choice(choices)["text"], mine["ply"])
+            answer = server.move(created.room, tokens[seat], rng.choice(choices)["notation"], mine["ply"])
             assert answer.status_code == 200, answer.text
             revision = answer.json()["revision"]
             received[0] += messages_until(first, revision)

@@ -23,7 +23,7 @@ def test_watchers_get_the_state_at_once_and_every_change_as_their_seat_sees_it(s
         assert waiting["seat"] == 1 and waiting["legal_moves"] == []
         watching = spectator.receive_json()
         assert watching["seat"] is None and watching["legal_moves"] == []
-        text = first["legal_moves"][0]["text"]
+        text = first["legal_moves"][0]["notation"]
         server.move(created.room, created.token, text, first["ply"])
         moved = [client.receive_json() for client in (host, visitor, spectator)]
         assert [message["ply"] for message in moved] == [1, 1, 1]
@@ -36,7 +36,7 @@ def test_a_reconnecting_client_gets_the_current_state_at_once(server: Harness) -
     created = server.create("towers", ["here", "here"])
     with watch(server.client, created.room, created.token) as first:
         assert first.receive_json()["ply"] == 0
-    state = server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0).json()
+    state = server.move(created.room, created.token, created.state["legal_moves"][0]["notation"], 0).json()
     with watch(server.client, created.room, created.token) as again:
         message = again.receive_json()
         assert message["ply"] == 1 and message["revision"] == state["revision"] and message["seat"] == 1
@@ -46,7 +46,7 @@ def test_the_computers_move_arrives_without_asking(server: Harness) -> None:
     created = server.create("towers", ["here", "computer:easy"])
     with watch(server.client, created.room, created.token) as watcher:
         watcher.receive_json()
-        server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0)
+        server.move(created.room, created.token, created.state["legal_moves"][0]["notation"], 0)
         seen = watcher.receive_json()
         log = seen["log"]
         while seen["ply"] < 2:
@@ -74,7 +74,7 @@ def test_a_token_sent_in_a_message_turns_a_spectator_into_its_seat(server: Harne
         assert socket.receive_json()["error"]["code"] == "not_your_seat"
         # the refusals left the connection as it was: still seat 1's
         host = server.state(created.room, created.token)
-        server.move(created.room, created.token, host["legal_moves"][0]["text"], host["ply"])
+        server.move(created.room, created.token, host["legal_moves"][0]["notation"], host["ply"])
         assert socket.receive_json()["seat"] == 1
 
 
@@ -104,7 +104,7 @@ def test_the_log_comes_as_a_delta_after_the_first_message(server: Harness) -> No
         state = created.state
         texts = []
         for _ in range(3):
-            texts.append(state["legal_moves"][0]["text"])
+            texts.append(state["legal_moves"][0]["notation"])
             state = server.move(created.room, created.token, texts[-1], state["ply"]).json()
             message = socket.receive_json()
             assert message["log_start"] == len(texts) - 1 and [entry["text"] for entry in message["log"]] == texts[-1:]

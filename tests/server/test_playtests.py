@@ -55,7 +55,7 @@ def play_moves(server: Harness, room: str, tokens: list[str], count: int) -> dic
     for _ in range(count):
         token = tokens[state["to_move"]]
         mine = server.state(room, token)
-        answer = server.move(room, token, mine["legal_moves"][0]["text"], mine["ply"])
+        answer = server.move(room, token, mine["legal_moves"][0]["notation"], mine["ply"])
         assert answer.status_code == 200, answer.text
         state = answer.json()
     return state
@@ -90,7 +90,7 @@ def test_a_remembered_player_is_a_name_and_a_key_and_storage_keeps_only_its_hash
         assert refused.status_code == 422, bad
     # nothing of it is needed to play: a room without a key plays as ever
     created = server.create("towers", ["here", "here"])
-    assert server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0).status_code == 200
+    assert server.move(created.room, created.token, created.state["legal_moves"][0]["notation"], 0).status_code == 200
 
 
 def test_a_players_name_reaches_the_other_players_of_the_game_and_the_designers_only(server: Harness) -> None:

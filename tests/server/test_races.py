@@ -73,7 +73,7 @@ def test_two_moves_racing_for_one_ply_land_once(database_url: str, tmp_path: Pat
         service = await open_service()
         created = await service.create(two_people())
         room, token = created.room.id, created.token
-        first, second = (move.to_json()["text"] for move in created.room.match.legal_moves(0)[:2])
+        first, second = (move.to_json()["notation"] for move in created.room.match.legal_moves(0)[:2])
         results = await asyncio.gather(
             service.play(room, token, first, 0, None, None),
             service.play(room, token, second, 0, None, None),
@@ -93,7 +93,7 @@ def test_two_servers_on_one_database_never_both_land_a_move(database_url: str, t
         created = await one.create(two_people())
         room, token = created.room.id, created.token
         await other.room(room)  # both hold the room in memory, at the same revision
-        first, second = (move.to_json()["text"] for move in created.room.match.legal_moves(0)[:2])
+        first, second = (move.to_json()["notation"] for move in created.room.match.legal_moves(0)[:2])
         results = await asyncio.gather(
             one.play(room, token, first, 0, None, None),
             other.play(room, token, second, 0, None, None),
@@ -152,7 +152,7 @@ def test_a_move_that_cannot_be_stored_is_refused_and_changes_nothing(server: Har
         raise OperationalError("COMMIT", {}, Exception("disk I/O error"))
 
     monkeypatch.setattr(server.storage, "write_many", broken)
-    response = server.move(created.room, created.token, before["legal_moves"][0]["text"], 0)
+    response = server.move(created.room, created.token, before["legal_moves"][0]["notation"], 0)
     assert (response.status_code, response.json()["error"]["code"]) == (503, StorageUnavailableError.code)
     monkeypatch.undo()
     after = server.state(created.room, created.token)

@@ -51,8 +51,8 @@ def test_moves_per_address(limited: Harness) -> None:
     room = limited.create("towers", ["here", "here"])
     state = room.state
     for _ in range(4):
-        state = limited.move(room.room, room.token, state["legal_moves"][0]["text"], state["ply"]).json()
-    assert_limited(limited.move(room.room, room.token, state["legal_moves"][0]["text"], state["ply"]))
+        state = limited.move(room.room, room.token, state["legal_moves"][0]["notation"], state["ply"]).json()
+    assert_limited(limited.move(room.room, room.token, state["legal_moves"][0]["notation"], state["ply"]))
     assert limited.state(room.room, room.token)["ply"] == 4  # the refused move changed nothing
 
 

@@ -64,7 +64,7 @@ def test_an_offer_is_seen_live_and_accepting_it_seats_both_people_rotated_in_a_l
     assert (stored.room.options, stored.room.undo, stored.room.move_seconds) == (old.room.options, old.room.undo, 120.0)
     assert stored.room.pending["rematch_of"] == created.room and old.room.pending["rematch"]["room"] == new_room
     # the guest can move in the new room (White, seat 0, opens in Towers)
-    move = as_guest["legal_moves"][0]["text"]
+    move = as_guest["legal_moves"][0]["notation"]
     assert server.move(new_room, guest, move, as_guest["ply"]).status_code == 200
     assert server.stored(new_room).room.pending["rematch_of"] == created.room  # a move keeps the link
 

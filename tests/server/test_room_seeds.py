@@ -45,7 +45,7 @@ def test_a_new_honor_rooms_seed_has_256_bits_and_its_commitment_checks_at_the_en
 def test_a_database_made_before_256_bit_seeds_still_opens(database_url: str, tmp_path: Path) -> None:
     with make_harness(database_url, tmp_path) as server:  # the harness's seeds are small
         created = server.create("towers", ["here", "here"])
-        server.move(created.room, created.token, created.state["legal_moves"][0]["text"], 0)
+        server.move(created.room, created.token, created.state["legal_moves"][0]["notation"], 0)
         before = server.state(created.room, created.token)
     old = Storage(Settings(database_url=database_url).storage_url())
     with old.engine.begin() as conn:  # as the tables were before the column came

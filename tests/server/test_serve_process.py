@@ -65,7 +65,7 @@ def create(client: httpx.Client, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def move(client: httpx.Client, room: str, token: str, message: dict[str, Any]) -> dict[str, Any]:
-    text = message["legal_moves"][0]["text"]
+    text = message["legal_moves"][0]["notation"]
     response = client.post(f"/api/rooms/{room}/moves", json={"move": text, "ply": message["ply"]}, headers=auth(token))
     assert response.status_code == 200, response.text
     return response.json()

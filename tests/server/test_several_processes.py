@@ -68,7 +68,7 @@ class Live:
 
 
 def post_move(base: str, room: str, token: str, state: dict[str, Any]) -> dict[str, Any]:
-    moves = [move["text"] for move in state["legal_moves"] if move["type"] != "resign"]
+    moves = [move["notation"] for move in state["legal_moves"] if move["type"] != "resign"]
     body = {"move": moves[0], "ply": state["ply"], "revision": state["revision"]}
     response = httpx.post(f"{base}/api/rooms/{room}/moves", json=body, headers=auth(token), timeout=30)
     assert response.status_code == 200, response.text
@@ -193,14 +193,14 @@ def test_a_watcher_on_one_process_sees_a_move_stored_by_another(postgres_url: st
         room, token = created.room.id, created.token
         watcher = await other.watch(room, None, None)
         assert json.loads(await watcher.next_message())["ply"] == 0
-        text = created.room.match.legal_moves(0)[0].to_json()["text"]
+        text = created.room.match.legal_moves(0)[0].to_json()["notation"]
         made = await one.play(room, token, text, 0, None, None)
         seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         assert (seen["ply"], seen["revision"]) == (1, made["revision"])
         assert [entry["text"] for entry in seen["log"]] == [entry["text"] for entry in made["log"]]
         # the other process acts on what storage holds, not on what it had in memory
         answer = seen_state = await other.state(room, token, None)
-        reply = seen_state["legal_moves"][0]["text"]
+        reply = seen_state["legal_moves"][0]["notation"]
         answered = await other.play(room, token, reply, answer["ply"], None, None)
         assert answered["ply"] == 2
 
@@ -230,7 +230,7 @@ def test_a_room_held_unwatched_is_marked_by_a_notice_and_reloaded_on_its_next_us
         created = await one.create(two_people())
         room, token = created.room.id, created.token
         held = await other.room(room)
-        text = created.room.match.legal_moves(0)[0].to_json()["text"]
+        text = created.room.match.legal_moves(0)[0].to_json()["notation"]
         made = await one.play(room, token, text, 0, None, None)
         deadline = time.monotonic() + 30
         while not held.stale:  # the notice marks it; nothing is read from storage yet
@@ -258,14 +258,14 @@ def test_a_dropped_listening_connection_comes_back_and_catches_up_what_it_missed
         with psycopg.connect(url, autocommit=True) as admin:  # the listeners' connections drop
             admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'")
         # a move stored while nobody listens: its notice is lost, the reconnection catches up
-        text = created.room.match.legal_moves(0)[0].to_json()["text"]
+        text = created.room.match.legal_moves(0)[0].to_json()["notation"]
         made = await one.play(room, token, text, 0, None, None)
         seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         assert (seen["ply"], seen["revision"]) == (1, made["revision"])
         assert other.listener is not None
         await asyncio.wait_for(other.listener.listening.wait(), 30)
         # and notices arrive again
-        reply = (await one.state(room, token, None))["legal_moves"][0]["text"]
+        reply = (await one.state(room, token, None))["legal_moves"][0]["notation"]
         answered = await one.play(room, token, reply, 1, None, None)
         seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         assert (seen["ply"], seen["revision"]) == (2, answered["revision"])

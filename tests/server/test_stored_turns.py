@@ -48,7 +48,7 @@ def test_a_move_appends_its_turns_and_an_undo_truncates_them(
         assert isinstance(written[-1], StoredRoom) and written[-1].moves == []
         state = created.state
         for ply in range(6):
-            state = server.move(created.room, created.token, state["legal_moves"][0]["text"], ply).json()
+            state = server.move(created.room, created.token, state["legal_moves"][0]["notation"], ply).json()
             change = written[-1]
             assert isinstance(change, Change)
             # the one new turn, after all those storage holds already
@@ -58,7 +58,7 @@ def test_a_move_appends_its_turns_and_an_undo_truncates_them(
         change = written[-1]
         assert isinstance(change, Change) and change.keep == undone["ply"] == 5 and not change.new_moves
         assert change.takes_back
-        again = server.move(created.room, created.token, undone["legal_moves"][-1]["text"], 5).json()
+        again = server.move(created.room, created.token, undone["legal_moves"][-1]["notation"], 5).json()
         change = written[-1]
         assert isinstance(change, Change) and change.keep == 5 and len(change.new_moves) == 1
         assert records == []
@@ -73,5 +73,5 @@ def test_a_page_is_sent_each_turns_structure_when_it_may_read_the_move_whole(dat
     with make_harness(database_url, tmp_path) as server:
         created = server.create("towers", ["here", "here"])
         legal = created.state["legal_moves"][0]
-        moved = server.move(created.room, created.token, legal["text"], 0).json()
+        moved = server.move(created.room, created.token, legal["notation"], 0).json()
         assert moved["log"][0]["move"] == legal  # the same structure a legal move carries

@@ -15,7 +15,7 @@ def two_moves(server: Harness) -> tuple[str, str, dict[str, Any]]:
     assert created.token is not None
     state = created.state
     for _ in range(2):
-        state = server.move(created.room, created.token, state["legal_moves"][0]["text"], state["ply"]).json()
+        state = server.move(created.room, created.token, state["legal_moves"][0]["notation"], state["ply"]).json()
     assert state["ply"] == 2
     return created.room, created.token, state
 
@@ -73,7 +73,7 @@ def test_a_whole_number_still_counts_as_seconds(sqlite_server: Harness) -> None:
 )
 def test_move_fields_of_the_wrong_type_are_refused(sqlite_server: Harness, extra: dict[str, Any], field: str) -> None:
     created = sqlite_server.create("towers", ["here", "here"])
-    body = {"move": created.state["legal_moves"][0]["text"], **extra}
+    body = {"move": created.state["legal_moves"][0]["notation"], **extra}
     response = sqlite_server.client.post(f"/api/rooms/{created.room}/moves", json=body, headers=auth(created.token))
     assert response.status_code == 422, response.text
     assert response.json()["error"]["code"] == "bad_request" and field in response.json()["error"]["message"]

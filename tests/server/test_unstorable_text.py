@@ -64,7 +64,7 @@ def test_moves_joins_and_listings_refuse_it_too(server: Harness, bad: str) -> No
     guest = server.join(created.room, code).json()  # the code is still unused
     assert guest["seat"] == 1, guest
     state = server.state(created.room, created.token)
-    move = raw({"move": state["legal_moves"][0]["text"] + bad, "ply": state["ply"]})
+    move = raw({"move": state["legal_moves"][0]["notation"] + bad, "ply": state["ply"]})
     refused(server.client.post(f"/api/rooms/{created.room}/moves", content=move, headers={**join, **auth(created.token)}), "move")
     assert server.stored(created.room).moves == []
 

@@ -74,12 +74,12 @@ def test_r5_2_move_json_names_the_squares_for_a_browser() -> None:
     state = load("a1:0C b3:2d c2:0B a7:0S g1:0s")
     jump = state.parse_move("Ca1xb3")
     assert jump.to_json() == {
-        "type": "consultant_jump", "text": "Ca1xb3", "piece": "C", "from": "a1", "to": "b3",
+        "type": "consultant_jump", "notation": "Ca1xb3", "piece": "C", "from": "a1", "to": "b3",
         "captures": "b3", "reduces": "b3",
     }
     build = state.parse_move("Bc2-c3^c2")
     assert build.to_json() == {
-        "type": "contractor_move", "text": "Bc2-c3^c2", "piece": "B", "from": "c2", "to": "c3",
+        "type": "contractor_move", "notation": "Bc2-c3^c2", "piece": "B", "from": "c2", "to": "c3",
         "build": "c2", "levels": 1,
     }
     assert state.move_from_json(jump.to_json()) == jump

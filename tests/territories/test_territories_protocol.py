@@ -110,17 +110,17 @@ def test_r11_3_moves_as_json_name_points_cards_and_resources(text: str, structur
     if text.startswith("offer("):
         st.play("propose")
     move = st.parse_move(text)
-    assert move.to_json() == {"type": move.json_type(), "text": text, **structure}
+    assert move.to_json() == {"type": move.json_type(), "notation": text, **structure}
     assert st.move_from_json(move.to_json()) == move
 
 
 def test_r11_3_chance_and_ability_moves_as_json() -> None:
     st = state(buildings={(1, 1): "0R"}, res0=(1, 0, 0, 0), hand0="9S")
     play_all(st, "swap d1 pay(H)")
-    assert st.parse_move("[0,0]<>9S").to_json() == {"type": "swap_card", "text": "[0,0]<>9S", "cell": [0, 0],
+    assert st.parse_move("[0,0]<>9S").to_json() == {"type": "swap_card", "notation": "[0,0]<>9S", "cell": [0, 0],
                                                     "card": "9S"}
     roll = state(phase="roll").parse_move("r5+3")
-    assert roll.to_json() == {"type": "roll", "text": "r5+3", "dice": [5, 3], "sum": 8}
+    assert roll.to_json() == {"type": "roll", "notation": "r5+3", "dice": [5, 3], "sum": 8}
 
 
 def test_r10_4_a_record_saves_and_replays_a_game_in_progress() -> None:

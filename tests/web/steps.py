@@ -23,7 +23,7 @@ CLICK_PATHS = {
         [move["piece"], f"bid:{move['bid']}"] if move["type"] == "build"
         else [move["piece"], "push"] if move["type"] == "push"
         else None if move["type"] in ("release", "tremor", "resign")
-        else [move["text"]]
+        else [move["notation"]]
     ),
 }
 
@@ -44,7 +44,7 @@ def _territories_path(move: dict[str, Any]) -> list[str] | None:
         return [f"card:{move['card']}", "cell:{},{}".format(*move["cell"])]
     if move["type"] in ("offer", "counter", "discard", "wild", "pay", "propose_trade", "propose_counter"):
         return None  # put together in a form (a proposal before its announcement, R8.2)
-    return [move["text"]]
+    return [move["notation"]]
 
 PLAY = "document.getElementById('play').dataset"
 

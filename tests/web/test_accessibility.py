@@ -53,10 +53,10 @@ def test_moves_are_read_out_in_a_live_region(new_page: Any, web_server: Server) 
     assert region.get_attribute("aria-live") == "polite"
     assert region.inner_text() == ""  # opening the page reads out nothing old
     state = web_server.state(created["room"], created["token"])
-    first = state["legal_moves"][0]["text"]
+    first = state["legal_moves"][0]["notation"]
     web_server.play(created["room"], created["token"], first, state["ply"])
     other = web_server.state(created["room"], joined.json()["token"])
-    reply = other["legal_moves"][0]["text"]
+    reply = other["legal_moves"][0]["notation"]
     web_server.play(created["room"], joined.json()["token"], reply, other["ply"])
     wait_for_moves(page, 2)
     page.wait_for_function("text => document.getElementById('announcer').textContent.includes(text)", arg=f"Black (Bea): {reply}")

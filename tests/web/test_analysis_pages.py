@@ -19,7 +19,7 @@ def finished_towers(web_server: Server) -> tuple[str, str]:
     room, token = created["room"], created["token"]
     state = created["state"]
     for _ in range(MOVES):
-        state = web_server.play(room, token, state["legal_moves"][0]["text"], state["ply"])
+        state = web_server.play(room, token, state["legal_moves"][0]["notation"], state["ply"])
     resigned = web_server.client.post(f"/api/rooms/{room}/resign", json={}, headers={"Authorization": f"Bearer {token}"})
     assert resigned.status_code == 200, resigned.text
     return room, token
@@ -73,7 +73,7 @@ def test_the_replay_graph_shows_the_position_clicked(page: Any, web_server: Serv
 def test_a_hint_lights_up_the_engines_move_and_plays_it(page: Any, web_server: Server, screenshots: Path) -> None:
     created = web_server.create("towers", ["here", "computer:easy"])
     room, token = created["room"], created["token"]
-    legal = [move["text"] for move in created["state"]["legal_moves"]]
+    legal = [move["notation"] for move in created["state"]["legal_moves"]]
     hold_seats(page, room, "towers", token, [0])
     open_room(page, room)
     assert wait_for_turn(page) == "playing"

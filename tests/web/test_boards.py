@@ -25,7 +25,7 @@ def here_room(server: Server, game: str, moves: int = 0, players: int | None = N
     state = created["state"]
     rng = random.Random(seed)
     for _ in range(moves):
-        state = server.play(created["room"], created["token"], rng.choice(state["legal_moves"])["text"], state["ply"])
+        state = server.play(created["room"], created["token"], rng.choice(state["legal_moves"])["notation"], state["ply"])
     return {**created, "state": state, "seats": list(range(len(seats)))}
 
 
@@ -68,7 +68,7 @@ def test_a_move_by_clicking_highlights_exactly_the_legal_moves(page: Any, web_se
     )
     played = page.locator("#moves li").last.locator(".move-text").inner_text()
     # the move list may add words to the notation (Honor names the piece's kind: "build CU1 0 (cube)")
-    assert [CLICK_PATHS[game](move) for move in legal if played.split(" (")[0] == move["text"]] == [clicked]
+    assert [CLICK_PATHS[game](move) for move in legal if played.split(" (")[0] == move["notation"]] == [clicked]
     assert web_server.state(created["room"], created["token"])["log"][-1]["text"] == played
 
 

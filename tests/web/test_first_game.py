@@ -86,7 +86,7 @@ def test_honors_score_line_marks_no_turn_once_the_game_is_over(page: Any, web_se
     created = web_server.create("honor", ["here", "here"])
     room, token, state = created["room"], created["token"], created["state"]
     resign = next(move for move in state["legal_moves"] if move["type"] == "resign")
-    web_server.play(room, token, resign["text"], state["ply"])
+    web_server.play(room, token, resign["notation"], state["ply"])
     hold_seats(page, room, "honor", token, [0, 1])
     open_room(page, room)
     page.wait_for_function(f"() => {PLAY}.status === 'finished'")

@@ -44,11 +44,11 @@ def choose_on_board(page: Any, game_id: str, move: dict[str, Any]) -> None:
         page.locator("#honor-drop").click()
         return
     path = clicks(game_id, move)
-    assert path, f"{move['text']} is not chosen on the board"
+    assert path, f"{move['notation']} is not chosen on the board"
     for key in path:
         click_key(page, key)
     if page.locator("#chooser").is_visible():
-        page.locator("#chooser button", has_text=move["text"]).first.click()
+        page.locator("#chooser button", has_text=move["notation"]).first.click()
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -80,7 +80,7 @@ def test_a_lesson_completed_by_clicking(page: Any, web_server: Server, game_id: 
         solution = lesson.state(index).parse_move(step.solution).to_json()
         choose_on_board(page, game_id, solution)
         wait_for_outcome(page, "done")
-        assert page.locator("#feedback").inner_text() == f"{solution['text']}: well done."
+        assert page.locator("#feedback").inner_text() == f"{solution['notation']}: well done."
         page.locator("#next").click()
 
     page.wait_for_function(f"() => {LEARN}.mode === 'finished'")

@@ -105,7 +105,7 @@ def test_people_sharing_a_screen_hand_over_before_a_hidden_hand_shows(page: Any,
     # the set-up (where nothing is hidden yet: the screen passes without asking), until hands differ
     state = created["state"]
     while web_server.state(room, token, 0)["view"]["board"] == web_server.state(room, token, 1)["view"]["board"]:
-        state = web_server.play(room, token, state["legal_moves"][0]["text"], state["ply"])
+        state = web_server.play(room, token, state["legal_moves"][0]["notation"], state["ply"])
     hold_seats(page, room, "territories", token, [0, 1])
     open_room(page, room)
     page.wait_for_function(f"() => {PLAY}.mode === 'handover'")
@@ -123,7 +123,7 @@ def test_people_sharing_a_screen_hand_over_before_a_hidden_hand_shows(page: Any,
     # this seat plays (typed moves) until the other decides: then the screen is handed over again
     while (current := web_server.state(room, token))["seat"] == seat:
         moves = int(page.evaluate(f"() => {PLAY}.moves"))
-        page.fill("#notation", current["legal_moves"][-1]["text"])
+        page.fill("#notation", current["legal_moves"][-1]["notation"])
         page.press("#notation", "Enter")
         page.wait_for_function(f"n => Number({PLAY}.moves) > n", arg=moves)
     page.wait_for_function(f"() => {PLAY}.mode === 'handover'")

@@ -168,7 +168,7 @@ def finished_towers(web: Harness) -> tuple[str, str | None, list[dict[str, Any]]
     room = web.create("towers", ["here", "here"])
     state = room.state
     for _ in range(3):
-        state = web.move(room.room, room.token, state["legal_moves"][0]["text"], state["ply"]).json()
+        state = web.move(room.room, room.token, state["legal_moves"][0]["notation"], state["ply"]).json()
     assert web.act(room.room, room.token, "resign").status_code == 200
     return room.room, room.token, state["log"]
 

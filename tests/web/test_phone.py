@@ -55,7 +55,7 @@ def game_in_play(server: Server, game: str, seed: int = 1) -> tuple[str, str, in
         moves = [move for move in state["legal_moves"] if move["type"] != "resign"]
         if not moves or any(move["type"] == STOP_AT.get(game) for move in moves):
             break
-        state = server.play(created["room"], created["token"], rng.choice(moves)["text"], state["ply"])
+        state = server.play(created["room"], created["token"], rng.choice(moves)["notation"], state["ply"])
     seat = state["view"]["to_move"]
     return created["room"], created["token"], seat if seat is not None else 0
 

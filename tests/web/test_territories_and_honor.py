@@ -49,7 +49,7 @@ def test_two_seats_of_territories_never_see_each_others_hand(
         build = [move for move in moves if move["type"] == "build"]
         quiet = [m for m in moves if m["type"] not in ("propose_trade", "announce")]
         move = (buy or build or quiet or moves)[0] if rng.random() < 0.8 else rng.choice(moves)
-        web_server.play(room, tokens[seat], move["text"], state["ply"])
+        web_server.play(room, tokens[seat], move["notation"], state["ply"])
     else:
         raise AssertionError("the hands never both held a hidden card")
 
@@ -86,7 +86,7 @@ def to_a_trade(server: Server, room: str, tokens: list[str]) -> tuple[int, dict[
         state = server.state(room, tokens[seat])
         if any(move["type"] == "propose_trade" for move in state["legal_moves"]):
             return seat, state
-        server.play(room, tokens[seat], state["legal_moves"][0]["text"], state["ply"])
+        server.play(room, tokens[seat], state["legal_moves"][0]["notation"], state["ply"])
     raise AssertionError("no trade proposal became possible in 400 moves")
 
 
@@ -125,7 +125,7 @@ def test_a_territories_trade_offer_is_composed_sent_whole_and_answered_by_the_ot
     responder.locator('#board [data-key="rej"]').click()
     wait_for_moves(proposer, moves + 1)
     log = web_server.state(room, tokens[0])["log"]
-    assert [entry["text"] for entry in log[-3:]] == ["propose", offer["text"], "rej"]
+    assert [entry["text"] for entry in log[-3:]] == ["propose", offer["notation"], "rej"]
 
 
 def one_offer(state: dict[str, Any]) -> dict[str, Any]:
@@ -135,7 +135,7 @@ def one_offer(state: dict[str, Any]) -> dict[str, Any]:
     seat = state["view"]["to_move"]
     mine, theirs = board["seats"][seat]["resources"], board["seats"][1 - seat]["resources"]
     give, get = next((g, w) for g in "HSCD" for w in "HSCD" if mine[g] and theirs[w] and g != w)
-    return {"give": give, "get": get, "text": f"offer({give}:{get})"}
+    return {"give": give, "get": get, "notation": f"offer({give}:{get})"}
 
 
 def test_a_composed_proposal_can_be_cancelled_and_an_impossible_one_is_not_sent(
@@ -218,7 +218,7 @@ def test_a_counter_proposal_is_composed_and_sent_whole_by_the_responder(
     seat, state = to_a_trade(web_server, room, tokens)
     offer = one_offer(state)
     state = web_server.play(room, tokens[seat], "propose", state["ply"])
-    state = web_server.play(room, tokens[seat], offer["text"], state["ply"])
+    state = web_server.play(room, tokens[seat], offer["notation"], state["ply"])
     answering = web_server.state(room, tokens[1 - seat])
     assert any(move["type"] == "propose_counter" for move in answering["legal_moves"])
     page = new_page()
@@ -233,4 +233,4 @@ def test_a_counter_proposal_is_composed_and_sent_whole_by_the_responder(
     page.locator("#terr-send-proposal").click()
     wait_for_moves(page, len(answering["log"]) + 2)
     log = web_server.state(room, tokens[0])["log"]
-    assert [entry["text"] for entry in log[-2:]] == ["counter", counter["text"].replace("offer", "counter")]
+    assert [entry["text"] for entry in log[-2:]] == ["counter", counter["notation"].replace("offer", "counter")]

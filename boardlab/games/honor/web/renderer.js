@@ -25,7 +25,7 @@ export function clickPath(move) {
     case "push": return [move.piece, "push"];
     // a release is dragged; resigning is the page's own button
     case "release": case "tremor": case "resign": return null;
-    default: return [move.text];
+    default: return [move.notation];
   }
 }
 
@@ -351,10 +351,10 @@ function decide(message, ui, state, host, redraw) {
       ui.targets.has("push") ? h("div", { class: "honor-buttons" }, button("push", `Push it to the next player`)) : "");
   }
   const simple = moves.filter((m) => clickPath(m) && clickPath(m).length === 1);
-  const label = (m) => ({ raise: `Bid ${m.bid}`, pass: "Pass (final)", accept: "Accept the piece and place it", pass_on: `Pay ${board.push ? board.push.fee : ""} to pass it on`, resign: "Resign" }[m.type] || m.text);
+  const label = (m) => ({ raise: `Bid ${m.bid}`, pass: "Pass (final)", accept: "Accept the piece and place it", pass_on: `Pay ${board.push ? board.push.fee : ""} to pass it on`, resign: "Resign" }[m.type] || m.notation);
   return h("div", { class: "honor-decide" },
     h("p", { class: "bl-hint" }, board.auction ? "Raise the bid, or pass for good." : board.push ? "Take the piece, or pay the fee to send it on." : "Choose."),
-    h("div", { class: "honor-buttons" }, simple.filter((m) => m.type !== "resign").map((m) => button(m.text, label(m), m.type === "accept" ? "primary" : ""))));
+    h("div", { class: "honor-buttons" }, simple.filter((m) => m.type !== "resign").map((m) => button(m.notation, label(m), m.type === "accept" ? "primary" : ""))));
 }
 
 /** Drag the piece in hand over the table (the pointer's x is the release's x), turn it, let

@@ -62,7 +62,7 @@ export function clickPath(move) {
     case "place_card":
       return [`card:${move.card}`, cell(move.cell)];
     default:
-      return FORM_TYPES.has(move.type) || move.type in ANNOUNCES ? null : [move.text];
+      return FORM_TYPES.has(move.type) || move.type in ANNOUNCES ? null : [move.notation];
   }
 }
 
@@ -112,7 +112,7 @@ export function mount(element, host) {
     proposal.composing = null;
     proposal.sending = plan;
     redrawLatest();
-    await host.play(plan.announce.text);
+    await host.play(plan.announce.notation);
     proposal.sending = null;
     const now = latest;
     const type = ANNOUNCES[plan.announce.type];
@@ -126,7 +126,7 @@ export function mount(element, host) {
     const withCards = offers.some((move) => move.give_cards.length || move.get_cards.length);
     const made = offers.find((move) => move.give === give && move.get === get && !move.give_cards.length && !move.get_cards.length);
     if (made && !withCards) {
-      await host.play(made.text);
+      await host.play(made.notation);
       return;
     }
     // the room trades territory cards too (R8.4), or the composed proposal is no longer possible:
@@ -144,7 +144,7 @@ export function mount(element, host) {
       if (form.key !== formKey) {
         form = { key: formKey, give: emptyCounts(), get: emptyCounts(), cards: [], getCards: [] };
         // a new position: a proposal put together in the old one is not sent
-        if (proposal.composing && !message.legal_moves.some((move) => move.text === proposal.composing.announce.text)) proposal.composing = null;
+        if (proposal.composing && !message.legal_moves.some((move) => move.notation === proposal.composing.announce.notation)) proposal.composing = null;
       }
       const viewer = message.seat === null || message.seat === undefined ? null : message.seat;
       replace(root,
@@ -540,10 +540,10 @@ function actionButtons(moves, ui, announces = [], proposal = null) {
       case "accept": return "Accept the trade";
       case "reject": return "Reject it";
       case "announce": return ABILITY[move.ability] || move.ability;
-      default: return move.text;
+      default: return move.notation;
     }
   };
-  const button = (move, content) => h("button", { class: `terr-action ${ui.targets.has(move.text) ? "bl-movable" : ""}${move.type === "accept" ? " primary" : ""}`, dataset: { key: move.text, type: move.type }, title: move.text }, content);
+  const button = (move, content) => h("button", { class: `terr-action ${ui.targets.has(move.notation) ? "bl-movable" : ""}${move.type === "accept" ? " primary" : ""}`, dataset: { key: move.notation, type: move.type }, title: move.notation }, content);
   const order = ["accept", "reject", "propose_counter", "announce", "propose_trade", "end_turn"];
   const sorted = moves.filter((move) => move.type !== "bank_trade").sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
   // bank trades grouped by what is given: "give ♥×4 for: ♠ ♣ ♦ a card"
@@ -552,7 +552,7 @@ function actionButtons(moves, ui, announces = [], proposal = null) {
   // a proposal is composed first (composeForm); the button opens that form, it sends nothing
   const composing = proposal && proposal.composing;
   const composeButtons = announces.map((move) => h("button", {
-    type: "button", class: "terr-action terr-compose-open", dataset: { announce: move.type }, "aria-expanded": String(Boolean(composing && composing.announce.text === move.text)),
+    type: "button", class: "terr-action terr-compose-open", dataset: { announce: move.type }, "aria-expanded": String(Boolean(composing && composing.announce.notation === move.notation)),
     onclick: () => (composing ? proposal.cancel() : proposal.open(move)),
   }, move.type === "propose_counter" ? "Counter-propose…" : "Propose a trade…"));
   return h("div", {},
@@ -598,12 +598,12 @@ function goodsForm(type, message, form, host, redraw) {
   });
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const need = { discard: () => plural(board.discards_owed.find(([s]) => s === seat)?.[1] ?? 0, "card"), wild: () => `${board.wildcards_owed.find(([s]) => s === seat)?.[1] ?? "?"} (at most what the bank holds)`, pay: () => plural(board.die, "resource") }[type];
-  return h("form", { class: "terr-form", dataset: { type }, onsubmit: (event) => { event.preventDefault(); if (chosen) host.play(chosen.text); } },
+  return h("form", { class: "terr-form", dataset: { type }, onsubmit: (event) => { event.preventDefault(); if (chosen) host.play(chosen.notation); } },
     form.note ? h("p", { class: "terr-small terr-note", role: "status" }, form.note) : "",
     need ? h("p", { class: "terr-small" }, `Choose ${need()}.`) : h("p", { class: "terr-small" }, "Both sides need something, and no suit on both sides. Once announced, a proposal must be made (R8.2)."),
     rows,
     h("div", { class: "terr-form-row" },
       h("button", { type: "submit", class: "primary", id: "terr-send", disabled: !chosen }, { offer: "Send the offer", counter: "Send the counter-offer", discard: "Discard", wild: "Take them", pay: "Pay" }[type]),
-      h("span", { class: "muted terr-small" }, chosen ? chosen.text : "not a legal choice yet")),
+      h("span", { class: "muted terr-small" }, chosen ? chosen.notation : "not a legal choice yet")),
   );
 }

@@ -43,7 +43,7 @@ export function mount(element, host) {
     const { message, ui } = last;
     board.textContent = describe(message.view.board);
     const legal = ui.interactive ? message.legal_moves : [];
-    const shown = legal.filter((move) => !filter || move.text.toLowerCase().includes(filter));
+    const shown = legal.filter((move) => !filter || move.notation.toLowerCase().includes(filter));
     search.hidden = legal.length <= MANY;
     const groups = new Map();
     const limit = filter ? 400 : SHOWN;
@@ -57,7 +57,7 @@ export function mount(element, host) {
       [...groups].map(([type, list]) =>
         h("div", { class: "generic-group" },
           h("span", { class: "generic-type" }, type.replaceAll("_", " ")),
-          list.map((move) => h("button", { class: "move-button", dataset: { move: move.text }, onclick: () => host.play(move.text) }, move.text)),
+          list.map((move) => h("button", { class: "move-button", dataset: { move: move.notation }, onclick: () => host.play(move.notation) }, move.notation)),
         ),
       ),
       shown.length > limit ? h("p", { class: "muted" }, `${shown.length - limit} more: filter them, or type the move`) : null,

@@ -172,10 +172,10 @@ async function tryMove(text, shown = false) {
   }
   page.busy = false;
   page.outcome = answer.outcome;
-  page.feedback = shown && answer.outcome === "done" ? `The solution: ${answer.move.text}.` : answer.message;
+  page.feedback = shown && answer.outcome === "done" ? `The solution: ${answer.move.notation}.` : answer.message;
   if (answer.state) {
     page.message = answer.state;
-    page.lastMove = { number: 1, by: step().seat, type: answer.move.type, text: answer.move.text, move: answer.move };
+    page.lastMove = { number: 1, by: step().seat, type: answer.move.type, text: answer.move.notation, move: answer.move };
   }
   if (answer.outcome === "done") page.done.add(page.index);
   else if (answer.outcome === "illegal") page.picker.setMoves(page.message.legal_moves);
@@ -194,7 +194,7 @@ const host = {
 function clickKey(key) {
   if (!interactive()) return;
   const chosen = page.picker.click(key);
-  if (chosen && chosen.play) return tryMove(chosen.play.text);
+  if (chosen && chosen.play) return tryMove(chosen.play.notation);
   if (chosen && chosen.choose) showChooser(chosen.choose);
   else hideChooser();
   drawBoard();
@@ -202,7 +202,7 @@ function clickKey(key) {
 
 function showChooser(moves) {
   replace($("chooser"), h("span", {}, "Which move?"),
-    moves.map((move) => h("button", { type: "button", class: "move-button", onclick: () => tryMove(move.text) }, move.text)));
+    moves.map((move) => h("button", { type: "button", class: "move-button", onclick: () => tryMove(move.notation) }, move.notation)));
   $("chooser").hidden = false;
 }
 

@@ -332,7 +332,7 @@ function drawActions(message, heldSeats) {
   const playing = message.status === "playing";
   const mine = heldSeats.length > 0 && page.identity;
   const match = message.view.match || {};
-  const legal = message.legal_moves.map((move) => move.text);
+  const legal = message.legal_moves.map((move) => move.notation);
   const input = h("input", {
     id: "notation", name: "move", autocomplete: "off", list: "legal-moves", spellcheck: "false",
     placeholder: interactive() ? "type a move, e.g. " + (legal[0] || "")
@@ -448,7 +448,7 @@ async function askHint() {
   }
   // the position may have moved on meanwhile (a move, an undo): then the hint is dropped
   if (!page.hint || page.hint.revision !== hint.revision || page.message.revision !== hint.revision) return;
-  const picked = page.picker.paths.find(({ move }) => move.text === hint.move);
+  const picked = page.picker.paths.find(({ move }) => move.notation === hint.move);
   if (picked) {
     // select the move's first clicks, so that the board lights up the hinted move alone
     hint.path = picked.path;
@@ -537,7 +537,7 @@ function clickKey(key) {
   const narrowed = hintedTargets(targets);
   if (narrowed !== targets && !narrowed.has(key)) page.picker.reset();
   const chosen = page.picker.click(key);
-  if (chosen && chosen.play) return play(chosen.play.text);
+  if (chosen && chosen.play) return play(chosen.play.notation);
   if (chosen && chosen.choose) showChooser(chosen.choose);
   else hideChooser();
   drawAll();
@@ -556,7 +556,7 @@ document.addEventListener("keydown", (event) => {
 
 function showChooser(moves) {
   replace($("chooser"), h("span", {}, "Which move?"),
-    moves.map((move) => h("button", { class: "move-button", onclick: () => play(move.text) }, move.text)));
+    moves.map((move) => h("button", { class: "move-button", onclick: () => play(move.notation) }, move.notation)));
   $("chooser").hidden = false;
 }
 
