@@ -50,7 +50,7 @@ def add_train_parser(commands: Any) -> None:
     train.add_argument("--out", metavar="DIR", help="the training folder: games, report, plot (default train-GAME)")
     train.add_argument(
         "--weights", metavar="FILE",
-        help="write the weights here (default: the game's own evaluation.json, which evaluate() reads)",
+        help="write the weights here (default: the game's own evaluation.json, which the analysis and evaluation=fitted read)",
     )
     train.add_argument("--option", "-O", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
 
