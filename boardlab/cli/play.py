@@ -9,9 +9,6 @@ each of them may see (the match's per-viewer move texts and views).
 from __future__ import annotations
 
 import hashlib
-import os
-import select
-import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,14 +19,14 @@ from rich.markup import escape
 
 from ..agents import make_agent
 from ..agents.analysis import hint_spec
-from ..core.decisions import Decision, think
 from ..core.errors import BoardlabError, RefusedError
 from ..core.match import FALLBACK_NOTE, Match
 from ..core.records import Record
 from ..core.turns import Turn
-from ..core.values import CHANCE, Move, Player
+from ..core.values import CHANCE, Player
 from ..lab.playtests import RECORD_ANSWERS, FormAnswer
 from .common import board_panel, level_name, moves_text, print_moves
+from .keyboard import MOVE_NOW, KeyboardThinker
 from .playtests import ask_playtest_form
 from .render import PictureRenderer, picture_renderer
 
@@ -50,8 +47,6 @@ Enter a move in the game's notation, or a command:
   now          (typed while a computer thinks) make it move at once with the best move it
                has found; anything else typed meanwhile waits, in order, for your prompt"""
 
-#: the line that, typed while a computer thinks, makes it move at once
-MOVE_NOW = "now"
 
 #: clears the screen and the terminal's scrollback, so a hand-over hides the last hand
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
@@ -121,15 +116,9 @@ class PlaySession:
         self.survey = survey
         #: the form's answers, kept with the record (:data:`~boardlab.lab.playtests.RECORD_ANSWERS`)
         self.answers: list[FormAnswer] = []
-        #: what the person types while a computer thinks (watched then, so nothing typed is lost
-        #: and ``now`` makes it move at once); None: it thinks its full time
-        self.move_now_input = move_now_input
-        #: whole lines typed while a computer thought, answered in order by the next prompts
-        self.typed_ahead: list[str] = []
-        #: bytes of a line still being typed when the thinking ended (a pipe can deliver half a line)
-        self.partial_line = b""
-        #: the input ended (Ctrl-D) while a computer thought: leave once the typed lines are used
-        self.input_ended = False
+        #: the computer thinks while the keyboard (``move_now_input``) is watched, so nothing typed
+        #: is lost and ``now`` makes it move at once; without one it thinks its full time
+        self.thinker = KeyboardThinker(move_now_input)
         self.game = match.game
         self.out = out
         self.read_line = read_line
@@ -233,10 +222,10 @@ class PlaySession:
 
     def computer_move(self, seat: Player) -> None:
         self.announce()
-        hint = f" (type {MOVE_NOW} and Enter to make it move now)" if self.move_now_input is not None else ""
+        hint = f" (type {MOVE_NOW} and Enter to make it move now)" if self.thinker.source is not None else ""
         before = len(self.match.log())
         with self.out.status(f"{escape(self.seat_label(seat))} is thinking...{hint}"):
-            self.match.play_computer(self)
+            self.match.play_computer(self.thinker)
         entry = self.match.log()[before]
         text = entry.text_for(self.announce_viewer())
         self.announced = before + 1
@@ -246,61 +235,6 @@ class PlaySession:
         self.out.print(f"[cyan]{escape(self.seat_label(seat))} plays[/cyan] [bold]{escape(text)}[/bold]{note}")
         if not self.humans:
             self.show_board(None)
-
-    def think(self, decision: Decision) -> Move:
-        """The terminal's thinker (:class:`~boardlab.core.decisions.Thinker`): with
-        ``move_now_input`` the search runs in a thread while the input is watched: the line
-        ``now`` stops the search and it plays the best move found so far; any other line is kept
-        for the next prompt and does not disturb the search. Ctrl-C stops the search and leaves."""
-        source = self.move_now_input
-        if source is None or self.input_ended:
-            return think(decision)
-        outcome: dict[str, Move | BaseException] = {}
-
-        def search() -> None:
-            try:
-                outcome["move"] = think(decision)
-            except BaseException as exc:  # handed to the main thread
-                outcome["error"] = exc
-
-        worker = threading.Thread(target=search, name="computer-move", daemon=True)
-        worker.start()
-        try:
-            while worker.is_alive():
-                ready, _, _ = select.select([source], [], [], 0.1)
-                if ready and self.take_typed_lines(source):
-                    decision.agent.interrupt()
-                    worker.join()
-        except BaseException:
-            decision.agent.interrupt()  # Ctrl-C: stop the search too, then leave
-            worker.join()
-            raise
-        error = outcome.get("error")
-        if isinstance(error, BaseException):
-            raise error  # the agent's failure (the match plays the fallback move), or Ctrl-C
-        move = outcome["move"]
-        assert isinstance(move, Move)
-        return move
-
-    def take_typed_lines(self, source: TextIO) -> bool:
-        """Read what is waiting on ``source`` (without blocking: select said it is ready) into
-        :attr:`typed_ahead`; whether one of the lines is ``now``, which is consumed, not kept.
-
-        Reads the descriptor itself rather than the text stream: the stream's buffer would hide
-        a second line from select, and the prompt's ``input()`` must find nothing half-read."""
-        chunk = os.read(source.fileno(), 4096)
-        if not chunk:
-            self.input_ended = True  # Ctrl-D on an empty line, or the pipe closed
-            return False
-        *lines, self.partial_line = (self.partial_line + chunk).split(b"\n")
-        move_now = False
-        for raw in lines:
-            line = raw.decode("utf-8", errors="replace").rstrip("\r")
-            if line.strip().lower() == MOVE_NOW:
-                move_now = True
-            elif line.strip():
-                self.typed_ahead.append(line)
-        return move_now
 
     def human_turn(self, seat: Player) -> str | None:
         """Read commands until ``seat`` moves (None), undoes (None) or quits ("quit")."""
@@ -385,11 +319,11 @@ class PlaySession:
     def ask(self, prompt: str, typed_earlier: bool = True) -> str:
         """The next line for ``prompt``: first what was typed while a computer thought (shown
         after the prompt, as if typed there; not with ``typed_earlier=False``), then the keyboard."""
-        if typed_earlier and self.typed_ahead:
-            line = self.typed_ahead.pop(0)
+        if typed_earlier and self.thinker.typed_ahead:
+            line = self.thinker.typed_ahead.pop(0)
             self.out.print(f"{escape(prompt)}{escape(line)}  [dim](typed while the computer thought)[/dim]")
             return line
-        if self.input_ended:
+        if self.thinker.input_ended:
             raise _Leave(interrupted=False)
         try:
             return self.read_line(prompt)
@@ -597,13 +531,13 @@ class PlaySession:
             f"[bold]Game over: {escape(headline)}[/bold] ({escape(result.reason)}; {result.score_text()}, {moves})."
         )
         self.reveal_seed()
-        if self.typed_ahead:
+        if self.thinker.typed_ahead:
             # said, not silently dropped; and never taken as the answer to the save question
-            unused = ", ".join(repr(line) for line in self.typed_ahead)
+            unused = ", ".join(repr(line) for line in self.thinker.typed_ahead)
             self.out.print(
                 f"[yellow]Not acted on (typed while the computer thought; the game is over):[/yellow] {escape(unused)}"
             )
-            self.typed_ahead.clear()
+            self.thinker.typed_ahead.clear()
         if self.humans and self.saved_ply != self.match.ply:
             self.offer_save()
         if self.humans and self.survey:

@@ -265,7 +265,7 @@ def test_typing_now_makes_a_thinking_computer_move_now(tmp_path: Path, monkeypat
     assert time.monotonic() - began < 30  # far below the 60 s budget: the search was cut short
     assert "P1 (mcts:seconds=60.0) plays" in buffer.getvalue()
     assert play.match.log()[2].by == 0  # the computer did move
-    assert play.typed_ahead == []  # "now" is a command, not a line kept for the prompt
+    assert play.thinker.typed_ahead == []  # "now" is a command, not a line kept for the prompt
 
 
 def test_lines_typed_while_the_computer_thinks_wait_for_the_prompt_and_leave_the_search_alone(
@@ -320,10 +320,10 @@ def test_a_hand_over_waits_for_a_fresh_enter_not_a_line_typed_earlier() -> None:
     # at one screen the line typed during a computer's thinking must not skip the hand-over
     with Keyboard(b"") as keyboard:
         play, script, _ = thinking_session(["human", "human"], keyboard, [""])
-        play.typed_ahead.append("take2")
+        play.thinker.typed_ahead.append("take2")
         play.hand_over("P2")
     assert script.prompts == ["Pass the screen to P2 and press Enter (others look away) "]
-    assert play.typed_ahead == ["take2"]  # still waiting for P2's prompt
+    assert play.thinker.typed_ahead == ["take2"]  # still waiting for P2's prompt
 
 
 def test_levels_name_the_computer_for_every_game() -> None:
