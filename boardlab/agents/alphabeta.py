@@ -26,10 +26,11 @@ import time
 from collections.abc import Hashable, Iterator, Mapping
 
 from ..core.agent import Agent
+from ..core.decisions import PROVEN_MARGIN
 from ..core.fitted import EVALUATION_PARAM, evaluation_choice, judging_by
 from ..core.state import State
 from ..core.values import CHANCE, TERMINAL, Move, Player
-from .greedy import PROVEN_MARGIN, TIE
+from .greedy import TIE
 from .search import check_positive, decision_moves, pick_random
 
 #: outside any return: the starting bounds of the window

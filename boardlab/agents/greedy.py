@@ -14,15 +14,14 @@ import math
 from collections.abc import Mapping
 
 from ..core.agent import Agent
+from ..core.decisions import leaf_value
 from ..core.fitted import EVALUATION_PARAM, evaluation_choice, judging_by
 from ..core.state import State
-from ..core.values import CHANCE, TERMINAL, Move, Player
+from ..core.values import CHANCE, Move, Player
 from .search import check_positive, decision_moves, pick_random
 
 #: two scores closer than this are a tie (evaluations are floats summed in different orders)
 TIE = 1e-9
-#: a finished game's win (loss) ranks just above (below) an evaluation of 1 (0): proof beats estimate
-PROVEN_MARGIN = 1e-6
 
 
 class GreedyAgent(Agent):
@@ -113,25 +112,11 @@ class GreedyAgent(Agent):
         return moves[-1]
 
     def score(self, state: State, mover: Player, chance_depth: int) -> float:
-        """The value of ``state`` for ``mover``, about [0, 1] (``state`` is restored before returning).
-
-        A finished game's win or loss is nudged past any evaluation of 1 or 0.
-
-        Unknown values (no evaluation function) count as a share of a full draw,
-        so they rank below a win and above a loss.
-        """
-        player = state.current_player()
-        if player == TERMINAL:
-            value = state.returns()[mover]
-            if value == 1.0:
-                return value + PROVEN_MARGIN
-            return value - PROVEN_MARGIN if value == 0.0 else value
-        if player == CHANCE and chance_depth < self.max_chance_depth:
+        """The value of ``state`` for ``mover``, about [0, 1] (``state`` is restored before
+        returning): chance averaged (exactly or by samples), then :func:`leaf_value`."""
+        if state.current_player() == CHANCE and chance_depth < self.max_chance_depth:
             return self._chance_score(state, mover, chance_depth)
-        estimate = state.evaluate()
-        if estimate is None:
-            return 1.0 / state.game.num_players
-        return float(estimate[mover])
+        return leaf_value(state, mover)
 
     def _chance_score(self, state: State, mover: Player, chance_depth: int) -> float:
         outcomes = state.chance_outcomes()

@@ -131,15 +131,25 @@ class FallbackPolicy:
         return best
 
 
-def _score(state: State, mover: Player, chance_left: int) -> float:
-    """``mover``'s value of ``state``, about [0, 1]; ``state`` is restored before returning."""
-    player = state.current_player()
-    if player == TERMINAL:
+def leaf_value(state: State, mover: Player) -> float:
+    """``mover``'s value of ``state`` as it stands, about [0, 1]: a finished game's win or loss
+    nudged past any evaluation of 1 or 0, else the game's evaluation, else a draw's share (an
+    unknown value ranks below a win and above a loss). One-ply choosers score their leaves so."""
+    if state.current_player() == TERMINAL:
         value = state.returns()[mover]
         if value == 1.0:
             return value + PROVEN_MARGIN
         return value - PROVEN_MARGIN if value == 0.0 else value
-    if player == CHANCE and chance_left > 0:
+    estimate = state.evaluate()
+    if estimate is None:
+        return 1.0 / state.game.num_players
+    return float(estimate[mover])
+
+
+def _score(state: State, mover: Player, chance_left: int) -> float:
+    """``mover``'s value of ``state``, chance averaged exactly where it is small; ``state`` is
+    restored before returning."""
+    if state.current_player() == CHANCE and chance_left > 0:
         outcomes = state.chance_outcomes()
         if len(outcomes) <= EXACT_CHANCE_OUTCOMES:
             total = 0.0
@@ -148,10 +158,7 @@ def _score(state: State, mover: Player, chance_left: int) -> float:
                 total += probability * _score(state, mover, chance_left - 1)
                 state.undo()
             return total
-    estimate = state.evaluate()
-    if estimate is None:
-        return 1.0 / state.game.num_players
-    return float(estimate[mover])
+    return leaf_value(state, mover)
 
 
 #: the policy every match plays unless its driver gives another
@@ -166,6 +173,7 @@ def view_generator(seed: int) -> random.Random:
 __all__ = [
     "INLINE",
     "ONE_PLY_FALLBACK",
+    "PROVEN_MARGIN",
     "AsyncThinker",
     "Decision",
     "FallbackPolicy",
@@ -173,6 +181,7 @@ __all__ = [
     "Thinker",
     "ThinkingFailed",
     "decision_seed",
+    "leaf_value",
     "think",
     "view_generator",
 ]

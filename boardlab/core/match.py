@@ -75,6 +75,11 @@ Clock = Callable[[], float]
 log = logging.getLogger("boardlab.match")
 
 
+def _failure(exc: Exception) -> str:
+    """Why a thinker gave no move, for the log: its own words, or the agent's exception."""
+    return str(exc) if isinstance(exc, ThinkingFailed) else f"it failed: {exc!r}"
+
+
 class Match:
     """A game in progress between seats, each a person (None) or an agent.
 
@@ -428,10 +433,8 @@ class Match:
         try:
             move: Move | None = thinker.think(decision)
             failure = ""
-        except ThinkingFailed as exc:
-            move, failure = None, str(exc)
         except Exception as exc:  # an agent's bug costs it the decision, never the match
-            move, failure = None, f"it failed: {exc!r}"
+            move, failure = None, _failure(exc)
         return self.decide(decision, move, failure=failure)
 
     async def play_computer_async(self, thinker: AsyncThinker) -> Move:
@@ -440,10 +443,8 @@ class Match:
         try:
             move: Move | None = await thinker.think(decision)
             failure = ""
-        except ThinkingFailed as exc:
-            move, failure = None, str(exc)
         except Exception as exc:  # an agent's bug costs it the decision, never the match
-            move, failure = None, f"it failed: {exc!r}"
+            move, failure = None, _failure(exc)
         return self.decide(decision, move, failure=failure)
 
     def run_computers(self, thinker: Thinker = INLINE, on_move: Callable[[Turn], None] | None = None) -> int:
@@ -454,9 +455,7 @@ class Match:
             before = len(self._log)
             self.play_computer(thinker)
             played += 1
-            if on_move is not None:
-                for entry in self._log[before:]:
-                    on_move(entry)
+            self._report(before, on_move)
         return played
 
     async def run_computers_async(
@@ -468,10 +467,13 @@ class Match:
             before = len(self._log)
             await self.play_computer_async(thinker)
             played += 1
-            if on_move is not None:
-                for entry in self._log[before:]:
-                    on_move(entry)
+            self._report(before, on_move)
         return played
+
+    def _report(self, since: int, on_move: Callable[[Turn], None] | None) -> None:
+        if on_move is not None:
+            for entry in self._log[since:]:
+                on_move(entry)
 
     def play_out(self, before_decision: Callable[[State], None] | None = None, thinker: Thinker = INLINE) -> Result:
         """Play a match of computers only to its end with ``thinker`` (inline by default); returns the result.

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 import boardlab
 from boardlab.agents import make_agent
-from boardlab.agents.greedy import PROVEN_MARGIN, TIE
+from boardlab.agents.greedy import TIE
 from boardlab.core import OptionError
+from boardlab.core.decisions import PROVEN_MARGIN
 from tests.agents.toy_games import Decide, End, tree_game
 from tests.support.budgets import budget
 
