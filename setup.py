@@ -12,6 +12,13 @@ it). Both ``pip install -e .`` and ``pip wheel .`` compile them.
 A successful build also writes ``boardlab/kernels-built.json``: the SHA-256 of each
 compiled kernel's source and of the boardlab modules it imports (mypyc inlines their
 ``Final`` constants), so that the runtime can tell an extension built from other sources.
+
+The core's kernel (``boardlab/core/kernel.py``, the ``State`` base class) and every kernel that
+imports it (a game whose state class is compiled, the search) are compiled as one group, into
+one shared library: mypyc builds a native class that derives from a native class of another
+group without running its constructor (mypyc 2.4), and the group's members call each other's
+methods directly. A group is stale as a whole: the record of each member names the sources of
+all of them.
 """
 
 from __future__ import annotations
@@ -57,6 +64,22 @@ def module_name(path: str) -> str:
     return path.removesuffix(".py").replace("/", ".")
 
 
+#: the core's kernel: the State base class that compiled game states derive from
+CORE_KERNEL = f"{PACKAGE}/core/{KERNEL_FILE}"
+#: the name of the shared library of the core's kernel and those that import it
+NATIVE_GROUP = f"{PACKAGE}.native"
+#: the modules through which a kernel reaches the core's State
+STATE_MODULES = (f"{PACKAGE}/core/state.py", CORE_KERNEL, f"{PACKAGE}/core/progress.py")
+
+
+def native_group(paths: list[str]) -> list[str]:
+    """The kernels compiled together with the core's: itself and every kernel that imports it
+    (through boardlab.core.state or .progress); empty when there is no core kernel."""
+    if CORE_KERNEL not in paths:
+        return []
+    return [path for path in paths if path == CORE_KERNEL or set(imported_sources(path)) & set(STATE_MODULES)]
+
+
 def imported_sources(path: str) -> list[str]:
     """The kernel and the boardlab modules it imports directly, as paths relative to the root."""
     tree = ast.parse((ROOT / path).read_text(encoding="utf-8"), filename=path)
@@ -83,12 +106,15 @@ def imported_sources(path: str) -> list[str]:
 
 def build_record(paths: list[str]) -> dict[str, dict[str, str]]:
     """Per compiled kernel module: SHA-256 of each source it was compiled from (paths
-    relative to the package folder)."""
+    relative to the package folder); a member of the native group names the sources of all
+    its members, so that an edit to any of them makes the whole group stale."""
+    group = native_group(paths)
+    group_sources = sorted({source for path in group for source in imported_sources(path)})
     record: dict[str, dict[str, str]] = {}
     for path in paths:
         record[module_name(path)] = {
             source.removeprefix(f"{PACKAGE}/"): hashlib.sha256((ROOT / source).read_bytes()).hexdigest()
-            for source in imported_sources(path)
+            for source in (group_sources if path in group else imported_sources(path))
         }
     return record
 
@@ -128,11 +154,14 @@ class BuildKernels(build_ext):
         # the generated C and mypy's cache stay together: mypyc skips writing C it finds cached
         target = os.path.join(self.build_temp, "mypyc")
         print(f"boardlab: compiling {len(self.kernels)} kernels with mypyc: {', '.join(self.kernels)}")
+        group = native_group(self.kernels)
         try:
             self.distribution.ext_modules = mypycify(
                 [*MYPY_OPTIONS, f"--cache-dir={os.path.join(target, 'mypy-cache')}", *self.kernels],
                 opt_level="3",
-                separate=True,  # each kernel its own pair of extensions, in its own package folder
+                # the native group shares one library; every other kernel has its own pair of
+                # extensions in its own package folder
+                separate=[(group, NATIVE_GROUP)] if group else True,
                 target_dir=target,
             )
         except SystemExit as exc:
@@ -161,6 +190,19 @@ class BuildKernels(build_ext):
             self._build_nothing()
             return
         self._write_record(build_record(self.kernels))
+        if self.inplace:
+            self._remove_ungrouped_libraries()
+
+    def _remove_ungrouped_libraries(self) -> None:
+        """A kernel of the native group is built into the group's library: the library of its own
+        that a build from before it joined the group left beside it is removed (never loaded)."""
+        for path in native_group(self.kernels):
+            for built in (ROOT / path).parent.iterdir():
+                if built.name.split(".")[0] == "kernel__mypyc" and any(
+                    built.name.endswith(suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES
+                ):
+                    print(f"boardlab: removing {built.relative_to(ROOT)} (built before the kernel joined {NATIVE_GROUP})")
+                    built.unlink()
 
     def _record_path(self) -> Path:
         return (ROOT if self.inplace else Path(self.build_lib)) / PACKAGE / BUILD_RECORD
@@ -182,11 +224,11 @@ class BuildKernels(build_ext):
         if not self.inplace:
             return
         self._record_path().unlink(missing_ok=True)
-        for path in self.kernels:
-            folder = (ROOT / path).parent
+        group_library = NATIVE_GROUP.rpartition(".")[2] + "__mypyc"
+        for folder in sorted({(ROOT / path).parent for path in self.kernels} | {ROOT / PACKAGE}):
             for built in folder.iterdir():
                 stem = built.name.split(".")[0]
-                if stem in ("kernel", "kernel__mypyc") and any(
+                if stem in ("kernel", "kernel__mypyc", group_library) and any(
                     built.name.endswith(suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES
                 ):
                     print(f"boardlab: removing {built.relative_to(ROOT)} (an earlier build's)")

@@ -43,7 +43,11 @@ RANDOM_PLY_LIMIT = 400
 #: kernel's source), perft (every legal move counted from fixed positions) and the random-game
 #: invariants. The other rules tests reach the kernels only through these same functions, and
 #: the differential games compare whole games compiled and pure, ply by ply.
-PURE_RERUN_PATTERNS = ("tests/*/test_*_kernel.py", "tests/*/test_*_perft.py", "tests/*/test_*_invariants.py")
+PURE_RERUN_PATTERNS = (
+    "tests/*/test_*_kernel.py", "tests/*/test_*_perft.py", "tests/*/test_*_invariants.py",
+    # the core's kernel (State and the progress tracker): its trail and its tracker
+    "tests/core/test_state_trail.py", "tests/core/test_progress.py",
+)
 PURE_RERUN = sorted(str(path.relative_to(ROOT)) for pattern in PURE_RERUN_PATTERNS for path in ROOT.glob(pattern))
 
 
@@ -268,6 +272,44 @@ def test_the_build_record_decides_staleness_over_file_times(tmp_path: Path) -> N
     kernel.write_text("FLAVOUR = 'edited'\n")
     edited = _flavour(tmp_path, pure=False)
     assert edited.returncode == 0 and edited.stdout.startswith("edited "), edited.stderr
+
+
+def test_a_kernel_compiled_with_the_cores_is_stale_with_it(tmp_path: Path) -> None:
+    """Kernels compiled in one group with the core's (a compiled state class derives from its
+    State) run compiled or pure together: the build record of each names every member's sources,
+    so an edit to one member makes all of them pure (a pure core State under a compiled subclass
+    would be two classes of one name)."""
+    package = _fake_package(tmp_path)
+    (package / "other").mkdir()
+    (package / "other" / "__init__.py").write_text("")
+    members = [package / "toy" / "kernel.py", package / "other" / "kernel.py"]
+    members[1].write_text("FLAVOUR = 'pure'\n")
+    for kernel in members:
+        _write_extension(kernel)
+    sources = {str(k.relative_to(package)): hashlib.sha256(k.read_bytes()).hexdigest() for k in members}
+    record = {"boardlab.toy.kernel": sources, "boardlab.other.kernel": sources}
+    (package / "kernels-built.json").write_text(json.dumps(record))
+    members[1].write_text("FLAVOUR = 'edited'\n")
+    ran = _flavour(tmp_path, pure=False)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split()[0] == "pure" and "compiled: 0 of 2 kernels" in ran.stdout
+
+
+def test_the_build_record_groups_the_kernels_that_use_the_cores_state() -> None:
+    """The installed record (setup.py writes it): every kernel that imports the core's State is
+    recorded with the sources of the whole group, the core's kernel among them."""
+    record_path = ROOT / "boardlab" / "kernels-built.json"
+    if not record_path.is_file():
+        pytest.skip("no build record: nothing is compiled here")
+    record = json.loads(record_path.read_text())
+    if "boardlab.core.kernel" not in record:
+        pytest.skip("the core's kernel is not compiled here")
+    group = record["boardlab.core.kernel"]
+    members = [module for module, sources in record.items() if "core/kernel.py" in sources]
+    assert "boardlab.agents.kernel" in members
+    for module in members:
+        assert record[module] == group, module
+        assert module.removeprefix("boardlab.").replace(".", "/") + ".py" in group
 
 
 # --- the kernels' tests once more in pure Python ------------------------------------------------

@@ -18,11 +18,22 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeVar
 
 from ..core import values
 from ..core.state import State
 from ..core.values import Move, Player
+
+_Class = TypeVar("_Class")
+
+try:
+    from mypy_extensions import i64, mypyc_attr
+except ImportError:  # the compiler's hints; without mypy the module runs as Python, where i64 is int
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_Class], _Class]:
+        return lambda cls: cls
+
+    i64 = int  # type: ignore[misc]
 
 #: the protocol's sentinels as compile-time constants (a plain module global is looked up on every use)
 CHANCE: Final[Player] = values.CHANCE
@@ -40,57 +51,200 @@ class Budget(Protocol):
     def remaining(self, done: int) -> float: ...
 
 
-class Node:
-    """A position of the MCTS tree, reached by a sequence of moves from the root.
+@mypyc_attr(acyclic=True)
+class Vertex:
+    """One position of an MCTS tree, as the search keeps it: statistics and the range of the
+    tree's edge arrays that holds its moves.
 
-    ``mover`` is the player whose move (or CHANCE, whose outcome) led here, and
-    ``value`` sums that player's returns over the ``visits`` through this node.
-    Decision nodes keep ``children`` with the move to each in ``child_moves`` (the same
-    order), and the ``untried`` moves (generated on the first visit, once); chance nodes
-    keep ``outcome_children`` by outcome. ``parent`` and ``move`` are where the node was
-    created from; with transpositions shared (:func:`run_mcts`) other nodes may list it
-    as a child too, by another move, so the move from a parent is the parent's
-    ``child_moves`` entry, not ``move``.
-    ``winning`` is a child whose move ends the game with a win for the player to
-    move here: once one is found, that player is assumed to play it.
-    ``mean`` (``value / visits``) and ``visits_root`` (``sqrt(visits)``) are kept by
-    :func:`backpropagate` for UCB1, which reads them for every child at every step: the
-    same floats as computing them there, once per visit instead of once per look.
+    ``mover`` is the player whose move (or CHANCE, whose outcome) led here, and ``value`` sums
+    that player's returns over the ``visits`` through this vertex; ``mean`` (``value / visits``)
+    and ``visits_root`` (``sqrt(visits)``) are kept by :func:`backpropagate` for UCB1, which reads
+    them for every child at every step. A decision vertex's moves take ``edge_count`` slots of the
+    tree's edge arrays from ``edge_start`` (-1 until the first visit generates them): the untried
+    moves first, in the order the search draws them from, then the children from the last slot
+    backwards in the order they were made (the k-th child at ``edge_start + edge_count - 1 - k``),
+    so that trying a move turns its slot into the child's. A chance vertex keeps ``outcomes``.
+    ``parent`` (the vertex it was made from), ``winning`` (a child whose move wins on the spot for
+    the player to move here) and ``index`` are positions in the tree's list of vertices.
+
+    Vertices refer to vertices by index, never by reference, so they form no cycles: the collector
+    need not follow them (``acyclic``), which spares a search most of its collections.
     """
 
-    __slots__ = (
-        "child_moves",
-        "children",
-        "lost",
-        "mean",
-        "move",
-        "mover",
-        "outcome_children",
-        "parent",
-        "to_move",
-        "untried",
-        "value",
-        "visits",
-        "visits_root",
-        "winning",
-    )
+    __slots__ = ("edge_count", "edge_start", "expanded", "index", "lost", "mean", "move", "mover", "outcomes",
+                 "parent", "to_move", "value", "visits", "visits_root", "winning")
 
-    def __init__(self, parent: Node | None, move: Move | None, mover: Player, to_move: Player) -> None:
+    def __init__(self, index: i64, parent: i64, move: Move | None, mover: Player, to_move: Player) -> None:
+        self.index = index
         self.parent = parent
         self.move = move
         self.mover = mover
         self.to_move = to_move
-        self.children: list[Node] = []
-        self.child_moves: list[Move] = []
-        self.untried: list[Move] | None = None
-        self.outcome_children: dict[Move, Node] | None = {} if to_move == CHANCE else None
-        self.winning: Node | None = None
-        #: proven: the move into this node loses for its mover (two-player games, see prove_loss)
+        self.edge_start: i64 = -1
+        self.edge_count: i64 = 0
+        self.expanded: i64 = 0
+        self.outcomes: dict[Move, Vertex] | None = {} if to_move == CHANCE else None
+        self.winning: i64 = -1
+        #: proven: the move into this vertex loses for its mover (two-player games, see prove_loss)
         self.lost = False
-        self.visits = 0
+        self.visits: i64 = 0
         self.value = 0.0
         self.mean = 0.0
         self.visits_root = 0.0
+
+    def untried(self) -> i64:
+        """How many of its moves are not tried yet (0 before they are generated)."""
+        return self.edge_count - self.expanded
+
+
+class Tree:
+    """An MCTS tree (a graph with transpositions) held in arrays: ``vertices`` by index (the root
+    is 0), and per edge slot the move (``edge_moves``) and the child it leads to, once tried
+    (``edge_children``). :class:`Vertex` says how a vertex's slots are laid out.
+    """
+
+    __slots__ = ("edge_children", "edge_moves", "vertices", "views")
+
+    def __init__(self, to_move: Player) -> None:
+        self.vertices: list[Vertex] = [Vertex(0, -1, None, CHANCE, to_move)]
+        self.edge_moves: list[Move] = []
+        self.edge_children: list[Vertex | None] = []
+        #: the Node view of each vertex asked for (one per vertex, so views compare by identity)
+        self.views: dict[int, Node] = {}
+
+    def add(self, parent: Vertex, move: Move, mover: Player, to_move: Player) -> Vertex:
+        """A new vertex reached from ``parent`` by ``move``."""
+        vertex = Vertex(len(self.vertices), parent.index, move, mover, to_move)
+        self.vertices.append(vertex)
+        return vertex
+
+    def open(self, vertex: Vertex, moves: list[Move]) -> None:
+        """Give ``vertex`` its untried ``moves`` (in the order the search draws them from)."""
+        vertex.edge_start = len(self.edge_moves)
+        vertex.edge_count = len(moves)
+        self.edge_moves.extend(moves)
+        for _ in range(len(moves)):
+            self.edge_children.append(None)
+
+    def child(self, vertex: Vertex, k: i64) -> Vertex:
+        """The ``k``-th child ``vertex`` made (0 = the first)."""
+        found = self.edge_children[vertex.edge_start + vertex.edge_count - 1 - k]
+        assert found is not None
+        return found
+
+    def child_move(self, vertex: Vertex, k: i64) -> Move:
+        """The move from ``vertex`` to its ``k``-th child."""
+        return self.edge_moves[vertex.edge_start + vertex.edge_count - 1 - k]
+
+    def link(self, vertex: Vertex, slot: i64, move: Move, child: Vertex) -> None:
+        """The untried ``move`` in ``slot`` was tried and leads to ``child``: the last untried slot
+        becomes the new child's (the move that was there takes ``slot``)."""
+        last = vertex.edge_start + vertex.untried() - 1
+        moves = self.edge_moves
+        moves[slot] = moves[last]
+        moves[last] = move
+        self.edge_children[last] = child
+        vertex.expanded += 1
+
+    def root(self) -> Node:
+        return self.view(0)
+
+    def view(self, index: int) -> Node:
+        """The :class:`Node` of the vertex ``index`` (the same object every time)."""
+        known = self.views.get(index)
+        if known is None:
+            known = Node(self, index)
+            self.views[index] = known
+        return known
+
+
+class Node:
+    """A vertex of a searched :class:`Tree` as the rest of the code reads it (the agents' choice,
+    the analysis, tests): its statistics, its children in the order they were made with the move
+    to each (``children``, ``child_moves``), its chance outcomes (``outcome_children``) and
+    ``winning``. Read only; the search itself works on the arrays."""
+
+    __slots__ = ("index", "tree")
+
+    def __init__(self, tree: Tree, index: int) -> None:
+        self.tree = tree
+        self.index = index
+
+    @property
+    def vertex(self) -> Vertex:
+        return self.tree.vertices[self.index]
+
+    @property
+    def visits(self) -> int:
+        return self.vertex.visits
+
+    @property
+    def value(self) -> float:
+        return self.vertex.value
+
+    @property
+    def mean(self) -> float:
+        return self.vertex.mean
+
+    @property
+    def visits_root(self) -> float:
+        return self.vertex.visits_root
+
+    @property
+    def mover(self) -> Player:
+        return self.vertex.mover
+
+    @property
+    def to_move(self) -> Player:
+        return self.vertex.to_move
+
+    @property
+    def lost(self) -> bool:
+        return self.vertex.lost
+
+    @property
+    def move(self) -> Move | None:
+        """The move this vertex was first reached by (another path may reach it by another)."""
+        return self.vertex.move
+
+    @property
+    def parent(self) -> Node | None:
+        parent = self.vertex.parent
+        return None if parent < 0 else self.tree.view(parent)
+
+    @property
+    def winning(self) -> Node | None:
+        winning = self.vertex.winning
+        return None if winning < 0 else self.tree.view(winning)
+
+    @property
+    def children(self) -> list[Node]:
+        """Its children in the order they were made (a transposition's shared vertex included)."""
+        tree = self.tree
+        vertex = self.vertex
+        return [tree.view(tree.child(vertex, k).index) for k in range(vertex.expanded)]
+
+    @property
+    def child_moves(self) -> list[Move]:
+        """The move to each of :attr:`children`, in the same order."""
+        tree = self.tree
+        vertex = self.vertex
+        return [tree.child_move(vertex, k) for k in range(vertex.expanded)]
+
+    @property
+    def untried(self) -> list[Move] | None:
+        """The moves not tried yet, in the order the search draws them from; None before the first visit."""
+        vertex = self.vertex
+        if vertex.edge_start < 0:
+            return None
+        return self.tree.edge_moves[vertex.edge_start:vertex.edge_start + vertex.untried()]
+
+    @property
+    def outcome_children(self) -> dict[Move, Node] | None:
+        outcomes = self.vertex.outcomes
+        if outcomes is None:
+            return None
+        return {outcome: self.tree.view(child.index) for outcome, child in outcomes.items()}
 
 
 class InfoNode:
@@ -175,20 +329,20 @@ def rollout(state: State, rng: random.Random, depth_limit: int, decisive: bool =
         depth += 1
 
 
-def backpropagate(path: list[Node], returns: Sequence[float]) -> None:
-    """Add one visit and the returns of each node's mover to every node of ``path`` (the
+def backpropagate(path: list[Vertex], returns: Sequence[float]) -> None:
+    """Add one visit and the returns of each vertex's mover to every vertex of ``path`` (the
     root first; the root and chance outcomes, whose mover is negative, keep no value).
-    The path, not the ``parent`` links: a node shared by transpositions has several parents."""
-    for node in path:
-        visits = node.visits + 1
-        node.visits = visits
+    The path, not the ``parent`` links: a vertex shared by transpositions has several parents."""
+    for vertex in path:
+        visits = vertex.visits + 1
+        vertex.visits = visits
         # float(): compiled, math.sqrt is then C's on a double (Python converts the int the same way)
-        node.visits_root = math.sqrt(float(visits))
-        mover = node.mover
+        vertex.visits_root = math.sqrt(float(visits))
+        mover = vertex.mover
         if mover >= 0:
-            value = node.value + returns[mover]
-            node.value = value
-            node.mean = value / visits
+            value = vertex.value + returns[mover]
+            vertex.value = value
+            vertex.mean = value / float(visits)  # float(): i64 and float do not mix, and Python converts alike
 
 
 def backpropagate_info(node: InfoNode | None, returns: Sequence[float]) -> None:
@@ -201,27 +355,30 @@ def backpropagate_info(node: InfoNode | None, returns: Sequence[float]) -> None:
         node = node.parent
 
 
-def prove_loss(node: Node) -> None:
-    """The solver step, for two players taking turns: ``node`` was just proven lost for its
+def prove_loss(tree: Tree, vertex: Vertex) -> None:
+    """The solver step, for two players taking turns: ``vertex`` was just proven lost for its
     mover. When every move at its parent is proven lost, the parent is won for whoever moved
     into it, which makes the grandparent's move into it a win there, and so on up the tree.
-    A chance node, or a move that does not pass the turn, ends the proof."""
+    A chance vertex, or a move that does not pass the turn, ends the proof."""
+    vertices = tree.vertices
     while True:
-        parent = node.parent
-        if parent is None or parent.to_move < 0 or parent.untried is None or parent.untried:
+        if vertex.parent < 0:
             return
-        for child in parent.children:
-            if not child.lost:
+        parent = vertices[vertex.parent]
+        if parent.to_move < 0 or parent.edge_start < 0 or parent.untried():
+            return
+        for k in range(parent.expanded):
+            if not tree.child(parent, k).lost:
                 return
-        grandparent = parent.parent
-        if grandparent is None or parent.mover < 0 or parent.mover == parent.to_move:
+        if parent.parent < 0 or parent.mover < 0 or parent.mover == parent.to_move:
             return
-        if grandparent.winning is None:
-            grandparent.winning = parent
+        grandparent = vertices[parent.parent]
+        if grandparent.winning < 0:
+            grandparent.winning = parent.index
         if grandparent.mover < 0 or grandparent.mover == grandparent.to_move or grandparent.lost:
             return
         grandparent.lost = True
-        node = grandparent
+        vertex = grandparent
 
 
 def one_ply(state: State, move: Move, mover: Player) -> float:
@@ -249,26 +406,29 @@ def order_by_one_ply(
         moves.sort(key=lambda move: one_ply(state, move, mover))
 
 
-def uct_index(node: Node, exploration: float) -> int:
-    """The index in ``node.children`` of the child with the highest UCB1 score, ``value / visits
+def uct_index(tree: Tree, vertex: Vertex, exploration: float) -> i64:
+    """Which child of ``vertex`` (0 = the first made) has the highest UCB1 score, ``value / visits
     + c * sqrt(log(parent's visits) / visits)`` computed as ``mean + c * sqrt(log(parent's
-    visits)) / sqrt(visits)``; the first created wins a tie."""
-    scale = exploration * math.sqrt(math.log(float(node.visits)))  # float(): C's log, as in backpropagate
-    best_index = 0
+    visits)) / sqrt(visits)``; the first made wins a tie."""
+    scale = exploration * math.sqrt(math.log(float(vertex.visits)))  # float(): C's log, as in backpropagate
+    best_index: i64 = 0
     best_score = -1.0
-    index = 0
-    for child in node.children:
+    children = tree.edge_children
+    # the k-th child is in slot last - k
+    last = vertex.edge_start + vertex.edge_count - 1
+    for k in range(vertex.expanded):
+        child = children[last - k]
+        assert child is not None
         score = child.mean + scale / child.visits_root
         if score > best_score:
             best_score = score
-            best_index = index
-        index += 1
+            best_index = k
     return best_index
 
 
 def run_mcts(
     root_state: State,
-    root: Node,
+    tree: Tree,
     rng: random.Random,
     budget: Budget,
     exploration: float,
@@ -280,75 +440,76 @@ def run_mcts(
     solver: bool,
     transpositions: bool = False,
 ) -> int:
-    """Search from ``root_state`` (left unchanged) into the tree at ``root`` until the budget
-    is used up, the decision is settled or a win on the spot is found; the iterations run.
+    """Search from ``root_state`` (left unchanged) into ``tree`` until the budget is used up, the
+    decision is settled or a win on the spot is found; the iterations run.
 
-    One iteration: copy the root state, descend by UCB1 to the first new node (trying a
+    One iteration: copy the root state, descend by UCB1 to the first new vertex (trying a
     random untried move, or with ``widen`` the best by one ply), score it by ``evaluate()``
     (``leaf_eval``) or a rollout, and add the returns along the path. ``solver`` (two players
     taking turns) proves losses up the tree; :mod:`.mcts` explains each rule.
 
     ``transpositions``: a move that reaches a decision position already in the tree (the same
-    ``position_key()``, reached by the same mover) links to that node instead of making a new
+    ``position_key()``, reached by the same mover) links to that vertex instead of making a new
     one, so its statistics are shared by every path to it (the tree becomes a graph); the
-    descent goes on through it. A path that comes back to a node already on it stops there
+    descent goes on through it. A path that comes back to a vertex already on it stops there
     and scores the position it reached.
     """
     uniform_random = rng.random
-    table: dict[tuple[int, object], Node] | None = {} if transpositions else None
+    table: dict[tuple[int, object], Vertex] | None = {} if transpositions else None
+    vertices = tree.vertices
+    edge_moves = tree.edge_moves
+    root = vertices[0]
     done = 0
-    while not budget.exhausted(done) and root.winning is None:  # a win on the spot ends the thinking
+    while not budget.exhausted(done) and root.winning < 0:  # a win on the spot ends the thinking
         state = root_state.copy()
-        node = root
+        vertex = root
         path = [root]
-        # selection and expansion: stop at the first new node (or the end of the game)
+        # selection and expansion: stop at the first new vertex (or the end of the game)
         while True:
-            to_move = node.to_move
+            to_move = vertex.to_move
             if to_move == TERMINAL:
                 break
             if to_move == CHANCE:
                 outcome = state.sample_chance(rng)
                 state.apply(outcome)
-                outcome_children = node.outcome_children
-                assert outcome_children is not None
-                known = outcome_children.get(outcome)
+                outcomes = vertex.outcomes
+                assert outcomes is not None
+                known = outcomes.get(outcome)
                 if known is None:
-                    new_outcome = Node(node, outcome, CHANCE, state.current_player())
-                    outcome_children[outcome] = new_outcome
+                    new_outcome = tree.add(vertex, outcome, CHANCE, state.current_player())
+                    outcomes[outcome] = new_outcome
                     path.append(new_outcome)
                     break
-                node = known
-                path.append(node)
+                vertex = known
+                path.append(vertex)
                 continue
-            winning = node.winning
-            if winning is not None:
+            if vertex.winning >= 0:
                 # a player who can win on the spot does: no need to search the alternatives
+                winning = vertices[vertex.winning]
                 state.apply(winning.move)  # type: ignore[arg-type]
                 if table is not None and winning in path:
                     break
-                node = winning
-                path.append(node)
+                vertex = winning
+                path.append(vertex)
                 continue
-            untried = node.untried
-            if untried is None:
+            if vertex.edge_start < 0:
                 win = state.winning_move() if decisive else None
                 # a win the game names is the only move worth searching here
                 if win is not None:
-                    untried = [win]
+                    tree.open(vertex, [win])
                 else:
-                    untried = list(state.legal_moves())
+                    moves = list(state.legal_moves())
                     if widen:
-                        order_by_one_ply(state, untried, to_move, jitter, uniform_random)
-                node.untried = untried
-            if untried and (not widen or len(node.children) < 1 + widen * node.visits_root):
+                        order_by_one_ply(state, moves, to_move, jitter, uniform_random)
+                    tree.open(vertex, moves)
+            untried = vertex.untried()
+            if untried and (not widen or float(vertex.expanded) < 1 + widen * vertex.visits_root):
                 if widen:
-                    move = untried.pop()  # the best untried move by one ply
+                    slot = vertex.edge_start + untried - 1  # the best untried move by one ply
                 else:
-                    # a random untried move: swap it to the end and pop it
-                    index = int(uniform_random() * len(untried))
-                    move = untried[index]
-                    untried[index] = untried[-1]
-                    untried.pop()
+                    # a random untried move (the last untried one takes its slot)
+                    slot = vertex.edge_start + int(uniform_random() * float(untried))
+                move = edge_moves[slot]
                 state.apply(move)
                 reached = state.current_player()
                 if table is not None and reached >= 0:
@@ -357,43 +518,41 @@ def run_mcts(
                     # (a key that leaves out who is to move must not join different turns)
                     if known is not None and known.to_move == reached:
                         # a transposition: the position is searched already, by another path
-                        node.children.append(known)
-                        node.child_moves.append(move)
+                        tree.link(vertex, slot, move, known)
                         if known in path:
                             break
-                        node = known
-                        path.append(node)
+                        vertex = known
+                        path.append(vertex)
                         continue
-                    child = Node(node, move, to_move, reached)
+                    child = tree.add(vertex, move, to_move, reached)
                     table[key] = child
                 else:
-                    child = Node(node, move, to_move, reached)
-                node.children.append(child)
-                node.child_moves.append(move)
+                    child = tree.add(vertex, move, to_move, reached)
+                tree.link(vertex, slot, move, child)
                 if reached == TERMINAL:
                     result = state.returns()[to_move]
                     if result == 1.0:
-                        node.winning = child
-                        if solver and node.mover >= 0 and node.mover != to_move and not node.lost:
-                            node.lost = True  # whoever moved here let the player to move win
-                            prove_loss(node)
+                        vertex.winning = child.index
+                        if solver and vertex.mover >= 0 and vertex.mover != to_move and not vertex.lost:
+                            vertex.lost = True  # whoever moved here let the player to move win
+                            prove_loss(tree, vertex)
                     elif result == 0.0 and solver:
                         child.lost = True
-                        prove_loss(child)
+                        prove_loss(tree, child)
                 path.append(child)
                 break
-            index = uct_index(node, exploration)
-            state.apply(node.child_moves[index])
-            chosen = node.children[index]
+            index = uct_index(tree, vertex, exploration)
+            state.apply(tree.child_move(vertex, index))
+            chosen = tree.child(vertex, index)
             if table is not None and chosen in path:
                 break
-            node = chosen
-            path.append(node)
+            vertex = chosen
+            path.append(vertex)
         estimate = state.evaluate() if leaf_eval and state.current_player() >= 0 else None
         backpropagate(path, estimate if estimate is not None else rollout(state, rng, depth_limit, decisive))
         done += 1
-        if done % SETTLE_CHECK_EVERY == 0 and not root.untried and settled(
-            [child.visits for child in root.children], budget, done
+        if done % SETTLE_CHECK_EVERY == 0 and not root.untried() and settled(
+            [tree.child(root, k).visits for k in range(root.expanded)], budget, done
         ):
             break
     return done

@@ -46,8 +46,8 @@ from collections.abc import Mapping
 from ..core.collector import fewer_collections
 from ..core.fitted import EVALUATION_PARAM, evaluation_choice, judging_by
 from ..core.state import State
-from ..core.values import CHANCE, Move
-from .kernel import Node, run_mcts
+from ..core.values import Move
+from .kernel import Node, Tree, run_mcts
 from .search import BudgetedAgent, SearchBudget, check_positive, decision_moves, names_winning_moves
 
 # Why these defaults. Tuned by self-play on Towers (2 players, seats alternating, one core;
@@ -227,12 +227,12 @@ class MctsAgent(BudgetedAgent):
     def _search_tree(self, root_state: State, budget: SearchBudget) -> Node:
         """One tree searched from ``root_state`` within ``budget``; sets ``last_iterations``."""
         began = time.perf_counter()
-        root = Node(None, None, CHANCE, root_state.current_player())
+        tree = Tree(root_state.current_player())
         budget.start()
         with fewer_collections():
             self.last_iterations = run_mcts(
                 root_state,
-                root,
+                tree,
                 self.rng,
                 budget,
                 exploration=self.exploration,
@@ -246,7 +246,7 @@ class MctsAgent(BudgetedAgent):
                 transpositions=self.transpositions,
             )
         self.last_seconds = time.perf_counter() - began
-        return root
+        return tree.root()
 
 
 def most_visited(root: Node) -> Move:

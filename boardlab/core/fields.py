@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .state import State
 
-#: the fields of the core's State itself (its ``__slots__``, with ``__weakref__``), which
+#: the fields of the core's State itself (its ``__slots__``, or its native attributes compiled), which
 #: every copy carries over and no game declares
 CORE_FIELDS = ("_base_ply", "_ply", "_start_position", "_trail", "game", "seed")
 #: the hooks a declaration generates; a class that declares ``state_fields`` may not also write them
@@ -163,13 +163,15 @@ class StateFields:
             offset += 1
         restore += [f"self.{name}.undo()" for name in self.trackers]
         restore += [f"self.{name} = None" for name in self.transient]
-        copy = ["clone = _new(type(self))"]
+        # the class's own __new__: the core's State may be a compiled class, whose subclasses
+        # object.__new__ refuses to make
+        copy = ["cls = type(self)", "clone = cls.__new__(cls)"]
         copy += [f"clone.{name} = self.{name}" for name in (*self.fixed, *self.shared)]
         copy += [f"clone.{name} = self.{name}.copy()" for name in (*self.copied, *self.trackers)]
         copy += [f"clone.{name} = [item.copy() for item in self.{name}]" for name in self.nested]
         copy += [f"clone.{name} = None" for name in self.transient]
         copy.append("return clone")
-        full_copy = [copy[0], *(f"clone.{name} = self.{name}" for name in CORE_FIELDS), *copy[1:]]
+        full_copy = [*copy[:2], *(f"clone.{name} = self.{name}" for name in CORE_FIELDS), *copy[2:]]
         snapshot = f"({', '.join(snapshot_items)}{',' if snapshot_items else ''})"
         source = "\n".join([
             "def _snapshot(self):",
@@ -186,7 +188,7 @@ class StateFields:
             "def copy(self):",
             *(f"    {line}" for line in full_copy),
         ])
-        namespace: dict[str, Any] = {"_new": object.__new__}
+        namespace: dict[str, Any] = {}
         exec(compile(source, f"<state_fields of {owner}>", "exec"), namespace)
         return {hook: namespace[hook] for hook in (*GENERATED_HOOKS, *INLINED_HOOKS.values())}
 

@@ -308,6 +308,10 @@ EVALUATION_PARAM: tuple[type, Any, str] = (
 _HAND_CHOICE = EvaluationChoice(HAND)
 _FITTED_CHOICE = EvaluationChoice(FITTED)
 _IN_FORCE: ContextVar[EvaluationChoice] = ContextVar("boardlab_evaluation", default=_HAND_CHOICE)
+#: what a compiled evaluation reads at every leaf instead of calling :func:`evaluation_in_force`
+#: (a Python call each time): the choice in force (``IN_FORCE.get()``), and the hand-set one
+IN_FORCE = _IN_FORCE
+HAND_CHOICE = _HAND_CHOICE
 
 
 def evaluation_choice(text: str | EvaluationChoice) -> EvaluationChoice:

@@ -17,6 +17,7 @@ import random
 from collections.abc import Hashable, Iterator
 from typing import Any
 
+from ..core.fields import CORE_FIELDS
 from ..core.game import Game
 from ..core.state import State
 from .helpers import Budget, checked, playthrough, sample_moves
@@ -25,14 +26,20 @@ from .helpers import Budget, checked, playthrough, sample_moves
 _MAX_DEPTH = 12
 
 
+def attribute_names(cls: type) -> tuple[str, ...]:
+    """The attributes ``cls`` itself declares: its ``__slots__``, and a compiled (mypyc) class's
+    native attributes (``__mypyc_attrs__``; such a class has no slots to list)."""
+    slots = vars(cls).get("__slots__", ())
+    return (*((slots,) if isinstance(slots, str) else slots), *vars(cls).get("__mypyc_attrs__", ()))
+
+
 def held_attributes(state: State) -> dict[str, Any]:
-    """Every attribute ``state`` holds beyond the core's :class:`State` slots (set slots of its
-    classes, then its ``__dict__``), by name."""
-    base = set(State.__slots__)
+    """Every attribute ``state`` holds beyond the core's :class:`State` slots (set slots or native
+    attributes of its classes, then its ``__dict__``), by name."""
+    base = set(CORE_FIELDS)
     held: dict[str, Any] = {}
     for cls in type(state).__mro__:
-        slots = cls.__dict__.get("__slots__", ())
-        for name in (slots,) if isinstance(slots, str) else slots:
+        for name in attribute_names(cls):
             if name in base or name in ("__dict__", "__weakref__") or name in held:
                 continue
             try:
@@ -86,8 +93,7 @@ def fingerprint(value: Any, depth: int = 0) -> Hashable:
         return immutable
     attributes: dict[str, Any] = {}
     for cls in type(value).__mro__:
-        slots = cls.__dict__.get("__slots__", ())
-        for name in (slots,) if isinstance(slots, str) else slots:
+        for name in attribute_names(cls):
             if name not in ("__dict__", "__weakref__") and hasattr(value, name):
                 attributes.setdefault(name, getattr(value, name))
     attributes.update(getattr(value, "__dict__", {}))

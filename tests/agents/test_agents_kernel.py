@@ -21,9 +21,9 @@ import pytest
 
 import boardlab
 from boardlab.agents import make_agent
-from boardlab.agents.kernel import Node, backpropagate, uct_index
-from boardlab.core import CHANCE
-from tests.agents.toy_games import Decide, End, dicenim_at, secret_guess_at, tree_game
+from boardlab.agents.kernel import Node, Tree, Vertex, backpropagate, uct_index
+from boardlab.core import CHANCE, State
+from tests.agents.toy_games import Decide, End, Pick, dicenim_at, secret_guess_at, tree_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,38 +33,48 @@ LEAF_SHARES = (0.30, 0.55, 0.40, 0.55, 0.20, 0.45, 0.60, 0.35, 0.50, 0.25, 0.45,
 WIDE_ROOT = Decide(0, {f"m{i}": End((share, 1.0 - share)) for i, share in enumerate(LEAF_SHARES)})
 
 
-def _node(visits: int, value: float) -> Node:
-    """A child of the first player's move, backed up ``visits`` times with equal shares of ``value``."""
-    node = Node(None, None, 0, 1)
-    for _ in range(visits):
-        backpropagate([node], (value / visits, 1.0 - value / visits))
-    return node
-
-
-def _parent_of(children: list[Node], visits: int) -> Node:
-    parent = Node(None, None, CHANCE, 0)
-    parent.visits = visits
-    parent.children.extend(children)
-    return parent
+def _parent_of(children: list[tuple[int, float]], visits: int) -> tuple[Tree, Vertex]:
+    """A root visited ``visits`` times whose children (the first player's moves) were each backed
+    up ``visits`` times with equal shares of ``value``, made in the order given."""
+    tree = Tree(CHANCE)
+    root = tree.vertices[0]
+    tree.open(root, [Pick(f"c{index}") for index in range(len(children))])
+    for child_visits, value in children:
+        slot = root.edge_start + root.untried() - 1
+        move = tree.edge_moves[slot]
+        child = tree.add(root, move, 0, 1)
+        for _ in range(child_visits):
+            backpropagate([child], (value / child_visits, 1.0 - value / child_visits))
+        tree.link(root, slot, move, child)
+    root.visits = visits
+    return tree, root
 
 
 def test_uct_prefers_the_first_child_on_a_tie_and_the_higher_score_otherwise() -> None:
-    twins = [_node(4, 2.0), _node(4, 2.0), _node(4, 2.0)]
-    assert uct_index(_parent_of(twins, 12), 0.5) == 0
+    twins = [(4, 2.0), (4, 2.0), (4, 2.0)]
+    assert uct_index(*_parent_of(twins, 12), 0.5) == 0
     # a better mean later in the list wins; so does a less visited child with the same mean
-    better = [_node(4, 2.0), _node(4, 2.0), _node(4, 2.5)]
-    assert uct_index(_parent_of(better, 12), 0.5) == 2
-    rarer = [_node(8, 4.0), _node(2, 1.0)]
-    assert uct_index(_parent_of(rarer, 10), 0.5) == 1
+    better = [(4, 2.0), (4, 2.0), (4, 2.5)]
+    assert uct_index(*_parent_of(better, 12), 0.5) == 2
+    rarer = [(8, 4.0), (2, 1.0)]
+    assert uct_index(*_parent_of(rarer, 10), 0.5) == 1
     # without exploration only the mean counts (and a child's score -1 never wins over the first)
-    assert uct_index(_parent_of(rarer, 10), 0.0) == 0
+    assert uct_index(*_parent_of(rarer, 10), 0.0) == 0
 
 
 def test_uct_scores_are_ucb1_to_the_last_bit() -> None:
-    children = [_node(3, 1.7), _node(5, 2.9), _node(2, 1.1)]
+    children = [(3, 1.7), (5, 2.9), (2, 1.1)]
     scale = 0.7 * math.sqrt(math.log(10))
-    scores = [child.value / child.visits + scale / math.sqrt(child.visits) for child in children]
-    assert uct_index(_parent_of(children, 10), 0.7) == scores.index(max(scores))
+    scores = [value / visits + scale / math.sqrt(visits) for visits, value in children]
+    assert uct_index(*_parent_of(children, 10), 0.7) == scores.index(max(scores))
+
+
+def test_a_parent_lists_its_children_in_the_order_it_made_them() -> None:
+    tree, _root = _parent_of([(1, 0.5), (2, 1.0), (3, 1.5)], 6)
+    node = tree.root()
+    assert [str(move) for move in node.child_moves] == ["c2", "c1", "c0"]  # each took the last untried slot
+    assert [child.visits for child in node.children] == [1, 2, 3] and node.untried == []
+    assert node.children[1] is tree.view(node.children[1].index)  # one view per vertex
 
 
 def _walk(node: Node) -> list[Node]:
@@ -83,20 +93,29 @@ def test_every_node_keeps_its_mean_and_root_of_visits_as_ucb1_would_compute_them
             assert node.mean == node.value / node.visits
 
 
-def test_untried_moves_are_drawn_by_swapping_the_drawn_one_to_the_end() -> None:
-    # every leaf ends the game, so each iteration draws one number, for the move it expands
-    for seed in range(4):
-        agent = make_agent("mcts:iterations=7", seed=seed)
-        root = agent.search(tree_game(WIDE_ROOT).new_state(seed=0))  # type: ignore[attr-defined]
-        draws = random.Random(seed)
-        untried = list(WIDE_ROOT.options)
-        expected = []
-        for _ in range(7):
-            index = int(draws.random() * len(untried))
-            expected.append(untried[index])
-            untried[index] = untried[-1]
-            untried.pop()
-        assert [str(child.move) for child in root.children] == expected
+@pytest.mark.parametrize(
+    "spec", ["mcts:iterations=500", "mcts:iterations=300,widen=1", "mcts:iterations=400,transpositions=true"]
+)
+def test_a_vertex_holds_each_legal_move_once_as_a_child_or_untried(spec: str) -> None:
+    """A vertex's slots hold its untried moves, then its children from the last slot backwards:
+    together they are its position's legal moves, each once, whatever was tried in what order."""
+    state = boardlab.load("towers").new_state(seed=3)
+    root = make_agent(spec, seed=4).search(state)  # type: ignore[attr-defined]
+    checked = 0
+    pending: list[tuple[Node, State]] = [(root, state)]
+    while pending:
+        node, position = pending.pop()
+        if node.untried is None:
+            continue  # never expanded: its moves were not generated
+        held = [str(move) for move in [*node.untried, *node.child_moves]]
+        assert sorted(held) == sorted(str(move) for move in position.legal_moves()), position.position()
+        assert len(node.children) == len(node.child_moves) == root.tree.vertices[node.index].expanded
+        checked += 1
+        for move, child in zip(node.child_moves, node.children):
+            after = position.copy()
+            after.apply(move)
+            pending.append((child, after))
+    assert checked > 20
 
 
 def _children_after(iterations: int, spec: str) -> list[str]:

@@ -126,29 +126,22 @@ def layout_stacks(layout: str, players: int) -> list[Stack]:
 
 
 # --- Zobrist keys -------------------------------------------------------------
-# One key per (square, stack) (boardlab.core.zobrist), computed once, on first use, and
-# cached per square.
-_ZOBRIST: Final[tuple[dict[Stack, int], ...]] = tuple({} for _ in range(NUM_SQUARES))
+# One key per token on each square and level (boardlab.core.zobrist); a stack's key is its
+# tokens' keys XORed, so a move changes the hash by the keys of the tokens it moves.
 
-
-def zobrist_miss(sq: Square, stack: Stack) -> int:
-    """The key of ``stack`` on ``sq`` (slow path: compute and cache it)."""
-    key = zobrist_key(f"{sq}:{stack}") | 1  # never 0, so `get(...) or miss(...)` works
-    _ZOBRIST[sq][stack] = key
-    return key
-
-
-#: per-square key caches (hot path: ``ZOBRIST_TABLES[sq].get(stack) or zobrist_miss(sq, stack)``)
-ZOBRIST_TABLES: Final = _ZOBRIST
+#: TOKEN_KEYS[(square * MAX_HEIGHT + level) * 5 + token]: the key of ``token`` (a seat or CASTLE)
+#: at ``level`` (0 = bottom) of ``square``
+TOKEN_KEYS: Final[tuple[int, ...]] = tuple(
+    zobrist_key(f"{sq}:{level}:{token}") for sq in range(NUM_SQUARES) for level in range(MAX_HEIGHT) for token in range(5)
+)
 #: key of "seat s is to move"
 TURN_KEYS: Final[tuple[int, ...]] = tuple(zobrist_key(f"turn:{seat}") for seat in range(4))
 
 
 def board_hash(stacks: list[Stack], to_move: int) -> int:
-    """The Zobrist hash of a whole position, from scratch (cost: 49 lookups)."""
+    """The Zobrist hash of a whole position from scratch (the state keeps it up to date move by move)."""
     value = TURN_KEYS[to_move]
     for sq, stack in enumerate(stacks):
-        value ^= _ZOBRIST[sq].get(stack) or zobrist_miss(sq, stack)
+        for level, token in enumerate(stack):
+            value ^= TOKEN_KEYS[(sq * MAX_HEIGHT + level) * 5 + token]
     return value
-
-

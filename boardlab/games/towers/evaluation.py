@@ -4,10 +4,11 @@ Each seat gets a score from what decides the game (rules 7): castles it controls
 crowned castles, castles it could land on with its next push ("threats"), and a
 little for the squares it controls (mobility and material in play). The scores
 become estimated returns by a softmax, so they lie in [0, 1] and sum to 1.
-The weights and the computation are in kernel.py (:func:`.kernel.evaluate`), the hot
-path of MCTS leaves; this module keeps the castle rays a state computes once.
+The weights and the computation are in kernel.py (the state's ``evaluate()``, the hot
+path of MCTS leaves, compiled with the state); this module names the fitted evaluation's
+terms and offers them for fitting.
 Cost: about 10-20 microseconds for a 2-player middle game as plain Python (one pass over
-each seat's stacks, push simulations on heights only), a fifth of that compiled.
+each seat's stacks, push simulations on heights only), a small fraction of that compiled.
 
 **Fitted weights** (boardlab.core.fitted, docs/evaluation.md): where ``evaluation.json`` holds
 weights for the game's player count and options and the caller judges by them, each seat's
@@ -21,34 +22,14 @@ on the board, as a lead late in the game is surer), and the chances are their so
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from boardlab.core.fitted import FittedEvaluation, evaluation_in_force, register_evaluation_terms
 
-from . import kernel
-from .board import NUM_SQUARES, SIZE, STEP
-from .kernel import SHARPNESS, TERMS_PER_SEAT, WEIGHT_CASTLE, WEIGHT_CROWN, WEIGHT_SQUARE, WEIGHT_THREAT, push_end
+from .kernel import SHARPNESS, TERMS_PER_SEAT, WEIGHT_CASTLE, WEIGHT_CROWN, WEIGHT_SQUARE, WEIGHT_THREAT, castle_rays
 
 if TYPE_CHECKING:
     from .state import TowersState
-
-
-@lru_cache(maxsize=64)
-def castle_rays(castles: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """For each square: (direction, distance, castle) for every castle 1-4 steps away in a line."""
-    rays: list[list[tuple[int, int, int]]] = [[] for _ in range(NUM_SQUARES)]
-    castle_set = set(castles)
-    for sq in range(NUM_SQUARES):
-        for direction in range(4):
-            cur = sq
-            for distance in range(1, SIZE):
-                cur = STEP[direction][cur]
-                if cur < 0 or distance > 4:
-                    break
-                if cur in castle_set:
-                    rays[sq].append((direction, distance, cur))
-    return tuple(tuple(r) for r in rays)
 
 
 #: the fitted evaluation's terms per seat, in the kernel's order
@@ -70,43 +51,27 @@ assert len(TERMS) == TERMS_PER_SEAT
 
 def evaluate(state: TowersState) -> Sequence[float]:
     """Estimated returns per seat; the exact returns once the game is over. By the fitted
-    weights where they are in force (:func:`.kernel.fitted_evaluate`), else the hand-set
-    scores and softmax (:func:`.kernel.evaluate`)."""
-    result = state.result()
-    if result is not None:
-        return result.returns
-    model = evaluation_in_force(state.game)
-    if model is None:
-        return kernel.evaluate(state.stacks, state.control, state.castles, state.castle_rays, state.rules.players)
-    return fitted_returns(state, model)
+    weights where they are in force (:meth:`.kernel.TowersState.fitted_evaluation`), else the
+    hand-set scores and softmax (:meth:`.kernel.TowersState.hand_evaluation`)."""
+    return state.evaluate()
 
 
 def fitted_returns(state: TowersState, model: FittedEvaluation) -> tuple[float, ...]:
-    """The estimated returns of a running game by ``model``'s weights (:func:`.kernel.fitted_evaluate`)."""
-    rules = state.rules
-    return kernel.fitted_evaluate(
-        state.stacks, state.control, state.castles, state.castle_rays, rules.players, state.to_move,
-        rules.castles_to_win, rules.crowns_to_win, placed_share(state), model.weights, model.seat_bias,
-        model.curve[0], model.curve[1],
-    )
+    """The estimated returns of a running game by ``model``'s weights."""
+    return state.fitted_evaluation(model)
 
 
 def placed_share(state: TowersState) -> float:
     """The share of all the pieces of the game already on the board (the game's progress, 0 to 1)."""
-    rules = state.rules
-    return 1.0 - sum(state.reserves) / (rules.supply * rules.players)
+    return state.placed_share()
 
 
 def seat_terms(state: TowersState) -> list[list[float]] | None:
     """Each seat's :data:`TERMS` in a running game; None once it is over."""
     if state.result() is not None:
         return None
-    rules = state.rules
-    flat = kernel.terms(
-        state.stacks, state.control, state.castles, state.castle_rays, rules.players, state.to_move,
-        rules.castles_to_win, rules.crowns_to_win, placed_share(state),
-    )
-    return [flat[seat * TERMS_PER_SEAT:(seat + 1) * TERMS_PER_SEAT] for seat in range(rules.players)]
+    flat = state.terms()
+    return [flat[seat * TERMS_PER_SEAT:(seat + 1) * TERMS_PER_SEAT] for seat in range(state.players)]
 
 
 register_evaluation_terms("towers", TERMS, seat_terms)  # type: ignore[arg-type]
@@ -114,5 +79,5 @@ register_evaluation_terms("towers", TERMS, seat_terms)  # type: ignore[arg-type]
 
 __all__ = [
     "SHARPNESS", "TERMS", "WEIGHT_CASTLE", "WEIGHT_CROWN", "WEIGHT_SQUARE", "WEIGHT_THREAT", "castle_rays", "evaluate",
-    "evaluation_in_force", "fitted_returns", "push_end", "seat_terms",
+    "evaluation_in_force", "fitted_returns", "placed_share", "seat_terms",
 ]

@@ -17,11 +17,22 @@ from .board import DIRECTIONS, NUM_SQUARES, SIZE, SQUARE_BY_NAME, SQUARE_NAMES, 
 ANNOTATION_SUFFIXES: Final = "*^#"
 
 
+#: a move's ``action``: its square * 5, plus the push direction 0..3 (N, E, S, W) or BUILD_ACTION
+BUILD_ACTION: Final = 4
+
+
 @dataclass(frozen=True, slots=True)
 class Build(Move):
-    """Put one piece of the mover's colour on ``square`` (rules 4). Notation ``b7+``."""
+    """Put one piece of the mover's colour on ``square`` (rules 4). Notation ``b7+``.
+
+    ``action`` (``square * 5 + 4``) is derived, for the state's hot path: one attribute says
+    what the move does."""
 
     square: Square
+    action: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "action", self.square * 5 + BUILD_ACTION)
 
     def __str__(self) -> str:
         return f"{SQUARE_NAMES[self.square]}+"
@@ -37,18 +48,21 @@ class Build(Move):
 class Push(Move):
     """Push the stack on ``square`` towards ``direction`` (rules 5). Notation ``b7S``.
 
-    ``direction_index`` (0..3 for N, E, S, W) is derived and kept for the hot path.
+    ``direction_index`` (0..3 for N, E, S, W) and ``action`` (``square * 5 + direction_index``)
+    are derived and kept for the hot path.
     """
 
     square: Square
     direction: str
     direction_index: int = field(init=False, compare=False, repr=False)
+    action: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         index = DIRECTIONS.find(self.direction) if len(self.direction) == 1 else -1
         if index < 0:
             raise NotationError(f"{self.direction!r}: a push direction is one of N, E, S, W")
         object.__setattr__(self, "direction_index", index)
+        object.__setattr__(self, "action", self.square * 5 + index)
 
     def __str__(self) -> str:
         return f"{SQUARE_NAMES[self.square]}{self.direction}"

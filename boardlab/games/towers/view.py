@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from boardlab.core import Player
 
 from .board import CASTLE, MAX_HEIGHT, SQUARE_NAMES
-from .kernel import castle_counts
 from .position import board_rows, position_from_rows
 
 if TYPE_CHECKING:
@@ -21,7 +20,7 @@ def state_view(state: TowersState, viewer: Player | None) -> dict[str, Any]:
     rules = state.rules
     letters = rules.letters
     stacks = state.stacks
-    controlled, crowned = castle_counts(stacks, state.castles)
+    controlled, crowned = state.castle_counts()
     rows = board_rows(stacks, letters)
     controllers = {
         SQUARE_NAMES[sq]: stack[-1]
