@@ -335,24 +335,35 @@ class State:
 
     def undo(self) -> Move:
         """Take back the last move (chance outcomes included) and return it."""
+        move, snapshot = self._take_back()
+        self._restore(snapshot)
+        return move
+
+    def _take_back(self) -> tuple[Move, Any]:
+        """The last move and its snapshot, taken off the trail (the ply goes back by one); for
+        :meth:`undo` and a state class that writes its own."""
         trail = self._trail
         if trail is None:
             raise IllegalMoveError("nothing to undo: no move has been played since the start")
         self._trail, move, snapshot = trail
-        self._restore(snapshot)
         self._ply -= 1
-        return move
+        return move, snapshot
 
     def copy(self) -> Self:
         """An independent copy (history included, so it can undo too)."""
         clone = self._copy()
+        self._copy_core_fields(clone)
+        return clone
+
+    def _copy_core_fields(self, clone: State) -> None:
+        """Give ``clone`` this state's game, seed and history (the core's fields); for :meth:`copy`
+        and a state class that writes its own."""
         clone.game = self.game
         clone.seed = self.seed
         clone._trail = self._trail
         clone._ply = self._ply
         clone._base_ply = self._base_ply
         clone._start_position = self._start_position
-        return clone
 
     def __getstate__(self) -> dict[str, Any]:
         """What pickle and deepcopy keep (a state crosses to a worker process this way): every
