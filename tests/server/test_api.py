@@ -54,7 +54,7 @@ def test_a_new_room_seats_its_creator_and_shows_only_the_deciding_seat_its_moves
     assert state["view"]["format"] == "boardlab-view/1" and state["view"]["match"]["seats"][1]["agent"] == "greedy"
     # each legal move is its notation plus the structure a page highlights
     push = next(move for move in state["legal_moves"] if move["type"] == "push")
-    assert {"text", "from", "to", "direction"} <= set(push)
+    assert {"notation", "from", "to", "direction"} <= set(push)
     spectator = server.state(created.room)
     assert spectator["seat"] is None and spectator["your_seats"] == [] and spectator["legal_moves"] == []
     assert spectator["view"]["viewer"] is None

@@ -60,7 +60,7 @@ def without_own_notation(message: dict[str, Any], viewer: int | None) -> dict[st
     may use a secret's spelling for something else: Territories' bank trade ``4S>H`` gives four
     spades while the card ``4S`` may be hidden."""
     stripped = dict(message)
-    stripped["legal_moves"] = [{k: v for k, v in move.items() if k != "text"} for move in message["legal_moves"]]
+    stripped["legal_moves"] = [{k: v for k, v in move.items() if k != "notation"} for move in message["legal_moves"]]
     stripped["log"] = [entry for entry in message["log"] if viewer is None or entry["by"] != viewer]
     return stripped
 
