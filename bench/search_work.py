@@ -2,6 +2,7 @@
 
     python bench/search_work.py territories                       # mcts at 8,000 iterations, 12 positions
     python bench/search_work.py towers --spec "mcts:iterations=4000" --games 4 --plies 20,60
+    python bench/search_work.py towers --trees OLD,. --rounds 5   # two checkouts in turn, the median ratio
 
 A rate measured over a few seconds (bench/speed.py) swings by 15% or more between runs on a
 shared machine. A fixed piece of work timed by CPU seconds, repeated and compared by the
@@ -10,12 +11,21 @@ median of pairs, tells a change of a few per cent apart: run this in two checkou
 times) and compare the medians. The positions are decision positions at the given plies of
 seeded random games; a game with hidden information is searched from the mover's resample,
 as an agent is handed it. Prints the CPU seconds of the searches alone (not of the setup).
+
+``--trees A,B,...`` does those runs itself: each round runs the workload once in every tree
+(each built as it builds, first on ``PYTHONPATH``), forwards in odd rounds and backwards in
+even ones, and it prints the median CPU seconds of each tree, its ratio to the first (the
+first's seconds over its own: above 1 is faster) and the load average.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
 
 import boardlab
@@ -48,7 +58,12 @@ def main() -> None:
     parser.add_argument("--spec", default="mcts:iterations=8000", help="the searching agent (an iteration budget)")
     parser.add_argument("--games", type=int, default=6, help="seeded random games the positions come from")
     parser.add_argument("--plies", default="150,250", help="the plies of each game searched from (comma-separated)")
+    parser.add_argument("--trees", default="", help="source trees to compare, comma-separated (the first is the base)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --trees: rounds, each tree once per round")
     args = parser.parse_args()
+    if args.trees:
+        compare_trees(args)
+        return
     game = boardlab.load(args.game)
     found = positions(game, args.games, [int(ply) for ply in args.plies.split(",")])
     if not found:
@@ -62,6 +77,25 @@ def main() -> None:
         for index, state in enumerate(handed):
             make_agent(args.spec, seed=index).choose(state)
     print(f"{time.process_time() - began:.3f} CPU s: {args.spec}, {len(handed)} positions of {args.game}")
+
+
+def compare_trees(args: argparse.Namespace) -> None:
+    """The workload in each tree in turn, ``--rounds`` times; medians and ratios to the first tree."""
+    trees = [tree.strip() for tree in args.trees.split(",") if tree.strip()]
+    command = [sys.executable, __file__, args.game, "--spec", args.spec, "--games", str(args.games), "--plies", args.plies]
+    seconds: dict[str, list[float]] = {tree: [] for tree in trees}
+    for number in range(args.rounds):
+        for tree in trees if number % 2 == 0 else trees[::-1]:
+            environment = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [tree, os.environ.get("PYTHONPATH")])))
+            environment.pop("BOARDLAB_PURE", None)
+            done = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
+            seconds[tree].append(float(done.stdout.split()[0]))
+    base = statistics.median(seconds[trees[0]])
+    for tree in trees:
+        median = statistics.median(seconds[tree])
+        print(f"{tree}: {median:.3f} CPU s (median of {args.rounds}), {base / median:.2f}x the first tree")
+    one, five, fifteen = os.getloadavg()
+    print(f"{args.spec}, {args.game}; load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ first, puts a finder ahead of the normal import that imports the ``.py`` instead
 * the kernel's sources changed since the build (an edited checkout; one warning per kernel,
   naming it). The build records the SHA-256 of each kernel and of the boardlab modules it
   imports in ``kernels-built.json``; an extension without a record (compiled by hand with
-  ``python -m mypyc``) is stale when its ``.py`` is newer.
+  ``python -m mypyc``) is stale when its ``.py`` is newer. The kernels compiled in one group
+  with the core's State (setup.py) are recorded with the sources of the whole group, so they
+  run compiled or pure together: a pure State under a compiled subclass would be two classes.
 
 :func:`kernels` reports each kernel's state and :func:`summary` the line ``boardlab
 --version`` prints. Standard library only: the core must import without anything else.
@@ -136,8 +138,8 @@ def kernels() -> list[Kernel]:
 
 
 def summary(report: Sequence[Kernel] | None = None) -> str:
-    """``compiled: 5 of 5 kernels``, ``pure Python: BOARDLAB_PURE=1``, ``pure Python: not
-    compiled``, or ``compiled: 4 of 5 kernels; pure: boardlab.agents.kernel (edited since the build)``."""
+    """``compiled: 6 of 6 kernels``, ``pure Python: BOARDLAB_PURE=1``, ``pure Python: not
+    compiled``, or ``compiled: 5 of 6 kernels; pure: boardlab.games.sovereign.kernel (edited since the build)``."""
     report = kernels() if report is None else list(report)
     if not report:
         return "pure Python: no kernels"
