@@ -18,6 +18,7 @@ import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
+from types import FunctionType
 
 from boardlab.core import Game, Move, ProgressTracker, State
 from boardlab.core import kernel as core_kernel
@@ -135,6 +136,19 @@ def test_a_declared_python_subclass_gets_its_hooks_generated() -> None:
     state.undo()
     assert state.total == 3 and state.added == [1, 2] and state.progress.quiet_moves == 0
     assert clone.total == 7 and clone.history == (Add(1), Add(2), Add(1), Add(1), Add(2))
+
+
+def test_a_python_subclass_runs_the_protocol_as_python_and_keeps_the_compared_hooks() -> None:
+    # compiled, the protocol's methods that call a game's hooks back are given to a Python subclass
+    # as Python functions (no round trip through compiled code for each call); the hooks the
+    # agents and the driver compare by identity stay the class's own
+    compiled = Path(core_kernel.__file__ or "").suffix != ".py"
+    assert isinstance(vars(DeclaredCounter).get("legal_moves"), FunctionType) == compiled
+    assert isinstance(vars(HandWrittenCounter).get("undo"), FunctionType) == compiled
+    assert DeclaredCounter.winning_move is State.winning_move
+    assert HandWrittenCounter.history_notation is State.history_notation
+    state = DeclaredCounter(Counter(), 0)
+    assert [str(move) for move in state.legal_moves()] == ["+1", "+2"] and not state.is_over()
 
 
 def test_a_python_subclass_that_writes_its_hooks_gets_the_core_apply_and_copy() -> None:
