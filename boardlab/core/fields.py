@@ -171,7 +171,9 @@ class StateFields:
         copy += [f"clone.{name} = [item.copy() for item in self.{name}]" for name in self.nested]
         copy += [f"clone.{name} = None" for name in self.transient]
         copy.append("return clone")
-        full_copy = [*copy[:2], *(f"clone.{name} = self.{name}" for name in CORE_FIELDS), *copy[2:]]
+        # the core's fields through its method: compiled, it sets them natively, where Python's own
+        # attribute access to a compiled class's fields is slower than to slots
+        full_copy = [*copy[:2], "self._copy_core_fields(clone)", *copy[2:]]
         snapshot = f"({', '.join(snapshot_items)}{',' if snapshot_items else ''})"
         source = "\n".join([
             "def _snapshot(self):",

@@ -42,6 +42,8 @@ Trail: TypeAlias = "tuple[Any, Move, Any] | None"
 VIEW_FORMAT = "boardlab-view/1"
 #: longer move text is refused before any game parses it (no notation comes close)
 MAX_MOVE_TEXT = 200
+#: what :meth:`State.undo` says at the start
+NOTHING_TO_UNDO = "nothing to undo: no move has been played since the start"
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -335,8 +337,13 @@ class State:
 
     def undo(self) -> Move:
         """Take back the last move (chance outcomes included) and return it."""
-        move, snapshot = self._take_back()
+        # :meth:`_take_back` written out: a Python subclass runs this as Python, one call less
+        trail = self._trail
+        if trail is None:
+            raise IllegalMoveError(NOTHING_TO_UNDO)
+        self._trail, move, snapshot = trail
         self._restore(snapshot)
+        self._ply -= 1
         return move
 
     def _take_back(self) -> tuple[Move, Any]:
@@ -344,7 +351,7 @@ class State:
         :meth:`undo` and a state class that writes its own."""
         trail = self._trail
         if trail is None:
-            raise IllegalMoveError("nothing to undo: no move has been played since the start")
+            raise IllegalMoveError(NOTHING_TO_UNDO)
         self._trail, move, snapshot = trail
         self._ply -= 1
         return move, snapshot

@@ -22,9 +22,10 @@ from .kernel import MAX_MOVE_TEXT, VIEW_FORMAT, State, Trail
 
 #: the methods a Python subclass gets as Python (:func:`_methods_as_python`): those of the
 #: protocol that call the game's hooks back, not the hooks themselves (the declaration generates
-#: some, and the agents test others by identity, ``type(state).winning_move is not State.winning_move``)
+#: some, and the agents test others by identity, ``type(state).winning_move is not State.winning_move``),
+#: nor ``_copy_core_fields``, which sets the compiled class's own fields faster compiled
 _CALLING_BACK = frozenset({
-    "__getstate__", "__repr__", "__setstate__", "__str__", "_copy_core_fields", "_illegal_chance_reason",
+    "__getstate__", "__repr__", "__setstate__", "__str__", "_illegal_chance_reason",
     "_illegal_reason", "_legal_move", "_take_back", "apply", "chance_outcomes", "check_move", "copy", "history",
     "is_chance", "is_over", "last_move", "legal_moves", "move_from_json", "move_text", "num_players", "parse_move",
     "play", "ply", "preview", "rebase", "render", "resample", "returns", "sample_chance", "start_position", "undo",
