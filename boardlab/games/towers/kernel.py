@@ -909,22 +909,33 @@ class TowersState(State):
             return self.hand_evaluation()
         return self.fitted_evaluation(model)
 
-    def hand_evaluation(self) -> tuple[float, ...]:
-        """Estimated returns per seat of a running game by the hand-set weights."""
+    def hand_score(self, seat: i64) -> float:
+        """``seat``'s score by the hand-set weights (evaluation.py says what they weigh)."""
         board = self.board
-        rays = self.castle_rays
         cells = self.cells
-        castles = self.castles
-        scores: list[float] = []
-        for seat in range(self.players):
-            controlled, crowned = castle_count(cells, castles, seat)
-            squares, threats = squares_and_threats(cells, board.control(seat), board.tall2, seat, rays)
-            scores.append(
-                WEIGHT_CASTLE * float(controlled)
-                + WEIGHT_CROWN * float(crowned)
-                + WEIGHT_THREAT * float(threats)
-                + WEIGHT_SQUARE * float(squares)
-            )
+        controlled, crowned = castle_count(cells, self.castles, seat)
+        squares, threats = squares_and_threats(cells, board.control(seat), board.tall2, seat, self.castle_rays)
+        return (
+            WEIGHT_CASTLE * float(controlled)
+            + WEIGHT_CROWN * float(crowned)
+            + WEIGHT_THREAT * float(threats)
+            + WEIGHT_SQUARE * float(squares)
+        )
+
+    def hand_evaluation(self) -> tuple[float, ...]:
+        """Estimated returns per seat of a running game by the hand-set weights: the softmax of
+        the seats' scores."""
+        if self.players == 2:
+            # the general case below written out for two seats, without its lists (a search's
+            # leaf): the same operations in the same order, so the same floats
+            first = self.hand_score(0)
+            second = self.hand_score(1)
+            best = first if first >= second else second
+            first_weight = math.exp(SHARPNESS * (first - best))
+            second_weight = math.exp(SHARPNESS * (second - best))
+            total = first_weight + second_weight
+            return first_weight / total, second_weight / total
+        scores = [self.hand_score(seat) for seat in range(self.players)]
         best = max(scores)
         weights = [math.exp(SHARPNESS * (score - best)) for score in scores]
         total = sum(weights)
@@ -972,37 +983,24 @@ class TowersState(State):
         bias: tuple[float, ...] = model.seat_bias
         linear: float = model.curve[0]
         square: float = model.curve[1]
-        board = self.board
-        rays = self.castle_rays
-        players = self.players
-        mover = board.to_move
-        castles_to_win = self.castles_to_win
-        crowns_to_win = self.crowns_to_win
         placed = self.placed_share()
-        # the terms of :meth:`terms`, in its order, summed as they are made (a search's leaf: no list)
-        cells = self.cells
-        castles = self.castles
-        scores: list[float] = []
-        for seat in range(players):
-            castles_held, crowned = castle_count(cells, castles, seat)
-            squares, threats = squares_and_threats(cells, board.control(seat), board.tall2, seat, rays)
-            # float(): i64 and float do not mix; Python converts the ints alike
-            held = float(castles_held)
-            threat_count = float(threats)
-            square_count = float(squares)
-            score = (
-                bias[seat] + weights[0] * held + weights[1] * float(crowned) + weights[2] * threat_count
-                + weights[3] * square_count
-                + (weights[8] * held + weights[9] * threat_count + weights[10] * square_count) * placed
-            )
-            one_short = castles_held == castles_to_win - 1 or crowned == crowns_to_win - 1
-            if one_short:
-                score += weights[6]
-            if seat == mover:
-                score += weights[4] + weights[5] * threat_count
-                if one_short and threats > 0:
-                    score += weights[7]
-            scores.append(score)
+        players = self.players
+        if players == 2:
+            # the general case below written out for two seats, without its lists (a search's
+            # leaf): the same operations in the same order (sum() starts from 0), so the same floats
+            first = self.fitted_score(0, weights, bias[0], placed)
+            second = self.fitted_score(1, weights, bias[1], placed)
+            mean = (0.0 + first + second) / players
+            distance = first - mean
+            first_bent = linear * distance + square * distance * abs(distance)
+            distance = second - mean
+            second_bent = linear * distance + square * distance * abs(distance)
+            best = first_bent if first_bent >= second_bent else second_bent
+            first_exp = math.exp(first_bent - best)
+            second_exp = math.exp(second_bent - best)
+            total = first_exp + second_exp
+            return first_exp / total, second_exp / total
+        scores = [self.fitted_score(seat, weights, bias[seat], placed) for seat in range(players)]
         mean = sum(scores) / players
         bent: list[float] = []
         for score in scores:
@@ -1012,3 +1010,27 @@ class TowersState(State):
         exps = [math.exp(score - best) for score in bent]
         total = sum(exps)
         return tuple([value / total for value in exps])
+
+    def fitted_score(self, seat: i64, weights: tuple[float, ...], bias: float, placed: float) -> float:
+        """``seat``'s weighted terms (:meth:`terms`, in its order, summed as they are made: no list)."""
+        board = self.board
+        cells = self.cells
+        castles_held, crowned = castle_count(cells, self.castles, seat)
+        squares, threats = squares_and_threats(cells, board.control(seat), board.tall2, seat, self.castle_rays)
+        # float(): i64 and float do not mix; Python converts the ints alike
+        held = float(castles_held)
+        threat_count = float(threats)
+        square_count = float(squares)
+        score = (
+            bias + weights[0] * held + weights[1] * float(crowned) + weights[2] * threat_count
+            + weights[3] * square_count
+            + (weights[8] * held + weights[9] * threat_count + weights[10] * square_count) * placed
+        )
+        one_short = castles_held == self.castles_to_win - 1 or crowned == self.crowns_to_win - 1
+        if one_short:
+            score += weights[6]
+        if seat == board.to_move:
+            score += weights[4] + weights[5] * threat_count
+            if one_short and threats > 0:
+                score += weights[7]
+        return score
