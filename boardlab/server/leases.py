@@ -55,6 +55,18 @@ class ComputerLeases:
             return time.time() + LEASE_RENEW_SECONDS
         return held_until
 
+    async def moved_on(self, room: Room, revision: int) -> bool:
+        """Whether storage holds a later revision of the room than ``revision``: another
+        process moved it on and its notice has not arrived (a lease taken over after the other
+        holder's ran out, say). Thinking the old decision then would be work thrown away."""
+        if not self.storage.shared:
+            return False
+        try:
+            stored: int | None = await self._db(self.storage.revision, room.id)
+        except Exception:  # storage is away: the move, when made, is refused if it is stale
+            return False
+        return stored is not None and stored > revision
+
     @asynccontextmanager
     async def held(self, room: Room, revision: int) -> AsyncIterator[None]:
         """Renew the lease while the block (the search) runs. Losing it meanwhile (this

@@ -614,6 +614,9 @@ class RoomService:
             if held_until is not None:  # another process thinks it (leases.py)
                 await self.leases.wait_out(room, revision, held_until, lambda: self._closing)
                 continue
+            if await self.leases.moved_on(room, revision):  # its notice is late: read it now
+                await self._catch_up(room, None)
+                continue
 
             def wanted(revision: int = revision) -> bool:
                 return not room.stale and room.revision == revision and room.status == PLAYING

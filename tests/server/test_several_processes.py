@@ -24,9 +24,11 @@ from typing import Any
 
 import httpx
 import psycopg
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from boardlab.core.records import Record
+from boardlab.server import leases
 from boardlab.server.leases import LEASE_SECONDS
 from boardlab.server.service import NewRoom, RoomService
 from boardlab.server.storage import Storage
@@ -269,5 +271,55 @@ def test_a_dropped_listening_connection_comes_back_and_catches_up_what_it_missed
         answered = await one.play(room, token, reply, 1, None, None)
         seen = json.loads(await asyncio.wait_for(watcher.next_message(), 30))
         assert (seen["ply"], seen["revision"]) == (2, answered["revision"])
+
+    run_services(url, tmp_path, scenario)
+
+
+def test_a_process_whose_notice_is_late_does_not_think_a_decision_storage_moved_past(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other process holds the room at the computer's turn but never hears the move (its
+    notices are lost); when the thinker's lease runs out it takes the lease, finds storage a
+    revision ahead and reads it, rather than searching a decision already played."""
+    url = empty_postgres(postgres_url)
+    monkeypatch.setattr(leases, "LEASE_SECONDS", 1.0)
+    monkeypatch.setattr(leases, "LEASE_RENEW_SECONDS", 0.3)
+    deaf: set[int] = set()
+    heard = RoomService.changed_elsewhere
+
+    def changed_elsewhere(service: RoomService, notice: Any) -> None:
+        if id(service) not in deaf:
+            heard(service, notice)
+
+    monkeypatch.setattr(RoomService, "changed_elsewhere", changed_elsewhere)
+
+    async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
+        one, other = await open_service(), await open_service()
+        deaf.add(id(other))
+        searches: list[str] = []
+        thinking, other_holds_it = asyncio.Event(), asyncio.Event()
+        for name, service in (("one", one), ("other", other)):
+            choose = service.computer.run
+
+            async def counted(*args: Any, _choose: Any = choose, _name: str = name, **kwargs: Any) -> Any:
+                searches.append(_name)
+                thinking.set()
+                await other_holds_it.wait()
+                return await _choose(*args, **kwargs)
+
+            service.computer.run = counted  # type: ignore[method-assign]
+        created = await one.create(NewRoom("towers", None, {}, ["computer:easy", "here"], None, None, None))
+        room, token = created.room.id, created.token
+        await asyncio.wait_for(thinking.wait(), 30)  # the first process holds the lease and thinks
+        await other.room(room)
+        await asyncio.sleep(0.2)  # the other's computer loop found the lease taken and waits
+        other_holds_it.set()
+        deadline = time.monotonic() + 60
+        while (await other.state(room, token, None))["ply"] < 1:
+            assert time.monotonic() < deadline, "the other process never caught up"
+            await asyncio.sleep(0.05)
+        assert searches == ["one"]
+        state = await other.state(room, token, None)
+        assert [entry["by"] for entry in state["log"]] == [0] and not state["thinking"]
 
     run_services(url, tmp_path, scenario)
