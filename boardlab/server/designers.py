@@ -43,7 +43,8 @@ from ..core.errors import OptionError
 from .errors import AdminOnlyError, BadDesignerKeyError, DesignerKeyMissingError
 from .rooms import hash_secret, new_secret
 from .schemas import unstorable
-from .storage import Storage, designers
+from .storage import Storage
+from .tables import designers
 
 #: the admin key's file in the data folder
 ADMIN_KEY_FILE = "admin.key"

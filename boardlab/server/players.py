@@ -33,7 +33,8 @@ from .errors import BadPlayerKeyError, BadTokenError, PlayerKeyMissingError, Unk
 from .rooms import hash_secret, new_secret, public_seats
 from .schemas import unstorable
 from .service import ROOM_ID
-from .storage import SeatRow, Storage, moves, players, playtest_answers, room_players, rooms, seats
+from .storage import SeatRow, Storage
+from .tables import moves, players, playtest_answers, room_players, rooms, seats
 
 #: the header a remembered player's key travels in
 PLAYER_KEY_HEADER = "x-player-key"

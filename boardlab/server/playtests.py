@@ -43,7 +43,8 @@ from .designers import Designer
 from .errors import GameNotOverError, ServerError
 from .players import PlayerBook, RememberedPlayer, seats_held
 from .rooms import FINISHED, stored_record
-from .storage import Storage, playtest_answers, playtest_sessions, rooms, seats
+from .storage import Storage
+from .tables import playtest_answers, playtest_sessions, rooms, seats
 
 #: how many of a game's latest finished rooms the designer's view reads
 PEOPLE_GAMES_READ = 2000

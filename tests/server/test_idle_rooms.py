@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
-from boardlab.server.storage import Storage, rooms
+from boardlab.server.storage import Storage
+from boardlab.server.tables import rooms
 from tests.server.harness import Harness, make_harness, watch
 
 #: storage itself is under test: on SQLite and on PostgreSQL

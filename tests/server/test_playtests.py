@@ -20,7 +20,8 @@ from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import Study, Variant, run_study
 from boardlab.server import Settings
 from boardlab.server.designers import ADMIN_KEY_FILE
-from boardlab.server.storage import Storage, players
+from boardlab.server.storage import Storage
+from boardlab.server.tables import players
 from tests.server.harness import Harness, auth, make_harness
 
 
