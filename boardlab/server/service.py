@@ -8,9 +8,9 @@ is committed to storage, then it is acknowledged and sent to every watcher. If t
 commit fails the room is reloaded from storage, so memory never runs ahead of what a
 restart would find.
 
-After every change the service looks at what comes next: a computer seat to move gets
-a search in the pool (:mod:`.computer`), a person with a time limit gets a timer. A
-search whose room moved on meanwhile (an undo, a resignation) is thrown away: it is
+After every change the service looks at what comes next (:mod:`.scheduling`): a computer
+seat to move gets a search in the pool (:mod:`.computer`), a person with a time limit gets a
+timer. A search whose room moved on meanwhile (an undo, a resignation) is thrown away: it is
 played only if the room's revision is the one it started from.
 
 Several processes may serve one PostgreSQL (docs/server.md, "Several processes"): the
@@ -35,12 +35,11 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from ..core.decisions import ThinkingFailed
 from ..core.errors import BoardlabError, StaleMoveError
 from ..core.records import Record
-from ..core.values import Move, Player
+from ..core.values import Player
 from .catchup import extend_in_place, extended, moves_in_common
-from .computer import ComputerPlayers, PoolThinker, SearchDropped
+from .computer import ComputerPlayers
 from .creation import Created, NewRoom, RoomPlan, make_room, plan_room
 from .errors import (
     BadInviteError,
@@ -51,7 +50,7 @@ from .errors import (
     UnknownRoomError,
     WaitingForPlayersError,
 )
-from .fairness import check_new_room, computers_only, priority
+from .fairness import check_new_room, computers_only
 from .idle import sweep_forever
 from .leases import ComputerLeases
 from .notify import ChangeListener, Notice
@@ -68,6 +67,7 @@ from .rooms import (
     seats_taken,
     state_message,
 )
+from .scheduling import RoomScheduling
 from .settings import Settings
 from .storage import Change, MoveRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
 from .watchers import Message, Update, Watcher
@@ -96,7 +96,7 @@ LISTINGS = {
 }
 
 
-class RoomService:
+class RoomService(RoomScheduling):
     """Rooms in memory over storage: create, join, act, watch; the computer and the clock."""
 
     def __init__(self, settings: Settings, storage: Storage, computer: ComputerPlayers) -> None:
@@ -589,104 +589,6 @@ class RoomService:
                 made[key] = Update(state_message(room, viewer, watcher.held))
             watcher.push(made[key], room.unchanged_log)
         return {key: update.message for key, update in made.items()}
-
-    # --- what comes next: the computer, the clock ---------------------------------------------
-    def _schedule(self, room: Room) -> None:
-        if self._closing:
-            return
-        self._forget_if_done(room)
-        self._arm_clock(room)
-        if room.status == PLAYING and room.match.computer_to_move() and (
-            room.computer_task is None or room.computer_task.done()
-        ):
-            room.computer_task = self._spawn(self._computer_turns(room))
-
-    async def _computer_turns(self, room: Room) -> None:
-        """Play the computer seats' decisions until a person decides (or the room moves on)."""
-        while not self._closing:
-            async with room.lock:
-                if room.stale or room.status != PLAYING or not room.match.computer_to_move():
-                    return
-                decision = room.match.pending()
-                assert decision is not None
-                revision = room.revision
-            held_until = await self.leases.claim(room, revision)
-            if held_until is not None:  # another process thinks it (leases.py)
-                await self.leases.wait_out(room, revision, held_until, lambda: self._closing)
-                continue
-            if await self.leases.moved_on(room, revision):  # its notice is late: read it now
-                await self._catch_up(room, None)
-                continue
-
-            def wanted(revision: int = revision) -> bool:
-                return not room.stale and room.revision == revision and room.status == PLAYING
-
-            # the search is told the seat's deadline and answers with its best move by then; the
-            # grace covers the hand-over between processes
-            thinker = PoolThinker(
-                self.computer,
-                self.settings.think_grace_seconds,
-                priority(room),
-                # a room nobody has acted in since this process holds it (resumed at start) is its
-                # own owner: such rooms take turns like addresses do
-                room.charged_to or f"room {room.id}",
-                wanted,
-            )
-            failure = ""
-            async with self.leases.held(room, revision):
-                try:
-                    move: Move | None = await thinker.think(decision)
-                except SearchDropped:
-                    continue  # the room moved on while the search waited its turn
-                except ThinkingFailed as exc:
-                    move, failure = None, str(exc)
-            async with room.lock:
-                if room.stale or room.revision != revision:
-                    continue  # an undo, a resignation, a draw came first: think again if still needed
-                if move is None:
-                    log.error("room %s: computer %s: %s; playing the fallback move", room.id, decision.spec, failure)
-                try:
-                    room.match.decide(decision, move, failure=failure)
-                except StaleMoveError:
-                    continue  # the room was rebuilt from storage meanwhile, with agents of its own
-                try:
-                    await self._commit(room)
-                except BoardlabError:
-                    log.error("room %s: the computer's move could not be saved; the room was reloaded", room.id)
-                    return
-                self._broadcast(room)
-                self._arm_clock(room)
-
-    def _arm_clock(self, room: Room) -> None:
-        if room.clock_timer is not None:
-            room.clock_timer.cancel()
-            room.clock_timer = None
-        if room.row.move_seconds is None or room.status != PLAYING:
-            return
-        left = room.match.seconds_left()
-        if left is None:
-            return
-        revision = room.revision
-        room.clock_timer = asyncio.get_running_loop().call_later(
-            left + 0.02, lambda: self._spawn(self._expire(room, revision))
-        )
-
-    async def _expire(self, room: Room, revision: int) -> None:
-        async with room.lock:
-            if room.stale or room.revision != revision or room.status != PLAYING:
-                return
-            if not room.match.expire():
-                self._arm_clock(room)  # the timer fired a little early
-                return
-            try:
-                await self._commit(room)
-            except StaleMoveError:
-                return  # another process stored the timeout (or a move) first; the room was reloaded
-            except BoardlabError:
-                log.error("room %s: a timeout could not be saved; the room was reloaded", room.id)
-                return
-            self._broadcast(room)
-        self._schedule(room)
 
 
 __all__ = ["LISTINGS", "Created", "NewRoom", "RoomService", "Watcher"]
