@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import boardlab
-from boardlab.core import State
 from boardlab.core.collector import fewer_collections
+from boardlab.testing import perft
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from speed import CLOCK_EVERY, random_step  # the measured loop, one copy of it
@@ -54,16 +54,6 @@ def build(folder: Path) -> Path:
     if done.returncode != 0:
         raise SystemExit(f"c_limit: {compiler} failed to build {SOURCE.name}:\n{done.stderr}")
     return program
-
-
-def engine_perft(state: State, depth: int) -> int:
-    """Leaves of boardlab's move tree ``depth`` plies deep (finished games are leaves)."""
-    total = 0
-    for move in state.legal_moves():
-        state.apply(move)
-        total += 1 if depth == 1 or state.is_over() else engine_perft(state, depth - 1)
-        state.undo()
-    return total
 
 
 def c_perft(program: Path, depth: int) -> int:
@@ -140,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="c_limit-") as folder:
         program = build(Path(folder))
         expected = c_perft(program, args.perft)
-        found = engine_perft(game.new_state(1), args.perft)
+        found = perft(game.new_state(1), args.perft)
         if found != expected:
             print(f"perft {args.perft}: C {expected:,}, boardlab {found:,}: the two do not play the same rules")
             return 1

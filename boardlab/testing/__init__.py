@@ -32,7 +32,17 @@ from ..core.game import Game
 from ..core.registry import load
 from .checks import CHECKS, check_every_configuration_plays
 from .fuzz import FUZZ_CHECKS, check_fuzz_parse_move, check_fuzz_positions
-from .helpers import Budget, Config, budget_for, check_returns, configurations, leaked, playthrough, random_move
+from .helpers import (
+    Budget,
+    Config,
+    budget_for,
+    check_returns,
+    configurations,
+    leaked,
+    perft,
+    playthrough,
+    random_move,
+)
 
 CheckFunction = Callable[[Game, Budget], None]
 
@@ -119,6 +129,7 @@ __all__ = [
     "check_returns",
     "configurations",
     "leaked",
+    "perft",
     "playthrough",
     "random_move",
     "run_conformance",

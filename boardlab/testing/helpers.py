@@ -117,6 +117,21 @@ def random_move(state: State, rng: random.Random) -> Move:
 _PLAYED: dict[tuple[Any, ...], tuple[Move, ...]] = {}
 
 
+def perft(state: State, depth: int) -> int:
+    """The leaves of the move tree ``depth`` plies deep from ``state`` (a finished game is a
+    leaf where it ends), walked with apply and undo: the count to compare with an independent
+    implementation of the rules (the chess programmers' perft). ``state`` is left as it was."""
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        state.apply(move)
+        total += 1 if state.is_over() else perft(state, depth - 1)
+        state.undo()
+    return total
+
+
 def playthrough(game: Game, seed: int, *, fresh: bool = False) -> Iterator[State]:
     """Play a random game; yield the live state before every move and once at the end.
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import boardlab
-from boardlab.games.overseer import OverseerState
+from boardlab.testing import perft
 from tests.overseer import reference
 
 #: 8 fixed positions: the three set-ups (rules 5.1-5.3) and positions built to exercise the
@@ -34,19 +34,6 @@ PERFT = {
 }
 
 
-def engine_perft(state: OverseerState, depth: int) -> int:
-    """Leaf count with apply/undo; finished games are leaves; moves at depth 1 are counted."""
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        state.apply(move)
-        total += 1 if state.is_over() else engine_perft(state, depth - 1)
-        state.undo()
-    return total
-
-
 @pytest.mark.parametrize("name", list(PERFT))
 def test_r2_r3_perft_matches_the_reference(name: str) -> None:
     position, counts = PERFT[name]
@@ -55,14 +42,14 @@ def test_r2_r3_perft_matches_the_reference(name: str) -> None:
     for depth, expected in enumerate(counts, 1):
         if depth <= 3 or name == "last soldier":
             assert reference.perft(board, side, depth) == expected, (name, depth)
-        assert engine_perft(state, depth) == expected, (name, depth)
+        assert perft(state, depth) == expected, (name, depth)
     assert state.position() == position  # undo brought everything back
 
 
 def test_r2_perft_depth_four_across_the_seam() -> None:
     # 9,420,973 was computed once with the reference model (about 45 s there)
     state = boardlab.load("overseer").state_from_position(PERFT["across the seam"][0], seed=0)
-    assert engine_perft(state, 4) == 9_420_973
+    assert perft(state, 4) == 9_420_973
 
 
 def test_r5_the_setups_are_the_ruled_positions() -> None:

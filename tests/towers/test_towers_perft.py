@@ -8,20 +8,10 @@ import random
 import pytest
 
 import boardlab
-from boardlab.games.towers import TowersState
+from boardlab.testing import perft
 from tests.towers import reference
 
 LETTERS = {2: "WB", 4: "WURB"}
-
-
-def engine_perft(state: TowersState, depth: int) -> int:
-    """Leaf count with apply/undo; finished games are leaves."""
-    total = 0
-    for move in state.legal_moves():
-        state.apply(move)
-        total += 1 if depth == 1 or state.is_over() else engine_perft(state, depth - 1)
-        state.undo()
-    return total
 
 
 @pytest.mark.parametrize(
@@ -33,21 +23,21 @@ def test_r2_perft_from_the_default_start_matches_the_reference(players: int, cou
     board, _ = reference.parse_board(state.position())
     for depth, expected in enumerate(counts, 1):
         assert reference.perft(board, LETTERS[players], 0, depth) == expected
-        assert engine_perft(state, depth) == expected
+        assert perft(state, depth) == expected
     assert state.ply == 0  # undo brought everything back
 
 
 def test_r2_perft_depth_four_of_the_two_player_start() -> None:
     # 53,824 was computed once with the reference model (about 5 s there)
     state = boardlab.load("towers").new_state(seed=1)
-    assert engine_perft(state, 4) == 53_824
+    assert perft(state, 4) == 53_824
 
 
 @pytest.mark.parametrize("layout", ["pinwheel", "split_sides"])
 def test_r2_4_perft_of_the_other_layouts_matches_the_reference(layout: str) -> None:
     state = boardlab.load("towers", layout=layout).new_state(seed=1)
     board, _ = reference.parse_board(state.position())
-    assert engine_perft(state, 3) == reference.perft(board, "WB", 0, 3)
+    assert perft(state, 3) == reference.perft(board, "WB", 0, 3)
 
 
 @pytest.mark.parametrize(("players", "layout"), [(2, "diagram"), (2, "pinwheel"), (4, "diagram"), (4, "blocks")])
