@@ -11,7 +11,8 @@ once:
   deadline); a driver's thinker thinks it where the driver likes (inline, in a thread, in a
   pool) and :meth:`decide` plays the answer or, when the thinker failed, overran or chose an
   illegal move, the match's fallback policy's move. :meth:`play_computer` and
-  :meth:`run_computers` (and their async twins) do both with the thinker they are given.
+  :meth:`run_computers` (and their async twins) do both with the thinker they are given
+  (:mod:`.computer_play`, a base class of the match).
 * **Chance** is resolved from the game's seed as soon as it comes up, so a match
   always waits for a seat (or is over) and a seed reproduces a game.
 * **The log.** Every move is logged with who made it, when, and how it reads to
@@ -37,17 +38,8 @@ from dataclasses import replace
 from typing import Any
 
 from .agent import Agent
-from .decisions import (
-    INLINE,
-    ONE_PLY_FALLBACK,
-    AsyncThinker,
-    Decision,
-    FallbackPolicy,
-    Thinker,
-    ThinkingFailed,
-    decision_seed,
-    view_generator,
-)
+from .computer_play import ComputerPlay
+from .decisions import ONE_PLY_FALLBACK, Decision, FallbackPolicy, decision_seed, view_generator
 from .errors import (
     GameOverError,
     IllegalMoveError,
@@ -75,12 +67,7 @@ Clock = Callable[[], float]
 log = logging.getLogger("boardlab.match")
 
 
-def _failure(exc: Exception) -> str:
-    """Why a thinker gave no move, for the log: its own words, or the agent's exception."""
-    return str(exc) if isinstance(exc, ThinkingFailed) else f"it failed: {exc!r}"
-
-
-class Match:
+class Match(ComputerPlay):
     """A game in progress between seats, each a person (None) or an agent.
 
     ``seed`` fixes the game's chance (and the computer players' view sampling);
@@ -419,80 +406,6 @@ class Match:
             raise IllegalMoveError(f"{_text(move)}: not a move")
         self._state.check_move(move)
         return move
-
-    def _decision_now(self) -> Decision:
-        decision = self.pending()
-        if decision is None:
-            raise RefusedError("no computer player decides now", code="not_computer_turn")
-        return decision
-
-    def play_computer(self, thinker: Thinker = INLINE) -> Move:
-        """Let ``thinker`` think the decision of the computer to move (inline by default) and play
-        its move, or the fallback move when it fails; returns the move played."""
-        decision = self._decision_now()
-        try:
-            move: Move | None = thinker.think(decision)
-            failure = ""
-        except Exception as exc:  # an agent's bug costs it the decision, never the match
-            move, failure = None, _failure(exc)
-        return self.decide(decision, move, failure=failure)
-
-    async def play_computer_async(self, thinker: AsyncThinker) -> Move:
-        """:meth:`play_computer` with a thinker on an event loop."""
-        decision = self._decision_now()
-        try:
-            move: Move | None = await thinker.think(decision)
-            failure = ""
-        except Exception as exc:  # an agent's bug costs it the decision, never the match
-            move, failure = None, _failure(exc)
-        return self.decide(decision, move, failure=failure)
-
-    def run_computers(self, thinker: Thinker = INLINE, on_move: Callable[[Turn], None] | None = None) -> int:
-        """Play computer decisions with ``thinker`` until a person decides or the match is over;
-        returns how many were played. ``on_move`` sees each new log entry (chance outcomes included)."""
-        played = 0
-        while self.computer_to_move():
-            before = len(self._log)
-            self.play_computer(thinker)
-            played += 1
-            self._report(before, on_move)
-        return played
-
-    async def run_computers_async(
-        self, thinker: AsyncThinker, on_move: Callable[[Turn], None] | None = None
-    ) -> int:
-        """:meth:`run_computers` with a thinker on an event loop."""
-        played = 0
-        while self.computer_to_move():
-            before = len(self._log)
-            await self.play_computer_async(thinker)
-            played += 1
-            self._report(before, on_move)
-        return played
-
-    def _report(self, since: int, on_move: Callable[[Turn], None] | None) -> None:
-        if on_move is not None:
-            for entry in self._log[since:]:
-                on_move(entry)
-
-    def play_out(self, before_decision: Callable[[State], None] | None = None, thinker: Thinker = INLINE) -> Result:
-        """Play a match of computers only to its end with ``thinker`` (inline by default); returns the result.
-
-        ``before_decision(state)`` is an analyst's hook (the lab's metrics): it is handed the
-        real state, hidden parts included, before every decision, and must not change it.
-        A game that passes its own ``max_moves`` bound is a rules bug: RuntimeError."""
-        if self.humans:
-            raise RefusedError("play_out needs a computer player in every seat", code="bad_seats")
-        limit = self.game.max_moves
-        while not self.is_over():
-            if self._state.ply >= limit:
-                raise RuntimeError(f"{self.game.id}: game exceeded its bound of {limit} moves")
-            if before_decision is not None:
-                before_decision(self._state)
-            self.play_computer(thinker)
-        result = self.result()
-        assert result is not None
-        return result
 
     # --- undo, resignation, draws -------------------------------------------------------
     def undo(self, seat: Player) -> list[Move]:
