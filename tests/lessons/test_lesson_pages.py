@@ -137,7 +137,8 @@ DRAWN_SECTIONS = {
                   "### 1.7 Consultant", "### 1.9 Sovereign safety", "### 1.10 Winning"],
     "overseer": ["## 1. The board", "## 3. The pieces", "## 5. Setup", "## 7. The end of the game"],
     "territories": ["## R2 The board", "## R3 Setup", "## R6 Building", "## R9 End of the game"],
-    "honor": ["## 4. Placing a piece"],
+    "honor": ["## 3. The table and the physics world", "## 4. Placing a piece", "## 5. Resolution: settle, collapse, elimination",
+              "## 6. Elimination", "## 7. Turns", "## 8. The end"],
 }
 
 
@@ -158,6 +159,23 @@ def test_the_rules_for_players_draw_the_setup_and_each_kind_of_move_as_a_board(g
     assert openings and all(info == "position" for info in openings), openings
     for heading in DRAWN_SECTIONS[game_id]:
         assert "```position" in _section(players, heading), f"{game_id}: {heading} draws no board"
+
+
+def test_honors_rules_for_players_draw_each_phase_a_player_meets_and_the_endings() -> None:
+    players, _ = split_rules((RULES / "honor.md").read_text(encoding="utf-8"))
+    states = [figure.state() for figure in figures(players)]
+    boards = [state.view(None)["board"] for state in states]
+    # choosing, bidding, holding a pushed piece, placing, and a finished game: each a real board
+    assert {board["phase"] for board in boards} == {"CHOOSE", "AUCTION", "PUSH", "PLACE", "OVER"}
+    assert any(board["phase"] == "CHOOSE" and not board["table"] and board["placement_index"] == 0 for board in boards)
+    assert any(board["auction"] and board["auction"]["passed"] for board in boards)  # a raise and a pass
+    assert any(board["push"] and board["push"]["passes"] >= 1 for board in boards)  # a piece passed on for a fee
+    # a collapse that puts one player out while the others play on (rules 5.2, 6.1)
+    assert any(
+        not state.is_over() and not all(board["standing"]) and board["last"]["collapses"]
+        for state, board in zip(states, boards, strict=True)
+    )
+    assert {"last_standing", "all_placed"} <= {state.result().code for state in states if state.is_over()}
 
 
 def test_a_document_without_a_part_for_programs_is_all_for_players() -> None:

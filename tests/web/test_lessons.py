@@ -4,16 +4,20 @@ board; at the end the practice game is one click away. And the rules pages draw 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from boardlab.learn import load_lesson
+from boardlab.learn.documents import split_rules
+from boardlab.learn.figures import figures
 from tests.web.browser import Server
 from tests.web.steps import CLICK_PATHS, click_key
 
 LEARN = "document.getElementById('learn').dataset"
 GAMES = ["towers", "sovereign", "overseer", "territories", "honor"]
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 
 def clicks(game_id: str, move: dict[str, Any]) -> list[str] | None:
@@ -131,3 +135,25 @@ def test_a_step_is_one_tap_away(page: Any) -> None:
     page.wait_for_function("() => document.getElementById('learn').dataset.step === '5'")
     assert step.get_attribute("aria-current") == "step"
     assert page.locator('#progress button[data-step="1"]').get_attribute("aria-current") is None
+
+
+def test_honors_rules_page_draws_its_phases_and_endings_on_the_table(page: Any, screenshots: Path) -> None:
+    players, _ = split_rules((RULES / "honor.md").read_text(encoding="utf-8"))
+    blocks = list(figures(players))
+    page.goto("/rules/honor")
+    page.wait_for_function("() => [...document.querySelectorAll('figure.rules-position')].every((f) => f.dataset.drawn)")
+    drawn = page.locator("figure.rules-position")
+    assert drawn.count() == len(blocks) >= 9  # every block of the rules for players, none left as text
+    assert page.locator(".rules-position-error").count() == 0
+    for index in range(drawn.count()):  # the renderer's table, the text board hidden
+        figure = drawn.nth(index)
+        assert figure.locator("svg").count() >= 1 and figure.locator(".rules-position-text").is_hidden()
+    auction = drawn.filter(has_text="auction for the long plank")
+    assert "Auction for PL1 (long plank): high bid 2 by Blue; Red to bid or pass." in auction.inner_text()
+    assert auction.locator("button", has_text="Pass (final)").count() == 1  # drawn as Red decides; nothing is sent
+    push = drawn.filter(has_text="Blue pushed the roof RF1")
+    assert "Red accepts it, or pays 2 tokens to pass it on" in push.inner_text()
+    # the draw of rule 8.3: both towers of 15 pieces on the table
+    draw = drawn.filter(has_text="(rule 8.3)")
+    assert draw.locator("svg .honor-piece").count() == 30
+    page.screenshot(path=str(screenshots / "rules-honor.png"), full_page=True)
