@@ -156,4 +156,6 @@ def test_honors_rules_page_draws_its_phases_and_endings_on_the_table(page: Any, 
     # the draw of rule 8.3: both towers of 15 pieces on the table
     draw = drawn.filter(has_text="(rule 8.3)")
     assert draw.locator("svg .honor-piece").count() == 30
+    # a picture is no game: the seed a finished game reveals (rule 11.5) is not shown for one
+    assert "SHA-256" not in draw.inner_text() and "Seed" not in draw.inner_text()
     page.screenshot(path=str(screenshots / "rules-honor.png"), full_page=True)

@@ -325,7 +325,7 @@ function controls(message, ui, state, host, redraw) {
   if (board.phase === "CHOOSE" || ui.interactive) parts.push(supplyTray(board, ui));
   const reports = (board.reports || []).slice(-2);
   if (reports.length) parts.push(h("div", { class: "honor-reports" }, h("b", {}, "Last placements"), reports.map((r) => h("p", {}, r.text))));
-  if (message.view.over && board.seed) parts.push(h("p", { class: "muted honor-small" }, `Seed ${board.seed} (its SHA-256 is the commitment ${board.seed_commit.slice(0, 16)}… shown from the start).`));
+  if (message.view.over && board.seed && !message.figure) parts.push(h("p", { class: "muted honor-small" }, `Seed ${board.seed} (its SHA-256 is the commitment ${board.seed_commit.slice(0, 16)}… shown from the start).`));
   return h("div", { class: "honor-controls" }, parts);
 }
 

@@ -24,6 +24,9 @@ function drawFigure(figure, module) {
     type: "state", room: null, game: data.game, status: "playing", revision: 0, ply: data.ply,
     seat: data.seat, your_seats: [], seats: [], to_move: data.view.to_move, thinking: false,
     view: data.view, legal_moves: data.legal_moves, log: [],
+    // a picture made from a position string, not a game: a renderer leaves out what only a game has
+    // (Honor's seed, fresh at every load of such a position, reveals nothing here)
+    figure: true,
   };
   // the move shown is drawn as the play page draws a hint: its first clicks selected, its last a target
   const path = data.move && module.clickPath ? module.clickPath(data.move) : null;
