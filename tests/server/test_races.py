@@ -138,8 +138,17 @@ def test_storage_refuses_a_change_made_against_an_old_revision(database_url: str
             storage.commit(Change(room, 0, 0, [MoveRow(1, "b", 0, 0.0)]))
         with pytest.raises(StorageConflict):  # the (room, number) key: move 1 exists already
             storage.commit(Change(room, 1, 1, [MoveRow(1, "c", 0, 0.0)]))
+        # a change of every field the service sets goes by the statement built once: it checks the revision too
+        row = storage.load_room(room)
+        assert row is not None
+        every_field = {"status": row.room.status, "ending": None, "pending": row.room.pending, "result": None}
+        with pytest.raises(StorageConflict):
+            storage.commit(Change(room, 0, 1, [MoveRow(2, "d", 0, 0.0)], room_fields=every_field, takes_back=False))
         stored = storage.load_room(room)
         assert stored is not None and stored.room.revision == 1 and [m.text for m in stored.moves] == ["a"]
+        storage.commit(Change(room, 1, 1, [MoveRow(2, "e", 0, 0.0)], room_fields=every_field, takes_back=False))
+        stored = storage.load_room(room)
+        assert stored is not None and stored.room.revision == 2 and [m.text for m in stored.moves] == ["a", "e"]
 
     run_services(database_url, tmp_path, scenario)
 
