@@ -388,9 +388,7 @@ class Storage:
             ids = [room.id for room in room_rows]
             if not ids:
                 return []
-            seat_map: dict[str, list[SeatRow]] = {room_id: [] for room_id in ids}
-            for seat in conn.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.seat)).mappings():
-                seat_map[seat["room_id"]].append(SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}))
+            seat_map = _seats_of_rooms(conn, ids)
             counted = select(moves.c.room_id, func.count()).where(moves.c.room_id.in_(ids)).group_by(moves.c.room_id)
             counts: dict[str, int] = {room_id: count for room_id, count in conn.execute(counted)}  # noqa: C416  (rows, not pairs)
         return [(room, seat_map[room.id], int(counts.get(room.id, 0))) for room in room_rows]
@@ -408,9 +406,8 @@ class Storage:
             ids = [room.id for room in room_rows]
             if not ids:
                 return []
-            found = {room.id: StoredRoom(room, [], []) for room in room_rows}
-            for seat in conn.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.seat)).mappings():
-                found[seat["room_id"]].seats.append(SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}))
+            seat_map = _seats_of_rooms(conn, ids)
+            found = {room.id: StoredRoom(room, seat_map[room.id], []) for room in room_rows}
             played = select(moves).where(moves.c.room_id.in_(ids)).order_by(moves.c.room_id, moves.c.number)
             for move in conn.execute(played).mappings():
                 found[move["room_id"]].moves.append(MoveRow(**{k: v for k, v in move.items() if k != "room_id"}))
@@ -434,6 +431,14 @@ class Storage:
     def listen_url(self) -> str:
         """The database as a libpq URL (with its password), for the listener's own connection."""
         return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _seats_of_rooms(conn: Any, room_ids: Sequence[str]) -> dict[str, list[SeatRow]]:
+    """The seats of each of ``room_ids`` (in seat order), read in one statement."""
+    found: dict[str, list[SeatRow]] = {room_id: [] for room_id in room_ids}
+    for seat in conn.execute(select(seats).where(seats.c.room_id.in_(list(room_ids))).order_by(seats.c.seat)).mappings():
+        found[seat["room_id"]].append(SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}))
+    return found
 
 
 #: the fields every change of a room sets (the service's commits), and the statements that set
