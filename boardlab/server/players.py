@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from starlette.requests import HTTPConnection
 
@@ -33,8 +33,8 @@ from .errors import BadPlayerKeyError, BadTokenError, PlayerKeyMissingError, Unk
 from .rooms import hash_secret, new_secret, public_seats
 from .schemas import unstorable
 from .service import ROOM_ID
-from .storage import SeatRow, Storage
-from .tables import moves, players, playtest_answers, room_players, rooms, seats
+from .storage import Storage, players_moves_of_rooms, seats_of_rooms
+from .tables import players, playtest_answers, room_players, rooms, seats
 
 #: the header a remembered player's key travels in
 PLAYER_KEY_HEADER = "x-player-key"
@@ -131,9 +131,7 @@ class PlayerBook:
             ids = [row["id"] for row in room_rows]
             if not ids:
                 return []
-            seat_map: dict[str, list[SeatRow]] = {room_id: [] for room_id in ids}
-            for seat in conn.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.seat)).mappings():
-                seat_map[seat["room_id"]].append(SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}))
+            seat_map = seats_of_rooms(conn, ids)
             links: dict[str, dict[Player, tuple[str, str]]] = {room_id: {} for room_id in ids}
             named = (
                 select(room_players.c.room_id, room_players.c.seat, room_players.c.player, players.c.name)
@@ -147,8 +145,7 @@ class PlayerBook:
                 select(playtest_answers.c.room_id, playtest_answers.c.seat).where(playtest_answers.c.room_id.in_(ids))
             ):
                 answered[given.room_id].append(given.seat)
-            counted = select(moves.c.room_id, func.count()).where(moves.c.room_id.in_(ids)).group_by(moves.c.room_id)
-            counts = {room_id: int(count) for room_id, count in conn.execute(counted)}
+            counts = players_moves_of_rooms(conn, ids)
         listed = []
         for row in room_rows:
             room_id = row["id"]
@@ -163,7 +160,7 @@ class PlayerBook:
                 "player_names": {str(seat): name for seat, (_, name) in links[room_id].items()},
                 "your_seats": own,
                 "answered": sorted(seat for seat in answered[room_id] if seat in own),
-                "moves": counts.get(room_id, 0),
+                "moves": counts[room_id],
                 "result": row["result"],
                 "created": row["created"],
                 "updated": row["updated"],

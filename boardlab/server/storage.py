@@ -388,10 +388,9 @@ class Storage:
             ids = [room.id for room in room_rows]
             if not ids:
                 return []
-            seat_map = _seats_of_rooms(conn, ids)
-            counted = select(moves.c.room_id, func.count()).where(moves.c.room_id.in_(ids)).group_by(moves.c.room_id)
-            counts: dict[str, int] = {room_id: count for room_id, count in conn.execute(counted)}  # noqa: C416  (rows, not pairs)
-        return [(room, seat_map[room.id], int(counts.get(room.id, 0))) for room in room_rows]
+            seat_map = seats_of_rooms(conn, ids)
+            counts = players_moves_of_rooms(conn, ids)
+        return [(room, seat_map[room.id], counts[room.id]) for room in room_rows]
 
     @_notes_damage
     def finished_rooms(self, game: str, limit: int, session: str | None = None) -> list[StoredRoom]:
@@ -406,7 +405,7 @@ class Storage:
             ids = [room.id for room in room_rows]
             if not ids:
                 return []
-            seat_map = _seats_of_rooms(conn, ids)
+            seat_map = seats_of_rooms(conn, ids)
             found = {room.id: StoredRoom(room, seat_map[room.id], []) for room in room_rows}
             played = select(moves).where(moves.c.room_id.in_(ids)).order_by(moves.c.room_id, moves.c.number)
             for move in conn.execute(played).mappings():
@@ -433,11 +432,24 @@ class Storage:
         return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def _seats_of_rooms(conn: Any, room_ids: Sequence[str]) -> dict[str, list[SeatRow]]:
+def seats_of_rooms(conn: Any, room_ids: Sequence[str]) -> dict[str, list[SeatRow]]:
     """The seats of each of ``room_ids`` (in seat order), read in one statement."""
     found: dict[str, list[SeatRow]] = {room_id: [] for room_id in room_ids}
     for seat in conn.execute(select(seats).where(seats.c.room_id.in_(list(room_ids))).order_by(seats.c.seat)).mappings():
         found[seat["room_id"]].append(SeatRow(**{k: v for k, v in seat.items() if k != "room_id"}))
+    return found
+
+
+def players_moves_of_rooms(conn: Any, room_ids: Sequence[str]) -> dict[str, int]:
+    """How many moves the players made in each of ``room_ids`` (a roll or a deal is no move:
+    the numbering players see, :attr:`boardlab.core.turns.Turn.move_number`), in one statement."""
+    counted = (
+        select(moves.c.room_id, func.count())
+        .where(and_(moves.c.room_id.in_(list(room_ids)), moves.c.by >= 0))
+        .group_by(moves.c.room_id)
+    )
+    found = dict.fromkeys(room_ids, 0)
+    found.update((room_id, int(count)) for room_id, count in conn.execute(counted))
     return found
 
 

@@ -132,6 +132,19 @@ def test_rooms_are_listed_by_status_and_game_without_secrets(server: Harness) ->
     assert "seed" not in text and "hash" not in text and waiting.invites[0]["code"] not in text
 
 
+def test_a_listed_room_counts_the_players_moves_not_the_deals(server: Harness) -> None:
+    # Territories deals its cards and draws the first seat before anyone moves (chance, no move)
+    created = server.create("territories", ["here", "here"])
+    state = created.state
+    chance_entries = sum(1 for entry in state["log"] if entry["move_number"] is None)
+    assert chance_entries > 0
+    played = server.move(created.room, created.token, state["legal_moves"][0]["notation"], state["ply"])
+    assert played.status_code == 200, played.text
+    entry = next(e for e in server.client.get("/api/rooms", params={"status": "playing"}).json() if e["room"] == created.room)
+    assert entry["moves"] == 1
+    assert len(server.stored(created.room).moves) > 1  # the deals are stored too
+
+
 def test_undo_against_the_computer_takes_back_its_reply_too(server: Harness) -> None:
     created = server.create("towers", ["here", "computer:easy"])
     server.move(created.room, created.token, first_move(created.state), 0)
