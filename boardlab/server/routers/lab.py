@@ -146,7 +146,7 @@ async def replay(
     study_id: str,
     request: Request,
     record: str = Query(max_length=220, description="the record inside the study: records/NAME.json"),
-    move: int = Query(ge=0, description="the position after this many entries of the log (0: the start; a roll or a deal is an entry, though no move)"),
+    move: int = Query(ge=0, description="after this many log entries (0: the start; a roll or a deal is one too)"),
 ) -> dict[str, Any]:
     jobs = _jobs(request)
     path = _record_path(jobs, study_id, record)

@@ -31,7 +31,7 @@ async def replay(
     request: Request,
     service: Service,
     token: Token,
-    move: int = Query(ge=0, description="the position after this many entries of the log (0: the start; a roll or a deal is an entry, though no move)"),
+    move: int = Query(ge=0, description="after this many log entries (0: the start; a roll or a deal is one too)"),
     seat: int | None = Query(None, ge=0, le=15, description="whose view, among the token's seats"),
 ) -> dict[str, Any]:
     """``{"room", "move", "moves", "view"}``: the view (as the token's seat, or the spectators,
