@@ -166,7 +166,8 @@ def test_a_sixty_move_game_against_the_computer_lists_every_move_that_threw_the_
     assert_agrees_with_itself(analysis)
     assert analysis.moves[-1].chances == (0.0, 1.0)
     assert analysis.worst and all(entry.preferred != entry.move for entry in analysis.worst)
-    assert max(entry.loss for entry in analysis.worst) >= 0.2
+    # the moves that threw the game away stand out, well past the listing threshold
+    assert max(entry.loss for entry in analysis.worst) >= 1.5 * WORST_MIN_LOSS
 
 
 def test_ten_even_moves_between_two_players_are_not_a_list_of_blunders() -> None:

@@ -39,11 +39,13 @@ class TowersGame(Game):
     view_renderer = staticmethod(render_view)
     image_renderer = staticmethod(render_png)
     #: the computer's levels, chosen by measurement (docs/levels.md has the figures): a beginner's
-    #: plausible mistakes, one ply, then the evaluated, widened search at three budgets
+    #: plausible mistakes, one ply, then the evaluated, widened search at three budgets; the
+    #: smallest judges by the weights fitted to its own games (docs/evaluation.md), which it
+    #: was measured to play better with
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",
-        "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3",
+        "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3,evaluation=fitted",
         "hard": "mcts:iterations=20000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=8",
         "expert": "mcts:iterations=60000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=20",
     }
