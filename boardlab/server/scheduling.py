@@ -68,6 +68,7 @@ class RoomScheduling:
 
     async def _computer_turns(self: _Host, room: Room) -> None:
         """Play the computer seats' decisions until a person decides (or the room moves on)."""
+        waited_for: int | None = None  # the revision whose lease another process held
         while not self._closing:
             async with room.lock:
                 if room.stale or room.status != PLAYING or not room.match.computer_to_move():
@@ -78,8 +79,11 @@ class RoomScheduling:
             held_until = await self.leases.claim(room, revision)
             if held_until is not None:  # another process thinks it (leases.py)
                 await self.leases.wait_out(room, revision, held_until, lambda: self._closing)
+                waited_for = revision
                 continue
-            if await self.leases.moved_on(room, revision):  # its notice is late: read it now
+            # a lease taken over from a holder that may have moved: only then can a late
+            # notice hide the move, so only then is storage asked
+            if waited_for == revision and await self.leases.moved_on(room, revision):
                 await self._catch_up(room, None)
                 continue
 
