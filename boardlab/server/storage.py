@@ -382,9 +382,8 @@ class Storage:
         query = select(rooms).where(rooms.c.status.in_(list(statuses)))
         if game is not None:
             query = query.where(rooms.c.game == game)
-        query = query.order_by(rooms.c.updated.desc()).limit(limit)
         with self.engine.connect() as conn:
-            room_rows = [_room_row(row) for row in conn.execute(query).mappings()]
+            room_rows = latest_rooms(conn, query, limit)
             ids = [room.id for room in room_rows]
             if not ids:
                 return []
@@ -399,9 +398,8 @@ class Storage:
         query = select(rooms).where(and_(rooms.c.game == game, rooms.c.status == "finished"))
         if session is not None:
             query = query.where(rooms.c.session == session)
-        query = query.order_by(rooms.c.updated.desc()).limit(limit)
         with self.engine.connect() as conn:
-            room_rows = [_room_row(row) for row in conn.execute(query).mappings()]
+            room_rows = latest_rooms(conn, query, limit)
             ids = [room.id for room in room_rows]
             if not ids:
                 return []
@@ -430,6 +428,11 @@ class Storage:
     def listen_url(self) -> str:
         """The database as a libpq URL (with its password), for the listener's own connection."""
         return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def latest_rooms(conn: Any, query: Any, limit: int) -> list[RoomRow]:
+    """The rooms ``query`` selects, the most recently changed first, at most ``limit``."""
+    return [_room_row(row) for row in conn.execute(query.order_by(rooms.c.updated.desc()).limit(limit)).mappings()]
 
 
 def seats_of_rooms(conn: Any, room_ids: Sequence[str]) -> dict[str, list[SeatRow]]:
