@@ -22,12 +22,17 @@ from ..core.fitted import shipped_path, write_evaluation
 from ..core.records import Record
 from ..lab.executors import BACKENDS, make_executor
 from ..lab.store import StudyFolder
-from ..lab.training import DEFAULT_PAIRINGS, TrainingReport, TrainingSetup, plot_reliability, split_records, train_and_measure
+from ..lab.training import (
+    DEFAULT_PAIRINGS,
+    RELIABLE_COUNT,
+    TrainingReport,
+    TrainingSetup,
+    plot_reliability,
+    split_records,
+    train_and_measure,
+)
 from .common import parse_options, seat_count, split_specs
 from .lab import interrupted_note, run_with_display
-
-#: a reliability table's tenth is shown as met when it holds this many positions or more
-TABLE_LEAST = 200
 
 
 def add_train_parser(commands: Any) -> None:
@@ -112,12 +117,15 @@ def _fit_with_progress(game: Any, train: list[Record], held_out: list[Record], a
 def _print_report(out: Console, report: TrainingReport) -> None:
     summary = Table(title=f"{report.model.game_id}: held-out games ({report.held_out_games}), "
                           f"{report.hand.positions} positions; fitted on {report.train_games} games")
-    for column in ("evaluation", "log loss", "Brier", f"worst tenth gap (tenths of {TABLE_LEAST}+)"):
+    for column in ("evaluation", "log loss", "Brier", f"worst tenth gap (tenths of {RELIABLE_COUNT}+) [95%, games resampled]"):
         summary.add_column(column, justify="left" if column == "evaluation" else "right")
     for label, measured in (("hand-set", report.hand), ("fitted", report.fitted)):
-        gap = measured.worst_gap(TABLE_LEAST)
-        summary.add_row(label, f"{measured.log_loss:.4f}", f"{measured.brier:.4f}",
-                        "-" if gap is None else f"{100 * gap:.1f} points")
+        gap = measured.worst_gap(RELIABLE_COUNT)
+        interval = measured.worst_gap_interval(RELIABLE_COUNT)
+        shown = "-" if gap is None else f"{100 * gap:.1f} points"
+        if interval is not None:
+            shown += f" [{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
+        summary.add_row(label, f"{measured.log_loss:.4f}", f"{measured.brier:.4f}", shown)
     out.print(summary)
     table = Table(title="reliability: seat-positions by predicted chance, and the share they won")
     for column in ("tenth", "hand: count", "predicted", "won", "fitted: count", "predicted", "won"):

@@ -107,6 +107,37 @@ def test_calibration_scores_chances_against_results_per_seat_and_tenth() -> None
     assert measured.worst_gap(2) == pytest.approx(0.3)  # the 0.8s won half the time; the 1.0 is alone
 
 
+def test_the_worst_gaps_interval_resamples_whole_games_so_few_long_games_are_unsure() -> None:
+    """The same 2,000 seat-positions at a chance of 0.8, won 80% of the time: as 2,000 games
+    of one position the worst gap's interval is narrow; as 20 games of 100 positions each (a
+    game's positions share its result) it is wide, as it must be with 20 results."""
+    rng = random.Random(11)
+    many_chances, many_results, many_games = [], [], []
+    few_chances, few_results, few_games = [], [], []
+    for game in range(2_000):
+        won = 1.0 if rng.random() < 0.8 else 0.0
+        many_chances.append((0.85, 0.15))
+        many_results.append((won, 1.0 - won))
+        many_games.append(game)
+    for game in range(20):
+        won = 1.0 if game % 5 else 0.0  # 16 of 20 won: 80%
+        for _ in range(100):
+            few_chances.append((0.85, 0.15))
+            few_results.append((won, 1.0 - won))
+            few_games.append(game)
+    many = calibration(many_chances, many_results, many_games)
+    few = calibration(few_chances, few_results, few_games)
+    assert len(few.per_game) == 20 and len(many.per_game) == 2_000
+    assert many.worst_gap(200) == pytest.approx(few.worst_gap(200), abs=0.02)
+    many_low, many_high = many.worst_gap_interval(200, draws=300)  # type: ignore[misc]
+    few_low, few_high = few.worst_gap_interval(200, draws=300)  # type: ignore[misc]
+    assert many_high - many_low < 0.05
+    assert few_high - few_low > 0.15
+    assert calibration(many_chances, many_results).worst_gap_interval(200) is None  # no games: no interval
+    with pytest.raises(OptionError, match="a game for every position"):
+        calibration(many_chances, many_results, many_games[:-1])
+
+
 def test_held_out_games_are_every_fifth() -> None:
     assert [index for index in range(12) if is_held_out(index)] == [4, 9]
 
