@@ -11,10 +11,7 @@ A game's static evaluation (``State.evaluate()``) has two forms:
   ``linear * d + square * d * |d|`` (a lead that is already large is surer than a straight
   line says), and the chances are the softmax of the bent scores over those seats. With two
   players and a straight curve that is the logistic curve of the difference of the scores
-  (the chess programmers' "Texel tuning"). Last, a fitted *floor* keeps every seat's
-  chance at least ``floor``: ``floor + (1 - k * floor) * chance`` over the ``k`` seats in the
-  game (even the largest lead is sometimes drawn or lost: in Overseer, by the no-capture
-  limit); 0 in a file that does not give it.
+  (the chess programmers' "Texel tuning").
 
 The weights ship in the game's folder as ``evaluation.json``: one entry per (player count,
 options, rules version) they were fitted for. A game, or a variant, without an entry is
@@ -88,8 +85,6 @@ class FittedEvaluation:
     about: Mapping[str, Any] = field(default_factory=dict)
     #: (linear, square): how a seat's score's distance from the mean is bent (see the module)
     curve: tuple[float, float] = (1.0, 0.0)
-    #: the least chance of a seat in the game (see the module); 0: none
-    floor: float = 0.0
 
     def __post_init__(self) -> None:
         # options as a weights file holds them (JSON), so that a model compares alike before and after saving
@@ -128,21 +123,7 @@ class FittedEvaluation:
                     score += weight * value
             scores.append(score)
             standing.append(seat_terms is not None)
-        chances = softmax(self.bent(scores, standing), standing)
-        if not self.floor:
-            return chances
-        floor = self.floor
-        share = 1.0 - floor * sum(standing)
-        return tuple(floor + share * chance if up else 0.0 for chance, up in zip(chances, standing))
-
-    def floored(self, chances: Sequence[float]) -> tuple[float, ...]:
-        """``chances`` of seats that are all in the game (a compiled kernel's softmax) with
-        :attr:`floor` applied, as :meth:`chances` applies it."""
-        floor = self.floor
-        if not floor:
-            return tuple(chances)
-        share = 1.0 - floor * len(chances)
-        return tuple(floor + share * chance for chance in chances)
+        return softmax(self.bent(scores, standing), standing)
 
     def bent(self, scores: Sequence[float], standing: Sequence[bool]) -> list[float]:
         """The scores bent by :attr:`curve` round the mean of the seats ``standing``."""
@@ -158,7 +139,7 @@ class FittedEvaluation:
             "rules_version": self.rules_version,
             "terms": dict(zip(self.terms, self.weights)),
             "seat_bias": list(self.seat_bias),
-            "curve": {"linear": self.curve[0], "square": self.curve[1], "floor": self.floor},
+            "curve": {"linear": self.curve[0], "square": self.curve[1]},
             "about": dict(self.about),
         }
 
@@ -183,9 +164,6 @@ class FittedEvaluation:
         curve = data.get("curve", {"linear": 1.0, "square": 0.0})
         if not isinstance(curve, dict) or not all(_is_number(curve.get(key)) for key in ("linear", "square")):
             raise EvaluationFileError(f"{source}: 'curve' must give its 'linear' and 'square' numbers")
-        floor = curve.get("floor", 0.0)
-        if not _is_number(floor) or not 0.0 <= floor < 1.0 / players:
-            raise EvaluationFileError(f"{source}: the curve's 'floor' must be a number from 0 to below 1/{players}")
         return cls(
             game_id=game_id,
             players=players,
@@ -196,7 +174,6 @@ class FittedEvaluation:
             seat_bias=tuple(float(value) for value in bias),
             about=about if isinstance(about, dict) else {},
             curve=(float(curve["linear"]), float(curve["square"])),
-            floor=float(floor),
         )
 
 

@@ -44,28 +44,38 @@ class Calibration:
         gaps = [abs(chance - won) for count, chance, won in self.table if count >= least]
         return max(gaps) if gaps else None
 
+    def worst_tenth(self, least: int) -> int | None:
+        """The tenth of the largest |mean chance - mean return| among those holding ``least`` or more."""
+        gaps = [(abs(chance - won), tenth) for tenth, (count, chance, won) in enumerate(self.table) if count >= least]
+        return max(gaps)[1] if gaps else None
+
     def worst_gap_interval(self, least: int, draws: int = GAP_DRAWS, seed: int = 0) -> tuple[float, float] | None:
-        """A 95% interval of :meth:`worst_gap` from resampling whole games (a game's positions
-        come in a row and are not independent: a tenth of 1,000 seat-positions may hold a few
-        dozen games). None without the games, or when no tenth holds ``least``."""
-        if not self.per_game or self.worst_gap(least) is None:
+        """A 95% interval of the worst tenth's gap, from resampling whole games (a game's
+        positions come in a row and are not independent: a tenth of 1,000 seat-positions may
+        hold a few dozen games). The gap is signed the way the measured one points, so a low
+        end below 0 says the data allow a gap the other way. (The tenth is fixed: the largest
+        of ten resampled gaps would lean high.) None without the games, or when no tenth
+        holds ``least``."""
+        tenth = self.worst_tenth(least)
+        if not self.per_game or tenth is None:
             return None
+        sign = 1.0 if self.table[tenth][1] >= self.table[tenth][2] else -1.0
+        rows = [game[tenth] for game in self.per_game]
         rng = random.Random(seed)
-        games = self.per_game
-        worst: list[float] = []
+        gaps: list[float] = []
         for _ in range(draws):
-            totals = [[0, 0.0, 0.0] for _ in range(BINS)]
-            for _game in range(len(games)):
-                for tenth, (count, chances, won) in enumerate(games[rng.randrange(len(games))]):
-                    if count:
-                        total = totals[tenth]
-                        total[0] += count
-                        total[1] += chances
-                        total[2] += won
-            gaps = [abs(chances - won) / count for count, chances, won in totals if count >= least]
-            worst.append(max(gaps, default=0.0))
-        worst.sort()
-        return worst[int(0.025 * draws)], worst[min(draws - 1, int(0.975 * draws))]
+            count, chances, won = 0, 0.0, 0.0
+            for _game in range(len(rows)):
+                game_count, game_chances, game_won = rows[rng.randrange(len(rows))]
+                count += game_count
+                chances += game_chances
+                won += game_won
+            if count:
+                gaps.append(sign * (chances - won) / count)
+        if not gaps:
+            return None
+        gaps.sort()
+        return gaps[int(0.025 * len(gaps))], gaps[min(len(gaps) - 1, int(0.975 * len(gaps)))]
 
     def to_json(self) -> dict[str, Any]:
         return {

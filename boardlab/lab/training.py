@@ -14,8 +14,7 @@ The cycle, each step resumable or cheap to repeat:
    term shared by the seats and a bias per seat, by Newton's method on the log loss with a
    little L2 (the chess programmers' "Texel tuning"; numpy); then, with those weights fixed,
    the two numbers of the curve that bends each seat's distance from the mean score
-   (boardlab.core.fitted), by Newton's method again; last the floor, the least chance of a
-   seat (a lead that still draws or loses sometimes), by golden-section search.
+   (boardlab.core.fitted), by Newton's method again.
 4. **Measure.** On the held-out games: log loss, Brier score and a reliability table of the
    game's own ``evaluate()`` by hand and by the new weights (the whole evaluation, with
    every position it judges outside the model; :mod:`boardlab.lab.calibration`).
@@ -217,7 +216,6 @@ class Fit:
     positions: int
     iterations: int
     curve: tuple[float, float] = (1.0, 0.0)
-    floor: float = 0.0
 
 
 def _numpy() -> Any:
@@ -284,108 +282,42 @@ def fit(positions: Positions, l2: float = L2_PENALTY, iterations: int = 50) -> F
         loss = trial_loss
     weights = tuple(float(value) for value in theta[:count] / scale)
     bias = (*(float(value) for value in theta[count:]), 0.0)
-    curve, floor, plain = _fit_curve_and_floor(np, features @ theta, standing, targets)
-    return Fit(weights, bias, float(plain), len(rows), done, curve, floor)
+    curve, plain = _fit_curve(np, features @ theta, standing, targets)
+    return Fit(weights, bias, float(plain), len(rows), done, curve)
 
 
-#: rounds of fitting the curve with the floor fixed, then the floor with the curve fixed
-CURVE_ROUNDS = 6
-#: the largest floor tried: a fifth of a chance for every seat would say the terms know little
-FLOOR_LIMIT = 0.2
-
-
-def _fit_curve_and_floor(np: Any, scores: Any, standing: Any, targets: Any) -> tuple[tuple[float, float], float, float]:
-    """The curve (linear, square >= 0) that bends the scores' distances from their mean, and
-    the floor under each seat's chance, that fit the results best: the curve with the floor
-    fixed, then the floor with the curve fixed, in turn (a floor lets the curve steepen
-    again where the fit without one had flattened it to allow for upsets). Returns the
-    curve, the floor and the log loss reached."""
+def _fit_curve(np: Any, scores: Any, standing: Any, targets: Any, iterations: int = 30) -> tuple[tuple[float, float], float]:
+    """The curve (linear, square >= 0) that bends the scores' distances from their mean to fit
+    the results best, by Newton's method on the two numbers; and the log loss it reaches."""
     alive = standing.sum(axis=1, keepdims=True)
     mean = np.where(standing, scores, 0.0).sum(axis=1, keepdims=True) / alive
     distance = np.where(standing, scores - mean, 0.0)
     features = np.stack([distance, distance * np.abs(distance)], axis=2)
     theta = np.array([1.0, 0.0])
-    floor = 0.0
-    loss = math.inf
-    for _round in range(CURVE_ROUNDS):
-        theta = _fit_curve(np, features, standing, targets, theta, floor)
-        chances, _loss = _softmax_loss(np, features, standing, targets, theta, np.zeros(2))
-        floor, reached = _fit_floor(np, chances, standing, targets)
-        if loss - reached < 1e-9:
-            loss = min(loss, reached)
-            break
-        loss = reached
-    return (float(theta[0]), float(theta[1])), floor, loss
-
-
-def _fit_curve(np: Any, features: Any, standing: Any, targets: Any, theta: Any, floor: float,
-               iterations: int = 30) -> Any:
-    """The curve's two numbers from ``theta`` on, for chances with ``floor`` under them: the
-    exact gradient of the log loss, the softmax's Hessian (positive definite, so each step
-    descends) and a step halved until the loss does not rise."""
     none = np.zeros(2)
-    count = len(features)
-    seats = standing.sum(axis=1, keepdims=True)
-    share = 1.0 - seats * floor
-
-    def floored_loss(values: Any) -> tuple[Any, Any, float]:
-        chances, _plain = _softmax_loss(np, features, standing, targets, values, none)
-        floored = np.where(standing, floor + share * chances, 1.0)
-        return chances, floored, float(-(targets * np.log(np.clip(floored, 1e-300, None))).sum(axis=1).mean())
-
-    chances, floored, loss = floored_loss(theta)
+    _chances, loss = _softmax_loss(np, features, standing, targets, theta, none)
     for _ in range(iterations):
+        chances, loss = _softmax_loss(np, features, standing, targets, theta, none)
+        gradient = np.einsum("ns,nsk->k", chances - targets, features) / len(scores)
         mean_feature = np.einsum("ns,nsk->nk", chances, features)
-        # d loss / d theta = -mean over positions of sum_s (t_s / q_s) (1 - k f) p_s (x_s - mean x)
-        pull = np.where(standing, targets / floored * share * chances, 0.0)
-        gradient = -np.einsum("ns,nsk->k", pull, features - mean_feature[:, None, :]) / count
         hessian = (np.einsum("ns,nsk,nsl->kl", chances, features, features)
-                   - np.einsum("nk,nl->kl", mean_feature, mean_feature)) / count + 1e-9 * np.eye(2)
+                   - np.einsum("nk,nl->kl", mean_feature, mean_feature)) / len(scores) + 1e-9 * np.eye(2)
         step = np.linalg.solve(hessian, gradient)
         shrink = 1.0
         while shrink > 1e-4:
             trial = theta - shrink * step
             trial[1] = max(trial[1], 0.0)  # a curve that flattens large leads could stop rising
-            trial_chances, trial_floored, trial_loss = floored_loss(trial)
+            _trial, trial_loss = _softmax_loss(np, features, standing, targets, trial, none)
             if trial_loss <= loss + 1e-12:
                 break
             shrink /= 2
         else:
             break
         done = abs(loss - trial_loss) < 1e-10
-        theta, chances, floored, loss = trial, trial_chances, trial_floored, trial_loss
+        theta, loss = trial, trial_loss
         if done:
             break
-    return theta
-
-
-def _fit_floor(np: Any, chances: Any, standing: Any, targets: Any, steps: int = 60) -> tuple[float, float]:
-    """The floor f in [0, FLOOR_LIMIT] (and below 1 / seats) that minimizes the log loss of
-    f + (1 - k * f) * chance over the k seats standing, by golden-section search (the loss is
-    convex in f); and that loss."""
-    seats = standing.sum(axis=1, keepdims=True)
-
-    def loss(floor: float) -> float:
-        floored = np.where(standing, floor + (1.0 - seats * floor) * chances, 1.0)
-        return float(-(targets * np.log(np.clip(floored, 1e-300, None))).sum(axis=1).mean())
-
-    low, high = 0.0, min(FLOOR_LIMIT, 0.999 / float(seats.max()))
-    ratio = (math.sqrt(5.0) - 1.0) / 2.0
-    left, right = high - ratio * (high - low), low + ratio * (high - low)
-    left_loss, right_loss = loss(left), loss(right)
-    for _ in range(steps):
-        if left_loss <= right_loss:
-            high, right, right_loss = right, left, left_loss
-            left = high - ratio * (high - low)
-            left_loss = loss(left)
-        else:
-            low, left, left_loss = left, right, right_loss
-            right = low + ratio * (high - low)
-            right_loss = loss(right)
-    best = (low + high) / 2.0
-    none = loss(0.0)
-    found = loss(best)
-    return (best, found) if found < none else (0.0, none)
+    return (float(theta[0]), float(theta[1])), float(loss)
 
 
 def _softmax_loss(np: Any, features: Any, standing: Any, targets: Any, theta: Any, penalty: Any) -> tuple[Any, float]:
@@ -421,7 +353,7 @@ class TrainingReport:
             "held_out": {"games": self.held_out_games, "hand": self.hand.to_json(), "fitted": self.fitted.to_json()},
             "weights": dict(zip(self.model.terms, self.model.weights)),
             "seat_bias": list(self.model.seat_bias),
-            "curve": {"linear": self.model.curve[0], "square": self.model.curve[1], "floor": self.model.floor},
+            "curve": {"linear": self.model.curve[0], "square": self.model.curve[1]},
         }
 
 
@@ -504,7 +436,6 @@ def fitted_evaluation(game: Game, result: Fit, about: dict[str, Any]) -> FittedE
         seat_bias=tuple(round(bias, 6) for bias in result.seat_bias),
         about=about,
         curve=(round(result.curve[0], 6), round(result.curve[1], 6)),
-        floor=round(result.floor, 6),
     )
 
 

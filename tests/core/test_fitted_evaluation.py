@@ -34,9 +34,7 @@ from boardlab.core.fitted import (
 GAMES = ("towers", "sovereign", "overseer", "territories", "honor")
 
 
-def model_for(
-    game: boardlab.Game, weights: list[float] | None = None, bias: list[float] | None = None, floor: float = 0.0
-) -> FittedEvaluation:
+def model_for(game: boardlab.Game, weights: list[float] | None = None, bias: list[float] | None = None) -> FittedEvaluation:
     names = terms_of(game).names
     rng = random.Random(len(names))
     return FittedEvaluation(
@@ -47,7 +45,6 @@ def model_for(
         terms=names,
         weights=tuple(weights if weights is not None else [rng.uniform(-0.5, 0.5) for _ in names]),
         seat_bias=tuple(bias if bias is not None else [0.1 * seat for seat in range(game.num_players)]),
-        floor=floor,
     )
 
 
@@ -64,29 +61,13 @@ def test_chances_are_the_softmax_of_the_seats_scores_and_a_seat_that_is_out_gets
     assert softmax([0.0, 5000.0]) == (0.0, 1.0)
 
 
-def test_a_floor_keeps_every_seat_in_the_game_above_it_and_the_chances_summing_to_one() -> None:
-    plain = FittedEvaluation("g", 3, {}, "1", ("a",), (40.0,), (0.0, 0.0, 0.0))
-    floored = FittedEvaluation("g", 3, {}, "1", ("a",), (40.0,), (0.0, 0.0, 0.0), floor=0.05)
-    terms = [[1.0], [0.0], None]
-    # a lead of 40: the plain model is sure; with the floor the seat behind keeps 5%, the seat out 0
-    assert plain.chances(terms)[1] < 1e-15
-    assert floored.chances(terms) == pytest.approx((0.95, 0.05, 0.0))
-    # between: floor + (1 - 2 * floor) * chance over the two seats standing
-    near = [[0.01], [0.0], None]
-    assert floored.chances(near)[0] == pytest.approx(0.05 + 0.9 * plain.chances(near)[0])
-    assert sum(floored.chances(near)) == pytest.approx(1.0)
-    # the kernels' path: all seats in the game
-    assert floored.floored((1.0, 0.0, 0.0)) == pytest.approx((0.9, 0.05, 0.05))
-    assert plain.floored((1.0, 0.0)) == (1.0, 0.0)
-
-
 def test_a_weights_file_round_trips_and_an_entry_for_the_same_game_setting_is_replaced(tmp_path: Path) -> None:
     towers = boardlab.load("towers")
     four = boardlab.load("towers", players=4)
     path = tmp_path / "evaluation.json"
     write_evaluation(path, model_for(towers))
     write_evaluation(path, model_for(four))
-    newer = model_for(towers, bias=[0.3, 0.0], floor=0.02)
+    newer = model_for(towers, bias=[0.3, 0.0])
     write_evaluation(path, newer)
     entries = read_evaluations(path)
     assert [entry.players for entry in entries] == [4, 2]
@@ -112,12 +93,6 @@ def test_a_weights_file_round_trips_and_an_entry_for_the_same_game_setting_is_re
             '{"format": "boardlab-evaluation/1", "game": "towers", "evaluations": [{"players": 2, "options": {}, '
             '"rules_version": "1", "terms": {"castles": 1}, "seat_bias": [0]}]}',
             "2 numbers, one per seat",
-        ),
-        (
-            '{"format": "boardlab-evaluation/1", "game": "towers", "evaluations": [{"players": 2, "options": {}, '
-            '"rules_version": "1", "terms": {"castles": 1}, "seat_bias": [0, 0], '
-            '"curve": {"linear": 1, "square": 0, "floor": 0.5}}]}',
-            "'floor' must be a number from 0 to below 1/2",
         ),
     ],
 )
@@ -204,7 +179,7 @@ def test_each_games_fitted_evaluate_is_the_models_softmax_of_the_terms_it_offers
     """The compiled kernels compute the fitted chances themselves; they must agree with the
     model applied to the terms the game registers, position after position."""
     game = boardlab.load(game_id, players=players)
-    model = model_for(game, floor=0.03)
+    model = model_for(game)
     rng = random.Random(7)
     state = game.new_state(11)
     checked = 0
@@ -221,18 +196,6 @@ def test_each_games_fitted_evaluate_is_the_models_softmax_of_the_terms_it_offers
                 checked += 1
         state.apply(state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves()))
     assert checked >= 3
-
-
-def test_a_floor_leaves_a_position_the_evaluation_decides_outside_the_model_alone() -> None:
-    """White to move can take the Black Overseer (rule 7.1): the evaluation's verdict there is
-    not a fitted chance, so no floor pulls it back."""
-    game = boardlab.load("overseer")
-    state = game.state_from_position("12/3s3s4/12/12/12/o9M1/7S4/4O7 w 0 12")
-    with judging_by(EvaluationChoice("plain", model_for(game))):
-        plain = tuple(state.evaluate())
-    with judging_by(EvaluationChoice("floored", model_for(game, floor=0.1))):
-        floored = tuple(state.evaluate())
-    assert plain == floored and plain[0] > 0.95
 
 
 def _squeezed(game_id: str, chances: tuple[float, ...]) -> tuple[float, ...]:

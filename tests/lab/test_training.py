@@ -65,26 +65,6 @@ def test_the_fit_finds_the_model_that_made_the_results() -> None:
     assert straight.curve[1] < 0.05 and straight.curve[0] * straight.weights[0] == pytest.approx(1.2, abs=0.1)
 
 
-def test_the_fit_finds_the_floor_of_results_that_no_lead_decides() -> None:
-    """Results where one game in ten is decided by a coin whatever the terms say (as a won
-    Overseer endgame can still be drawn by the no-capture limit): the fit puts a floor of
-    about 5% under each seat; results the terms alone decide get none."""
-    weights, bias = [2.0, -1.0], 0.0
-    rng = random.Random(4)
-    found = Positions(2)
-    for _ in range(20_000):
-        terms = [[rng.gauss(0, 1.5) for _ in weights] for _seat in range(2)]
-        if rng.random() < 0.1:
-            first_wins = rng.random() < 0.5
-        else:
-            first_wins = rng.random() < true_chance(weights, bias, 0.0, terms)
-        found.terms.append(terms)
-        found.returns.append((1.0, 0.0) if first_wins else (0.0, 1.0))
-        found.hand.append((0.5, 0.5))
-    assert fit(found).floor == pytest.approx(0.05, abs=0.015)
-    assert fit(synthetic([2.0, -1.0], 0.0, 0.0, 20_000, seed=5)).floor < 0.01
-
-
 def test_too_few_positions_are_refused() -> None:
     with pytest.raises(OptionError, match="play more games"):
         fit(synthetic([1.0], 0.0, 0.0, 5, seed=3))
@@ -133,6 +113,9 @@ def test_the_worst_gaps_interval_resamples_whole_games_so_few_long_games_are_uns
     few_low, few_high = few.worst_gap_interval(200, draws=300)  # type: ignore[misc]
     assert many_high - many_low < 0.05
     assert few_high - few_low > 0.15
+    for measured, (low, high) in ((many, (many_low, many_high)), (few, (few_low, few_high))):
+        assert measured.worst_tenth(200) in (1, 8)  # the two seats mirror each other
+        assert low <= measured.worst_gap(200) <= high  # type: ignore[operator]
     assert calibration(many_chances, many_results).worst_gap_interval(200) is None  # no games: no interval
     with pytest.raises(OptionError, match="a game for every position"):
         calibration(many_chances, many_results, many_games[:-1])

@@ -54,7 +54,7 @@ def evaluate(state: OverseerState) -> Sequence[float]:
     return fitted_position(
         state.board, state.squares, state.counts, state.overseers, state.to_move, state.mover_moves(),
         state.progress.quiet_moves / state.rules.no_capture_limit, model.weights, model.seat_bias,
-        model.curve[0], model.curve[1], model.floor,
+        model.curve[0], model.curve[1],
     )
 
 

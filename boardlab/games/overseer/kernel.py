@@ -654,11 +654,10 @@ def fitted_position(
     bias: tuple[float, ...],
     linear: float,
     square: float,
-    floor: float,
 ) -> tuple[float, float]:
     """As :func:`estimate_position`, by fitted ``weights`` (one per term), ``bias`` (one per
     seat) and curve: the logistic curve of the difference z of the seats' weighted terms, bent
-    to linear * z + square * z * |z| / 2, with the model's ``floor`` (boardlab.core.fitted), kept strictly
+    to linear * z + square * z * |z| / 2 (boardlab.core.fitted), kept strictly
     between a lost and a won Overseer as there (SPREAD), so that a capture of the Overseer
     still ranks above any estimate."""
     found, values = terms(board, squares, counts, overseers, to_move, mover_moves, quiet_share)
@@ -674,6 +673,5 @@ def fitted_position(
         lead = 30.0
     elif lead < -30.0:
         lead = -30.0
-    white = floor + (1.0 - 2.0 * floor) / (1.0 + math.exp(-lead))
-    white = 0.5 + SPREAD * (white - 0.5)
+    white = 0.5 + SPREAD * (1.0 / (1.0 + math.exp(-lead)) - 0.5)
     return (white, 1.0 - white)

@@ -120,8 +120,6 @@ def evaluate(state: SovereignState) -> tuple[float, ...]:
     if found == WINNING:
         # the player to move has a free walk onto a winning square
         return (WIN_NOW, 1.0 - WIN_NOW) if mover == 0 else (1.0 - WIN_NOW, WIN_NOW)
-    if model is not None and model.floor:
-        p = model.floor + (1.0 - 2.0 * model.floor) * p
     if not in_setup and state.progress.repetitions() >= 2:
         # one more return of this position draws: worth less to whoever is ahead
         p = 0.5 + (p - 0.5) * REPEATED_SHRINK

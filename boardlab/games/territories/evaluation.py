@@ -41,12 +41,11 @@ def estimates(
             holds, territories, state.supply, state.buildings, state.touching_cards(),
             rules.limit_counts_territories, rules.hand_limit, rules.capital_per_suit, rules.target_points,
         )
-    chances = fitted_estimate(
+    return fitted_estimate(
         holds, territories, state.supply, state.buildings, state.touching_cards(), rules.limit_counts_territories,
         rules.hand_limit, rules.capital_per_suit, rules.target_points, state.active, model.weights, model.seat_bias,
         model.curve[0], model.curve[1],
     )
-    return list(model.floored(chances)) if model.floor else chances
 
 
 def evaluate(state: TerritoriesState) -> list[float]:

@@ -978,7 +978,7 @@ class TowersState(State):
     def fitted_evaluation(self, model: FittedEvaluation) -> tuple[float, ...]:
         """Estimated returns per seat of a running game by ``model``'s fitted weights (one per
         term), seat biases and curve: the softmax of the seats' weighted terms, each one's
-        distance d from their mean bent to linear * d + square * d * |d|; then the model's floor."""
+        distance d from their mean bent to linear * d + square * d * |d|."""
         weights: tuple[float, ...] = model.weights
         bias: tuple[float, ...] = model.seat_bias
         linear: float = model.curve[0]
@@ -999,10 +999,6 @@ class TowersState(State):
             first_exp = math.exp(first_bent - best)
             second_exp = math.exp(second_bent - best)
             total = first_exp + second_exp
-            floor: float = model.floor
-            if floor != 0.0:
-                share = 1.0 - 2.0 * floor
-                return floor + share * first_exp / total, floor + share * second_exp / total
             return first_exp / total, second_exp / total
         scores = [self.fitted_score(seat, weights, bias[seat], placed) for seat in range(players)]
         mean = sum(scores) / players
@@ -1013,7 +1009,7 @@ class TowersState(State):
         best = max(bent)
         exps = [math.exp(score - best) for score in bent]
         total = sum(exps)
-        return model.floored([value / total for value in exps])
+        return tuple([value / total for value in exps])
 
     def fitted_score(self, seat: i64, weights: tuple[float, ...], bias: float, placed: float) -> float:
         """``seat``'s weighted terms (:meth:`terms`, in its order, summed as they are made: no list)."""
