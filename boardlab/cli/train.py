@@ -20,11 +20,11 @@ from rich.table import Table
 from ..core.errors import OptionError
 from ..core.fitted import shipped_path, write_evaluation
 from ..core.records import Record
+from ..lab.calibration import RELIABLE_COUNT
 from ..lab.executors import BACKENDS, make_executor
 from ..lab.store import StudyFolder
 from ..lab.training import (
     DEFAULT_PAIRINGS,
-    RELIABLE_COUNT,
     TrainingReport,
     TrainingSetup,
     plot_reliability,

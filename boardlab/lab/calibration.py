@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import OptionError
@@ -38,6 +38,10 @@ class Calibration:
     table: tuple[tuple[int, float, float], ...]
     #: per game (when the positions' games were given): per tenth (count, sum of chances, sum of returns)
     per_game: tuple[tuple[tuple[int, float, float], ...], ...] = ()
+    #: intervals already resampled, by (least, draws, seed): the report and the printout ask alike
+    _intervals: dict[tuple[int, int, int], tuple[float, float] | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def worst_gap(self, least: int) -> float | None:
         """The largest |mean chance - mean return| over the tenths holding ``least`` or more."""
@@ -56,6 +60,12 @@ class Calibration:
         end below 0 says the data allow a gap the other way. (The tenth is fixed: the largest
         of ten resampled gaps would lean high.) None without the games, or when no tenth
         holds ``least``."""
+        key = (least, draws, seed)
+        if key not in self._intervals:
+            self._intervals[key] = self._resampled_interval(least, draws, seed)
+        return self._intervals[key]
+
+    def _resampled_interval(self, least: int, draws: int, seed: int) -> tuple[float, float] | None:
         tenth = self.worst_tenth(least)
         if not self.per_game or tenth is None:
             return None

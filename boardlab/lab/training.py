@@ -40,7 +40,7 @@ from ..core.fitted import HAND, EvaluationChoice, FittedEvaluation, judging_by, 
 from ..core.game import Game
 from ..core.records import Record
 from ..core.registry import load
-from .calibration import BINS, CLIP, GAP_DRAWS, RELIABLE_COUNT, Calibration, calibration
+from .calibration import Calibration, calibration
 from .stats import GameOutcome
 from .store import StudyFolder
 from .study import Study, Variant
@@ -118,13 +118,6 @@ class Positions:
     #: per position, the number of its game among these (0, 1, ...): a game's positions are
     #: not independent, so intervals resample whole games
     game_of: list[int] = field(default_factory=list)
-
-    def add(self, other: Positions) -> None:
-        self.returns += other.returns
-        self.hand += other.hand
-        self.terms += other.terms
-        self.game_of += [self.games + number for number in other.game_of]
-        self.games += other.games
 
     def __len__(self) -> int:
         return len(self.returns)
@@ -444,7 +437,7 @@ def now() -> str:
 
 
 __all__ = [
-    "BINS", "CLIP", "DEFAULT_PAIRINGS", "GAP_DRAWS", "HELD_OUT_EVERY", "RELIABLE_COUNT", "Calibration", "Fit",
-    "Positions", "TrainingReport", "TrainingSetup", "calibration", "fit", "fitted_evaluation", "is_held_out",
-    "judged_by", "now", "plot_reliability", "read_positions", "split_records", "train_and_measure",
+    "DEFAULT_PAIRINGS", "HELD_OUT_EVERY", "Fit", "Positions", "TrainingReport", "TrainingSetup", "fit",
+    "fitted_evaluation", "is_held_out", "judged_by", "now", "plot_reliability", "read_positions", "split_records",
+    "train_and_measure",
 ]

@@ -13,14 +13,8 @@ import boardlab
 from boardlab.cli import main
 from boardlab.core.errors import OptionError
 from boardlab.core.fitted import FittedEvaluation, judging_by, read_evaluations, terms_of
-from boardlab.lab.training import (
-    CLIP,
-    Positions,
-    TrainingSetup,
-    calibration,
-    fit,
-    is_held_out,
-)
+from boardlab.lab.calibration import CLIP, calibration
+from boardlab.lab.training import Positions, TrainingSetup, fit, is_held_out
 
 pytest.importorskip("numpy")
 
