@@ -45,8 +45,11 @@ class Calibration:
 
     def worst_gap(self, least: int) -> float | None:
         """The largest |mean chance - mean return| over the tenths holding ``least`` or more."""
-        gaps = [abs(chance - won) for count, chance, won in self.table if count >= least]
-        return max(gaps) if gaps else None
+        tenth = self.worst_tenth(least)
+        if tenth is None:
+            return None
+        _count, chance, won = self.table[tenth]
+        return abs(chance - won)
 
     def worst_tenth(self, least: int) -> int | None:
         """The tenth of the largest |mean chance - mean return| among those holding ``least`` or more."""

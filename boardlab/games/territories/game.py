@@ -45,9 +45,9 @@ class TerritoriesGame(Game):
     #: measured so far is clearly stronger than the evaluated search on one resampled deal (neither
     #: information-set MCTS nor, judging by hand, more iterations), and it clearly beats greedy: so
     #: it is the top level, judging by the evaluation fitted to its own games (docs/evaluation.md:
-    #: it beats the same search judging by hand, and with it 1,000 iterations beat greedy clearly
-    #: more often than 300 while a decision stays near 40 ms), greedy is normal, and the two lower
-    #: levels are greedy drawing its moves at two temperatures
+    #: it beats the same search judging by hand, and with it a larger budget beats greedy clearly
+    #: more often while a decision stays short), greedy is normal, and the two lower levels are
+    #: greedy drawing its moves at two temperatures
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy:temperature=0.015",
