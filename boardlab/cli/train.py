@@ -25,6 +25,8 @@ from ..lab.executors import BACKENDS, make_executor
 from ..lab.store import StudyFolder
 from ..lab.training import (
     DEFAULT_PAIRINGS,
+    HELD_OUT_EVERY,
+    HELD_OUT_FIFTH,
     TrainingReport,
     TrainingSetup,
     plot_reliability,
@@ -58,6 +60,11 @@ def add_train_parser(commands: Any) -> None:
         help="write the weights here (default: the game's own evaluation.json, which the analysis and evaluation=fitted read)",
     )
     train.add_argument("--option", "-O", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
+    train.add_argument(
+        "--held-out", type=int, default=HELD_OUT_FIFTH, choices=range(HELD_OUT_EVERY), metavar="K",
+        help=f"hold out the games numbered K modulo {HELD_OUT_EVERY} (0 to {HELD_OUT_FIFTH}; default {HELD_OUT_FIFTH}): "
+        "each K in turn, with --weights elsewhere, shows how much one held-out set can read",
+    )
 
 
 def train_command(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -76,7 +83,7 @@ def train_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     if interrupted:
         interrupted_note(err, outcomes, folder.folder)
         return 130
-    train, held_out = split_records(study, folder, outcomes)
+    train, held_out = split_records(study, folder, outcomes, args.held_out)
     command = "boardlab train " + " ".join(_command_words(args))
     about = {"command": command, "seed": args.seed, "pairings": [list(pairing) for pairing in pairings]}
     report = _fit_with_progress(game, train, held_out, about, err)
@@ -102,6 +109,8 @@ def _command_words(args: argparse.Namespace) -> list[str]:
         words += ["--seats", str(args.seats)]
     for option in args.option or ():
         words += ["--option", option]
+    if args.held_out != HELD_OUT_FIFTH:
+        words += ["--held-out", str(args.held_out)]
     return words
 
 

@@ -8,8 +8,9 @@ The cycle, each step resumable or cheap to repeat:
    interrupted run continues where it stopped, on this machine's processes or on Ray.
 2. **Read.** Every decision position of every game is replayed from its record; each gives
    the seats' evaluation terms (:func:`boardlab.core.fitted.evaluation_terms`), the hand-set
-   evaluation's chances, and the game's result. Game ``i`` is *held out* (never fitted) when
-   ``i % HELD_OUT_EVERY == HELD_OUT_EVERY - 1``.
+   evaluation's chances, and the game's result. Game ``i`` of a pairing is *held out* (never
+   fitted) when ``i % HELD_OUT_EVERY == fifth``, the last fifth by default; holding out each
+   fifth in turn (``boardlab train --held-out K``) shows how much one held-out set can read.
 3. **Fit.** A conditional-logit (softmax) model of the result on the terms, one weight per
    term shared by the seats and a bias per seat, by Newton's method on the log loss with a
    little L2 (the chess programmers' "Texel tuning"; numpy); then, with those weights fixed,
@@ -47,8 +48,9 @@ from .study import Study, Variant
 
 #: the agents of the games the evaluation is fitted to, unless the command names others
 DEFAULT_PAIRINGS: tuple[tuple[str, ...], ...] = (("beginner", "beginner"), ("beginner", "easy"), ("easy", "easy"))
-#: game i is held out when i % HELD_OUT_EVERY == HELD_OUT_EVERY - 1
+#: game i is held out when i % HELD_OUT_EVERY == the held-out fifth (by default the last)
 HELD_OUT_EVERY = 5
+HELD_OUT_FIFTH = HELD_OUT_EVERY - 1
 #: L2 penalty on the standardized weights: enough to keep a term that never varies at 0
 L2_PENALTY = 1e-4
 
@@ -85,21 +87,24 @@ class TrainingSetup:
         )
 
 
-def is_held_out(index: int) -> bool:
+def is_held_out(index: int, fifth: int = HELD_OUT_FIFTH) -> bool:
     """Whether game ``index`` of a pairing is kept out of the fit, to measure it."""
-    return index % HELD_OUT_EVERY == HELD_OUT_EVERY - 1
+    if not 0 <= fifth < HELD_OUT_EVERY:
+        raise OptionError(f"the held-out fifth is 0 to {HELD_OUT_EVERY - 1}, not {fifth}")
+    return index % HELD_OUT_EVERY == fifth
 
 
 def split_records(
-    study: Study, folder: StudyFolder, outcomes: Mapping[str, Sequence[GameOutcome]]
+    study: Study, folder: StudyFolder, outcomes: Mapping[str, Sequence[GameOutcome]], fifth: int = HELD_OUT_FIFTH
 ) -> tuple[list[Record], list[Record]]:
-    """The records of a training study's finished games: (to fit, held out)."""
+    """The records of a training study's finished games: (to fit, held out: the games of each
+    pairing numbered ``fifth`` modulo 5)."""
     train: list[Record] = []
     held_out: list[Record] = []
     for variant in study.variants:
         for outcome in outcomes[variant.name]:
             record = Record.load(folder.record_path(variant.name, outcome.index), validate=False)
-            (held_out if is_held_out(outcome.index) else train).append(record)
+            (held_out if is_held_out(outcome.index, fifth) else train).append(record)
     return train, held_out
 
 
@@ -437,7 +442,7 @@ def now() -> str:
 
 
 __all__ = [
-    "DEFAULT_PAIRINGS", "HELD_OUT_EVERY", "Fit", "Positions", "TrainingReport", "TrainingSetup", "fit",
+    "DEFAULT_PAIRINGS", "HELD_OUT_EVERY", "HELD_OUT_FIFTH", "Fit", "Positions", "TrainingReport", "TrainingSetup", "fit",
     "fitted_evaluation", "is_held_out", "judged_by", "now", "plot_reliability", "read_positions", "split_records",
     "train_and_measure",
 ]

@@ -1,16 +1,19 @@
-"""bench/evaluation_cost.py and bench/evaluation_gate.py: what they measure and decide (figures are
-not asserted: speed is never a timed test)."""
+"""bench/evaluation_cost.py, bench/evaluation_gate.py and bench/calibration_folds.py: what they
+measure and decide (figures are not asserted: speed is never a timed test)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+
 from boardlab.core.fitted import read_evaluations, shipped_path
 from tests.support.bench import load_bench
 
 cost = load_bench("evaluation_cost")
 gate = load_bench("evaluation_gate")
+folds = load_bench("calibration_folds")
 
 
 def test_the_cost_of_both_evaluations_is_timed_on_the_same_positions() -> None:
@@ -39,3 +42,34 @@ def test_a_candidate_that_does_not_win_leaves_the_shipped_weights_alone(tmp_path
     assert shipped.read_bytes() == before
     (candidate,) = read_evaluations(out / "candidate.json")
     assert candidate.game_id == "towers" and candidate.about["loop"] == "evaluation_gate"
+
+
+def test_each_fifth_held_out_in_turn_reads_as_boardlab_train_does_and_the_five_add_up(tmp_path: Path) -> None:
+    from boardlab.cli import main as boardlab_main
+
+    out = tmp_path / "train"
+    assert boardlab_main(["train", "towers", "--games", "10", "--pairing", "beginner,easy", "--out", str(out),
+                          "--weights", str(tmp_path / "w.json")]) == 0
+    assert folds.main([str(out), "--json", str(tmp_path / "folds.json")]) == 0
+    found = json.loads((tmp_path / "folds.json").read_text(encoding="utf-8"))
+    trained = json.loads((out / "report.json").read_text(encoding="utf-8"))["held_out"]
+    last = found["fifths"][4]
+    assert [fifth["games"] for fifth in found["fifths"]] == [2] * 5 and found["all"]["games"] == 10
+    # the default held-out fifth is the last: the same games, the same weights, the same figures
+    for side in ("hand", "fitted"):
+        assert last[side]["log_loss"] == round(trained[side]["log_loss"], 4)
+        assert [row[0] for row in last[side]["table"]] == [row["count"] for row in trained[side]["reliability"]]
+    # out-of-fold: every position once, judged by weights fitted without its game
+    for side in ("hand", "fitted"):
+        assert [row[0] for row in found["all"][side]["table"]] == [
+            sum(fifth[side]["table"][tenth][0] for fifth in found["fifths"]) for tenth in range(10)]
+    # weights measured on games as they are: nothing fitted, every game judged
+    assert folds.main([str(out), "--weights", str(tmp_path / "w.json"), "--json", str(tmp_path / "all.json")]) == 0
+    judged = json.loads((tmp_path / "all.json").read_text(encoding="utf-8"))["all"]
+    assert judged["games"] == 10
+    every = found["all"]["hand"]
+    assert (judged["hand"]["log_loss"], judged["hand"]["table"]) == (every["log_loss"], every["table"])
+    assert sum(row[0] for row in judged["fitted"]["table"]) == sum(row[0] for row in judged["hand"]["table"])
+    honor_weights = shipped_path(__import__("boardlab").load("honor"))
+    with pytest.raises(SystemExit, match="holds no weights for towers"):
+        folds.main([str(out), "--weights", str(honor_weights)])

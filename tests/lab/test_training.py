@@ -115,8 +115,11 @@ def test_the_worst_gaps_interval_resamples_whole_games_so_few_long_games_are_uns
         calibration(many_chances, many_results, many_games[:-1])
 
 
-def test_held_out_games_are_every_fifth() -> None:
+def test_held_out_games_are_every_fifth_the_last_unless_another_is_chosen() -> None:
     assert [index for index in range(12) if is_held_out(index)] == [4, 9]
+    assert [index for index in range(12) if is_held_out(index, 0)] == [0, 5, 10]
+    with pytest.raises(OptionError, match="held-out fifth is 0 to 4, not 5"):
+        is_held_out(3, 5)
 
 
 def test_a_game_without_terms_or_too_few_games_is_refused_before_any_game_is_played() -> None:
@@ -145,6 +148,16 @@ def test_boardlab_train_plays_fits_measures_and_writes_weights_that_evaluate_rea
     assert [path.stat().st_mtime_ns for path in records] == stamp
     (again,) = read_evaluations(weights)
     assert again.weights == model.weights
+    # holding out another fifth of the same games fits on others and says so in the command
+    other = tmp_path / "towers-fifth-0.json"
+    assert main([*command[:-1], str(other), "--held-out", "0"]) == 0
+    assert [path.stat().st_mtime_ns for path in records] == stamp
+    (crossed,) = read_evaluations(other)
+    assert crossed.about["held_out"]["games"] == 2 and crossed.weights != model.weights
+    assert crossed.about["command"].endswith("--held-out 0")
+    with pytest.raises(SystemExit) as refused:  # refused by the argument parser, before any game
+        main([*command, "--held-out", "5"])
+    assert refused.value.code == 2
     # the weights judge: evaluate() by them differs from the hand-set evaluation
     state = game.new_state(1)
     for move in ("a6+", "b1+"):

@@ -5,9 +5,10 @@ proportion to their tokens and to how low their tower is.
 
 **Fitted weights** (boardlab.core.fitted, docs/evaluation.md): where ``evaluation.json`` holds
 weights for the game's player count and options and the caller judges by them, each standing
-player's score is a weighted sum of its :data:`TERMS` (tokens, tower height and pieces, the
-piece it is about to place, whose turn it is, and tokens again as the supply runs out), and
-the chances are their softmax over the players still standing; a player who is out has 0.
+player's score is a weighted sum of its :data:`TERMS` (tokens, its first few tokens again,
+tower height and pieces, the piece it is about to place, whose turn it is, a bid it owes or a
+push it holds, and tokens and height again as the supply runs out), and the chances are their
+softmax over the players still standing; a player who is out has 0.
 """
 
 from __future__ import annotations
@@ -55,12 +56,24 @@ TERMS = (
     "placing",  # 1 when it holds a piece to place now (the risk of the next release is its own)
     "turn",  # 1 for the turn player (rule 7.1)
     "tokens_late",  # tokens times the share of the supply already placed: passes matter most at the end
+    # a pool's first tokens count again: 1, 2 and 3 tokens pay the fees of a push chain's first
+    # passes (rule 7.7) and an empty pool must accept (7.8); tokens are worth less past a handful
+    "tokens_up_to_1",
+    "tokens_up_to_2",
+    "tokens_up_to_3",
+    "tokens_up_to_5",
+    "height_late",  # height times the share of the supply placed: height weighs differently late
+    "owes_bid",  # the high bid it pays when the auction ends (rule 7.6), not yet out of its pool
+    "holds_push",  # 1 when it holds a pushed piece: it places it or pays to pass it on (rule 7.7)
+    "push_fee",  # the fee it would pay to pass that piece on (rule 7.7)
 )
 
 
 def _terms(state: HonorState) -> list[list[float] | None]:
     placed_share = 1.0 - len(state.supply) / len(ALL_PIECES)
     placing = state.placing.placer if state.phase == "PLACE" and state.placing is not None else -1
+    auction = state.auction if state.phase == "AUCTION" else None
+    push = state.push if state.phase == "PUSH" else None
     heights = [0.0] * len(state.standing)
     pieces = [0] * len(state.standing)
     for piece in state.table:
@@ -71,15 +84,26 @@ def _terms(state: HonorState) -> list[list[float] | None]:
         if not up:
             values.append(None)
             continue
-        tokens = state.pools[seat] / START_POOL
+        pool = state.pools[seat]
+        tokens = pool / START_POOL
+        height = heights[seat] / HEIGHT_SCALE_CM
+        holds = push is not None and push.holder == seat
         values.append([
             tokens,
-            heights[seat] / HEIGHT_SCALE_CM,
+            height,
             float(pieces[seat]),
             0.0 if pieces[seat] else 1.0,
             1.0 if seat == placing else 0.0,
             1.0 if seat == state.turn_player else 0.0,
             tokens * placed_share,
+            min(pool, 1) / START_POOL,
+            min(pool, 2) / START_POOL,
+            min(pool, 3) / START_POOL,
+            min(pool, 5) / START_POOL,
+            height * placed_share,
+            auction.high / START_POOL if auction is not None and auction.bidder == seat else 0.0,
+            1.0 if holds else 0.0,
+            push.fee / START_POOL if holds and push is not None else 0.0,
         ])
     return values
 

@@ -1,0 +1,51 @@
+"""The terms Honor's fitted evaluation weighs (boardlab/games/honor/evaluation.py), on positions
+where reading the pools alone would judge wrongly: tokens owed but not yet paid, a push held,
+a pool too small to pass a piece on (docs/rules/honor.md, section 7)."""
+
+from __future__ import annotations
+
+import boardlab
+from boardlab.core.fitted import shipped_evaluation
+from boardlab.games.honor.evaluation import TERMS, seat_terms
+from tests.honor.helpers import exact_game, play, with_fields
+
+
+def terms_by_name(state: boardlab.State) -> list[dict[str, float]]:
+    seats = seat_terms(state)  # type: ignore[arg-type]
+    assert seats is not None
+    return [dict(zip(TERMS, values)) for values in seats if values is not None]
+
+
+def test_r7_6_the_high_bid_is_owed_by_the_bidder_before_it_leaves_the_pool() -> None:
+    state = play(exact_game(2).new_state(seed=1), "build SL1 1", "raise 3")
+    assert state.pools == (10, 10), "only the winner pays, when the auction ends"
+    opener, bidder = terms_by_name(state)
+    assert bidder["owes_bid"] == 0.3 and opener["owes_bid"] == 0.0
+    assert bidder["tokens"] == opener["tokens"] == 1.0
+
+
+def test_r7_7_the_holder_of_a_push_faces_its_rising_fee() -> None:
+    state = play(exact_game(2).new_state(seed=1), "push LG1", "passon")
+    assert state.current_player() == 0 and state.push.fee == 2
+    holder, other = terms_by_name(state)
+    assert (holder["holds_push"], holder["push_fee"]) == (1.0, 0.2)
+    assert (other["holds_push"], other["push_fee"]) == (0.0, 0.0)
+    assert other["tokens"] == 0.9, "the first holder paid its fee of 1"
+
+
+def test_r7_8_a_pools_first_tokens_are_counted_again_up_to_five() -> None:
+    state = with_fields(exact_game(2).new_state(seed=1), pools=[0, 3], bank=17)
+    empty, three = terms_by_name(state)
+    assert [empty[f"tokens_up_to_{k}"] for k in (1, 2, 3, 5)] == [0.0, 0.0, 0.0, 0.0]
+    assert [three[f"tokens_up_to_{k}"] for k in (1, 2, 3, 5)] == [0.1, 0.2, 0.3, 0.3]
+
+
+def test_the_shipped_weights_count_an_owed_bid_against_the_bidder() -> None:
+    model = shipped_evaluation(boardlab.load("honor"))
+    assert model is not None
+    state = play(exact_game(2).new_state(seed=1), "build SL1 1", "raise 3")
+    owed = seat_terms(state)  # type: ignore[arg-type]
+    assert owed is not None
+    not_owed = [list(seat) for seat in owed if seat is not None]
+    not_owed[1][TERMS.index("owes_bid")] = 0.0
+    assert model.chances(owed)[1] < model.chances(not_owed)[1]
