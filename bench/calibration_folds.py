@@ -7,7 +7,9 @@ few dozen games, so one fifth can read several points either way. This script fi
 weights five times, once without each fifth, as ``boardlab train`` does
 (boardlab.lab.training), judges each fifth by the weights fitted without it, and prints each
 fifth's figures and those of the five added up: every position judged by weights that never
-saw its game (out-of-fold), with the worst tenth's interval from resampling whole games.
+saw its game (out-of-fold), with the worst tenth's interval from resampling whole games;
+and, where the game decides some positions outside the model (a capture that wins now, say),
+the same for the positions the model judges.
 Nothing is played and no weights file is written. With ``--weights FILE`` nothing is
 fitted either: the weights in FILE judge every game of the folder (weights measured on games
 they were not fitted to, such as those of the next turn of the loop).
@@ -129,11 +131,21 @@ def main(argv: list[str] | None = None) -> int:
     hand = summary(calibration(everything.hand, everything.returns, everything.game_of))
     fitted = summary(calibration(chances, everything.returns, everything.game_of))
     print(line("all five", hand, fitted, everything.games))
+    report["all"] = {"games": everything.games, "hand": hand, "fitted": fitted}
+    judged_by_model = [index for index, terms in enumerate(everything.terms) if terms is not None]
+    if len(judged_by_model) < len(everything.terms):  # some positions are decided outside the model
+        def only(values: list[Any]) -> list[Any]:
+            return [values[index] for index in judged_by_model]
+        game_of = only(everything.game_of)
+        model_hand = summary(calibration(only(everything.hand), only(everything.returns), game_of))
+        model_fitted = summary(calibration(only(chances), only(everything.returns), game_of))
+        print(line("the model", model_hand, model_fitted, len(set(game_of)))
+              + f"  ({len(judged_by_model)} of {len(everything.terms)} positions: those not decided outside the model)")
+        report["model_judged"] = {"positions": len(judged_by_model), "hand": model_hand, "fitted": model_fitted}
     print("out-of-fold reliability (tenth: seat-positions, mean predicted, share won):")
     for tenth, (count, chance, won) in enumerate(fitted["table"]):
         if count:
             print(f"  {tenth / 10:.1f}-{(tenth + 1) / 10:.1f}  {count:>8}  {chance:.3f}  {won:.3f}")
-    report["all"] = {"games": everything.games, "hand": hand, "fitted": fitted}
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0

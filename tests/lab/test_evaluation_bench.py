@@ -73,3 +73,18 @@ def test_each_fifth_held_out_in_turn_reads_as_boardlab_train_does_and_the_five_a
     honor_weights = shipped_path(__import__("boardlab").load("honor"))
     with pytest.raises(SystemExit, match="holds no weights for towers"):
         folds.main([str(out), "--weights", str(honor_weights)])
+
+
+def test_positions_decided_outside_the_model_are_also_left_out_in_a_line_of_their_own(tmp_path: Path) -> None:
+    from boardlab.cli import main as boardlab_main
+
+    out = tmp_path / "train"
+    assert boardlab_main(["train", "overseer", "--games", "10", "--pairing", "beginner,easy", "--out", str(out),
+                          "--weights", str(tmp_path / "w.json")]) == 0
+    assert folds.main([str(out), "--json", str(tmp_path / "folds.json")]) == 0
+    found = json.loads((tmp_path / "folds.json").read_text(encoding="utf-8"))
+    every = sum(row[0] for row in found["all"]["fitted"]["table"]) // 2  # two seats a position
+    model = found["model_judged"]
+    # a beginner leaves an Overseer that could be taken: such positions are decided outside the model
+    assert 0 < model["positions"] < every
+    assert sum(row[0] for row in model["fitted"]["table"]) == 2 * model["positions"]
