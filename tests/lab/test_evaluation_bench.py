@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,14 +45,20 @@ def test_a_candidate_that_does_not_win_leaves_the_shipped_weights_alone(tmp_path
     assert candidate.game_id == "towers" and candidate.about["loop"] == "evaluation_gate"
 
 
-def test_each_fifth_held_out_in_turn_reads_as_boardlab_train_does_and_the_five_add_up(tmp_path: Path) -> None:
+def folds_of_a_small_study(tmp_path: Path, game_id: str) -> tuple[Path, dict[str, Any]]:
+    """A 10-game training folder of ``game_id`` (beginner against easy) and the folds script's
+    figures on it."""
     from boardlab.cli import main as boardlab_main
 
     out = tmp_path / "train"
-    assert boardlab_main(["train", "towers", "--games", "10", "--pairing", "beginner,easy", "--out", str(out),
+    assert boardlab_main(["train", game_id, "--games", "10", "--pairing", "beginner,easy", "--out", str(out),
                           "--weights", str(tmp_path / "w.json")]) == 0
     assert folds.main([str(out), "--json", str(tmp_path / "folds.json")]) == 0
-    found = json.loads((tmp_path / "folds.json").read_text(encoding="utf-8"))
+    return out, json.loads((tmp_path / "folds.json").read_text(encoding="utf-8"))
+
+
+def test_each_fifth_held_out_in_turn_reads_as_boardlab_train_does_and_the_five_add_up(tmp_path: Path) -> None:
+    out, found = folds_of_a_small_study(tmp_path, "towers")
     trained = json.loads((out / "report.json").read_text(encoding="utf-8"))["held_out"]
     last = found["fifths"][4]
     assert [fifth["games"] for fifth in found["fifths"]] == [2] * 5 and found["all"]["games"] == 10
@@ -76,13 +83,7 @@ def test_each_fifth_held_out_in_turn_reads_as_boardlab_train_does_and_the_five_a
 
 
 def test_positions_decided_outside_the_model_are_also_left_out_in_a_line_of_their_own(tmp_path: Path) -> None:
-    from boardlab.cli import main as boardlab_main
-
-    out = tmp_path / "train"
-    assert boardlab_main(["train", "overseer", "--games", "10", "--pairing", "beginner,easy", "--out", str(out),
-                          "--weights", str(tmp_path / "w.json")]) == 0
-    assert folds.main([str(out), "--json", str(tmp_path / "folds.json")]) == 0
-    found = json.loads((tmp_path / "folds.json").read_text(encoding="utf-8"))
+    _out, found = folds_of_a_small_study(tmp_path, "overseer")
     every = sum(row[0] for row in found["all"]["fitted"]["table"]) // 2  # two seats a position
     model = found["model_judged"]
     # a beginner leaves an Overseer that could be taken: such positions are decided outside the model
