@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -55,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--address")
     parser.add_argument("--out", required=True, help="the folder of this turn of the loop")
     args = parser.parse_args(argv)
+    command = shlex.join(["python", "bench/evaluation_gate.py", *(sys.argv[1:] if argv is None else argv)])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     game = boardlab.load(args.game)
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     train, held_out = split_records(study, folder, run_study(study, executor, folder))
 
     # 2. the candidate
-    report = train_and_measure(game, train, held_out, {"command": " ".join(sys.argv), "loop": "evaluation_gate"})
+    report = train_and_measure(game, train, held_out, {"command": command, "loop": "evaluation_gate"})
     candidate = out / "candidate.json"
     if candidate.exists():
         candidate.unlink()
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     agents = {"current": current, "candidate": judged(args.spec, str(candidate.resolve()))}
     match = ladder_study(game.id, agents, [("current", "candidate")], args.match_games, args.seed + 1)
     match_folder = LadderFolder(out / "match", match)
-    play_ladder(match, executor, match_folder, " ".join(sys.argv), args.jobs)
+    play_ladder(match, executor, match_folder, command, args.jobs)
     played = match_folder.done()
     points = 0.0
     for outcome in played.values():

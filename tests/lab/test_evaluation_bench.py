@@ -43,6 +43,8 @@ def test_a_candidate_that_does_not_win_leaves_the_shipped_weights_alone(tmp_path
     assert shipped.read_bytes() == before
     (candidate,) = read_evaluations(out / "candidate.json")
     assert candidate.game_id == "towers" and candidate.about["loop"] == "evaluation_gate"
+    # the command it was made with, as it was given, whatever launched it
+    assert candidate.about["command"].startswith("python bench/evaluation_gate.py towers --spec greedy:temperature=0.05")
 
 
 def folds_of_a_small_study(tmp_path: Path, game_id: str) -> tuple[Path, dict[str, Any]]:
