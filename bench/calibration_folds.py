@@ -66,22 +66,12 @@ def joined(parts: list[Positions], players: int) -> Positions:
     return whole
 
 
-def summary(measured: Calibration) -> dict[str, Any]:
-    gap = measured.worst_gap(RELIABLE_COUNT)
-    interval = measured.worst_gap_interval(RELIABLE_COUNT)
-    return {
-        "log_loss": round(measured.log_loss, 4), "brier": round(measured.brier, 4),
-        "worst_tenth": measured.worst_tenth(RELIABLE_COUNT), "worst_gap": None if gap is None else round(gap, 4),
-        "interval_95": None if interval is None else [round(end, 4) for end in interval],
-        "table": [[count, round(chance, 4), round(won, 4)] for count, chance, won in measured.table],
-    }
-
-
-def line(name: str, hand: dict[str, Any], fitted: dict[str, Any], games: int) -> str:
-    low, high = fitted["interval_95"] or (float("nan"), float("nan"))
-    return (f"{name:<10} {games:>6} games  log loss {hand['log_loss']:.4f} -> {fitted['log_loss']:.4f}  "
-            f"worst tenth: hand {100 * (hand['worst_gap'] or 0):5.1f}, fitted {100 * (fitted['worst_gap'] or 0):5.1f} "
-            f"[{100 * low:.1f}, {100 * high:.1f}] (tenth {fitted['worst_tenth']})")
+def line(name: str, hand: Calibration, fitted: Calibration, games: int) -> str:
+    gap, hand_gap = fitted.worst_gap(RELIABLE_COUNT), hand.worst_gap(RELIABLE_COUNT)
+    low, high = fitted.worst_gap_interval(RELIABLE_COUNT) or (float("nan"), float("nan"))
+    return (f"{name:<10} {games:>6} games  log loss {hand.log_loss:.4f} -> {fitted.log_loss:.4f}  "
+            f"worst tenth: hand {100 * (hand_gap or 0):5.1f}, fitted {100 * (gap or 0):5.1f} "
+            f"[{100 * low:.1f}, {100 * high:.1f}] (tenth {fitted.worst_tenth(RELIABLE_COUNT)})")
 
 
 def judge_all(args: argparse.Namespace, game: Any, records: list[Record]) -> int:
@@ -90,12 +80,13 @@ def judge_all(args: argparse.Namespace, game: Any, records: list[Record]) -> int
     if not held_for:
         raise SystemExit(f"{args.weights} holds no weights for {game.id} with these players and options")
     positions = read_positions(records, game.num_players)
-    hand = summary(calibration(positions.hand, positions.returns, positions.game_of))
-    fitted = summary(calibration(judged_by(records, held_for[0]), positions.returns, positions.game_of))
+    hand = calibration(positions.hand, positions.returns, positions.game_of)
+    fitted = calibration(judged_by(records, held_for[0]), positions.returns, positions.game_of)
     print(line("all games", hand, fitted, positions.games))
     if args.json is not None:
+        judged = {"games": positions.games, "hand": hand.to_json(), "fitted": fitted.to_json()}
         args.json.write_text(json.dumps({"game": game.id, "folder": str(args.folder), "weights": str(args.weights),
-                                         "all": {"games": positions.games, "hand": hand, "fitted": fitted}}, indent=1)
+                                         "all": judged}, indent=1)
                              + "\n", encoding="utf-8")
     return 0
 
@@ -121,29 +112,30 @@ def main(argv: list[str] | None = None) -> int:
         model = fitted_evaluation(game, fit(joined([per_game[index] for index in inside], players)), {})
         held = joined([per_game[index] for index in outside], players)
         judged = judged_by([records[index][1] for index in outside], model)
-        hand = summary(calibration(held.hand, held.returns, held.game_of))
-        fitted = summary(calibration(judged, held.returns, held.game_of))
+        hand = calibration(held.hand, held.returns, held.game_of)
+        fitted = calibration(judged, held.returns, held.game_of)
         print(line(f"fifth {fifth}", hand, fitted, held.games), flush=True)
-        report["fifths"].append({"fifth": fifth, "games": held.games, "hand": hand, "fitted": fitted})
+        report["fifths"].append({"fifth": fifth, "games": held.games, "hand": hand.to_json(), "fitted": fitted.to_json()})
         chances += judged
         fifths.append(held)
     everything = joined(fifths, players)
-    hand = summary(calibration(everything.hand, everything.returns, everything.game_of))
-    fitted = summary(calibration(chances, everything.returns, everything.game_of))
+    hand = calibration(everything.hand, everything.returns, everything.game_of)
+    fitted = calibration(chances, everything.returns, everything.game_of)
     print(line("all five", hand, fitted, everything.games))
-    report["all"] = {"games": everything.games, "hand": hand, "fitted": fitted}
+    report["all"] = {"games": everything.games, "hand": hand.to_json(), "fitted": fitted.to_json()}
     judged_by_model = [index for index, terms in enumerate(everything.terms) if terms is not None]
     if len(judged_by_model) < len(everything.terms):  # some positions are decided outside the model
         def only(values: list[Any]) -> list[Any]:
             return [values[index] for index in judged_by_model]
         game_of = only(everything.game_of)
-        model_hand = summary(calibration(only(everything.hand), only(everything.returns), game_of))
-        model_fitted = summary(calibration(only(chances), only(everything.returns), game_of))
+        model_hand = calibration(only(everything.hand), only(everything.returns), game_of)
+        model_fitted = calibration(only(chances), only(everything.returns), game_of)
         print(line("the model", model_hand, model_fitted, len(set(game_of)))
               + f"  ({len(judged_by_model)} of {len(everything.terms)} positions: those not decided outside the model)")
-        report["model_judged"] = {"positions": len(judged_by_model), "hand": model_hand, "fitted": model_fitted}
+        report["model_judged"] = {"positions": len(judged_by_model), "hand": model_hand.to_json(),
+                                  "fitted": model_fitted.to_json()}
     print("out-of-fold reliability (tenth: seat-positions, mean predicted, share won):")
-    for tenth, (count, chance, won) in enumerate(fitted["table"]):
+    for tenth, (count, chance, won) in enumerate(fitted.table):
         if count:
             print(f"  {tenth / 10:.1f}-{(tenth + 1) / 10:.1f}  {count:>8}  {chance:.3f}  {won:.3f}")
     if args.json is not None:

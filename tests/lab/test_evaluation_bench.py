@@ -66,19 +66,19 @@ def test_each_fifth_held_out_in_turn_reads_as_boardlab_train_does_and_the_five_a
     assert [fifth["games"] for fifth in found["fifths"]] == [2] * 5 and found["all"]["games"] == 10
     # the default held-out fifth is the last: the same games, the same weights, the same figures
     for side in ("hand", "fitted"):
-        assert last[side]["log_loss"] == round(trained[side]["log_loss"], 4)
-        assert [row[0] for row in last[side]["table"]] == [row["count"] for row in trained[side]["reliability"]]
+        assert last[side]["log_loss"] == trained[side]["log_loss"]
+        assert last[side]["reliability"] == trained[side]["reliability"]
     # out-of-fold: every position once, judged by weights fitted without its game
     for side in ("hand", "fitted"):
-        assert [row[0] for row in found["all"][side]["table"]] == [
-            sum(fifth[side]["table"][tenth][0] for fifth in found["fifths"]) for tenth in range(10)]
+        assert [row["count"] for row in found["all"][side]["reliability"]] == [
+            sum(fifth[side]["reliability"][tenth]["count"] for fifth in found["fifths"]) for tenth in range(10)]
     # weights measured on games as they are: nothing fitted, every game judged
     assert folds.main([str(out), "--weights", str(tmp_path / "w.json"), "--json", str(tmp_path / "all.json")]) == 0
     judged = json.loads((tmp_path / "all.json").read_text(encoding="utf-8"))["all"]
     assert judged["games"] == 10
     every = found["all"]["hand"]
-    assert (judged["hand"]["log_loss"], judged["hand"]["table"]) == (every["log_loss"], every["table"])
-    assert sum(row[0] for row in judged["fitted"]["table"]) == sum(row[0] for row in judged["hand"]["table"])
+    assert (judged["hand"]["log_loss"], judged["hand"]["reliability"]) == (every["log_loss"], every["reliability"])
+    assert judged["fitted"]["positions"] == judged["hand"]["positions"]
     honor_weights = shipped_path(__import__("boardlab").load("honor"))
     with pytest.raises(SystemExit, match="holds no weights for towers"):
         folds.main([str(out), "--weights", str(honor_weights)])
@@ -86,8 +86,9 @@ def test_each_fifth_held_out_in_turn_reads_as_boardlab_train_does_and_the_five_a
 
 def test_positions_decided_outside_the_model_are_also_left_out_in_a_line_of_their_own(tmp_path: Path) -> None:
     _out, found = folds_of_a_small_study(tmp_path, "overseer")
-    every = sum(row[0] for row in found["all"]["fitted"]["table"]) // 2  # two seats a position
+    every = found["all"]["fitted"]["positions"]
     model = found["model_judged"]
     # a beginner leaves an Overseer that could be taken: such positions are decided outside the model
     assert 0 < model["positions"] < every
-    assert sum(row[0] for row in model["fitted"]["table"]) == 2 * model["positions"]
+    assert model["fitted"]["positions"] == model["positions"]
+    assert sum(row["count"] for row in model["fitted"]["reliability"]) == 2 * model["positions"]  # two seats
