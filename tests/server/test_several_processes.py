@@ -294,23 +294,29 @@ def test_a_process_whose_notice_is_late_does_not_think_a_decision_storage_moved_
     monkeypatch.setattr(RoomService, "changed_elsewhere", changed_elsewhere)
 
     async def scenario(open_service: Callable[[], Awaitable[RoomService]]) -> None:
-        one, other = await open_service(), await open_service()
-        deaf.add(id(other))
         searches: list[str] = []
         thinking, other_holds_it = asyncio.Event(), asyncio.Event()
-        for name, service in (("one", one), ("other", other)):
+
+        def count_searches(name: str, service: RoomService) -> None:
             choose = service.computer.run
 
-            async def counted(*args: Any, _choose: Any = choose, _name: str = name, **kwargs: Any) -> Any:
-                searches.append(_name)
+            async def counted(*args: Any, **kwargs: Any) -> Any:
+                searches.append(name)
                 thinking.set()
                 await other_holds_it.wait()
-                return await _choose(*args, **kwargs)
+                return await choose(*args, **kwargs)
 
             service.computer.run = counted  # type: ignore[method-assign]
+
+        one = await open_service()
+        count_searches("one", one)
         created = await one.create(NewRoom("towers", None, {}, ["computer:easy", "here"], None, None, None))
         room, token = created.room.id, created.token
         await asyncio.wait_for(thinking.wait(), 30)  # the first process holds the lease and thinks
+        # the other process starts only now, so that it cannot be the first to take the lease
+        other = await open_service()
+        deaf.add(id(other))
+        count_searches("other", other)
         await other.room(room)
         await asyncio.sleep(0.2)  # the other's computer loop found the lease taken and waits
         other_holds_it.set()
