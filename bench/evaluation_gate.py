@@ -14,7 +14,8 @@
     python bench/evaluation_gate.py towers ... --backend ray --address auto    # on a Ray cluster
 
 Every step resumes: run the same command again after an interruption. The folder keeps the
-games, the candidate (``candidate.json``), the match and a ``decision.json``.
+games, the candidate (``candidate.json``, with ``report.json`` and ``reliability.png``: its
+held-out calibration, as ``boardlab train`` writes them), the match and a ``decision.json``.
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import boardlab
+from boardlab.core.errors import OptionError
 from boardlab.core.fitted import FITTED, shipped_path, write_evaluation
 from boardlab.lab.executors import BACKENDS, make_executor
 from boardlab.lab.ladder import LadderFolder, ladder_study, play_ladder
 from boardlab.lab.stats import wilson_interval
 from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import run_study
-from boardlab.lab.training import TrainingSetup, split_records, train_and_measure
+from boardlab.lab.training import TrainingSetup, plot_reliability, split_records, train_and_measure
 
 
 def judged(spec: str, evaluation: str) -> str:
@@ -75,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     if candidate.exists():
         candidate.unlink()
     write_evaluation(candidate, report.model)
+    (out / "report.json").write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
+    try:
+        plot_reliability(report, out / "reliability.png")
+    except OptionError as exc:  # no matplotlib: the candidate and its report stand without the plot
+        print(f"no plot: {exc}")
     print(f"candidate fitted on {report.train_games} games; held out ({report.held_out_games} games): "
           f"log loss {report.hand.log_loss:.4f} by hand, {report.fitted.log_loss:.4f} fitted")
 

@@ -91,12 +91,15 @@ class FittedEvaluation:
         object.__setattr__(self, "options", _plain_options(self.options))
 
     def holds_for(self, game: Game) -> bool:
-        """Whether these weights were fitted for ``game``: its id, player count, options and rules version."""
+        """Whether these weights were fitted for ``game``: its id, player count, options and rules
+        version, and the terms its evaluation weighs now, in their order (the weights are read by
+        position: a file from before a term was added or renamed must not be read as today's)."""
         return (
             self.game_id == game.id
             and self.players == game.num_players
             and self.rules_version == str(game.rules_version)
             and dict(self.options) == _plain_options(game.options)
+            and self.terms == _term_names(game)
         )
 
     def mismatch(self, game: Game) -> str:
@@ -107,7 +110,10 @@ class FittedEvaluation:
         }
         have = {"game": self.game_id, "players": self.players, "rules version": self.rules_version,
                 "options": dict(self.options)}
-        return "; ".join(f"{key} {have[key]!r}, not {wanted[key]!r}" for key in wanted if have[key] != wanted[key])
+        problems = [f"{key} {have[key]!r}, not {wanted[key]!r}" for key in wanted if have[key] != wanted[key]]
+        if self.game_id == game.id and self.terms != _term_names(game):
+            problems.append(_terms_difference(self.terms, _term_names(game)))
+        return "; ".join(problems)
 
     def chances(self, terms: Sequence[Sequence[float] | None]) -> tuple[float, ...]:
         """Each seat's chance of winning from its terms: the softmax of the seats' scores; a
@@ -374,6 +380,27 @@ _TERMS: dict[str, EvaluationTerms] = {}
 def register_evaluation_terms(game_id: str, names: Sequence[str], read: TermsFunction) -> None:
     """Offer ``game_id``'s terms for fitting (a game's evaluation module calls this once)."""
     _TERMS[game_id] = EvaluationTerms(tuple(names), read)
+
+
+def _term_names(game: Game) -> tuple[str, ...]:
+    registered = _TERMS.get(game.id)
+    return registered.names if registered is not None else ()
+
+
+def _terms_difference(have: Sequence[str], wanted: Sequence[str]) -> str:
+    """How a weights file's terms differ from those the game weighs, in words."""
+    if not wanted:
+        return "the game weighs no terms"
+    missing = [name for name in wanted if name not in have]
+    unknown = [name for name in have if name not in wanted]
+    parts = []
+    if missing:
+        parts.append(f"no weight for {', '.join(missing)}")
+    if unknown:
+        parts.append(f"weights for terms the game does not weigh: {', '.join(unknown)}")
+    if not parts:
+        parts.append(f"the terms in another order (the game's: {', '.join(wanted)})")
+    return "terms: " + "; ".join(parts)
 
 
 def terms_of(game: Game) -> EvaluationTerms:

@@ -45,6 +45,11 @@ def test_a_candidate_that_does_not_win_leaves_the_shipped_weights_alone(tmp_path
     assert candidate.game_id == "towers" and candidate.about["loop"] == "evaluation_gate"
     # the command it was made with, as it was given, whatever launched it
     assert candidate.about["command"].startswith("python bench/evaluation_gate.py towers --spec greedy:temperature=0.05")
+    # the candidate's held-out calibration, as boardlab train reports it
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["held_out"]["fitted"]["log_loss"] == pytest.approx(candidate.about["held_out"]["log_loss"]["fitted"], abs=1e-5)
+    assert report["weights"] == dict(zip(candidate.terms, candidate.weights))
+    assert (out / "reliability.png").read_bytes().startswith(b"\x89PNG")
 
 
 def folds_of_a_small_study(tmp_path: Path, game_id: str) -> tuple[Path, dict[str, Any]]:

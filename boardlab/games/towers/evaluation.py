@@ -16,7 +16,9 @@ score is a weighted sum of its :data:`TERMS` (its castles, crowns, threats and s
 above, and what the hand-set weights leave out: whose move it is, a threat the mover can
 play at once, a seat one castle or crown short of winning, and one that is and can land on
 a castle now; castles, threats and squares once more times the share of the pieces already
-on the board, as a lead late in the game is surer), and the chances are their softmax.
+on the board, as a lead late in the game is surer; that share again for the first seat, whose
+edge from moving first changes as the game goes on; the pieces still in reserve), and the
+chances are their softmax.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ TERMS = (
     "castles_late",  # castles times the share of all pieces already on the board: a lead late counts more
     "threats_late",  # threats, the same
     "squares_late",  # squares, the same
+    "first_seat_late",  # the share of the pieces on the board, for the first seat (White; it moves first
+    # unless the random_first option draws another, rules 2.5): the first move's edge changes as the game goes on
+    "in_hand",  # pieces still in the seat's reserve (rule 1.7): not yet built onto the board
 )
 assert len(TERMS) == TERMS_PER_SEAT
 

@@ -212,7 +212,7 @@ WEIGHT_SQUARE: Final = 0.04
 #: softmax sharpness: one castle ahead in a 2-player game reads as about 0.73
 SHARPNESS: Final = 1.0
 #: the fitted evaluation's terms per seat, in the order evaluation.py names them
-TERMS_PER_SEAT: Final = 11
+TERMS_PER_SEAT: Final = 13
 
 #: what :func:`castle_winner` found: nothing, enough castles (rules 7.1-7.3), enough crowns (7.4)
 NO_CASTLE_WIN: Final = 0
@@ -973,6 +973,8 @@ class TowersState(State):
             values.append(float(controlled) * placed)
             values.append(float(threats) * placed)
             values.append(float(squares) * placed)
+            values.append(placed if seat == 0 else 0.0)
+            values.append(float(board.reserves[seat]))
         return values
 
     def fitted_evaluation(self, model: FittedEvaluation) -> tuple[float, ...]:
@@ -1025,7 +1027,10 @@ class TowersState(State):
             bias + weights[0] * held + weights[1] * float(crowned) + weights[2] * threat_count
             + weights[3] * square_count
             + (weights[8] * held + weights[9] * threat_count + weights[10] * square_count) * placed
+            + weights[12] * float(board.reserves[seat])
         )
+        if seat == 0:
+            score += weights[11] * placed
         one_short = castles_held == self.castles_to_win - 1 or crowned == self.crowns_to_win - 1
         if one_short:
             score += weights[6]
