@@ -111,8 +111,9 @@ class FittedEvaluation:
         have = {"game": self.game_id, "players": self.players, "rules version": self.rules_version,
                 "options": dict(self.options)}
         problems = [f"{key} {have[key]!r}, not {wanted[key]!r}" for key in wanted if have[key] != wanted[key]]
-        if self.game_id == game.id and self.terms != _term_names(game):
-            problems.append(_terms_difference(self.terms, _term_names(game)))
+        weighed = _term_names(game)
+        if self.game_id == game.id and self.terms != weighed:
+            problems.append(_terms_difference(self.terms, weighed))
         return "; ".join(problems)
 
     def chances(self, terms: Sequence[Sequence[float] | None]) -> tuple[float, ...]:
@@ -383,6 +384,7 @@ def register_evaluation_terms(game_id: str, names: Sequence[str], read: TermsFun
 
 
 def _term_names(game: Game) -> tuple[str, ...]:
+    """The terms ``game`` weighs, in order; none where its evaluation registers none."""
     registered = _TERMS.get(game.id)
     return registered.names if registered is not None else ()
 
