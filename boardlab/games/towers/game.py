@@ -39,15 +39,16 @@ class TowersGame(Game):
     view_renderer = staticmethod(render_view)
     image_renderer = staticmethod(render_png)
     #: the computer's levels, chosen by measurement (docs/levels.md has the figures): a beginner's
-    #: plausible mistakes, one ply, then the evaluated, widened search at three budgets; the
-    #: smallest judges by the weights fitted to its own games (docs/evaluation.md), which it
-    #: was measured to play better with
+    #: plausible mistakes, one ply, then the evaluated, widened search at three budgets, judging by
+    #: the weights fitted to the smallest one's games (docs/evaluation.md), which each budget was
+    #: measured to play better with; `expert`'s iterations are set so that it thinks as long as it
+    #: did judging by hand (a fitted leaf costs more)
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",
         "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3,evaluation=fitted",
-        "hard": "mcts:iterations=20000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=8",
-        "expert": "mcts:iterations=60000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=20",
+        "hard": "mcts:iterations=20000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=8,evaluation=fitted",
+        "expert": "mcts:iterations=46000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=20,evaluation=fitted",
     }
     draw_by_agreement = True
     conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
