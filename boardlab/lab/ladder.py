@@ -334,6 +334,7 @@ def summarize(
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
     cpu: dict[str, list[float]] = {label: [] for label in agents}
     comparisons = []
+    missing = missing_games(current)
 
     def count(weaker: str, stronger: str, score: float, games: int = 1) -> None:
         entry = pairs.setdefault((weaker, stronger), {"wins": 0, "draws": 0, "losses": 0, "points": 0.0})
@@ -375,6 +376,7 @@ def summarize(
             "wins": entry["wins"], "draws": entry["draws"], "losses": entry["losses"],
             "score": score, "low": low, "high": high, "rung": rung,
             "passed": (score >= REQUIRED_SCORE and games >= REQUIRED_GAMES) if rung else None,
+            "missing": missing.get((weaker, stronger), []),
         })
     pair_rows.sort(key=lambda row: (not row["rung"], order.index(row["stronger"]), order.index(row["weaker"])))
     # a run that found every game already played measured nothing
@@ -402,6 +404,37 @@ def summarize(
         "runs": [dict(run) for run in played],
         "measured": max((str(run.get("finished", ""))[:10] for run in played), default=""),
     }
+
+
+def missing_games(lines: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """Per pair, the games (seed, index) not among ``lines`` below the highest index of their seed.
+
+    A run stopped before its end (a time limit, Ctrl-C) keeps the games that finished first,
+    and with several workers those are the shorter ones: its score leans towards whoever wins
+    short games until the same command, run again, plays the rest."""
+    played: dict[tuple[str, str], dict[int, set[int]]] = {}
+    for line in lines:
+        weaker, stronger = line["pair"]
+        played.setdefault((weaker, stronger), {}).setdefault(line["seed"], set()).add(line["index"])
+    return {
+        pair: gaps
+        for pair, seeds in played.items()
+        if (gaps := [(seed, index) for seed, indexes in sorted(seeds.items())
+                     for index in range(max(indexes)) if index not in indexes])
+    }
+
+
+def missing_note(row: Mapping[str, Any]) -> str:
+    """What a pair row's missing games mean, in words ("" when none is missing)."""
+    if not row.get("missing"):
+        return ""
+    by_seed: dict[int, list[int]] = {}
+    for seed, index in row["missing"]:
+        by_seed.setdefault(seed, []).append(index)
+    where = "; ".join(f"seed {seed}: {', '.join(map(str, indexes))}" for seed, indexes in by_seed.items())
+    return (f"{row['weaker']} vs {row['stronger']}: {len(row['missing'])} games missing among those played ({where}); "
+            "a stopped run keeps the games that finished first, the shorter ones, so the score may lean: "
+            "run the same command again to play them")
 
 
 def _recorded_results(

@@ -21,7 +21,7 @@ from typing import Any
 from ..agents.levels import LEVEL_HELP, game_levels, level_spec
 from ..core.game import Game
 from ..core.registry import game_class
-from .ladder import LADDER_FORMAT, REQUIRED_GAMES, REQUIRED_SCORE, about
+from .ladder import LADDER_FORMAT, REQUIRED_GAMES, REQUIRED_SCORE, about, missing_note
 
 LADDER_FILE = "ladder.json"
 
@@ -207,6 +207,9 @@ def section(summary: Mapping[str, Any]) -> str:
             f"| {row['weaker']} vs {row['stronger']} | {row['games']} | {row['wins']}-{row['draws']}-{row['losses']} | "
             f"{row['score']:.1%} | {row['low']:.1%} to {row['high']:.1%} | {verdict} |"
         )
+    notes = [missing_note(row) for row in summary["pairs"] if row.get("missing")]
+    if notes:
+        lines += ["", *(f"{note[0].upper()}{note[1:]}." for note in notes)]
     if summary.get("recorded"):
         lines += ["", "Taken from an earlier ladder.json (each pair's W-D-L and each agent's CPU figures, "
                   "not its games): " + ", ".join(summary["recorded"]) + "."]

@@ -18,6 +18,7 @@ from boardlab.lab.ladder import (
     default_pairs,
     ladder_agents,
     ladder_study,
+    missing_note,
     play_ladder,
     read_lines,
     recorded_ladder,
@@ -223,6 +224,27 @@ def test_games_follow_their_spec_when_the_level_table_moves_it() -> None:
     # a spec no level plays any more is left out, and said so
     gone = dict(after, hard="mcts:iterations=7")
     assert summarize(game, gone, made, [])["skipped"] == {f"easy-vs-normal played by greedy / {before['normal']}": 100}
+
+
+def test_games_a_stopped_run_left_unplayed_are_named_with_what_they_mean(tmp_path: Path) -> None:
+    game = boardlab.load("towers", players=2)
+    agents = ladder_agents(game)
+    # a run stopped early: the long games 3 and 7 of seed 0 were still being played; of seed 5,
+    # the first two (started first, longest)
+    made = [ladder_line(("easy", "normal"), i, 1.0, game) for i in range(10) if i not in (3, 7)]
+    made += [{**ladder_line(("easy", "normal"), i, 1.0, game), "seed": 5} for i in range(2, 6)]
+    (row,) = summarize(game, agents, made, [])["pairs"]
+    assert row["missing"] == [(0, 3), (0, 7), (5, 0), (5, 1)]
+    note = missing_note(row)
+    assert note.startswith("easy vs normal: 4 games missing among those played (seed 0: 3, 7; seed 5: 0, 1)")
+    assert "run the same command again" in note
+    docs = tmp_path / "levels.md"
+    write_docs(docs, summarize(game, agents, made, []))
+    assert "Easy vs normal: 4 games missing" in docs.read_text()
+    # the games after the last one played are not missing: a run of fewer games is complete
+    complete = [ladder_line(("easy", "normal"), i, 1.0, game) for i in range(6)]
+    (row,) = summarize(game, agents, complete, [])["pairs"]
+    assert row["missing"] == [] and missing_note(row) == ""
 
 
 def test_a_new_rung_merged_with_ladder_json_rates_every_level_as_the_old_games_would(tmp_path: Path) -> None:
