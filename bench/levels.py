@@ -154,9 +154,8 @@ def print_summary(summary: dict) -> None:
         wdl = f"{row['wins']}-{row['draws']}-{row['losses']}"
         print(f"{row['weaker'] + ' vs ' + row['stronger']:28} {row['games']:>5}  {wdl:>11} {row['score']:6.1%}  "
               f"{row['low']:6.1%} - {row['high']:6.1%}  {verdict}")
-    for row in summary["pairs"]:
-        if row.get("missing"):
-            print(missing_note(row))
+    for note in filter(None, map(missing_note, summary["pairs"])):
+        print(note)
     print()
     ratings = {rating["agent"]: rating for rating in summary["ratings"]}
     print(f"{'agent':10} {'Elo':>6}  {'95% interval':>15}  {'games':>5}  {'CPU/decision median':>19} {'max':>8}  spec")

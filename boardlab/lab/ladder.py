@@ -428,10 +428,10 @@ def missing_note(row: Mapping[str, Any]) -> str:
     """What a pair row's missing games mean, in words ("" when none is missing)."""
     if not row.get("missing"):
         return ""
-    by_seed: dict[int, list[int]] = {}
-    for seed, index in row["missing"]:
-        by_seed.setdefault(seed, []).append(index)
-    where = "; ".join(f"seed {seed}: {', '.join(map(str, indexes))}" for seed, indexes in by_seed.items())
+    where = "; ".join(
+        f"seed {seed}: {', '.join(str(index) for _, index in games)}"
+        for seed, games in itertools.groupby(row["missing"], key=lambda game: game[0])
+    )
     return (f"{row['weaker']} vs {row['stronger']}: {len(row['missing'])} games missing among those played ({where}); "
             "a stopped run keeps the games that finished first, the shorter ones, so the score may lean: "
             "run the same command again to play them")

@@ -207,7 +207,7 @@ def section(summary: Mapping[str, Any]) -> str:
             f"| {row['weaker']} vs {row['stronger']} | {row['games']} | {row['wins']}-{row['draws']}-{row['losses']} | "
             f"{row['score']:.1%} | {row['low']:.1%} to {row['high']:.1%} | {verdict} |"
         )
-    notes = [missing_note(row) for row in summary["pairs"] if row.get("missing")]
+    notes = list(filter(None, map(missing_note, summary["pairs"])))
     if notes:
         lines += ["", *(f"{note[0].upper()}{note[1:]}." for note in notes)]
     if summary.get("recorded"):
