@@ -59,13 +59,13 @@ def test_the_ladder_adds_the_rung_from_hard_to_expert(monkeypatch: pytest.Monkey
     assert is_rung(("hard", "expert")) and not is_rung(("normal", "expert"))
     assert parse_pairs("hard-expert", agents) == [("hard", "expert")]
     # without it, the ladder has no such pair, and a spec for it is refused by name
-    plain = ladder_agents(boardlab.load("overseer"))
+    plain = ladder_agents(boardlab.load("honor"))
     assert "expert" not in plain and ("hard", "expert") not in default_pairs(plain)
-    with pytest.raises(boardlab.OptionError, match="the levels of overseer are beginner, easy, normal, hard"):
-        ladder_agents(boardlab.load("overseer"), {"expert": DEEPER})
+    with pytest.raises(boardlab.OptionError, match="the levels of honor are beginner, easy, normal, hard"):
+        ladder_agents(boardlab.load("honor"), {"expert": DEEPER})
 
 
 def test_the_command_line_names_the_missing_level() -> None:
-    refused = run("simulate", "overseer", "--players", "expert,hard", "--games", "1")
+    refused = run("simulate", "honor", "--players", "expert,hard", "--games", "1")
     assert refused.returncode == 2, refused.stdout + refused.stderr
-    assert "overseer has no expert level" in refused.stderr and "beginner, easy, normal, hard" in refused.stderr
+    assert "honor has no expert level" in refused.stderr and "beginner, easy, normal, hard" in refused.stderr

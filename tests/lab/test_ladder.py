@@ -3,6 +3,7 @@ resumed, merged across runs, summarised with intervals and Elo, written into the
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -12,8 +13,12 @@ from typing import Any
 import pytest
 
 import boardlab
+from boardlab.agents import game_levels, level_spec
 from boardlab.lab.executors import make_executor
 from boardlab.lab.ladder import (
+    BOTTOM,
+    REQUIRED_GAMES,
+    REQUIRED_SCORE,
     LadderFolder,
     default_pairs,
     ladder_agents,
@@ -24,7 +29,7 @@ from boardlab.lab.ladder import (
     recorded_ladder,
     summarize,
 )
-from boardlab.lab.ladder_docs import ladder_data, level_ratings, write_docs
+from boardlab.lab.ladder_docs import ladder_data, ladder_path, level_ratings, write_docs
 from tests.support.bench import load_bench
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "levels.py"
@@ -310,3 +315,22 @@ def test_the_bench_merges_a_new_rung_with_the_ladder_file_it_wrote(tmp_path: Pat
     assert [row["games"] for row in merged["pairs"]] == [2, 2, 2]
     assert merged["recorded"] == ["random-vs-beginner", "beginner-vs-easy"] and len(merged["runs"]) == 2
     assert {rating["agent"] for rating in merged["ratings"]} == {"random", "beginner", "easy", "normal"}
+
+
+#: the games the package ships (a test's toy game registers itself, with no ladder of its own)
+SHIPPED = sorted(folder.name for folder in (Path(boardlab.__file__).parent / "games").iterdir() if (folder / "game.py").exists())
+
+
+@pytest.mark.parametrize("game_id", SHIPPED)
+def test_every_shipped_rung_was_measured_with_the_specs_the_levels_play_and_passes(game_id: str) -> None:
+    # docs/levels.md's rule, held by the ladder.json each game ships: a level whose spec
+    # changes, or a new top level, needs its rungs played again before it ships
+    game = boardlab.load(game_id)
+    recorded = {(row["weaker"], row["stronger"]): row for row in json.loads(ladder_path(game_id).read_text())["pairs"]}
+    for weaker, stronger in itertools.pairwise((BOTTOM, *game_levels(game))):
+        row = recorded.get((weaker, stronger))
+        assert row is not None, f"{game_id}: no games of {weaker} against {stronger}"
+        specs = [level_spec(game, level) if level != BOTTOM else BOTTOM for level in (weaker, stronger)]
+        assert row["specs"] == specs, f"{game_id}: {weaker}-{stronger} was played by other specs"
+        games = row["wins"] + row["draws"] + row["losses"]
+        assert games >= REQUIRED_GAMES and (row["wins"] + row["draws"] / 2) / games >= REQUIRED_SCORE

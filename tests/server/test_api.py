@@ -33,8 +33,8 @@ def test_the_catalog_lists_every_registered_game_with_its_options_and_levels(ser
     assert [option["name"] for option in one["options"]] == [option["name"] for option in by_id["towers"]["options"]]
 
 
-def test_sovereigns_expert_level_takes_a_seat_where_overseer_has_none(server: Harness) -> None:
-    # docs/levels.md: Sovereign has a fifth level, alpha-beta five plies deep; Overseer has four
+def test_sovereigns_expert_level_takes_a_seat_where_honor_has_none(server: Harness) -> None:
+    # docs/levels.md: Sovereign has a fifth level, alpha-beta five plies deep; Honor has four
     created = server.create("sovereign", ["here", "computer:expert"])
     seat = created.state["view"]["match"]["seats"][1]
     sovereign = boardlab.load("sovereign")
@@ -43,8 +43,8 @@ def test_sovereigns_expert_level_takes_a_seat_where_overseer_has_none(server: Ha
     assert seat["agent"].startswith("alphabeta:depth=5")
     levels = [entry["level"] for entry in server.client.get("/api/games/sovereign").json()["levels"]]
     assert levels == ["beginner", "easy", "normal", "hard", "expert"]
-    refused = server.client.post("/api/rooms", json={"game": "overseer", "seats": ["here", "computer:expert"]})
-    assert refused.status_code == 422 and "overseer has no expert level" in refused.json()["error"]["message"]
+    refused = server.client.post("/api/rooms", json={"game": "honor", "seats": ["here", "computer:expert"]})
+    assert refused.status_code == 422 and "honor has no expert level" in refused.json()["error"]["message"]
 
 
 def test_a_new_room_seats_its_creator_and_shows_only_the_deciding_seat_its_moves(server: Harness) -> None:

@@ -167,8 +167,8 @@ def test_an_oversized_body_is_refused_unread(duel: tuple[Harness, Seated, str]) 
         ({"game": "towers", "seats": ["here"]}, 422, "bad_seats", "2 seats"),
         ({"game": "towers", "seats": ["here", "robot"]}, 422, "bad_option", "robot"),
         ({"game": "towers", "seats": ["here", "computer:genius"]}, 422, "bad_option", "genius"),
-        # a level only some games have (docs/levels.md): Overseer has no expert
-        ({"game": "overseer", "seats": ["here", "computer:expert"]}, 422, "bad_option", "overseer has no expert level"),
+        # a level only some games have (docs/levels.md): Honor has no expert
+        ({"game": "honor", "seats": ["here", "computer:expert"]}, 422, "bad_option", "honor has no expert level"),
         ({"game": "towers", "seats": ["here", "invite:hard"]}, 422, "bad_option", "invite"),
         ({"game": "towers", "names": ["Ann"]}, 422, "bad_seats", "names"),
         ({"game": "towers", "move_seconds": -1}, 422, "bad_request", "move_seconds"),
