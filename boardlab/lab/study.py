@@ -216,8 +216,17 @@ def run_study(
                 on_outcome(outcome)
     except KeyboardInterrupt:
         # the signal may land between storing a game and counting it: what the sink holds counts
-        finished.update((key, outcome) for key, outcome in sink.done().items() if key[1] < study.games)
-        raise StudyInterrupted(_by_variant(study, finished)) from None
+        raise StudyInterrupted(stored_outcomes(study, sink, finished)) from None
+    return _by_variant(study, finished)
+
+
+def stored_outcomes(
+    study: Study, sink: OutcomeSink, counted: Mapping[tuple[str, int], GameOutcome] | None = None
+) -> dict[str, list[GameOutcome]]:
+    """The games of ``study`` that ``sink`` holds, with ``counted`` (games not stored), per
+    variant name in game order: what an interrupted study has played, however it was stopped."""
+    finished = dict(counted or {})
+    finished.update((key, outcome) for key, outcome in sink.done().items() if key[1] < study.games)
     return _by_variant(study, finished)
 
 

@@ -19,7 +19,7 @@ from ..core.registry import load
 from ..lab.executors import SerialExecutor
 from ..lab.report import build_report, write_report
 from ..lab.store import StudyFolder
-from ..lab.study import StudyInterrupted, run_study
+from ..lab.study import StudyInterrupted, run_study, stored_outcomes
 from ..lab.verdict import build_verdict, verdict_lines
 from .labjobs import JOB_FILE, STATUS_FILE, STUDY_FOLDER, build_study, stop_requested, worker_lock
 from .labprice import OVERRUN
@@ -93,8 +93,10 @@ def play(folder: Path) -> dict[str, object]:
     try:
         with watch:
             outcomes = run_study(study, SerialExecutor(), sink)
-    except KeyboardInterrupt as stop:  # StudyInterrupted, or a signal before its games began (none played now)
-        outcomes = stop.outcomes if isinstance(stop, StudyInterrupted) else {}
+    except KeyboardInterrupt as stop:
+        # the watch signals again every poll until the games stop, so a second signal can land
+        # while the first one's StudyInterrupted is being made: the folder holds the games anyway
+        outcomes = stop.outcomes if isinstance(stop, StudyInterrupted) else stored_outcomes(study, sink)
         state = "stopped"
         error = None if watch.reason in ("", "asked") else f"stopped: {watch.reason}"
         if not any(outcomes.values()):

@@ -16,7 +16,8 @@ import pytest
 import boardlab
 from boardlab.lab.ladder_docs import load_ladder
 from boardlab.lab.play import SimulationPlan, play_one
-from boardlab.server import labjobs
+from boardlab.lab.study import Study
+from boardlab.server import labjobs, labrun
 from boardlab.server.designers import ADMIN_KEY_FILE, Designer
 from boardlab.server.labjobs import STATUS_FILE, LabJobs, LabLimits
 from boardlab.server.labprice import DECISIONS_PER_GAME, QUICK_DECISION_SECONDS, decision_seconds
@@ -171,3 +172,26 @@ def test_a_worker_stops_within_a_second_in_the_middle_of_a_long_decision(tmp_pat
         for process in jobs._processes.values():
             process.kill()
             process.wait()
+
+
+def test_a_second_stop_signal_during_the_first_still_reports_the_games_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the worker signals every poll until the games stop, so one signal can land while the
+    # first one's StudyInterrupted is being made: a plain KeyboardInterrupt, with the games
+    # already in the study's folder; the designer must still get their verdict and report
+    folder = tmp_path / "study"
+    folder.mkdir()
+    (folder / labjobs.JOB_FILE).write_text(json.dumps({"game": "towers", "agents": ["greedy"], "games": 6, "vary": {}}))
+    real_run = labrun.run_study
+
+    def two_games_then_interrupted(study: Study, executor: Any, sink: Any) -> Any:
+        real_run(replace(study, games=2), executor, sink)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(labrun, "run_study", two_games_then_interrupted)
+    status = labrun.play(folder)
+    assert status["state"] == "stopped" and status["error"] is None
+    assert status["verdict"], status
+    report = json.loads(next(folder.rglob("report.json")).read_text())
+    assert sum(variant["games"] for variant in report["variants"]) == 2
