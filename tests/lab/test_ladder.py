@@ -334,3 +334,25 @@ def test_every_shipped_rung_was_measured_with_the_specs_the_levels_play_and_pass
         assert row["specs"] == specs, f"{game_id}: {weaker}-{stronger} was played by other specs"
         games = row["wins"] + row["draws"] + row["losses"]
         assert games >= REQUIRED_GAMES and (row["wins"] + row["draws"] / 2) / games >= REQUIRED_SCORE
+
+
+def test_the_conversion_bench_replays_each_game_not_won_and_judges_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs"
+    assert bench_main("towers", "--games", "4", "--jobs", "1", "--out", str(out), "--pairs", "random-beginner") == 0
+    capsys.readouterr()
+    stored = lines(out / "towers" / "random-vs-beginner.jsonl")
+    conversion = load_bench("conversion")
+    assert conversion.main([str(out / "towers" / "random-vs-beginner.jsonl"), "random", "--json"]) == 0
+    *games, summary = [json.loads(text) for text in capsys.readouterr().out.splitlines()]
+    not_won = [game for game in stored if game["winners"] != [game["seats"].index("random")]]
+    assert sorted(game["index"] for game in games) == sorted(game["index"] for game in not_won)
+    assert summary["replayed_alike"] == len(games)  # a ladder game replays move for move from its seed
+    assert all(0.0 <= game["before_end"] <= game["peak"] <= 1.0 for game in games)
+    assert summary["let_go"] == sum(game["peak"] >= 0.9 for game in games)
+    # every game not won let go, when any chance at all makes a position won
+    assert conversion.main([str(out / "towers" / "random-vs-beginner.jsonl"), "random", "--won", "0", "--json"]) == 0
+    everything = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert everything["let_go"] == len(not_won) and everything["conversion"] == summary["wins"] / 4
+    # a label that did not play is named
+    assert conversion.main([str(out / "towers" / "random-vs-beginner.jsonl"), "expert"]) == 2
+    assert "'expert' did not play every game" in capsys.readouterr().err
