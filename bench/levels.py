@@ -33,6 +33,7 @@ import sys
 import time
 from pathlib import Path
 
+from boardlab.agents import LEVELS
 from boardlab.core.errors import BoardlabError
 from boardlab.core.registry import load
 from boardlab.lab.executors import make_executor
@@ -174,9 +175,10 @@ def print_summary(summary: dict) -> None:
     for run in summary["runs"]:
         print(f"run: {run['command']} ({run['games_played']} games, load {run['load_start'][0]} -> {run['load_end'][0]}, "
               f"{run['jobs']} jobs on {run['cpus']} CPUs)")
-    hard = ratings.get("hard")
-    if hard and hard["elo"] is not None:
-        print(f"\nThe lobby will read: hard, {about(hard['elo'])}")
+    lobby = [f"{level}, {about(ratings[level]['elo'])}" for level in LEVELS
+             if level in ratings and ratings[level]["elo"] is not None]
+    if lobby:
+        print(f"\nThe lobby will read: {'; '.join(lobby)}")
 
 
 if __name__ == "__main__":
