@@ -12,7 +12,7 @@ imported from the wheel, not from the checkout."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
+import importlib.metadata
 import json
 import os
 import shutil
@@ -20,11 +20,13 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import venv
 from pathlib import Path
 
 import httpx
 import pytest
+from packaging.requirements import Requirement
 
 from tests.support.serve import serve_process
 
@@ -61,6 +63,21 @@ def source_digest(source: Path) -> str:
     return digest.hexdigest()[:32]
 
 
+def build_requirements_met(source: Path) -> bool:
+    """Whether this interpreter has every package ``source``'s pyproject.toml builds with, each
+    in a version its requirement allows."""
+    requires = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"]
+    for line in requires:
+        requirement = Requirement(line)
+        try:
+            installed = importlib.metadata.version(requirement.name)
+        except importlib.metadata.PackageNotFoundError:
+            return False
+        if not requirement.specifier.contains(installed, prereleases=True):
+            return False
+    return True
+
+
 def build_wheel(source: Path, work: Path) -> Path:
     """The boardlab wheel of ``source``: the one built before from the same files, else a new
     one, kept for the next run."""
@@ -69,11 +86,11 @@ def build_wheel(source: Path, work: Path) -> Path:
     if found:
         return found[0]
     wheels = work / "wheels"
-    # offline with the build requirements installed here (pyproject.toml's [build-system]: setuptools,
-    # wheel, and mypy for the kernels); where one is missing (Python 3.12's venvs have no setuptools,
-    # a venv holding only the web extras has no mypy), pip fetches them, as `pip install` itself does
-    have_backend = all(importlib.util.find_spec(module) for module in ("setuptools", "wheel", "mypy"))
-    isolation = ["--no-build-isolation"] if have_backend else []
+    # offline where the build requirements installed here meet pyproject.toml's [build-system]
+    # (setuptools, wheel, and mypy for the kernels); where one is missing or too old (Python 3.12's
+    # venvs have no setuptools, 3.11's an old one; a venv holding only the web extras has no mypy),
+    # pip fetches them, as `pip install` itself does
+    isolation = ["--no-build-isolation"] if build_requirements_met(source) else []
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "--quiet", "-w", str(wheels), str(source)],
         check=True, cwd=work, timeout=600,
