@@ -4,13 +4,15 @@ worker process at a time at the lowest CPU priority, resumed after a restart.
 A study lives in ``DATA/lab/<id>/``: ``job.json`` (what was asked: game, agents, options,
 variants, games, seed, when), the study folder ``study/`` that ``boardlab lab`` would write
 (study.json, games.jsonl, records/, report.*), ``status.json`` (written by the worker when it
-ends: finished, stopped, or failed with the error), ``worker.log``, and ``stop`` while the
-designer has asked it to stop.
+ends: finished, stopped, or failed with the error), ``worker.log``, ``stop`` while the
+designer has asked it to stop, and ``reporting`` once its worker's games have stopped.
 
 **Stopping.** A study can be stopped at any time (:meth:`LabJobs.stop`): the ``stop`` file
 asks its worker to end within about a second, in the middle of a game if need be (that game is
 dropped; the finished ones stay), and to write the report of the games played so far. A
-stopped study frees the worker for the next one and can be continued later
+worker still playing a few seconds later is killed and a new one writes that report; one
+already writing it is left to finish. A stopped study frees the worker for the next one and
+can be continued later
 (:meth:`LabJobs.resume`) from its stored games.
 
 **Fair share.** People's games come first: a study is played by a separate process
@@ -60,6 +62,8 @@ STUDY_FOLDER = "study"
 LOCK_FILE = "worker.lock"
 LOG_FILE = "worker.log"
 STOP_FILE = "stop"
+#: written by the worker once its games have stopped and it writes their report
+REPORTING_FILE = "reporting"
 #: the states a study can be in (LabJobs.state)
 QUEUED, RUNNING, STOPPING, FINISHED, STOPPED, FAILED = "queued", "running", "stopping", "finished", "stopped", "failed"
 ENDED = (FINISHED, STOPPED, FAILED)
@@ -67,6 +71,9 @@ ENDED = (FINISHED, STOPPED, FAILED)
 PUMP_SECONDS = 1.0
 #: a worker still playing this long after it was asked to stop is killed
 STOP_GRACE_SECONDS = 3.0
+#: a worker writing the report of its games is killed only after this long: it runs at the lowest
+#: priority, so on a busy machine a report of a few seconds' CPU can take minutes
+REPORT_GRACE_SECONDS = 600.0
 
 
 class LabStudyNotFound(ServerError):
@@ -166,6 +173,13 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+
+
+def ended_state(folder: Path) -> str | None:
+    """The state the worker of the study in ``folder`` wrote as it ended (finished, stopped or
+    failed); None while it has not."""
+    status = _read_json(folder / STATUS_FILE)
+    return str(status["state"]) if isinstance(status, dict) and status.get("state") in ENDED else None
 
 
 def _count_lines(path: Path) -> int:
@@ -292,9 +306,9 @@ class LabJobs:
         """``queued``, ``running``, ``stopping`` (asked to stop, its worker still ending),
         ``finished``, ``stopped`` or ``failed``."""
         folder = self.folder(job_id)
-        status = _read_json(folder / STATUS_FILE)
-        if isinstance(status, dict) and status.get("state") in ENDED:
-            return str(status["state"])
+        ended = ended_state(folder)
+        if ended is not None:
+            return ended
         process = self._processes.get(job_id)
         if _lock_held(folder / LOCK_FILE) or (process is not None and process.poll() is None):
             return STOPPING if (folder / STOP_FILE).exists() else RUNNING
@@ -366,8 +380,8 @@ class LabJobs:
         left = max(0, total - _count_lines(folder / STUDY_FOLDER / "games.jsonl"))
         owner = Designer(str(job.get("owner", by.id)), str(job.get("owner_name", by.name)), admin=False)
         self._check_share(owner, left, float(job.get("price_seconds", 0.0)) * left / max(1, total), besides=job_id)
-        (folder / STOP_FILE).unlink(missing_ok=True)
-        (folder / STATUS_FILE).unlink(missing_ok=True)
+        for ended in (STOP_FILE, STATUS_FILE, REPORTING_FILE):
+            (folder / ended).unlink(missing_ok=True)
         self.pump()
         return self.status(job_id, by)
 
@@ -405,24 +419,44 @@ class LabJobs:
                 self._end_if_stuck(job_id, process)
         states = {job_id: self.state(job_id) for job_id in self._ids()}
         running = sum(1 for state in states.values() if state in (RUNNING, STOPPING))
+        # a stopped study whose worker was killed before its report, first: its games are played
+        owed = [job_id for job_id, state in states.items() if state == STOPPED and self._report_owed(job_id)]
         waiting = sorted((job_id for job_id, state in states.items() if state == QUEUED),
                          key=lambda job_id: self.job(job_id)["created"])
-        for job_id in waiting:
+        for job_id in [*owed, *waiting]:
             if running >= self.limits.max_running:
                 break
+            if job_id in owed:  # said before the worker starts, or the stop's grace would end it
+                (self.root / job_id / REPORTING_FILE).touch()
             self._launch(job_id)
             running += 1
 
     def _end_if_stuck(self, job_id: str, process: subprocess.Popen[bytes]) -> None:
-        """A worker asked to stop ends itself within about a second (labrun.py); one still
+        """A worker asked to stop ends its games within about a second (labrun.py); one still
         playing :data:`STOP_GRACE_SECONDS` later (a search that never returns to Python) is
-        killed: its finished games stay, and it can be continued."""
+        killed: its finished games stay, a new worker writes their report (:meth:`_report_owed`),
+        and it can be continued. One writing its report is given :data:`REPORT_GRACE_SECONDS`."""
+        folder = self.root / job_id
         try:
-            asked = (self.root / job_id / STOP_FILE).stat().st_mtime
+            deadline = (folder / STOP_FILE).stat().st_mtime + STOP_GRACE_SECONDS
         except OSError:
             return
-        if time.time() - asked > STOP_GRACE_SECONDS:
+        with contextlib.suppress(OSError):
+            deadline = (folder / REPORTING_FILE).stat().st_mtime + REPORT_GRACE_SECONDS
+        if time.time() > deadline:
             process.kill()
+
+    def _report_owed(self, job_id: str) -> bool:
+        """Whether a stopped study holds games but no report: its worker was killed while playing
+        (or ended unseen by this server). Its worker, started again, writes the report and plays
+        nothing (labrun.py); one that began a report and died is not started again."""
+        folder = self.root / job_id
+        return (
+            job_id not in self._processes
+            and not (folder / STATUS_FILE).exists()
+            and not (folder / REPORTING_FILE).exists()
+            and _count_lines(folder / STUDY_FOLDER / "games.jsonl") > 0
+        )
 
     def _note_crash(self, job_id: str, code: int) -> None:
         """A worker that ended without its status (killed, or failed before it could write one)
@@ -504,5 +538,5 @@ def stop_requested(folder: Path) -> bool:
 
 __all__ = [
     "LabFullError", "LabJobs", "LabLimits", "LabQuotaError", "LabRefused", "LabStudyEnded", "LabStudyNotFound",
-    "build_study", "check_request", "may_manage", "option_text", "stop_requested", "worker_lock",
+    "build_study", "check_request", "ended_state", "may_manage", "option_text", "stop_requested", "worker_lock",
 ]

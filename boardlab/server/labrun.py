@@ -21,7 +21,16 @@ from ..lab.report import build_report, write_report
 from ..lab.store import StudyFolder
 from ..lab.study import StudyInterrupted, run_study, stored_outcomes
 from ..lab.verdict import build_verdict, verdict_lines
-from .labjobs import JOB_FILE, STATUS_FILE, STUDY_FOLDER, build_study, stop_requested, worker_lock
+from .labjobs import (
+    JOB_FILE,
+    REPORTING_FILE,
+    STATUS_FILE,
+    STUDY_FOLDER,
+    build_study,
+    ended_state,
+    stop_requested,
+    worker_lock,
+)
 from .labprice import OVERRUN
 
 #: how often the worker looks whether it was asked to stop
@@ -90,17 +99,24 @@ def play(folder: Path) -> dict[str, object]:
     state = "finished"
     error = None
     watch = StopWatch(folder, budget)
-    try:
-        with watch:
-            outcomes = run_study(study, SerialExecutor(), sink)
-    except KeyboardInterrupt as stop:
-        # the watch signals again every poll until the games stop, so a second signal can land
-        # while the first one's StudyInterrupted is being made: the folder holds the games anyway
-        outcomes = stop.outcomes if isinstance(stop, StudyInterrupted) else stored_outcomes(study, sink)
-        state = "stopped"
-        error = None if watch.reason in ("", "asked") else f"stopped: {watch.reason}"
-        if not any(outcomes.values()):
-            return {"state": state, "verdict": [], "error": error}
+    if stop_requested(folder):
+        # stopped with no worker playing it (the last one was ended in a search that never
+        # returned: labjobs.LabJobs._report_owed): only the report of the stored games is owed
+        outcomes, state = stored_outcomes(study, sink), "stopped"
+    else:
+        try:
+            with watch:
+                outcomes = run_study(study, SerialExecutor(), sink)
+        except KeyboardInterrupt as stop:
+            # the watch signals again every poll until the games stop, so a second signal can land
+            # while the first one's StudyInterrupted is being made: the folder holds the games anyway
+            outcomes = stop.outcomes if isinstance(stop, StudyInterrupted) else stored_outcomes(study, sink)
+            state = "stopped"
+            error = None if watch.reason in ("", "asked") else f"stopped: {watch.reason}"
+    # the games have stopped: the server now waits for the report instead of ending this worker
+    (folder / REPORTING_FILE).touch()
+    if state == "stopped" and not any(outcomes.values()):
+        return {"state": state, "verdict": [], "error": error}
     settings = {**sink.settings, "study_id": sink.study_id, "games_per_variant": study.games}
     seat_names = [game.player_name(seat) for seat in range(game.num_players)]
     specs = list(study.variants[0].agents)
@@ -120,6 +136,8 @@ def main(argv: list[str]) -> int:
     with contextlib.suppress(AttributeError, OSError):
         os.nice(19)
     with worker_lock(folder):
+        if ended_state(folder) is not None:  # started twice (two servers' pumps): the first wrote the status
+            return 0
         try:
             status = play(folder)
         except Exception as exc:  # a rules or agent failure ends this study, reported on its page

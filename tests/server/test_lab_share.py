@@ -5,6 +5,7 @@ games, CPU and stored studies, and a worker that stops within a second of being 
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -14,9 +15,11 @@ from typing import Any
 import pytest
 
 import boardlab
+from boardlab.lab.executors import SerialExecutor
 from boardlab.lab.ladder_docs import load_ladder
 from boardlab.lab.play import SimulationPlan, play_one
-from boardlab.lab.study import Study
+from boardlab.lab.store import StudyFolder
+from boardlab.lab.study import Study, run_study
 from boardlab.server import labjobs, labrun
 from boardlab.server.designers import ADMIN_KEY_FILE, Designer
 from boardlab.server.labjobs import STATUS_FILE, LabJobs, LabLimits
@@ -195,3 +198,71 @@ def test_a_second_stop_signal_during_the_first_still_reports_the_games_played(
     assert status["verdict"], status
     report = json.loads(next(folder.rglob("report.json")).read_text())
     assert sum(variant["games"] for variant in report["variants"]) == 2
+
+
+class FakeWorker:
+    """Stands for a worker's process: records whether the server ended it."""
+
+    killed = False
+
+    def kill(self) -> None:
+        self.killed = True
+
+
+def test_a_worker_writing_its_report_is_given_time_where_one_still_playing_is_ended(tmp_path: Path) -> None:
+    jobs = LabJobs(tmp_path / "lab", LabLimits(max_running=0))
+    study_id = jobs.create(STUDY, OWNER)["id"]
+    folder = jobs.folder(study_id)
+    asked = time.time() - 60  # asked to stop a minute ago
+    (folder / labjobs.STOP_FILE).touch()
+    os.utime(folder / labjobs.STOP_FILE, (asked, asked))
+
+    def ended() -> bool:
+        worker = FakeWorker()
+        jobs._end_if_stuck(study_id, worker)  # type: ignore[arg-type]
+        return worker.killed
+
+    assert ended()  # still playing a minute after the stop: a search that never returned
+    (folder / labjobs.REPORTING_FILE).touch()  # its games stopped; it writes their report (slow at nice 19)
+    assert not ended()
+    began = time.time() - labjobs.REPORT_GRACE_SECONDS - 1
+    os.utime(folder / labjobs.REPORTING_FILE, (began, began))
+    assert ended()  # a report that never ends is ended too
+
+
+def test_a_stopped_study_left_without_its_report_gets_one_from_a_worker_that_plays_nothing(tmp_path: Path) -> None:
+    # a worker ended in a long decision leaves its finished games and no report: the pump starts
+    # a worker that writes the report of those games, once, and the study can still continue
+    jobs = LabJobs(tmp_path / "lab", LabLimits(max_running=0))
+    study_id = jobs.create({**STUDY, "games": 6}, OWNER)["id"]
+    empty_id = jobs.create(STUDY, OWNER)["id"]
+    folder = jobs.folder(study_id)
+    study = labjobs.build_study(json.loads((folder / labjobs.JOB_FILE).read_text()), None)
+    run_study(replace(study, games=2), SerialExecutor(), StudyFolder(folder / labjobs.STUDY_FOLDER, study))
+    jobs.stop(study_id, OWNER)
+    jobs.stop(empty_id, OWNER)
+    assert jobs.status(study_id)["state"] == "stopped" and jobs.status(study_id)["verdict"] == []
+
+    jobs.limits = replace(jobs.limits, max_running=2)
+    try:
+        jobs.pump()
+        assert study_id in jobs._processes and empty_id not in jobs._processes  # no games, no report owed
+        assert jobs.state(study_id) == "stopping"
+        deadline = time.monotonic() + 120
+        while jobs.state(study_id) != "stopped":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+            jobs.pump()
+        status = jobs.status(study_id, OWNER)
+        assert status["done"] == 2 and status["verdict"] and status["report"]
+        report = json.loads((folder / labjobs.STUDY_FOLDER / "report.json").read_text())
+        assert sum(variant["games"] for variant in report["variants"]) == 2
+        jobs._processes[study_id].wait(timeout=60)  # the worker exits once its status is written
+        jobs.pump()
+        assert study_id not in jobs._processes  # reported once, not again
+        assert jobs.resume(study_id, OWNER)["state"] in ("queued", "running")
+        assert not (folder / labjobs.REPORTING_FILE).exists()
+    finally:
+        for process in jobs._processes.values():
+            process.kill()
+            process.wait()
