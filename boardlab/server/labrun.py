@@ -98,12 +98,12 @@ def play(folder: Path) -> dict[str, object]:
     budget = None if price is None else OVERRUN * float(price) + CPU_ALLOWANCE_SECONDS
     state = "finished"
     error = None
-    watch = StopWatch(folder, budget)
     if stop_requested(folder):
         # stopped with no worker playing it (the last one was ended in a search that never
         # returned: labjobs.LabJobs._report_owed): only the report of the stored games is owed
         outcomes, state = stored_outcomes(study, sink), "stopped"
     else:
+        watch = StopWatch(folder, budget)
         try:
             with watch:
                 outcomes = run_study(study, SerialExecutor(), sink)
