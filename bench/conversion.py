@@ -10,7 +10,9 @@ Each position before the end is judged by the game's fitted evaluation (docs/eva
 whose chances are calibrated. A game LEVEL did not win counts as a won position let go when
 LEVEL's chance stood at ``--won`` (0.9) or more at some point; the conversion is LEVEL's wins
 over its wins and those games (a won game passes that mark the move before it ends wherever the
-evaluation sees the win coming, as Overseer's does a capture away). Also printed per game: the
+evaluation sees the win coming, as Overseer's does a capture away). A game that does not replay
+alike (a decision reached its time cap, so it played another game) is not judged: it is listed
+and counted apart, and the conversion is over the games that did. Also printed per game: the
 chance ``--before`` plies before the end (100: right after the last capture of a game drawn by
 a 100-ply no-capture limit). Costs what the games cost to play, for the games not won only.
 """
@@ -93,13 +95,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     judged.sort(key=lambda row: row["index"])
-    let_go = [row for row in judged if row["peak"] >= args.won]
+    # a game that played otherwise than it was stored says nothing about the stored one
+    unjudged = [row["index"] for row in judged if not row["replayed"]]
+    let_go = [row for row in judged if row["replayed"] and row["peak"] >= args.won]
     low, high = wilson_interval(wins, wins + len(let_go))
     summary = {
         "games": len(lines), "wins": wins, "not_won": dict(Counter(row["code"] for row in judged)),
         "let_go": len(let_go), "let_go_endings": dict(Counter(row["code"] for row in let_go)),
         "conversion": wins / max(1, wins + len(let_go)), "interval": [low, high],
-        "replayed_alike": sum(row["replayed"] for row in judged),
+        "replayed_alike": len(judged) - len(unjudged), "not_replayed_alike": unjudged,
     }
     if args.json:
         for row in judged:
@@ -109,13 +113,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'game':>5} {'ending':24} {'moves':>5}  highest chance  {args.before} plies before the end  replayed alike")
     for row in judged:
         print(f"{row['index']:>5} {row['code']:24} {row['moves']:>5}  {row['peak']:14.3f}  {row['before_end']:25.3f}  "
-              f"{'yes' if row['replayed'] else 'NO'}")
+              f"{'yes' if row['replayed'] else 'NO: not judged'}")
     endings = ", ".join(f"{count} {code}" for code, count in summary["let_go_endings"].items()) or "none"
-    print(f"\n{args.level}: {wins} won of {len(lines)}; of the {len(judged)} not won, {len(let_go)} had stood at "
-          f"{args.won:.0%} or more ({endings})")
+    print(f"\n{args.level}: {wins} won of {len(lines)}; of the {summary['replayed_alike']} not won that replayed alike, "
+          f"{len(let_go)} had stood at {args.won:.0%} or more ({endings})")
+    if unjudged:
+        print(f"not judged: {len(unjudged)} not won that did not replay alike (a decision reached its time cap?): "
+              f"games {', '.join(map(str, unjudged))}")
     print(f"converted: {wins} of {wins + len(let_go)}, {summary['conversion']:.1%} (95% interval {low:.1%} to {high:.1%})")
-    if summary["replayed_alike"] < len(judged):
-        print(f"warning: {len(judged) - summary['replayed_alike']} games did not replay alike (a decision reached its time cap?)")
     return 0
 
 

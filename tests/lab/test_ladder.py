@@ -356,3 +356,26 @@ def test_the_conversion_bench_replays_each_game_not_won_and_judges_it(tmp_path: 
     # a label that did not play is named
     assert conversion.main([str(out / "towers" / "random-vs-beginner.jsonl"), "expert"]) == 2
     assert "'expert' did not play every game" in capsys.readouterr().err
+
+
+def test_the_conversion_bench_judges_no_game_that_played_otherwise_than_stored(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs"
+    assert bench_main("towers", "--games", "4", "--jobs", "1", "--out", str(out), "--pairs", "random-beginner") == 0
+    capsys.readouterr()
+    path = out / "towers" / "random-vs-beginner.jsonl"
+    stored = lines(path)
+    not_won = [game for game in stored if game["winners"] != [game["seats"].index("random")]]
+    # a stored game whose ending its replay cannot reproduce, as after a decision cut by its time cap
+    tampered = not_won[0]["index"]
+    path.write_text("".join(json.dumps({**game, "moves": game["moves"] + 1} if game["index"] == tampered else game) + "\n"
+                            for game in stored))
+    conversion = load_bench("conversion")
+    assert conversion.main([str(path), "random", "--won", "0", "--json"]) == 0
+    *games, summary = [json.loads(text) for text in capsys.readouterr().out.splitlines()]
+    assert [game["index"] for game in games if not game["replayed"]] == [tampered]
+    assert summary["not_replayed_alike"] == [tampered]
+    assert summary["let_go"] == len(not_won) - 1  # every other game not won counts, the tampered one does not
+    assert conversion.main([str(path), "random", "--won", "0"]) == 0
+    assert f"not judged: 1 not won that did not replay alike (a decision reached its time cap?): games {tampered}" \
+        in capsys.readouterr().out
