@@ -78,7 +78,8 @@ class Agent:
                 try:
                     value = _coerce(kind, value)
                 except (TypeError, ValueError):
-                    expected = "a finite number" if kind is float else f"a {kind.__name__}"
+                    expected = {float: "a finite number", int: "a whole number", bool: "true or false"}.get(
+                        kind, f"a {kind.__name__}")
                     raise OptionError(
                         f"agent {self.name}: parameter {key}={kwargs[key]!r} is not {expected}"
                     ) from None

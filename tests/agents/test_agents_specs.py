@@ -54,7 +54,8 @@ def test_default_budget_is_iterations_and_seconds_alone_is_time_only() -> None:
     [
         ("montecarlo", ["unknown agent 'montecarlo'", "mcts", "random"]),
         ("mcts:depth=3", ["unknown parameter 'depth'", "rollout_depth"]),
-        ("mcts:iterations=many", ["iterations='many'", "int"]),
+        ("mcts:iterations=many", ["iterations='many' is not a whole number"]),
+        ("mcts:transpositions=maybe", ["transpositions='maybe' is not true or false"]),
         ("mcts:iterations=0", ["iterations=0", "> 0"]),
         ("mcts:seconds=-1", ["seconds=-1.0", "> 0"]),
         ("mcts:c=-0.5", ["c=-0.5", ">= 0"]),
