@@ -422,7 +422,7 @@ class PlaySession:
         try:
             taken = self.match.undo(seat)
         except RefusedError as exc:
-            self.out.print(f"[red]Nothing to undo:[/red] {escape(str(exc))}")
+            self.out.print(f"[red]Not undone:[/red] {escape(str(exc))}")
             return False
         self.announced = len(self.match.log())
         self.last_shown_human = None

@@ -86,7 +86,7 @@ def test_undo_in_hot_seat_takes_back_one_decision_and_its_chance() -> None:
 def test_undo_with_nothing_of_yours_played_says_so() -> None:
     play, _, output = session(["human", "random"], ["undo", "quit"])
     play.run()
-    assert "Nothing to undo" in output.getvalue()
+    assert "Not undone: nothing to take back" in output.getvalue()
     assert play.match.ply == 2
 
 
