@@ -31,12 +31,7 @@ def _players_text(entry: Mapping[str, Any]) -> str:
 
 
 def _nature(entry: Mapping[str, Any]) -> str:
-    parts = [
-        label
-        for key, label in (("chance", "chance"), ("hidden_information", "hidden info"), ("continuous_moves", "continuous"))
-        if entry[key]
-    ]
-    return ", ".join(parts) or "perfect information"
+    return ", ".join(entry["nature"])
 
 
 def games_command(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -67,6 +67,9 @@ class Game:
     has_hidden_information: ClassVar[bool] = False
     #: some decisions are continuous; legal_moves() then lists candidates (docs/continuous-moves.md)
     continuous_moves: ClassVar[bool] = False
+    #: how the game plays, in a player's words (the lobby's cards, ``boardlab games``): dice,
+    #: hidden cards, physics; empty: said from the three flags above (:meth:`nature_words`)
+    nature: ClassVar[tuple[str, ...]] = ()
     #: the players may agree to a draw (an interface feature the match driver offers)
     draw_by_agreement: ClassVar[bool] = False
     #: the ending codes this game's results use (documented in its rules document)
@@ -217,6 +220,16 @@ class Game:
         return " or ".join(str(c) for c in counts)
 
     @classmethod
+    def nature_words(cls) -> tuple[str, ...]:
+        """The game's own :attr:`nature`, or the words for its flags (luck, hidden information,
+        continuous moves; a game with none: no luck, nothing hidden)."""
+        if cls.nature:
+            return cls.nature
+        flags = ((cls.has_chance, "luck"), (cls.has_hidden_information, "hidden information"),
+                 (cls.continuous_moves, "continuous moves"))
+        return tuple(word for flag, word in flags if flag) or ("no luck", "nothing hidden")
+
+    @classmethod
     def describe(cls) -> dict[str, Any]:
         """The catalog entry: id, name, player counts, nature and options."""
         return {
@@ -230,6 +243,7 @@ class Game:
             "chance": cls.has_chance,
             "hidden_information": cls.has_hidden_information,
             "continuous_moves": cls.continuous_moves,
+            "nature": list(cls.nature_words()),
             "draw_by_agreement": cls.draw_by_agreement,
             "result_codes": list(cls.result_codes),
             "rules_version": cls.rules_version,

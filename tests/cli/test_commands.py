@@ -52,6 +52,18 @@ def test_games_detail_lists_options_with_allowed_values() -> None:
     done = run("games", "dicenim")
     assert done.returncode == 0
     assert "pile" in done.stdout and "1..50" in done.stdout
+    # a game that does not say how it plays is described by its flags (chance, hidden information)
+    assert "luck, hidden information" in done.stdout
+
+
+def test_games_says_how_each_game_plays_in_its_own_words() -> None:
+    done = run("games", "--json")
+    nature = {entry["id"]: entry["nature"] for entry in json.loads(done.stdout)}
+    # Honor's chance is the hand's tremor and its hidden information a seed: no dice, no cards
+    assert nature["honor"] == ["physics", "a small tremor on every release"]
+    assert nature["territories"] == ["dice", "hidden cards"]
+    assert nature["towers"] == nature["sovereign"] == nature["overseer"] == ["no luck", "nothing hidden"]
+    assert nature["dicenim"] == ["luck", "hidden information"]
 
 
 def test_python_dash_m_boardlab_works_without_test_games() -> None:

@@ -150,6 +150,11 @@ def test_the_lobby_and_a_rules_page_are_drawn(page: Any, screenshots: Path) -> N
     overseer = page.locator('.game-card[data-game="overseer"]')
     assert overseer.locator(".summary").inner_text() == "Chess on a round board, for two."  # its description's first sentence
     assert overseer.locator(".description").text_content().startswith("Chess on a round board")  # all of it, under About
+    # each card says how its game plays in the game's own words: Honor's luck is a tremor, not dice or cards
+    facts = {game: page.locator(f'.game-card[data-game="{game}"] .facts').inner_text()
+             for game in ("honor", "territories", "overseer")}
+    assert facts == {"honor": "2, 3 or 4 players · physics, a small tremor on every release",
+                     "territories": "2 players · dice, hidden cards", "overseer": "2 players · no luck, nothing hidden"}
     page.screenshot(path=str(screenshots / "lobby.png"), full_page=True)
     towers = page.locator('.game-card[data-game="towers"]')
     towers.locator("summary", has_text="About the game").click()

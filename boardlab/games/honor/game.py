@@ -45,6 +45,8 @@ class HonorGame(Game):
     has_chance = True
     has_hidden_information = True
     continuous_moves = True
+    # the chance is the hand's tremor, and what is hidden only the seed that draws it (rules 4.5, 11.5)
+    nature = ("physics", "a small tremor on every release")
     result_codes = RESULT_CODES
     rules_version = RULES_VERSION
     state_class = HonorState

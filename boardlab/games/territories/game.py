@@ -31,6 +31,7 @@ class TerritoriesGame(Game):
     options_spec = OPTIONS
     has_chance = True
     has_hidden_information = True
+    nature = ("dice", "hidden cards")
     result_codes = RESULT_CODES
     rules_version = "2"
     state_class = TerritoriesState

@@ -107,12 +107,9 @@ function playersText(game) {
   return counts.length === 1 ? String(counts[0]) : `${counts.slice(0, -1).join(", ")} or ${counts.at(-1)}`;
 }
 
+/** The game's own words for how it plays (the catalog's ``nature``: dice, hidden cards, physics). */
 function natureText(game) {
-  const parts = [];
-  parts.push(game.chance ? "dice or cards" : "no luck");
-  if (game.hidden_information) parts.push("hidden cards");
-  if (game.continuous_moves) parts.push("physics");
-  return parts.join(", ");
+  return game.nature.join(", ");
 }
 
 /** One click: this person against the computer, take-backs of their own moves, then the game. */
