@@ -123,3 +123,27 @@ def test_the_lobby_lists_this_browsers_unfinished_games_to_go_back_to(page: Any,
     assert item.get_attribute("data-room") == playing["room"]
     assert "Towers" in item.inner_text() and "against Computer (beginner)" in item.inner_text()
     assert item.locator("a").get_attribute("href") == f"/rooms/{playing['room']}"
+
+
+def test_the_lobbys_rule_variants_wait_folded_in_words_and_only_a_changed_one_is_sent(page: Any) -> None:
+    page.goto("/")
+    page.wait_for_selector("#create")
+    page.select_option("#game", "territories")
+    page.wait_for_function("document.querySelector('#create').textContent === 'Start Territories'")
+    # a first game needs no variant: they are folded away, the rules as written
+    assert not page.locator("#rule-variants").evaluate("details => details.open")
+    assert not page.locator("#option-bank_trade").is_visible()
+    page.locator("#rule-variants summary").click()
+    # choices and defaults in words, not the options' identifiers
+    choices = page.locator("#option-lose_all option").all_inner_texts()
+    assert choices == ["resources", "resources and territories"]
+    extent = page.locator("#option-expand_max_extent").locator("xpath=..").locator(".help").inner_text()
+    assert extent.endswith("(default: none)"), extent
+    assert page.locator("#option-expand_max_extent").get_attribute("placeholder") == "none"
+    page.select_option("#option-bank_trade", "mixed4")
+    page.select_option("#seat-1", "here")
+    with page.expect_request(lambda request: request.url.endswith("/api/rooms") and request.method == "POST") as sent:
+        page.locator("#create").click()
+    # the empty extent box is the default (none), so only the changed variant travels
+    assert sent.value.post_data_json["options"] == {"bank_trade": "mixed4"}
+    page.wait_for_url("**/rooms/*")

@@ -277,7 +277,10 @@ function drawForm(gameId, players) {
     h("div", { class: "form-row" }, h("label", { for: "game" }, "Game"), gameSelect),
     h("div", { class: "form-row" }, h("label", { for: "players" }, "Players"), playersSelect),
     h("fieldset", {}, h("legend", {}, "Who plays"), seats, h("div", { id: "level-help", class: "level-help", "aria-live": "polite" })),
-    options.length ? h("fieldset", { class: "options" }, h("legend", {}, `Options of ${game.name}`), options) : null,
+    // the variants are the designer's and the enthusiast's: a first game needs none of them
+    options.length ? h("details", { class: "more", id: "rule-variants" },
+      h("summary", {}, `Rule variants of ${game.name} (left as they are: the rules as written)`),
+      h("fieldset", { class: "options" }, h("legend", {}, `Options of ${game.name}`), options)) : null,
     h("details", { class: "more" }, h("summary", {}, "Time limit and take-backs"),
       h("div", { class: "form-row" }, h("label", { for: "move-seconds" }, "Seconds per move"),
         h("input", { id: "move-seconds", type: "number", min: 5, max: 86400, placeholder: "no limit" }),

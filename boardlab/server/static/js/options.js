@@ -4,6 +4,13 @@
 
 import { h } from "./dom.js";
 
+/** A value as words: a choice's name with spaces, on or off, none for no value. */
+function words(value) {
+  if (value === null || value === undefined || value === "") return "none";
+  if (typeof value === "boolean") return value ? "on" : "off";
+  return String(value).replaceAll("_", " ");
+}
+
 /** One option: a checkbox, a list of choices, or a number, with its help and default. */
 export function optionField(option) {
   const id = `option-${option.name}`;
@@ -12,17 +19,17 @@ export function optionField(option) {
     control = h("input", { id, type: "checkbox", checked: option.default, dataset: { option: option.name, kind: "bool" } });
   } else if (option.choices) {
     control = h("select", { id, dataset: { option: option.name, kind: "text" } },
-      option.choices.map((choice) => h("option", { value: choice, selected: choice === option.default }, choice)));
+      option.choices.map((choice) => h("option", { value: choice, selected: choice === option.default }, words(choice))));
   } else if (typeof option.default === "number") {
     const range = /(-?\d+)\.\.(-?\d+)/.exec(option.allowed || "");
     control = h("input", { id, type: "number", value: option.default, min: range ? range[1] : null, max: range ? range[2] : null, step: Number.isInteger(option.default) ? 1 : "any", dataset: { option: option.name, kind: "number" } });
   } else {
-    control = h("input", { id, value: option.default, dataset: { option: option.name, kind: "text" } });
+    control = h("input", { id, value: option.default, placeholder: option.default === null ? "none" : null, dataset: { option: option.name, kind: "text" } });
   }
   return h("div", { class: "form-row option" },
     h("label", { for: id }, option.name.replaceAll("_", " ")),
     control,
-    h("span", { class: "help" }, `${option.help} (default: ${String(option.default)})`));
+    h("span", { class: "help" }, `${option.help} (default: ${words(option.default)})`));
 }
 
 export function readOptions(game) {
@@ -31,6 +38,7 @@ export function readOptions(game) {
     const control = document.getElementById(`option-${option.name}`);
     const kind = control.dataset.kind;
     const value = kind === "bool" ? control.checked : kind === "number" ? Number(control.value) : control.value;
+    if (option.default === null && value === "") continue; // an empty box is the default's "none"
     if (value !== option.default) options[option.name] = value; // only what differs from the rules' default
   }
   return options;

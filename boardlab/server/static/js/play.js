@@ -335,7 +335,8 @@ function drawActions(message, heldSeats) {
   const legal = message.legal_moves.map((move) => move.notation);
   const input = h("input", {
     id: "notation", name: "move", autocomplete: "off", list: "legal-moves", spellcheck: "false",
-    placeholder: interactive() ? "type a move, e.g. " + (legal[0] || "")
+    // short, so that the example fits the panel whole (the label says what the box is for)
+    placeholder: interactive() ? "e.g. " + (legal[0] || "")
       : page.offline && legal.length ? "offline: reconnecting…" : "no move to make now",
     disabled: !interactive(), "aria-label": "a move in the game's notation",
   });
