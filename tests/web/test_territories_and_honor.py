@@ -234,3 +234,28 @@ def test_a_counter_proposal_is_composed_and_sent_whole_by_the_responder(
     wait_for_moves(page, len(answering["log"]) + 2)
     log = web_server.state(room, tokens[0])["log"]
     assert [entry["text"] for entry in log[-2:]] == ["counter", counter["notation"].replace("offer", "counter")]
+
+
+def test_an_honor_hint_takes_the_piece_in_the_hand_where_the_engine_would_release_it(
+        page: Any, web_server: Server) -> None:
+    created = web_server.create("honor", ["here", "here"])
+    room, token = created["room"], created["token"]
+    state = created["state"]
+    for text in ("build SL1 0", "pass"):  # Red wins the slab unopposed and must place it
+        state = web_server.play(room, token, text, state["ply"])
+    hold_seats(page, room, "honor", token, [0, 1])
+    open_room(page, room)
+    page.wait_for_selector("#board [data-hand]")
+    page.locator("#hint").click()
+    text = page.locator("#hint-text")
+    text.wait_for(timeout=60_000)
+    hinted = text.locator("strong").inner_text()
+    x, rotation = (float(number) for number in hinted.split()[1:3])
+    # a release is not chosen by clicks: the board shows it by moving the piece in the hand there
+    assert hinted.startswith("rel ") and "highlighted on the board" in text.inner_text()
+    hand = page.locator("#board [data-hand]")
+    assert (float(hand.get_attribute("data-x") or "nan"), float(hand.get_attribute("data-rotation") or "nan")) == (x, rotation)
+    hand.focus()
+    page.keyboard.press("Enter")  # dropping it there plays the hinted release
+    wait_for_moves(page, 3)
+    assert web_server.state(room, token)["log"][2]["text"] == hinted

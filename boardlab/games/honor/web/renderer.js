@@ -29,6 +29,17 @@ export function clickPath(move) {
   }
 }
 
+/** A release the page's hint names ("rel X THETA CLEARANCE") is shown on the board: the
+ * piece in the hand moves to it, and dropping it plays it. */
+export function hintOnBoard(notation) {
+  return hintedAim(notation) !== null;
+}
+
+function hintedAim(notation) {
+  const found = /^rel\s+(-?\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)(?:\s|$)/.exec(notation || "");
+  return found ? { x: Number(found[1]), rotation: Number(found[2]) } : null;
+}
+
 export function seatColours(view) {
   return view.seat_names.map((_, seat) => COLOURS[seat % COLOURS.length].fill);
 }
@@ -48,7 +59,7 @@ export function mount(element, host) {
   replace(element, root);
   // what lasts between render calls: the aim being dragged, the animation under way, and the
   // owners of pieces seen (a piece that fell is no longer on the table)
-  const state = { aim: null, aimKey: null, animation: null, animatedPly: null, seenMessage: false, owners: {}, last: null };
+  const state = { aim: null, aimKey: null, hintKey: null, animation: null, animatedPly: null, seenMessage: false, owners: {}, last: null };
 
   function draw(message, ui) {
     state.last = [message, ui];
@@ -60,6 +71,12 @@ export function mount(element, host) {
     if (aimKey !== state.aimKey) {
       state.aimKey = aimKey;
       state.aim = releasing ? initialAim(board) : null;
+    }
+    // a hint for this release takes the piece there, once: the person may then move it on
+    const hinted = releasing ? hintedAim(ui.hint) : null;
+    if (hinted && state.hintKey !== `${aimKey}/${ui.hint}`) {
+      state.hintKey = `${aimKey}/${ui.hint}`;
+      state.aim = hinted;
     }
     replace(root, score(message), table(message, ui, state), controls(message, ui, state, host, () => draw(message, ui)), legend(message, state));
   }

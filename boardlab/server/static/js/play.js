@@ -298,6 +298,7 @@ function drawBoard(message) {
     interactive: !page.replay.active && interactive(),
     replay: page.replay.active,
     seat: message.seat,
+    hint: !page.replay.active && page.hint && page.hint.move && page.hint.revision === message.revision ? page.hint.move : null,
   });
   page.zoom.apply();
 }
@@ -424,7 +425,7 @@ function drawHint(message, heldSeats) {
   let shown = null;
   if (hint && hint.move) {
     shown = h("p", { id: "hint-text", class: "hint-text", role: "status" },
-      "The engine suggests ", h("strong", {}, hint.move), hint.path ? " (highlighted on the board). " : ". ",
+      "The engine suggests ", h("strong", {}, hint.move), hint.path || hint.onBoard ? " (highlighted on the board). " : ". ",
       h("button", { type: "button", id: "hint-play", class: "link", onclick: () => play(hint.move) }, "Play it"));
   } else if (hint && hint.error) {
     shown = h("p", { id: "hint-text", class: "hint-text", role: "status" }, `No hint: ${hint.error}`);
@@ -449,6 +450,8 @@ async function askHint() {
   }
   // the position may have moved on meanwhile (a move, an undo): then the hint is dropped
   if (!page.hint || page.hint.revision !== hint.revision || page.message.revision !== hint.revision) return;
+  // a move the renderer draws itself (Honor's release: the piece in the hand goes there)
+  hint.onBoard = Boolean(hint.move && page.module.hintOnBoard && page.module.hintOnBoard(hint.move));
   const picked = page.picker.paths.find(({ move }) => move.notation === hint.move);
   if (picked) {
     // select the move's first clicks, so that the board lights up the hinted move alone
