@@ -92,3 +92,18 @@ def test_a_hint_lights_up_the_engines_move_and_plays_it(page: Any, web_server: S
     # the hint was for that position only: it is gone once the position moved on
     wait_for_turn(page)
     assert page.locator("#hint-text").count() == 0
+
+
+def test_a_game_resigned_before_any_move_asks_for_no_analysis_and_says_so(page: Any, web_server: Server) -> None:
+    created = web_server.create("territories", ["here", "here"])  # its opening deals are chance turns in the log
+    room, token = created["room"], created["token"]
+    resigned = web_server.client.post(f"/api/rooms/{room}/resign", json={}, headers={"Authorization": f"Bearer {token}"})
+    assert resigned.status_code == 200, resigned.text
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/analysis") else None)
+    hold_seats(page, room, "territories", token, [0, 1])
+    open_room(page, room)
+    page.wait_for_selector("#analysis-none")
+    # "the start: White 0%" read as if the opening had been lost: no chances for a game nobody played
+    assert page.locator("#analysis").inner_text().endswith("No move was played, so there is nothing to analyse.")
+    assert page.locator("#analysis-graph").count() == 0 and asked == []

@@ -83,7 +83,7 @@ export function drawMoves(element, message, current, onPick) {
   const log = message.log || [];
   replace(
     element,
-    log.length ? null : h("li", { class: "muted empty" }, "No moves yet."),
+    log.length ? null : h("li", { class: "muted empty" }, message.status === "finished" ? "No move was played." : "No moves yet."),
     log.map((entry) => {
       const chance = entry.by === "chance";
       const item = h("li", {

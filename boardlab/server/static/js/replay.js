@@ -31,7 +31,8 @@ export class Replay {
     this.finished = true;
     this.total = message.log.length;
     if (this.number === null || this.number > this.total) this.number = this.total;
-    if (!this.analysisState) this.analyse();
+    // a game ended before anybody moved (a resignation at the start) has nothing to analyse
+    if (!this.analysisState && movesCounted(message.log)[this.total] > 0) this.analyse();
   }
 
   /** Ask for the engine's analysis (the server works it out once per game: seconds). */
@@ -116,7 +117,9 @@ export class Replay {
   drawAnalysis(message) {
     const box = h("section", { id: "analysis", class: "analysis", "aria-label": "the engine's analysis" },
       h("h3", {}, "The engine's analysis"));
-    if (this.analysisState === "working") {
+    if (movesCounted(message.log)[this.total] === 0) {
+      box.append(h("p", { class: "muted", id: "analysis-none" }, "No move was played, so there is nothing to analyse."));
+    } else if (this.analysisState === "working") {
       box.append(h("p", { class: "muted", role: "status" }, "The engine is going through the game…"));
     } else if (this.analysisState === "failed") {
       box.append(
