@@ -36,7 +36,7 @@ LEVEL_HELP = {
     "easy": "a step up from beginner",
     "normal": "a step up from easy; the default",
     "hard": "a step up from normal; the strongest level where a game has no expert",
-    "expert": "the strongest play the project has at about one to three seconds a move",
+    "expert": "a step up from hard; the strongest play, with the longest thinking",
 }
 
 #: the core's table, for a game that names no level of its own:
