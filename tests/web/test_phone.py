@@ -97,10 +97,22 @@ def test_the_lobby_fits_a_phone(phone: Any, web_server: Server) -> None:
     phone.wait_for_selector("#create-form select")
     phone.wait_for_selector("#rooms .room > a")
     check_fits_a_phone(phone, "the lobby")
-    # every option of the longest form shows too (Towers has the most)
-    phone.select_option("#game", "towers")
-    phone.locator("#create-form summary").first.click()
-    check_fits_a_phone(phone, "the lobby with Towers' options open")
+    # every folded part of the form opened, for the game with the most options
+    phone.select_option("#game", "territories")
+    for summary in phone.locator("#create-form summary").all():
+        summary.click()
+    check_fits_a_phone(phone, "the lobby with Territories' rule variants and time limit open")
+
+
+def test_the_labs_study_form_fits_a_phone_sideways(phone: Any) -> None:
+    # a designer's page: its long level specs and the options table once made it 1045 px wide
+    phone.goto("/lab")
+    phone.wait_for_selector("#lab-form select#lab-agents")
+    for game in ("towers", "territories"):
+        phone.select_option("#lab-game", game)
+        phone.wait_for_selector("#lab-form .lab-options")
+        document, viewport, body = phone.evaluate(WIDTHS)
+        assert document <= viewport and body <= viewport, f"the Lab's {game} form is {max(document, body)} px wide"
 
 
 def visible_movable(page: Any) -> list[dict[str, float]]:

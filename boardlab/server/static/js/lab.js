@@ -131,8 +131,9 @@ function drawForm(gameId) {
       h("label", {}, "Players", players),
       h("label", {}, "Computer in every seat", levels),
       h("label", {}, "Agents (optional)", specs)),
-    game.options.length ? h("table", { class: "lab-options" },
-      h("tr", {}, h("th", {}, "option"), h("th", {}, "value"), h("th", {}, "vary"), h("th", {}, "what it does")), rows) : null,
+    // the table scrolls inside its own box on a narrow screen: the page itself never does
+    game.options.length ? h("div", { class: "lab-options-box" }, h("table", { class: "lab-options" },
+      h("tr", {}, h("th", {}, "option"), h("th", {}, "value"), h("th", {}, "vary"), h("th", {}, "what it does")), rows)) : null,
     h("div", { class: "lab-row" },
       h("label", {}, "Games per variant", h("input", { id: "lab-games", type: "number", min: 1, max: limits.max_games_per_variant, value: 20 })),
       h("label", {}, "Seed", h("input", { id: "lab-seed", type: "number", min: 0, value: 0 })),
