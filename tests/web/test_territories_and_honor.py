@@ -259,3 +259,21 @@ def test_an_honor_hint_takes_the_piece_in_the_hand_where_the_engine_would_releas
     page.keyboard.press("Enter")  # dropping it there plays the hinted release
     wait_for_moves(page, 3)
     assert web_server.state(room, token)["log"][2]["text"] == hinted
+
+
+def test_a_territories_hint_to_propose_a_trade_lights_up_the_button_that_opens_the_form(
+        page: Any, web_server: Server) -> None:
+    created = web_server.create("territories", ["here", "here"])
+    room, token = created["room"], created["token"]
+    seat, state = to_a_trade(web_server, room, [token, token])
+    # the engine's choice is its own: answered here, so that it is the move no click chooses
+    page.route("**/hint", lambda route: route.fulfill(json={
+        "room": room, "seat": seat, "ply": state["ply"], "revision": state["revision"], "move": "propose", "agent": "test"}))
+    hold_seats(page, room, "territories", token, [seat])
+    open_room(page, room)
+    page.wait_for_selector("#board .terr-compose-open")
+    assert page.locator("#board .terr-compose-open.bl-target").count() == 0
+    page.locator("#hint").click()
+    page.locator("#hint-text").wait_for()
+    assert "propose (highlighted on the board)" in page.locator("#hint-text").inner_text()
+    assert page.locator('#board .terr-compose-open.bl-target[data-announce="propose_trade"]').count() == 1

@@ -66,6 +66,14 @@ export function clickPath(move) {
   }
 }
 
+/** The moves that open a proposal's form ("propose", "counter"): no clicks choose them, so a
+ * hint naming one lights up the button that opens the form. */
+const FORM_OPENERS = new Set(["propose", "counter"]);
+
+export function hintOnBoard(notation) {
+  return FORM_OPENERS.has(notation);
+}
+
 export function seatColours() {
   return SEAT.map((seat) => seat.fill);
 }
@@ -552,7 +560,7 @@ function actionButtons(moves, ui, announces = [], proposal = null) {
   // a proposal is composed first (composeForm); the button opens that form, it sends nothing
   const composing = proposal && proposal.composing;
   const composeButtons = announces.map((move) => h("button", {
-    type: "button", class: "terr-action terr-compose-open", dataset: { announce: move.type }, "aria-expanded": String(Boolean(composing && composing.announce.notation === move.notation)),
+    type: "button", class: `terr-action terr-compose-open${ui.hint === move.notation ? " bl-target" : ""}`, dataset: { announce: move.type }, "aria-expanded": String(Boolean(composing && composing.announce.notation === move.notation)),
     onclick: () => (composing ? proposal.cancel() : proposal.open(move)),
   }, move.type === "propose_counter" ? "Counter-propose…" : "Propose a trade…"));
   return h("div", {},
