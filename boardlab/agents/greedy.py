@@ -22,6 +22,9 @@ from .search import check_positive, decision_moves, pick_random
 
 #: two scores closer than this are a tie (evaluations are floats summed in different orders)
 TIE = 1e-9
+#: from this temperature on a drawn move is often a weaker one (the levels' beginner, 0.05, is;
+#: Territories' easy, 0.015, now and then): the words a player reads of a level
+OFTEN_WEAKER_TEMPERATURE = 0.03
 
 
 class GreedyAgent(Agent):
@@ -37,9 +40,11 @@ class GreedyAgent(Agent):
 
     @classmethod
     def describe(cls, params: Mapping[str, str]) -> str:
-        if float(params.get("temperature", 0)) > 0:
-            return (f"looks one move ahead and draws its move by how good each looks (temperature "
-                    f"{params['temperature']}: the higher, the more often a plausible but weaker move)")
+        temperature = float(params.get("temperature", 0))
+        if temperature > 0:
+            # in a player's words: the temperature itself is the spec's, which the Lab shows
+            how_often = "often" if temperature >= OFTEN_WEAKER_TEMPERATURE else "now and then"
+            return f"looks one move ahead and picks by how good each move looks: {how_often} a plausible but weaker one"
         return "the best move one move ahead; never misses a win on the spot"
     params = {
         "exact_chance": (
