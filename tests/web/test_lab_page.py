@@ -205,6 +205,22 @@ def test_the_lab_page_starts_a_study_and_opens_a_games_replay(new_page: Callable
     assert caption.inner_text().startswith("After move 1 of")
 
 
+def test_a_refusal_on_the_lab_page_goes_once_the_browser_refuses_a_field_itself(
+        new_page: Callable[[], Any], web_server: Any) -> None:
+    page = new_page()
+    page.goto("/lab")
+    page.select_option("#lab-game", "towers")
+    page.fill("#lab-specs", "mcts:iterations=abc,random")
+    page.click("#lab-start")
+    alert = page.locator("#lab-alert")
+    alert.wait_for()
+    assert "iterations='abc' is not a whole number" in alert.inner_text()
+    page.fill("#lab-specs", "")
+    page.fill("#lab-games", "0")  # below the field's minimum: the browser itself stops the submit
+    page.click("#lab-start")
+    alert.wait_for(state="hidden")
+
+
 def test_the_lab_page_stops_a_study_and_continues_it(new_page: Callable[[], Any], web_server: Any) -> None:
     page = new_page()
     page.goto("/lab")

@@ -139,6 +139,12 @@ function drawForm(gameId) {
       h("label", {}, "Seed", h("input", { id: "lab-seed", type: "number", min: 0, value: 0 })),
       h("button", { id: "lab-start", class: "primary", type: "submit" }, "Start the study")));
   $("lab-form").onsubmit = (event) => { event.preventDefault(); submit(game); };
+  // the browser refuses a field itself (games 0) without a submit: the last refusal is stale then
+  $("lab-form").addEventListener("invalid", hideAlert, true);
+}
+
+function hideAlert() {
+  $("lab-alert").hidden = true;
 }
 
 function optionInput(option) {
