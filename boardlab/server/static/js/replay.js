@@ -136,7 +136,7 @@ export class Replay {
         h("h4", {}, "Moves that lost the most"),
         worstList(this.analysis, names, pick, message.log),
         h("p", { class: "muted analysis-about" },
-          "Chances are the engine's estimates, not certainties; a loss is how much of a win a move gave away against the engine's move."),
+          "Chances are the engine's estimates for players as strong as it is, not certainties; a loss is how much of a win a move gave away against the engine's move."),
       );
     }
     return box;
