@@ -10,6 +10,8 @@ import pytest
 import boardlab
 from boardlab.core import PositionError, Record
 from boardlab.games.territories import RESULT_CODES, TerritoriesGame
+from boardlab.games.territories.moves import Deal, Die, Duel
+from boardlab.games.territories.view import move_text
 from tests.territories.helpers import play_all, position, state
 
 # Every card outside the test grid but 3D: with 3D under the pile, the pile holds no unseen card.
@@ -20,7 +22,7 @@ def test_r11_1_a_draw_reads_as_a_card_drawn_to_the_opponent_and_spectators() -> 
     st = state(res0=(4, 0, 0, 0))
     st.play("4H>T")
     draw = st.parse_move("draw(QD)")
-    assert st.move_text(draw, 0) == "draw(QD)"  # the drawer sees the card
+    assert st.move_text(draw, 0) == "White drew QD"  # the drawer sees the card
     assert st.move_text(draw, 1) == "White drew a card"
     assert st.move_text(draw, None) == "White drew a card"
     assert "QD" in st.secrets(1) and "QD" in st.secrets(None)
@@ -30,14 +32,32 @@ def test_r11_1_the_sevens_draw_is_hidden_the_same_way_for_black() -> None:
     st = state(phase="roll", active="1", buildings={(1, 1): "1P"})
     st.play("r3+4")
     draw = st.parse_move("draw(9S)")
-    assert [st.move_text(draw, v) for v in (None, 0, 1)] == ["Black drew a card"] * 2 + ["draw(9S)"]
+    assert [st.move_text(draw, v) for v in (None, 0, 1)] == ["Black drew a card"] * 2 + ["Black drew 9S"]
 
 
 def test_r11_1_a_known_card_from_under_the_pile_is_public() -> None:
     st = state(res0=(4, 0, 0, 0), hand1=ALL_BUT_3D, bottom="3D")
     st.play("4H>T")
     draw = st.parse_move("draw(3D)")
-    assert [st.move_text(draw, v) for v in (None, 0, 1)] == ["draw(3D)"] * 3
+    assert [st.move_text(draw, v) for v in (None, 0, 1)] == ["White drew 3D"] * 3
+
+
+def test_r11_1_chance_reads_in_words_to_everybody_while_its_notation_still_plays() -> None:
+    # what a player reads of chance is said, not coded (P1=seat0 counted the seats from zero);
+    # the notation stays the record's and the parser's
+    st = state(phase="roll", active="1", buildings={(1, 1): "1P"})
+    roll = st.parse_move("r3+5")
+    assert {st.move_text(roll, viewer) for viewer in (None, 0, 1)} == {"rolled 3+5 = 8"}  # R4.1
+    fresh = TerritoriesGame().new_state(seed=3)
+    deal = fresh.chance_outcomes()[0][0]
+    assert fresh.move_text(deal, None) == f"{str(deal)[5:7]} dealt to the grid"  # R3.1
+    while fresh.is_chance() and isinstance(fresh.chance_outcomes()[0][0], Deal):
+        fresh.apply(fresh.sample_chance())
+    first = {str(move): fresh.move_text(move, None) for move, _probability in fresh.chance_outcomes()}  # R3.2
+    assert first == {"P1=seat0": "White plays first", "P1=seat1": "Black plays first"}
+    assert move_text(st, Die(4), None) == "the die shows 4"  # R7.2, R7.5
+    assert move_text(st, Duel(5, 3), 1) == "the dice: attacker 5, defender 3"  # R7.3, R7.4
+    assert st.parse_move("r3+5") == roll and str(roll) == "r3+5"
 
 
 def test_r11_1_every_other_move_reads_the_same_to_everybody_bank_trades_in_long_form() -> None:
@@ -54,9 +74,9 @@ def test_r11_1_a_match_log_redacts_the_draw_for_the_other_seat() -> None:
     match = boardlab.Match(TerritoriesGame(), [None, None], seed=5, start=start)
     match.play(0, "4H>T", ply=match.ply)  # the match draws the card from its seed at once
     mine, theirs, spectators = match.log_json(0)[-1], match.log_json(1)[-1], match.log_json(None)[-1]
-    assert mine["text"].startswith("draw(") and mine["by"] == "chance"
+    assert mine["text"].startswith("White drew ") and mine["by"] == "chance"
     assert theirs["text"] == spectators["text"] == "White drew a card"
-    assert mine["text"][5:7] in match.view(0)["board"]["seats"][0]["territories"]
+    assert mine["text"].removeprefix("White drew ") in match.view(0)["board"]["seats"][0]["territories"]
 
 
 def test_r9_5_the_game_declares_its_ending_codes() -> None:

@@ -374,10 +374,12 @@ _RE_DESTROY = re.compile(rf"x{_POINT}$", re.IGNORECASE)
 _RE_CONVERT = re.compile(rf"{_POINT}=([PRNBQK])$", re.IGNORECASE)
 _RE_LABELLED = re.compile(r"P([12]):(.*)$", re.IGNORECASE)
 
+#: a player's moves, for the one who mistyped one (chance's notation, deal(9H), P1=seat0, r5+3,
+#: draw(QS), d4 and 5v3, is the records' and the rules document's: nobody types it)
 NOTATION_HELP = (
     "P@x,y R@x,y N@x,y B@x,y Q@x,y K@x,y, 4D>H, 4S>T, propose, offer(HH:S), counter, counter(S:HD), acc, rej, "
     "swap, raid, conv, expand, pay(HHSD), [c,r]<>9H, [c,r]+QS, xX,Y, X,Y=R, disc(P2:HHS,QS), "
-    "wild(P1:C), end; chance: deal(9H), P1=seat0, r5+3, draw(QS), d4, 5v3"
+    "wild(P1:C), end"
 )
 
 

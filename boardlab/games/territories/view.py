@@ -18,7 +18,7 @@ from boardlab.core import CHANCE, TERMINAL, Move, Player
 
 from .abilities import pending_text
 from .cards import ABILITY_NAMES, CARD_CODE, KIND_CHARS, SEAT_NAMES, SUITS, resources_text
-from .moves import BankTrade, Draw
+from .moves import BankTrade, Deal, Die, Draw, Duel, FirstPlayer, Roll
 from .phases import COUNTER_PROPOSE, COUNTER_RESPOND, DEAL, FIRST, MAIN, PHASE_NAMES, PROPOSE, RESPOND, ROLL, SETUP
 
 if TYPE_CHECKING:
@@ -157,15 +157,28 @@ def _phase_name(state: TerritoriesState) -> str:
 
 
 def move_text(state: TerritoriesState, move: Move, viewer: Player | None) -> str:
-    """How ``move`` (about to be applied) reads to ``viewer`` (R11.1): the notation, except a draw
-    from the unseen pile, which only the drawer sees ("Black drew a card" to the others), and a
-    bank trade, written in long form (``DDDD>H``) because ``4D`` also names a card."""
-    if isinstance(move, Draw) and move.card in state.pool and state.draws_owed:
+    """How ``move`` (about to be applied) reads to ``viewer`` (R11.1): a player's move in its
+    notation (a bank trade in long form, ``DDDD>H``, because ``4D`` also names a card); chance
+    in words ("rolled 3+5 = 8", "White plays first"), where the notation (``r3+5``,
+    ``P1=seat0``) is for programs; and a draw from the unseen pile, which only the drawer sees,
+    as "Black drew a card" to the others."""
+    if isinstance(move, Draw) and state.draws_owed:
         drawer = state.draws_owed[0]
-        if viewer != drawer:
+        if viewer != drawer and move.card in state.pool:
             return f"{SEAT_NAMES[drawer]} drew a card"
+        return f"{SEAT_NAMES[drawer]} drew {CARD_CODE[move.card]}"
     if isinstance(move, BankTrade):
         return move.long_form()
+    if isinstance(move, Deal):
+        return f"{CARD_CODE[move.card]} dealt to the grid"
+    if isinstance(move, FirstPlayer):
+        return f"{SEAT_NAMES[move.seat]} plays first"
+    if isinstance(move, Roll):
+        return f"rolled {move.first}+{move.second} = {move.first + move.second}"
+    if isinstance(move, Die):
+        return f"the die shows {move.value}"
+    if isinstance(move, Duel):
+        return f"the dice: attacker {move.attack}, defender {move.defence}"
     return str(move)
 
 
