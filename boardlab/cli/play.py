@@ -14,8 +14,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
+from rich.padding import Padding
+from rich.table import Table
 
 from ..agents import make_agent
 from ..agents.analysis import hint_spec
@@ -30,22 +32,34 @@ from .keyboard import MOVE_NOW, KeyboardThinker
 from .playtests import ask_playtest_form
 from .render import PictureRenderer, picture_renderer
 
-HELP = """\
-Enter a move in the game's notation, or a command:
-  moves [TEXT] list the legal moves (only those starting with TEXT)
-  undo         take back your last move (and the computer's and chance moves after it)
-  save FILE    save the game as a record (boardlab replay FILE shows it; --resume FILE goes on)
-  preview MOVE show the board after MOVE without playing it
-  picture on|off  after every move, write the table's picture to a PNG (games that draw pictures)
-  hint         ask the computer for a move (the browser's hint: docs/analysis.md)
-  board        draw the board again
-  history      the moves so far
-  resign       give up the game
-  draw         offer a draw (where the game has draws by agreement)
-  help         this text
-  quit         leave the game
-  now          (typed while a computer thinks) make it move at once with the best move it
-               has found; anything else typed meanwhile waits, in order, for your prompt"""
+#: the commands of a game in the terminal, and what each does (``help``)
+COMMANDS = (
+    ("moves [TEXT]", "list the legal moves (only those starting with TEXT)"),
+    ("undo", "take back your last move (and the computer's and chance moves after it)"),
+    ("save FILE", "save the game as a record (boardlab replay FILE shows it; --resume FILE goes on)"),
+    ("preview MOVE", "show the board after MOVE without playing it"),
+    ("picture on|off", "after every move, write the table's picture to a PNG (games that draw pictures)"),
+    ("hint", "ask the computer for a move (the browser's hint: docs/analysis.md)"),
+    ("board", "draw the board again"),
+    ("history", "the moves so far"),
+    ("resign", "give up the game"),
+    ("draw", "offer a draw (where the game has draws by agreement)"),
+    ("help", "this text"),
+    ("quit", "leave the game"),
+    ("now", "(typed while a computer thinks) make it move at once with the best move it has found; "
+            "anything else typed meanwhile waits, in order, for your prompt"),
+)
+
+
+def help_text() -> Group:
+    """``help``: the commands in two columns, the meanings wrapped inside their own column at
+    any terminal width (a plain text laid out for 95 columns broke at 80)."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for command, meaning in COMMANDS:
+        table.add_row(escape(command), escape(meaning))
+    return Group("Enter a move in the game's notation, or a command:", Padding(table, (0, 0, 0, 2)))
 
 
 #: clears the screen and the terminal's scrollback, so a hand-over hides the last hand
@@ -251,7 +265,7 @@ class PlaySession:
             command, _, argument = line.partition(" ")
             command = command.lower()
             if command in ("help", "?"):
-                self.out.print(escape(HELP))
+                self.out.print(help_text())
             elif command == "moves":
                 self.show_moves(seat, argument.strip())
             elif command == "board":

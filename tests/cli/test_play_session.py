@@ -406,3 +406,18 @@ def test_picture_on_draws_with_the_games_image_renderer(tmp_path: Path, monkeypa
     picture = tmp_path / "boardlab-towers-table.png"
     assert "Pictures on" in buffer.getvalue() and "no picture renderer" not in buffer.getvalue()
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_help_keeps_each_meaning_in_its_column_at_eighty_columns() -> None:
+    game = boardlab.load("dicenim")
+    buffer = io.StringIO()
+    play = PlaySession(new_match(game, ["human", "random"], 3), Console(file=buffer, width=80, highlight=False),
+                       Script(["help", "quit", "quit"]))
+    play.run()
+    text = buffer.getvalue()
+    shown = text[text.index("Enter a move in the game's notation"):].splitlines()[1:]
+    helped = shown[:shown.index(next(line for line in shown if "your prompt" in line)) + 1]
+    assert all(len(line.rstrip()) <= 80 for line in helped)
+    # a meaning that wraps goes on under itself, never from the left edge
+    assert all(line.startswith("  ") for line in helped), helped
+    assert any(line.startswith("  undo ") for line in helped)
