@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from boardlab.core import Move
 
 from .moves import FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release, Resign
+from .rules import PHASE_WORDS
 
 if TYPE_CHECKING:
     from .state import HonorState
@@ -23,7 +24,7 @@ def illegal_reason(state: HonorState, move: Move) -> str | None:
         return None if state.rules.resign else "rule 7.13: resigning is off in this game (option resign)"
     if isinstance(move, Build | Push):
         if phase != "CHOOSE":
-            return f"rule 7.1: pieces are chosen only at the start of a choice, the phase is {phase}"
+            return f"rule 7.1: pieces are chosen only at the start of a choice, and now it is {PHASE_WORDS[phase]}"
         if move.pid not in state.supply:
             return f"rule 7.1: {move.pid} is not in the supply"
         if isinstance(move, Build):
@@ -36,7 +37,7 @@ def illegal_reason(state: HonorState, move: Move) -> str | None:
         return None
     if isinstance(move, Raise | Pass):
         if phase != "AUCTION":
-            return f"rule 7.3: there is no auction, the phase is {phase}"
+            return f"rule 7.3: there is no auction now: it is {PHASE_WORDS[phase]}"
         if isinstance(move, Raise):
             high, pool = state.auction.high, state.pools[player]  # type: ignore[union-attr]
             if not high < move.bid <= pool:
@@ -44,14 +45,14 @@ def illegal_reason(state: HonorState, move: Move) -> str | None:
         return None
     if isinstance(move, Accept | PassOn):
         if phase != "PUSH":
-            return f"rule 7.7: no piece is being pushed to you, the phase is {phase}"
+            return f"rule 7.7: no piece is being pushed to you now: it is {PHASE_WORDS[phase]}"
         fee = state.push.fee  # type: ignore[union-attr]
         if isinstance(move, PassOn) and state.pools[player] < fee:
             return f"rule 7.7: passing on costs {fee} tokens, you have {state.pools[player]}"
         return None
     if isinstance(move, Release):
         if phase != "PLACE":
-            return f"rule 4.1: nothing to place, the phase is {phase}"
+            return f"rule 4.1: nothing to place now: it is {PHASE_WORDS[phase]}"
         return release_problem(state, move)
     return f"{type(move).__name__} is not an Honor move"
 

@@ -18,6 +18,7 @@ from typing import Any
 from .catalogue import kind_of, point_in_convex, world_parts
 from .drawing import COLOURS, GHOST, WRECK, overview, zoom, zoom_scale, zoom_span
 from .moves import Release, parse_move_text
+from .rules import PHASE_WORDS
 
 
 def escape(text: str) -> str:
@@ -165,7 +166,7 @@ def render_view(envelope: Mapping[str, Any], release: str | None = None) -> str:
         tokens = view["pools"][seat]
         players.append(f"{mark} [{COLOURS[seat]}]{escape(name)}[/]: {tokens} token{'' if tokens == 1 else 's'}, {status}")
     lines.append("   ".join(players) + f"   bank {view['bank']}")
-    lines.append(f"turn {view['turn']} ({escape(names[view['turn_player']])}), phase {view['phase']}; "
+    lines.append(f"turn {view['turn']} ({escape(names[view['turn_player']])}), {PHASE_WORDS[view['phase']]}; "
                  f"supply {len(view['supply'])}: {_supply_text(view['supply'])}")
     if view["auction"]:
         a = view["auction"]

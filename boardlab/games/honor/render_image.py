@@ -21,6 +21,7 @@ from boardlab.core.pictures import pyplot
 from .catalogue import KINDS, world_outline
 from .drawing import zoom_span
 from .render import focus_player, seed_lines
+from .rules import PHASE_WORDS
 
 FACE = ("#c0392b", "#2e6fd8", "#27ae60", "#d4a017")
 
@@ -127,7 +128,7 @@ def render_png(envelope: Mapping[str, Any], path: str) -> None:
     grid = fig.add_gridspec(len(heights), 1, height_ratios=heights)
     ax = fig.add_subplot(grid[0])
     _draw_table(ax, envelope, left, right, top, labels=True)
-    title = f"Honor, turn {view['turn']}, phase {view['phase']}, bank {view['bank']}"
+    title = f"Honor, turn {view['turn']}, {PHASE_WORDS[view['phase']]}, bank {view['bank']}"
     if envelope.get("result"):
         title += " - winners: " + ", ".join(names[p] for p in envelope["result"]["winners"])
     ax.set_title(title, fontsize=9)

@@ -24,6 +24,9 @@ REACH_CM = 3.0
 CANDIDATE_COLUMNS = 5
 #: the bits of a default (and of a resampled) seed (B-14 item 12, rule 11.5)
 SEED_BITS = 256
+#: what each phase of a turn (rule 7; the position's ``phase``) is called where people read it
+PHASE_WORDS = {"CHOOSE": "choosing a piece", "AUCTION": "the auction", "PUSH": "a pushed piece",
+               "PLACE": "placing the piece", "TREMOR": "the hand's tremor", "OVER": "the game is over"}
 #: the seat names, seat 0 first (rule 1.1)
 SEAT_NAMES = ("Red", "Blue", "Green", "Gold")
 #: the ending codes of rule 8, by how many players still stand at the end
