@@ -81,6 +81,8 @@ def playtests_command(args: argparse.Namespace, out: Console, err: Console) -> i
 
         data_dir = run_demo(args.game, args.data_dir if args.data_dir != "boardlab-data" else None, args.games, err)
         args.data_dir, args.records, args.database_url = str(data_dir), None, None
+        # the demo's figures are its own lab's, wherever it runs (the default also reads this folder's)
+        args.lab = args.lab or [str(data_dir / "lab")]
     report = read_report(args)
     if args.json:
         sys.stdout.write(json.dumps(report, indent=1) + "\n")

@@ -37,3 +37,17 @@ def test_the_demo_never_writes_into_a_folder_that_holds_anything(tmp_path: Path,
     assert main(["playtests", "--demo", "towers", "--data-dir", str(tmp_path)]) == 2
     assert "is not empty" in " ".join(capsys.readouterr().err.split())  # however the terminal wraps
     assert (tmp_path / "boardlab.sqlite3").read_text() == "a server's own"
+
+
+def test_the_demo_reads_its_own_lab_not_a_study_in_the_folder_it_runs_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    # a designer's own study of the same game, with more games than the demo plays
+    assert main(["lab", "towers", "--players", "greedy,greedy", "-n", "12", "--jobs", "1", "--out", "lab-towers"]) == 0
+    capsys.readouterr()
+    folder = tmp_path / "demo"
+    assert main(["playtests", "--demo", "towers", "--data-dir", str(folder), "--games", "6", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [variant["lab"]["games"] for variant in report["variants"]] == [6, 6]
+    assert all(str(tmp_path / "lab-towers") not in json.dumps(variant["lab"]) for variant in report["variants"])
