@@ -37,7 +37,7 @@ from ..lab.balance import (
     searched_defaults,
     variant_name,
 )
-from ..lab.balance_report import balance_data, balance_markdown, shown, write_balance
+from ..lab.balance_report import A_LEAD_NOT_A_RULING, balance_data, balance_markdown, shown, write_balance
 from ..lab.executors import make_executor
 from ..lab.presets import PRESETS
 from ..lab.report import build_report, write_report
@@ -177,13 +177,13 @@ def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int
     if args.json:
         sys.stdout.write(json.dumps(data, indent=1) + "\n")
         return 0
-    _print(out, data)
+    print_balance(out, data)
     out.print(f"Report: {escape(str(markdown))} (and balance.json"
               f"{'; the confirmation study: ' + escape(recommendation['report']) if recommendation else ''}).", soft_wrap=True)
     return 0
 
 
-def _print(out: Console, data: dict[str, Any]) -> None:
+def print_balance(out: Console, data: dict[str, Any]) -> None:
     table = Table(title="the search, trial by trial (score: distance from the targets, smaller is better)")
     for column in ("trial", "setting", "games", "first player", "draws", "length", "score"):
         table.add_column(column, justify="left" if column == "setting" else "right")
@@ -212,3 +212,4 @@ def _print(out: Console, data: dict[str, Any]) -> None:
         out.print(f"Recommendation: keep the game's own setting ({escape(best)}); no candidate came closer.", soft_wrap=True)
     else:
         out.print(f"Recommendation: {escape(best)} (closest to the targets in the confirmation games).", soft_wrap=True)
+        out.print(A_LEAD_NOT_A_RULING, soft_wrap=True)

@@ -101,6 +101,22 @@ def _targets_text(targets: Sequence[Mapping[str, Any]]) -> str:
     return ", ".join(Target(t["figure"], t["value"]).describe() for t in targets)
 
 
+#: said beside every recommendation, in the report and in the terminal
+A_LEAD_NOT_A_RULING = (
+    "A recommendation from a search is a lead, not a ruling: the search compared many candidates, so the best "
+    "one's score is flattered by chance; the confirmation games, played apart from the search's, are the figures "
+    "to quote."
+)
+
+
+def games_made(made: Mapping[str, Any]) -> str:
+    """How many games this run played, and how many an earlier run of the command had stored."""
+    played, stored = made.get("games_played", "?"), made.get("games_stored", "?")
+    if played == stored:
+        return f"playing its {played} games"
+    return f"playing {played} games of the {stored} stored (the others were stored by an earlier run of the same command)"
+
+
 def balance_markdown(data: Mapping[str, Any]) -> str:
     """The report a designer reads (module docstring)."""
     made = data["made"]
@@ -113,9 +129,7 @@ def balance_markdown(data: Mapping[str, Any]) -> str:
         made["command"],
         "```",
         "",
-        f"Made {made.get('date', '?')} in {made.get('seconds', 0):.0f} s of wall time, playing "
-        f"{made.get('games_played', '?')} games of the {made.get('games_stored', '?')} stored (the others were "
-        "stored by an earlier run of the same command); load average "
+        f"Made {made.get('date', '?')} in {made.get('seconds', 0):.0f} s of wall time, {games_made(made)}; load average "
         f"{made.get('load_before', '?')} before and {made.get('load_after', '?')} after (1, 5, 15 minutes) on "
         f"{made.get('cpus', '?')} CPU(s), shared with other work: the times say little, the figures do not depend on them.",
         "",
@@ -213,9 +227,7 @@ def _confirmed(data: Mapping[str, Any], recommendation: Mapping[str, Any], confi
             lines.append("")
             lines.append("Its differences from the rules as they are (95% intervals; *sure* where the interval excludes 0): "
                          + "; ".join(_difference(key, figure) for key, figure in comparison["differences"].items()) + ".")
-    lines += ["", "A recommendation from a search is a lead, not a ruling: the search compared many candidates, so "
-              "the best one's score is flattered by chance; the confirmation games, played apart from the search's, "
-              "are the figures to quote.", ""]
+    lines += ["", A_LEAD_NOT_A_RULING, ""]
     if confirmation.get("verdict"):
         lines += ["## The confirmation study's verdict", ""]
         lines += [f"* {line}" for line in confirmation["verdict"]]

@@ -3,6 +3,7 @@ and the command end to end (reproducible, resumable, its report)."""
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
@@ -10,8 +11,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
 from boardlab.cli import main
+from boardlab.cli.balance import print_balance
 from boardlab.core.errors import OptionError
 from boardlab.core.registry import load
 from boardlab.lab.balance import (
@@ -217,7 +220,16 @@ def test_the_command_writes_a_reproducible_resumable_report(tmp_path: Path, caps
     first = json.loads((out / "balance.json").read_text())
     games = played_games(out)
     assert games == 2 * 6 + 2 * 6  # two candidates, then the rules as they are and the best one
-    assert f"playing {games} games of the {games} stored" in doc.read_text()
+    assert f"playing its {games} games;" in doc.read_text()  # a first run: nothing was stored before it
+    # six games a candidate come no closer than the rules as they are: nothing to caution about
+    assert first["recommendation"]["best"] == first["recommendation"]["baseline"]
+    assert "Recommendation: keep the game's own setting (layout=diagram)" in " ".join(capsys.readouterr().out.split())
+    # a setting recommended over the rules is said with the caution the report gives it
+    buffer = io.StringIO()
+    recommended = {**first, "recommendation": {**first["recommendation"], "best": "layout=pinwheel"}}
+    print_balance(Console(file=buffer, width=100), recommended)
+    shown = " ".join(buffer.getvalue().split())
+    assert "Recommendation: layout=pinwheel" in shown and "a lead, not a ruling" in shown
     assert main(balance_args(out, "--doc", str(doc))) == 0
     again = json.loads((out / "balance.json").read_text())
     assert played_games(out) == games  # nothing played twice
