@@ -16,6 +16,7 @@ builds a match's seats.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 
 from ..core.agent import Agent, agent_failures, parse_spec, register_agent, registered_agents
@@ -41,7 +42,11 @@ def agent_class(name: str) -> type[Agent]:
         failure = agent_failures().get(name)
         if failure is not None:
             raise OptionError(f"agent {name!r} is not available: it failed to load: {failure}") from None
-        raise OptionError(f"unknown agent {name!r}; known agents: {', '.join(sorted(agents))}") from None
+        close = difflib.get_close_matches(name, [*LEVELS, *agents], n=1)
+        guess = f" (did you mean {close[0]}?)" if close else ""
+        raise OptionError(
+            f"unknown agent {name!r}{guess}; levels: {', '.join(LEVELS)}; known agents: {', '.join(sorted(agents))}"
+        ) from None
 
 
 def make_agent(spec: str, seed: int | None = None, game: str | Game | None = None) -> Agent:

@@ -53,6 +53,7 @@ def test_default_budget_is_iterations_and_seconds_alone_is_time_only() -> None:
     ("spec", "words"),
     [
         ("montecarlo", ["unknown agent 'montecarlo'", "mcts", "random"]),
+        ("noraml", ["unknown agent 'noraml' (did you mean normal?)", "levels: beginner, easy, normal, hard, expert"]),
         ("mcts:depth=3", ["unknown parameter 'depth'", "rollout_depth"]),
         ("mcts:iterations=many", ["iterations='many' is not a whole number"]),
         ("mcts:transpositions=maybe", ["transpositions='maybe' is not true or false"]),
