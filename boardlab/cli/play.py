@@ -146,6 +146,8 @@ class PlaySession:
         self.draw_picture: PictureRenderer | None = None
         self.quit_warned = False
         self.last_shown_human: Player | None = None
+        #: the viewer and the ply of the board drawn last: the end does not draw the same board again
+        self.last_board: tuple[Player | None, int] | None = None
         #: log entries already shown: a new match announces its opening chance, a resumed one does not
         self.announced = len(match.log()) if resumed_from is not None else 0
 
@@ -363,6 +365,7 @@ class PlaySession:
         view = self.match.view(viewer)
         self.write_picture(viewer)
         self.out.print(board_panel(self.game, view, f"{escape(title)}, {self.move_label()}"))
+        self.last_board = (viewer, self.match.ply)
 
     def show_preview(self, seat: Player, text: str) -> None:
         """Draw the board as it would be after ``text``, without playing it."""
@@ -535,7 +538,8 @@ class PlaySession:
         result = self.match.result()
         assert result is not None
         self.announce()
-        self.show_board(None)
+        if self.last_board != (None, self.match.ply):  # computers alone: their last move drew it
+            self.show_board(None)
         if result.winner is not None:
             headline = f"{self.seat_label(result.winner)} wins"
         else:

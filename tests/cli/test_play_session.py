@@ -421,3 +421,11 @@ def test_help_keeps_each_meaning_in_its_column_at_eighty_columns() -> None:
     # a meaning that wraps goes on under itself, never from the left edge
     assert all(line.startswith("  ") for line in helped), helped
     assert any(line.startswith("  undo ") for line in helped)
+
+
+def test_a_game_of_computers_alone_draws_its_final_board_once() -> None:
+    play, _, output = session(["random", "random"], [], seed=9)
+    assert play.run() == 0
+    final = f"{play.game.name}, {play.move_label()}"
+    assert output.getvalue().count(final) == 1, final  # each move draws its board; the end adds none
+    assert "Game over" in output.getvalue()
