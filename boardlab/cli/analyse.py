@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..agents.analysis import WORST_MIN_LOSS, Analysis, MoveAnalysis, analyse
+from ..agents.levels import describe_spec
 from ..core.records import Record
 from ..core.turns import moves_made
 from .common import CliError, rules_version_warning
@@ -62,7 +63,7 @@ def analyse_command(args: argparse.Namespace, out: Console, err: Console) -> int
     print_worst(analysis, out, numbers)
     budget = f"{analysis.iterations} iterations per position" if analysis.iterations else "the computer's own budget"
     out.print(
-        f"[dim]Engine: {escape(analysis.agent)} ({budget}, seed {analysis.seed}); "
+        f"[dim]Judged by {escape(describe_spec(analysis.agent))} ({budget}, seed {analysis.seed}); "
         f"{len(analysis.moves) + 1} positions in {analysis.seconds:.1f} s.[/dim]"
     )
     return 0

@@ -21,6 +21,7 @@ from ..core.agent import parse_spec
 from ..core.errors import BoardlabError
 from ..core.registry import RULES_DOCUMENT, catalog, game_class, load, plugin_failures, rules_document
 from ..lab.ladder_docs import level_ratings, load_ladder, rating_text
+from ..lab.study import option_text
 from ..learn.documents import split_rules
 from .common import CliError
 from .rules_boards import rules_renderable
@@ -81,7 +82,8 @@ def _game_detail(entry: Mapping[str, Any], out: Console) -> int:
     for option in entry["options"]:
         table.add_row(
             escape(option["name"]),
-            f"[bold]{escape(str(option['default']))}[/bold] (allowed: {escape(option['allowed'])})\n{escape(option['help'])}",
+            f"[bold]{escape(option_text(option['default']))}[/bold] (allowed: {escape(option['allowed'])})\n"
+            f"{escape(option['help'])}",
         )
     out.print(table if entry["options"] else "No options.")
     return 0

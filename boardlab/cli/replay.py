@@ -16,6 +16,7 @@ from ..core.records import Record, Seat
 from ..core.state import State
 from ..core.turns import Turn, moves_made
 from ..core.values import CHANCE, Player
+from ..lab.playtests import variant_label
 from .common import CliError, board_panel, level_name, moves_text, rules_version_warning
 
 KEYS = "Enter next, b back, a number jumps there, q quits"
@@ -42,7 +43,8 @@ def describe_record(record: Record, out: Console) -> None:
 
     seats = ", ".join(f"{game.player_name(i)}: {who(s)}" for i, s in enumerate(record.seats))
     result = "unfinished" if record.result is None else f"{record.result.score_text()} ({escape(record.result.reason)})"
-    options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "default options"
+    # only what differs from the rules as written: a game of 24 options said all of them
+    options = variant_label(game).replace(",", ", ") or "the rules as written"
     out.print(
         f"[bold]{escape(game.name)}[/bold], {record.players} players, {escape(options)}, seed {record.seed}. "
         f"{seats}. {moves_text(moves_made(record.turns))}; result: {result}."

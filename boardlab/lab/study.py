@@ -143,6 +143,8 @@ def option_text(value: Any) -> str:
     study names its variants and hands options to the game, whichever client asked."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:
+        return "none"
     return str(value)
 
 

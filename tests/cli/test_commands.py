@@ -274,3 +274,18 @@ def test_a_game_specific_agent_is_refused_for_another_game() -> None:
     assert "Traceback" not in done.stderr
     listed = run("agents")
     assert "every game" in listed.stdout
+
+
+def test_a_records_header_names_only_the_options_changed_in_words(tmp_path: Path) -> None:
+    from boardlab.agents import seat_agents
+
+    for options, said in (({}, "the rules as written"), ({"expand_max_extent": "9x8", "reshuffle_discards": True},
+                                                          "reshuffle_discards=true, expand_max_extent=9x8")):
+        game = boardlab.load("territories", **options)
+        match = boardlab.Match(game, seat_agents(game, ["human", "human"], seed=3), seed=3)
+        path = tmp_path / f"game-{len(options)}.json"
+        match.record().save(str(path))
+        done = run("replay", str(path), "--final")
+        assert done.returncode == 0, done.stderr
+        header = " ".join(done.stdout.split("seed")[0].split())
+        assert header == f"Territories, 2 players, {said},", header  # not 24 options, nor True and None
