@@ -529,10 +529,11 @@ class PlaySession:
             return
         kept = "" if self.resumed_from is None else f" ({escape(str(self.resumed_from))} was left as it was)"
         self.out.print(
-            f"Left the game before {self.move_label()}; it was saved to the new file {escape(str(path))}{kept}. "
-            f"Go on with: boardlab play --resume {escape(str(path))}  "
-            "(type save FILE before leaving to choose the file)."
+            f"Left the game before {self.move_label()}; it was saved to the new file {escape(str(path))}{kept} "
+            "(type save FILE before leaving to choose the file). Go on with:"
         )
+        # the command on a line of its own, never wrapped: it is copied whole
+        self.out.print(f"  boardlab play --resume {escape(str(path))}", soft_wrap=True)
 
     def finish(self) -> None:
         result = self.match.result()

@@ -123,7 +123,8 @@ def test_end_of_input_keeps_the_game_in_a_recovery_file_in_the_current_folder(
     saved = list(tmp_path.glob("boardlab-dicenim-*.json"))
     assert len(saved) == 1
     assert Record.load(saved[0]).replay().position() == play.match.record().final_position
-    assert "--resume" in output.getvalue()
+    # the command to go on is a line of its own, whole however narrow the terminal: it is copied
+    assert f"  boardlab play --resume {saved[0]}" in output.getvalue().splitlines()
 
 
 def test_leaving_a_resumed_game_keeps_the_file_it_came_from_and_writes_a_new_one(
