@@ -436,6 +436,7 @@ class PlaySession:
 
     def undo(self, seat: Player) -> bool:
         """Back to the previous decision of a person (computer and chance moves undone too)."""
+        before = self.match.log()
         try:
             taken = self.match.undo(seat)
         except RefusedError as exc:
@@ -443,8 +444,9 @@ class PlaySession:
             return False
         self.announced = len(self.match.log())
         self.last_shown_human = None
-        shown = [escape(str(m)) for m in reversed(taken)] if not self.game.has_hidden_information else []
-        detail = f": {' '.join(shown)}" if shown else ""
+        # as this seat read them: a card the opponent drew stays "Black drew a card"
+        shown = [escape(entry.text_for(seat)) for entry in before[len(before) - len(taken):]]
+        detail = f": {', '.join(shown)}" if shown else ""
         count = "1 move" if len(taken) == 1 else f"{len(taken)} moves"
         self.out.print(f"[yellow]Took back {count}{detail}.[/yellow]")
         return True

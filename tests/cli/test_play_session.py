@@ -69,7 +69,8 @@ def test_undo_against_the_computer_goes_back_to_your_last_decision() -> None:
     assert play.match.ply == 2
     assert play.match.to_move() == 0
     assert [entry.by for entry in play.match.log()] == [CHANCE, CHANCE]
-    assert "Took back 4 moves" in output.getvalue()
+    took = next(line for line in output.getvalue().splitlines() if "Took back" in line)
+    assert took == "Took back 4 moves: take1, d6, take2, d6.", took  # as this seat read them in the log
 
 
 def test_undo_in_hot_seat_takes_back_one_decision_and_its_chance() -> None:
