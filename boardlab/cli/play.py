@@ -401,7 +401,7 @@ class PlaySession:
         if self.picture_path is None or self.draw_picture is None:
             return
         try:
-            self.draw_picture(self.match.view(viewer), str(self.picture_path))
+            self.draw_picture({**self.match.view(viewer), "moves_made": self.match.decisions}, str(self.picture_path))
         except (ImportError, OSError) as exc:
             self.out.print(f"[red]No picture:[/red] {escape(str(exc))}; pictures off.")
             self.picture_path = None

@@ -37,10 +37,10 @@ def _looks_like_record(target: str) -> bool:
     return target not in game_ids() and (target.endswith(".json") or Path(target).is_file())
 
 
-def state_to_render(args: argparse.Namespace, err: Console) -> tuple[State, str]:
-    """The state named on the command line, GAME [--position TEXT] or RECORD [--move N], and
-    what it is: ``after move N`` (the players' moves, as play and replay number them), ``the
-    start`` or ``the position given``."""
+def state_to_render(args: argparse.Namespace, err: Console) -> tuple[State, str, int | None]:
+    """The state named on the command line, GAME [--position TEXT] or RECORD [--move N], what
+    it is (``after move N``: the players' moves, as play and replay number them; ``the start``;
+    ``the position given``) and, from a record, the players' moves made (N)."""
     if _looks_like_record(args.target):
         if args.position is not None:
             raise CliError("--position applies to a game id, not to a record (use --move N)")
@@ -54,13 +54,13 @@ def state_to_render(args: argparse.Namespace, err: Console) -> tuple[State, str]
         number = len(boundaries) - 1 if args.move is None else args.move
         if not 0 <= number < len(boundaries):
             raise CliError(f"--move {number}: the record has moves 0..{len(boundaries) - 1}")
-        return record.state_at(boundaries[number]), f"after move {number}"
+        return record.state_at(boundaries[number]), f"after move {number}", number
     if args.move is not None:
         raise CliError("--move applies to a record file, not to a game id (use --position TEXT)")
     game = build_game(args.target, args.num_players, args.option)
     if args.position is not None:
-        return game.state_from_position(args.position, seed=args.seed), "the position given"
-    return game.new_state(args.seed if args.seed is not None else 0), "the start"
+        return game.state_from_position(args.position, seed=args.seed), "the position given", None
+    return game.new_state(args.seed if args.seed is not None else 0), "the start", 0
 
 
 def output_target(name: str, force: bool) -> Path:
@@ -84,7 +84,7 @@ def output_target(name: str, force: bool) -> Path:
 
 
 def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
-    state, moment = state_to_render(args, err)
+    state, moment, made = state_to_render(args, err)
     game = state.game
     viewer = None
     if args.seat is not None:
@@ -110,7 +110,8 @@ def render_command(args: argparse.Namespace, out: Console, err: Console) -> int:
             f"use -o {target.with_suffix('.txt')} for the text board, or no -o to print it"
         )
     try:
-        draw(view, str(target))
+        # the picture's heading numbers the moves as this command does, not by the ply
+        draw(view if made is None else {**view, "moves_made": made}, str(target))
     except ImportError as exc:
         if (exc.name or "").startswith("boardlab"):
             raise  # a part of boardlab itself is missing: a bug, not an extra to install

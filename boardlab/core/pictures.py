@@ -28,14 +28,17 @@ def pyplot(game_id: str) -> Any:
 
 def picture_title(game_name: str, envelope: Mapping[str, Any]) -> str:
     """A picture's heading, numbered as the terminal numbers moves: "move N" is the move to
-    play next; a finished game says who won after how many moves."""
+    play next; a finished game says who won after how many moves. A caller that knows the
+    players' moves made puts them in the envelope as ``moves_made`` (chance outcomes, a deal
+    or a roll, are no moves); without it the ply counts them too."""
     names = envelope["seat_names"]
+    made = envelope.get("moves_made", envelope["ply"])
     result = envelope.get("result")
     if result:
         winners = result.get("winners") or []
         ending = "won by " + ", ".join(names[p] for p in winners) if winners else "a draw"
-        return f"{game_name}, after move {envelope['ply']}: {ending}"
-    title = f"{game_name}, move {envelope['ply'] + 1}"
+        return f"{game_name}, after move {made}: {ending}"
+    title = f"{game_name}, move {made + 1}"
     if envelope.get("to_move") is not None:
         title += f", {names[envelope['to_move']]} to move"
     return title

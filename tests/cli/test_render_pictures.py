@@ -19,6 +19,7 @@ from boardlab.agents import seat_agents
 from boardlab.cli.render import picture_renderer
 from boardlab.cli.replay import move_boundaries
 from boardlab.core import Match
+from boardlab.core.pictures import picture_title
 from tests.cli.test_commands import run
 
 Image = pytest.importorskip("PIL.Image")
@@ -209,5 +210,19 @@ def test_render_draws_a_record_at_a_move(game_id: str, tmp_path: Path) -> None:
     # move 12 as players count them: the twelfth decision and the chance after it (a deal is no move)
     expected = tmp_path / "expected.png"
     loaded = boardlab.Record.load(record)
-    picture_renderer(game)(loaded.state_at(move_boundaries(loaded.turns)[12]).view(None), str(expected))
+    view = loaded.state_at(move_boundaries(loaded.turns)[12]).view(None)
+    picture_renderer(game)({**view, "moves_made": 12}, str(expected))
     assert Image.open(target).convert("RGB").tobytes() == Image.open(expected).convert("RGB").tobytes()
+
+
+def test_a_pictures_heading_numbers_the_players_moves_not_the_chance_outcomes() -> None:
+    # Territories' deal is 20 chance outcomes and its seat draw one more: the ply ran 21 ahead
+    game = boardlab.load("territories")
+    match = Match(game, seat_agents(game, ["random", "random"], 5), seed=5)
+    while match.decisions < 5:
+        match.play_computer()
+    view, made = match.view(None), match.decisions
+    assert view["ply"] > made + 20
+    titled = picture_title("Territories", {**view, "moves_made": made})
+    assert titled.startswith(f"Territories, move {made + 1}"), titled
+    assert picture_title("Territories", view).startswith(f"Territories, move {view['ply'] + 1}")  # no count given

@@ -149,7 +149,7 @@ def panel_lines(envelope: Mapping[str, Any]) -> list[str]:
     lines.append("")
     for seat, info in enumerate(board["seats"]):
         label = f" ({info['label']})" if info["label"] else ""
-        lines.append(f"{names[seat]}{label}: {info['points']} points")
+        lines.append(f"{names[seat]}{label}: {info['points']} point{'' if info['points'] == 1 else 's'}")
         lines.append(f"  resources {info['resource_count']}: {_goods(info['resources'])}")
         if info["territories"] or info["territory_count"]:
             unseen = info["territory_count"] - len(info["territories"])
