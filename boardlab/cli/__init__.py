@@ -250,7 +250,8 @@ def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -
     args = build_parser().parse_args(argv)
     out, err = make_consoles()
     warn_if_not_compiled(err)
-    reader: ReadLine = read_line if read_line is not None else out.input
+    # a prompt is plain text: "[y/N]" read as markup would vanish from the question
+    reader: ReadLine = read_line if read_line is not None else (lambda prompt: out.input(escape(prompt)))
     try:
         if args.command == "games":
             return games_command(args, out, err)

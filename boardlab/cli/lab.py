@@ -287,4 +287,5 @@ def print_games_to_look_at(out: Console, report: Mapping[str, Any], folder: Path
         prefix = f"{variant_label(entry['variant'])}: " if len(highlights) > 1 else ""
         for game in entry["games"]:
             where = f"boardlab replay {folder / game['record']}" if game["record"] else f"game {game['index']}"
-            out.print(f"  {escape(prefix + game['why'])}; this one {game['decisions']} decisions: {escape(where)}", soft_wrap=True)
+            why = escape(prefix + game["why"])
+            out.print(f"  {why}; this one {game['decisions']} decisions: {escape(where)}", soft_wrap=True)

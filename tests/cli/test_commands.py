@@ -289,3 +289,10 @@ def test_a_records_header_names_only_the_options_changed_in_words(tmp_path: Path
         assert done.returncode == 0, done.stderr
         header = " ".join(done.stdout.split("seed")[0].split())
         assert header == f"Territories, 2 players, {said},", header  # not 24 options, nor True and None
+
+
+def test_a_yes_or_no_question_shows_its_answers() -> None:
+    # the prompt is plain text: read as markup, "[y/N]" vanished and the question hung there bare
+    done = run("play", "towers", "--level", "easy", "--no-survey", stdin="resign\nn\nquit\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "White: resign the game? [y/N]" in done.stdout
