@@ -168,14 +168,21 @@ def test_a_composed_proposal_can_be_cancelled_and_an_impossible_one_is_not_sent(
     assert any(move["type"] == "propose_trade" for move in after["legal_moves"])
 
 
-def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, web_server: Server, screenshots: Path) -> None:
+def honor_slab_in_hand(page: Any, web_server: Server) -> tuple[str, str]:
+    """An Honor room of two people at this screen, Red holding the slab it won unopposed, open
+    in ``page``: its id and token."""
     created = web_server.create("honor", ["here", "here"])
     room, token = created["room"], created["token"]
     state = created["state"]
-    for text in ("build SL1 0", "pass"):  # Red wins the slab unopposed and must place it
+    for text in ("build SL1 0", "pass"):
         state = web_server.play(room, token, text, state["ply"])
     hold_seats(page, room, "honor", token, [0, 1])
     open_room(page, room)
+    return room, token
+
+
+def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, web_server: Server, screenshots: Path) -> None:
+    room, token = honor_slab_in_hand(page, web_server)
     page.wait_for_function("() => document.getElementById('connection').dataset.state === 'open'")
     box = steady_box(page, "#board [data-hand]")
     hand = page.locator("#board [data-hand]")
@@ -238,13 +245,7 @@ def test_a_counter_proposal_is_composed_and_sent_whole_by_the_responder(
 
 def test_an_honor_hint_takes_the_piece_in_the_hand_where_the_engine_would_release_it(
         page: Any, web_server: Server) -> None:
-    created = web_server.create("honor", ["here", "here"])
-    room, token = created["room"], created["token"]
-    state = created["state"]
-    for text in ("build SL1 0", "pass"):  # Red wins the slab unopposed and must place it
-        state = web_server.play(room, token, text, state["ply"])
-    hold_seats(page, room, "honor", token, [0, 1])
-    open_room(page, room)
+    room, token = honor_slab_in_hand(page, web_server)
     page.wait_for_selector("#board [data-hand]")
     page.locator("#hint").click()
     text = page.locator("#hint-text")
