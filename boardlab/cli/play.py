@@ -424,13 +424,23 @@ class PlaySession:
         if not log:
             self.out.print("No moves yet.")
             return
-        parts = [self.history_item(entry, viewer) for entry in log]
+        parts: list[str] = []
+        chance: list[Turn] = []  # a run of chance outcomes between two moves, said together
+        for entry in log:
+            if entry.by == CHANCE:
+                chance.append(entry)
+                continue
+            if chance:
+                parts.append(f"(chance: {', '.join(chance_summary(chance, viewer))})")
+                chance = []
+            parts.append(self.history_item(entry, viewer))
+        if chance:
+            parts.append(f"(chance: {', '.join(chance_summary(chance, viewer))})")
         self.out.print(escape("   ".join(parts)))
 
     def history_item(self, entry: Turn, viewer: Player) -> str:
-        """``3. White b7+``; a chance outcome is no move and carries no number: ``(chance: 5+3)``."""
-        if entry.by == CHANCE:
-            return f"(chance: {entry.text_for(viewer)})"
+        """``3. White b7+`` (a chance outcome is no move and carries no number: the history says
+        a run of them in one bracket, ``(chance: deal ×20, White plays first)``)."""
         note = f" ({entry.note})" if entry.note else ""
         return f"{entry.move_number}. {self.game.player_name(entry.by)} {entry.text_for(viewer)}{note}"
 

@@ -216,3 +216,21 @@ def test_games_never_breaks_an_option_name() -> None:
     (towers,) = [entry for entry in boardlab.catalog() if entry["id"] == "towers"]
     for option in towers["options"]:
         assert re.search(rf"│ {option['name']}\s", done.stdout), option["name"]
+
+
+def test_history_says_a_run_of_chance_in_one_bracket() -> None:
+    # Territories opens with twenty cards dealt and the first seat drawn: one bracket, not 21
+    game = boardlab.load("territories")
+    lines = ["history"]
+
+    def reader(prompt: str) -> str:
+        if not lines:
+            raise EOFError
+        return lines.pop(0)
+
+    buffer = io.StringIO()
+    match = Match(game, seat_agents(game, ["human", "human"], 3), seed=3)
+    PlaySession(match, Console(file=buffer, width=400, highlight=False), reader).run()
+    history = next(line for line in buffer.getvalue().splitlines() if line.startswith("(chance: deal"))
+    first = "White" if match.log()[20].notation == "P1=seat0" else "Black"
+    assert history.strip() == f"(chance: deal ×20, {first} plays first)", history
