@@ -40,6 +40,7 @@ from boardlab.lab.executors import make_executor
 from boardlab.lab.ladder import (
     LadderFolder,
     about,
+    cut_note,
     default_pairs,
     ladder_agents,
     ladder_study,
@@ -155,7 +156,7 @@ def print_summary(summary: dict) -> None:
         wdl = f"{row['wins']}-{row['draws']}-{row['losses']}"
         print(f"{row['weaker'] + ' vs ' + row['stronger']:28} {row['games']:>5}  {wdl:>11} {row['score']:6.1%}  "
               f"{row['low']:6.1%} - {row['high']:6.1%}  {verdict}")
-    for note in filter(None, map(missing_note, summary["pairs"])):
+    for note in filter(None, [*map(missing_note, summary["pairs"]), *map(cut_note, summary["pairs"])]):
         print(note)
     print()
     ratings = {rating["agent"]: rating for rating in summary["ratings"]}

@@ -180,6 +180,7 @@ class LadderFolder(OutcomeSink):
             "seconds": round(outcome.seconds, 4),
             # microseconds are below the clock's noise; more digits only grow the file
             "cpu": [[round(value, 6) for value in seat] for seat in played.decision_cpu],
+            "cut": list(played.decisions_cut),
         }
         with self.path(variant.name).open("a", encoding="utf-8") as stream:
             stream.write(json.dumps(line) + "\n")
@@ -335,6 +336,7 @@ def summarize(
     cpu: dict[str, list[float]] = {label: [] for label in agents}
     comparisons = []
     missing = missing_games(current)
+    cut = games_cut(current)
 
     def count(weaker: str, stronger: str, score: float, games: int = 1) -> None:
         entry = pairs.setdefault((weaker, stronger), {"wins": 0, "draws": 0, "losses": 0, "points": 0.0})
@@ -377,6 +379,7 @@ def summarize(
             "score": score, "low": low, "high": high, "rung": rung,
             "passed": (score >= REQUIRED_SCORE and games >= REQUIRED_GAMES) if rung else None,
             "missing": missing.get((weaker, stronger), []),
+            "cut": cut.get((weaker, stronger), []),
         })
     pair_rows.sort(key=lambda row: (not row["rung"], order.index(row["stronger"]), order.index(row["weaker"])))
     # a run that found every game already played measured nothing
@@ -422,6 +425,30 @@ def missing_games(lines: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], l
         if (gaps := [(seed, index) for seed, indexes in sorted(seeds.items())
                      for index in range(max(indexes)) if index not in indexes])
     }
+
+
+def games_cut(lines: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """Per pair, the games (seed, index) in which some decision ran into its time cap (``cut``,
+    lines written before it was stored have none)."""
+    found: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for line in lines:
+        if any(line.get("cut", ())):
+            weaker, stronger = line["pair"]
+            found.setdefault((weaker, stronger), []).append((line["seed"], line["index"]))
+    return {pair: sorted(games) for pair, games in found.items()}
+
+
+def cut_note(row: Mapping[str, Any]) -> str:
+    """What a pair row's games cut by the clock mean, in words ("" when none was)."""
+    if not row.get("cut"):
+        return ""
+    where = "; ".join(
+        f"seed {seed}: {', '.join(str(index) for _, index in games)}"
+        for seed, games in itertools.groupby(row["cut"], key=lambda game: game[0])
+    )
+    return (f"{row['weaker']} vs {row['stronger']}: in {len(row['cut'])} games a decision ran into its time cap "
+            f"({where}): the machine was too busy for the budget to decide them, so those games measure the "
+            "machine; a quieter machine plays them as the budget would (a ladder game replays from its seed)")
 
 
 def missing_note(row: Mapping[str, Any]) -> str:

@@ -27,6 +27,10 @@ from ..core.values import CHANCE, Result
 from .stats import GameOutcome, moves_digest
 from .trace import GameTrace, GameTracer, PlyTick, decisiveness, lead_changes
 
+#: a decision that lasted this share of its time cap or more ended on the clock (a search checks
+#: its deadline every few iterations, so it stops a little after it, never well before)
+CAP_REACHED = 0.95
+
 
 @dataclass(frozen=True)
 class SimulationPlan:
@@ -82,6 +86,10 @@ class PlayedGame:
     record: Record
     #: per seat, the CPU seconds of each of its decisions (empty unless the plan's ``time_decisions``)
     decision_cpu: tuple[tuple[float, ...], ...] = ()
+    #: per seat, how many of its decisions its time cap (the spec's ``seconds``) cut short: on a
+    #: busy machine a budget of iterations ends on the clock instead, and the game measures the
+    #: machine rather than the budget (empty unless ``time_decisions``)
+    decisions_cut: tuple[int, ...] = ()
 
 
 def game_seed(base_seed: int, index: int) -> int:
@@ -116,10 +124,11 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
     # no seed of their own: the match seeds every decision from the game's seed (Match.pending)
     agents: list[Agent | None] = [make_agent(plan.agents[agent], game=game) for agent in seating]
     spent: list[list[float]] = [[] for _ in agents]
+    cut = [0 for _ in agents]
     if plan.time_decisions:
-        for agent, decision_seconds in zip(agents, spent):
+        for seat, (agent, decision_seconds) in enumerate(zip(agents, spent)):
             if agent is not None:
-                _time_choices(agent, decision_seconds)
+                _time_choices(agent, decision_seconds, cut, seat)
     began = time.perf_counter()
     thinking = None if plan.decision_seconds is None else [plan.decision_seconds] * game.num_players
     match = Match(game, agents, seed=seed, think_seconds=thinking)
@@ -138,7 +147,7 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
     # the record's turns: a game may annotate its notation there, and the moves' digest is the record's
     outcome = game_outcome(index, seed, seating, result, tracer.trace(result.returns), record.turns, seconds, plan.variant)
     cpu = tuple(tuple(seconds) for seconds in spent) if plan.time_decisions else ()
-    return PlayedGame(outcome, record, cpu)
+    return PlayedGame(outcome, record, cpu, tuple(cut) if plan.time_decisions else ())
 
 
 def game_outcome(
@@ -208,18 +217,23 @@ def record_outcome(record: Record, index: int = 0, variant: str = "", seating: t
     return game_outcome(index, record.seed, seats, result, tracer.trace(result.returns), record.turns, seconds, variant)
 
 
-def _time_choices(agent: Agent, spent: list[float]) -> None:
-    """Make ``agent`` append the CPU seconds of each ``choose`` to ``spent``.
+def _time_choices(agent: Agent, spent: list[float], cut: list[int], seat: int) -> None:
+    """Make ``agent`` append the CPU seconds of each ``choose`` to ``spent``, and count in
+    ``cut[seat]`` the decisions that ran into its time cap.
 
     CPU time, not wall time, so a figure measured in a busy pool of workers still says what
     a decision costs on an idle core; the match's resampling of the state is left out, as
-    that is the driver's work, not the agent's."""
+    that is the driver's work, not the agent's. The cap is a wall time: a decision that
+    lasted it (to within :data:`CAP_REACHED`) ended on the clock, not on its budget."""
     choose = agent.choose
+    cap = getattr(agent, "settings", {}).get("seconds")
 
     def timed(state: Any) -> Any:
-        began = time.process_time()
+        began, clock = time.process_time(), time.perf_counter()
         move = choose(state)
         spent.append(time.process_time() - began)
+        if cap and time.perf_counter() - clock >= CAP_REACHED * cap:
+            cut[seat] += 1
         return move
 
     agent.choose = timed  # type: ignore[method-assign]

@@ -20,6 +20,7 @@ from boardlab.lab.ladder import (
     REQUIRED_GAMES,
     REQUIRED_SCORE,
     LadderFolder,
+    cut_note,
     default_pairs,
     ladder_agents,
     ladder_study,
@@ -379,3 +380,26 @@ def test_the_conversion_bench_judges_no_game_that_played_otherwise_than_stored(
     assert conversion.main([str(path), "random", "--won", "0"]) == 0
     assert f"not judged: 1 not won that did not replay alike (a decision reached its time cap?): games {tampered}" \
         in capsys.readouterr().out
+
+
+def test_a_game_whose_decisions_ran_into_their_time_cap_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # hard's budget of a million iterations cannot end before its 0.02 s cap: its decisions are
+    # cut, but for those the search settles early (a forced or a proven move)
+    out = tmp_path / "runs"
+    args = ["towers", "--games", "2", "--jobs", "1", "--out", str(out), "--pairs", "normal-hard",
+            "--spec", "normal=mcts:iterations=8,leaf_eval=true", "--spec", "hard=mcts:iterations=1000000,seconds=0.02"]
+    assert bench_main(*args) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    stored = lines(out / "towers" / "normal-vs-hard.jsonl")
+    for line in stored:
+        cut = dict(zip(line["seats"], line["cut"]))
+        assert len(line["cpu"][line["seats"].index("hard")]) >= cut["hard"] > 0 and cut["normal"] == 0
+    assert "normal vs hard: in 2 games a decision ran into its time cap (seed 0: 0, 1)" in shown
+    assert bench_main(*args, "--json") == 0  # played already: the summary of the stored games
+    (row,) = json.loads(capsys.readouterr().out)["pairs"]
+    assert row["cut"] == [[0, 0], [0, 1]] and cut_note(row).startswith("normal vs hard: in 2 games")
+    # budgets that end first cut nothing, and say nothing of it
+    calm = tmp_path / "calm"
+    assert bench_main("towers", "--games", "2", "--jobs", "1", "--out", str(calm), "--pairs", "random-beginner") == 0
+    assert all(line["cut"] == [0, 0] for line in lines(calm / "towers" / "random-vs-beginner.jsonl"))
+    assert "time cap" not in capsys.readouterr().out
