@@ -17,7 +17,7 @@ from rich.table import Table
 
 from ..agents import agent_class, agent_names, game_levels, level_spec
 from ..agents.levels import describe_spec
-from ..core.agent import parse_spec
+from ..core.agent import kind_words, parse_spec
 from ..core.errors import BoardlabError
 from ..core.registry import RULES_DOCUMENT, catalog, game_class, load, plugin_failures, rules_document
 from ..lab.ladder_docs import level_ratings, load_ladder, rating_text
@@ -109,7 +109,7 @@ def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     for name in agent_names(game_id):
         cls = agent_class(name)
         params = "\n".join(
-            f"{key}={default} ({kind.__name__}): {help_text}"
+            f"{key}={option_text(default)} ({kind_words(kind)}): {help_text}"
             for key, (kind, default, help_text) in cls.params.items()
         )
         games = "every game" if cls.games is None else ", ".join(cls.games)

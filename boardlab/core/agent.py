@@ -78,10 +78,8 @@ class Agent:
                 try:
                     value = _coerce(kind, value)
                 except (TypeError, ValueError):
-                    expected = {float: "a finite number", int: "a whole number", bool: "true or false"}.get(
-                        kind, f"a {kind.__name__}")
                     raise OptionError(
-                        f"agent {self.name}: parameter {key}={kwargs[key]!r} is not {expected}"
+                        f"agent {self.name}: parameter {key}={kwargs[key]!r} is not {kind_words(kind)}"
                     ) from None
             self.settings[key] = value
         self._configure()
@@ -133,6 +131,11 @@ class Agent:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.settings.items())
         return f"{type(self).__name__}({args}{', ' if args else ''}seed={self.seed!r})"
+
+
+def kind_words(kind: type) -> str:
+    """What a parameter of ``kind`` takes, in words: "a whole number", "true or false"."""
+    return {float: "a finite number", int: "a whole number", bool: "true or false"}.get(kind, f"a {kind.__name__}")
 
 
 def _coerce(kind: type, value: Any) -> Any:

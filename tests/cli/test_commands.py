@@ -248,6 +248,9 @@ def test_agents_lists_every_computer_player_with_its_parameters() -> None:
         assert name in done.stdout
         for param in agent_class(name).params:
             assert param in done.stdout
+    # each parameter's default and kind in words, not Python's (None, int)
+    shown = " ".join(done.stdout.replace("│", " ").split())
+    assert "nodes=none (a whole number)" in shown and "None" not in shown and "(int)" not in shown
 
 
 def test_replay_refuses_a_seat_that_does_not_exist(tmp_path: Path) -> None:
