@@ -34,14 +34,15 @@ def _viewer(record: Record, seat: int | None) -> int | None:
 def describe_record(record: Record, out: Console) -> None:
     """One paragraph: game, options, seed, seats, length and result."""
     game = record.game()
-    def who(seat: Seat) -> str:
+    def who(number: int, seat: Seat) -> str:
         if seat.agent == "human":
-            return escape(seat.name)
+            # a person left unnamed is named by the seat: "White: White" said nothing
+            return "a person" if seat.name == game.player_name(number) else escape(seat.name)
         # a computer seat reads by its level; a spec that plays none of them (typed by hand) as itself
         level = escape(level_name(game, seat.agent) or seat.agent)
         return f"the computer ({level})" if seat.name == seat.agent else f"{escape(seat.name)} ({level})"
 
-    seats = ", ".join(f"{game.player_name(i)}: {who(s)}" for i, s in enumerate(record.seats))
+    seats = ", ".join(f"{game.player_name(i)}: {who(i, s)}" for i, s in enumerate(record.seats))
     result = "unfinished" if record.result is None else f"{record.result.score_text()} ({escape(record.result.reason)})"
     # only what differs from the rules as written: a game of 24 options said all of them
     options = variant_label(game).replace(",", ", ") or "the rules as written"

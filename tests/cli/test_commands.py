@@ -292,6 +292,8 @@ def test_a_records_header_names_only_the_options_changed_in_words(tmp_path: Path
         assert done.returncode == 0, done.stderr
         header = " ".join(done.stdout.split("seed")[0].split())
         assert header == f"Territories, 2 players, {said},", header  # not 24 options, nor True and None
+        # a person left unnamed is said to be one, not named by the seat again ("White: White")
+        assert "White: a person, Black: a person." in " ".join(done.stdout.split())
 
 
 def test_a_yes_or_no_question_shows_its_answers() -> None:
