@@ -438,16 +438,20 @@ def games_cut(lines: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], list[
     return {pair: sorted(games) for pair, games in found.items()}
 
 
+def games_by_seed(games: Sequence[Sequence[int]]) -> str:
+    """``[(0, 3), (0, 7), (5, 0)]`` as "seed 0: 3, 7; seed 5: 0" (sorted by seed)."""
+    return "; ".join(
+        f"seed {seed}: {', '.join(str(index) for _, index in same)}"
+        for seed, same in itertools.groupby(games, key=lambda game: game[0])
+    )
+
+
 def cut_note(row: Mapping[str, Any]) -> str:
     """What a pair row's games cut by the clock mean, in words ("" when none was)."""
     if not row.get("cut"):
         return ""
-    where = "; ".join(
-        f"seed {seed}: {', '.join(str(index) for _, index in games)}"
-        for seed, games in itertools.groupby(row["cut"], key=lambda game: game[0])
-    )
     return (f"{row['weaker']} vs {row['stronger']}: in {len(row['cut'])} games a decision ran into its time cap "
-            f"({where}): the machine was too busy for the budget to decide them, so those games measure the "
+            f"({games_by_seed(row['cut'])}): the machine was too busy for the budget to decide them, so those games measure the "
             "machine; a quieter machine plays them as the budget would (a ladder game replays from its seed)")
 
 
@@ -455,11 +459,8 @@ def missing_note(row: Mapping[str, Any]) -> str:
     """What a pair row's missing games mean, in words ("" when none is missing)."""
     if not row.get("missing"):
         return ""
-    where = "; ".join(
-        f"seed {seed}: {', '.join(str(index) for _, index in games)}"
-        for seed, games in itertools.groupby(row["missing"], key=lambda game: game[0])
-    )
-    return (f"{row['weaker']} vs {row['stronger']}: {len(row['missing'])} games missing among those played ({where}); "
+    return (f"{row['weaker']} vs {row['stronger']}: {len(row['missing'])} games missing among those played "
+            f"({games_by_seed(row['missing'])}); "
             "a stopped run keeps the games that finished first, the shorter ones, so the score may lean: "
             "run the same command again to play them")
 

@@ -23,6 +23,7 @@ from boardlab.cli.info import rules_command, with_raw_colours
 from boardlab.cli.play import PlaySession
 from boardlab.core import Match
 from tests.cli.test_commands import ROOT, run
+from tests.cli.test_play_session import Script
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -104,18 +105,11 @@ def test_a_seed_the_player_chose_or_one_without_chance_is_printed() -> None:
 # --- item 13: one move numbering on a screen ------------------------------------------------
 def test_prompt_board_and_history_number_moves_alike() -> None:
     game = boardlab.load("dicenim")
-    prompts: list[str] = []
-    lines = ["take1", "history"]
-
-    def reader(prompt: str) -> str:
-        prompts.append(prompt)
-        if not lines:
-            raise EOFError
-        return lines.pop(0)
-
+    reader = Script(["take1", "history"])
     buffer = io.StringIO()
     match = Match(game, seat_agents(game, ["human", "random"], 3), seed=3)
     PlaySession(match, Console(file=buffer, width=200, highlight=False), reader).run()
+    prompts = reader.prompts
     history = re.findall(r"(\d+)\. (?:P1|P2) ", buffer.getvalue())
     asked = int(re.search(r"move (\d+) > ", prompts[-1]).group(1))
     # the players' moves only: the secrets dealt and the dice are chance, listed without a number
@@ -221,16 +215,9 @@ def test_games_never_breaks_an_option_name() -> None:
 def test_history_says_a_run_of_chance_in_one_bracket() -> None:
     # Territories opens with twenty cards dealt and the first seat drawn: one bracket, not 21
     game = boardlab.load("territories")
-    lines = ["history"]
-
-    def reader(prompt: str) -> str:
-        if not lines:
-            raise EOFError
-        return lines.pop(0)
-
     buffer = io.StringIO()
     match = Match(game, seat_agents(game, ["human", "human"], 3), seed=3)
-    PlaySession(match, Console(file=buffer, width=400, highlight=False), reader).run()
+    PlaySession(match, Console(file=buffer, width=400, highlight=False), Script(["history"])).run()
     history = next(line for line in buffer.getvalue().splitlines() if line.startswith("(chance: deal"))
     first = "White" if match.log()[20].notation == "P1=seat0" else "Black"
     assert history.strip() == f"(chance: deal ×20, {first} plays first)", history
