@@ -234,3 +234,19 @@ def test_r13_a_match_hands_the_agent_a_resampled_state_and_plays_its_choice() ->
     record = match.record()
     assert record.movers == [0, 1] and record.seats[1].agent == "honor:level=easy"
     assert Record.loads(record.dumps()).replay().position() == record.final_position
+
+
+def test_r4_1_r7_1_r7_3_a_move_out_of_its_phase_is_refused_naming_the_phase_in_words() -> None:
+    # a player reads "choosing a piece", not the position's CHOOSE
+    state = boardlab.load("honor").new_state(seed=1)
+    with pytest.raises(IllegalMoveError) as placing:
+        state.play("rel 30.00 0.0 0.05")
+    assert "rule 4.1: nothing to place now: it is choosing a piece" in str(placing.value)
+    with pytest.raises(IllegalMoveError) as raising:
+        state.play("raise 2")
+    assert "rule 7.3: there is no auction now: it is choosing a piece" in str(raising.value)
+    state.play("build SL1 0")
+    with pytest.raises(IllegalMoveError) as choosing:
+        state.play("build CU1 0")
+    assert "rule 7.1: pieces are chosen only at the start of a choice, and now it is the auction" in str(choosing.value)
+    assert "CHOOSE" not in str(placing.value) + str(raising.value) and "AUCTION" not in str(choosing.value)
