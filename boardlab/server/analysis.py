@@ -110,8 +110,9 @@ class Hints:
         self._busy: set[str] = set()
 
     async def suggest(self, service: RoomService, room_id: str, token: str | None, seat: Player | None) -> dict[str, Any]:
-        """``{"room", "seat", "ply", "revision", "move", "agent"}``: ``move`` is the notation
-        of the suggested move for the position at ``revision``."""
+        """``{"room", "seat", "ply", "revision", "move", "text", "agent"}``: ``move`` is the
+        notation of the suggested move for the position at ``revision``, ``text`` the move as
+        the seat reads it (``State.move_text``)."""
         room = await service.room(room_id)
         async with room.lock:
             if room_id in self._busy:
@@ -140,7 +141,10 @@ class Hints:
             raise RefusedError(f"room {room_id}: the engine could not work out a hint in time; try again") from None
         finally:
             self._busy.discard(room_id)
-        return {"room": room_id, "seat": acting, "ply": ply, "revision": revision, "move": str(move), "agent": spec}
+        return {
+            "room": room_id, "seat": acting, "ply": ply, "revision": revision, "move": str(move),
+            "text": view.move_text(move, acting), "agent": spec,
+        }
 
 
 __all__ = ["Analyses", "Hints", "analyse_record"]

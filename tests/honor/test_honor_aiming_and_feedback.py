@@ -188,3 +188,14 @@ def test_table_picture_after_a_collapse_and_with_a_piece_in_hand(tmp_path) -> No
     state.game.render_image(state.view(1), str(tmp_path / "fell.png"))
     for name in ("aim.png", "fell.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_10_2_1_people_read_a_release_accept_and_pass_on_in_words_and_records_keep_the_notation() -> None:
+    state = exact_game(3).new_state(seed=1)
+    play(state, "build SL1 0", "pass", "pass")
+    assert state.move_text(state.parse_move("rel 30 90"), 0) == "release SL1 at x 30.00 cm, 90.0°"
+    assert state.move_text(state.parse_move("rel 30 0 0.5"), None) == "release SL1 at x 30.00 cm, 0.0°, 0.50 cm above"
+    play(state, "rel 30", "build BR1 0", "pass", "pass", "rel 64", "push CU1")
+    assert state.move_text(state.parse_move("acc"), 1) == "accept"
+    assert state.move_text(state.parse_move("passon"), 2) == "pass it on"
+    assert state.history_notation()[3].startswith("rel 30.00 0.0 0.05"), "records keep the notation"

@@ -105,7 +105,7 @@ def test_r7_14_a_match_clock_plays_the_default_moves_and_notes_the_timeout() -> 
     clock.now += 31
     assert match.expire()
     last = match.log_json(None)[-1]
-    assert last["text"] == "rel 30.00 0.0 0.05" and last["note"] == "timeout"
+    assert last["text"] == "release SL1 at x 30.00 cm, 0.0°" and last["note"] == "timeout", "the default release (10.2.1)"
     assert not match.is_over() and match.to_move() == 1, "the slab is Red's foundation; Blue's turn"
 
 

@@ -91,6 +91,7 @@ def test_a_hint_is_a_legal_move_for_the_seat_that_decides(sqlite_server: Harness
     legal = [move["notation"] for move in room.state["legal_moves"]]
     assert data["seat"] == 0 and data["ply"] == 0 and data["revision"] == room.state["revision"]
     assert data["move"] in legal and data["agent"].startswith("mcts:iterations=")
+    assert data["text"] == data["move"], "a Towers move reads as its notation"
     # asking changes nothing in the room
     after = sqlite_server.state(room.room, room.token)
     assert after["revision"] == room.state["revision"] and after["ply"] == 0

@@ -196,7 +196,7 @@ def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, w
     page.mouse.up()  # letting go releases it
     wait_for_moves(page, 3)
     log = web_server.state(room, token)["log"]
-    assert log[2]["text"] == f"rel {aimed:.2f} 0.0 0.05"
+    assert log[2]["text"] == f"release SL1 at x {aimed:.2f} cm, 0.0°", "the move list reads the release in words"
     slab = [piece for piece in web_server.state(room, token)["view"]["board"]["table"] if piece["pid"] == "SL1"]
     assert slab and slab[0]["owner"] == 0 and abs(slab[0]["x"] - aimed) < 1.5  # the tremor moves it a little
 
@@ -214,7 +214,7 @@ def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, w
     # the column falls from its release height during the animation, then rests on the table
     page.wait_for_function("() => document.querySelector('#board [data-pid=\"CO1\"]') !== null")
     page.wait_for_timeout(2500)
-    assert web_server.state(room, token)["log"][6]["text"].startswith("rel ")
+    assert web_server.state(room, token)["log"][6]["text"].startswith("release CO1 at x ")
 
 
 def test_a_counter_proposal_is_composed_and_sent_whole_by_the_responder(
@@ -251,9 +251,11 @@ def test_an_honor_hint_takes_the_piece_in_the_hand_where_the_engine_would_releas
     text = page.locator("#hint-text")
     text.wait_for(timeout=60_000)
     hinted = text.locator("strong").inner_text()
-    x, rotation = (float(number) for number in hinted.split()[1:3])
+    words = re.fullmatch(r"release SL1 at x ([0-9.]+) cm, ([0-9.]+)°", hinted)
+    assert words, f"the hint reads in words, as the move list will: {hinted!r}"
+    x, rotation = float(words[1]), float(words[2])
     # a release is not chosen by clicks: the board shows it by moving the piece in the hand there
-    assert hinted.startswith("rel ") and "highlighted on the board" in text.inner_text()
+    assert "highlighted on the board" in text.inner_text()
     hand = page.locator("#board [data-hand]")
     assert (float(hand.get_attribute("data-x") or "nan"), float(hand.get_attribute("data-rotation") or "nan")) == (x, rotation)
     hand.focus()

@@ -18,7 +18,19 @@ from boardlab.core import Move, Player
 
 from . import physics
 from .catalogue import OUTLINES, kind_of, rest_angles_decidegrees
-from .moves import FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Build, Push, Tremor, fixed
+from .moves import (
+    DEFAULT_CLEARANCE,
+    FULL_TURN,
+    MAX_CLEARANCE,
+    MIN_CLEARANCE,
+    Accept,
+    Build,
+    PassOn,
+    Push,
+    Release,
+    Tremor,
+    fixed,
+)
 from .placement import default_release, drop_point, release_height, release_window
 from .report import describe, report_from_last
 from .rules import SEED_BITS
@@ -190,14 +202,23 @@ def recent_reports(state: HonorState) -> list[dict[str, Any]]:
 
 
 def move_text(state: HonorState, move: Move, viewer: Player | None) -> str:
-    """A move as people read it: the notation, with the piece's kind for a Build or Push and,
-    for the tremor, the executed release it makes (rule 4.5)."""
+    """A move as people read it (rule 10.2.1): the notation, with the piece's kind for a Build
+    or Push; a release names the piece and its aim in words, and the tremor the executed
+    release it makes (rule 4.5)."""
     if isinstance(move, (Build, Push)):
         return f"{move} ({kind_of(move.pid).name})"
-    if isinstance(move, Tremor) and state.pending is not None and state.placing is not None:
+    placing = state.placing
+    if isinstance(move, Release) and placing is not None:
+        gap = "" if move.hq == DEFAULT_CLEARANCE else f", {fixed(move.hq, 2)} cm above"
+        return f"release {placing.pid} at x {fixed(move.xq, 2)} cm, {fixed(move.thetaq, 1)}°{gap}"
+    if isinstance(move, Accept):
+        return "accept"
+    if isinstance(move, PassOn):
+        return "pass it on"
+    if isinstance(move, Tremor) and state.pending is not None and placing is not None:
         xq, thetaq, _ = state.pending
         executed = (thetaq + move.dthetaq) % FULL_TURN
-        return (f"{move}: {state.rules.names[state.placing.placer]}'s release of {state.placing.pid} went "
+        return (f"{move}: {state.rules.names[placing.placer]}'s release of {placing.pid} went "
                 f"to x {fixed(xq + move.dxq, 2)} cm at {fixed(executed, 1)}°")
     return str(move)
 

@@ -425,7 +425,7 @@ function drawHint(message, heldSeats) {
   let shown = null;
   if (hint && hint.move) {
     shown = h("p", { id: "hint-text", class: "hint-text", role: "status" },
-      "The engine suggests ", h("strong", {}, hint.move), hint.path || hint.onBoard ? " (highlighted on the board). " : ". ",
+      "The engine suggests ", h("strong", {}, hint.text || hint.move), hint.path || hint.onBoard ? " (highlighted on the board). " : ". ",
       h("button", { type: "button", id: "hint-play", class: "link", onclick: () => play(hint.move) }, "Play it"));
   } else if (hint && hint.error) {
     shown = h("p", { id: "hint-text", class: "hint-text", role: "status" }, `No hint: ${hint.error}`);
@@ -444,7 +444,7 @@ async function askHint() {
     const answer = await api.request(`/api/rooms/${encodeURIComponent(roomId)}/hint`, {
       method: "POST", token: tokenFor(seat), body: { seat },
     });
-    hint = { revision: answer.revision, seat, move: answer.move, path: null };
+    hint = { revision: answer.revision, seat, move: answer.move, text: answer.text, path: null };
   } catch (error) {
     hint = { revision, seat, error: error.message };
   }
