@@ -27,11 +27,11 @@ class HonorGame(Game):
     max_players = 4
     default_players = 2
     options_spec = (
-        Option("tremor", True, "Gaussian hand tremor on every release, sigma 0.10 cm / 0.5 deg (H-21)", kind=bool),
-        Option("resign", True, "players may resign at their own decision points (H-22)", kind=bool),
-        Option("zone_gap", 0, "empty table between zones, cm (B-6)", kind=int, minimum=0, maximum=60),
+        Option("tremor", True, "Gaussian hand tremor on every release, sigma 0.10 cm / 0.5 deg (rule 4.5)", kind=bool),
+        Option("resign", True, "players may resign at their own decision points (rule 7.13)", kind=bool),
+        Option("zone_gap", 0, "empty table between zones, cm (rule 3.1)", kind=int, minimum=0, maximum=60),
         Option("settle", "ruled", "settle windows: ruled (1 s + 1 s quiet, 20 s timeout) or quick "
-               "(0.5 s + 0.5 s, 10 s) for faster lab runs (H-08)", choices=("ruled", "quick")),
+               "(0.5 s + 0.5 s, 10 s) for faster lab runs (rule 5.3)", choices=("ruled", "quick")),
         Option("minimum_opening_bid", 0, "the least opening bid of a Build, tokens; a turn player whose pool is "
                "below it can only push (rule 7.2; 0 is the ruled game, a balance option)", kind=int, minimum=0,
                maximum=5),
@@ -39,7 +39,7 @@ class HonorGame(Game):
                "player (rule 7.3, the ruled game) or lowest_pool_first (the smallest pool first, equal pools "
                "clockwise; a balance option)", choices=AUCTION_ORDERS),
         Option("preview", "drop", "what previewing a release shows: drop (the piece where the hand lets go, "
-               "at the true drop height; B-4) or outcome (the table after it settles, without tremor)",
+               "at the true drop height; rule 14.1) or outcome (the table after it settles, without tremor)",
                choices=("drop", "outcome")),
     )
     has_chance = True
