@@ -11,8 +11,9 @@ whose chances are calibrated. A game LEVEL did not win counts as a won position 
 LEVEL's chance stood at ``--won`` (0.9) or more at some point; the conversion is LEVEL's wins
 over its wins and those games (a won game passes that mark the move before it ends wherever the
 evaluation sees the win coming, as Overseer's does a capture away). A game that does not replay
-alike (a decision reached its time cap, so it played another game) is not judged: it is listed
-and counted apart, and the conversion is over the games that did. Also printed per game: the
+alike is not judged: it is listed and counted apart, with why, read from the ladder file's and
+the replay's ``cut`` (a decision that reached its time cap, in the stored game or in the replay,
+played another move than its budget would), and the conversion is over the games that did. Also printed per game: the
 chance ``--before`` plies before the end (100: right after the last capture of a game drawn by
 a 100-ply no-capture limit). Costs what the games cost to play, for the games not won only.
 """
@@ -69,7 +70,16 @@ def judge(line: Mapping[str, Any], level: str, before: int) -> dict[str, Any]:
     return {
         "index": line["index"], "code": line["code"], "moves": line["moves"], "replayed": replayed,
         "peak": round(max(chances), 3), "before_end": round(chances[max(0, len(chances) - before)], 3),
+        "cut_when_stored": sum(line.get("cut", ())), "cut_in_replay": sum(played.decisions_cut),
     }
+
+
+def why_otherwise(row: Mapping[str, Any]) -> str:
+    """Why a game did not replay alike, from the decisions its time cap cut."""
+    if row["cut_when_stored"] or row["cut_in_replay"]:
+        return (f"game {row['index']}: {row['cut_when_stored']} decisions cut by the time cap when stored, "
+                f"{row['cut_in_replay']} in the replay")
+    return f"game {row['index']}: no decision cut by its time cap, so the search did not repeat itself: a defect"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -118,8 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\n{args.level}: {wins} won of {len(lines)}; of the {summary['replayed_alike']} not won that replayed alike, "
           f"{len(let_go)} had stood at {args.won:.0%} or more ({endings})")
     if unjudged:
-        print(f"not judged: {len(unjudged)} not won that did not replay alike (a decision reached its time cap?): "
-              f"games {', '.join(map(str, unjudged))}")
+        print(f"not judged: {len(unjudged)} not won that did not replay alike ("
+              + "; ".join(why_otherwise(row) for row in judged if not row["replayed"]) + ")")
     print(f"converted: {wins} of {wins + len(let_go)}, {summary['conversion']:.1%} (95% interval {low:.1%} to {high:.1%})")
     return 0
 

@@ -378,8 +378,14 @@ def test_the_conversion_bench_judges_no_game_that_played_otherwise_than_stored(
     assert summary["not_replayed_alike"] == [tampered]
     assert summary["let_go"] == len(not_won) - 1  # every other game not won counts, the tampered one does not
     assert conversion.main([str(path), "random", "--won", "0"]) == 0
-    assert f"not judged: 1 not won that did not replay alike (a decision reached its time cap?): games {tampered}" \
-        in capsys.readouterr().out
+    assert (f"not judged: 1 not won that did not replay alike (game {tampered}: no decision cut by its time cap, "
+            "so the search did not repeat itself: a defect)") in " ".join(capsys.readouterr().out.split())
+    # the same game stored as the ladder writes one whose decisions ran into their time cap
+    path.write_text("".join(json.dumps({**game, "moves": game["moves"] + 1, "cut": [2, 1]} if game["index"] == tampered
+                                       else game) + "\n" for game in stored))
+    assert conversion.main([str(path), "random", "--won", "0"]) == 0
+    assert (f"(game {tampered}: 3 decisions cut by the time cap when stored, 0 in the replay)"
+            in " ".join(capsys.readouterr().out.split()))
 
 
 def test_a_game_whose_decisions_ran_into_their_time_cap_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
