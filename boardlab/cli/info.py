@@ -13,7 +13,9 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from ..agents import agent_class, agent_names, game_levels, level_spec
 from ..agents.levels import describe_spec
@@ -100,7 +102,10 @@ def agents_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         game = load(game_id)
         for level in game_levels(game):
             spec = level_spec(game, level)
-            out.print(f"[bold]{level}[/bold] ({escape(spec)}): {escape(describe_spec(spec))}")
+            out.print(f"[bold]{level}[/bold]: {escape(describe_spec(spec))}")
+            # a space after each comma lets a long spec wrap between its parameters; quoted, it
+            # is still a spec (parse_spec strips the spaces)
+            out.print(Padding(Text(f"spec: {spec.replace(',', ', ')}", style="dim"), (0, 0, 0, 4)))
     table = Table(title="computer players (spec: name:param=value,...)")
     table.add_column("name", no_wrap=True)
     table.add_column("games", overflow="fold")

@@ -134,8 +134,9 @@ class Agent:
 
 
 def kind_words(kind: type) -> str:
-    """What a parameter of ``kind`` takes, in words: "a whole number", "true or false"."""
-    return {float: "a finite number", int: "a whole number", bool: "true or false"}.get(kind, f"a {kind.__name__}")
+    """What a parameter of ``kind`` takes, in words: "a whole number", "true or false", "text"."""
+    return {float: "a finite number", int: "a whole number", bool: "true or false", str: "text"}.get(
+        kind, f"a {kind.__name__}")
 
 
 def _coerce(kind: type, value: Any) -> Any:

@@ -307,7 +307,7 @@ class EvaluationChoice:
 EVALUATION_PARAM: tuple[type, Any, str] = (
     str,
     HAND,
-    "the evaluation it judges positions by: hand (the hand-set weights every level was measured with), "
+    "the evaluation it judges positions by: hand (the hand-set weights), "
     "fitted (the game's weights fitted to game results, docs/evaluation.md; hand where it has none) "
     "or the path of a weights file written by boardlab train",
 )
