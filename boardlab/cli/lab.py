@@ -20,6 +20,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
@@ -29,7 +30,7 @@ from ..lab.presets import PRESETS, expand_all, preset_seats
 from ..lab.progress import StudyProgress
 from ..lab.report import build_report, format_figure, shown_metrics, variant_label, write_report
 from ..lab.sequential import run_until_sure
-from ..lab.stats import GameOutcome, sample_warnings
+from ..lab.stats import GameOutcome
 from ..lab.store import StudyFolder
 from ..lab.study import OutcomeSink, Study, StudyInterrupted, option_variants, parse_vary, run_study
 from ..lab.verdict import build_verdict, verdict_lines
@@ -249,7 +250,7 @@ def print_report(out: Console, report: Mapping[str, Any]) -> None:
     """The metrics per variant, and the differences from the first, as rich tables."""
     variants = report["variants"]
     for line in verdict_lines(report):
-        out.print(escape(line), soft_wrap=True)
+        out.print(escape(line))
     table = Table(title=f"{sum(v['games'] for v in variants)} games: metrics with 95% intervals")
     table.add_column("metric")
     for variant in variants:
@@ -261,10 +262,6 @@ def print_report(out: Console, report: Mapping[str, Any]) -> None:
     for title, key in (("first player advantage p", "first_player_p"), ("seat balance p", "seat_balance_p")):
         table.add_row(title, *("-" if v[key] is None else f"{v[key]:.3g}" for v in variants))
     out.print(table)
-    for variant in variants:
-        for warning in sample_warnings(variant):
-            name = variant_label(variant["variant"])
-            out.print(f"[bold]Warning[/] ({escape(name)}): {escape(warning)}.")
     for comparison in report["comparisons"]:
         differences = Table(title=f"{escape(comparison['variant'])} minus {escape(variant_label(comparison['baseline']))}")
         differences.add_column("metric")
@@ -288,4 +285,4 @@ def print_games_to_look_at(out: Console, report: Mapping[str, Any], folder: Path
         for game in entry["games"]:
             where = f"boardlab replay {folder / game['record']}" if game["record"] else f"game {game['index']}"
             why = escape(prefix + game["why"])
-            out.print(f"  {why}; this one {game['decisions']} decisions: {escape(where)}", soft_wrap=True)
+            out.print(Padding(f"{why}; this one {game['decisions']} decisions: {escape(where)}", (0, 0, 0, 2)))

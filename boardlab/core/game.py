@@ -74,6 +74,9 @@ class Game:
     draw_by_agreement: ClassVar[bool] = False
     #: the ending codes this game's results use (documented in its rules document)
     result_codes: ClassVar[tuple[str, ...]] = ()
+    #: the ending codes that mean a game was stopped by a limit (of moves, of moves without
+    #: progress) rather than decided by play; the lab counts them as "ended by a limit"
+    limit_codes: ClassVar[tuple[str, ...]] = ("move_limit", "no_progress")
     #: bumped whenever the rules' behaviour changes
     rules_version: ClassVar[str] = "1"
     #: how much work the conformance suite spends on this game (keys of boardlab.testing.Budget);

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any, Literal
@@ -34,7 +34,8 @@ from .intervals import (
 )
 from .stats import GameOutcome, LengthStats, repeated_games, seat_balance, wilson_interval
 
-#: ending codes that mean "stopped by a limit", not decided by play (docs/api.md, "Results")
+#: ending codes that mean "stopped by a limit", not decided by play, in a game that names none
+#: of its own (``Game.limit_codes``; docs/api.md, "Results")
 LIMIT_CODES = ("move_limit", "no_progress")
 #: the parts a game's branching factor is averaged over (tenths of the game)
 CURVE_PARTS = 10
@@ -103,8 +104,12 @@ def _optional(value: float | int | None) -> float | None:
     return None if value is None else float(value)
 
 
-def metric_definitions(seat_names: Sequence[str], agents: Sequence[str] = ()) -> list[Metric]:
-    """Every metric of a study with these seats (and agent labels, for per-agent scores)."""
+def metric_definitions(
+    seat_names: Sequence[str], agents: Sequence[str] = (), limit_codes: Collection[str] = LIMIT_CODES,
+) -> list[Metric]:
+    """Every metric of a study with these seats (and agent labels, for per-agent scores);
+    ``limit_codes`` are the game's endings by a limit (``Game.limit_codes``)."""
+    limits = frozenset(limit_codes)
     metrics = [
         Metric(
             f"win_{seat}",
@@ -130,7 +135,7 @@ def metric_definitions(seat_names: Sequence[str], agents: Sequence[str] = ()) ->
             "limit",
             "ended by a limit",
             "rate",
-            _rate(lambda o: o.code in LIMIT_CODES),
+            _rate(lambda o: o.code in limits),
             "games stopped by a move or no-progress limit",
         ),
         Metric(

@@ -267,9 +267,10 @@ def answers_figures(answers: Sequence[FormAnswer], seats: int) -> dict[str, Any]
 
 
 def _figures(
-    label: str, games: Sequence[PeopleGame], outcomes: Sequence[GameOutcome], seat_names: Sequence[str]
+    label: str, games: Sequence[PeopleGame], outcomes: Sequence[GameOutcome], seat_names: Sequence[str],
+    limit_codes: Sequence[str],
 ) -> dict[str, Any]:
-    metrics = metric_definitions(seat_names)
+    metrics = metric_definitions(seat_names, limit_codes=limit_codes)
     figures = variant_metrics(label, outcomes, metrics, len(seat_names)).to_json()
     minutes, (low, high) = mean_interval([outcome.seconds / 60 for outcome in outcomes])
     figures["minutes"] = Estimate(minutes, max(0.0, low) if math.isfinite(low) else low, high, len(outcomes)).to_json()
@@ -361,7 +362,7 @@ def _variant_entry(game: Game, pairs: Sequence[tuple[PeopleGame, GameOutcome]], 
         "options": dict(game.options),
         "players": game.num_players,
         "seat_names": seat_names,
-        "people": _figures(label, people_games, outcomes, seat_names),
+        "people": _figures(label, people_games, outcomes, seat_names, game.limit_codes),
         "lab": None,
         "lab_command": lab_command(game),
         "comparison": None,
@@ -371,12 +372,13 @@ def _variant_entry(game: Game, pairs: Sequence[tuple[PeopleGame, GameOutcome]], 
         if people.session is not None:
             sessions.setdefault(people.session, []).append((people, outcome))
     entry["sessions"] = [
-        {"session": name, "people": _figures(label, [p for p, _ in found], [o for _, o in found], seat_names)}
+        {"session": name,
+         "people": _figures(label, [p for p, _ in found], [o for _, o in found], seat_names, game.limit_codes)}
         for name, found in sorted(sessions.items())
     ]
     lab = lab_variant_for(find_lab_studies(lab_folders), game)
     if lab is not None:
-        metrics = metric_definitions(seat_names)
+        metrics = metric_definitions(seat_names, limit_codes=game.limit_codes)
         lab_figures = variant_metrics(lab.variant, lab.outcomes, metrics, len(seat_names)).to_json()
         lab_figures["study"] = {"folder": str(lab.folder), "id": lab.study_id, "variant": lab.variant, "agents": list(lab.agents)}
         entry["lab"] = lab_figures

@@ -24,18 +24,30 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import BoardlabError
+from ..core.registry import game_class
 from .highlights import study_highlights
 from .metrics import (
+    LIMIT_CODES,
     difference,
     histogram,
     histogram_edges,
     metric_definitions,
     variant_metrics,
 )
-from .stats import GameOutcome, sample_warnings
+from .stats import GameOutcome
 from .verdict import verdict_html
 
 REPORT_FORMAT = "boardlab-lab-report/1"
+
+
+def limit_codes_of(settings: Mapping[str, Any]) -> tuple[str, ...]:
+    """The endings by a limit of the study's game (``Game.limit_codes``); the common ones for
+    a game not installed here."""
+    try:
+        return game_class(str(settings["game"])).limit_codes
+    except (KeyError, BoardlabError):
+        return LIMIT_CODES
 
 
 def build_report(
@@ -47,7 +59,7 @@ def build_report(
 ) -> dict[str, Any]:
     """Every figure of a study as JSON-ready data. ``outcomes`` maps variant names (in
     the study's order; the first is the baseline) to their games."""
-    metrics = metric_definitions(seat_names, agents)
+    metrics = metric_definitions(seat_names, agents, limit_codes_of(settings))
     names = list(outcomes)
     per_variant = [variant_metrics(name, outcomes[name], metrics, len(seat_names)) for name in names]
     every_length = [float(o.decisions) for games in outcomes.values() for o in games]
@@ -188,7 +200,6 @@ def render_html(report: Mapping[str, Any], replay_url: Callable[[str], str] | No
         f"<h1>{_e(title)}</h1>",
         verdict_html(report),
         f"<p>{_e(_settings_line(report))}</p>",
-        *_repeat_warnings(report),
         "<h2>Metrics per variant</h2>",
         "<p class=reading>Each figure with its 95% interval; docs/lab.md defines every metric.</p>",
         _metrics_table(report),
@@ -307,14 +318,6 @@ def _ratings_table(ratings: Sequence[Mapping[str, Any]]) -> str:
         )
     rows.append("</table>")
     return "\n".join(rows)
-
-
-def _repeat_warnings(report: Mapping[str, Any]) -> list[str]:
-    warnings = []
-    for variant in report["variants"]:
-        for text in sample_warnings(variant):
-            warnings.append(f"<p class=warning><b>Warning ({_e(variant['variant'] or 'study')}):</b> {_e(text)}.</p>")
-    return warnings
 
 
 def _endings_table(report: Mapping[str, Any]) -> str:

@@ -23,6 +23,7 @@ from ..core.game import Game
 from ..core.options import Option
 from .ladder import about
 from .ladder_docs import load_ladder
+from .stats import sample_warnings
 
 #: the figures a verdict speaks of, in this order: key -> (sentence when it grows, when it shrinks);
 #: {n} is the size of the difference, {b} its interval (both as sizes, without a sign)
@@ -311,6 +312,17 @@ def _firmer(report: Mapping[str, Any], hidden: Sequence[str]) -> list[str]:
     return lines
 
 
+def cautions(report: Mapping[str, Any]) -> list[str]:
+    """What makes the games a poorer sample than they look (games that repeat one another,
+    decisions the agents did not make), said before the findings that rest on them."""
+    several = len(report["variants"]) > 1
+    return [
+        f"Careful{' (' + variant['variant'] + ')' if several and variant['variant'] else ''}: {warning}."
+        for variant in report["variants"]
+        for warning in sample_warnings(variant)
+    ]
+
+
 def build_verdict(report: Mapping[str, Any], game: Game) -> dict[str, Any]:
     """The verdict's sentences (JSON-ready); ``report`` is :func:`~boardlab.lab.report.build_report`'s."""
     hidden = hidden_metrics(report, game)
@@ -329,6 +341,7 @@ def build_verdict(report: Mapping[str, Any], game: Game) -> dict[str, Any]:
         agents += (f" {fallbacks} of their decisions were fallback moves (the agent failed, overran or chose an "
                    "illegal move), so they played below that strength.")
     return {
+        "cautions": cautions(report),
         "findings": findings,
         "agents": agents.strip(),
         "rules": rules_line(game, report["study"]["variants"]) if report["study"].get("variants") else "",
@@ -342,7 +355,7 @@ def verdict_lines(report: Mapping[str, Any]) -> list[str]:
     verdict = report.get("verdict")
     if not verdict:
         return []
-    lines = [*verdict["findings"], verdict["agents"], verdict["rules"], *verdict["firmer"]]
+    lines = [*verdict.get("cautions", ()), *verdict["findings"], verdict["agents"], verdict["rules"], *verdict["firmer"]]
     stopping = report.get("stopping")
     if stopping:
         lines.append(f"Stopped: {stopping['reason']} ({stopping['method']}).")

@@ -188,4 +188,5 @@ def test_a_study_of_agents_without_randomness_warns_that_its_games_repeat(tmp_pa
     study = run("lab", "towers", "--players", f"{settled},{settled}", "-n", "4", "--out", str(tmp_path / "s"))
     assert study.returncode == 0, study.stderr
     assert "2 of 4 games repeat an earlier one" in " ".join(study.stdout.split())
+    assert study.stdout.startswith("Careful: 2 of 4 games repeat"), "said before the findings that rest on them"
     assert "move for move" in (tmp_path / "s" / "report.html").read_text()

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+import boardlab
 from boardlab.lab.intervals import (
     binomial_two_sided_p,
     bootstrap_interval,
@@ -25,6 +26,7 @@ from boardlab.lab.metrics import (
     metric_definitions,
     variant_metrics,
 )
+from boardlab.lab.report import build_report
 from boardlab.lab.stats import GameOutcome, moves_digest, repeated_games, repeated_games_warning
 from boardlab.lab.trace import decisiveness, lead_changes, leaders
 
@@ -234,3 +236,16 @@ def test_games_are_compared_by_their_moves_where_the_digest_is_kept() -> None:
     # the same moves from the other seats are another game
     assert repeated_games([alike[0], replace(again, seat_agents=(1, 0))]) == 0
     assert moves_digest(["a", "bc"]) != moves_digest(["ab", "c"]) and len(moves_digest([])) == 16
+
+
+def test_overseers_no_capture_limit_counts_as_an_ending_by_a_limit_in_its_reports() -> None:
+    """Overseer's rule 7.4 stops a game by its no-capture limit, drawn or won on material: both
+    are endings by a limit (``Game.limit_codes``), which the common codes would not count."""
+    overseer = boardlab.load("overseer")
+    games = [game(0, (0, 1), code="no_capture_limit"), game(1, (0,), code="no_capture_material"),
+             game(2, (1,), code="overseer_captured"), game(3, (0, 1), code="repetition")]
+    counted = {m.key: m for m in metric_definitions(["White", "Black"], limit_codes=type(overseer).limit_codes)}
+    assert estimate(counted["limit"], games).value == pytest.approx(2 / 4)
+    assert estimate(METRICS["limit"], games).value == 0.0, "not among the common codes"
+    report = build_report({"game": "overseer"}, {"": games}, ["White", "Black"], [])
+    assert report["variants"][0]["metrics"]["limit"]["value"] == pytest.approx(0.5)

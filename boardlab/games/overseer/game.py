@@ -50,6 +50,8 @@ class OverseerGame(Game):
     has_hidden_information = False
     conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
     result_codes = RESULT_CODES
+    # the no-capture limit (rule 7.4), drawn or, with no_capture_ending=material, won on material
+    limit_codes = ("no_capture_limit", "no_capture_material")
     options_spec = (
         Option(
             "setup", "concentric",
