@@ -17,9 +17,13 @@ typed, an option whose default is None cannot be set here)::
 * Information-state and observation strings are JSON of ``state.view(player)``; the
   information state adds the moves as that player was told them (``move_text``), so hidden
   information never reaches a player's string. The observation tensor is the game's
-  :class:`~boardlab.core.ObservationEncoding` of that view.
+  :class:`~boardlab.core.ObservationEncoding` of that view. There is no information-state
+  tensor (the game type says so): asking for one raises ``pyspiel.SpielError``, as it does for
+  OpenSpiel's own games that do not provide it.
 
-Cloning an OpenSpiel state copies the boardlab state with ``State.copy()``.
+Cloning an OpenSpiel state copies the boardlab state with ``State.copy()``. Games and states
+pickle: a game as its id and parameters, a state as OpenSpiel pickles any Python state (its
+history and its attributes, the boardlab state among them).
 """
 
 from __future__ import annotations
@@ -131,6 +135,11 @@ class BoardlabSpielGame(pyspiel.Game):
         super().__init__(_game_type(game_class), info, {"players": players, "seed": self.seed, **values})
         self.shared = _Shared(game, encoding)
 
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        # pyspiel's own pickling of a game rebuilds only its C++ part, leaving this object's
+        # attributes unset; loading it again by name and parameters rebuilds all of it
+        return load_registered, (self.game_id, self.get_parameters())
+
     @property
     def boardlab_game(self) -> Game:
         return self.shared.game
@@ -152,7 +161,7 @@ class BoardlabSpielGame(pyspiel.Game):
         private = pyspiel.PrivateInfoType.SINGLE_PLAYER
         if iig_obs_type is not None:
             private = iig_obs_type.private_info
-        return ViewObserver(self.shared.game.observation_encoding(), perfect_recall, private)
+        return ViewObserver(game_name(self.game_id), self.shared.game.observation_encoding(), perfect_recall, private)
 
 
 class BoardlabSpielState(pyspiel.State):
@@ -223,20 +232,30 @@ class BoardlabSpielState(pyspiel.State):
 
 
 class ViewObserver:
-    """OpenSpiel's Python observer interface over boardlab views (``set_from``, ``string_from``)."""
+    """OpenSpiel's Python observer interface over boardlab views (``set_from``, ``string_from``).
 
-    def __init__(self, encoding: ObservationEncoding, perfect_recall: bool, private: Any) -> None:
+    With perfect recall (an information state) it has a string but no tensor: the observation
+    encoding holds the view alone, and a tensor that forgot the moves would pass for one that
+    remembers them."""
+
+    def __init__(self, short_name: str, encoding: ObservationEncoding, perfect_recall: bool, private: Any) -> None:
+        self.short_name = short_name
         self.encoding = encoding
         self.perfect_recall = perfect_recall
         self.private = private
-        self.tensor = np.zeros(encoding.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor: np.ndarray | None = None if perfect_recall else np.zeros(encoding.size, np.float32)
+        self.dict = {} if self.tensor is None else {"observation": self.tensor}
 
     def _viewer(self, player: int) -> int | None:
         # without private information the observer sees what spectators see
         return None if self.private == pyspiel.PrivateInfoType.NONE else player
 
     def set_from(self, state: BoardlabSpielState, player: int) -> None:
+        if self.tensor is None:
+            raise pyspiel.SpielError(
+                f"{self.short_name} provides no information-state tensor (provides_information_state_tensor "
+                "is False): use information_state_string, or observation_tensor for the view alone"
+            )
         view = state.boardlab_state.view(self._viewer(player))
         self.tensor[:] = self.encoding.encode_view(view)
 
@@ -261,7 +280,10 @@ def register(game_id: str) -> str:
     if name in pyspiel.registered_names():
         return name
     game_class = boardlab.game_class(game_id)
-    spiel_class = type(f"Boardlab{game_class.__name__}SpielGame", (BoardlabSpielGame,), {"game_id": game_id})
+    class_name = "Boardlab" + "".join(part.title() for part in game_id.split("_")) + "SpielGame"
+    spiel_class = type(class_name, (BoardlabSpielGame,), {"game_id": game_id, "__module__": __name__})
+    # bound here by its name so that pickle finds the class of a game where it looks for it
+    globals()[class_name] = spiel_class
     pyspiel.register_game(_game_type(game_class), spiel_class)
     return name
 
@@ -273,10 +295,25 @@ def register_all() -> list[str]:
 
 def load(game_id: str, **params: Any) -> BoardlabSpielGame:
     """``pyspiel.load_game("boardlab_<game_id>", params)`` after registering it."""
+    return load_registered(game_id, params)
+
+
+def load_registered(game_id: str, params: dict[str, Any]) -> BoardlabSpielGame:
+    """The game ``boardlab_<game_id>`` with ``params``, registering it first (how a pickled game
+    is loaded, in a process that may not have registered it yet)."""
     game = pyspiel.load_game(register(game_id), params)
     return game  # type: ignore[no-any-return]
 
 
 register_all()
 
-__all__ = ["BoardlabSpielGame", "BoardlabSpielState", "ViewObserver", "game_name", "load", "register", "register_all"]
+__all__ = [
+    "BoardlabSpielGame",
+    "BoardlabSpielState",
+    "ViewObserver",
+    "game_name",
+    "load",
+    "load_registered",
+    "register",
+    "register_all",
+]

@@ -8,7 +8,11 @@
   ``action_mask`` (int8, 1 for the legal actions of that seat, all 0 when it is not to move).
 * Rewards come at the end: each seat's return in [0, 1] (a win 1, a k-way draw 1/k).
 * An illegal action raises :class:`~boardlab.core.ActionError` naming the index (the core
-  refuses illegal moves; wrap the environment with PettingZoo's own wrappers for penalties).
+  refuses illegal moves; wrap the environment with PettingZoo's own wrappers for penalties),
+  and so does an action that is not an index (``None`` while the agent's game goes on).
+* :attr:`BoardlabEnv.boardlab_state` is the boardlab state being played. ``state()`` is
+  PettingZoo's: there is no global-state encoding, so it raises ``NotImplementedError``.
+* ``render_mode="ansi"``: :meth:`render` returns the game's terminal drawing as plain text.
 
 Territories' player proposals make its action space large (about 1.5 million actions, more
 with ``trade_territories``): the mask is as large, so :data:`MAX_MASK` bounds it.
@@ -16,6 +20,7 @@ with ``trade_territories``): the mask is as large, so :data:`MAX_MASK` bounds it
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -26,8 +31,10 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError("the PettingZoo adapter needs the extra: pip install 'boardlab[pettingzoo]'") from error
 
+from rich.text import Text
+
 import boardlab
-from boardlab.core import Game, OptionError, State
+from boardlab.core import ActionError, Game, OptionError, State
 
 #: the largest action space an environment accepts: its mask is sent with every observation
 MAX_MASK = 1 << 22
@@ -45,8 +52,8 @@ class BoardlabEnv(AECEnv):
         self.observer = game.observation_encoding()
         if self.encoding.num_actions > MAX_MASK:
             raise OptionError(
-                f"{game!r}: {self.encoding.num_actions} actions are too many for an action mask "
-                f"(at most {MAX_MASK}); choose options with fewer moves"
+                f"{game.id}{_options_text(game)}: {self.encoding.num_actions:,} actions are too many for "
+                f"an action mask (at most {MAX_MASK:,}); choose options with fewer moves"
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(f"render_mode={render_mode!r}: choose one of {self.metadata['render_modes']}")
@@ -60,7 +67,8 @@ class BoardlabEnv(AECEnv):
             agent: spaces.Dict({"observation": observation, "action_mask": mask}) for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self.encoding.num_actions) for agent in self.possible_agents}
-        self.state: State = game.new_state(seed=0)
+        # not ``state``: that name is PettingZoo's method for a global state
+        self.boardlab_state: State = game.new_state(seed=0)
         self._rng = random.Random(0)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -72,7 +80,7 @@ class BoardlabEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self.state = self.game.new_state(seed=self._rng.getrandbits(64))
+        self.boardlab_state = self.game.new_state(seed=self._rng.getrandbits(64))
         self._resolve_chance()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -83,14 +91,14 @@ class BoardlabEnv(AECEnv):
         self.agent_selection = self._deciding_agent()
 
     def _resolve_chance(self) -> None:
-        while self.state.is_chance():
-            outcomes = self.state.chance_outcomes()
+        while self.boardlab_state.is_chance():
+            outcomes = self.boardlab_state.chance_outcomes()
             moves = [move for move, _ in outcomes]
             weights = [p for _, p in outcomes]
-            self.state.apply(self._rng.choices(moves, weights)[0])
+            self.boardlab_state.apply(self._rng.choices(moves, weights)[0])
 
     def _deciding_agent(self) -> str:
-        player = self.state.current_player()
+        player = self.boardlab_state.current_player()
         if player >= 0:
             return self.possible_agents[player]
         # at the end every agent still listed steps once with None, as PettingZoo expects
@@ -99,9 +107,9 @@ class BoardlabEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat[agent]
         mask = np.zeros(self.encoding.num_actions, np.int8)
-        if self.state.current_player() == seat:
-            mask[self.encoding.legal_actions(self.state)] = 1
-        values = np.asarray(self.observer.encode(self.state, seat), np.float32)
+        if self.boardlab_state.current_player() == seat:
+            mask[self.encoding.legal_actions(self.boardlab_state)] = 1
+        values = np.asarray(self.observer.encode(self.boardlab_state, seat), np.float32)
         return {"observation": values, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -111,12 +119,19 @@ class BoardlabEnv(AECEnv):
             if self.agents:
                 self.agent_selection = self.agents[0]
             return
+        try:
+            index = operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            raise ActionError(
+                f"{agent} is to move: an action is an index below {self.encoding.num_actions}, got {action!r}"
+                + (" (None is only for an agent whose game has ended)" if action is None else "")
+            ) from None
+        move = self.encoding.move_for(self.boardlab_state, index)
         self._cumulative_rewards[agent] = 0.0
-        move = self.encoding.move_for(self.state, int(action))  # type: ignore[arg-type]
-        self.state.apply(move)
+        self.boardlab_state.apply(move)
         self._resolve_chance()
-        if self.state.is_over():
-            returns = self.state.returns()
+        if self.boardlab_state.is_over():
+            returns = self.boardlab_state.returns()
             for a in self.agents:
                 self.rewards[a] = float(returns[self.seat[a]])
                 self.terminations[a] = True
@@ -125,16 +140,22 @@ class BoardlabEnv(AECEnv):
                 self.rewards[a] = 0.0
         self._accumulate_rewards()
         self.agent_selection = self._deciding_agent()
-        if self.render_mode == "ansi":
-            self.render()
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return self.state.render(None)
+        # the game draws in rich markup for the terminal; "ansi" asks for the text itself
+        return Text.from_markup(self.boardlab_state.render(None)).plain
 
     def close(self) -> None:
         pass
+
+
+def _options_text(game: Game) -> str:
+    """The options that differ from their defaults, as ``" (name=value, ...)"``, or nothing."""
+    changed = [f"{option.name}={game.options[option.name]!r}" for option in game.options_spec
+               if game.options[option.name] != option.default]
+    return f" ({', '.join(changed)})" if changed else ""
 
 
 def env(game_id: str, players: int | None = None, render_mode: str | None = None, **options: Any) -> BoardlabEnv:

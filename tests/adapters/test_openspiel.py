@@ -5,7 +5,11 @@ another seat's strings."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
+import subprocess
+import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -118,3 +122,59 @@ def test_territories_information_state_is_the_same_for_a_resampled_opponent() ->
     other = state.get_game().from_boardlab_state(inner.resample(1, random.Random(5)))
     assert other.observation_string(1) == state.observation_string(1)
     assert list(other.observation_tensor(1)) == list(state.observation_tensor(1))
+
+
+def _played(game: Any, plies: int, seed: int) -> Any:
+    state = game.new_initial_state()
+    rng = np.random.RandomState(seed)
+    while len(state.history()) < plies and not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            # Honor's resignation would end the game at once
+            actions = [a for a in state.legal_actions() if state.action_to_string(a) != "resign"]
+            state.apply_action(int(rng.choice(actions)))
+    return state
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_games_and_states_pickle_and_play_on(game_id: str) -> None:
+    game = pyspiel.load_game(f"boardlab_{game_id}", {**PARAMS.get(game_id, {}), "seed": 4})
+    copy = pickle.loads(pickle.dumps(game))
+    assert type(copy) is type(game) and copy.get_parameters() == game.get_parameters()
+    assert copy.boardlab_game == game.boardlab_game
+    assert str(copy.new_initial_state()) == str(game.new_initial_state())
+    state = _played(game, 12, seed=2)
+    restored = pickle.loads(pickle.dumps(state))
+    assert restored.history() == state.history() and restored.legal_actions() == state.legal_actions()
+    for player in range(game.num_players()):
+        assert restored.information_state_string(player) == state.information_state_string(player)
+    if not state.is_terminal():
+        action = state.legal_actions()[0] if not state.is_chance_node() else state.chance_outcomes()[0][0]
+        state.apply_action(action)
+        restored.apply_action(action)
+        assert str(restored) == str(state)
+
+
+def test_a_pickled_state_loads_in_a_fresh_interpreter() -> None:
+    # the interpreter that unpickles has not imported the adapter, so no game is registered there
+    state = _played(pyspiel.load_game("boardlab_territories"), 30, seed=1)
+    script = "import pickle, sys; state = pickle.load(sys.stdin.buffer); print(state.history(), state.legal_actions())"
+    shown = subprocess.run([sys.executable, "-c", script], input=pickle.dumps(state),
+                           capture_output=True, check=True).stdout.decode()
+    assert shown.split() == f"{state.history()} {state.legal_actions()}".split()
+
+
+def test_no_information_state_tensor_is_offered_as_the_game_type_says() -> None:
+    game = pyspiel.load_game("boardlab_territories")
+    state = game.new_initial_state()
+    assert not game.get_type().provides_information_state_tensor
+    refusal = "boardlab_territories provides no information-state tensor"
+    with pytest.raises(pyspiel.SpielError, match=refusal):
+        state.information_state_tensor(0)
+    with pytest.raises(pyspiel.SpielError, match=refusal):
+        game.information_state_tensor_shape()
+    # the observation tensor and the information-state string stay
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size() > 0
+    assert state.information_state_string(0)

@@ -4,6 +4,7 @@ moves, whole games to the end, and observations that depend only on the seat's v
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -39,7 +40,7 @@ def test_masks_are_the_legal_moves_through_a_whole_game(game_id: str) -> None:
             final[agent] = reward
             environment.step(None)
             continue
-        state = environment.state
+        state = environment.boardlab_state
         assert environment.seat[agent] == state.current_player()
         legal = set(np.flatnonzero(observation["action_mask"]))
         assert legal == set(encoding.legal_actions(state))
@@ -49,8 +50,8 @@ def test_masks_are_the_legal_moves_through_a_whole_game(game_id: str) -> None:
                 assert not environment.observe(other)["action_mask"].any()
         environment.step(int(rng.choice(sorted(legal))))
         steps += 1
-    if environment.state.is_over():
-        assert [final[a] for a in environment.possible_agents] == list(environment.state.returns())
+    if environment.boardlab_state.is_over():
+        assert [final[a] for a in environment.possible_agents] == list(environment.boardlab_state.returns())
         assert sum(final.values()) == pytest.approx(1.0)
     assert steps > 0
 
@@ -64,20 +65,54 @@ def test_an_illegal_action_is_refused_by_index() -> None:
         environment.step(illegal)
 
 
-def test_too_many_actions_for_a_mask_is_refused_with_the_reason() -> None:
-    with pytest.raises(OptionError, match="too many for an action mask"):
-        env("territories", trade_territories=True)
-
-
 def test_territories_observation_depends_only_on_the_seats_view() -> None:
     environment = env("territories")
     environment.reset(seed=5)
     rng = np.random.RandomState(5)
-    while environment.state.ply < 150 and not environment.state.is_over():
+    while environment.boardlab_state.ply < 150 and not environment.boardlab_state.is_over():
         mask = environment.observe(environment.agent_selection)["action_mask"]
         environment.step(int(rng.choice(np.flatnonzero(mask))))
-    real = environment.state
+    real = environment.boardlab_state
     assert real.secrets(1), "seat 0 should hold cards hidden from seat 1"
     resampled = real.resample(1, random.Random(9))
     observer = environment.observer
     assert observer.encode(resampled, 1) == observer.encode(real, 1)
+
+
+def test_state_is_pettingzoos_global_state_method_not_the_boardlab_state() -> None:
+    environment = env("towers")
+    environment.reset(seed=1)
+    assert environment.boardlab_state.ply == 0
+    with pytest.raises(NotImplementedError, match="state\\(\\) method has not been implemented"):
+        environment.state()
+
+
+def test_ansi_render_is_plain_text_that_keeps_the_boards_own_brackets() -> None:
+    environment = env("towers", render_mode="ansi")
+    environment.reset(seed=1)
+    text = environment.render()
+    assert text is not None
+    assert "[/" not in text and "[dim]" not in text and "[bold" not in text
+    # the castles are drawn "[C]": markup escapes them, and plain text must show them as written
+    assert "[C]" in text and "\\[C]" not in text
+
+
+def test_stepping_none_for_an_agent_still_playing_is_refused_by_name() -> None:
+    environment = env("towers")
+    environment.reset(seed=1)
+    agent = environment.agent_selection
+    with pytest.raises(ActionError, match=f"{agent} is to move.*got None"):
+        environment.step(None)
+    with pytest.raises(ActionError, match=r"got 2\.5"):
+        environment.step(2.5)  # type: ignore[arg-type]
+    assert environment.boardlab_state.ply == 0 and environment.agent_selection == agent
+    environment.step(int(np.flatnonzero(environment.observe(agent)["action_mask"])[0]))
+    assert environment.boardlab_state.ply == 1
+
+
+def test_too_many_actions_names_the_game_and_the_option_briefly() -> None:
+    with pytest.raises(OptionError) as caught:
+        env("territories", trade_territories=True)
+    message = str(caught.value)
+    assert re.match(r"territories \(trade_territories=True\): [\d,]+ actions are too many for an action mask", message)
+    assert "production" not in message  # the options left at their defaults are not listed
