@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from boardlab.core.records import Record
+from boardlab.core.turns import moves_made
 from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import run_study
 from boardlab.server.designers import ADMIN_KEY_FILE, Designer
@@ -22,6 +24,7 @@ from boardlab.server.labjobs import STUDY_FOLDER, LabJobs, LabLimits, LabStudyEn
 from boardlab.server.settings import STATIC_DIR
 from tests.server.harness import Harness, make_harness
 from tests.support.serve import serve_process
+from tests.web.browser import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a small study: Towers' greedy players, two layouts, four games each (about a second of play)
@@ -203,6 +206,46 @@ def test_the_lab_page_starts_a_study_and_opens_a_games_replay(new_page: Callable
     page.click("#replay-next")
     page.wait_for_selector('#replay-caption[data-move="1"]')
     assert caption.inner_text().startswith("After move 1 of")
+
+
+def test_a_lab_games_replay_says_in_words_how_it_ended_and_what_its_move_numbers_count(
+        new_page: Callable[[], Any], web_server: Server) -> None:
+    # Sovereign: its set-up's placements are moves of the record that the board's own count of
+    # play leaves out, and its random games end by rules whose codes are not words (move_limit)
+    created = web_server.client.post("/api/lab/studies", json={"game": "sovereign", "agents": ["random"], "games": 2})
+    assert created.status_code == 201, created.text
+    study_id = created.json()["id"]
+
+    def done() -> bool:
+        state = web_server.client.get(f"/api/lab/studies/{study_id}").json()
+        assert state["state"] != "failed", state["error"]
+        return bool(state["state"] == "finished")
+
+    wait_for(done)
+    path = sorted((web_server.log.parent / "lab" / study_id / STUDY_FOLDER / "records").glob("*.json"))[0]
+    record = Record.load(path)
+    result = record.result
+    assert result is not None
+    game = record.game()
+    names = [game.player_name(seat) for seat in range(record.players)]
+    head = f"{names[result.winners[0]]} wins" if len(result.winners) == 1 else "Draw"
+    moves = moves_made(record.turns)
+    page = new_page()
+    page.goto(f"/lab/{study_id}/replay?record=records/{path.name}")
+    page.wait_for_selector('#replay-caption[data-move="0"]')
+    # how it ended is said from the start, in words
+    ending = page.locator("#replay-ending").inner_text()
+    assert f"{head}: {result.reason}" in ending and f"after {moves} moves" in ending, ending
+    assert result.code not in ending and "None" not in ending and "null" not in ending
+    assert page.locator("#replay-caption").inner_text() == f"The start ({moves} moves in all)"
+    page.click("#replay-end")
+    page.wait_for_selector(f'#replay-caption[data-move="{len(record.turns)}"]')
+    caption = page.locator("#replay-caption").inner_text()
+    last = record.turns[-1].text_for(None)
+    assert caption == f"The end. After move {moves} of {moves}: {last}. {head}: {result.reason}.", caption
+    # the board counts only the moves of play; the page says what its own numbers count
+    counting = page.locator("#replay-counting").inner_text()
+    assert "numbered as the players made them" in counting and "set-up" in counting
 
 
 def test_a_refusal_on_the_lab_page_goes_once_the_browser_refuses_a_field_itself(
