@@ -552,7 +552,8 @@ def _firmer_sentence(entry: Mapping[str, Any]) -> str | None:
         figure = comparison.get(key)
         if figure is None or figure["value"] is None or excludes_zero(figure):
             continue
-        more = more_games(figure)
+        decided = entry["people"]["metrics"]["completion"]["value"] if key == "first_player_wins" else 1.0
+        more = more_games(figure, counted=decided or 0.0)
         if more is not None:
             wanted.append(f"about {more} more people's games would settle whether they differ from the lab's in {what}")
     return f"To be surer: {'; '.join(wanted)}." if wanted else None

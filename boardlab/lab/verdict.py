@@ -24,6 +24,7 @@ from ..core.options import Option
 from .ladder import about
 from .ladder_docs import load_ladder
 from .stats import sample_warnings
+from .study import option_text
 
 #: the figures a verdict speaks of, in this order: key -> (sentence when it grows, when it shrinks);
 #: {n} is the size of the difference, {b} its interval (both as sizes, without a sign)
@@ -45,16 +46,31 @@ _HEADLINE = ("first_player_wins", "draws", "decisions")
 
 
 def _number(value: float, decimals: int = 0) -> str:
-    return f"{abs(value):.{decimals}f}"
+    """``value``'s size rounded half up (62.5 reads 63, as the pages' scripts round it)."""
+    scale = 10**decimals
+    return f"{math.floor(abs(value) * scale + 0.5) / scale:.{decimals}f}"
+
+
+def bound_text(bound: float, decimals: int, upper: bool) -> str:
+    """An interval's bound rounded outward (a low bound down, a high one up), so that the
+    interval shown holds the one computed: 49.7 reads 49, not 50, beside an even share of 50;
+    with a decimal more where a bound that is not 0 would read 0 (a sure difference of 0.2)."""
+    for places in range(decimals, decimals + 3):
+        scale = 10**places
+        rounded = (math.ceil if upper else math.floor)(bound * scale - (1e-9 if upper else -1e-9)) / scale
+        if rounded != 0 or bound == 0:
+            break
+    return f"{rounded:.{places}f}" if rounded else "0"
 
 
 def percent_text(figure: Mapping[str, Any]) -> str:
-    """``64% [52, 75]``: a share and its interval in whole points; ``-`` where it is undefined."""
+    """``64% [52, 75]``: a share and its interval in whole points, the interval rounded
+    outward; ``-`` where it is undefined."""
     if figure["value"] is None:
         return "-"
-    text = f"{100 * figure['value']:.0f}%"
+    text = f"{_number(100 * figure['value'])}%"
     if figure["low"] is not None and figure["high"] is not None:
-        text += f" [{100 * figure['low']:.0f}, {100 * figure['high']:.0f}]"
+        text += f" [{bound_text(100 * figure['low'], 0, upper=False)}, {bound_text(100 * figure['high'], 0, upper=True)}]"
     return text
 
 
@@ -71,26 +87,32 @@ def difference_phrase(key: str, figure: Mapping[str, Any], percent: bool) -> str
         value, low, high = -value, -high, -low
     # whole points or moves from 2 on: more digits than the interval supports mislead
     decimals = 0 if value >= 2 else 1
-    bounds = f"[{'-' if low < 0 else ''}{_number(low, decimals)}, {'-' if high < 0 else ''}{_number(high, decimals)}]"
+    bounds = f"[{bound_text(low, decimals, upper=False)}, {bound_text(high, decimals, upper=True)}]"
     template = grows if scale * figure["value"] >= 0 else shrinks
     return template.format(n=_number(value, decimals), b=bounds)
 
 
-def more_games(figure: Mapping[str, Any], reference: float = 0.0) -> int | None:
-    """Games per variant beyond ``figure['games']`` after which an interval as wide as this
-    one, shrinking as 1/sqrt(n), would exclude ``reference`` if the estimate stayed put."""
-    if figure["low"] is None or figure["high"] is None or not figure.get("games"):
+def more_games(figure: Mapping[str, Any], reference: float = 0.0, counted: float = 1.0) -> int | None:
+    """Games per variant beyond those played after which an interval as wide as this one,
+    shrinking as 1/sqrt(n), would exclude ``reference`` if the estimate stayed put; None where
+    the estimate sits on ``reference`` (no number of games would settle it). ``counted`` is
+    the share of games the figure counts (the decided ones, for who wins): the games its
+    ``games`` needs more of are that share of the games to play."""
+    if figure["low"] is None or figure["high"] is None or not figure.get("games") or counted <= 0:
         return None
     half = (figure["high"] - figure["low"]) / 2
     gap = abs(figure["value"] - reference)
-    if half <= 0:
+    if half <= 0 or gap < half / 10:
         return None
-    if gap < half / 10:  # too close to call: the games to halve the interval instead
-        games: int = figure["games"]
-        return 3 * games
-    needed = math.ceil(figure["games"] * (half / gap) ** 2) - figure["games"]
+    needed = math.ceil((math.ceil(figure["games"] * (half / gap) ** 2) - figure["games"]) / counted)
     # the extrapolation is rough: say a round figure, and never fewer than a handful of games
     return _round_up(max(MIN_MORE_GAMES, needed))
+
+
+def _decided_share(*variants: Mapping[str, Any]) -> float:
+    """The smallest share of decided games among ``variants`` (who wins counts those only)."""
+    shares = [variant["metrics"]["completion"]["value"] for variant in variants]
+    return min((share for share in shares if share is not None), default=0.0)
 
 
 #: the fewest extra games a verdict suggests: fewer could not move an interval on purpose
@@ -104,9 +126,10 @@ def _round_up(count: int) -> int:
 
 
 def option_meaning(option: Option, value: Any, players: int) -> str:
-    """``0 (the rule's 100)`` where the option's help says what 0 stands for; else the value."""
+    """``0 (the rule's 100)`` where the option's help says what 0 stands for; else the value
+    in words (``true``, ``none``)."""
     if value != 0 or isinstance(value, bool):
-        return str(value)
+        return option_text(value)
     found = re.search(r"\b0 = ([^;]+)", option.help)
     if not found:
         return "0"
@@ -130,7 +153,7 @@ def rules_line(game: Game, variants: Sequence[Mapping[str, Any]]) -> str:
     shared, varied = [], []
     for name, value in variants[0]["options"].items():
         if all(variant["options"].get(name) == value for variant in variants):
-            shown = option_meaning(specs[name], value, game.num_players) if name in specs else str(value)
+            shown = option_meaning(specs[name], value, game.num_players) if name in specs else option_text(value)
             shared.append(f"{name}={shown}")
         else:
             varied.append(name)
@@ -289,12 +312,14 @@ def _seat_sentence(report: Mapping[str, Any], variant: Mapping[str, Any]) -> str
 
 def _firmer(report: Mapping[str, Any], hidden: Sequence[str]) -> list[str]:
     lines = []
+    variants = {variant["variant"]: variant for variant in report["variants"]}
     for comparison in report["comparisons"]:
         for key in _HEADLINE:
             figure = comparison["differences"].get(key)
             if key in hidden or figure is None or excludes_zero(figure) or figure["value"] is None:
                 continue
-            more = more_games(figure)
+            pair = (variants[comparison["baseline"]], variants[comparison["variant"]])
+            more = more_games(figure, counted=_decided_share(*pair) if key == "first_player_wins" else 1.0)
             if more is not None:
                 title = next(metric["title"] for metric in report["metrics"] if metric["key"] == key)
                 lines.append(f"about {more} more games per variant would settle whether {comparison['variant']} "
@@ -303,12 +328,14 @@ def _firmer(report: Mapping[str, Any], hidden: Sequence[str]) -> list[str]:
         figure = report["variants"][0]["metrics"]["first_player_wins"]
         even = 1 / len(report["seat_names"])
         if figure["value"] is not None and figure["low"] is not None and figure["low"] <= even <= figure["high"]:
-            more = more_games(figure, even)
+            more = more_games(figure, even, counted=_decided_share(report["variants"][0]))
             if more is not None:
                 lines.append(f"about {more} more games would settle whether moving first helps")
         elif _at_the_edge(report["variants"][0], len(report["seat_names"])) and figure.get("games"):
             # at the border a narrower interval settles it: halving its width takes three times the games
-            lines.append(f"about {_round_up(3 * figure['games'])} more games would settle whether moving first helps")
+            decided = _decided_share(report["variants"][0]) or 1.0
+            lines.append(f"about {_round_up(math.ceil(3 * figure['games'] / decided))} more games would settle whether "
+                         "moving first helps")
     return lines
 
 

@@ -16,6 +16,7 @@ from boardlab.lab.verdict import (
     hidden_metrics,
     more_games,
     option_meaning,
+    percent_text,
     strength_line,
     verdict_lines,
 )
@@ -71,10 +72,10 @@ def test_no_difference_is_said_in_words() -> None:
     report = report_of({"diagram": games("diagram", 3, 40), "pinwheel": games("pinwheel", 3, 40)})
     assert report["verdict"]["findings"] == [
         "pinwheel: no clear difference in any figure; no clear difference in who wins "
-        "(first player 50% [41, 58] vs 50% [41, 58])."
+        "(first player 50% [41, 59] vs 50% [41, 59])."
     ]
-    firmer = report["verdict"]["firmer"][0]
-    assert firmer.startswith("To be surer: about ") and "more games per variant would settle whether pinwheel" in firmer
+    # identical figures: no number of games would settle a difference, so none is asked for
+    assert report["verdict"]["firmer"] == []
 
 
 def test_difference_phrase_reads_sizes_not_signs() -> None:
@@ -82,9 +83,19 @@ def test_difference_phrase_reads_sizes_not_signs() -> None:
     assert difference_phrase("repetition", {"value": 0.013, "low": 0.003, "high": 0.023}, True) == (
         "1.3 points more repeated positions [0.3, 2.3]")
     assert difference_phrase("decisions", {"value": 12.0, "low": 6.0, "high": 18.0}, False) == "games 12 moves longer [6, 18]"
-    assert difference_phrase("decisions", {"value": -9.2, "low": -13.1, "high": -5.4}, False) == "games 9 moves shorter [5, 13]"
+    assert difference_phrase("decisions", {"value": -9.2, "low": -13.1, "high": -5.4}, False) == "games 9 moves shorter [5, 14]"
     assert difference_phrase("branching", {"value": 1.84, "low": 1.2, "high": 2.3}, False) == (
         "1.8 more legal moves per decision [1.2, 2.3]")
+
+
+def test_an_interval_is_rounded_outward_so_that_what_it_excludes_it_visibly_excludes() -> None:
+    # 49.7 rounded to the nearest would read 50 beside an even share of 50%: the interval holds 50 in truth
+    assert percent_text({"value": 0.7703, "low": 0.497, "high": 0.9204}) == "77% [49, 93]"
+    # a share at the half rounds up, as the pages' scripts round it
+    assert percent_text({"value": 0.625, "low": 0.39, "high": 0.82}) == "63% [39, 82]"
+    # a sure difference whose low bound is 0.2 points does not read as [0, ...], which looks unsure
+    assert difference_phrase("repetition_end", {"value": 0.18, "low": 0.002, "high": 0.34}, True) == (
+        "18 points more games ended by repetition [0.2, 34]")
 
 
 def test_more_games_follows_the_width_of_the_interval() -> None:
@@ -95,6 +106,16 @@ def test_more_games_follows_the_width_of_the_interval() -> None:
     # a rough extrapolation is said as a round figure: 100 * (0.1 / 0.03)^2 - 100 = 1012 -> 1100
     assert more_games({"value": 0.03, "low": -0.07, "high": 0.13, "games": 100}) == 1100
     assert more_games({"value": None, "low": None, "high": None, "games": 0}) is None
+    # no number of games settles a difference that shows no sign of one (both variants drew no game)
+    assert more_games({"value": 0.0, "low": -0.05, "high": 0.05, "games": 90}) is None
+
+
+def test_more_games_for_who_wins_counts_the_draws_that_decide_nothing() -> None:
+    # who wins counts decided games: with three games in four drawn, 30 more decided games are 120 games
+    # half-width 0.25, gap 0.125: four times the 20 decided games, 60 more; with three games in four
+    # drawn, 60 more decided games are 240 games
+    decided = {"value": 0.625, "low": 0.375, "high": 0.875, "games": 20}
+    assert more_games(decided, 0.5) == 60 and more_games(decided, 0.5, counted=0.25) == 240
 
 
 def test_a_difference_of_shares_stays_within_100_points() -> None:
@@ -121,7 +142,7 @@ def test_an_option_shows_what_its_zero_means_from_its_help_text() -> None:
     assert option_meaning(towers["no_progress_limit"], 0, 4) == "0 (the rule's 200)"
     assert option_meaning(towers["ply_cap"], 0, 2) == "0 (no cap)"
     assert option_meaning(towers["no_progress_limit"], 60, 2) == "60"
-    assert option_meaning(towers["random_first"], False, 2) == "False"
+    assert option_meaning(towers["random_first"], False, 2) == "false", "words, not Python's values"
     assert option_meaning(Option("gap", 0, "empty table between zones, cm"), 0, 2) == "0"
     rule = Option("rule", 0, "the occurrence that draws; 0 = no repetition rule")
     assert option_meaning(rule, 0, 2) == "0 (no repetition rule)"
@@ -209,7 +230,7 @@ def test_a_seat_that_wins_more_whoever_starts_is_its_own_finding() -> None:
     assert report["variants"][0]["first_movers"] == [500, 500]
     findings = report["verdict"]["findings"]
     assert findings[0].startswith("No clear first-player advantage")
-    assert findings[1].startswith("The seats differ, whoever moves first: Black 56% [53, 59], White 44% [41, 47]")
+    assert findings[1].startswith("The seats differ, whoever moves first: Black 56% [52, 60], White 44% [40, 48]")
     # where seat 0 always starts, the seats' edge is the first player's and is said once
     always_white = _decided(560, 1000)
     assert not any(line.startswith("The seats differ") for line in report_of({"": always_white})["verdict"]["findings"])
