@@ -31,6 +31,7 @@ from typing import Any
 from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..agents.levels import is_level
 from ..core.errors import OptionError, RefusedError
 from ..core.game import Game
 from ..core.match import Match
@@ -41,6 +42,7 @@ from ..lab.playtests import RECORD_ANSWERS, RECORD_SESSION, FormAnswer, PeopleGa
 from ..lab.stats import GameOutcome
 from .designers import Designer
 from .errors import GameNotOverError, ServerError
+from .labjobs import JOB_FILE, STUDY_FOLDER
 from .players import PlayerBook, RememberedPlayer, seats_held
 from .rooms import FINISHED, stored_record
 from .storage import Storage
@@ -280,9 +282,35 @@ class PlaytestBook:
             report = playtest_report(game_id, games, self._lab_folders(), left_out, outcomes=self._outcomes)
             while len(self._outcomes) > OUTCOMES_KEPT:
                 self._outcomes.popitem(last=False)
+        for variant in report["variants"]:
+            if variant["lab"] is not None:
+                self._lab_study_in_words(load(game_id).name, variant)
         report["sessions"] = self.sessions(game_id)
         report["session"] = session_id
         return report
+
+    def _lab_study_in_words(self, game_name: str, variant: dict[str, Any]) -> None:
+        """The lab's study of ``variant`` said in words, never by the server's folder: a web page
+        shows no path of the server's file system. Its sentence in the verdict names the game, its
+        rules, the agents and the number of games; ``study["report"]`` links its report on the Lab
+        page when the study is one of the server's own Lab studies that has one (else None)."""
+        lab = variant["lab"]
+        study = lab["study"]
+        folder = Path(study.pop("folder"))
+        agents = list(dict.fromkeys(study["agents"]))
+        named = [f"the computer at the {agent} level" if is_level(agent) else agent for agent in agents]
+        who = f"{named[0]} in every seat" if len(named) == 1 else f"between {', '.join(named[:-1])} and {named[-1]}"
+        rules = variant["variant"] or "the rules as written"
+        sentence = f"The lab's figures: {lab['games']} games of {game_name} ({rules}), {who}."
+        # the lab's own sentence says where its study lies (for the terminal); here it is replaced
+        variant["verdict"] = [sentence if str(folder) in line else line for line in variant["verdict"]]
+        study["about"] = sentence.removeprefix("The lab's figures: ").removesuffix(".")
+        study["report"] = None
+        root = self.lab_root
+        if root is not None and folder.parent.parent == root and folder.name == STUDY_FOLDER:
+            job = folder.parent
+            if (job / JOB_FILE).is_file() and (folder / "report.json").is_file():
+                study["report"] = f"/lab/{job.name}/report"
 
     def export_records(self, game_id: str, session_id: str | None = None) -> list[Record]:
         """Every game of the designer's view as a whole record (what ``boardlab replay`` reads),

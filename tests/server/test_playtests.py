@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -269,9 +271,11 @@ def test_the_designers_view_puts_people_per_session_beside_the_labs_study(server
     assert notes["note 0"]["session"] == "club" and notes["note 2"]["session"] is None
     (club,) = variant["sessions"]
     assert club["session"] == "club" and club["people"]["games"] == 2
-    assert variant["lab"]["games"] == 4 and variant["lab"]["study"]["folder"] == str(study)
-    assert variant["comparison"]["decisions"]["games"] == 3
-    assert any(line.startswith("The lab's figures: 4 games of greedy") for line in variant["verdict"])
+    assert variant["lab"]["games"] == 4 and variant["comparison"]["decisions"]["games"] == 3
+    # the study in words: a web page shows no path of the server's (and this study has no report)
+    assert "The lab's figures: 4 games of Towers (the rules as written), greedy in every seat." in variant["verdict"]
+    assert variant["lab"]["study"]["report"] is None
+    assert str(study.parent.parent) not in json.dumps(report) and "folder" not in variant["lab"]["study"]
     only_club = server.client.get("/api/playtests/games/towers", params={"session": session}, headers=designer(server)).json()
     assert only_club["games"] == 2
     # the export: a row per person per game, and the records with their answers
@@ -288,6 +292,25 @@ def test_the_designers_view_puts_people_per_session_beside_the_labs_study(server
         assert [answer.seat for answer in record_answers(record)] == [0, 1]
         assert record.meta.get(RECORD_SESSION, "club") == "club" and RECORD_ANSWERS in record.meta
     assert server.client.get("/api/playtests/games/towers/export").status_code == 401
+
+
+def test_the_designers_view_links_the_report_of_a_study_of_the_servers_lab(server: Harness) -> None:
+    started = server.client.post("/api/lab/studies", headers=designer(server),
+                                 json={"game": "towers", "agents": ["greedy", "random"], "games": 2})
+    assert started.status_code == 201, started.text
+    study_id = started.json()["id"]
+    deadline = time.monotonic() + 120  # a worker starts and plays: slow on a busy two-core machine
+    while (state := server.client.get(f"/api/lab/studies/{study_id}", headers=designer(server)).json())["state"] != "finished":
+        assert state["state"] != "failed" and time.monotonic() < deadline, state
+        time.sleep(0.2)
+    finished(server)
+    report = server.client.get("/api/playtests/games/towers", headers=designer(server)).json()
+    (variant,) = report["variants"]
+    study = variant["lab"]["study"]
+    assert study["report"] == state["report"] == f"/lab/{study_id}/report"  # where the Lab page links it
+    assert study["about"] == "2 games of Towers (the rules as written), between greedy and random"
+    assert f"The lab's figures: {study['about']}." in variant["verdict"]
+    assert str(server.app.state.settings.data_dir) not in json.dumps(report)
 
 
 def test_a_database_made_before_sessions_gains_them(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import Study, Variant, run_study
+from boardlab.lab.verdict import percent_text
 from tests.web.browser import Server
 from tests.web.conftest import assert_no_serious_violations
 from tests.web.steps import PLAY, play_by_clicking, wait_for_moves, wait_for_turn
@@ -104,7 +105,9 @@ def test_two_people_playtest_a_session_and_the_designers_page_shows_it(
     assert text.startswith("layout=pinwheel: 1 game, 2 players"), text
     assert "4.5" in text  # fun: 4 and 5
     assert variant.locator(".pt-endings").inner_text().startswith("Endings among people: resign 1; in the lab: ")
-    assert "The lab's figures: 4 games of greedy" in text  # the Lab's study of the same rules beside people's
+    # the Lab's study of the same rules beside people's, said in words: no path of the server's
+    assert "The lab's figures: 4 games of Towers (layout=pinwheel), greedy in every seat." in text
+    assert str(web_server.log.parent) not in designer.locator("body").inner_text()
     assert variant.locator(".pt-figures th", has_text="the Lab (greedy, 4 games)").count() == 1
     note = variant.locator(".pt-notes li")
     assert "Black's start on the pinwheel looks stronger" in note.inner_text() and "Ada" in note.inner_text()
@@ -118,3 +121,36 @@ def test_two_people_playtest_a_session_and_the_designers_page_shows_it(
     assert "you won" in ada.locator("#results").inner_text() and "Ben" in ada.locator("#results").inner_text()
     assert "pinwheel looks stronger" in ada.locator("#answers").inner_text()
     assert_no_serious_violations(ada, "the player's page")
+
+
+def a_share(value: float, low: float, high: float, games: int) -> dict[str, Any]:
+    return {"value": value, "low": low, "high": high, "games": games}
+
+
+def test_the_playtests_table_rounds_a_share_as_the_verdicts_sentence_does(
+        new_page: Callable[[], Any], web_server: Server) -> None:
+    # a share exactly halfway between two whole points, and bounds that rounding to the nearest
+    # point would move inward: the sentence (boardlab.lab.verdict) rounds half up and outward
+    people = a_share(0.5, 0.2666, 0.8112, 12)
+    lab = a_share(0.625, 0.3864, 0.8152, 24)
+    difference = a_share(-0.125, -0.4153, 0.1450, 12)
+    sentence = (f"No clear difference from the lab in who wins: the first player wins {percent_text(people)} among people, "
+                f"{percent_text(lab)} in the lab.")
+    form = {"answers": 0}
+    variant = {
+        "variant": "", "players": 2, "seat_names": ["White", "Black"], "verdict": [sentence], "endings": "",
+        "people": {"games": 12, "form": form, "notes": []}, "sessions": [], "lab_command": "",
+        "lab": {"games": 24, "study": {"agents": ["easy"], "report": "/lab/abc123/report", "about": "24 games of Towers"}},
+        "rows": [{"key": "first_player_wins", "title": "first player wins", "percent": True, "people": people, "lab": lab,
+                  "difference": difference, "sure": False}],
+    }
+    report = {"games": 12, "left_out": {}, "sessions": [], "variants": [variant]}
+    page = new_page()
+    page.route("**/api/playtests/games/towers", lambda route: route.fulfill(json=report))
+    page.goto("/playtests/towers")
+    row = page.locator('.pt-figures tr[data-key="first_player_wins"] td')
+    row.first.wait_for()
+    assert row.all_inner_texts() == [percent_text(people), percent_text(lab), "-13 [-42, 15]"]
+    assert percent_text(lab) == "63% [38, 82]"  # the figures above read in one rounding only where this holds
+    assert page.locator("ul.verdict li").inner_text() == sentence
+    assert page.locator(".pt-lab-study a").get_attribute("href") == "/lab/abc123/report"

@@ -129,6 +129,8 @@ function variantPart(variant) {
     h("ul", { class: "verdict" }, variant.verdict.map((line) => h("li", {}, line))),
     lab ? null : h("p", {}, "The Lab has no study of these rules yet. Make one with ", h("code", { class: "lab-command" }, variant.lab_command),
       " (its folder next to the server's, or pass it with --lab), or on the ", h("a", { href: `/lab?game=${encodeURIComponent(gameId)}` }, "Lab page"), "."),
+    lab && lab.study.report ? h("p", { class: "pt-lab-study" }, "The Lab's study of these rules: ",
+      h("a", { href: lab.study.report }, `its report (${lab.study.about})`), ".") : null,
     h("div", { class: "table-box" }, figuresTable(variant)),
     h("p", { class: "pt-endings" }, variant.endings),
     formTable(variant),
@@ -136,16 +138,40 @@ function variantPart(variant) {
     notesList(people.notes));
 }
 
-/** "64% [35, 85]", "85.4 [74.4, 96.4]", "+7 [-28, 39]": a figure and its 95% interval. */
+/** `value`'s size rounded half up to `decimals` places (62.5 reads 63), its sign kept: the
+ * rounding of the verdict's sentences above the table (boardlab/lab/verdict.py), so that one
+ * figure reads the same in both. */
+function roundedText(value, decimals) {
+  const scale = 10 ** decimals;
+  const size = (Math.floor(Math.abs(value) * scale + 0.5) / scale).toFixed(decimals);
+  return value < 0 && Number(size) !== 0 ? `-${size}` : size;
+}
+
+/** An interval's bound rounded outward (a low bound down, a high one up), as the verdict's
+ * sentences round it, so that the interval shown holds the one computed; with a decimal more
+ * where a bound that is not 0 would read 0. */
+function boundText(bound, decimals, upper) {
+  let places = decimals;
+  let rounded = 0;
+  for (; places < decimals + 3; places += 1) {
+    const scale = 10 ** places;
+    rounded = (upper ? Math.ceil(bound * scale - 1e-9) : Math.floor(bound * scale + 1e-9)) / scale;
+    if (rounded !== 0 || bound === 0) break;
+  }
+  places = Math.min(places, decimals + 2);
+  return rounded ? rounded.toFixed(places) : "0";
+}
+
+/** "64% [35, 85]", "85.4 [74.4, 96.5]", "+7 [-28, 39]": a figure and its 95% interval. */
 function figureText(figure, percent, signed = false) {
   if (!figure || figure.value === null || figure.value === undefined) return "–";
-  const number = (value, sign) => {
-    const shown = percent ? `${Math.round(100 * value)}` : `${Number(value.toPrecision(3))}`;
-    return sign && value > 0 && shown !== "0" ? `+${shown}` : shown;
-  };
-  let text = number(figure.value, signed) + (percent && !signed ? "%" : "");
+  const scale = percent ? 100 : 1;
+  // a share in whole points; any other figure with three significant digits
+  const shown = percent ? roundedText(scale * figure.value, 0) : `${Number(figure.value.toPrecision(3))}`;
+  const decimals = shown.includes(".") ? shown.split(".")[1].length : 0;
+  let text = (signed && figure.value > 0 && Number(shown) !== 0 ? "+" : "") + shown + (percent && !signed ? "%" : "");
   if (figure.low !== null && figure.low !== undefined && figure.high !== null && figure.high !== undefined) {
-    text += ` [${number(figure.low, false)}, ${number(figure.high, false)}]`;
+    text += ` [${boundText(scale * figure.low, decimals, false)}, ${boundText(scale * figure.high, decimals, true)}]`;
   }
   return text;
 }
