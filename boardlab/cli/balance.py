@@ -37,7 +37,15 @@ from ..lab.balance import (
     searched_defaults,
     variant_name,
 )
-from ..lab.balance_report import A_LEAD_NOT_A_RULING, balance_data, balance_markdown, shown, write_balance
+from ..lab.balance_report import (
+    A_LEAD_NOT_A_RULING,
+    balance_data,
+    balance_markdown,
+    recommendation_words,
+    recommends_a_change,
+    shown,
+    write_balance,
+)
 from ..lab.executors import make_executor
 from ..lab.presets import PRESETS
 from ..lab.report import build_report, write_report
@@ -207,9 +215,7 @@ def print_balance(out: Console, data: dict[str, Any]) -> None:
         confirmed.add_row(escape(name), shown(figures["first_player_wins"], True), shown(figures["draws"], True),
                           shown(figures["length"], False), "-" if entry["score"] is None else f"{entry['score']:.3f}")
     out.print(confirmed)
-    best = recommendation["best"]
-    if best == recommendation["baseline"]:
-        out.print(f"Recommendation: keep the game's own setting ({escape(best)}); no candidate came closer.", soft_wrap=True)
-    else:
-        out.print(f"Recommendation: {escape(best)} (closest to the targets in the confirmation games).", soft_wrap=True)
-        out.print(A_LEAD_NOT_A_RULING, soft_wrap=True)
+    for line in recommendation_words(recommendation):
+        out.print(escape(line))
+    if recommends_a_change(recommendation):
+        out.print(A_LEAD_NOT_A_RULING)

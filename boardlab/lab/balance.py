@@ -449,8 +449,45 @@ def recommend(report: Mapping[str, Any], targets: Sequence[Target]) -> dict[str,
         scored.append({"variant": variant["variant"], "score": score(figures, targets),
                        "figures": {name: figure.to_json() for name, figure in figures.items()}})
     best = min(scored, key=lambda entry: entry["score"])
-    return {"best": best["variant"], "baseline": scored[0]["variant"], "candidates": [
-        {**entry, "score": entry["score"] if math.isfinite(entry["score"]) else None} for entry in scored]}
+    baseline = scored[0]
+    comparison = next((c for c in report.get("comparisons", ()) if c["variant"] == best["variant"]), None)
+    return {
+        "best": best["variant"], "baseline": baseline["variant"],
+        "candidates": [{**entry, "score": entry["score"] if math.isfinite(entry["score"]) else None} for entry in scored],
+        "clearly_closer": [] if comparison is None else clearly_closer(baseline["figures"], comparison["differences"], targets),
+        "out_of_reach": out_of_reach([entry["figures"] for entry in scored], targets),
+    }
+
+
+def clearly_closer(
+    baseline: Mapping[str, Mapping[str, Any]], differences: Mapping[str, Mapping[str, Any]], targets: Sequence[Target],
+) -> list[str]:
+    """The targeted figures in which a candidate differs from the rules as they are beyond
+    chance (its difference's interval excludes 0) and towards the target: without one, the
+    candidate's better score is within what chance alone gives the best of several."""
+    closer = []
+    for target in targets:
+        before, difference = baseline[target.figure]["value"], differences.get(_FIGURE_METRICS[target.figure])
+        if before is None or math.isnan(before) or difference is None or difference["low"] is None:
+            continue
+        towards_lower = before > target.value
+        if (difference["high"] < 0) if towards_lower else (difference["low"] > 0):
+            closer.append(target.figure)
+    return closer
+
+
+def out_of_reach(candidates: Sequence[Mapping[str, Mapping[str, Any]]], targets: Sequence[Target]) -> list[dict[str, Any]]:
+    """The targets every confirmed setting missed beyond chance, on the same side (all above or
+    all below): the searched options do not reach them, whichever is chosen."""
+    missed = []
+    for target in targets:
+        figures = [candidate[target.figure] for candidate in candidates]
+        if any(figure["low"] is None or math.isnan(figure["low"]) for figure in figures):
+            continue
+        if all(figure["low"] > target.value for figure in figures) or all(figure["high"] < target.value for figure in figures):
+            values = [figure["value"] for figure in figures]
+            missed.append({"figure": target.figure, "target": target.value, "lowest": min(values), "highest": max(values)})
+    return missed
 
 
 def _number(value: Any) -> float:
@@ -458,7 +495,7 @@ def _number(value: Any) -> float:
 
 
 __all__ = [
-    "BALANCE_FORMAT", "BalanceSearch", "Dimension", "Target", "Trial", "candidate_figures",
-    "confirmation_study", "finalists", "least_possible_score", "parse_dimension", "parse_targets", "play_candidate",
-    "propose", "recommend", "run_search", "score", "searched_defaults", "trial_folder", "variant_name",
+    "BALANCE_FORMAT", "BalanceSearch", "Dimension", "Target", "Trial", "candidate_figures", "clearly_closer",
+    "confirmation_study", "finalists", "least_possible_score", "out_of_reach", "parse_dimension", "parse_targets",
+    "play_candidate", "propose", "recommend", "run_search", "score", "searched_defaults", "trial_folder", "variant_name",
 ]

@@ -215,10 +215,8 @@ def _confirmed(data: Mapping[str, Any], recommendation: Mapping[str, Any], confi
         )
     best = next(c for c in recommendation["candidates"] if c["variant"] == recommendation["best"])
     lines += ["", "## Recommendation", ""]
-    if recommendation["best"] == recommendation["baseline"]:
-        lines.append(f"No searched setting came closer to the targets than the game's own, `{best['variant']}`, "
-                     "in the confirmation games.")
-    else:
+    lines += [line + "\n" for line in recommendation_words(recommendation)]
+    if recommendation["best"] != recommendation["baseline"]:
         lines.append(f"`{best['variant']}` came closest to the targets ({_targets_text(data['targets'])}): "
                      f"score {_score(best['score'])} against {_score(_baseline_score(recommendation))} "
                      "for the rules as they are.")
@@ -227,7 +225,9 @@ def _confirmed(data: Mapping[str, Any], recommendation: Mapping[str, Any], confi
             lines.append("")
             lines.append("Its differences from the rules as they are (95% intervals; *sure* where the interval excludes 0): "
                          + "; ".join(_difference(key, figure) for key, figure in comparison["differences"].items()) + ".")
-    lines += ["", A_LEAD_NOT_A_RULING, ""]
+    if recommends_a_change(recommendation):
+        lines += ["", A_LEAD_NOT_A_RULING]
+    lines.append("")
     if confirmation.get("verdict"):
         lines += ["## The confirmation study's verdict", ""]
         lines += [f"* {line}" for line in confirmation["verdict"]]
@@ -235,6 +235,45 @@ def _confirmed(data: Mapping[str, Any], recommendation: Mapping[str, Any], confi
     if recommendation.get("report"):
         lines += [f"The command also writes the confirmation study's full report, with every metric, the games to "
                   f"look at (linked to their records) and the openings: `{Path(recommendation['report']).as_posix()}`.", ""]
+    return lines
+
+
+_FIGURE_WORDS = {"first_player_wins": "who wins", "draws": "draws", "length": "length", "balance": "balance"}
+
+
+def _target_value(figure: str, value: float) -> str:
+    return f"{value:g} decisions" if figure == "length" else f"{100 * value:.0f}%"
+
+
+def recommends_a_change(recommendation: Mapping[str, Any]) -> bool:
+    """Whether the search recommends another setting than the rules as they are: one closer to
+    a target beyond chance (a file written before that was measured: the closest one)."""
+    closer = recommendation.get("clearly_closer")
+    return recommendation["best"] != recommendation["baseline"] and (closer is None or bool(closer))
+
+
+def recommendation_words(recommendation: Mapping[str, Any]) -> list[str]:
+    """The recommendation in sentences: a setting only where it is closer to a target than the
+    rules as they are beyond chance, else keep the rules; then the targets no setting reaches."""
+    best, baseline = recommendation["best"], recommendation["baseline"]
+    closer = recommendation.get("clearly_closer")
+    if best == baseline:
+        lines = [f"Recommendation: keep the rules as they are ({baseline}); no searched setting came closer to the "
+                 "targets in the confirmation games."]
+    elif closer is not None and not closer:
+        lines = [f"Recommendation: keep the rules as they are ({baseline}). The closest setting, {best}, scored a "
+                 "little nearer the targets, but none of its targeted figures differs from the rules' beyond chance "
+                 "in the confirmation games: the best of several candidates looks better by chance alone."]
+    else:
+        reasons = f" in {', '.join(_FIGURE_WORDS[name] for name in closer)} beyond chance" if closer else ""
+        lines = [f"Recommendation: {best}, closer to the targets than the rules as they are{reasons} "
+                 "in the confirmation games."]
+    for missed in recommendation.get("out_of_reach") or ():
+        low, high = (_target_value(missed["figure"], missed[end]) for end in ("lowest", "highest"))
+        span = low if low == high else f"{low} to {high}"
+        lines.append(f"No setting searched reaches the {_FIGURE_WORDS[missed['figure']]} asked for "
+                     f"({_target_value(missed['figure'], missed['target'])}): {span} in every confirmed setting, beyond "
+                     "chance; it needs another option or a change of rule.")
     return lines
 
 

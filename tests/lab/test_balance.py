@@ -21,14 +21,17 @@ from boardlab.lab.balance import (
     BalanceSearch,
     Target,
     candidate_figures,
+    clearly_closer,
     confirmation_study,
     finalists,
     least_possible_score,
+    out_of_reach,
     parse_dimension,
     parse_targets,
     run_search,
     score,
 )
+from boardlab.lab.balance_report import recommendation_words
 from boardlab.lab.metrics import Estimate
 from boardlab.lab.stats import GameOutcome
 
@@ -203,6 +206,32 @@ def test_a_searched_option_cannot_also_be_fixed() -> None:
         overseer_search(dimensions=())
 
 
+def figure(value: float, low: float, high: float) -> dict[str, float]:
+    return {"value": value, "low": low, "high": high, "games": 200}
+
+
+def test_a_candidate_is_clearly_closer_only_where_its_difference_excludes_zero_towards_the_target() -> None:
+    baseline = {"draws": figure(0.30, 0.24, 0.37), "first_player_wins": figure(0.60, 0.53, 0.67)}
+    targets = (Target("draws", 0.0), Target("first_player_wins", 0.5))
+    fewer_draws = {"draws": figure(-0.10, -0.17, -0.03), "first_player_wins": figure(-0.05, -0.14, 0.04)}
+    assert clearly_closer(baseline, fewer_draws, targets) == ["draws"]
+    # more draws beyond chance is a difference, but away from the target
+    more_draws = {"draws": figure(0.10, 0.03, 0.17), "first_player_wins": figure(0.0, -0.09, 0.09)}
+    assert clearly_closer(baseline, more_draws, targets) == []
+    # a first player's edge cut beyond chance, from above the fair share
+    assert clearly_closer(baseline, {"first_player_wins": figure(-0.08, -0.15, -0.01)}, targets) == ["first_player_wins"]
+
+
+def test_a_target_every_setting_misses_on_the_same_side_is_out_of_reach() -> None:
+    targets = (Target("draws", 0.0), Target("length", 80.0))
+    candidates = [{"draws": figure(0.86, 0.80, 0.90), "length": figure(195.2, 184.1, 206.4)},
+                  {"draws": figure(0.84, 0.79, 0.89), "length": figure(74.3, 66.0, 82.6)}]
+    assert out_of_reach(candidates, targets) == [{"figure": "draws", "target": 0.0, "lowest": 0.84, "highest": 0.86}]
+    words = recommendation_words({"best": "a", "baseline": "a", "clearly_closer": [],
+                                  "out_of_reach": out_of_reach(candidates, targets)})
+    assert words[1].startswith("No setting searched reaches the draws asked for (0%): 84% to 86% in every confirmed setting")
+
+
 # --- the command -------------------------------------------------------------------------
 def balance_args(out: Path, *extra: str) -> list[str]:
     return ["balance", "towers", "--preset", "quick", "--vary", "layout=diagram,split_sides,pinwheel",
@@ -223,13 +252,22 @@ def test_the_command_writes_a_reproducible_resumable_report(tmp_path: Path, caps
     assert f"playing its {games} games;" in doc.read_text()  # a first run: nothing was stored before it
     # six games a candidate come no closer than the rules as they are: nothing to caution about
     assert first["recommendation"]["best"] == first["recommendation"]["baseline"]
-    assert "Recommendation: keep the game's own setting (layout=diagram)" in " ".join(capsys.readouterr().out.split())
-    # a setting recommended over the rules is said with the caution the report gives it
+    assert "Recommendation: keep the rules as they are (layout=diagram)" in " ".join(capsys.readouterr().out.split())
+    # a setting recommended over the rules, closer to a target beyond chance, is said with the caution
     buffer = io.StringIO()
-    recommended = {**first, "recommendation": {**first["recommendation"], "best": "layout=pinwheel"}}
+    recommended = {**first, "recommendation": {**first["recommendation"], "best": "layout=pinwheel",
+                                               "clearly_closer": ["draws"]}}
     print_balance(Console(file=buffer, width=100), recommended)
     shown = " ".join(buffer.getvalue().split())
-    assert "Recommendation: layout=pinwheel" in shown and "a lead, not a ruling" in shown
+    assert "Recommendation: layout=pinwheel, closer to the targets than the rules as they are in draws" in shown
+    assert "a lead, not a ruling" in shown
+    # the best score alone, with no figure closer beyond chance, keeps the rules
+    buffer = io.StringIO()
+    print_balance(Console(file=buffer, width=100),
+                  {**first, "recommendation": {**recommended["recommendation"], "clearly_closer": []}})
+    shown = " ".join(buffer.getvalue().split())
+    assert "Recommendation: keep the rules as they are (layout=diagram). The closest setting, layout=pinwheel" in shown
+    assert "a lead, not a ruling" not in shown
     assert main(balance_args(out, "--doc", str(doc))) == 0
     again = json.loads((out / "balance.json").read_text())
     assert played_games(out) == games  # nothing played twice
