@@ -33,7 +33,7 @@ from ..lab.sequential import run_until_sure
 from ..lab.stats import GameOutcome
 from ..lab.store import StudyFolder
 from ..lab.study import OutcomeSink, Study, StudyInterrupted, option_variants, parse_vary, run_study
-from ..lab.verdict import build_verdict, verdict_lines
+from ..lab.verdict import bound_text, build_verdict, percent_text, verdict_lines
 from .common import CliError, build_game, parse_options, seat_count, split_specs
 
 #: on a pipe, a progress line at most this often
@@ -246,31 +246,63 @@ def agent_labels(specs: Sequence[str]) -> list[str]:
     return labels
 
 
+#: a variant's name longer than this heads its column by a letter, named above the table, so
+#: that an 80-column terminal shows every name whole
+LONGEST_COLUMN_NAME = 14
+
+
+def terminal_figure(figure: Mapping[str, Any], percent: bool) -> str:
+    """A figure short enough for a table cell: shares in whole points as the verdict says
+    them (``35% [22, 51]``), other figures as the report has them."""
+    return percent_text(figure) if percent else format_figure(figure, percent)
+
+
+def difference_text(figure: Mapping[str, Any], percent: bool) -> str:
+    """A difference between two variants: of shares in points (``-20 points [-53, +21]``, the
+    verdict's words), of other figures as the report has them."""
+    if not percent or figure["value"] is None or figure["low"] is None or figure["high"] is None:
+        return format_figure(figure, percent)
+    value, low, high = (100 * figure[part] for part in ("value", "low", "high"))
+    def signed(bound: float, upper: bool) -> str:
+        text = bound_text(bound, 0, upper)
+        return text if text.startswith("-") or text == "0" else "+" + text
+    return f"{'-' if value < 0 else '+' if value > 0 else ''}{abs(value):.0f} points [{signed(low, False)}, {signed(high, True)}]"
+
+
 def print_report(out: Console, report: Mapping[str, Any]) -> None:
     """The metrics per variant, and the differences from the first, as rich tables."""
     variants = report["variants"]
     for line in verdict_lines(report):
         out.print(escape(line))
+    names = [variant_label(variant["variant"]) for variant in variants]
+    if len(names) > 1 and max(map(len, names)) > LONGEST_COLUMN_NAME:
+        headers = [chr(ord("A") + number) if number < 26 else str(number + 1) for number in range(len(names))]
+        out.print("; ".join(f"{header}: {escape(name)}" for header, name in zip(headers, names, strict=True)))
+    else:
+        headers = names
     table = Table(title=f"{sum(v['games'] for v in variants)} games: metrics with 95% intervals")
     table.add_column("metric")
-    for variant in variants:
-        table.add_column(escape(variant_label(variant["variant"])), justify="right")
+    for header in headers:
+        table.add_column(escape(header), justify="right", no_wrap=True)
     for metric in shown_metrics(report):
         table.add_row(
-            escape(metric["title"]), *(format_figure(v["metrics"][metric["key"]], metric["percent"]) for v in variants)
+            escape(metric["title"]), *(terminal_figure(v["metrics"][metric["key"]], metric["percent"]) for v in variants)
         )
-    for title, key in (("first player advantage p", "first_player_p"), ("seat balance p", "seat_balance_p")):
+    for title, key in (("chance of a first-player edge this large (p)", "first_player_p"),
+                       ("chance of a seat gap this large (p)", "seat_balance_p")):
         table.add_row(title, *("-" if v[key] is None else f"{v[key]:.3g}" for v in variants))
     out.print(table)
+    out.print("p: the chance that games as even as the rules intend would look this uneven; below 0.05, "
+              "the edge is not chance. Every metric: docs/lab.md.", style="dim")
     for comparison in report["comparisons"]:
         differences = Table(title=f"{escape(comparison['variant'])} minus {escape(variant_label(comparison['baseline']))}")
         differences.add_column("metric")
-        differences.add_column("difference [95%]", justify="right")
+        differences.add_column("difference [95%]", justify="right", no_wrap=True)
         differences.add_column("sure?", justify="center")
         for metric in shown_metrics(report):
             figure = comparison["differences"][metric["key"]]
             sure = figure["low"] is not None and (figure["low"] > 0 or figure["high"] < 0)
-            differences.add_row(escape(metric["title"]), format_figure(figure, metric["percent"]), "yes" if sure else "")
+            differences.add_row(escape(metric["title"]), difference_text(figure, metric["percent"]), "yes" if sure else "")
         out.print(differences)
 
 

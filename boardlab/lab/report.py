@@ -257,7 +257,7 @@ def format_figure(figure: Mapping[str, Any], percent: bool) -> str:
 
 
 def variant_label(name: str) -> str:
-    return name or "(the study)"
+    return name or "these games"
 
 
 def _metrics_table(report: Mapping[str, Any]) -> str:

@@ -350,8 +350,9 @@ def cautions(report: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def build_verdict(report: Mapping[str, Any], game: Game) -> dict[str, Any]:
-    """The verdict's sentences (JSON-ready); ``report`` is :func:`~boardlab.lab.report.build_report`'s."""
+def build_verdict(report: Mapping[str, Any], game: Game, command_line: bool = True) -> dict[str, Any]:
+    """The verdict's sentences (JSON-ready); ``report`` is :func:`~boardlab.lab.report.build_report`'s.
+    ``command_line``: the reader can run the command again with its flags (not on a web page)."""
     hidden = hidden_metrics(report, game)
     if report["comparisons"]:
         findings = [_comparison_sentence(report, comparison, hidden) for comparison in report["comparisons"]]
@@ -360,7 +361,7 @@ def build_verdict(report: Mapping[str, Any], game: Game) -> dict[str, Any]:
     specs = _study_specs(report)
     firmer = _firmer(report, hidden)
     if firmer:
-        again = "" if report.get("stopping") else " (or run with --until-sure)"
+        again = "" if report.get("stopping") or not command_line else " (or run with --until-sure)"
         firmer = ["To be surer: " + "; ".join(firmer) + again + "."]
     agents = strength_line(game, specs) if specs else ""
     fallbacks = sum(variant.get("fallback_moves", 0) for variant in report["variants"])

@@ -121,7 +121,8 @@ def play(folder: Path) -> dict[str, object]:
     seat_names = [game.player_name(seat) for seat in range(game.num_players)]
     specs = list(study.variants[0].agents)
     report = build_report(settings, outcomes, seat_names, _labels(specs))
-    report["verdict"] = build_verdict(report, load(study.game_id, players=study.players, **dict(study.options)))
+    rules = load(study.game_id, players=study.players, **dict(study.options))
+    report["verdict"] = build_verdict(report, rules, command_line=False)  # a web page has no flags to run with
     write_report(sink.folder, report, outcomes)
     return {"state": state, "verdict": verdict_lines(report), "error": error}
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rich.console import Console
+
 from boardlab.agents.levels import level_spec
+from boardlab.cli.lab import print_report
 from boardlab.core.options import Option
 from boardlab.core.registry import load
 from boardlab.lab.report import build_report, render_html, shown_metrics
@@ -217,6 +220,10 @@ def test_a_first_player_edge_at_the_border_of_chance_is_not_called_clear() -> No
     [first] = [line for line in edge["verdict"]["findings"] if "first" in line]
     assert first.startswith("Moving first may help") and "p = 0.05" in first
     assert any("more games would settle whether moving first helps" in line for line in verdict_lines(edge))
+    assert any("(or run with --until-sure)" in line for line in edge["verdict"]["firmer"])
+    # a web page's reader has no command line to run with a flag
+    on_a_page = build_verdict(edge, load("towers"), command_line=False)
+    assert on_a_page["firmer"] and not any("--until-sure" in line for line in on_a_page["firmer"])
     clear = report_of({"": _decided(560, 1000)})
     [first] = [line for line in clear["verdict"]["findings"] if "first" in line]
     assert first.startswith("Moving first helps: the first player wins 56%")
@@ -240,3 +247,15 @@ def test_a_first_player_handicap_at_the_border_says_may_hurt() -> None:
     # 469 of 1,000 mirrors the 531 above: the interval's upper end just below 50%, p above 0.05
     [first] = [line for line in report_of({"": _decided(469, 1000)})["verdict"]["findings"] if "first" in line]
     assert first.startswith("Moving first may hurt") and "at the edge of chance" in first
+
+
+def test_long_variant_names_head_their_columns_by_letters_named_whole_above_an_80_column_table() -> None:
+    report = report_of({"diagram": games("diagram", 3, 40), "split_sides": games("split_sides", 10, 50)})
+    for variant in report["variants"]:
+        variant["variant"] = f"no_progress_limit=60,layout={variant['variant']}"
+    out = Console(record=True, width=80)
+    print_report(out, report)
+    text = out.export_text()
+    assert "A: no_progress_limit=60,layout=diagram; B: no_progress_limit=60,layout=split_sides" in " ".join(text.split())
+    assert "…" not in text, "no name or figure is cut short"
+    assert "points [" in text, "differences of shares in points, as the verdict says them"
