@@ -117,7 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     simulate = commands.add_parser("simulate", help="computer-vs-computer games and their statistics")
     simulate.add_argument("game", help="game id")
-    simulate.add_argument("--players", required=True, help="agent specs, e.g. mcts,random (repeat around the table)")
+    simulate.add_argument("--players", required=True,
+                          help="levels or agent specs, e.g. hard,random or mcts,greedy (repeat around the table)")
     simulate.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
     simulate.add_argument("--seats", type=int, help="number of players (default: one per listed agent)")
     simulate.add_argument("--seed", type=int, default=0, help="base seed; game i gets a seed derived from it")

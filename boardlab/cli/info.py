@@ -67,7 +67,10 @@ def games_command(args: argparse.Namespace, out: Console, err: Console) -> int:
             escape(entry["id"]), escape(entry["name"]), _players_text(entry), _nature(entry), escape(options)
         )
     out.print(table)
-    out.print("Options in detail: boardlab games GAME.  Rules: boardlab rules GAME.  Play: boardlab play GAME.")
+    # one command a line: a command cut in two at the terminal's edge reads as two
+    out.print("Options in detail: boardlab games GAME\n"
+              "Rules:             boardlab rules GAME\n"
+              "Play:              boardlab play GAME")
     return 0
 
 

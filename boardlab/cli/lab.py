@@ -149,7 +149,8 @@ def add_study_arguments(parser: argparse.ArgumentParser, games_help: str) -> Non
 def add_lab_parser(commands: Any) -> None:
     lab = commands.add_parser("lab", help="a designer's study: metrics per rule variant, a report, resumable")
     add_study_arguments(lab, "games per variant (default 100)")
-    lab.add_argument("--players", help="agent specs, e.g. mcts,greedy (repeat around the table); or use --preset")
+    lab.add_argument("--players",
+                     help="levels or agent specs, e.g. normal,hard or mcts,greedy (repeat around the table); or use --preset")
     lab.add_argument("--preset", choices=sorted(PRESETS), help="a named agent setting in every seat (docs/lab.md)")
     lab.add_argument("--vary", action="append", metavar="NAME=V1,V2", help="run the study for each value (repeatable)")
     lab.add_argument("--out", metavar="DIR", help="the study folder: records, games, report (default lab-GAME)")

@@ -35,11 +35,16 @@ class Option:
             return " | ".join(_show(c) for c in self.choices)
         if self.kind is bool:
             return "true | false"
-        lo = "" if self.minimum is None else _show(self.minimum)
-        hi = "" if self.maximum is None else _show(self.maximum)
-        if lo or hi:
-            return f"{self.kind.__name__} {lo}..{hi}"
-        return self.kind.__name__
+        noun = {int: "a whole number", float: "a number"}.get(self.kind)
+        if noun is None:
+            return "text" if self.kind is str else f"a {self.kind.__name__}"
+        if self.minimum is not None and self.maximum is not None:
+            return f"{noun} from {_show(self.minimum)} to {_show(self.maximum)}"
+        if self.minimum is not None:
+            return f"{noun} of at least {_show(self.minimum)}"
+        if self.maximum is not None:
+            return f"{noun} of at most {_show(self.maximum)}"
+        return noun
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` as this option's type, accepting strings from a command line.
@@ -96,6 +101,8 @@ class Option:
             "default": self.default,
             "allowed": self.allowed(),
             "choices": list(self.choices) if self.choices is not None else None,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
             "help": self.help,
         }
 

@@ -130,6 +130,9 @@ def parse_vary(texts: Sequence[str] | None) -> list[tuple[str, list[str]]]:
         choices = [value.strip() for value in values.split(",") if value.strip()]
         if not eq or not name.strip() or not choices:
             raise OptionError(f"--vary {text!r}: expected NAME=VALUE1,VALUE2,... e.g. --vary layout=diagram,pinwheel")
+        if any(".." in value for value in choices):
+            raise OptionError(f"--vary {text!r}: the lab takes a list of values (--vary {name.strip()}=100,200,300); "
+                              "a range LOW..HIGH:STEP is for boardlab balance, which searches it")
         if any(name.strip() == other for other, _ in varied):
             raise OptionError(f"--vary {name.strip()} is given twice: list every value in one --vary")
         if len(set(choices)) != len(choices):

@@ -51,7 +51,7 @@ def test_games_json_is_the_catalog() -> None:
 def test_games_detail_lists_options_with_allowed_values() -> None:
     done = run("games", "dicenim")
     assert done.returncode == 0
-    assert "pile" in done.stdout and "1..50" in done.stdout
+    assert "pile" in done.stdout and "a whole number from 1 to 50" in " ".join(done.stdout.replace("│", " ").split())
     # a game that does not say how it plays is described by its flags (chance, hidden information)
     assert "luck, hidden information" in done.stdout
 

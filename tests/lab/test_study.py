@@ -66,6 +66,9 @@ def test_vary_parsing_and_combinations() -> None:
     for bad in (["layout"], ["layout="], ["layout=a,a"], ["a=1", "a=2"]):
         with pytest.raises(ValueError):
             parse_vary(bad)
+    # balance's range, given to the lab, is named as such
+    with pytest.raises(ValueError, match=r"a range LOW\.\.HIGH:STEP is for boardlab balance"):
+        parse_vary(["ply_limit=100..300:100"])
 
 
 def test_a_study_folder_holds_records_lines_and_settings(tmp_path: Path) -> None:

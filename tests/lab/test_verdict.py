@@ -190,7 +190,8 @@ def test_strength_names_the_level_its_rating_and_the_caveat() -> None:
 def test_verdict_lines_say_why_a_stopping_study_stopped() -> None:
     report = report_of({"": games("", 3, 40)})
     report["stopping"] = {"reason": "reached -n 200", "method": "a method"}
-    assert verdict_lines(report)[-1] == "Stopped: reached -n 200 (a method)."
+    assert verdict_lines(report)[-1] == (
+        "Stopped: reached -n 200 (by intervals that hold at 95% however often the games are looked at on the way; docs/lab.md).")
 
 
 def test_decisions_the_agents_did_not_make_are_counted_and_weaken_the_verdict() -> None:

@@ -140,6 +140,9 @@ def test_the_lobbys_rule_variants_wait_folded_in_words_and_only_a_changed_one_is
     extent = page.locator("#option-expand_max_extent").locator("xpath=..").locator(".help").inner_text()
     assert extent.endswith("(default: none)"), extent
     assert page.locator("#option-expand_max_extent").get_attribute("placeholder") == "none"
+    # a number's box keeps to the option's bounds (target_points: 3 to 25)
+    target = page.locator("#option-target_points")
+    assert (target.get_attribute("min"), target.get_attribute("max")) == ("3", "25")
     page.select_option("#option-bank_trade", "mixed4")
     page.select_option("#seat-1", "here")
     with page.expect_request(lambda request: request.url.endswith("/api/rooms") and request.method == "POST") as sent:

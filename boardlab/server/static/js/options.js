@@ -21,8 +21,7 @@ export function optionField(option) {
     control = h("select", { id, dataset: { option: option.name, kind: "text" } },
       option.choices.map((choice) => h("option", { value: choice, selected: choice === option.default }, words(choice))));
   } else if (typeof option.default === "number") {
-    const range = /(-?\d+)\.\.(-?\d+)/.exec(option.allowed || "");
-    control = h("input", { id, type: "number", value: option.default, min: range ? range[1] : null, max: range ? range[2] : null, step: Number.isInteger(option.default) ? 1 : "any", dataset: { option: option.name, kind: "number" } });
+    control = h("input", { id, type: "number", value: option.default, min: option.minimum ?? null, max: option.maximum ?? null, step: Number.isInteger(option.default) ? 1 : "any", dataset: { option: option.name, kind: "number" } });
   } else {
     control = h("input", { id, value: option.default, placeholder: option.default === null ? "none" : null, dataset: { option: option.name, kind: "text" } });
   }
