@@ -193,8 +193,9 @@ def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int
 
 def print_balance(out: Console, data: dict[str, Any]) -> None:
     table = Table(title="the search, trial by trial (score: distance from the targets, smaller is better)")
+    # a setting is read whole, on one line: the figures beside it wrap instead
     for column in ("trial", "setting", "games", "first player", "draws", "length", "score"):
-        table.add_column(column, justify="left" if column == "setting" else "right")
+        table.add_column(column, justify="left" if column == "setting" else "right", no_wrap=column == "setting")
     for trial in data["trials"]:
         figures = trial["figures"]
         table.add_row(str(trial["number"]), escape(variant_name(trial["options"])), str(trial["games"]),
@@ -208,10 +209,10 @@ def print_balance(out: Console, data: dict[str, Any]) -> None:
         return
     confirmed = Table(title=f"confirmed over {data['confirmation']['games_per_variant']} games each (95% intervals)")
     for column in ("setting", "first player", "draws", "length", "score"):
-        confirmed.add_column(column, justify="left" if column == "setting" else "right")
+        confirmed.add_column(column, justify="left" if column == "setting" else "right", no_wrap=column == "setting")
     for entry in recommendation["candidates"]:
         figures = entry["figures"]
-        name = entry["variant"] + (" (as the rules are)" if entry["variant"] == recommendation["baseline"] else "")
+        name = entry["variant"] + ("\n(as the rules are)" if entry["variant"] == recommendation["baseline"] else "")
         confirmed.add_row(escape(name), shown(figures["first_player_wins"], True), shown(figures["draws"], True),
                           shown(figures["length"], False), "-" if entry["score"] is None else f"{entry['score']:.3f}")
     out.print(confirmed)

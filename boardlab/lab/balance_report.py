@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .balance import BALANCE_FORMAT, BalanceSearch, Target, Trial, variant_name
-from .verdict import verdict_lines
+from .verdict import bound_text, percent_text, verdict_lines
 
 _FIGURE_TITLES = {
     "first_player_wins": "first player wins (of decided games)",
@@ -28,17 +28,19 @@ _FIGURE_TITLES = {
 
 
 def shown(figure: Mapping[str, Any] | None, share: bool, interval: bool = True) -> str:
-    """``55% [52, 58]`` for a share, ``41.2 [39.8, 42.6]`` for a length; ``-`` when undefined."""
+    """``55% [52, 58]`` for a share, ``195 [184, 207]`` for a length of 100 decisions or more
+    (``41.2 [39.8, 42.6]`` below), the interval rounded outward as the verdict's; ``-`` when
+    undefined."""
     if not figure or figure.get("value") is None:
         return "-"
     if share:
-        text = f"{100 * figure['value']:.0f}%"
-        if interval and figure.get("low") is not None:
-            text += f" [{100 * figure['low']:.0f}, {100 * figure['high']:.0f}]"
-        return text
-    text = f"{figure['value']:.1f}"
+        if not interval or figure.get("low") is None:
+            return percent_text({**figure, "low": None, "high": None})
+        return percent_text(figure)
+    decimals = 0 if abs(figure["value"]) >= 100 else 1
+    text = f"{figure['value']:.{decimals}f}"
     if interval and figure.get("low") is not None:
-        text += f" [{figure['low']:.1f}, {figure['high']:.1f}]"
+        text += f" [{bound_text(figure['low'], decimals, upper=False)}, {bound_text(figure['high'], decimals, upper=True)}]"
     return text
 
 

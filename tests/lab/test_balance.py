@@ -268,6 +268,10 @@ def test_the_command_writes_a_reproducible_resumable_report(tmp_path: Path, caps
     shown = " ".join(buffer.getvalue().split())
     assert "Recommendation: keep the rules as they are (layout=diagram). The closest setting, layout=pinwheel" in shown
     assert "a lead, not a ruling" not in shown
+    # at 80 columns every setting reads whole, on one line
+    narrow = io.StringIO()
+    print_balance(Console(file=narrow, width=80), first)
+    assert "…" not in narrow.getvalue() and "│ layout=diagram " in narrow.getvalue()
     assert main(balance_args(out, "--doc", str(doc))) == 0
     again = json.loads((out / "balance.json").read_text())
     assert played_games(out) == games  # nothing played twice
