@@ -38,6 +38,7 @@ from ..lab.playtests import (
     record_answers,
     report_rows,
 )
+from ..lab.verdict import bound_text, size_text
 from .common import CliError
 
 #: the SQLite file of a server's data folder (boardlab.server.settings.SQLITE_FILE, without the web extra)
@@ -235,16 +236,20 @@ def figure_text(figure: Mapping[str, Any] | None, percent: bool, signed: bool = 
     (a difference of shares, in points); ``-`` where there is no figure."""
     if figure is None or figure.get("value") is None:
         return "-"
-    scale = 100 if percent else 1
-
-    def number(value: float, sign: bool) -> str:
-        shown = f"{scale * value:.0f}" if percent else f"{value:.3g}"
-        return f"+{shown}" if sign and scale * value > 0 and shown != "0" else shown
-
-    text = number(figure["value"], signed) + ("%" if percent and not signed else "")
+    if not percent:
+        text = f"{figure['value']:.3g}"
+        if figure.get("low") is not None and figure.get("high") is not None:
+            text += f" [{figure['low']:.3g}, {figure['high']:.3g}]"
+        return text
+    # shares as the sentences say them: half up, the interval rounded outward (boardlab.lab.verdict)
+    value = 100 * figure["value"]
+    size = size_text(value)
+    shown = f"-{size}" if value < 0 and size != "0" else f"+{size}" if signed and value > 0 and size != "0" else size
+    text = shown + ("" if signed else "%")
     if figure.get("low") is not None and figure.get("high") is not None:
-        text += f" [{number(figure['low'], False)}, {number(figure['high'], False)}]"
+        text += f" [{bound_text(100 * figure['low'], 0, upper=False)}, {bound_text(100 * figure['high'], 0, upper=True)}]"
     return text
+
 
 
 def figures_table(variant: Mapping[str, Any]) -> Table:

@@ -399,11 +399,11 @@ SHOWN_METRICS = ("first_player_wins", "draws", "balance", "decisions", "limit", 
 
 
 def endings_line(entry: Mapping[str, Any]) -> str:
-    """How the games ended, by the ending's code, among people and in the lab:
-    ``Endings among people: resign 3, castles 2; in the lab: castles 40.``"""
+    """How the games ended, by the ending's code in words, among people and in the lab:
+    ``Endings among people: resign 3, castles 2; in the lab: castles 40, move limit 4.``"""
 
     def listed(endings: Mapping[str, int]) -> str:
-        return ", ".join(f"{code} {count}" for code, count in endings.items()) or "none"
+        return ", ".join(f"{code.replace('_', ' ')} {count}" for code, count in endings.items()) or "none"
 
     text = f"Endings among people: {listed(entry['people']['endings'])}"
     if entry["lab"] is not None:

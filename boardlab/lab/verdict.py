@@ -45,7 +45,7 @@ _WORDS: dict[str, tuple[str, str]] = {
 _HEADLINE = ("first_player_wins", "draws", "decisions")
 
 
-def _number(value: float, decimals: int = 0) -> str:
+def size_text(value: float, decimals: int = 0) -> str:
     """``value``'s size rounded half up (62.5 reads 63, as the pages' scripts round it)."""
     scale = 10**decimals
     return f"{math.floor(abs(value) * scale + 0.5) / scale:.{decimals}f}"
@@ -68,7 +68,7 @@ def percent_text(figure: Mapping[str, Any]) -> str:
     outward; ``-`` where it is undefined."""
     if figure["value"] is None:
         return "-"
-    text = f"{_number(100 * figure['value'])}%"
+    text = f"{size_text(100 * figure['value'])}%"
     if figure["low"] is not None and figure["high"] is not None:
         text += f" [{bound_text(100 * figure['low'], 0, upper=False)}, {bound_text(100 * figure['high'], 0, upper=True)}]"
     return text
@@ -89,7 +89,7 @@ def difference_phrase(key: str, figure: Mapping[str, Any], percent: bool) -> str
     decimals = 0 if value >= 2 else 1
     bounds = f"[{bound_text(low, decimals, upper=False)}, {bound_text(high, decimals, upper=True)}]"
     template = grows if scale * figure["value"] >= 0 else shrinks
-    return template.format(n=_number(value, decimals), b=bounds)
+    return template.format(n=size_text(value, decimals), b=bounds)
 
 
 def more_games(figure: Mapping[str, Any], reference: float = 0.0, counted: float = 1.0) -> int | None:

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import boardlab
+from boardlab.cli.playtests import figure_text
 from boardlab.core.errors import OptionError, RecordError
 from boardlab.core.records import Record, Seat
 from boardlab.lab.intervals import ratio_of_means
@@ -24,6 +25,7 @@ from boardlab.lab.playtests import (
     FormAnswer,
     PeopleGame,
     answers_figures,
+    endings_line,
     lab_command,
     playtest_report,
     record_answers,
@@ -225,3 +227,12 @@ def test_the_metrics_of_the_same_outcomes_do_not_depend_on_their_source(tmp_path
     seats = [boardlab.load("overseer").player_name(seat) for seat in range(2)]
     metrics = metric_definitions(seats)
     assert variant_metrics("", stored, metrics, 2).to_json() == variant_metrics("", traced, metrics, 2).to_json()
+
+
+def test_the_terminal_table_rounds_as_the_sentences_and_endings_read_in_words() -> None:
+    # a share at the half and bounds that rounding to the nearest would pull inward
+    assert figure_text({"value": 0.625, "low": 0.389, "high": 0.821}, True) == "63% [38, 83]"
+    assert figure_text({"value": 0.07, "low": -0.281, "high": 0.392}, True, signed=True) == "+7 [-29, 40]"
+    assert figure_text({"value": -0.004, "low": -0.2, "high": 0.19}, True, signed=True) == "0 [-20, 19]"
+    entry = {"people": {"endings": {"resign": 3, "no_capture_limit": 1}}, "lab": {"endings": {"move_limit": 4}}}
+    assert endings_line(entry) == "Endings among people: resign 3, no capture limit 1; in the lab: move limit 4."
