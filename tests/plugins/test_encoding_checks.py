@@ -20,9 +20,9 @@ SMALL = Budget(random_games=2, variant_games=1, check_every=1, moves_per_check=1
 
 def with_encodings(actions: Callable[[Game], Any] | None = None, observation: Callable[[Game], Any] | None = None) -> Game:
     """Pebbles (2,3 piles) whose encodings are replaced; never registered."""
-    from boardlab_pebbles import Pebbles
+    from boardlab_pebbles import PebblesGame
 
-    class Faulty(Pebbles):
+    class Faulty(PebblesGame):
         def action_encoding(self) -> Any:
             return actions(self) if actions else super().action_encoding()
 

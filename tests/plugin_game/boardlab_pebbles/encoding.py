@@ -11,13 +11,13 @@ from boardlab.core.encoding import ENVELOPE_FEATURES, envelope_features, scaled
 from .moves import Take
 
 if TYPE_CHECKING:
-    from .game import Pebbles
+    from .game import PebblesGame
 
 
 class PebblesActions(ActionEncoding):
     """Action ``pile * max_take + count - 1``: one per pile and count."""
 
-    def __init__(self, game: Pebbles) -> None:
+    def __init__(self, game: PebblesGame) -> None:
         super().__init__(game)
         self.max_take: int = game.options["max_take"]
         self.num_actions = len(game.start_piles) * self.max_take
@@ -31,7 +31,7 @@ class PebblesActions(ActionEncoding):
 class PebblesObservation(ObservationEncoding):
     """The envelope's four values, then each pile's pebbles over its size at the start."""
 
-    def __init__(self, game: Pebbles) -> None:
+    def __init__(self, game: PebblesGame) -> None:
         super().__init__(game)
         self.start_piles = game.start_piles
         self.size = ENVELOPE_FEATURES + len(self.start_piles)

@@ -24,8 +24,17 @@ def parse_piles(text: str, what: str) -> tuple[int, ...]:
         raise ValueError(f"{what} {text!r}: piles are whole numbers separated by commas, e.g. 3,4,5") from None
 
 
+def render_view(view: Mapping[str, Any]) -> str:
+    """The piles of a view envelope, for the terminal (rich markup)."""
+    rows = [
+        f"[bold]{letter}[/bold] {'o' * pebbles or '-'} ({pebbles})"
+        for letter, pebbles in zip(PILE_LETTERS, view["board"]["piles"])
+    ]
+    return "\n".join(rows)
+
+
 @register
-class Pebbles(Game):
+class PebblesGame(Game):
     id = "pebbles"
     name = "Pebbles"
     summary = "Take 1 to 3 pebbles from one pile; whoever takes the last pebble wins."
@@ -35,6 +44,10 @@ class Pebbles(Game):
     )
     result_codes = ("last_pebble",)
     state_class = PebblesState
+    seat_names = ("First", "Second")
+    action_encoding_class = PebblesActions
+    observation_encoding_class = PebblesObservation
+    view_renderer = staticmethod(render_view)
 
     def _check_options(self) -> None:
         try:
@@ -69,19 +82,3 @@ class Pebbles(Game):
         if to_move_text not in ("0", "1"):
             raise PositionError(f"pebbles position {text!r}: the player to move is 0 or 1")
         return PebblesState(self, 0, piles, int(to_move_text))
-
-    def player_name(self, player: int) -> str:
-        return ("First", "Second")[player]
-
-    def render_view(self, view: Mapping[str, Any]) -> str:
-        rows = [
-            f"[bold]{letter}[/bold] {'o' * pebbles or '-'} ({pebbles})"
-            for letter, pebbles in zip(PILE_LETTERS, view["board"]["piles"])
-        ]
-        return "\n".join(rows)
-
-    def action_encoding(self) -> PebblesActions:
-        return PebblesActions(self)
-
-    def observation_encoding(self) -> PebblesObservation:
-        return PebblesObservation(self)

@@ -13,7 +13,7 @@ from boardlab.core.state import StateFields
 from .moves import PILE_LETTERS, Take, parse_take
 
 if TYPE_CHECKING:
-    from .game import Pebbles
+    from .game import PebblesGame
 
 
 class PebblesState(State):
@@ -23,7 +23,7 @@ class PebblesState(State):
     state_fields = StateFields(shared=("piles", "to_move"), fixed=("max_take",))
     __slots__ = state_fields.names
 
-    def __init__(self, game: Pebbles, seed: int, piles: tuple[int, ...], to_move: int = 0) -> None:
+    def __init__(self, game: PebblesGame, seed: int, piles: tuple[int, ...], to_move: int = 0) -> None:
         super().__init__(game, seed)
         self.piles = piles
         self.to_move = to_move
