@@ -246,6 +246,7 @@ def test_a_lab_games_replay_says_in_words_how_it_ended_and_what_its_move_numbers
     # the board counts only the moves of play; the page says what its own numbers count
     counting = page.locator("#replay-counting").inner_text()
     assert "numbered as the players made them" in counting and "set-up" in counting
+    assert "moves of play since the set-up; a draw after" in page.locator("#board").inner_text()
 
 
 def test_a_refusal_on_the_lab_page_goes_once_the_browser_refuses_a_field_itself(

@@ -73,7 +73,7 @@ function score(message) {
     ),
     h("span", { class: "muted" }, board.phase === "setup"
       ? `setup: placement ${board.setup.placements + 1} of 14`
-      : `supply: ${board.supply.lower} lower, ${board.supply.top} top pieces · move ${board.play_ply} of ${board.ply_limit}`),
+      : `supply: ${board.supply.lower} lower, ${board.supply.top} top pieces · ${board.play_ply} moves of play since the set-up; a draw after ${board.ply_limit}`),
   );
 }
 
