@@ -145,7 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     render = commands.add_parser("render", help="draw a state: a PNG where the game can, else the text board")
     render.add_argument("target", help="a game id or a record file")
     render.add_argument("--position", metavar="TEXT", help="position string (with a game id)")
-    render.add_argument("--move", type=int, metavar="N", help="after the players' move N, as the terminal numbers them (with a record; default: the end)")
+    render.add_argument("--move", type=int, metavar="N",
+                        help="after the players' move N, as the terminal numbers them (with a record; default: the end)")
     render.add_argument("--seats", dest="num_players", type=int, help="number of players (with a game id)")
     render.add_argument("--seed", type=int, help="seed of the state (with a game id)")
     render.add_argument("--seat", type=int, metavar="S", help="draw seat S's view (1-based; default: spectators)")
