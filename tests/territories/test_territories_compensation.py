@@ -187,7 +187,7 @@ def test_r10_4_positions_with_a_wrong_grant_are_refused_naming_the_field(
 def test_r12_bad_values_are_refused_naming_the_option_and_its_range(value: Any) -> None:
     with pytest.raises(OptionError, match=r"second_player_resources") as error:
         boardlab.load("territories", second_player_resources=value)
-    assert any(bound in str(error.value) for bound in ("0..3", ">= 0", "<= 3"))
+    assert any(bound in str(error.value) for bound in ("from 0 to 3", ">= 0", "<= 3"))
 
 
 def test_r12_the_option_is_listed_with_its_default() -> None:

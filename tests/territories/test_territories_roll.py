@@ -137,7 +137,7 @@ def test_r5_2_discards_come_before_the_rollers_draw() -> None:
     assert st.current_player() == 1  # the roller discards first
     with pytest.raises(IllegalMoveError, match="exactly 1"):
         st.play("disc(P2:HH)")
-    with pytest.raises(IllegalMoveError, match="P2 discards now"):
+    with pytest.raises(IllegalMoveError, match=r"Black \(P2\) discards now, not White \(P1\)"):
         st.play("disc(P1:H)")
     st.play("disc(P2:D)")
     assert st.current_player() == 0

@@ -19,6 +19,7 @@ from .cards import (
     CARD_SUIT,
     KIND_NAMES,
     KIND_TIER,
+    SEAT_NAMES,
     TOWN,
     TOWN_COST,
     UPGRADE_COST,
@@ -163,22 +164,31 @@ def discard_moves(state: TerritoriesState) -> list[Move]:
     return kernel.discard_moves(state.label(seat), owed, hand, state.res[seat])
 
 
+def who(state: TerritoriesState, label: int) -> str:
+    """A turn-order label as a refusal names it: the seat's name with it, ``White (P1)``
+    (rule R3.2: P1 and P2 name turn order, White and Black seats)."""
+    if state.first < 0 or label not in (1, 2):
+        return f"P{label}"
+    seat = state.first if label == 1 else 1 - state.first
+    return f"{SEAT_NAMES[seat]} (P{label})"
+
+
 def discard_reason(state: TerritoriesState, move: Discard) -> str | None:
     if not state.discards_owed:
         return "nobody owes discards now"
     seat, owed = state.discards_owed[0]
     if move.label != state.label(seat):
-        return f"P{state.label(seat)} discards now, not P{move.label}"
+        return f"{who(state, state.label(seat))} discards now, not {who(state, move.label)}"
     total = sum(move.amounts) + len(move.cards)
     if total != owed:
-        return f"P{move.label} must discard exactly {owed} cards, not {total} (R5.2)"
+        return f"{who(state, move.label)} must discard exactly {owed} cards, not {total} (R5.2)"
     if move.cards and not state.rules.limit_counts_territories:
         return "only resources count toward the hand limit (option hand_limit_counts), so discard resources"
     if not covers(state.res[seat], move.amounts):
         return shortfall_text(state.res[seat], move.amounts)
     for card in move.cards:
         if card not in state.hands[seat]:
-            return f"P{move.label} does not hold {CARD_CODE[card]}"
+            return f"{who(state, move.label)} does not hold {CARD_CODE[card]}"
     return None
 
 
@@ -208,13 +218,13 @@ def wild_reason(state: TerritoriesState, move: Wild) -> str | None:
     seat = state.wild_owed[0][0]
     if move.label != state.label(seat):
         if setup_grant_owed(state):
-            return f"P2 alone takes starting resources, not P{move.label} (R3.4)"
-        return f"P{state.label(seat)} chooses wildcards now, not P{move.label}"
+            return f"{who(state, 2)} alone takes starting resources, not {who(state, move.label)} (R3.4)"
+        return f"{who(state, state.label(seat))} chooses wildcards now, not {who(state, move.label)}"
     count = wild_count(state)
     if sum(move.amounts) != count:
         if setup_grant_owed(state):
-            return f"P{move.label} takes exactly {count} starting resources of its choice (R3.4)"
-        return f"P{move.label} takes exactly {count} wildcard resources now (R4.4)"
+            return f"{who(state, move.label)} takes exactly {count} starting resources of its choice (R3.4)"
+        return f"{who(state, move.label)} takes exactly {count} wildcard resources now (R4.4)"
     if not covers(state.bank, move.amounts):
         return f"the bank {shortfall_text(state.bank, move.amounts).replace('you hold', 'holds')} (R4.5)"
     return None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from boardlab.core import Move
 
 from . import abilities, trades
-from .actions import build_reason, discard_reason, setup_grant_owed, wild_reason
+from .actions import build_reason, discard_reason, setup_grant_owed, who, wild_reason
 from .moves import (
     Accept,
     Announce,
@@ -69,14 +69,14 @@ def illegal_reason(state: TerritoriesState, move: Move) -> str | None:
     if state.discards_owed and state.phase >= MAIN:
         if not isinstance(move, Discard):
             seat, owed = state.discards_owed[0]
-            return f"P{state.label(seat)} must first discard {owed} cards: disc(P{state.label(seat)}:...) (R5.2)"
+            return f"{who(state, state.label(seat))} must first discard {owed} cards: disc(P{state.label(seat)}:...) (R5.2)"
         return discard_reason(state, move)
     if state.wild_owed and state.phase >= SETUP:
         if not isinstance(move, Wild):
             label = state.label(state.wild_owed[0][0])
             if setup_grant_owed(state):
-                return f"P{label} must first choose its starting resources: wild(P{label}:...) (R3.4)"
-            return f"P{label} must first choose Temple wildcards: wild(...) (R4.4)"
+                return f"{who(state, label)} must first choose its starting resources: wild(P{label}:...) (R3.4)"
+            return f"{who(state, label)} must first choose Temple wildcards: wild(...) (R4.4)"
         return wild_reason(state, move)
     phase = state.phase
     if phase == SETUP:
