@@ -173,9 +173,9 @@ def repeated_games_warning(repeats: int, games: int) -> str | None:
     if not repeats:
         return None
     return (
-        f"{repeats} of {games} games repeat an earlier one move for move: the agents seem to play without "
-        "randomness, so those games are not independent samples; give the search some (e.g. mcts with "
-        "widen: jitter=0.03)"
+        f"{repeats} of {games} games repeat an earlier one move for move, so those games are not "
+        "independent samples: the agents play with little or no randomness (a search can be given some, "
+        "e.g. mcts with widen: jitter=0.03), or the game has few different games to play"
     )
 
 
