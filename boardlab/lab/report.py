@@ -337,7 +337,7 @@ def highlights_html(report: Mapping[str, Any], replay_url: Callable[[str], str] 
         return []
     if replay_url is None:
         how = ("Each game's record is in the study folder: open it with <code>boardlab replay records/NAME.json</code> "
-               "from there, or in the browser from <code>boardlab serve</code>'s Lab page.")
+               "from there (a study started on <code>boardlab serve</code>'s Lab page opens its games in the browser).")
     else:
         how = "Each game opens in the browser's replay; the record file is beside it for <code>boardlab replay</code>."
     parts = ["<h2>Games to look at</h2>", f"<p class=reading>{how}</p>"]
