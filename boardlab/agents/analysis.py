@@ -35,6 +35,7 @@ How the numbers are made (docs/analysis.md says it for players):
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 from collections.abc import Callable, Sequence
@@ -96,6 +97,10 @@ class MoveAnalysis:
     played: float | None = None
     loss: float = 0.0
     luck: float = 0.0
+    #: ``move`` and ``preferred`` as people read them (``State.move_text`` for spectators:
+    #: Honor's "release SL1 at x 30.00 cm, 0.0°", Territories' "rolled 6+2 = 8")
+    text: str = ""
+    preferred_text: str | None = None
 
     @property
     def is_decision(self) -> bool:
@@ -117,6 +122,8 @@ class MoveAnalysis:
             "played": None if self.played is None else round(self.played, 4),
             "loss": round(self.loss, 4),
             "luck": round(self.luck, 4),
+            "text": self.text or self.move,
+            "preferred_text": self.preferred_text if self.preferred_text is not None else self.preferred,
         }
 
 
@@ -253,9 +260,22 @@ def analyse(
         evaluation=evaluation,
     )
     for number, text in enumerate(texts, 1):
-        analysis.moves.append(_move_entry(number, text, judged[number - 1], values[number - 1], values[number]))
+        entry = _move_entry(number, text, judged[number - 1], values[number - 1], values[number])
+        words = _words(states[number - 1], text)
+        preferred = entry.preferred
+        preferred_words = None if preferred is None else words if preferred == text else _words(states[number - 1], preferred)
+        analysis.moves.append(dataclasses.replace(entry, text=words, preferred_text=preferred_words))
     analysis.seconds = time.perf_counter() - began
     return analysis
+
+
+def _words(state: State, notation: str) -> str:
+    """A move of ``state`` as spectators read it; its notation where the game cannot parse it
+    back (a move the analysis was handed as text only)."""
+    try:
+        return state.move_text(state.parse_move(notation), None)
+    except BoardlabError:
+        return notation
 
 
 def _game_of(source: Record | Sequence[State]) -> tuple[list[State], list[str], tuple[float, ...] | None]:

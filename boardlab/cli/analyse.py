@@ -125,10 +125,10 @@ def moves_table(analysis: Analysis, numbers: Sequence[int | None]) -> Table:
         loss = f"{entry.loss:.2f}" if entry.is_decision and entry.loss >= 0.005 else ""
         if not entry.is_decision and entry.luck >= WORST_MIN_LOSS:
             loss = f"{entry.luck:.2f} (luck)"  # the dice or the card, not a player, moved the chances
-        move = escape(_short(entry.move))
+        move = escape(_short(entry.text or entry.move))
         if entry.number in worst:
             move, loss = f"[bold red]{move}[/bold red]", f"[bold red]{loss} ??[/bold red]"
-        preferred = escape(_short(entry.preferred)) if entry.differs and entry.preferred else ""
+        preferred = escape(_short(entry.preferred_text or entry.preferred)) if entry.differs and entry.preferred else ""
         number = numbers[entry.number - 1]
         chances = (percent(c) for c in entry.chances)
         table.add_row("" if number is None else str(number), escape(by), move, *chances, preferred, loss)
@@ -182,13 +182,13 @@ def _worst_line(entry: MoveAnalysis, analysis: Analysis, before: float, number: 
     name = escape(analysis.seat_names[entry.by])
     after = entry.chances[entry.by]
     return (
-        f"move {number}: {name} played [bold]{escape(_short(entry.move))}[/bold] "
+        f"move {number}: {name} played [bold]{escape(_short(entry.text or entry.move))}[/bold] "
         f"({percent(before)} → {percent(after)}); the engine preferred "
-        f"[bold]{escape(_short(entry.preferred or '?'))}[/bold] (loss {entry.loss:.2f})"
+        f"[bold]{escape(_short(entry.preferred_text or entry.preferred or '?'))}[/bold] (loss {entry.loss:.2f})"
     )
 
 
-def _short(text: str, limit: int = 28) -> str:
+def _short(text: str, limit: int = 34) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -208,6 +208,21 @@ def test_honor_is_judged_by_its_evaluation_and_its_easy_computer_on_a_fixed_budg
     for entry in analysis.moves:
         assert_chances(entry.chances, 2)
         assert (entry.preferred is not None) == entry.is_decision
+    # people read a release, played or preferred, in words (rule 10.2.1), as the move list does
+    releases = [entry for entry in analysis.moves if entry.move.startswith("rel ")]
+    assert releases and all(entry.text.startswith("release ") for entry in releases)
+    assert all(entry.preferred_text.startswith("release ") for entry in releases if entry.preferred_text)
+    assert releases[0].to_json()["text"] == releases[0].text
+
+
+def test_chance_reads_in_words_in_the_analysis_as_in_the_move_list() -> None:
+    game = boardlab.load("territories")
+    states = random_states(game, 30, seed=4)
+    analysis = analyse(states, iterations=20, seed=0)
+    chance = [entry for entry in analysis.moves if not entry.is_decision]
+    assert chance and all(entry.text == states[entry.number - 1].move_text(states[entry.number].last_move, None)
+                          for entry in chance)
+    assert any(entry.text != entry.move for entry in chance), "a deal or a roll in words, not its notation"
 
 
 def test_stop_ends_the_analysis_between_positions() -> None:

@@ -131,9 +131,9 @@ export function positionText(analysis, names, shown, log) {
     const who = names[next.by];
     if (next.preferred && next.preferred !== next.move) {
       const loss = next.loss >= 0.005 ? ` (it lost ${next.loss.toFixed(2)} of a win)` : "";
-      lines.push(`Next, ${who} played ${next.move}; the engine preferred ${next.preferred}${loss}.`);
+      lines.push(`Next, ${who} played ${next.text || next.move}; the engine preferred ${next.preferred_text || next.preferred}${loss}.`);
     } else {
-      lines.push(`Next, ${who} played ${next.move}, the engine's choice too.`);
+      lines.push(`Next, ${who} played ${next.text || next.move}, the engine's choice too.`);
     }
   }
   return lines.join(" ");
@@ -155,7 +155,7 @@ export function worstList(analysis, names, onPick, log) {
         type: "button", class: "link", dataset: { move: number - 1 },
         title: "show the position where this move was played",
         onclick: () => onPick(number - 1),
-      }, `Move ${counted[number]}, ${names[move.by]}: ${move.move}`),
-      ` (${percent(before)} → ${percent(after)}); the engine preferred ${move.preferred} (loss ${move.loss.toFixed(2)})`);
+      }, `Move ${counted[number]}, ${names[move.by]}: ${move.text || move.move}`),
+      ` (${percent(before)} → ${percent(after)}); the engine preferred ${move.preferred_text || move.preferred} (loss ${move.loss.toFixed(2)})`);
   }));
 }
