@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -99,6 +99,19 @@ class PlayerBook:
             conn.execute(insert(room_players), rows)
             conn.execute(update(players).where(players.c.id == player.id).values(seen=now))
         return held
+
+    def carry_links(self, old_room: str, new_room: str, new_seat: Callable[[Player], Player]) -> None:
+        """The remembered players of ``old_room``'s seats hold ``new_seat(seat)`` of ``new_room``
+        (a rematch: the same people, the seats rotated), so its players see each other's names."""
+        now = time.time()
+        with self.storage.engine.begin() as conn:
+            linked = select(room_players.c.seat, room_players.c.player).where(room_players.c.room_id == old_room)
+            rows = [
+                {"room_id": new_room, "seat": new_seat(row.seat), "player": row.player, "linked": now}
+                for row in conn.execute(linked)
+            ]
+            if rows:
+                conn.execute(insert(room_players), rows)
 
     def names(self, room_id: str) -> dict[Player, str]:
         """The remembered players' names in the room's seats (for its players and designers only)."""

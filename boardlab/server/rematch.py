@@ -21,11 +21,13 @@ checked) like a move, so of two racing offers exactly one is stored.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 from ..core.errors import RefusedError
 from ..core.values import Player
+from .players import PlayerBook
 from .rooms import FINISHED, Room
 from .service import NewRoom, RoomService
 from .watchers import Message
@@ -63,8 +65,10 @@ def _store(room: Room, offer: dict[str, Any]) -> None:
 class Rematches:
     """Offers, answers and the start of rematches, over the room service's committed changes."""
 
-    def __init__(self, service: RoomService) -> None:
+    def __init__(self, service: RoomService, players: PlayerBook | None = None) -> None:
         self.service = service
+        #: the remembered players, whose links to the old room's seats the rematch carries over
+        self.players = players
 
     async def offer(self, room_id: str, token: str | None, seat: Player | None) -> Message:
         """Offer a rematch as the token's seat; the room's state as that seat sees it."""
@@ -142,6 +146,9 @@ class Rematches:
 
             await self.service._change(old.id, reopen, lambda room: (room.held_by(token), seat))
             raise
+        if self.players is not None:
+            players = len(old.seats)
+            await asyncio.to_thread(self.players.carry_links, old.id, created.room.id, lambda s: rotated(s, players))
 
         def started(room: Room) -> None:
             current = rematch_of(room) or {}

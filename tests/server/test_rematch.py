@@ -164,3 +164,21 @@ def test_a_rematch_left_starting_by_a_stopped_server_may_be_offered_again(server
     monkeypatch.setattr(rematch_module, "STARTING_SECONDS", -1.0)
     offered = rematch(server, created.room, guest)
     assert offered.status_code == 200 and offered.json()["rematch"]["by"] == 1
+
+
+def test_remembered_players_keep_their_names_in_the_rematch_seats_rotated(server: Harness) -> None:
+    """A guest who joined as a remembered player is named to the room's players by that name
+    (the seat's public name stays the lobby's "Player 2"): the rematch knows them by it too."""
+    bo = server.client.post("/api/players", json={"name": "Bo"}).json()
+    created = server.create("towers", ["here", "invite"], names=["Ann", "Player 2"])
+    joined = server.client.post(f"/api/rooms/{created.room}/join", json={"code": created.invites[0]["code"]},
+                                headers={"X-Player-Key": bo["key"]})
+    assert joined.status_code == 200, joined.text
+    guest = joined.json()["token"]
+    names = server.client.get(f"/api/rooms/{created.room}/players", headers=auth(created.token)).json()["names"]
+    assert names == {"1": "Bo"}
+    assert server.act(created.room, created.token, "resign").status_code == 200
+    assert rematch(server, created.room, created.token).status_code == 200
+    new_room = rematch(server, created.room, guest, "accept").json()["rematch"]["room"]
+    carried = server.client.get(f"/api/rooms/{new_room}/players", headers=auth(created.token)).json()["names"]
+    assert carried == {"0": "Bo"}, "Bo moved one seat on, still Bo"

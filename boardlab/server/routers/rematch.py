@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from ..deps import Service, Token
@@ -26,14 +26,17 @@ class RematchAnswer(Strict):
 
 
 @router.post("", response_model=StateMessage, summary="offer a rematch (the game is over)")
-async def offer_rematch(room_id: str, service: Service, token: Token, body: SeatRequest | None = None) -> JSONResponse:
+async def offer_rematch(
+    room_id: str, request: Request, service: Service, token: Token, body: SeatRequest | None = None
+) -> JSONResponse:
     """Computer seats and the seats this token holds accept at once: with nobody else to ask
     (people at one screen, a person against the computer) the rematch starts now. One offer
     at a time: a second is refused (``rematch_open``) until the first is declined."""
-    return JSONResponse(await Rematches(service).offer(room_id, token, body.seat if body else None))
+    return JSONResponse(await Rematches(service, request.app.state.players).offer(room_id, token, body.seat if body else None))
 
 
 @router.post("/answer", response_model=StateMessage, summary="accept or decline the rematch offered")
-async def answer_rematch(room_id: str, body: RematchAnswer, service: Service, token: Token) -> JSONResponse:
+async def answer_rematch(room_id: str, request: Request, body: RematchAnswer, service: Service, token: Token) -> JSONResponse:
     """Answers for every seat the token holds; a decline ends the offer (another may be made)."""
-    return JSONResponse(await Rematches(service).answer(room_id, token, body.seat, body.action == "accept"))
+    return JSONResponse(await Rematches(service, request.app.state.players).answer(
+        room_id, token, body.seat, body.action == "accept"))

@@ -27,8 +27,23 @@ export function resultText(message) {
   return reason ? `${head}: ${reason}` : head;
 }
 
+/**
+ * The person in `seat` by name: the name their remembered player gave (`names`, which only the
+ * room's own players are given), else the seat's public name; "" for a seat named after itself.
+ */
+export function personName(message, seat, names = {}) {
+  const name = names[seat] || (message.seats[seat] || {}).name || "";
+  return name === seatName(message, seat) ? "" : name;
+}
+
+/** "Black (Bo)", or "Black" for a seat whose person has no name of their own. */
+export function seatAndPerson(message, seat, names = {}) {
+  const person = personName(message, seat, names);
+  return person ? `${seatName(message, seat)} (${person})` : seatName(message, seat);
+}
+
 /** What the banner says: the result, whose turn, or who is awaited. */
-export function bannerText(message, held) {
+export function bannerText(message, held, names = {}) {
   if (message.status === "finished") return resultText(message);
   if (message.status === "waiting") {
     const missing = message.seats.filter((seat) => !seat.joined).map((seat) => seatName(message, seat.seat));
@@ -40,8 +55,7 @@ export function bannerText(message, held) {
   if (held.includes(seat)) return held.length > 1 ? `${name} to move: your turn` : `Your move (${name})`;
   if (message.thinking) return `${name} is thinking…`;
   // a player left unnamed is called by the seat's name: "Waiting for White (White)" says it twice
-  const player = message.seats[seat].name;
-  return player && player !== name ? `Waiting for ${name} (${player})` : `Waiting for ${name}`;
+  return `Waiting for ${seatAndPerson(message, seat, names)}`;
 }
 
 function seatKind(seat, held) {
@@ -66,8 +80,7 @@ export function drawPlayers(element, message, held, colours, names = {}) {
         },
           h("span", { class: "swatch", style: colours && colours[seat.seat] ? `background:${colours[seat.seat]}` : null, "aria-hidden": "true" }),
           h("span", { class: "seat-name" }, seatName(message, seat.seat)),
-          names[seat.seat] ? h("span", { class: "player-name" }, names[seat.seat])
-            : seat.name !== seatName(message, seat.seat) ? h("span", { class: "player-name" }, seat.name) : null,
+          personName(message, seat.seat, names) ? h("span", { class: "player-name" }, personName(message, seat.seat, names)) : null,
           h("span", { class: "player-kind" }, seatKind(seat, held)),
           drawOffer.includes(seat.seat) ? h("span", { class: "tag" }, "offers a draw") : null,
           message.to_move === seat.seat && message.status === "playing" ? h("span", { class: "turn-mark", title: "to move" }, "◀ to move") : null,

@@ -8,7 +8,7 @@ import * as api from "./api.js";
 import { BoardZoom } from "./boardzoom.js";
 import { h, onBoardKeys, replace } from "./dom.js";
 import { watchRoom } from "./live.js";
-import { bannerText, drawInvites, drawMoves, drawPlayers, seatName } from "./panels.js";
+import { bannerText, drawInvites, drawMoves, drawPlayers, seatAndPerson, seatName } from "./panels.js";
 import { MovePicker } from "./picker.js";
 import { adoptRematch, drawRematch, followsNow } from "./rematch.js";
 import { ensurePlayer, linkSeats, roomNames } from "./players.js";
@@ -252,7 +252,7 @@ function drawAll() {
   $("banner").textContent = page.replay.active ? page.replay.caption(message)
     // "Your move" would invite a move that cannot reach the server
     : page.offline && message.status !== "finished" ? "Connection lost: moves are paused"
-    : bannerText(message, heldSeats);
+    : bannerText(message, heldSeats, page.names);
   const colours = page.module.seatColours ? page.module.seatColours(message.view) : null;
   drawPlayers($("players"), message, heldSeats, colours, page.names);
   const tokens = heldSeats.map((seat) => tokenFor(seat));
@@ -276,10 +276,7 @@ function announceMoves(message) {
   page.announced = count;
   if (before === undefined || page.replay.active || count <= before) return;
   const entries = message.log.slice(Math.max(before, count - 3));
-  const who = (seat) => {
-    const player = message.seats[seat] && message.seats[seat].name;
-    return player && player !== seatName(message, seat) ? `${seatName(message, seat)} (${player})` : seatName(message, seat);
-  };
+  const who = (seat) => seatAndPerson(message, seat, page.names);
   $("announcer").textContent = entries.map((entry) => `${entry.by === "chance" ? "chance" : who(entry.by)}: ${entry.text}`).join(". ") + ".";
 }
 
@@ -390,7 +387,7 @@ function drawActions(message, heldSeats) {
   const awaited = mine && message.status === "waiting" ? waitingText(message) : null;
   replace($("actions"), h("h2", {}, mine ? "Play" : "Game"), mine && playing ? typed : null, drawHint(message, heldSeats),
     watching, awaited, clock, h("div", { class: "buttons" }, buttons),
-    ...drawRematch(roomId, message, heldSeats, { act, tokenFor, disabled: page.busy || page.offline }));
+    ...drawRematch(roomId, message, heldSeats, { act, tokenFor, disabled: page.busy || page.offline, names: page.names }));
   tickClock();
 }
 

@@ -7,6 +7,7 @@
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
+import { seatAndPerson } from "./panels.js";
 import * as store from "./store.js";
 
 /** The seat the player of `seat` takes in the rematch (the server's rule: s -> s + 1 mod n). */
@@ -14,7 +15,6 @@ export function rotated(seat, players) {
   return (seat + 1) % players;
 }
 
-const personName = (message, seat) => (message.seats[seat] || {}).name || `Seat ${seat + 1}`;
 
 /**
  * Once the rematch of `roomId` has started: this browser's tokens hold the rotated seats there.
@@ -46,7 +46,9 @@ export function followsNow(previous, message) {
  * its answers. `act(request)` sends a request and shows its answer; `tokenFor(seat)` is the
  * token of one of `heldSeats`.
  */
-export function drawRematch(roomId, message, heldSeats, { act, tokenFor, disabled }) {
+export function drawRematch(roomId, message, heldSeats, { act, tokenFor, disabled, names = {} }) {
+  // the person by name, or "you" for a seat this page holds
+  const who = (seat) => (heldSeats.includes(seat) ? "you" : seatAndPerson(message, seat, names));
   const parts = [];
   if (message.rematch_of) {
     parts.push(h("p", { id: "rematch-of", class: "muted" }, "A rematch of ",
@@ -60,8 +62,8 @@ export function drawRematch(roomId, message, heldSeats, { act, tokenFor, disable
   let text = null;
   if (!rematch || rematch.status === "declined") {
     if (rematch) {
-      const names = rematch.declined.map((declined) => personName(message, declined)).join(", ");
-      text = `${names} declined the rematch.`;
+      const declined = rematch.declined.map(who).join(", ");
+      text = `${declined[0].toUpperCase()}${declined.slice(1)} declined the rematch.`;
     }
     if (mine) {
       buttons.push(h("button", {
@@ -73,8 +75,9 @@ export function drawRematch(roomId, message, heldSeats, { act, tokenFor, disable
   } else if (rematch.status === "open") {
     const waiting = message.seats.map((entry) => entry.seat).filter((other) => !rematch.accepted.includes(other));
     const answering = heldSeats.some((own) => waiting.includes(own));
-    text = `${personName(message, rematch.by)} offers a rematch, every player one seat on. `
-      + (answering ? "" : `Waiting for ${waiting.map((other) => personName(message, other)).join(", ")} to answer.`);
+    const offerer = who(rematch.by);
+    text = `${offerer === "you" ? "You offer" : `${offerer} offers`} a rematch: the same game, every player one seat on. `
+      + (answering ? "" : `Waiting for ${waiting.map(who).join(", ")} to answer.`);
     if (answering) {
       const answer = (action) => () => act(() => api.answerRematch(roomId, tokenFor(seat), action, seat));
       buttons.push(h("button", { id: "rematch-accept", class: "primary", disabled, onclick: answer("accept") }, "Accept the rematch"));
