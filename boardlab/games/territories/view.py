@@ -12,13 +12,38 @@ everybody but the drawer.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from boardlab.core import CHANCE, TERMINAL, Move, Player
 
 from .abilities import pending_text
-from .cards import ABILITY_NAMES, CARD_CODE, KIND_CHARS, SEAT_NAMES, SUITS, resources_text
-from .moves import BankTrade, Deal, Die, Draw, Duel, FirstPlayer, Roll
+from .cards import ABILITY_NAMES, CARD_CODE, KIND_CHARS, KIND_NAMES, SEAT_NAMES, SUITS, resources_text
+from .moves import (
+    Accept,
+    Announce,
+    BankTrade,
+    Build,
+    ConvertTo,
+    Deal,
+    Destroy,
+    Die,
+    Discard,
+    Draw,
+    Duel,
+    EndTurn,
+    FirstPlayer,
+    Offer,
+    Pay,
+    PlaceCard,
+    Proposal,
+    ProposeCounter,
+    ProposeTrade,
+    Reject,
+    Roll,
+    SwapCard,
+    Wild,
+)
 from .phases import COUNTER_PROPOSE, COUNTER_RESPOND, DEAL, FIRST, MAIN, PHASE_NAMES, PROPOSE, RESPOND, ROLL, SETUP
 
 if TYPE_CHECKING:
@@ -156,21 +181,82 @@ def _phase_name(state: TerritoriesState) -> str:
     return PHASE_NAMES[state.phase]
 
 
+#: a resource's symbol in words for people (the notation's letters H, S, C, D)
+SUIT_SYMBOLS = {"H": "♥", "S": "♠", "C": "♣", "D": "♦"}
+#: what announcing an ability reads as (R7)
+ABILITY_WORDS = {"swap": "a Swap", "raid": "a Raid", "conv": "a Convert", "expand": "an Expand"}
+#: the resources' symbols in the order of their counts (H, S, C, D)
+SUITS_WORDS = tuple(SUIT_SYMBOLS[letter] for letter in SUITS)
+
+
+def card_words(card: int) -> str:
+    """A territory card as people read it: ``10♣`` for ``TC``."""
+    code = CARD_CODE[card]
+    return ("10" if code[0] == "T" else code[0]) + SUIT_SYMBOLS[code[1]]
+
+
+def goods_words(amounts: Sequence[int], cards: Sequence[int] = ()) -> str:
+    """Resources and cards as people read them: ``♣×4``, ``♥ ♠ and 10♣``; "nothing"."""
+    parts = [SUITS_WORDS[s] + (f"×{amounts[s]}" if amounts[s] > 1 else "") for s in range(4) if amounts[s]]
+    parts += [card_words(card) for card in cards]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else f"{' '.join(parts[:-1])} and {parts[-1]}"
+
+
+
+def _player_move_words(move: Move) -> str | None:
+    """A player's move in words, or None for one that reads as its notation."""
+    if isinstance(move, Build):
+        return f"builds a {KIND_NAMES[move.kind]} at {move.point[0]},{move.point[1]}"
+    if isinstance(move, BankTrade):
+        target = "a territory card" if move.target == "T" else SUIT_SYMBOLS[move.target]
+        return f"trades {goods_words(move.give)} to the bank for {target}"
+    if isinstance(move, ProposeTrade):
+        return "proposes a trade"
+    if isinstance(move, ProposeCounter):
+        return "makes a counter-proposal"
+    if isinstance(move, Proposal):
+        verb = "offers" if isinstance(move, Offer) else "counters with"
+        return f"{verb} {goods_words(move.give, move.give_cards)} for {goods_words(move.get, move.get_cards)}"
+    if isinstance(move, Accept):
+        return "accepts the trade"
+    if isinstance(move, Reject):
+        return "rejects the trade"
+    if isinstance(move, Announce):
+        return f"announces {ABILITY_WORDS[ABILITY_NAMES[move.ability]]}"
+    if isinstance(move, Pay):
+        return f"pays {goods_words(move.amounts)}"
+    if isinstance(move, SwapCard):
+        return f"swaps the grid card at [{move.cell[0]},{move.cell[1]}] for {card_words(move.card)}"
+    if isinstance(move, PlaceCard):
+        return f"places {card_words(move.card)} at [{move.cell[0]},{move.cell[1]}]"
+    if isinstance(move, Destroy):
+        return f"destroys the Town at {move.point[0]},{move.point[1]}"
+    if isinstance(move, ConvertTo):
+        return f"turns the building at {move.point[0]},{move.point[1]} into a {KIND_NAMES[move.kind]} of theirs"
+    if isinstance(move, Discard):
+        return f"discards {goods_words(move.amounts, move.cards)}"
+    if isinstance(move, Wild):
+        return f"takes {goods_words(move.amounts)} as wildcards"
+    if isinstance(move, EndTurn):
+        return "ends the turn"
+    return None
+
+
 def move_text(state: TerritoriesState, move: Move, viewer: Player | None) -> str:
-    """How ``move`` (about to be applied) reads to ``viewer`` (R11.1): a player's move in its
-    notation (a bank trade in long form, ``DDDD>H``, because ``4D`` also names a card); chance
-    in words ("rolled 3+5 = 8", "White plays first"), where the notation (``r3+5``,
-    ``P1=seat0``) is for programs; and a draw from the unseen pile, which only the drawer sees,
-    as "Black drew a card" to the others."""
+    """How ``move`` (about to be applied) reads to ``viewer`` (R11.1): in words, cards and
+    resources as symbols ("builds a Town at 2,2", "trades ♣×4 to the bank for ♠", "rolled 3+5
+    = 8", "10♣ dealt to the grid"), where the notation (``P@2,2``, ``CCCC>S``, ``r3+5``,
+    ``deal(TC)``) is what a player types and records keep; a draw from the unseen pile, which
+    only the drawer sees, as "Black drew a card" to the others."""
     if isinstance(move, Draw) and state.draws_owed:
         drawer = state.draws_owed[0]
         if viewer != drawer and move.card in state.pool:
             return f"{SEAT_NAMES[drawer]} drew a card"
-        return f"{SEAT_NAMES[drawer]} drew {CARD_CODE[move.card]}"
-    if isinstance(move, BankTrade):
-        return move.long_form()
+        return f"{SEAT_NAMES[drawer]} drew {card_words(move.card)}"
     if isinstance(move, Deal):
-        return f"{CARD_CODE[move.card]} dealt to the grid"
+        return f"{card_words(move.card)} dealt to the grid"
     if isinstance(move, FirstPlayer):
         return f"{SEAT_NAMES[move.seat]} plays first"
     if isinstance(move, Roll):
@@ -179,7 +265,8 @@ def move_text(state: TerritoriesState, move: Move, viewer: Player | None) -> str
         return f"the die shows {move.value}"
     if isinstance(move, Duel):
         return f"the dice: attacker {move.attack}, defender {move.defence}"
-    return str(move)
+    words = _player_move_words(move)
+    return str(move) if words is None else words
 
 
 def unseen_by(state: TerritoriesState, viewer: Player | None) -> list[int]:
