@@ -48,7 +48,7 @@ from ..core.game import Game
 from ..core.records import Record
 from ..core.seeds import derive_seed
 from ..core.state import State
-from ..core.values import CHANCE, TERMINAL, Move, Player
+from ..core.values import CHANCE, TERMINAL, Move, Player, Result
 from . import agent_class, make_agent, parse_spec
 from .levels import level_spec
 
@@ -142,6 +142,8 @@ class Analysis:
     seconds: float = 0.0
     #: the evaluation the chances come from: "fitted" (weights fitted to game results) or "hand"
     evaluation: str = "hand"
+    #: how a match that ended outside the rules ended ("White resigned"); None: by the rules
+    ending: str | None = None
 
     @property
     def worst(self) -> list[MoveAnalysis]:
@@ -169,6 +171,7 @@ class Analysis:
             "start": [round(chance, 4) for chance in self.start],
             "moves": [entry.to_json() for entry in self.moves],
             "worst": [entry.number for entry in self.worst],
+            "ending": self.ending,
         }
 
 
@@ -229,7 +232,7 @@ def analyse(
     ``stop()`` is asked between positions and ends the work with :class:`AnalysisCancelled`.
     """
     began = time.perf_counter()
-    states, texts, ending_returns = _game_of(source)
+    states, texts, ending = _game_of(source)
     game = states[0].game
     continuous = game.continuous_moves
     spec = _continuous_spec(game) if continuous else search_spec(game, iterations)
@@ -241,11 +244,7 @@ def analyse(
             if stop is not None and stop():
                 raise AnalysisCancelled(f"the analysis was stopped after {index} of {total} positions")
             played = texts[index] if index < len(texts) else None
-            if index == total - 1 and ending_returns is not None:
-                # the match ended outside the rules (a resignation, an agreed draw): that is the result
-                judged.append(_Position(tuple(ending_returns), state.current_player()))
-            else:
-                judged.append(_judge(state, played, spec, seed, continuous))
+            judged.append(_judge(state, played, spec, seed, continuous))
             if on_progress is not None:
                 on_progress(index + 1, total)
     values = _chances_from_the_end(judged)
@@ -265,6 +264,14 @@ def analyse(
         preferred = entry.preferred
         preferred_words = None if preferred is None else words if preferred == text else _words(states[number - 1], preferred)
         analysis.moves.append(dataclasses.replace(entry, text=words, preferred_text=preferred_words))
+    if ending is not None:
+        # the match ended outside the rules (a resignation, an agreed draw): the result is the
+        # ending's, shown after the last move, which is judged as it was played, not blamed for it
+        analysis.ending = ending.reason
+        if analysis.moves:
+            analysis.moves[-1] = dataclasses.replace(analysis.moves[-1], chances=tuple(ending.returns))
+        else:
+            analysis.start = tuple(ending.returns)
     analysis.seconds = time.perf_counter() - began
     return analysis
 
@@ -278,16 +285,14 @@ def _words(state: State, notation: str) -> str:
         return notation
 
 
-def _game_of(source: Record | Sequence[State]) -> tuple[list[State], list[str], tuple[float, ...] | None]:
-    """The states (start first), the moves' notation, and the returns of a match-level ending."""
+def _game_of(source: Record | Sequence[State]) -> tuple[list[State], list[str], Result | None]:
+    """The states (start first), the moves' notation, and the result of a match-level ending."""
     if isinstance(source, Record):
         state = source.initial_state()
         states = [state.copy()]
         for _number, _text, state in source.states():
             states.append(state.copy())
-        ending = None
-        if source.ending is not None:
-            ending = tuple(source.ending.result(states[-1].game).returns)
+        ending = None if source.ending is None else source.ending.result(states[-1].game)
         return states, list(source.moves), ending
     states = list(source)
     if not states:

@@ -59,6 +59,8 @@ def analyse_command(args: argparse.Namespace, out: Console, err: Console) -> int
     out.print()
     for line in graph_lines(analysis, max(20, out.width - 16), moves_made(record.turns)):
         out.print(line)
+    if analysis.ending:
+        out.print(f"Then the game ended outside the rules: {escape(analysis.ending)}.")
     out.print()
     print_worst(analysis, out, numbers)
     budget = f"{analysis.iterations} iterations per position" if analysis.iterations else "the computer's own budget"

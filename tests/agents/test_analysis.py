@@ -193,6 +193,23 @@ def test_a_finished_game_ends_on_its_result_and_a_resignation_on_the_ending() ->
     analysis = analyse(record, iterations=10)
     assert analysis.moves[-1].chances == (1.0, 0.0)
     assert analysis.to_json()["moves"][-1]["chances"] == [1.0, 0.0]
+    assert analysis.ending == "Black resigned" and analysis.to_json()["ending"] == "Black resigned"
+
+
+def test_a_resignation_is_not_blamed_on_the_last_move_before_it() -> None:
+    """White plays a move and then resigns: the fall to 0% is the resignation's, so White's
+    move is judged as it was played and listed only if it lost by itself."""
+    game = boardlab.load("towers")
+    match = Match(game, seed=9)
+    for _ in range(3):
+        match.play(match.to_move(), match.legal_moves(match.to_move())[0])
+    mover = match.log()[-1].by
+    match.resign(mover)
+    analysis = analyse(match.record(), iterations=200)
+    last = analysis.moves[-1]
+    assert last.by == mover and last.chances[mover] == 0.0, "the game's result ends the series"
+    assert last.played is not None and last.played > 0.0 and last.loss < 0.5, last
+    assert last.number not in {entry.number for entry in analysis.worst}
 
 
 def test_honor_is_judged_by_its_evaluation_and_its_easy_computer_on_a_fixed_budget() -> None:

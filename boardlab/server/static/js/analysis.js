@@ -126,6 +126,8 @@ export function positionText(analysis, names, shown, log) {
   const name = positionName(log, movesCounted(log), shown);
   const here = name[0].toUpperCase() + name.slice(1);
   const lines = [`${here}: ${chancesText(points[shown], names)}.`];
+  // a match that ended outside the rules says how, after its last move (which it does not blame)
+  if (analysis.ending && shown === analysis.moves.length) lines.push(`${analysis.ending}.`);
   const next = analysis.moves[shown];
   if (next && next.by !== "chance") {
     const who = names[next.by];
