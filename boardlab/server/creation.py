@@ -10,7 +10,7 @@ secret is drawn.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,7 +49,7 @@ class NewRoom:
     players: int | None
     options: dict[str, Any]
     seats: list[str] | None
-    names: list[str] | None
+    names: Sequence[str | None] | None
     undo: str | None
     move_seconds: float | None
     #: seats whose token hash is given (a rematch: the same people keep their tokens)
@@ -126,7 +126,8 @@ def make_room(request: NewRoom, plan: RoomPlan, seed: int, clock: Callable[[], f
     invites: dict[Player, str] = {}
     seats: list[SeatRow] = []
     for seat, choice in enumerate(choices):
-        name = request.names[seat] if request.names else default_name(game.player_name(seat), choice)
+        given = request.names[seat] if request.names else None
+        name = given if given else default_name(game.player_name(seat), choice)
         spec = computer_spec(game, choice) if choice.kind == "computer" else HUMAN
         seat_row = SeatRow(seat, choice.kind, spec, name, level=choice.level)
         if seat in kept:

@@ -93,7 +93,8 @@ class CreateRoomRequest(Strict):
         "expert in a game that has it); "
         "default: here, then computer:normal",
     )
-    names: list[SeatName] | None = Field(default=None, max_length=16, description="a display name per seat")
+    names: list[SeatName | None] | None = Field(
+        default=None, max_length=16, description="a display name per seat; null: the seat's own (White, Computer (hard))")
     undo: Literal["never", "own", "same_screen"] | None = Field(
         default=None,
         description="take-backs; default: same_screen for people at one screen, never with an invited "

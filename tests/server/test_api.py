@@ -86,6 +86,11 @@ def test_people_at_one_screen_share_a_token_and_take_back_the_last_persons_move(
     assert server.state(created.room, created.token, seat=0)["seat"] == 0
 
 
+def test_a_seat_named_null_is_called_by_its_own_name(server: Harness) -> None:
+    created = server.create("towers", ["here", "invite", "computer:easy", "here"], players=4, names=["Ann", None, None, "Cy"])
+    assert [seat["name"] for seat in created.state["seats"]] == ["Ann", "Blue", "Computer (easy)", "Cy"]
+
+
 def test_an_invited_person_joins_once_with_the_code_and_then_the_game_begins(server: Harness) -> None:
     created = server.create("towers", ["here", "invite"], names=["Ann", "Bob"])
     assert created.state["status"] == "waiting" and created.state["legal_moves"] == []

@@ -40,6 +40,8 @@ def test_an_invited_friend_plays_live_from_another_browser(new_page: Callable[[]
 
     guest = new_page()
     guest.goto(link)
+    # the invitation says what it is to: the game, and the seat it gives
+    assert guest.locator("#join-title").inner_text() == "You are invited to play Towers (you would play Black)"
     guest.locator("#join-name").fill("Bea")
     guest.locator("#join-button").click()
     guest.wait_for_function(f"() => {PLAY}.mode === 'live'")

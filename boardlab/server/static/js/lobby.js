@@ -340,7 +340,8 @@ async function create(game, players) {
   const seats = Array.from({ length: players }, (_, seat) => $(`seat-${seat}`).value);
   const names = Array.from({ length: players }, (_, seat) => $(`name-${seat}`).value.trim());
   const body = { game: game.id, players, seats, options: readOptions(game) };
-  if (names.some(Boolean)) body.names = names.map((name, seat) => name || defaultName(seats[seat], seat));
+  // a seat left unnamed is called by its own name (White, Computer (hard)): null asks for that
+  if (names.some(Boolean)) body.names = names.map((name) => name || null);
   const seconds = $("move-seconds").value;
   if (seconds) body.move_seconds = Number(seconds);
   if ($("undo").value) body.undo = $("undo").value;
@@ -368,10 +369,6 @@ function started(game, seats, created) {
     return;
   }
   showInvites(game, created);
-}
-
-function defaultName(kind, seat) {
-  return kind.startsWith("computer") ? `Computer (${kind.split(":")[1]})` : `Player ${seat + 1}`;
 }
 
 function showInvites(game, created) {

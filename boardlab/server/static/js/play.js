@@ -8,7 +8,7 @@ import * as api from "./api.js";
 import { BoardZoom } from "./boardzoom.js";
 import { h, onBoardKeys, replace } from "./dom.js";
 import { watchRoom } from "./live.js";
-import { bannerText, drawInvites, drawMoves, drawPlayers, seatAndPerson, seatName } from "./panels.js";
+import { bannerText, drawInvites, drawMoves, drawPlayers, personName, seatAndPerson, seatName } from "./panels.js";
 import { MovePicker } from "./picker.js";
 import { adoptRematch, drawRematch, followsNow } from "./rematch.js";
 import { ensurePlayer, linkSeats, roomNames } from "./players.js";
@@ -93,7 +93,27 @@ async function fetchState() {
   }
 }
 
-function joinWithInvite(code) {
+/**
+ * What an invitation is to, in words, from the room as anybody may see it: "Ann invites you to
+ * play Towers (you would play Black)". Null where the room cannot be read (the join form then
+ * says why).
+ */
+async function invitationWords() {
+  try {
+    const room = await api.roomState(roomId, null);
+    const game = await api.game(room.game);
+    const free = room.seats.filter((seat) => seat.kind === "invite" && !seat.joined).map((seat) => seatName(room, seat.seat));
+    const hosts = room.seats.filter((seat) => seat.kind === "here").map((seat) => personName(room, seat.seat)).filter(Boolean);
+    const host = hosts.length ? `${hosts.join(" and ")} ${hosts.length > 1 ? "invite" : "invites"} you` : "You are invited";
+    const seat = free.length === 1 ? ` (you would play ${free[0]})` : free.length ? ` (a free seat: ${free.join(" or ")})` : "";
+    return { title: `${host} to play ${game.name}${seat}`, summary: game.summary };
+  } catch {
+    return null;
+  }
+}
+
+async function joinWithInvite(code) {
+  const about = await invitationWords();
   return new Promise((resolve) => {
     const card = $("join");
     const known = store.player();
@@ -132,7 +152,8 @@ function joinWithInvite(code) {
     }, h("label", { for: "join-name" }, "Your name"), name, joinButton,
     h("p", { class: "muted join-privacy" }, "Shown to the other players of your games only; this browser remembers it."));
     replace(card,
-      h("h2", {}, "You are invited to a game"),
+      h("h2", { id: "join-title" }, about ? about.title : "You are invited to a game"),
+      about && about.summary ? h("p", { class: "muted" }, about.summary) : null,
       h("p", {}, "Join to take your seat. The game starts when every invited player has joined."),
       form, status,
       h("button", { type: "button", class: "link", onclick: done }, "Just watch"),
