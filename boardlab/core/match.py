@@ -439,9 +439,10 @@ class Match(ComputerPlay):
                 continue
             if by == seat or self.undo_policy == "same_screen":
                 return index
+            replies = " and the computer's replies to it" if any(agent is not None for agent in self.agents) else ""
             raise RefusedError(
-                f"{self.game.player_name(by)} has moved since your last move; only your own "
-                "move and the computer's replies can be taken back",
+                f"{self.game.player_name(by)} has moved since your last move; only your own move{replies} can be "
+                "taken back",
                 code="undo_refused",
             )
         raise RefusedError("nothing to take back: no move of yours has been played", code="undo_refused")

@@ -122,6 +122,7 @@ def test_undo_of_another_persons_move_needs_the_same_screen_policy() -> None:
     with pytest.raises(RefusedError, match="P2 has moved since your last move") as caught:
         online.undo(0)
     assert caught.value.code == "undo_refused"
+    assert "computer" not in str(caught.value), "no computer plays here: none is named"
     online.undo(1)  # P2 takes back their own move
     assert online.to_move() == 1
 

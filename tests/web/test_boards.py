@@ -173,6 +173,8 @@ def test_a_draw_offered_and_accepted_on_a_shared_screen(page: Any, web_server: S
     page.wait_for_selector("#accept-draw")
     assert page.locator("#accept-draw").inner_text() == "Accept the draw as Black"
     assert "offers a draw" in page.locator('#players [data-seat="0"]').inner_text()
+    # the banner says it to the people who may answer it, not only a badge in the players' list
+    assert page.locator("#banner").inner_text() == "White offers a draw: accept or decline it below"
     page.locator("#accept-draw").click()
     page.wait_for_function(f"() => {PLAY}.status === 'finished'")
     assert page.locator("#banner").inner_text().startswith("Draw")

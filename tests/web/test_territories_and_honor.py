@@ -282,3 +282,13 @@ def test_a_territories_hint_to_propose_a_trade_lights_up_the_button_that_opens_t
     page.locator("#hint-text").wait_for()
     assert "propose (highlighted on the board)" in page.locator("#hint-text").inner_text()
     assert page.locator('#board .terr-compose-open.bl-target[data-announce="propose_trade"]').count() == 1
+
+
+def test_a_resigned_territories_game_says_it_is_over_where_it_asked_for_a_decision(page: Any, web_server: Server) -> None:
+    room, tokens = two_seats(web_server, "territories")
+    resigned = web_server.client.post(f"/api/rooms/{room}/resign", json={}, headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert resigned.status_code == 200, resigned.text
+    hold_seats(page, room, "territories", tokens[1], [1])
+    open_room(page, room)
+    page.wait_for_selector("#board .terr-decision")
+    assert page.locator("#board .terr-decision").inner_text() == "The game is over."

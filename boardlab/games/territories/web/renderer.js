@@ -409,6 +409,8 @@ function decisionPanel(message, ui, form, host, redraw, proposal) {
   const board = message.view.board;
   const moves = message.legal_moves;
   const names = message.view.seat_names;
+  // a match that ended outside the rules (a resignation) leaves the rules' decision in the board
+  if (message.view.over) return h("div", { class: "terr-panel terr-decide" }, h("p", { class: "terr-decision" }, "The game is over."));
   const parts = [h("p", { class: "terr-decision" }, sentence(board.decision))];
   if (board.offer) parts.push(offerLine(board.offer, names));
   if (proposal.sending) {

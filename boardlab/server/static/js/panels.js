@@ -49,6 +49,12 @@ export function bannerText(message, held, names = {}) {
     const missing = message.seats.filter((seat) => !seat.joined).map((seat) => seatName(message, seat.seat));
     return `Waiting for the invited player${missing.length > 1 ? "s" : ""} (${missing.join(", ")}) to join`;
   }
+  // a draw offered by the others is said first, to the people who may answer it
+  const offered = (message.view.match && message.view.match.draw_offer) || [];
+  if (offered.length && held.some((own) => !offered.includes(own))) {
+    const by = offered.map((other) => seatAndPerson(message, other, names)).join(" and ");
+    return `${by} ${offered.length > 1 ? "offer" : "offers"} a draw: accept or decline it below`;
+  }
   const seat = message.to_move;
   if (seat === null || seat === undefined) return "…";
   const name = seatName(message, seat);
@@ -62,7 +68,7 @@ function seatKind(seat, held) {
   if (held.includes(seat.seat)) return "you";
   if (seat.kind === "computer") return "computer";
   if (seat.kind === "invite") return seat.joined ? "invited" : "invited: not joined yet";
-  return "at the creator's screen";
+  return "the host";
 }
 
 /** The players: colour swatch (from the renderer, if it gives one), seat, name, kind, turn.

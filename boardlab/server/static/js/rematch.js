@@ -76,7 +76,8 @@ export function drawRematch(roomId, message, heldSeats, { act, tokenFor, disable
     const waiting = message.seats.map((entry) => entry.seat).filter((other) => !rematch.accepted.includes(other));
     const answering = heldSeats.some((own) => waiting.includes(own));
     const offerer = who(rematch.by);
-    text = `${offerer === "you" ? "You offer" : `${offerer} offers`} a rematch: the same game, every player one seat on. `
+    const seats = message.seats.length === 2 ? "colours swapped" : "every player one seat on";
+    text = `${offerer === "you" ? "You offer" : `${offerer} offers`} a rematch: the same game, ${seats}. `
       + (answering ? "" : `Waiting for ${waiting.map(who).join(", ")} to answer.`);
     if (answering) {
       const answer = (action) => () => act(() => api.answerRematch(roomId, tokenFor(seat), action, seat));
