@@ -48,6 +48,14 @@ def test_an_invited_friend_plays_live_from_another_browser(new_page: Callable[[]
     assert "?invite" not in guest.url  # a reload must not use the spent invite again
     assert guest.evaluate(f"() => {PLAY}.seat") == "1"
 
+    # the link, once used, says so before anybody tries it, and offers to watch
+    stranger = new_page()
+    stranger.goto(link)
+    stranger.wait_for_selector("#join-title")
+    assert stranger.locator("#join-title").inner_text() == "This invitation has been used already"
+    assert stranger.locator("#join-button").count() == 0
+    stranger.close()
+
     # somebody else only watches: no controls, but the moves as they come
     watcher = new_page()
     watcher.goto(host.url)

@@ -106,7 +106,7 @@ async function invitationWords() {
     const hosts = room.seats.filter((seat) => seat.kind === "here").map((seat) => personName(room, seat.seat)).filter(Boolean);
     const host = hosts.length ? `${hosts.join(" and ")} ${hosts.length > 1 ? "invite" : "invites"} you` : "You are invited";
     const seat = free.length === 1 ? ` (you would play ${free[0]})` : free.length ? ` (a free seat: ${free.join(" or ")})` : "";
-    return { title: `${host} to play ${game.name}${seat}`, summary: game.summary };
+    return { title: `${host} to play ${game.name}${seat}`, summary: game.summary, used: !free.length };
   } catch {
     return null;
   }
@@ -115,6 +115,12 @@ async function invitationWords() {
 async function joinWithInvite(code) {
   const about = await invitationWords();
   return new Promise((resolve) => {
+    if (about && about.used && store.heldSeats(roomId).length) {
+      // this browser joined with the link before: straight to its seat
+      history.replaceState(null, "", `/rooms/${encodeURIComponent(roomId)}`);
+      resolve();
+      return;
+    }
     const card = $("join");
     const known = store.player();
     const name = h("input", {
@@ -151,13 +157,22 @@ async function joinWithInvite(code) {
       },
     }, h("label", { for: "join-name" }, "Your name"), name, joinButton,
     h("p", { class: "muted join-privacy" }, "Shown to the other players of your games only; this browser remembers it."));
-    replace(card,
-      h("h2", { id: "join-title" }, about ? about.title : "You are invited to a game"),
-      about && about.summary ? h("p", { class: "muted" }, about.summary) : null,
-      h("p", {}, "Join to take your seat. The game starts when every invited player has joined."),
-      form, status,
-      h("button", { type: "button", class: "link", onclick: done }, "Just watch"),
-    );
+    if (about && about.used) {
+      // every invited seat is taken: nothing to join, the game to watch
+      replace(card,
+        h("h2", { id: "join-title" }, "This invitation has been used already"),
+        h("p", {}, `${about.title.replace(/ \(.*\)$/, "")}: every invited seat has its player. You can watch the game.`),
+        h("button", { type: "button", class: "primary", id: "watch-instead", onclick: done }, "Watch the game"),
+      );
+    } else {
+      replace(card,
+        h("h2", { id: "join-title" }, about ? about.title : "You are invited to a game"),
+        about && about.summary ? h("p", { class: "muted" }, about.summary) : null,
+        h("p", {}, "Join to take your seat. The game starts when every invited player has joined."),
+        form, status,
+        h("button", { type: "button", class: "link", onclick: done }, "Just watch"),
+      );
+    }
     $("banner").textContent = "An invitation";
     card.hidden = false;
     root.dataset.mode = "join";
