@@ -71,6 +71,14 @@ YES_ANSWERS = ("y", "yes")
 NO_ANSWERS = ("", "n", "no")
 
 
+
+def played_line(who: str, text: str, notation: str, colour: str) -> str:
+    """A move just played, as the terminal says it: ``White plays b7S`` for notation, ``White:
+    builds a Town at 1,1`` where the game says the move in words of its own."""
+    if text == notation:
+        return f"[{colour}]{escape(who)} plays[/{colour}] [bold]{escape(text)}[/bold]"
+    return f"[{colour}]{escape(who)}:[/{colour}] [bold]{escape(text)}[/bold]"
+
 class _Leave(Exception):
     """The person ended the input (Ctrl-D) or interrupted (Ctrl-C): save what must be kept and stop."""
 
@@ -248,7 +256,7 @@ class PlaySession:
         note = ""
         if entry.note == FALLBACK_NOTE:
             note = f" [yellow](the fallback move: {escape(self.match.last_failure)})[/yellow]"
-        self.out.print(f"[cyan]{escape(self.seat_label(seat))} plays[/cyan] [bold]{escape(text)}[/bold]{note}")
+        self.out.print(f"{played_line(self.seat_label(seat), text, entry.notation, 'cyan')}{note}")
         if not self.humans:
             self.show_board(None)
 
@@ -315,9 +323,9 @@ class PlaySession:
                     )
                     continue
                 self.quit_warned = False
-                text = self.match.log()[before].text_for(seat)
+                entry = self.match.log()[before]
                 self.announced = before + 1
-                self.out.print(f"[green]{escape(name)} plays[/green] [bold]{escape(text)}[/bold]")
+                self.out.print(played_line(name, entry.text_for(seat), entry.notation, "green"))
                 return None
 
     def hand_over(self, name: str) -> None:

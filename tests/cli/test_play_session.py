@@ -15,7 +15,7 @@ from rich.console import Console
 
 import boardlab
 from boardlab.agents import seat_agents
-from boardlab.cli.play import PlaySession
+from boardlab.cli.play import PlaySession, played_line
 from boardlab.core import CHANCE, Match
 from boardlab.core.records import Record
 
@@ -431,3 +431,10 @@ def test_a_game_of_computers_alone_draws_its_final_board_once() -> None:
     final = f"{play.game.name}, {play.move_label()}"
     assert output.getvalue().count(final) == 1, final  # each move draws its board; the end adds none
     assert "Game over" in output.getvalue()
+
+
+def test_a_move_in_a_games_own_words_is_not_said_with_plays() -> None:
+    assert played_line("White", "b7S", "b7S", "green") == "[green]White plays[/green] [bold]b7S[/bold]"
+    # Territories says its moves in words (rule R11.1): "White plays builds a Town" would not read
+    assert played_line("White", "builds a Town at 1,1", "P@1,1", "green") == (
+        "[green]White:[/green] [bold]builds a Town at 1,1[/bold]")
