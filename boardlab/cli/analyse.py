@@ -183,9 +183,13 @@ def print_worst(analysis: Analysis, out: Console, numbers: Sequence[int | None])
 def _worst_line(entry: MoveAnalysis, analysis: Analysis, before: float, number: int | None) -> str:
     name = escape(analysis.seat_names[entry.by])
     after = entry.chances[entry.by]
+    # a game's own words carry their verb ("announces a Swap"); notation is "played" ("played b7S")
+    in_words = bool(entry.text) and entry.text != entry.move
+    played = f"{name}:" if in_words else f"{name} played"
+    preferred = "the engine preferred:" if in_words else "the engine preferred"
     return (
-        f"move {number}: {name} played [bold]{escape(_short(entry.text or entry.move))}[/bold] "
-        f"({percent(before)} → {percent(after)}); the engine preferred "
+        f"move {number}: {played} [bold]{escape(_short(entry.text or entry.move))}[/bold] "
+        f"({percent(before)} → {percent(after)}); {preferred} "
         f"[bold]{escape(_short(entry.preferred_text or entry.preferred or '?'))}[/bold] (loss {entry.loss:.2f})"
     )
 

@@ -130,12 +130,14 @@ export function positionText(analysis, names, shown, log) {
   if (analysis.ending && shown === analysis.moves.length) lines.push(`${analysis.ending}.`);
   const next = analysis.moves[shown];
   if (next && next.by !== "chance") {
-    const who = names[next.by];
+    // a game's own words carry their verb ("announces a Swap"); notation is "played" ("played b7S")
+    const words = next.text && next.text !== next.move;
+    const played = words ? `${names[next.by]}: ${next.text}` : `${names[next.by]} played ${next.move}`;
     if (next.preferred && next.preferred !== next.move) {
       const loss = next.loss >= 0.005 ? ` (it lost ${next.loss.toFixed(2)} of a win)` : "";
-      lines.push(`Next, ${who} played ${next.text || next.move}; the engine preferred ${next.preferred_text || next.preferred}${loss}.`);
+      lines.push(`Next, ${played}; the engine preferred${words ? ":" : ""} ${next.preferred_text || next.preferred}${loss}.`);
     } else {
-      lines.push(`Next, ${who} played ${next.text || next.move}, the engine's choice too.`);
+      lines.push(`Next, ${played}, the engine's choice too.`);
     }
   }
   return lines.join(" ");
@@ -158,6 +160,7 @@ export function worstList(analysis, names, onPick, log) {
         title: "show the position where this move was played",
         onclick: () => onPick(number - 1),
       }, `Move ${counted[number]}, ${names[move.by]}: ${move.text || move.move}`),
-      ` (${percent(before)} → ${percent(after)}); the engine preferred ${move.preferred_text || move.preferred} (loss ${move.loss.toFixed(2)})`);
+      ` (${percent(before)} → ${percent(after)}); the engine preferred${move.text && move.text !== move.move ? ":" : ""} `
+      + `${move.preferred_text || move.preferred} (loss ${move.loss.toFixed(2)})`);
   }));
 }
