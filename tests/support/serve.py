@@ -52,7 +52,9 @@ def serve_process(
         command += ["--database-url", database_url]
     command += options
     with open(log, "ab") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        # unbuffered: a server stopped the hard way (SIGKILL on a busy machine) still leaves its log
+        environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True, env=environment)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_it_answers(url, process, log)
