@@ -27,6 +27,7 @@ Image = pytest.importorskip("PIL.Image")
 from boardlab.games.overseer import render_image as overseer_picture  # noqa: E402
 from boardlab.games.sovereign import render_image as sovereign_picture  # noqa: E402
 from boardlab.games.territories import render_image as territories_picture  # noqa: E402
+from boardlab.games.territories.view import card_code_words  # noqa: E402
 from boardlab.games.towers import render_image as towers_picture  # noqa: E402
 
 NEW_RENDERERS = ("towers", "sovereign", "overseer", "territories")
@@ -173,9 +174,9 @@ def test_territories_picture_shows_only_what_the_viewer_may_see() -> None:
     # the hand lines only: a count of resources such as "13♥" would read as a card
     lines = "\n".join(line for line in territories_picture.panel_lines(state.view(1)) if "hand:" in line)
     for code in state.view(1)["board"]["seats"][1]["territories"]:
-        assert territories_picture.card_text(code) in lines
+        assert card_code_words(code) in lines
     for code in secret:
-        assert territories_picture.card_text(code) not in lines, code
+        assert card_code_words(code) not in lines, code
     other = state.view(1)["board"]["seats"][0]
     assert f"{other['territory_count'] - len(other['territories'])} unseen" in lines
 

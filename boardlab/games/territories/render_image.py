@@ -18,13 +18,14 @@ from typing import Any
 
 from boardlab.core.pictures import picture_title, pyplot
 
+from .view import SUIT_SYMBOLS, card_code_words
+
 CELL_W, CELL_H = 84, 112
 MARGIN = 30  # room for the buildings on the outer corners and the coordinates
 TOP = 44
 PANEL = 330  # the column of words right of the grid
 DPI = 100
 SUITS = "HSCD"
-SUIT_SYMBOL = {"H": "\u2665", "S": "\u2660", "C": "\u2663", "D": "\u2666"}
 SUIT_COLOUR = {"H": "#c62828", "S": "#222222", "C": "#2e7d32", "D": "#1f5fbf"}
 RANK_NUMBER = {"T": 10, "J": 11, "Q": 12}
 #: per seat: the building's face, outline and letter ink (the browser renderer's colours)
@@ -113,8 +114,8 @@ def _draw_card(ax: Any, FancyBboxPatch: Any, Circle: Any, code: str, x: float, y
                                 linewidth=2.5 if lit else 1.2))
     rank = "10" if code[0] == "T" else code[0]
     ax.text(x + 11, y + 18, rank, ha="left", va="center", fontsize=12, color=colour, weight="bold")
-    ax.text(x + 11, y + 34, SUIT_SYMBOL[suit], ha="left", va="center", fontsize=11, color=colour)
-    ax.text(x + CELL_W / 2, y + CELL_H / 2 - 2, SUIT_SYMBOL[suit], ha="center", va="center", fontsize=26, color=colour)
+    ax.text(x + 11, y + 34, SUIT_SYMBOLS[suit], ha="left", va="center", fontsize=11, color=colour)
+    ax.text(x + CELL_W / 2, y + CELL_H / 2 - 2, SUIT_SYMBOLS[suit], ha="center", va="center", fontsize=26, color=colour)
     number = card_number(code)
     ax.add_patch(Circle((x + CELL_W / 2, y + CELL_H - 24), 11, facecolor="#f5c518" if lit else "#f1ece0",
                         edgecolor="#8a7f66"))
@@ -122,19 +123,14 @@ def _draw_card(ax: Any, FancyBboxPatch: Any, Circle: Any, code: str, x: float, y
             color="#b3261e" if number in (6, 8) else "#2a261c", weight="bold")
 
 
-def card_text(code: str) -> str:
-    """A card as the picture writes it: its rank and suit symbol (``TH`` is 10♥)."""
-    return ("10" if code[0] == "T" else code[0]) + SUIT_SYMBOL[code[1]]
-
-
 def _cards(codes: Sequence[str]) -> str:
-    return " ".join(card_text(code) for code in codes) or "none"
+    return " ".join(card_code_words(code) for code in codes) or "none"
 
 
 def _goods(counts: Mapping[str, int] | None) -> str:
     if counts is None:
         return "hidden"
-    return " ".join(f"{counts[s]}{SUIT_SYMBOL[s]}" for s in SUITS)
+    return " ".join(f"{counts[s]}{SUIT_SYMBOLS[s]}" for s in SUITS)
 
 
 def panel_lines(envelope: Mapping[str, Any]) -> list[str]:
@@ -172,4 +168,4 @@ def panel_lines(envelope: Mapping[str, Any]) -> list[str]:
 
 
 
-__all__ = ["card_number", "card_text", "cell_centre", "corner_centre", "panel_lines", "picture_size", "render_png"]
+__all__ = ["card_number", "cell_centre", "corner_centre", "panel_lines", "picture_size", "render_png"]

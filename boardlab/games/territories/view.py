@@ -189,10 +189,14 @@ ABILITY_WORDS = {"swap": "a Swap", "raid": "a Raid", "conv": "a Convert", "expan
 SUITS_WORDS = tuple(SUIT_SYMBOLS[letter] for letter in SUITS)
 
 
-def card_words(card: int) -> str:
-    """A territory card as people read it: ``10♣`` for ``TC``."""
-    code = CARD_CODE[card]
+def card_code_words(code: str) -> str:
+    """A territory card's code as people read it: ``10♣`` for ``TC`` (the pages, the pictures)."""
     return ("10" if code[0] == "T" else code[0]) + SUIT_SYMBOLS[code[1]]
+
+
+def card_words(card: int) -> str:
+    """A territory card as people read it: ``10♣``."""
+    return card_code_words(CARD_CODE[card])
 
 
 def goods_words(amounts: Sequence[int], cards: Sequence[int] = ()) -> str:
