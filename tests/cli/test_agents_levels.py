@@ -23,7 +23,7 @@ def agents_output(game: str | None) -> str:
     return out.export_text()
 
 
-def test_a_levels_spec_wraps_between_its_parameters_at_80_columns() -> None:
+def test_a_levels_spec_wraps_between_its_parameters_in_a_narrow_terminal() -> None:
     out = Console(record=True, width=80)
     assert agents_command(argparse.Namespace(game="towers"), out, Console(stderr=True)) == 0
     lines = out.export_text().splitlines()

@@ -250,7 +250,7 @@ def test_a_first_player_handicap_at_the_border_says_may_hurt() -> None:
     assert first.startswith("Moving first may hurt") and "at the edge of chance" in first
 
 
-def test_long_variant_names_head_their_columns_by_letters_named_whole_above_an_80_column_table() -> None:
+def test_long_variant_names_head_their_columns_by_letters_named_whole_above_a_narrow_table() -> None:
     report = report_of({"diagram": games("diagram", 3, 40), "split_sides": games("split_sides", 10, 50)})
     for variant in report["variants"]:
         variant["variant"] = f"no_progress_limit=60,layout={variant['variant']}"
