@@ -259,10 +259,12 @@ def analyse(
         evaluation=evaluation,
     )
     for number, text in enumerate(texts, 1):
-        entry = _move_entry(number, text, judged[number - 1], values[number - 1], values[number])
-        words = _words(states[number - 1], text)
-        preferred = entry.preferred
-        preferred_words = None if preferred is None else words if preferred == text else _words(states[number - 1], preferred)
+        position, before = judged[number - 1], states[number - 1]
+        entry = _move_entry(number, text, position, values[number - 1], values[number])
+        words = _words(before, states[number].last_move, text)
+        preferred_words = None
+        if entry.preferred is not None:
+            preferred_words = words if entry.preferred == text else _words(before, position.preferred, entry.preferred)
         analysis.moves.append(dataclasses.replace(entry, text=words, preferred_text=preferred_words))
     if ending is not None:
         # the match ended outside the rules (a resignation, an agreed draw): the result is the
@@ -276,13 +278,10 @@ def analyse(
     return analysis
 
 
-def _words(state: State, notation: str) -> str:
-    """A move of ``state`` as spectators read it; its notation where the game cannot parse it
-    back (a move the analysis was handed as text only)."""
-    try:
-        return state.move_text(state.parse_move(notation), None)
-    except BoardlabError:
-        return notation
+def _words(state: State, move: Move | None, notation: str) -> str:
+    """``move`` of ``state`` as spectators read it; its ``notation`` where the move is not at
+    hand (a state whose history was dropped)."""
+    return notation if move is None else state.move_text(move, None)
 
 
 def _game_of(source: Record | Sequence[State]) -> tuple[list[State], list[str], Result | None]:

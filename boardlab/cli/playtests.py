@@ -38,7 +38,7 @@ from ..lab.playtests import (
     record_answers,
     report_rows,
 )
-from ..lab.verdict import bound_text, size_text
+from ..lab.verdict import bound_text, percent_text, size_text
 from .common import CliError
 
 #: the SQLite file of a server's data folder (boardlab.server.settings.SQLITE_FILE, without the web extra)
@@ -241,11 +241,11 @@ def figure_text(figure: Mapping[str, Any] | None, percent: bool, signed: bool = 
         if figure.get("low") is not None and figure.get("high") is not None:
             text += f" [{figure['low']:.3g}, {figure['high']:.3g}]"
         return text
-    # shares as the sentences say them: half up, the interval rounded outward (boardlab.lab.verdict)
+    if not signed:
+        return percent_text(figure)  # a share as the sentences say it: half up, its interval outward
     value = 100 * figure["value"]
     size = size_text(value)
-    shown = f"-{size}" if value < 0 and size != "0" else f"+{size}" if signed and value > 0 and size != "0" else size
-    text = shown + ("" if signed else "%")
+    text = f"-{size}" if value < 0 and size != "0" else f"+{size}" if value > 0 and size != "0" else size
     if figure.get("low") is not None and figure.get("high") is not None:
         text += f" [{bound_text(100 * figure['low'], 0, upper=False)}, {bound_text(100 * figure['high'], 0, upper=True)}]"
     return text

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any, Literal
 
+from ..core.game import Game
 from .intervals import (
     binomial_two_sided_p,
     bootstrap_difference,
@@ -35,8 +36,8 @@ from .intervals import (
 from .stats import GameOutcome, LengthStats, repeated_games, seat_balance, wilson_interval
 
 #: ending codes that mean "stopped by a limit", not decided by play, in a game that names none
-#: of its own (``Game.limit_codes``; docs/api.md, "Results")
-LIMIT_CODES = ("move_limit", "no_progress")
+#: of its own (docs/api.md, "Results")
+LIMIT_CODES = Game.limit_codes
 #: the parts a game's branching factor is averaged over (tenths of the game)
 CURVE_PARTS = 10
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -298,12 +298,19 @@ def _figures(
     return figures
 
 
+def study_in_its_folder(game: Game, study: LabVariant) -> str:
+    """Which lab study the figures come from, as the terminal says it: its games, agents and
+    folder (``8 games of greedy in lab-towers``)."""
+    return f"{len(study.outcomes)} games of {', '.join(dict.fromkeys(study.agents))} in {study.folder}"
+
+
 def playtest_report(
     game_id: str,
     games: Sequence[PeopleGame],
     lab_folders: Sequence[Path] = (),
     left_out: Mapping[str, int] | None = None,
     outcomes: MutableMapping[str, GameOutcome] | None = None,
+    describe_study: Callable[[Game, LabVariant], str] = study_in_its_folder,
 ) -> dict[str, Any]:
     """The designer's view of people's games of ``game_id`` (JSON-ready): per variant (the
     rules: player count and options) its figures, the lab's figures for the same rules from the
@@ -311,7 +318,9 @@ def playtest_report(
     them, their differences and the sentences that say them; per session the same figures of its
     games alone. ``left_out``: games the caller did not count, by reason (said in the report). A
     game whose record does not replay is left out and counted under ``unreadable``. ``outcomes``
-    keeps each game's outcome by its room (or file) between calls: a finished game's never changes."""
+    keeps each game's outcome by its room (or file) between calls: a finished game's never changes.
+    ``describe_study`` says which lab study the figures come from (``study["about"]``, in the
+    verdict): the terminal names its folder, a web page must not."""
     skipped = dict(left_out or {})
     by_variant: dict[str, list[tuple[PeopleGame, GameOutcome]]] = {}
     games_of: dict[str, Game] = {}
@@ -340,7 +349,7 @@ def playtest_report(
     # the variant with the most games first; among as many, the rules as written, then by name
     for key, pairs in sorted(by_variant.items(), key=lambda item: (-len(item[1]), variant_label(games_of[item[0]]))):
         game = games_of[key]
-        variants.append(_variant_entry(game, pairs, lab_folders))
+        variants.append(_variant_entry(game, pairs, lab_folders, describe_study))
     base = load(game_id)
     return {
         "format": PLAYTEST_FORMAT,
@@ -352,7 +361,10 @@ def playtest_report(
     }
 
 
-def _variant_entry(game: Game, pairs: Sequence[tuple[PeopleGame, GameOutcome]], lab_folders: Sequence[Path]) -> dict[str, Any]:
+def _variant_entry(
+    game: Game, pairs: Sequence[tuple[PeopleGame, GameOutcome]], lab_folders: Sequence[Path],
+    describe_study: Callable[[Game, LabVariant], str],
+) -> dict[str, Any]:
     seat_names = [game.player_name(seat) for seat in range(game.num_players)]
     label = variant_label(game)
     people_games = [people for people, _ in pairs]
@@ -380,7 +392,8 @@ def _variant_entry(game: Game, pairs: Sequence[tuple[PeopleGame, GameOutcome]], 
     if lab is not None:
         metrics = metric_definitions(seat_names, limit_codes=game.limit_codes)
         lab_figures = variant_metrics(lab.variant, lab.outcomes, metrics, len(seat_names)).to_json()
-        lab_figures["study"] = {"folder": str(lab.folder), "id": lab.study_id, "variant": lab.variant, "agents": list(lab.agents)}
+        lab_figures["study"] = {"folder": str(lab.folder), "id": lab.study_id, "variant": lab.variant, "agents": list(lab.agents),
+                                "about": describe_study(game, lab)}
         entry["lab"] = lab_figures
         differences = {metric.key: difference(metric, lab.outcomes, outcomes).to_json() for metric in metrics}
         ratio, (low, high) = ratio_of_means(
@@ -510,10 +523,7 @@ def _comparison_sentences(entry: Mapping[str, Any]) -> list[str]:
         if figure and figure["value"] is not None and excludes_zero(figure) and len(entry["seat_names"]) > 2:
             size, bounds = _points(figure)
             lines.append(f"{name} wins {size} points {'more' if figure['value'] > 0 else 'less'} often among people {bounds}.")
-    study = lab["study"]
-    lab_games = lab["games"]
-    agents = ", ".join(dict.fromkeys(study["agents"]))
-    lines.append(f"The lab's figures: {lab_games} games of {agents} in {study['folder']}.")
+    lines.append(f"The lab's figures: {lab['study']['about']}.")
     return lines
 
 

@@ -38,7 +38,15 @@ from ..core.match import Match
 from ..core.records import Record
 from ..core.registry import load
 from ..core.values import Player
-from ..lab.playtests import RECORD_ANSWERS, RECORD_SESSION, FormAnswer, PeopleGame, playtest_report, variant_label
+from ..lab.playtests import (
+    RECORD_ANSWERS,
+    RECORD_SESSION,
+    FormAnswer,
+    LabVariant,
+    PeopleGame,
+    playtest_report,
+    variant_label,
+)
 from ..lab.stats import GameOutcome
 from .designers import Designer
 from .errors import GameNotOverError, ServerError
@@ -279,32 +287,34 @@ class PlaytestBook:
             self.known_session(session_id)
         with self.reporting:
             games, left_out = self.people_games(game_id, session_id)
-            report = playtest_report(game_id, games, self._lab_folders(), left_out, outcomes=self._outcomes)
+            report = playtest_report(game_id, games, self._lab_folders(), left_out, outcomes=self._outcomes,
+                                     describe_study=self._study_in_words)
             while len(self._outcomes) > OUTCOMES_KEPT:
                 self._outcomes.popitem(last=False)
         for variant in report["variants"]:
             if variant["lab"] is not None:
-                self._lab_study_in_words(load(game_id).name, variant)
+                self._link_lab_report(variant)
         report["sessions"] = self.sessions(game_id)
         report["session"] = session_id
         return report
 
-    def _lab_study_in_words(self, game_name: str, variant: dict[str, Any]) -> None:
-        """The lab's study of ``variant`` said in words, never by the server's folder: a web page
-        shows no path of the server's file system. Its sentence in the verdict names the game, its
-        rules, the agents and the number of games; ``study["report"]`` links its report on the Lab
-        page when the study is one of the server's own Lab studies that has one (else None)."""
-        lab = variant["lab"]
-        study = lab["study"]
-        folder = Path(study.pop("folder"))
-        agents = list(dict.fromkeys(study["agents"]))
+    @staticmethod
+    def _study_in_words(game: Game, study: LabVariant) -> str:
+        """Which lab study the figures come from, in words, never by the server's folder (a web
+        page shows no path of the server's file system): its games, the game and its rules, and
+        the agents."""
+        agents = list(dict.fromkeys(study.agents))
         named = [f"the computer at the {agent} level" if is_level(agent) else agent for agent in agents]
         who = f"{named[0]} in every seat" if len(named) == 1 else f"between {', '.join(named[:-1])} and {named[-1]}"
-        rules = variant["variant"] or "the rules as written"
-        sentence = f"The lab's figures: {lab['games']} games of {game_name} ({rules}), {who}."
-        # the lab's own sentence says where its study lies (for the terminal); here it is replaced
-        variant["verdict"] = [sentence if str(folder) in line else line for line in variant["verdict"]]
-        study["about"] = sentence.removeprefix("The lab's figures: ").removesuffix(".")
+        rules = variant_label(game) or "the rules as written"
+        return f"{len(study.outcomes)} games of {game.name} ({rules}), {who}"
+
+    def _link_lab_report(self, variant: dict[str, Any]) -> None:
+        """The lab study's folder left out of the page's data; ``study["report"]`` links its
+        report on the Lab page when the study is one of the server's own Lab studies that has one
+        (else None)."""
+        study = variant["lab"]["study"]
+        folder = Path(study.pop("folder"))
         study["report"] = None
         root = self.lab_root
         if root is not None and folder.parent.parent == root and folder.name == STUDY_FOLDER:
