@@ -46,7 +46,9 @@ def _territories_path(move: dict[str, Any]) -> list[str] | None:
         return None  # put together in a form (a proposal before its announcement, R8.2)
     return [move["notation"]]
 
-PLAY = "document.getElementById('play').dataset"
+#: the play page's state as its script publishes it; empty while the page is still loading (a
+#: wait that starts during a navigation reads nothing yet instead of failing on a missing element)
+PLAY = "(document.getElementById('play') || {dataset: {}}).dataset"
 
 
 def hold_seats(page: Any, room: str, game: str, token: str, seats: list[int]) -> None:

@@ -49,7 +49,7 @@ def test_the_replay_graph_shows_the_position_clicked(page: Any, web_server: Serv
     final_board = page.locator("#board").inner_html()
 
     graph.locator('rect.analysis-point[data-move="1"]').click()
-    page.wait_for_function("() => document.getElementById('replay-position').textContent.startsWith('move 1 /')")
+    page.wait_for_function("() => document.getElementById('replay-position')?.textContent.startsWith('move 1 /')")
     page.wait_for_function(f"() => {PLAY}.mode === 'replay'")
     assert page.locator("#banner").inner_text().startswith(f"Replay: after move 1 of {MOVES}")
     assert page.locator("#board").inner_html() != final_board
@@ -59,7 +59,7 @@ def test_the_replay_graph_shows_the_position_clicked(page: Any, web_server: Serv
 
     # the start, from the graph too; then a move that lost the most, which shows where it was played
     graph.locator('rect.analysis-point[data-move="0"]').click()
-    page.wait_for_function("() => document.getElementById('banner').textContent === 'Replay: the start'")
+    page.wait_for_function("() => document.getElementById('banner')?.textContent === 'Replay: the start'")
     worst = page.locator("#analysis-worst button")
     if worst.count():
         number = int(worst.first.get_attribute("data-move"))

@@ -19,7 +19,7 @@ def test_a_first_visit_offers_towers_and_then_the_game_last_started(page: Any) -
     assert page.locator("#create").inner_text() == "Start Towers"
 
     page.select_option("#game", "overseer")
-    page.wait_for_function("document.querySelector('#create').textContent === 'Start Overseer'")
+    page.wait_for_function("document.querySelector('#create')?.textContent === 'Start Overseer'")
     page.select_option("#seat-1", "here")
     page.locator("#create").click()
     page.wait_for_url("**/rooms/*")
@@ -129,7 +129,7 @@ def test_the_lobbys_rule_variants_wait_folded_in_words_and_only_a_changed_one_is
     page.goto("/")
     page.wait_for_selector("#create")
     page.select_option("#game", "territories")
-    page.wait_for_function("document.querySelector('#create').textContent === 'Start Territories'")
+    page.wait_for_function("document.querySelector('#create')?.textContent === 'Start Territories'")
     # a first game needs no variant: they are folded away, the rules as written
     assert not page.locator("#rule-variants").evaluate("details => details.open")
     assert not page.locator("#option-bank_trade").is_visible()

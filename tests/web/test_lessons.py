@@ -107,7 +107,7 @@ def test_practice_starts_a_game_against_the_beginner_with_hints_and_take_backs(p
     assert [seat["kind"] for seat in state["seats"]][1] == "computer"
     assert "beginner" in str(state["seats"][1])
     assert state["view"]["match"]["undo"] == "own"
-    page.wait_for_function("() => document.getElementById('play').dataset.yourTurn === 'true'")
+    page.wait_for_function("() => document.getElementById('play')?.dataset.yourTurn === 'true'")
     assert page.locator("#hint").is_visible()  # hints are offered in a room without invited people
 
 
@@ -132,7 +132,7 @@ def test_a_step_is_one_tap_away(page: Any) -> None:
     page.wait_for_selector("#board [data-key].bl-movable")
     step = page.locator('#progress button[data-step="5"]')
     step.click()  # the step's pill is a button: tapped, it opens that step
-    page.wait_for_function("() => document.getElementById('learn').dataset.step === '5'")
+    page.wait_for_function("() => document.getElementById('learn')?.dataset.step === '5'")
     assert step.get_attribute("aria-current") == "step"
     assert page.locator('#progress button[data-step="1"]').get_attribute("aria-current") is None
 

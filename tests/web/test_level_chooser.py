@@ -42,10 +42,10 @@ def test_a_rated_level_reads_its_rating_and_its_time_never_its_settings(page: An
     assert "mcts" not in help_text and "iterations" not in " ".join(choices)
     # another game: its own levels, without Towers' rating
     page.select_option("#game", "overseer")
-    page.wait_for_function("document.querySelector('#create').textContent.includes('Overseer')")
+    page.wait_for_function("document.querySelector('#create')?.textContent.includes('Overseer')")
     assert "the computer: hard" in seat_choices(page, 1) and not any("rated" in text for text in seat_choices(page, 1))
     # a game with a fifth level offers it last, above hard
     page.select_option("#game", "sovereign")
-    page.wait_for_function("document.querySelector('#create').textContent.includes('Sovereign')")
+    page.wait_for_function("document.querySelector('#create')?.textContent.includes('Sovereign')")
     computer = [text for text in seat_choices(page, 1) if text.startswith("the computer")]
     assert [text.split(" ·")[0] for text in computer][-2:] == ["the computer: hard", "the computer: expert"]

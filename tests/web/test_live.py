@@ -77,7 +77,7 @@ def test_an_invited_friend_plays_live_from_another_browser(new_page: Callable[[]
     # the host's connection drops (as a network would cut it) while the guest plays on
     host.context.set_offline(True)
     host.evaluate("() => window.openSockets.forEach((socket) => socket.close())")
-    host.wait_for_function("() => document.getElementById('connection').dataset.state === 'reconnecting'")
+    host.wait_for_function("() => document.getElementById('connection')?.dataset.state === 'reconnecting'")
 
     # a reload comes back to the same seat of the same game
     guest.reload()
@@ -89,7 +89,7 @@ def test_an_invited_friend_plays_live_from_another_browser(new_page: Callable[[]
 
     # back on line, the host's page reconnects by itself and shows what happened meanwhile
     host.context.set_offline(False)
-    host.wait_for_function("() => document.getElementById('connection').dataset.state === 'open'")
+    host.wait_for_function("() => document.getElementById('connection')?.dataset.state === 'open'")
     wait_for_moves(host, 2)
     assert host.locator('#board [data-key="b1"]').get_attribute("data-height") == "3"
     room = host.url.rsplit("/", 1)[-1]

@@ -71,8 +71,8 @@ def test_two_people_playtest_a_session_and_the_designers_page_shows_it(
     ben.locator("#join-button").click()
     ben.wait_for_function(f"() => {PLAY}.mode === 'live'")
     # each sees the other's name; the lobby's public list does not
-    ada.wait_for_function("() => document.getElementById('players').innerText.includes('Ben')")
-    ben.wait_for_function("() => document.getElementById('players').innerText.includes('Ada')")
+    ada.wait_for_function("() => document.getElementById('players')?.innerText.includes('Ben')")
+    ben.wait_for_function("() => document.getElementById('players')?.innerText.includes('Ada')")
     assert "Ada" not in str(web_server.client.get("/api/rooms").json())
 
     rng = random.Random(3)

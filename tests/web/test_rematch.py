@@ -56,7 +56,7 @@ def test_play_again_is_offered_accepted_live_and_everybody_lands_in_the_rotated_
     guest.wait_for_function(f"() => {PLAY}.seat === '0' && {PLAY}.yourTurn === 'true'")
     host.wait_for_function(f"() => {PLAY}.seat === '1'")
     # the rematch knows the guest by the name they joined with
-    host.wait_for_function("() => document.getElementById('banner').textContent === 'Waiting for White (Bo)'")
+    host.wait_for_function("() => document.getElementById('banner')?.textContent === 'Waiting for White (Bo)'")
     assert watcher.evaluate(f"() => {PLAY}.seat") == ""
     assert host.locator("#rematch-of a").get_attribute("href") == f"/rooms/{room}"
     # the old room, opened again, stays there to look back at, with a link to the rematch

@@ -184,7 +184,7 @@ def honor_slab_in_hand(page: Any, web_server: Server) -> tuple[str, str]:
 
 def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, web_server: Server, screenshots: Path) -> None:
     room, token = honor_slab_in_hand(page, web_server)
-    page.wait_for_function("() => document.getElementById('connection').dataset.state === 'open'")
+    page.wait_for_function("() => document.getElementById('connection')?.dataset.state === 'open'")
     box = steady_box(page, "#board [data-hand]")
     hand = page.locator("#board [data-hand]")
     start = float(hand.get_attribute("data-x") or "nan")

@@ -63,7 +63,7 @@ def test_a_whole_towers_game_against_the_computer_by_clicking(
     assert page.locator('#board [data-key="b7"]').get_attribute("data-top") == "W"
     assert page.locator('#board [data-key="b7"]').get_attribute("data-height") == "2"
     page.locator("#replay-forward").click()
-    page.wait_for_function("() => document.getElementById('replay-position').textContent.startsWith('move 1 /')")
+    page.wait_for_function("() => document.getElementById('replay-position')?.textContent.startsWith('move 1 /')")
     assert page.locator("#moves li.current").get_attribute("data-number") == "1"
     page.keyboard.press("End")
     page.wait_for_function(f"() => {PLAY}.mode === 'live'")
