@@ -59,7 +59,9 @@ def test_moves_are_read_out_in_a_live_region(new_page: Any, web_server: Server) 
     reply = other["legal_moves"][0]["notation"]
     web_server.play(created["room"], joined.json()["token"], reply, other["ply"])
     wait_for_moves(page, 2)
-    page.wait_for_function("text => document.getElementById('announcer')?.textContent.includes(text)", arg=f"Black (Bea): {reply}")
+    page.wait_for_function(
+        "text => document.getElementById('announcer')?.textContent.includes(text)", arg=f"Black (Bea): {reply}"
+    )
     # colour is not all a square says: its label names the stack, bottom to top
     labels = page.eval_on_selector_all("#board [data-key]", "nodes => nodes.map(n => n.getAttribute('aria-label'))")
     assert all(labels) and any("height" in label for label in labels)
