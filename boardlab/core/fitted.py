@@ -98,9 +98,17 @@ class FittedEvaluation:
             self.game_id == game.id
             and self.players == game.num_players
             and self.rules_version == str(game.rules_version)
-            and dict(self.options) == _plain_options(game.options)
+            and self.current_options(game) == _plain_options(game.options)
             and self.terms == _term_names(game)
         )
+
+    def current_options(self, game: Game) -> dict[str, Any]:
+        """The options these weights hold for, an option saved under a former name read by its
+        name in ``game`` now (a file written before the rename still holds)."""
+        try:
+            return type(game).current_options(self.options)
+        except OptionError:
+            return dict(self.options)  # both names: matches nothing, and mismatch() shows them
 
     def mismatch(self, game: Game) -> str:
         """What differs between these weights and ``game`` ("" when they hold for it)."""
@@ -109,7 +117,7 @@ class FittedEvaluation:
             "options": _plain_options(game.options),
         }
         have = {"game": self.game_id, "players": self.players, "rules version": self.rules_version,
-                "options": dict(self.options)}
+                "options": self.current_options(game)}
         problems = [f"{key} {have[key]!r}, not {wanted[key]!r}" for key in wanted if have[key] != wanted[key]]
         weighed = _term_names(game)
         if self.game_id == game.id and self.terms != weighed:

@@ -74,6 +74,11 @@ class Game:
     draw_by_agreement: ClassVar[bool] = False
     #: the ending codes this game's results use (documented in its rules document)
     result_codes: ClassVar[tuple[str, ...]] = ()
+    #: names this game's options and ending codes had before they were renamed (old -> new),
+    #: so that what was saved under an old name (a record, a saved room, a study, a weights
+    #: file, a position) still loads and reads as the new one
+    renamed_options: ClassVar[Mapping[str, str]] = {}
+    renamed_result_codes: ClassVar[Mapping[str, str]] = {}
     #: the ending codes that mean a game was stopped by a limit (of moves, of moves without
     #: progress) rather than decided by play; the lab counts them as "ended by a limit"
     limit_codes: ClassVar[tuple[str, ...]] = ("move_limit", "no_progress")
@@ -122,10 +127,27 @@ class Game:
                 f"{self.player_counts_text()} players"
             )
         self.num_players: int = players
-        self.options: Mapping[str, Any] = resolve_options(self.id, self.options_spec, options)
+        self.options: Mapping[str, Any] = resolve_options(self.id, self.options_spec, self.current_options(options))
         self._check_options()
         if self.rules_class is not None:
             self.rules: Any = self.rules_class.from_options(players, self.options)
+
+    @classmethod
+    def current_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` with any option given by its former name (:attr:`renamed_options`) under
+        its name now; the two names at once are refused."""
+        current = dict(options)
+        for old, new in cls.renamed_options.items():
+            if old in current:
+                if new in current:
+                    raise OptionError(f"{cls.id}: {old!r} is the former name of {new!r}; give one of them")
+                current[new] = current.pop(old)
+        return current
+
+    @classmethod
+    def current_result_code(cls, code: str) -> str:
+        """The ending code ``code`` is now (:attr:`renamed_result_codes`); itself if not renamed."""
+        return cls.renamed_result_codes.get(code, code)
 
     # --- hooks for subclasses --------------------------------------------------
     def _check_options(self) -> None:

@@ -273,7 +273,7 @@ class Record:
         """The final state, every move re-validated; the result (or the ending) and, when
         recorded, the final position must match the record's (so a change of rules is never silent)."""
         state = self.state_at(len(self.turns))
-        if self.final_position is not None and self.final_position != state.position():
+        if self.final_position is not None and not self._reaches(self.final_position, state):
             raise RecordError(
                 f"replaying the {len(self.turns)} moves does not reach the recorded final position "
                 f"(rules version then: {self.rules_version or 'unknown'}, now: {state.game.rules_version})"
@@ -288,12 +288,29 @@ class Record:
         if recorded is None:
             if actual is not None:
                 raise RecordError(f"the record has no result, but replaying ends the game ({actual.code})")
-        elif actual is None or actual.winners != recorded.winners or actual.code != recorded.code:
+        elif (
+            actual is None
+            or actual.winners != recorded.winners
+            or actual.code != state.game.current_result_code(recorded.code)
+        ):
             got = "no result" if actual is None else f"winners {list(actual.winners)} ({actual.code})"
             raise RecordError(
                 f"the record says winners {list(recorded.winners)} ({recorded.code}), replaying gives {got}"
             )
         return state
+
+    @staticmethod
+    def _reaches(recorded: str, state: State) -> bool:
+        """Whether ``state`` is the recorded final position: the same text, or the same position
+        written by an earlier version (an ending code renamed since: the game reads it as today's)."""
+        if recorded == state.position():
+            return True
+        if not state.game.renamed_result_codes:
+            return False
+        try:
+            return state.game.state_from_position(recorded).position() == state.position()
+        except BoardlabError:
+            return False
 
     # --- JSON --------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -91,7 +91,7 @@ def test_r1_11_1_a_boxed_in_sovereign_that_is_not_threatened_plays_on() -> None:
 def test_r1_11_2_no_legal_move_at_all_draws() -> None:
     state = load(f"a1:0S a2:0B b1:0B {EMPTY_SUPPLY} g7:0s", supply_lower=10, supply_top=2)
     result = state.result()
-    assert result is not None and result.code == "no_legal_move" and result.is_draw
+    assert result is not None and result.code == "no_moves" and result.is_draw
     assert state.legal_moves() == []
 
 
@@ -100,6 +100,14 @@ def test_r5_4_a_position_without_its_ending_is_settled_when_loaded() -> None:
     state = boardlab.load("sovereign").state_from_position(text)
     assert state.result().code == "sovereign_stalemate"
     assert state.position() == text + " sovereign_stalemate"
+
+
+def test_r5_4_6_a_position_written_with_the_former_ending_code_reads_as_no_moves() -> None:
+    game = boardlab.load("sovereign", supply_lower=10, supply_top=2)
+    text = load(f"a1:0S a2:0B b1:0B {EMPTY_SUPPLY} g7:0s", supply_lower=10, supply_top=2).position()
+    assert text.endswith(" no_moves")
+    old_text = text.removesuffix(" no_moves") + " no_legal_move"
+    assert game.state_from_position(old_text).position() == text
 
 
 def test_r1_11_3_position_key_is_the_position_without_its_ply_count() -> None:

@@ -109,7 +109,8 @@ def test_r5_4_the_rulings_example_round_trips() -> None:
         (spn("d6:3S d1:3s g1:0"), "both Sovereigns"),
         (spn("a1:0S g7:0s") + " objective", "no Sovereign stands on a winning square"),
         (spn("a1:0S g7:0s") + " move_limit", "needs ply 200"),
-        (spn("a1:0S g7:0s") + " no_legal_move", "does not fit"),
+        (spn("a1:0S g7:0s") + " no_moves", "does not fit"),
+        (spn("a1:0S g7:0s") + " no_legal_move", "does not fit"),  # the code's former name, read as no_moves
         (spn("a1:0S g7:0s") + " resign", "not one of"),
         ("0000000/0000000/0000000/0000000/0000000/0000000/3S2D00000 2 s1 25/12 0", "P1 has placed 1 Sovereign"),
         ("0000000/0000000/0000000/0000000/0000000/0000000/0S000000 2 s1 25/12 0", "at height 3"),

@@ -20,7 +20,7 @@ def test_r8_defaults_are_the_rulings() -> None:
         "height_model": "castle", "towers_block_slides": True, "transit_shape": "any_path",
         "contractor_transit": False, "build": "one_level", "diplomat_self_protect": False,
         "diplomat_pin": "strict", "threat_response": "sovereign_only", "winning_move_ignores_threat": True,
-        "path_ban_applies_to_diplomat": False, "sovereign_stalemate": "threatened_only", "no_legal_move": "draw",
+        "path_ban_applies_to_diplomat": False, "sovereign_stalemate": "threatened_only", "no_moves": "draw",
         "repetition_count": 3, "ply_limit": 200, "supply_lower": 35, "supply_top": 14,
     }
 
@@ -106,10 +106,10 @@ def test_r8_sovereign_stalemate_any_time() -> None:
     assert result is not None and result.code == "sovereign_stalemate"
 
 
-def test_r8_no_legal_move_loses() -> None:
+def test_r8_no_moves_loses() -> None:
     position = "a1:0S a2:0B b1:0B e5:3 f5:3 e6:2 f6:2 g5:2 g7:0s"
-    result = load(position, supply_lower=10, supply_top=2, no_legal_move="loss").result()
-    assert result is not None and result.code == "no_legal_move" and result.winners == (1,)
+    result = load(position, supply_lower=10, supply_top=2, no_moves="loss").result()
+    assert result is not None and result.code == "no_moves" and result.winners == (1,)
 
 
 def test_r8_repetition_count_and_ply_limit() -> None:
@@ -153,3 +153,25 @@ def test_r8_every_configuration_passes_the_protocol_checks(config: Config) -> No
         checks.check_undo_walks_back_to_the_start,
     ):
         check(game, SMALL)
+
+
+# --- the no_moves option and ending, named no_legal_move before (saved games still load) ------
+def test_r1_11_2_the_former_option_name_no_legal_move_is_read_as_no_moves() -> None:
+    assert boardlab.load("sovereign", no_legal_move="loss").options["no_moves"] == "loss"
+    with pytest.raises(OptionError, match="'no_legal_move' is the former name of 'no_moves'"):
+        boardlab.load("sovereign", no_legal_move="loss", no_moves="draw")
+
+
+def test_r1_11_2_a_record_saved_with_the_former_names_replays() -> None:
+    game = boardlab.load("sovereign", supply_lower=10, supply_top=2)
+    start = load("a1:0S a2:0B b1:0B e5:3 f5:3 e6:2 f6:2 g5:2 g6:0s", to_move=2, supply_lower=10, supply_top=2)
+    match = boardlab.Match(game, [None, None], seed=3, start=start.position())  # two people
+    match.play(1, "Sg6-g7")  # P1 is left without a legal move (rule 1.11.2)
+    saved = match.record().to_json()
+    assert saved["result"]["code"] == "no_moves" and saved["final_position"].endswith(" no_moves")
+    saved["options"]["no_legal_move"] = saved["options"].pop("no_moves")
+    saved["result"]["code"] = "no_legal_move"
+    saved["final_position"] = saved["final_position"].removesuffix(" no_moves") + " no_legal_move"
+    state = boardlab.Record.from_json(saved).replay()
+    assert state.result() is not None and state.result().code == "no_moves"  # type: ignore[union-attr]
+    assert state.game.options["no_moves"] == "draw"

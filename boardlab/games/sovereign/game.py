@@ -9,7 +9,7 @@ from .encoding import SovereignActions, SovereignObservation
 from .position import parse_position
 from .render import render_view
 from .render_image import render_png
-from .rules import BUILD_MODES, RESULT_CODES, SovereignRules
+from .rules import BUILD_MODES, RENAMED_RESULT_CODES, RESULT_CODES, SovereignRules
 from .state import SovereignState
 
 
@@ -29,6 +29,9 @@ class SovereignGame(Game):
     rules_class = SovereignRules
     rules: SovereignRules
     seat_names = SEAT_NAMES
+    # the option named as Overseer's for the same choice (the ending's code: RENAMED_RESULT_CODES)
+    renamed_options = {"no_legal_move": "no_moves"}
+    renamed_result_codes = RENAMED_RESULT_CODES
     action_encoding_class = SovereignActions
     observation_encoding_class = SovereignObservation
     view_renderer = staticmethod(render_view)
@@ -97,7 +100,7 @@ class SovereignGame(Game):
             choices=("threatened_only", "any_time"),
         ),
         Option(
-            "no_legal_move", "draw", "a player without a legal move draws (rule 1.11.2) or loses",
+            "no_moves", "draw", "a player without a legal move draws (rule 1.11.2) or loses",
             choices=("draw", "loss"),
         ),
         Option(

@@ -43,7 +43,7 @@ from .board import (
     THIRD_RANK,
 )
 from .kernel import seat_threatened
-from .rules import RESULT_CODES, SovereignRules
+from .rules import RENAMED_RESULT_CODES, RESULT_CODES, SovereignRules
 
 if TYPE_CHECKING:
     from .state import SovereignState
@@ -141,7 +141,7 @@ def parse_position(text: str, rules: SovereignRules) -> SovereignPosition:
     if not _NUMBER.fullmatch(ply_text):
         raise PositionError(f"{prefix}: the ply {ply_text!r} is not a whole number (rule 5.4)")
     ply = int(ply_text)
-    ending = fields[5] if len(fields) == 6 else None
+    ending = RENAMED_RESULT_CODES.get(fields[5], fields[5]) if len(fields) == 6 else None
     if ending is not None and ending not in RESULT_CODES:
         raise PositionError(f"{prefix}: the ending {ending!r} is not one of {', '.join(RESULT_CODES)} (rule 5.4.6)")
     if placements < SETUP_PLACEMENTS:

@@ -16,7 +16,10 @@ BUILD_MODES = ("one_level", "whole_tower", "multi_level")
 #: the ending codes of the game's results (rules 5.4.6): the objective reached (1.10), a
 #: stalemated Sovereign (1.11.1), no legal move (1.11.2), threefold repetition (1.11.3), the
 #: ply limit (1.11.4). A position string shows every one but repetition.
-RESULT_CODES: tuple[str, ...] = ("objective", "sovereign_stalemate", "no_legal_move", "repetition", "move_limit")
+RESULT_CODES: tuple[str, ...] = ("objective", "sovereign_stalemate", "no_moves", "repetition", "move_limit")
+#: the ending codes' former names (a saved position or record still reads): named as Overseer and
+#: Towers name the same ending
+RENAMED_RESULT_CODES: dict[str, str] = {"no_legal_move": "no_moves"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +44,8 @@ class SovereignRules:
     path_ban_applies_to_diplomat: bool = False
     #: a Sovereign without a legal move draws even when not threatened (``sovereign_stalemate=any_time``)
     stalemate_any_time: bool = False
-    #: a player without a legal move loses instead of drawing (``no_legal_move=loss``)
-    no_legal_move_loses: bool = False
+    #: a player without a legal move loses instead of drawing (``no_moves=loss``)
+    no_moves_loses: bool = False
     #: the occurrence of a position that draws (0 = off)
     repetition_count: int = 3
     #: plies of play after which the game is drawn
@@ -80,7 +83,7 @@ class SovereignRules:
             winning_move_ignores_threat=options["winning_move_ignores_threat"],
             path_ban_applies_to_diplomat=options["path_ban_applies_to_diplomat"],
             stalemate_any_time=options["sovereign_stalemate"] == "any_time",
-            no_legal_move_loses=options["no_legal_move"] == "loss",
+            no_moves_loses=options["no_moves"] == "loss",
             repetition_count=options["repetition_count"],
             ply_limit=options["ply_limit"],
             supply_lower=options["supply_lower"],

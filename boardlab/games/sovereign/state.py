@@ -148,10 +148,10 @@ class SovereignState(State):
             self._end(Result.draw(
                 (0, 1), 2, f"{name}'s Sovereign is threatened and has no legal move", code="sovereign_stalemate"
             ))
-        elif self.rules.no_legal_move_loses:
-            self._end(Result.win(1 - seat, 2, f"{name} has no legal move", code="no_legal_move"))
+        elif self.rules.no_moves_loses:
+            self._end(Result.win(1 - seat, 2, f"{name} has no legal move", code="no_moves"))
         else:
-            self._end(Result.draw((0, 1), 2, f"{name} has no legal move", code="no_legal_move"))
+            self._end(Result.draw((0, 1), 2, f"{name} has no legal move", code="no_moves"))
 
     def move_list(self) -> list[Move]:
         """The legal moves of the player to move (shared, do not change it); made once per position."""
