@@ -15,6 +15,12 @@ already writing it is left to finish. A stopped study frees the worker for the n
 can be continued later
 (:meth:`LabJobs.resume`) from its stored games.
 
+**More games.** A finished study can be given more games per variant (:meth:`LabJobs.extend`):
+the same game, rules, agents and seed, so the study folder is the same one (its id leaves out the
+number of games) and its worker plays only the games it does not hold yet, as ``boardlab lab``
+run again with a larger ``-n`` does; the report it then writes covers them all. The added games
+are priced, limited and queued as a new study of that many games would be.
+
 **Fair share.** People's games come first: a study is played by a separate process
 (:mod:`boardlab.server.labrun`) that lowers its own priority to the least (nice 19) and plays
 one game at a time, and at most ``max_running`` studies run at once (the others wait in
@@ -87,7 +93,8 @@ class LabRefused(ServerError):
 
 
 class LabStudyEnded(ServerError):
-    """Stopping a study that has ended, or continuing one that was not stopped."""
+    """Stopping a study that has ended, continuing one that was not stopped, or adding games to
+    one that has not finished."""
 
     code = "refused"
 
@@ -190,6 +197,20 @@ def _count_lines(path: Path) -> int:
         return 0
 
 
+def price_of_games_left(job: Mapping[str, Any], done: int) -> float:
+    """The CPU seconds the games of ``job`` not yet played cost, once ``done`` are: its price
+    shared evenly among its games (every variant seats the same agents, so each game costs the same)."""
+    total = int(job["total"])
+    return float(job.get("price_seconds", 0.0)) * max(0, total - done) / max(1, total)
+
+
+def _write_job(folder: Path, job: Mapping[str, Any]) -> None:
+    """Write ``job.json`` whole or not at all: the pump and the worker read it at any moment."""
+    temporary = folder / f".{JOB_FILE}.tmp"
+    temporary.write_text(json.dumps(job, indent=1) + "\n", encoding="utf-8")
+    temporary.replace(folder / JOB_FILE)
+
+
 class LabJobs:
     """The Lab's studies in ``root``; :meth:`start` runs the pump that plays them in turn."""
 
@@ -206,6 +227,8 @@ class LabJobs:
         self.replay_lock = asyncio.Lock()
         # the pump runs in a thread and after each new study: one at a time, or a study starts twice
         self._pumping = threading.Lock()
+        # adding games reads job.json, checks it and writes it again: two at once would lose one
+        self._extending = threading.Lock()
 
     # --- asking ---------------------------------------------------------------------------
     def create(self, request: Mapping[str, Any], owner: Designer) -> dict[str, Any]:
@@ -219,23 +242,34 @@ class LabJobs:
             raise LabRefused(str(exc)) from None
         total = study.games * len(study.variants)
         if study.games > limits.max_games_per_variant:
-            raise LabRefused(f"{study.games} games per variant is more than this server's Lab plays "
-                             f"({limits.max_games_per_variant}); run boardlab lab for a larger study")
+            raise LabRefused(
+                f"{study.games} games per variant is more than this server's Lab plays "
+                f"({limits.max_games_per_variant}); run boardlab lab for a larger study"
+            )
         if len(study.variants) > limits.max_variants:
             raise LabRefused(f"{len(study.variants)} variants is more than this server's Lab plays ({limits.max_variants})")
         if total > limits.max_total_games:
-            raise LabRefused(f"{total} games in all is more than this server's Lab plays "
-                             f"({limits.max_total_games}); fewer games or variants")
+            raise LabRefused(
+                f"{total} games in all is more than this server's Lab plays ({limits.max_total_games}); fewer games or variants"
+            )
         prices = self._prices(game, study)
         price = study_seconds(study, study.games, prices)
         self._check_share(owner, total, price)
         job_id = secrets.token_hex(6)
         folder = self.root / job_id
         folder.mkdir(parents=True)
-        job = {**dict(request), "id": job_id, "created": time.time(), "variants": [v.name for v in study.variants],
-               "total": total, "owner": owner.id, "owner_name": owner.name, "price_seconds": round(price, 3),
-               "decision_seconds": limits.decision_seconds}
-        (folder / JOB_FILE).write_text(json.dumps(job, indent=1) + "\n", encoding="utf-8")
+        job = {
+            **dict(request),
+            "id": job_id,
+            "created": time.time(),
+            "variants": [v.name for v in study.variants],
+            "total": total,
+            "owner": owner.id,
+            "owner_name": owner.name,
+            "price_seconds": round(price, 3),
+            "decision_seconds": limits.decision_seconds,
+        }
+        _write_job(folder, job)
         self.pump()
         return self.status(job_id, owner)
 
@@ -263,15 +297,13 @@ class LabJobs:
         jobs = [(job_id, _read_json(self.root / job_id / JOB_FILE)) for job_id in ids if job_id != besides]
         own = [(job_id, job) for job_id, job in jobs if isinstance(job, dict) and job.get("owner") == owner.id]
         if besides is None and len(own) >= limits.max_stored_per_designer:
-            raise LabFullError(
-                f"{owner.name} keeps {len(own)} studies, the most one designer may; delete finished ones"
-            )
+            raise LabFullError(f"{owner.name} keeps {len(own)} studies, the most one designer may; delete finished ones")
         queued_games, queued_seconds = 0, 0.0
         for job_id, job in own:
             if self.state(job_id) in (QUEUED, RUNNING, STOPPING):
-                left = max(0, int(job["total"]) - _count_lines(self.root / job_id / STUDY_FOLDER / "games.jsonl"))
-                queued_games += left
-                queued_seconds += float(job.get("price_seconds", 0.0)) * left / max(1, int(job["total"]))
+                done = _count_lines(self.root / job_id / STUDY_FOLDER / "games.jsonl")
+                queued_games += max(0, int(job["total"]) - done)
+                queued_seconds += price_of_games_left(job, done)
         if queued_games + games > limits.queued_games_per_designer:
             raise LabQuotaError(
                 f"{owner.name} has {queued_games} games waiting to be played; with these {games} that is more than "
@@ -319,19 +351,35 @@ class LabJobs:
     def status(self, job_id: str, viewer: Designer | None = None) -> dict[str, Any]:
         """What the page shows: the request, its owner, the state, games done of the total,
         and once it is finished the verdict's sentences; ``may_manage``: whether ``viewer``
-        may stop, continue or delete it."""
+        may stop, continue, add games to or delete it; ``added_games``: the games per variant
+        added since it was made; ``more_games_allowed``: how many more per variant the Lab's
+        limits leave it."""
         job = self.job(job_id)
         folder = self.folder(job_id)
         state = self.state(job_id)
         status = _read_json(folder / STATUS_FILE) or {}
         done = _count_lines(folder / STUDY_FOLDER / "games.jsonl")
         answer = {
-            "id": job_id, "game": job["game"], "agents": job["agents"], "options": job.get("options") or {},
-            "vary": job.get("vary") or {}, "games": job["games"], "variants": job["variants"], "seed": job.get("seed", 0),
-            "created": job["created"], "state": state, "done": min(done, job["total"]), "total": job["total"],
-            "owner": job.get("owner_name"), "price_seconds": job.get("price_seconds"),
+            "id": job_id,
+            "game": job["game"],
+            "agents": job["agents"],
+            "options": job.get("options") or {},
+            "vary": job.get("vary") or {},
+            "games": job["games"],
+            "variants": job["variants"],
+            "seed": job.get("seed", 0),
+            "created": job["created"],
+            "state": state,
+            "done": min(done, job["total"]),
+            "total": job["total"],
+            "owner": job.get("owner_name"),
+            "price_seconds": job.get("price_seconds"),
             "may_manage": viewer is not None and may_manage(job, viewer),
-            "error": status.get("error"), "verdict": [], "report": None,
+            "error": status.get("error"),
+            "verdict": [],
+            "report": None,
+            "added_games": sum(int(added["games"]) for added in job.get("added", [])),
+            "more_games_allowed": _room_per_variant(self.limits, int(job["games"]), len(job["variants"])),
         }
         if state in (FINISHED, STOPPED):
             report = _read_json(folder / STUDY_FOLDER / "report.json") or {}
@@ -376,14 +424,63 @@ class LabJobs:
             raise LabStudyEnded(f"lab study {job_id} is {state}, not stopped; only a stopped study can continue")
         if state == STOPPING:
             raise LabStudyEnded(f"lab study {job_id} is still stopping; continue it once it has stopped")
-        total = int(job["total"])
-        left = max(0, total - _count_lines(folder / STUDY_FOLDER / "games.jsonl"))
-        owner = Designer(str(job.get("owner", by.id)), str(job.get("owner_name", by.name)), admin=False)
-        self._check_share(owner, left, float(job.get("price_seconds", 0.0)) * left / max(1, total), besides=job_id)
+        done = _count_lines(folder / STUDY_FOLDER / "games.jsonl")
+        left = max(0, int(job["total"]) - done)
+        self._check_share(_owner(job, by), left, price_of_games_left(job, done), besides=job_id)
+        self._queue_again(folder)
+        return self.status(job_id, by)
+
+    def extend(self, job_id: str, games: int, by: Designer) -> dict[str, Any]:
+        """Add ``games`` games per variant to a finished study and queue them: the same game,
+        rules, agents and seed, so its worker keeps the games it holds and plays only the new ones
+        (as ``boardlab lab`` run again with a larger ``-n``); its report then covers them all. The
+        added games are checked against the Lab's limits, priced, and charged to the study's owner
+        as a new study of that many games would be. Its status, with ``added_games`` and
+        ``added_price_seconds``."""
+        with self._extending:
+            job = self._managed(job_id, by)
+            folder = self.folder(job_id)
+            state = self.state(job_id)
+            if state != FINISHED:
+                raise LabStudyEnded(_not_extendable(job_id, state))
+            limits = self.limits
+            if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+                raise LabRefused(f"games: {games!r} is not a whole number of games to add (1 or more)")
+            now = int(job["games"])
+            variants = len(job["variants"])
+            room = _room_per_variant(limits, now, variants)
+            if games > room:
+                raise LabRefused(
+                    f"{games} more games per variant would make {now + games} per variant and {(now + games) * variants} "
+                    f"in all, more than this server's Lab plays ({limits.max_games_per_variant} per variant, "
+                    f"{limits.max_total_games} in all); this study may take {room} more per variant"
+                    + ("" if room else ": run boardlab lab for a larger study")
+                )
+            grown = {**job, "games": now + games}
+            study = build_study(grown, limits.decision_seconds)
+            try:
+                game = study.validate()
+            except BoardlabError as exc:
+                raise LabRefused(str(exc)) from None
+            price = study_seconds(study, games, self._prices(game, study))
+            self._check_share(_owner(job, by), games * variants, price, besides=job_id)
+            added = {"games": games, "price_seconds": round(price, 3), "by": by.name, "at": time.time()}
+            grown.update(
+                total=(now + games) * variants,
+                price_seconds=round(float(job.get("price_seconds", 0.0)) + price, 3),
+                # queued behind the studies already waiting, as a new study would be
+                queued=added["at"],
+                added=[*job.get("added", []), added],
+            )
+            _write_job(folder, grown)
+            self._queue_again(folder)
+        return {**self.status(job_id, by), "added_games": games, "added_price_seconds": added["price_seconds"]}
+
+    def _queue_again(self, folder: Path) -> None:
+        """Clear what ended the study's last run, so that the pump plays it again from its games."""
         for ended in (STOP_FILE, STATUS_FILE, REPORTING_FILE):
             (folder / ended).unlink(missing_ok=True)
         self.pump()
-        return self.status(job_id, by)
 
     def delete(self, job_id: str, by: Designer) -> None:
         """Remove the study, its games and report (a playing one is stopped first, at once)."""
@@ -393,9 +490,7 @@ class LabJobs:
             (folder / STOP_FILE).touch()
             process = self._processes.pop(job_id, None)
             if process is None:
-                raise LabStudyEnded(
-                    f"lab study {job_id} is played by a worker of an earlier server; stop it, then delete it"
-                )
+                raise LabStudyEnded(f"lab study {job_id} is played by a worker of an earlier server; stop it, then delete it")
             process.kill()
             process.wait(timeout=10)
         for path in [path for path in self.replays if folder in path.parents]:
@@ -421,8 +516,7 @@ class LabJobs:
         running = sum(1 for state in states.values() if state in (RUNNING, STOPPING))
         # a stopped study whose worker was killed before its report, first: its games are played
         owed = [job_id for job_id, state in states.items() if state == STOPPED and self._report_owed(job_id)]
-        waiting = sorted((job_id for job_id, state in states.items() if state == QUEUED),
-                         key=lambda job_id: self.job(job_id)["created"])
+        waiting = sorted((job_id for job_id, state in states.items() if state == QUEUED), key=self._queued_at)
         for job_id in [*owed, *waiting]:
             if running >= self.limits.max_running:
                 break
@@ -430,6 +524,12 @@ class LabJobs:
                 (self.root / job_id / REPORTING_FILE).touch()
             self._launch(job_id)
             running += 1
+
+    def _queued_at(self, job_id: str) -> float:
+        """When the study joined the queue: made, or given more games (which wait behind the
+        studies already waiting)."""
+        job = self.job(job_id)
+        return float(job.get("queued", job["created"]))
 
     def _end_if_stuck(self, job_id: str, process: subprocess.Popen[bytes]) -> None:
         """A worker asked to stop ends its games within about a second (labrun.py); one still
@@ -479,7 +579,10 @@ class LabJobs:
         with (folder / LOG_FILE).open("ab") as log:
             self._processes[job_id] = subprocess.Popen(
                 [self.python, "-m", "boardlab.server.labrun", str(folder)],
-                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=str(folder),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                cwd=str(folder),
             )
 
     async def start(self) -> None:
@@ -510,8 +613,29 @@ class LabJobs:
 
 
 def may_manage(job: Mapping[str, Any], designer: Designer) -> bool:
-    """Whether ``designer`` may stop, continue or delete the study ``job``: its owner, or an admin."""
+    """Whether ``designer`` may stop, continue, add games to or delete the study ``job``: its
+    owner, or an admin."""
     return designer.admin or (job.get("owner") is not None and job.get("owner") == designer.id)
+
+
+def _owner(job: Mapping[str, Any], by: Designer) -> Designer:
+    """The designer whose quotas a study's games are charged to: its owner, even when an admin acts."""
+    return Designer(str(job.get("owner", by.id)), str(job.get("owner_name", by.name)), admin=False)
+
+
+def _room_per_variant(limits: LabLimits, games: int, variants: int) -> int:
+    """How many games per variant a study of ``games`` per variant may still be given."""
+    return max(0, min(limits.max_games_per_variant, limits.max_total_games // max(1, variants)) - games)
+
+
+def _not_extendable(job_id: str, state: str) -> str:
+    """Why a study in ``state`` takes no more games, and what to do instead."""
+    if state in (QUEUED, RUNNING, STOPPING):
+        doing = {QUEUED: "still waiting its turn", RUNNING: "still playing", STOPPING: "still stopping"}[state]
+        return f"lab study {job_id} is {doing}; add games once it has finished"
+    if state == STOPPED:
+        return f"lab study {job_id} is stopped; continue it to play the games it was asked for, then add more"
+    return f"lab study {job_id} failed; it takes no more games: start a new study"
 
 
 def check_request(request: Mapping[str, Any], max_variants: int) -> None:
@@ -537,6 +661,19 @@ def stop_requested(folder: Path) -> bool:
 
 
 __all__ = [
-    "LabFullError", "LabJobs", "LabLimits", "LabQuotaError", "LabRefused", "LabStudyEnded", "LabStudyNotFound",
-    "build_study", "check_request", "ended_state", "may_manage", "option_text", "stop_requested", "worker_lock",
+    "LabFullError",
+    "LabJobs",
+    "LabLimits",
+    "LabQuotaError",
+    "LabRefused",
+    "LabStudyEnded",
+    "LabStudyNotFound",
+    "build_study",
+    "check_request",
+    "ended_state",
+    "may_manage",
+    "option_text",
+    "price_of_games_left",
+    "stop_requested",
+    "worker_lock",
 ]

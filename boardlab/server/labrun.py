@@ -1,7 +1,8 @@
 """The Lab's worker: ``python -m boardlab.server.labrun FOLDER`` plays one stored study
 (:mod:`boardlab.server.labjobs`) at the lowest CPU priority, one game at a time, until its end
 or until it is asked to stop, then writes its report and ``status.json``. Run again on the same
-folder, it continues from the stored games, as ``boardlab lab`` does."""
+folder, it continues from the stored games, as ``boardlab lab`` does; a study given more games
+(``job.json``'s ``games`` grown) is the same study, so it plays only the added ones."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from .labjobs import (
     STUDY_FOLDER,
     build_study,
     ended_state,
+    price_of_games_left,
     stop_requested,
     worker_lock,
 )
@@ -94,8 +96,10 @@ def play(folder: Path) -> dict[str, object]:
     study = build_study(job, job.get("decision_seconds"))
     game = study.validate()
     sink = StudyFolder(folder / STUDY_FOLDER, study)
-    price = job.get("price_seconds")
-    budget = None if price is None else OVERRUN * float(price) + CPU_ALLOWANCE_SECONDS
+    # this process's CPU starts at nothing: its budget is the price of the games it has left to
+    # play (a study continued, or given more games, holds the others already)
+    done = sum(1 for _variant, index in sink.done() if index < study.games)
+    budget = None if job.get("price_seconds") is None else OVERRUN * price_of_games_left(job, done) + CPU_ALLOWANCE_SECONDS
     state = "finished"
     error = None
     if stop_requested(folder):

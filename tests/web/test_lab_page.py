@@ -25,6 +25,7 @@ from boardlab.server.settings import STATIC_DIR
 from tests.server.harness import Harness, make_harness
 from tests.support.serve import serve_process
 from tests.web.browser import Server
+from tests.web.conftest import assert_no_serious_violations
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a small study: Towers' greedy players, two layouts, four games each (about a second of play)
@@ -137,7 +138,8 @@ def test_a_study_survives_a_restart_and_resumes_from_its_games(tmp_path: Path) -
     wait_for(lambda: restarted.state(study_id) == "finished")
     lines = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
     assert sorted((line["variant"], line["index"]) for line in lines) == sorted(
-        (variant, index) for variant in ("layout=diagram", "layout=pinwheel") for index in range(4))
+        (variant, index) for variant in ("layout=diagram", "layout=pinwheel") for index in range(4)
+    )
 
 
 def status_of(web: Harness, study_id: str) -> dict[str, Any]:
@@ -209,7 +211,8 @@ def test_the_lab_page_starts_a_study_and_opens_a_games_replay(new_page: Callable
 
 
 def test_a_lab_games_replay_says_in_words_how_it_ended_and_what_its_move_numbers_count(
-        new_page: Callable[[], Any], web_server: Server) -> None:
+    new_page: Callable[[], Any], web_server: Server
+) -> None:
     # Sovereign: its set-up's placements are moves of the record that the board's own count of
     # play leaves out, and its random games end by rules whose codes are not words (move_limit)
     created = web_server.client.post("/api/lab/studies", json={"game": "sovereign", "agents": ["random"], "games": 2})
@@ -250,7 +253,8 @@ def test_a_lab_games_replay_says_in_words_how_it_ended_and_what_its_move_numbers
 
 
 def test_a_refusal_on_the_lab_page_goes_once_the_browser_refuses_a_field_itself(
-        new_page: Callable[[], Any], web_server: Any) -> None:
+    new_page: Callable[[], Any], web_server: Any
+) -> None:
     page = new_page()
     page.goto("/lab")
     page.select_option("#lab-game", "towers")
@@ -312,3 +316,56 @@ def test_the_lab_page_asks_for_a_key_off_this_computer_and_an_admin_issues_one(c
             assert page.locator("#lab-designers").is_hidden()  # a designer, not an admin
         finally:
             context.close()
+
+
+def test_the_lab_page_adds_games_to_a_finished_study_and_its_report_covers_them_all(
+    new_page: Callable[[], Any], web_server: Server, axe_script: Path
+) -> None:
+    created = web_server.client.post("/api/lab/studies", json={"game": "towers", "agents": ["easy"], "games": 3})
+    assert created.status_code == 201, created.text
+    study_id = created.json()["id"]
+
+    def finished_status() -> dict[str, Any] | None:
+        status: dict[str, Any] = web_server.client.get(f"/api/lab/studies/{study_id}").json()
+        assert status["state"] != "failed", status["error"]
+        return status if status["state"] == "finished" else None
+
+    status = wait_for(finished_status)
+    records = web_server.log.parent / "lab" / study_id / STUDY_FOLDER / "records"
+    first_games = {path.name: path.read_bytes() for path in records.glob("*.json")}
+    assert len(first_games) == 3
+
+    page = new_page()
+    page.context.add_init_script(path=str(axe_script))
+    page.goto("/lab")
+    card = page.locator(f'article.lab-study[data-study="{study_id}"]')
+    count = card.locator("input.more-games-count")
+    count.wait_for()
+    assert_no_serious_violations(page, "the Lab page with a finished study's Add games form")
+    # the field offers the games the verdict says would settle a question, else as many again
+    named = [int(number) for line in status["verdict"] for number in re.findall(r"about (\d+) more games", line)]
+    assert count.input_value() == str(min(max(named), status["more_games_allowed"]) if named else 3)
+    assert "the 3 games played are kept" in card.locator("form.more-games").inner_text()
+    count.fill("2")
+    card.locator("button.add-games").click()
+    page.wait_for_function(
+        """id => {
+          const card = document.querySelector(`article.lab-study[data-study="${id}"]`);
+          return card?.dataset.state === "finished" && card?.querySelector(".count")?.textContent === "5 of 5 games";
+        }""",
+        arg=study_id,
+        timeout=STUDY_SECONDS * 1000,
+    )
+    assert "5 games per variant" in card.locator("h3").inner_text()
+    assert "2 games per variant added since" in card.inner_text()
+    assert card.locator("ul.verdict li").count() >= 1
+    assert {path.name: path.read_bytes() for path in records.glob("*.json") if path.name in first_games} == first_games
+    assert len(list(records.glob("*.json"))) == 5
+    card.locator("a.report").click()
+    page.wait_for_selector("text=Games to look at")
+    assert "5 games in 1 variant(s)" in page.locator("body").inner_text()
+    page.click("text=Back to the Lab")
+    page.wait_for_function(
+        "id => document.getElementById(`study-${id}`)?.querySelector('.count')?.textContent === '5 of 5 games'",
+        arg=study_id,
+    )

@@ -72,6 +72,12 @@ class LabStudyRequest(Strict):
         return vary
 
 
+class LabMoreGamesRequest(Strict):
+    """Games to add to a finished study: the same study, played on from the games it holds."""
+
+    games: int = Field(ge=1, le=100_000, description="games to add to each variant (GET /api/lab/limits: the caps)")
+
+
 def _jobs(request: Request) -> LabJobs:
     jobs: LabJobs = request.app.state.lab
     return jobs
@@ -119,6 +125,11 @@ def continue_study(study_id: str, request: Request, designer: DesignerOnly) -> d
     return _jobs(request).resume(study_id, designer)
 
 
+@router.post("/studies/{study_id}/extend", summary="add games to a finished study: its games are kept, the new ones played")
+def extend_study(study_id: str, body: LabMoreGamesRequest, request: Request, designer: DesignerOnly) -> dict[str, Any]:
+    return _jobs(request).extend(study_id, body.games, designer)
+
+
 @router.delete("/studies/{study_id}", status_code=204, summary="delete a study, its games and report")
 def delete_study(study_id: str, request: Request, designer: DesignerOnly) -> Response:
     _jobs(request).delete(study_id, designer)
@@ -160,8 +171,15 @@ async def replay(
         views, log, game_id = kept[path]
     if move >= len(views):
         raise BadMoveNumberError(f"{record}: move {move} does not exist; the game has moves 0..{len(views) - 1}")
-    return {"study": study_id, "record": record, "game": game_id, "move": move, "moves": len(views) - 1,
-            "view": views[move], "log": log[:move]}
+    return {
+        "study": study_id,
+        "record": record,
+        "game": game_id,
+        "move": move,
+        "moves": len(views) - 1,
+        "view": views[move],
+        "log": log[:move],
+    }
 
 
 # --- pages -------------------------------------------------------------------------------
@@ -198,7 +216,8 @@ def lab_report(study_id: str, request: Request, designer: MaybeDesigner) -> HTML
     except (OSError, ValueError):
         raise LabStudyNotFound(f"lab study {study_id} has no report yet") from None
     page = render_html(report, replay_url=lambda record: f"/lab/{study_id}/replay?record={record}")
-    back = '<p><a href="/lab">Back to the Lab</a></p>'
+    # to the study's own card, where its owner adds games to it
+    back = f'<p><a href="/lab#study-{study_id}">Back to the Lab</a></p>'
     return HTMLResponse(page.replace("<body>", f"<body>{back}", 1), headers=REVALIDATE)
 
 

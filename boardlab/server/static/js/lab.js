@@ -2,7 +2,8 @@
 // vary, games per variant), and the studies on this server with their progress, verdict and
 // report. The Lab is the designers' (docs/lab.md, "The Lab in the browser"): without a designer
 // key the page asks for one (a browser on the computer of a server on 127.0.0.1 needs none);
-// an admin also issues keys here. The server plays studies in turn at low priority.
+// an admin also issues keys here. The server plays studies in turn at low priority. A finished
+// study's owner can add games to it: the games played are kept and only the new ones are played.
 
 import * as api from "./api.js";
 import { h, replace } from "./dom.js";
@@ -13,6 +14,12 @@ let catalog = [];
 let limits = null;
 let polling = null;
 let me = null;
+// the list is redrawn every POLL_MS while a study plays: what a designer typed into a finished
+// study's "more games" field, and the refusal it got, must outlive those redraws
+const typedMoreGames = new Map();
+const moreGamesAlerts = new Map();
+// the report's "Back to the Lab" link names its study (#study-ID): shown once the list is drawn
+let scrolledToAsked = false;
 
 async function start() {
   try {
@@ -223,6 +230,10 @@ async function drawStudies() {
     return schedule(true);
   }
   replace($("lab-studies"), studies.length ? studies.map(studyCard) : h("p", { class: "muted" }, "No study yet."));
+  if (!scrolledToAsked && location.hash.startsWith("#study-")) {
+    scrolledToAsked = true;
+    document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  }
   schedule(studies.some((study) => ACTIVE.includes(study.state)));
 }
 
@@ -266,6 +277,50 @@ function studyButtons(study) {
   return buttons;
 }
 
+/** The games the verdict says would settle a question ("about 90 more games would settle ..."),
+ * the most it names, within what the server allows; else as many again as the study has. */
+function suggestedMoreGames(study) {
+  const named = study.verdict.flatMap((line) => [...line.matchAll(/about ([\d,]+) more games/g)])
+    .map((match) => Number(match[1].replaceAll(",", "")));
+  const wanted = named.length ? Math.max(...named) : study.games;
+  return Math.max(1, Math.min(wanted, study.more_games_allowed));
+}
+
+/** A finished study's own form: add games to it (POST .../extend); the games it holds are kept. */
+function moreGamesForm(study) {
+  if (!study.may_manage || study.state !== "finished") return null;
+  if (!study.more_games_allowed) {
+    return h("p", { class: "muted more-games" },
+      "This study is as large as this server's Lab plays; boardlab lab on your own machine plays larger ones.");
+  }
+  const count = h("input", {
+    id: `more-games-${study.id}`, class: "more-games-count", type: "number", min: 1, max: study.more_games_allowed,
+    required: true, value: typedMoreGames.get(study.id) ?? suggestedMoreGames(study),
+    oninput: (event) => typedMoreGames.set(study.id, event.target.value),
+  });
+  const alert = moreGamesAlerts.get(study.id);
+  const perVariant = study.variants.length > 1 ? " per variant" : "";
+  return h("form", { class: "more-games", onsubmit: (event) => { event.preventDefault(); addGames(study, count.value); } },
+    h("div", { class: "lab-row" },
+      h("label", {}, `More games${perVariant}`, count),
+      h("button", { class: "add-games", type: "submit" }, "Add games"),
+      h("span", { class: "muted" }, `the ${study.done} games played are kept; at most ${study.more_games_allowed} more${perVariant}`)),
+    alert ? h("p", { class: "alert", role: "alert" }, alert) : null);
+}
+
+async function addGames(study, text) {
+  moreGamesAlerts.delete(study.id);
+  try {
+    // as typed: the server names a count that is not a whole number rather than the page rounding it
+    const games = text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
+    await api.request(`/api/lab/studies/${study.id}/extend`, { method: "POST", body: { games } });
+    typedMoreGames.delete(study.id);
+  } catch (error) {
+    moreGamesAlerts.set(study.id, error.message);
+  }
+  await drawStudies();
+}
+
 /** Delete a study (DELETE .../studies/ID), after the designer confirms. */
 async function remove(study) {
   if (!confirm(`Delete this study of ${study.game}, its games and its report?`)) return;
@@ -283,10 +338,11 @@ function studyCard(study) {
   const game = catalog.find((entry) => entry.id === study.game);
   const varied = Object.entries(study.vary).map(([name, values]) => `${name}: ${values.join(", ")}`).join("; ");
   const options = Object.entries(study.options).map(([name, value]) => `${name}=${value}`).join(", ");
-  return h("article", { class: "lab-study", dataset: { study: study.id, state: study.state } },
+  return h("article", { id: `study-${study.id}`, class: "lab-study", dataset: { study: study.id, state: study.state } },
     h("h3", {}, `${game ? game.name : study.game}: ${study.agents.join(", ")}, ${study.games} games per variant`),
     h("p", { class: "muted" }, [varied ? `compares ${varied}` : "one variant", options ? `; options ${options}` : "", `; seed ${study.seed}`,
-      study.owner ? `; started by ${study.owner}` : ""].join("")),
+      study.owner ? `; started by ${study.owner}` : "",
+      study.added_games ? `; ${study.added_games} games per variant added since` : ""].join("")),
     h("p", {},
       h("span", { class: "state" }, STATE_TEXT[study.state] || study.state), " ",
       h("progress", { max: study.total, value: study.done, "aria-label": "games played" }), " ",
@@ -294,7 +350,8 @@ function studyCard(study) {
       studyButtons(study)),
     study.error ? h("p", { class: "alert" }, study.error) : null,
     study.verdict.length ? h("ul", { class: "verdict" }, study.verdict.map((line) => h("li", {}, line))) : null,
-    study.report ? h("p", {}, h("a", { class: "report", href: study.report }, "Open the report (games to look at, openings, plots)")) : null);
+    study.report ? h("p", {}, h("a", { class: "report", href: study.report }, "Open the report (games to look at, openings, plots)")) : null,
+    moreGamesForm(study));
 }
 
 start();
