@@ -38,7 +38,7 @@ from ..lab.playtests import (
     record_answers,
     report_rows,
 )
-from ..lab.verdict import bound_text, percent_text, size_text
+from ..lab.verdict import figure_text
 from .common import CliError
 
 #: the SQLite file of a server's data folder (boardlab.server.settings.SQLITE_FILE, without the web extra)
@@ -229,27 +229,6 @@ def print_report(out: Console, report: Mapping[str, Any]) -> None:
             session = f"session {note['session']}" if note["session"] else None
             who = ", ".join(part for part in (note["seat_name"], note["player"], session) if part)
             out.print(f"  [italic]“{escape(note['note'])}”[/italic] ({escape(who)}) {escape(note['replay'])}", soft_wrap=True)
-
-
-def figure_text(figure: Mapping[str, Any] | None, percent: bool, signed: bool = False) -> str:
-    """``64% [35, 85]`` (a share, in whole points), ``85.4 [74.4, 96.4]`` (a mean), ``+7 [-28, 39]``
-    (a difference of shares, in points); ``-`` where there is no figure."""
-    if figure is None or figure.get("value") is None:
-        return "-"
-    if not percent:
-        text = f"{figure['value']:.3g}"
-        if figure.get("low") is not None and figure.get("high") is not None:
-            text += f" [{figure['low']:.3g}, {figure['high']:.3g}]"
-        return text
-    if not signed:
-        return percent_text(figure)  # a share as the sentences say it: half up, its interval outward
-    value = 100 * figure["value"]
-    size = size_text(value)
-    text = f"-{size}" if value < 0 and size != "0" else f"+{size}" if value > 0 and size != "0" else size
-    if figure.get("low") is not None and figure.get("high") is not None:
-        text += f" [{bound_text(100 * figure['low'], 0, upper=False)}, {bound_text(100 * figure['high'], 0, upper=True)}]"
-    return text
-
 
 
 def figures_table(variant: Mapping[str, Any]) -> Table:

@@ -35,7 +35,7 @@ from .play import record_outcome
 from .stats import GameOutcome, wilson_interval
 from .store import stored_games
 from .study import option_text
-from .verdict import excludes_zero, more_games, percent_text
+from .verdict import excludes_zero, figure_text, more_games, percent_text
 
 PLAYTEST_FORMAT = "boardlab-playtests/1"
 #: the form's answer on fairness: it felt fair, or a seat was favoured (``favoured``)
@@ -404,7 +404,32 @@ def _variant_entry(
     entry["rows"] = comparison_rows(entry)
     entry["endings"] = endings_line(entry)
     entry["verdict"] = people_verdict(entry)
+    with_texts(entry)
     return entry
+
+
+def with_texts(entry: Mapping[str, Any]) -> None:
+    """Give every figure a variant's tables show its ``text`` (:func:`.verdict.figure_text`), so
+    that a page shows each as the verdict's sentences and the terminal's tables say it."""
+
+    def give(figure: MutableMapping[str, Any] | None, percent: bool, signed: bool = False) -> None:
+        if figure is not None:
+            figure["text"] = figure_text(figure, percent, signed)
+
+    for row in entry["rows"]:
+        give(row["people"], row["percent"])
+        give(row["lab"], row["percent"])
+        give(row["difference"], row["percent"], signed=True)
+    for people in [entry["people"], *(session["people"] for session in entry["sessions"])]:
+        give(people["metrics"]["first_player_wins"], True)
+        give(people["metrics"]["decisions"], False)
+        form = people["form"]
+        give(form["fun"], False)
+        give(form["fair"], True)
+        for favoured in form["favoured"]:
+            give(favoured, True)
+        for share in form["length"].values():
+            give(share, True)
 
 
 #: the figures a designer's table shows, in this order (besides each seat's wins)

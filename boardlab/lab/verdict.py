@@ -74,6 +74,31 @@ def percent_text(figure: Mapping[str, Any]) -> str:
     return text
 
 
+def figure_text(figure: Mapping[str, Any] | None, percent: bool, signed: bool = False) -> str:
+    """A figure and its 95% interval as every table shows it (the terminal's and the pages'):
+    ``64% [35, 85]`` (a share in whole points, as :func:`percent_text`), ``+7 [-28, 39]`` (a
+    difference of shares, in points), ``85.4 [74.4, 96.5]`` (any other figure: three significant
+    digits, the interval to as many decimals); intervals rounded outward; ``-`` where there is none."""
+    if figure is None or figure.get("value") is None:
+        return "-"
+    if percent and not signed:
+        return percent_text(figure)
+    scale = 100 if percent else 1
+    value = scale * figure["value"]
+    if percent:
+        size = size_text(value)
+    else:
+        size = f"{abs(float(f'{value:.3g}')):f}".rstrip("0").rstrip(".")
+    sign = "-" if value < 0 and float(size) != 0 else "+" if signed and value > 0 and float(size) != 0 else ""
+    text = sign + size
+    if figure.get("low") is not None and figure.get("high") is not None:
+        decimals = len(size.partition(".")[2])
+        low = bound_text(scale * figure["low"], decimals, upper=False)
+        high = bound_text(scale * figure["high"], decimals, upper=True)
+        text += f" [{low}, {high}]"
+    return text
+
+
 def excludes_zero(figure: Mapping[str, Any]) -> bool:
     return figure["low"] is not None and figure["high"] is not None and (figure["low"] > 0 or figure["high"] < 0)
 

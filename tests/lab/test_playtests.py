@@ -14,7 +14,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import boardlab
-from boardlab.cli.playtests import figure_text
 from boardlab.core.errors import OptionError, RecordError
 from boardlab.core.records import Record, Seat
 from boardlab.lab.intervals import ratio_of_means
@@ -35,6 +34,7 @@ from boardlab.lab.playtests import (
 from boardlab.lab.stats import GameOutcome
 from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import Study, Variant, run_study
+from boardlab.lab.verdict import figure_text
 from tests.support.budgets import budget
 
 
@@ -234,5 +234,9 @@ def test_the_terminal_table_rounds_as_the_sentences_and_endings_read_in_words() 
     assert figure_text({"value": 0.625, "low": 0.389, "high": 0.821}, True) == "63% [38, 83]"
     assert figure_text({"value": 0.07, "low": -0.281, "high": 0.392}, True, signed=True) == "+7 [-29, 40]"
     assert figure_text({"value": -0.004, "low": -0.2, "high": 0.19}, True, signed=True) == "0 [-20, 19]"
+    # a mean: three significant digits, its interval to as many decimals, rounded outward
+    assert figure_text({"value": 85.43, "low": 74.41, "high": 96.46}, False) == "85.4 [74.4, 96.5]"
+    assert figure_text({"value": 1234.5, "low": 1000.2, "high": 1400.7}, False) == "1230 [1000, 1401]"
+    assert figure_text({"value": None, "low": None, "high": None}, False) == "-"
     entry = {"people": {"endings": {"resign": 3, "no_capture_limit": 1}}, "lab": {"endings": {"move_limit": 4}}}
     assert endings_line(entry) == "Endings among people: resign 3, no capture limit 1; in the lab: move limit 4."

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from boardlab.lab.playtests import with_texts
 from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import Study, Variant, run_study
 from boardlab.lab.verdict import percent_text
@@ -136,14 +137,18 @@ def test_the_playtests_table_rounds_a_share_as_the_verdicts_sentence_does(
     difference = a_share(-0.125, -0.4153, 0.1450, 12)
     sentence = (f"No clear difference from the lab in who wins: the first player wins {percent_text(people)} among people, "
                 f"{percent_text(lab)} in the lab.")
-    form = {"answers": 0}
+    nothing = {"value": None, "low": None, "high": None, "games": 0}
+    form = {"answers": 0, "fun": nothing, "fair": nothing, "favoured": [nothing, nothing],
+            "length": {"short": nothing, "right": nothing, "long": nothing}}
     variant = {
         "variant": "", "players": 2, "seat_names": ["White", "Black"], "verdict": [sentence], "endings": "",
-        "people": {"games": 12, "form": form, "notes": []}, "sessions": [], "lab_command": "",
+        "people": {"games": 12, "form": form, "notes": [], "metrics": {"first_player_wins": people, "decisions": nothing}},
+        "sessions": [], "lab_command": "",
         "lab": {"games": 24, "study": {"agents": ["easy"], "report": "/lab/abc123/report", "about": "24 games of Towers"}},
         "rows": [{"key": "first_player_wins", "title": "first player wins", "percent": True, "people": people, "lab": lab,
                   "difference": difference, "sure": False}],
     }
+    with_texts(variant)
     report = {"games": 12, "left_out": {}, "sessions": [], "variants": [variant]}
     page = new_page()
     page.route("**/api/playtests/games/towers", lambda route: route.fulfill(json=report))

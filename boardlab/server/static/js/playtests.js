@@ -138,42 +138,10 @@ function variantPart(variant) {
     notesList(people.notes));
 }
 
-/** `value`'s size rounded half up to `decimals` places (62.5 reads 63), its sign kept: the
- * rounding of the verdict's sentences above the table (boardlab/lab/verdict.py), so that one
- * figure reads the same in both. */
-function roundedText(value, decimals) {
-  const scale = 10 ** decimals;
-  const size = (Math.floor(Math.abs(value) * scale + 0.5) / scale).toFixed(decimals);
-  return value < 0 && Number(size) !== 0 ? `-${size}` : size;
-}
-
-/** An interval's bound rounded outward (a low bound down, a high one up), as the verdict's
- * sentences round it, so that the interval shown holds the one computed; with a decimal more
- * where a bound that is not 0 would read 0. */
-function boundText(bound, decimals, upper) {
-  let places = decimals;
-  let rounded = 0;
-  for (; places < decimals + 3; places += 1) {
-    const scale = 10 ** places;
-    rounded = (upper ? Math.ceil(bound * scale - 1e-9) : Math.floor(bound * scale + 1e-9)) / scale;
-    if (rounded !== 0 || bound === 0) break;
-  }
-  places = Math.min(places, decimals + 2);
-  return rounded ? rounded.toFixed(places) : "0";
-}
-
-/** "64% [35, 85]", "85.4 [74.4, 96.5]", "+7 [-28, 39]": a figure and its 95% interval. */
-function figureText(figure, percent, signed = false) {
-  if (!figure || figure.value === null || figure.value === undefined) return "–";
-  const scale = percent ? 100 : 1;
-  // a share in whole points; any other figure with three significant digits
-  const shown = percent ? roundedText(scale * figure.value, 0) : `${Number(figure.value.toPrecision(3))}`;
-  const decimals = shown.includes(".") ? shown.split(".")[1].length : 0;
-  let text = (signed && figure.value > 0 && Number(shown) !== 0 ? "+" : "") + shown + (percent && !signed ? "%" : "");
-  if (figure.low !== null && figure.low !== undefined && figure.high !== null && figure.high !== undefined) {
-    text += ` [${boundText(scale * figure.low, decimals, false)}, ${boundText(scale * figure.high, decimals, true)}]`;
-  }
-  return text;
+/** A figure and its 95% interval as the server words it ("64% [35, 85]", "+7 [-28, 39]"): the
+ * rounding of the verdict's sentences and of the terminal's tables (boardlab/lab/verdict.py). */
+function figureText(figure) {
+  return figure?.text ?? "-";
 }
 
 function figuresTable(variant) {
@@ -184,21 +152,21 @@ function figuresTable(variant) {
     h("thead", {}, h("tr", {}, head.map((title) => h("th", { scope: "col" }, title)))),
     h("tbody", {}, variant.rows.map((row) => h("tr", { dataset: { key: row.key } },
       h("th", { scope: "row" }, row.title),
-      h("td", {}, figureText(row.people, row.percent)),
-      lab ? h("td", {}, figureText(row.lab, row.percent)) : null,
-      lab ? h("td", { class: row.sure ? "sure" : null }, figureText(row.difference, row.percent, true)) : null))));
+      h("td", {}, figureText(row.people)),
+      lab ? h("td", {}, figureText(row.lab)) : null,
+      lab ? h("td", { class: row.sure ? "sure" : null }, figureText(row.difference)) : null))));
 }
 
 function formTable(variant) {
   const form = variant.people.form;
   if (!form.answers) return h("p", { class: "muted" }, "Nobody has answered the playtest form yet.");
   const rows = [
-    ["fun (1 to 5)", figureText(form.fun, false)],
-    ["found it fair", figureText(form.fair, true)],
-    ...variant.seat_names.map((name, seat) => [`${name} favoured`, figureText(form.favoured[seat], true)]),
-    ["too short", figureText(form.length.short, true)],
-    ["about right", figureText(form.length.right, true)],
-    ["too long", figureText(form.length.long, true)],
+    ["fun (1 to 5)", figureText(form.fun)],
+    ["found it fair", figureText(form.fair)],
+    ...variant.seat_names.map((name, seat) => [`${name} favoured`, figureText(form.favoured[seat])]),
+    ["too short", figureText(form.length.short)],
+    ["about right", figureText(form.length.right)],
+    ["too long", figureText(form.length.long)],
   ];
   return h("div", { class: "table-box" }, h("table", { class: "figures pt-form" },
     h("caption", { class: "muted" }, `the playtest form: ${form.answers} answer${form.answers === 1 ? "" : "s"}`),
@@ -212,9 +180,9 @@ function sessionsTable(variant) {
     h("tbody", {}, variant.sessions.map((entry) => h("tr", {},
       h("th", { scope: "row" }, entry.session),
       h("td", {}, String(entry.people.games)),
-      h("td", {}, figureText(entry.people.metrics.first_player_wins, true)),
-      h("td", {}, figureText(entry.people.metrics.decisions, false)),
-      h("td", {}, figureText(entry.people.form.fun, false))))));
+      h("td", {}, figureText(entry.people.metrics.first_player_wins)),
+      h("td", {}, figureText(entry.people.metrics.decisions)),
+      h("td", {}, figureText(entry.people.form.fun))))));
 }
 
 function notesList(notes) {
