@@ -4,11 +4,14 @@ fits; a board fits the width by default with every piece on it, then zooms (the 
 inside a box of its own onto the player's own pieces, its squares then a fingertip wide (44 px,
 WCAG 2.5.5) while the page still never scrolls sideways, and opens zoomed on them next time;
 what a renderer shows beside its drawing (Honor's score line, instructions and buttons) stays on
-the screen however the drawing is zoomed."""
+the screen however the drawing is zoomed; and what the other player asks (a trade offered, a draw,
+a rematch) waits above the board, where the person who must answer sees it without scrolling."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -16,8 +19,11 @@ import pytest
 from tests.web.browser import Server
 from tests.web.conftest import STEP_MS
 from tests.web.steps import hold_seats, open_room
+from tests.web.test_territories_and_honor import one_offer, to_a_trade, two_seats
 
 PHONE = {"width": 360, "height": 740}
+#: a common phone's width; 664 px of an 844 px screen are left to the page under its browser's bars
+NARROW_PHONE = {"width": 390, "height": 664}
 FINGER = 44
 
 #: random moves into each game so the page has pieces to move, and where to stop early: a
@@ -71,9 +77,10 @@ def open_game(page: Any, server: Server, game: str) -> None:
         page.wait_for_selector("#board form.terr-compose")
 
 
-@pytest.fixture
-def phone(chromium: Any, web_server: Server) -> Any:
-    context = chromium.new_context(viewport=PHONE, base_url=web_server.url, is_mobile=True, has_touch=True)
+@contextmanager
+def phone_page(chromium: Any, web_server: Server, viewport: dict[str, int]) -> Iterator[Any]:
+    """A page in a phone's browser context of its own (a person); a script error fails the test."""
+    context = chromium.new_context(viewport=viewport, base_url=web_server.url, is_mobile=True, has_touch=True)
     context.set_default_timeout(STEP_MS)
     page = context.new_page()
     errors: list[str] = []
@@ -83,11 +90,26 @@ def phone(chromium: Any, web_server: Server) -> Any:
     assert not errors, f"errors in the page's scripts: {errors}"
 
 
+@pytest.fixture
+def phone(chromium: Any, web_server: Server) -> Iterator[Any]:
+    with phone_page(chromium, web_server, PHONE) as page:
+        yield page
+
+
+@pytest.fixture
+def narrow_phone(chromium: Any, web_server: Server) -> Iterator[Any]:
+    with phone_page(chromium, web_server, NARROW_PHONE) as page:
+        yield page
+
+
 def check_fits_a_phone(page: Any, what: str) -> None:
     document, viewport, body = page.evaluate(WIDTHS)
     assert document <= viewport and body <= viewport, f"{what} is {max(document, body)} px wide on a {viewport} px screen"
-    small = [f"{t['tag']} '{t['name']}' {t['width']:.0f}x{t['height']:.0f}" for t in page.evaluate(TARGETS)
-             if t["width"] < FINGER - 0.5 or t["height"] < FINGER - 0.5]
+    small = [
+        f"{t['tag']} '{t['name']}' {t['width']:.0f}x{t['height']:.0f}"
+        for t in page.evaluate(TARGETS)
+        if t["width"] < FINGER - 0.5 or t["height"] < FINGER - 0.5
+    ]
     assert not small, f"{what}: tap targets under {FINGER} px: {small}"
 
 
@@ -117,14 +139,16 @@ def test_the_labs_study_form_fits_a_phone_sideways(phone: Any) -> None:
 
 def visible_movable(page: Any) -> list[dict[str, float]]:
     """The pieces that can move which show inside the board's zoom box (its visible part)."""
-    return list(page.evaluate("""() => {
+    return list(
+        page.evaluate("""() => {
       const box = document.querySelector('#board .bl-zoom-box').getBoundingClientRect();
       const inside = (part) => part.left >= box.left - 1 && part.right <= box.right + 1
         && part.top >= box.top - 1 && part.bottom <= box.bottom + 1;
       return [...document.querySelectorAll('#board [data-key].bl-movable')].map((node) => node.getBoundingClientRect())
         .filter(inside)
         .map((part) => ({ width: part.width, height: part.height }));
-    }"""))
+    }""")
+    )
 
 
 def test_a_board_fits_then_zooms_onto_your_own_pieces(phone: Any, web_server: Server) -> None:
@@ -170,3 +194,129 @@ def test_what_honor_shows_beside_its_table_stays_when_the_table_is_zoomed(phone:
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, (part, box)
     document, viewport, body = phone.evaluate(WIDTHS)
     assert document <= viewport and body <= viewport
+
+
+#: where each of ``selectors`` is on the screen (``missing``: not on the page)
+BOXES = """(selectors) => selectors.map((selector) => {
+  const box = document.querySelector(selector)?.getBoundingClientRect();
+  return box ? { selector, top: box.top, bottom: box.bottom, left: box.left, right: box.right } : { selector, missing: true };
+})"""
+LIVE = "() => document.getElementById('connection')?.dataset.state === 'open'"
+
+
+def off_the_screen(page: Any, selectors: list[str]) -> list[dict[str, Any]]:
+    """Those of ``selectors`` not wholly on the screen as it is scrolled now (or not on the page)."""
+    width, height = page.evaluate("() => [window.innerWidth, window.innerHeight]")
+    return [
+        box
+        for box in page.evaluate(BOXES, selectors)
+        if box.get("missing") or box["top"] < 0 or box["left"] < 0 or box["bottom"] > height or box["right"] > width
+    ]
+
+
+def wait_for(page: Any, selector: str) -> None:
+    """Until ``selector`` is on the page (the page may still be drawing: nothing is there yet)."""
+    page.wait_for_function("(selector) => document.querySelector(selector)?.isConnected === true", arg=selector)
+
+
+ANSWERS = ['#board [data-key="acc"]', '#board [data-key="rej"]', '#board .terr-compose-open[data-announce="propose_counter"]']
+
+
+def offer_a_trade(server: Server, room: str, tokens: list[str], seat: int, state: dict[str, Any]) -> None:
+    """``seat`` announces a trade and makes it, as its page's Send does (R8.2)."""
+    state = server.play(room, tokens[seat], "propose", state["ply"])
+    server.play(room, tokens[seat], one_offer(state)["notation"], state["ply"])
+
+
+def test_a_trade_offered_on_a_narrow_phone_is_answered_without_scrolling(
+    narrow_phone: Any, new_page: Callable[[], Any], web_server: Server
+) -> None:
+    # the offer and its answers once waited under Territories' grid and its legend, screens below
+    room, tokens = two_seats(web_server, "territories", options={"counter_offers": True})
+    seat, state = to_a_trade(web_server, room, tokens)
+    desktop = new_page()
+    for page in (narrow_phone, desktop):
+        hold_seats(page, room, "territories", tokens[1 - seat], [1 - seat])
+        open_room(page, room)
+        page.wait_for_function(LIVE)
+    offer_a_trade(web_server, room, tokens, seat, state)
+    for selector in ANSWERS:
+        wait_for(narrow_phone, selector)
+    assert narrow_phone.evaluate("() => window.scrollY") == 0
+    assert not off_the_screen(narrow_phone, ANSWERS), "the answers wait below the fold"
+    assert narrow_phone.locator("#board .terr-main > .bl-question").count() == 1, "above the grid, in the page's order too"
+    # the banner, a live region, says what is asked; the keyboard is left where it was
+    proposer = state["view"]["seat_names"][seat]
+    assert narrow_phone.locator("#banner").inner_text() == f"{proposer} offers you a trade: accept, reject or counter it"
+    assert narrow_phone.locator("#banner").get_attribute("aria-live") == "polite"
+    assert not narrow_phone.evaluate("() => Boolean(document.activeElement?.closest('.bl-question'))")
+    assert narrow_phone.locator("#question-jump").is_hidden()  # in sight: no way back to it is needed
+    # a desktop's page keeps it beside the grid, where it always was in sight
+    wait_for(desktop, ANSWERS[0])
+    assert desktop.locator("#board .terr-side > .bl-question").count() == 1
+    assert not off_the_screen(desktop, ANSWERS)
+    narrow_phone.locator(ANSWERS[1]).click()
+    narrow_phone.wait_for_function("() => document.querySelector('#board .bl-question') === null")
+    assert web_server.state(room, tokens[0])["log"][-1]["move"]["notation"] == "rej"
+
+
+def test_a_trade_offered_while_the_phone_shows_the_moves_is_one_tap_away(narrow_phone: Any, web_server: Server) -> None:
+    room, tokens = two_seats(web_server, "territories")
+    seat, state = to_a_trade(web_server, room, tokens)
+    hold_seats(narrow_phone, room, "territories", tokens[1 - seat], [1 - seat])
+    open_room(narrow_phone, room)
+    narrow_phone.wait_for_function(LIVE)
+    narrow_phone.locator("#moves").scroll_into_view_if_needed()
+    moves_at = narrow_phone.locator("#moves").bounding_box()["y"]
+    offer_a_trade(web_server, room, tokens, seat, state)
+    wait_for(narrow_phone, ANSWERS[0])
+    # the page is not pulled away from what the person reads: a button at the foot says what is asked
+    jump = narrow_phone.locator("#question-jump")
+    jump.wait_for()
+    assert narrow_phone.locator("#moves").bounding_box()["y"] == pytest.approx(moves_at, abs=2)
+    assert off_the_screen(narrow_phone, ANSWERS[:2])
+    assert "offers you a trade" in jump.inner_text()
+    assert not off_the_screen(narrow_phone, ["#question-jump"])
+    jump.click()
+    narrow_phone.wait_for_function(
+        """(selectors) => selectors.every((selector) => {
+          const box = document.querySelector(selector)?.getBoundingClientRect();
+          return box !== undefined && box.top >= 0 && box.bottom <= window.innerHeight;
+        })""",
+        arg=ANSWERS[:2],
+    )
+    # the keyboard goes with it, to the board whose first control is the answer, not onto Accept
+    assert narrow_phone.evaluate("() => document.activeElement?.id") == "board"
+    narrow_phone.wait_for_function("() => document.getElementById('question-jump')?.hidden === true")
+
+
+def test_a_draw_or_rematch_offered_on_a_narrow_phone_is_answered_without_scrolling(narrow_phone: Any, web_server: Server) -> None:
+    room, tokens = two_seats(web_server, "towers")
+    hold_seats(narrow_phone, room, "towers", tokens[1], [1])
+    open_room(narrow_phone, room)
+    narrow_phone.wait_for_function(LIVE)
+    headers = {"Authorization": f"Bearer {tokens[0]}"}
+    offered = web_server.client.post(f"/api/rooms/{room}/draw", json={"action": "offer"}, headers=headers)
+    assert offered.status_code == 200, offered.text
+    answers = ["#question #accept-draw", "#question #decline-draw"]
+    for selector in answers:
+        wait_for(narrow_phone, selector)
+    assert narrow_phone.evaluate("() => window.scrollY") == 0
+    assert not off_the_screen(narrow_phone, answers), "the draw's answers wait below the board"
+    assert narrow_phone.locator("#actions #accept-draw").count() == 0  # asked once, where it is seen
+    assert narrow_phone.locator("#banner").inner_text() == "White offers a draw: accept or decline it below"
+    narrow_phone.locator("#decline-draw").click()
+    narrow_phone.wait_for_function("() => document.getElementById('question')?.hidden === true")
+
+    resigned = web_server.client.post(f"/api/rooms/{room}/resign", json={}, headers=headers)
+    assert resigned.status_code == 200, resigned.text
+    offered = web_server.client.post(f"/api/rooms/{room}/rematch", json={}, headers=headers)
+    assert offered.status_code == 200, offered.text
+    answers = ["#question #rematch-accept", "#question #rematch-decline"]
+    for selector in answers:
+        wait_for(narrow_phone, selector)
+    assert narrow_phone.evaluate("() => window.scrollY") == 0
+    assert not off_the_screen(narrow_phone, answers), "the rematch's answers wait below the board"
+    assert narrow_phone.locator("#banner").inner_text() == (
+        "Black wins: White resigned. White offers a rematch: accept or decline it"
+    )

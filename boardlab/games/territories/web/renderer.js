@@ -74,6 +74,41 @@ export function hintOnBoard(notation) {
   return FORM_OPENERS.has(notation);
 }
 
+/** What this seat is asked to answer outside the flow of its own turn, in words for the page's
+ * banner, or null: a trade offered to it (or a counter-proposal to its offer), the counter-
+ * proposal it announced in answer and now names, a discard the dice ask for, Temple wildcards
+ * or the second player's starting resources to choose. Its panel is drawn above the grid on a
+ * narrow screen (docs/web.md). */
+export function question(message) {
+  const board = message.view.board;
+  const seat = message.seat;
+  if (seat === null || seat === undefined || message.view.over) return null;
+  const types = new Set(message.legal_moves.map((move) => move.type));
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (types.has("accept") && board.offer) {
+    const from = message.view.seat_names[board.offer.from];
+    const answers = types.has("propose_counter") ? "accept, reject or counter it" : "accept or reject it";
+    return board.phase === "counter_respond" ? `${from} answers with a counter-proposal: ${answers}` : `${from} offers you a trade: ${answers}`;
+  }
+  // announced from the question's panel (R8.3): its proposal is put together where the offer was
+  if (types.has("counter")) return `Name your counter-proposal to ${message.view.seat_names[1 - seat]}`;
+  if (types.has("discard")) {
+    const owed = board.discards_owed.find(([owing]) => owing === seat)?.[1] ?? 0;
+    return `A 7 was rolled: discard ${plural(owed, "card")}`;
+  }
+  if (types.has("wild")) {
+    const owed = board.wildcards_owed.find(([owing]) => owing === seat)?.[1] ?? 0;
+    const count = Math.min(owed, Object.values(board.bank).reduce((sum, n) => sum + n, 0));
+    // before the first turn, the wildcards are the second player's starting resources (R3.4)
+    return board.turn === 0 ? `Choose your ${plural(count, "starting resource")} from the bank` : `Choose ${plural(count, "Temple wildcard resource")}`;
+  }
+  return null;
+}
+
+// where renderer.css stacks the side column under the grid: a question then goes above the grid,
+// where a phone shows it without scrolling past the grid and its legend
+const STACKED = "(max-width: 900px)";
+
 export function seatColours() {
   return SEAT.map((seat) => seat.fill);
 }
@@ -105,6 +140,9 @@ export function mount(element, host) {
   let form = { key: null, counts: {}, cards: [] };
   let latest = null; // the message drawn last: what the page shows once an announcement is answered
   let redrawLatest = () => {};
+  const stacked = window.matchMedia(STACKED);
+  const restack = () => redrawLatest(); // a phone turned sideways, a window made wider
+  stacked.addEventListener("change", restack);
   // a proposal being put together before anything is sent (null: none), and one being sent
   const proposal = { composing: null, sending: null };
   proposal.open = (announce) => {
@@ -155,17 +193,25 @@ export function mount(element, host) {
         if (proposal.composing && !message.legal_moves.some((move) => move.notation === proposal.composing.announce.notation)) proposal.composing = null;
       }
       const viewer = message.seat === null || message.seat === undefined ? null : message.seat;
+      const asked = question(message);
+      const above = Boolean(asked) && stacked.matches;
+      const decision = decisionPanel(message, ui, form, host, () => this.render(message, ui), proposal, { asked, above });
+      // the question comes first in the page's order too, so that Tab reaches it where it is seen
       replace(root,
         score(message),
         h("div", { class: "terr-main" },
+          above ? decision : null,
           h("div", { class: "terr-table" }, drawGrid(board, ui, message), legend(board)),
           h("div", { class: "terr-side" },
             dicePanel(board),
-            decisionPanel(message, ui, form, host, () => this.render(message, ui), proposal),
+            above ? null : decision,
             hands(message, ui, viewer),
             bankPanel(board)),
         ),
       );
+    },
+    destroy() {
+      stacked.removeEventListener("change", restack);
     },
   };
 }
@@ -405,7 +451,7 @@ function handCard(code, ui, seen) {
 }
 
 // --- what the deciding player does -----------------------------------------------------------
-function decisionPanel(message, ui, form, host, redraw, proposal) {
+function decisionPanel(message, ui, form, host, redraw, proposal, { asked = null, above = false } = {}) {
   const board = message.view.board;
   const moves = message.legal_moves;
   const names = message.view.seat_names;
@@ -413,6 +459,11 @@ function decisionPanel(message, ui, form, host, redraw, proposal) {
   if (message.view.over) return h("div", { class: "terr-panel terr-decide" }, h("p", { class: "terr-decision" }, "The game is over."));
   const parts = [h("p", { class: "terr-decision" }, sentence(board.decision))];
   if (board.offer) parts.push(offerLine(board.offer, names));
+  // above the grid the hands are out of sight: what an answer or a discard is weighed against
+  const own = board.seats[message.seat];
+  if (above && own && own.resources && moves.some((move) => move.type === "accept" || move.type === "discard")) {
+    parts.push(h("p", { class: "terr-small terr-holding" }, h("b", {}, "You hold "), goods(lettersText(own.resources), own.territories)));
+  }
   if (proposal.sending) {
     parts.push(h("p", { class: "bl-hint", role: "status" }, "Sending the proposal…"));
   } else if (ui.interactive) {
@@ -426,7 +477,12 @@ function decisionPanel(message, ui, form, host, redraw, proposal) {
     const formType = moves.find((move) => FORM_TYPES.has(move.type))?.type;
     if (formType) parts.push(goodsForm(formType, message, form, host, redraw));
   }
-  return h("div", { class: `terr-panel terr-decide${ui.interactive ? " terr-yours" : ""}` }, parts);
+  // a question is a region of its own: a screen reader's landmarks lead to it, and the page
+  // finds it (bl-question) to offer a way back to it when it is scrolled out of sight
+  return h("div", {
+    class: `terr-panel terr-decide${ui.interactive ? " terr-yours" : ""}${asked ? " bl-question" : ""}`,
+    role: asked ? "region" : null, "aria-label": asked ? "for you to answer" : null,
+  }, parts);
 }
 
 /** Why a composed proposal may not be made, by R8.2 as far as the viewer can tell from the

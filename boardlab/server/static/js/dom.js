@@ -65,7 +65,9 @@ function refocus(element, mark) {
     : all.find((candidate) => candidate.dataset && candidate.dataset.key === mark.key && candidate.hasAttribute("tabindex"));
   let chosen = [mark.id && all.find((candidate) => candidate.id === mark.id), byKey,
     all[mark.index] && labelOf(all[mark.index]) === mark.label ? all[mark.index] : null].find(usable);
-  if (!chosen) {
+  // only from a control among the others: the keyboard on something else (a board's zoomed box,
+  // scrolled with the keys) would otherwise land on the first control, an offer's Accept maybe
+  if (!chosen && mark.index >= 0) {
     const near = all.map((candidate, index) => [Math.abs(index - mark.index), candidate]).filter(([, candidate]) => usable(candidate));
     near.sort((a, b) => a[0] - b[0]);
     chosen = near.length ? near[0][1] : null;

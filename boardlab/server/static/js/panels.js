@@ -42,9 +42,12 @@ export function seatAndPerson(message, seat, names = {}) {
   return person ? `${seatName(message, seat)} (${person})` : seatName(message, seat);
 }
 
-/** What the banner says: the result, whose turn, or who is awaited. */
-export function bannerText(message, held, names = {}) {
-  if (message.status === "finished") return resultText(message);
+/** What the banner says: the result, whose turn, or who is awaited; and before the turn, what
+ * this screen's people are asked to answer (`asked`: a rematch offered to them, or the words
+ * the game's renderer gives for a question of its own, a trade offered in Territories), which
+ * the banner, a live region, reads out to screen readers as it comes. */
+export function bannerText(message, held, names = {}, asked = null) {
+  if (message.status === "finished") return asked ? `${resultText(message)}. ${asked}` : resultText(message);
   if (message.status === "waiting") {
     const missing = message.seats.filter((seat) => !seat.joined).map((seat) => seatName(message, seat.seat));
     return `Waiting for the invited player${missing.length > 1 ? "s" : ""} (${missing.join(", ")}) to join`;
@@ -55,6 +58,7 @@ export function bannerText(message, held, names = {}) {
     const by = offered.map((other) => seatAndPerson(message, other, names)).join(" and ");
     return `${by} ${offered.length > 1 ? "offer" : "offers"} a draw: accept or decline it below`;
   }
+  if (asked) return asked;
   const seat = message.to_move;
   if (seat === null || seat === undefined) return "…";
   const name = seatName(message, seat);

@@ -10,7 +10,7 @@ import { h, onBoardKeys, replace } from "./dom.js";
 import { watchRoom } from "./live.js";
 import { bannerText, drawInvites, drawMoves, drawPlayers, personName, seatAndPerson, seatName } from "./panels.js";
 import { MovePicker } from "./picker.js";
-import { adoptRematch, drawRematch, followsNow } from "./rematch.js";
+import { adoptRematch, drawRematch, followsNow, rematchQuestion } from "./rematch.js";
 import { ensurePlayer, linkSeats, roomNames } from "./players.js";
 import { drawPlaytestForm } from "./playtest-form.js";
 import { loadRenderer } from "./renderers.js";
@@ -20,6 +20,9 @@ import * as store from "./store.js";
 const $ = (id) => document.getElementById(id);
 const root = $("play");
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
+// where boardlab.css stacks the side panels under the board: a question the people here must
+// answer (a draw or a rematch offered) is shown above the board instead of in the Play panel
+const STACKED = window.matchMedia("(max-width: 900px)");
 
 const page = {
   message: null, // the latest state message
@@ -40,6 +43,7 @@ const page = {
   hint: null, // the engine's suggestion for this position: {revision, seat, busy | move, path | error}
   names: {}, // the remembered players' names by seat (for the room's own players: docs/playtests.md)
   joined: -1, // how many seats had their person when the names were read
+  asked: null, // what the people here are asked to answer now, in words (null: nothing)
 };
 
 // --- starting ------------------------------------------------------------------------------
@@ -77,6 +81,10 @@ async function start() {
   accept(message);
   page.live = watchRoom(roomId, page.identity?.token, { onState: accept, onStatus: connectionChanged });
   setInterval(tickClock, 1000);
+  STACKED.addEventListener("change", () => drawAll());
+  window.addEventListener("scroll", placeQuestionJump, { passive: true });
+  window.addEventListener("resize", placeQuestionJump, { passive: true });
+  $("question-jump").addEventListener("click", showQuestion);
 }
 
 /** The room's state as the active identity sees it; a token the server does not know is dropped. */
@@ -285,20 +293,28 @@ function drawAll() {
   announceMoves(message);
   root.dataset.mode = page.replay.active ? "replay" : "live";
   page.shownSeat = message.seat;
+  const stacked = STACKED.matches;
+  const draw = drawButtons(message, heldSeats);
+  const rematch = rematchQuestion(roomId, message, heldSeats, rematchOptions());
+  page.asked = rematch ? rematch.words
+    : draw.answers.length ? `${draw.offeredBy} ${draw.offerers > 1 ? "offer" : "offers"} a draw: accept or decline it`
+    : page.module.question ? page.module.question(message) : null;
   $("banner").textContent = page.replay.active ? page.replay.caption(message)
     // "Your move" would invite a move that cannot reach the server
     : page.offline && message.status !== "finished" ? "Connection lost: moves are paused"
-    : bannerText(message, heldSeats, page.names);
+    : bannerText(message, heldSeats, page.names, page.asked);
   const colours = page.module.seatColours ? page.module.seatColours(message.view) : null;
   drawPlayers($("players"), message, heldSeats, colours, page.names);
   const tokens = heldSeats.map((seat) => tokenFor(seat));
   drawPlaytestForm($("playtest"), roomId, message, page.replay.active ? [] : tokens, drawAll);
   drawInvites($("invites"), message, (store.roomEntry(roomId) || {}).invites || []);
-  drawActions(message, heldSeats);
+  drawActions(message, heldSeats, { stacked, draw });
+  drawQuestion(message, { stacked, draw, rematch });
   page.replay.drawControls($("replay"), message);
   const current = page.replay.active ? page.replay.number : null;
   drawMoves($("moves"), message, current, message.status === "finished" ? (number) => page.replay.show(number, message) : null);
   drawBoard(message);
+  placeQuestionJump();
 }
 
 /**
@@ -344,6 +360,10 @@ function drawHandOver(message) {
   replace($("board"));
   replace($("moves"));
   replace($("actions")); // its list of legal moves is the previous seat's
+  replace($("question"));
+  $("question").hidden = true;
+  page.asked = null;
+  placeQuestionJump();
   hideChooser();
   $("board").hidden = true;
   $("zoom").hidden = true;
@@ -362,7 +382,7 @@ function interactive() {
   return Boolean(message && message.status === "playing" && message.legal_moves.length && !page.busy && !page.replay.active && !page.offline);
 }
 
-function drawActions(message, heldSeats) {
+function drawActions(message, heldSeats, { stacked, draw }) {
   const playing = message.status === "playing";
   const mine = heldSeats.length > 0 && page.identity;
   const match = message.view.match || {};
@@ -388,19 +408,8 @@ function drawActions(message, heldSeats) {
   if (mine && playing && match.undo !== "never" && message.log.length) {
     buttons.push(h("button", { id: "undo", disabled: waiting, onclick: () => act(() => api.undo(roomId, page.identity.token, null, message.revision)) }, "Take back"));
   }
-  if (mine && playing && match.draw_by_agreement) {
-    const offer = match.draw_offer || [];
-    // on a shared screen the others answer the offer here too, each seat in turn
-    const answering = heldSeats.filter((seat) => !offer.includes(seat));
-    const seat = !offer.length ? actingSeat(message, heldSeats) : answering[0];
-    const draw = (action) => () => act(() => api.draw(roomId, tokenFor(seat), action, seat));
-    const as = heldSeats.length > 1 ? ` as ${seatName(message, seat)}` : "";
-    if (!offer.length) buttons.push(h("button", { id: "offer-draw", disabled: waiting, onclick: draw("offer") }, `Offer a draw${as}`));
-    else if (answering.length) {
-      buttons.push(h("button", { id: "accept-draw", disabled: waiting, onclick: draw("accept") }, `Accept the draw${as}`));
-      buttons.push(h("button", { id: "decline-draw", disabled: waiting, onclick: draw("decline") }, "Decline"));
-    }
-  }
+  if (draw.offer) buttons.push(draw.offer);
+  if (!stacked) buttons.push(...draw.answers); // stacked: above the board (drawQuestion)
   if (mine && playing) {
     const seat = actingSeat(message, heldSeats);
     buttons.push(h("button", {
@@ -423,8 +432,98 @@ function drawActions(message, heldSeats) {
   const awaited = mine && message.status === "waiting" ? waitingText(message) : null;
   replace($("actions"), h("h2", {}, mine ? "Play" : "Game"), mine && playing ? typed : null, drawHint(message, heldSeats),
     watching, awaited, clock, h("div", { class: "buttons" }, buttons),
-    ...drawRematch(roomId, message, heldSeats, { act, tokenFor, disabled: page.busy || page.offline, names: page.names }));
+    ...drawRematch(roomId, message, heldSeats, { ...rematchOptions(), answerElsewhere: stacked }));
   tickClock();
+}
+
+function rematchOptions() {
+  return { act, tokenFor, disabled: page.busy || page.offline, names: page.names };
+}
+
+/**
+ * The draw's buttons for the people here: `offer` ("Offer a draw", none pending) or `answers`
+ * (Accept and Decline, when the others offer one: on a shared screen each seat answers in
+ * turn), with who offers (`offeredBy`, in words, and how many: `offerers`).
+ */
+function drawButtons(message, heldSeats) {
+  const match = message.view.match || {};
+  const none = { offer: null, answers: [], offeredBy: "", offerers: 0 };
+  if (!heldSeats.length || !page.identity || message.status !== "playing" || !match.draw_by_agreement) return none;
+  const offer = match.draw_offer || [];
+  const answering = heldSeats.filter((seat) => !offer.includes(seat));
+  const seat = !offer.length ? actingSeat(message, heldSeats) : answering[0];
+  // nothing is offered that cannot reach the server: a click would only be refused
+  const waiting = page.offline || page.busy;
+  const draw = (action) => () => act(() => api.draw(roomId, tokenFor(seat), action, seat));
+  const as = heldSeats.length > 1 ? ` as ${seatName(message, seat)}` : "";
+  if (!offer.length) return { ...none, offer: h("button", { id: "offer-draw", disabled: waiting, onclick: draw("offer") }, `Offer a draw${as}`) };
+  if (!answering.length) return none;
+  return {
+    ...none,
+    answers: [
+      h("button", { id: "accept-draw", disabled: waiting, onclick: draw("accept") }, `Accept the draw${as}`),
+      h("button", { id: "decline-draw", disabled: waiting, onclick: draw("decline") }, "Decline"),
+    ],
+    offeredBy: offer.map((other) => seatAndPerson(message, other, page.names)).join(" and "),
+    offerers: offer.length,
+  };
+}
+
+// --- a question to answer ----------------------------------------------------------------------
+/**
+ * On a stacked (narrow) screen, the draw or the rematch the others offer is asked above the
+ * board, under the banner that says it, where a phone shows it without scrolling past the board
+ * (a renderer puts a question of its own game above its drawing likewise: Territories' trade
+ * offers). Wider, the side panel beside the board asks it, in the Play panel.
+ */
+function drawQuestion(message, { stacked, draw, rematch }) {
+  const parts = [];
+  if (stacked && draw.answers.length) {
+    parts.push(h("p", { id: "draw-note" }, `${draw.offeredBy} ${draw.offerers > 1 ? "offer" : "offers"} a draw.`),
+      h("div", { class: "buttons" }, draw.answers));
+  }
+  if (stacked && rematch) parts.push(...rematch.parts);
+  replace($("question"), parts);
+  $("question").hidden = !parts.length;
+}
+
+/** The question shown now: the page's above the board, or the one the renderer marks. */
+function questionShown() {
+  return !$("question").hidden ? $("question") : $("board").querySelector(".bl-question");
+}
+
+/**
+ * A question scrolled out of sight on a stacked screen (the person was reading their hand or the
+ * moves when it came) gets a button at the foot of the screen that says it and brings it back.
+ * The page never moves the keyboard's focus or the screen by itself when a question comes: the
+ * person's place is theirs, and the banner, a live region, has read the question out.
+ */
+function placeQuestionJump() {
+  const jump = $("question-jump");
+  const shown = page.asked && STACKED.matches && ["live", "replay"].includes(root.dataset.mode) ? questionShown() : null;
+  if (!shown) {
+    jump.hidden = true;
+    return;
+  }
+  const box = shown.getBoundingClientRect();
+  const seen = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+  jump.hidden = seen >= Math.min(48, box.height);
+  if (jump.hidden) return;
+  const arrow = box.bottom <= 0 ? "↑" : "↓";
+  if (jump.dataset.words !== `${arrow}${page.asked}`) {
+    jump.dataset.words = `${arrow}${page.asked}`;
+    replace(jump, h("span", { "aria-hidden": "true" }, `${arrow} `), page.asked);
+  }
+}
+
+/** The button's answer: the question into view, and the keyboard just before its answers. */
+function showQuestion() {
+  const shown = questionShown();
+  if (!shown) return;
+  const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  shown.scrollIntoView({ block: "start", behavior: calm ? "auto" : "smooth" });
+  // the board keeps the keyboard across its redraws, and its question comes first in it
+  (shown === $("question") ? shown : $("board")).focus({ preventScroll: true });
 }
 
 /** What the creator's Play panel says before the game starts: who is awaited, and what to do. */

@@ -41,12 +41,42 @@ export function followsNow(previous, message) {
     && (!previous.rematch || previous.rematch.status !== "started"));
 }
 
+/** The seats whose answer to the open rematch offer is still awaited. */
+function awaited(message) {
+  return message.seats.map((entry) => entry.seat).filter((other) => !message.rematch.accepted.includes(other));
+}
+
+/**
+ * A rematch offered to this screen's people and not answered yet: `{words, parts}`, the words
+ * for the banner and the offer's note with its Accept and Decline buttons; null otherwise. The
+ * play page shows the parts in the Play panel, or above the board on a narrow screen.
+ */
+export function rematchQuestion(roomId, message, heldSeats, { act, tokenFor, disabled, names = {} }) {
+  const rematch = message.rematch;
+  if (message.status !== "finished" || !rematch || rematch.status !== "open") return null;
+  if (!heldSeats.some((own) => awaited(message).includes(own))) return null;
+  const seat = heldSeats[0];
+  const offers = heldSeats.includes(rematch.by) ? "You offer" : `${seatAndPerson(message, rematch.by, names)} offers`;
+  const seats = message.seats.length === 2 ? "colours swapped" : "every player one seat on";
+  const answer = (action) => () => act(() => api.answerRematch(roomId, tokenFor(seat), action, seat));
+  return {
+    words: `${offers} a rematch: accept or decline it`,
+    parts: [
+      h("p", { id: "rematch-note", role: "status" }, `${offers} a rematch: the same game, ${seats}.`),
+      h("div", { class: "buttons" },
+        h("button", { id: "rematch-accept", class: "primary", disabled, onclick: answer("accept") }, "Accept the rematch"),
+        h("button", { id: "rematch-decline", disabled, onclick: answer("decline") }, "Decline")),
+    ],
+  };
+}
+
 /**
  * The panel's part for the rematch: links between the rooms, and, at the end, the offer and
- * its answers. `act(request)` sends a request and shows its answer; `tokenFor(seat)` is the
+ * its answers (without them with `answerElsewhere`: the page shows rematchQuestion's parts
+ * where it asks). `act(request)` sends a request and shows its answer; `tokenFor(seat)` is the
  * token of one of `heldSeats`.
  */
-export function drawRematch(roomId, message, heldSeats, { act, tokenFor, disabled, names = {} }) {
+export function drawRematch(roomId, message, heldSeats, { act, tokenFor, disabled, names = {}, answerElsewhere = false }) {
   // the person by name, or "you" for a seat this page holds
   const who = (seat) => (heldSeats.includes(seat) ? "you" : seatAndPerson(message, seat, names));
   const parts = [];
@@ -73,16 +103,13 @@ export function drawRematch(roomId, message, heldSeats, { act, tokenFor, disable
       }, "Play again"));
     }
   } else if (rematch.status === "open") {
-    const waiting = message.seats.map((entry) => entry.seat).filter((other) => !rematch.accepted.includes(other));
-    const answering = heldSeats.some((own) => waiting.includes(own));
-    const offerer = who(rematch.by);
-    const seats = message.seats.length === 2 ? "colours swapped" : "every player one seat on";
-    text = `${offerer === "you" ? "You offer" : `${offerer} offers`} a rematch: the same game, ${seats}. `
-      + (answering ? "" : `Waiting for ${waiting.map(who).join(", ")} to answer.`);
-    if (answering) {
-      const answer = (action) => () => act(() => api.answerRematch(roomId, tokenFor(seat), action, seat));
-      buttons.push(h("button", { id: "rematch-accept", class: "primary", disabled, onclick: answer("accept") }, "Accept the rematch"));
-      buttons.push(h("button", { id: "rematch-decline", disabled, onclick: answer("decline") }, "Decline"));
+    const asked = rematchQuestion(roomId, message, heldSeats, { act, tokenFor, disabled, names });
+    if (asked && !answerElsewhere) parts.push(...asked.parts);
+    if (!asked) {
+      const offerer = who(rematch.by);
+      const seats = message.seats.length === 2 ? "colours swapped" : "every player one seat on";
+      text = `${offerer === "you" ? "You offer" : `${offerer} offers`} a rematch: the same game, ${seats}. `
+        + `Waiting for ${awaited(message).map(who).join(", ")} to answer.`;
     }
   } else if (rematch.status === "starting") {
     text = "Everybody accepted: starting the rematch…";
