@@ -187,7 +187,8 @@ def test_a_waiting_study_stops_at_once_and_only_a_stopped_study_continues(tmp_pa
 def test_the_lab_page_starts_a_study_and_opens_a_games_replay(new_page: Callable[[], Any], web_server: Any) -> None:
     page = new_page()
     page.goto("/")
-    page.click('nav a[href="/lab"]')  # the lobby links the Lab
+    assert page.locator('nav a[href="/lab"]').count() == 0  # a player's top bar: the players' pages only
+    page.click('footer a[href="/lab"]')  # the lobby's foot links the Lab, for designers
     page.select_option("#lab-game", "towers")
     page.select_option("#lab-agents", "easy")
     page.fill("#lab-games", "3")
