@@ -98,15 +98,16 @@ def plan_room(request: NewRoom) -> RoomPlan:
     if request.seats is None:
         choices = [SeatChoice("here")] + [SeatChoice("computer", DEFAULT_LEVEL)] * (n - 1)
     else:
-        choices = [SeatChoice.parse(text, number) for number, text in enumerate(request.seats, 1)]
+        # a seat as the API numbers it (from 0), with its name
+        choices = [SeatChoice.parse(text, _seat_words(game, seat)) for seat, text in enumerate(request.seats)]
     if len(choices) != n:
         raise RefusedError(f"{game.id} with {n} players needs {n} seats, got {len(choices)}", code="bad_seats")
-    for number, choice in enumerate(choices, 1):
+    for seat, choice in enumerate(choices):
         if choice.kind == "computer":
             try:  # a level this game lacks (expert) is refused here, never mid-game
                 computer_spec(game, choice)
             except OptionError as exc:
-                raise OptionError(f"seat {number}: {exc}") from None
+                raise OptionError(f"{_seat_words(game, seat)}: {exc}") from None
     if request.names is not None and len(request.names) != n:
         raise RefusedError(f"{len(request.names)} names for {n} seats", code="bad_seats")
     undo = request.undo or default_undo(choices)
@@ -114,6 +115,12 @@ def plan_room(request: NewRoom) -> RoomPlan:
         raise OptionError(f"undo policy {undo!r}: expected one of {', '.join(UNDO_POLICIES)}")
     return RoomPlan(game, choices, undo)
 
+
+
+def _seat_words(game: Game, seat: int) -> str:
+    """"seat 1 (Black)": a seat numbered as the API numbers seats, with its name; past the
+    game's seats (a list too long, refused after), the number alone."""
+    return f"seat {seat} ({game.player_name(seat)})" if seat < game.num_players else f"seat {seat}"
 
 def make_room(request: NewRoom, plan: RoomPlan, seed: int, clock: Callable[[], float]) -> NewRoomRows:
     """The room ``plan`` describes, with its new secrets: one token for every seat played

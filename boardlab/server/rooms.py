@@ -58,20 +58,21 @@ class SeatChoice:
     level: str | None = None
 
     @classmethod
-    def parse(cls, text: str, number: int) -> SeatChoice:
+    def parse(cls, text: str, seat: str) -> SeatChoice:
+        """``seat``: the seat in words for an error, e.g. "seat 1 (Black)"."""
         kind, _, level = text.strip().partition(":")
         if kind not in SEAT_KINDS:
             raise OptionError(
-                f"seat {number}: {text!r} is not a seat; use here, invite or computer:LEVEL "
+                f"{seat}: {text!r} is not a seat; use here, invite or computer:LEVEL "
                 f"(levels: {', '.join(LEVELS)})"
             )
         if kind != "computer":
             if level:
-                raise OptionError(f"seat {number}: {kind} takes no level ({text!r})")
+                raise OptionError(f"{seat}: {kind} takes no level ({text!r})")
             return cls(kind)
         level = level or DEFAULT_LEVEL
         if level not in LEVELS:
-            raise OptionError(f"seat {number}: unknown computer level {level!r}; levels: {', '.join(LEVELS)}")
+            raise OptionError(f"{seat}: unknown computer level {level!r}; levels: {', '.join(LEVELS)}")
         return cls(kind, level)
 
 

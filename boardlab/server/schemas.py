@@ -4,10 +4,11 @@ shapes of the answers, for the OpenAPI page."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from ..core.errors import OptionError
@@ -70,7 +71,31 @@ def check_option_types(game_id: str, options: Mapping[str, Any], where: str = "o
 #: text from a request: refused with bad_text when it holds what storage cannot keep
 Text = Annotated[str, AfterValidator(_storable)]
 OptionValue = bool | int | float | Text
-SeatName = Annotated[Text, StringConstraints(min_length=1, max_length=40)]
+#: the longest name a person may give (a seat, a remembered player)
+NAME_LENGTH = 40
+#: marks that reorder or hide the text around them (bidirectional controls): a name shown beside
+#: others' names and moves must read as typed
+_REORDERING = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _person_name(text: str) -> str:
+    """A name as people will see it: without surrounding spaces; refused (bad_request) when it
+    is too long, holds a control or a reordering mark, or shows nothing (spaces, invisible marks)."""
+    name = text.strip()
+    if len(name) > NAME_LENGTH:
+        raise PydanticCustomError("bad_name", "a name is at most {most} characters; this one has {length}",
+                                  {"most": NAME_LENGTH, "length": len(name)})
+    hidden = next((char for char in name if unicodedata.category(char) == "Cc" or char in _REORDERING), None)
+    if hidden is not None:
+        raise PydanticCustomError("bad_name", "a name may not hold U+{code} (a control or a mark that reorders the text)",
+                                  {"code": f"{ord(hidden):04X}"})
+    if not any(unicodedata.category(char)[0] in "LNPS" for char in name):
+        raise PydanticCustomError("bad_name", "a name needs a letter, a digit or a sign, not only spaces or invisible marks")
+    return name
+
+
+#: a person's name in a request: stripped of surrounding spaces, checked by :func:`_person_name`
+SeatName = Annotated[Text, AfterValidator(_person_name)]
 #: a seat number in a request: the games seat at most a handful of players
 SeatNumber = Field(default=None, ge=0, le=15, description="the seat to act for; default: the token's seat that decides now")
 

@@ -39,7 +39,7 @@ def _playtests(request: Request) -> PlaytestBook:
 async def create_player(body: PlayerName, request: Request) -> JSONResponse:
     """No password and nothing else: the key (keep it in the browser; storage keeps its hash)
     goes in ``X-Player-Key`` on the routes below."""
-    player, key = await asyncio.to_thread(_book(request).create, body.name.strip())
+    player, key = await asyncio.to_thread(_book(request).create, body.name)
     return JSONResponse({**player.to_json(), "key": key}, status_code=201)
 
 
@@ -50,7 +50,7 @@ def me(player: PlayerOnly) -> dict[str, Any]:
 
 @router.patch("/api/players/me", summary="change your name")
 async def rename(body: PlayerName, request: Request, player: PlayerOnly) -> dict[str, Any]:
-    return (await asyncio.to_thread(_book(request).rename, player, body.name.strip())).to_json()
+    return (await asyncio.to_thread(_book(request).rename, player, body.name)).to_json()
 
 
 @router.delete("/api/players/me", status_code=204, summary="forget me: my name, my links to games, my answers")
