@@ -15,13 +15,18 @@ ws=...)``) with the front's checks around them:
 * **Idle and head timeouts.** A connection that sends nothing (a fresh one, or one between
   requests) is closed after ``--keep-alive-seconds``; one that has begun a request's head
   must finish it within ``--header-seconds`` (``408 header_timeout``), however slowly the bytes
-  trickle in, and in at most :data:`MAX_HEAD_BYTES` (``431 head_too_large``). The body has its
-  own time (:class:`.limits.BodyLimit`).
+  trickle in, and in at most :data:`MAX_HEAD_BYTES` (``431 head_too_large``), whether it comes in
+  pieces or in one. The body has its own time (:class:`.limits.BodyLimit`).
+* A WebSocket message over ``ws_max_size`` is refused unread as the WebSocket's other refusals
+  are: ``{"type": "error", "error": {"code": "body_too_large", ...}}``, then the close (1009).
 * A malformed request gets ``400 bad_request`` as JSON.
 
 Only the HTTP layer's public hooks and a few of uvicorn's own (``on_response_complete``,
 ``handle_websocket_upgrade``, ``send_400_response``, the request cycle) are used; both of
-uvicorn's HTTP implementations (httptools, h11) have them.
+uvicorn's HTTP implementations (httptools, h11) have them. The message too large is refused in
+``handle_parser_exception`` of uvicorn's WebSocket protocol on the websockets library (the one it
+chooses when that library is there, as the web extra makes sure); under another, that hook is
+never called and the socket is closed with 1009 alone.
 """
 
 from __future__ import annotations
@@ -36,10 +41,14 @@ from typing import Any, ClassVar
 from .errors import error_body
 from .security import security_headers
 
-#: the most bytes of a request's head (its line and headers) held while it is incomplete
+#: the most bytes of a request's head (its line and headers)
 MAX_HEAD_BYTES = 16 * 1024
 #: what a refused connection is told to wait
 RETRY_SECONDS = 1
+#: what a WebSocket refused for a message too large may still send, and for how long, before it is
+#: cut off: the rest of an ordinary message and the client's close, not a flood
+DRAIN_BYTES = 1024 * 1024
+DRAIN_SECONDS = 2.0
 REASONS = {400: "Bad Request", 408: "Request Timeout", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
            503: "Service Unavailable"}
 
@@ -136,13 +145,14 @@ class _GuardedHTTP:
         if self._head is not None:
             if not self._head:  # the head's first bytes: its time starts now
                 self._start_timer(self.guard.head_seconds, self._head_timed_out)
-            seen = bytes(self._head[-3:]) + data
-            end = seen.find(b"\r\n\r\n")
+            carried = bytes(self._head[-3:])  # the end of the head may straddle two reads
+            end = (carried + data).find(b"\r\n\r\n")
+            size = len(self._head) + len(data) if end < 0 else len(self._head) - len(carried) + end + 4
+            if size > MAX_HEAD_BYTES:  # whether or not the head is whole: one read can bring all of a large one
+                self._answer(431, "head_too_large", f"a request's head (its line and headers) is over {MAX_HEAD_BYTES} bytes")
+                return
             if end < 0:
                 self._head += data
-                if len(self._head) > MAX_HEAD_BYTES:
-                    self._answer(431, "head_too_large", f"a request's head (its line and headers) is over {MAX_HEAD_BYTES} bytes")
-                    return
             else:
                 self._head = None  # whole: the route's own limits take it from here
                 self._stop_timer()
@@ -204,17 +214,64 @@ class _GuardedHTTP:
 
 
 class _GuardedWebSocket:
-    """Mixed into uvicorn's WebSocket protocol: the connection it took over is counted until it closes."""
+    """Mixed into uvicorn's WebSocket protocol: the connection it took over is counted until it
+    closes, and a message too large is refused with the WebSocket's own error message."""
 
     guard: ClassVar[ConnectionGuard]
+    config: Any
+    conn: Any
+    transport: Any
+    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue[Any]
+    close_sent: bool
+    close_timer: asyncio.TimerHandle | None
+    read_paused: bool
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._address = _peer(transport)
+        self._draining: int | None = None
         super().connection_made(transport)  # type: ignore[misc]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.guard.release(self._address)
         super().connection_lost(exc)  # type: ignore[misc]
+
+    def data_received(self, data: bytes) -> None:
+        if self._draining is None:
+            super().data_received(data)  # type: ignore[misc]
+            return
+        self._draining -= len(data)  # the rest of a refused message, the client's close: dropped unread
+        if self._draining < 0:
+            self.transport.close()
+
+    def handle_parser_exception(self) -> None:
+        """The websockets library refuses a message over ``ws_max_size`` from its frame's header
+        (unread) and queues the close (1009). The client is told why first, in the message every
+        other refusal on the socket is (the route never sees this message); and the connection is
+        not closed at once: closed with the message's rest unread, it would be reset, and a client
+        that sees the reset may drop what came before it. It is shut for writing, what the client
+        still sends (up to :data:`DRAIN_BYTES`, for :data:`DRAIN_SECONDS`) is dropped, and the
+        client's own close ends it."""
+        from websockets.frames import CloseCode, Frame, Opcode
+
+        closing = self.conn.close_sent
+        if closing is None or closing.code != CloseCode.MESSAGE_TOO_BIG or self.transport.is_closing():
+            super().handle_parser_exception()  # type: ignore[misc]
+            return
+        problem = f"a message is larger than {self.config.ws_max_size} bytes"
+        refusal = json.dumps({"type": "error", **error_body("body_too_large", problem)}).encode()
+        # unmasked, as a server's frames are, and uncompressed, which permessage-deflate allows
+        self.transport.write(Frame(Opcode.TEXT, refusal).serialize(mask=False))
+        self.transport.write(b"".join(self.conn.data_to_send()))  # the close
+        self.close_sent = True
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": closing.code, "reason": closing.reason})
+        self._draining = DRAIN_BYTES
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        if self.read_paused:  # a message the route has not read yet holds the reading
+            self.read_paused = False
+            self.transport.resume_reading()
+        self.close_timer = self.loop.call_later(DRAIN_SECONDS, self.transport.close)
 
 
 def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:

@@ -15,8 +15,13 @@ from .errors import ERROR_STATUS, BadJsonError, error_body
 #: the deepest nesting of arrays and objects a body or a WebSocket message may have: no request
 #: nests more than a few levels, and Python's JSON parser recurses (10,000 levels overflow it)
 MAX_JSON_DEPTH = 32
+#: the most digits a number in a body or a WebSocket message may have: no field needs more than a
+#: few (a ply, a revision, seconds), and Python's parser converts a longer integer in time that
+#: grows with the square of its length, up to 4,300 digits, then fails with a ValueError
+MAX_NUMBER_DIGITS = 100
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _BRACKET = re.compile(rb"[\[\]{}]")
+_LONG_NUMBER = re.compile(rb"[0-9]{%d}" % (MAX_NUMBER_DIGITS + 1))
 
 
 def too_deep(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
@@ -32,14 +37,52 @@ def too_deep(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
     return False
 
 
+def has_long_number(body: bytes) -> bool:
+    """Whether ``body`` holds a number of more than :data:`MAX_NUMBER_DIGITS` digits; digits inside
+    strings (a name, a token) do not count. Cheap for ordinary bodies (no such run of digits)."""
+    return _LONG_NUMBER.search(body) is not None and _LONG_NUMBER.search(_STRING.sub(b"", body)) is not None
+
+
+def not_utf8(body: bytes) -> str | None:
+    """Why ``body`` is not JSON text in UTF-8, or None when it may be. JSON between systems is
+    UTF-8 (RFC 8259); Python's parser would also take UTF-16 and UTF-32, which the checks made
+    before parsing (:func:`too_deep`, :func:`has_long_number`) read wrongly. Those hold a NUL byte
+    among their first characters, which UTF-8 JSON never holds (a control character in a string is
+    escaped)."""
+    if b"\0" in body:
+        return "the body is not UTF-8: it holds NUL bytes (UTF-16 or UTF-32 text?); send JSON in UTF-8"
+    if not body.isascii():
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            where = f"byte 0x{body[exc.start]:02x} at position {exc.start}"
+            return f"the body is not UTF-8 ({exc.reason}: {where}); send JSON in UTF-8"
+    return None
+
+
+def unsafe_to_parse(data: bytes, what: str) -> str | None:
+    """What in ``data`` (``what``: the body, the message) Python's parser must not meet, named for
+    the client: nesting deeper than :data:`MAX_JSON_DEPTH`, a number longer than
+    :data:`MAX_NUMBER_DIGITS`; None when there is nothing of the kind."""
+    if too_deep(data):
+        return f"{what} nests arrays and objects more than {MAX_JSON_DEPTH} deep"
+    if has_long_number(data):
+        return f"{what} holds a number of more than {MAX_NUMBER_DIGITS} digits"
+    return None
+
+
 def parse_json(text: str) -> Any:
-    """A WebSocket message's JSON; BadJsonError for one that is not JSON or nests too deeply."""
-    if too_deep(text.encode("utf-8", "surrogatepass")):
-        raise BadJsonError(f"the message nests arrays and objects more than {MAX_JSON_DEPTH} deep")
+    """A WebSocket message's JSON; BadJsonError naming the problem for one that is not JSON, nests
+    too deeply or holds a number too long (the protocol has made sure the text was UTF-8)."""
+    problem = unsafe_to_parse(text.encode("utf-8", "surrogatepass"), "the message")
+    if problem is not None:
+        raise BadJsonError(problem)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadJsonError(f"the message is not valid JSON ({exc.msg} at {exc.pos})") from None
+    except ValueError as exc:  # any other conversion the parser gives up on: a refusal, never a crash of the socket
+        raise BadJsonError(f"the message cannot be read as JSON: {exc}") from None
 
 
 class BodyLimit:
@@ -85,8 +128,9 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if too_deep(body):
-            problem = f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep"
+        # what FastAPI's parser would refuse with a message that names nothing, or accept wrongly
+        problem = not_utf8(body) or unsafe_to_parse(body, "the body")
+        if problem is not None:
             await JSONResponse(error_body("bad_json", problem), status_code=ERROR_STATUS["bad_json"])(scope, receive, send)
             return
         whole: Message = {"type": "http.request", "body": body, "more_body": False}
@@ -107,4 +151,13 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-__all__ = ["MAX_JSON_DEPTH", "BodyLimit", "parse_json", "too_deep"]
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "MAX_NUMBER_DIGITS",
+    "BodyLimit",
+    "has_long_number",
+    "not_utf8",
+    "parse_json",
+    "too_deep",
+    "unsafe_to_parse",
+]

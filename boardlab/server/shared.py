@@ -4,8 +4,10 @@ lessons (``/api/games``, ``/api/games/{game}``, ``/api/games/{game}/lesson``).
 They hold no secret, depend on no token and change only with the installation, yet each is
 built from the registry, the level ladder and the lesson files: one visitor asking fifty times
 a second would cost the event loop what fifty visitors' moves do. An ASGI middleware keeps
-each such answer (its status, headers and body) for :data:`KEEP_SECONDS`, per address and
-query, for the last :data:`KEPT` of them; only complete ``200`` answers are kept.
+each such answer (its status, headers and body) for :data:`KEEP_SECONDS`, per path, for the last
+:data:`KEPT` of them; only complete ``200`` answers are kept. None of these routes reads a query
+parameter, so the query is no part of the key: ``/api/games?v=1``, ``?v=2``... are one answer,
+not a new one each (which would also push the others out).
 """
 
 from __future__ import annotations
@@ -29,13 +31,13 @@ class SharedAnswers:
     def __init__(self, app: ASGIApp, clock: Callable[[], float] = time.monotonic) -> None:
         self.app = app
         self.clock = clock
-        self._kept: OrderedDict[tuple[str, bytes], tuple[float, list[Message]]] = OrderedDict()
+        self._kept: OrderedDict[str, tuple[float, list[Message]]] = OrderedDict()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "GET" or not SHARED.fullmatch(scope.get("path", "")):
             await self.app(scope, receive, send)
             return
-        key = (scope["path"], scope.get("query_string", b""))
+        key: str = scope["path"]
         kept = self._kept.get(key)
         if kept is not None and kept[0] > self.clock():
             self._kept.move_to_end(key)

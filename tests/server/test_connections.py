@@ -1,7 +1,8 @@
 """Connections where ``boardlab serve`` accepts them: two thousand idle connections from one
 address leave another client's moves quick, the address's next connection gets a JSON
-``429`` with ``Retry-After``, idle connections and half-sent heads are closed on time, and
-every such answer is JSON (server/front.py)."""
+``429`` with ``Retry-After``, idle connections and half-sent heads are closed on time, a head
+too large is refused however it arrives, a WebSocket message too large is told why before the
+close, and every such answer is JSON (server/front.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
+from boardlab.server.front import MAX_HEAD_BYTES
+from boardlab.server.settings import MAX_BODY_BYTES
 from tests.support.serve import serve_process
 
 #: the flood: idle connections from one address that never send a byte
@@ -99,3 +104,39 @@ def test_idle_connections_and_half_sent_heads_are_closed_on_time(server: str) ->
         broken.sendall(b"NOT HTTP AT ALL\r\n\r\n")
         status, _headers, body = raw_answer(broken)
         assert status == 400 and body["error"]["code"] == "bad_request"  # type: ignore[index]
+
+
+def test_a_head_over_its_limit_is_refused_whether_it_comes_whole_or_in_pieces(server: str) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    start = b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-big: "
+    with socket.create_connection((host, int(port)), timeout=10) as whole:  # one write, one read: the head ends in it
+        whole.sendall(start + b"a" * (MAX_HEAD_BYTES * 3) + b"\r\n\r\n")
+        status, _headers, body = raw_answer(whole)
+    assert status == 431 and body["error"]["code"] == "head_too_large", body  # type: ignore[index]
+    with socket.create_connection((host, int(port)), timeout=10) as pieces:  # a head that never ends, a piece a read
+        pieces.sendall(start)
+        for _ in range(MAX_HEAD_BYTES // 4096 + 1):
+            time.sleep(0.05)
+            pieces.sendall(b"a" * 4096)
+        status, _headers, body = raw_answer(pieces)
+    assert status == 431 and body["error"]["code"] == "head_too_large", body  # type: ignore[index]
+    with socket.create_connection((host, int(port)), timeout=10) as fits:  # a head under the limit passes
+        fits.sendall(start + b"a" * 8000 + b"\r\nConnection: close\r\n\r\n")
+        status, _headers, _body = raw_answer(fits)
+    assert status == 200
+
+
+@pytest.mark.parametrize("compression", ["deflate", None], ids=["compressed", "uncompressed"])
+def test_a_websocket_message_over_its_limit_is_told_why_before_the_close(server: str, compression: str | None) -> None:
+    room = httpx.post(f"{server}/api/rooms", json={"game": "towers", "seats": ["here", "here"]}, timeout=30).json()["room"]
+    address = f"{server.replace('http', 'ws', 1)}/api/rooms/{room}/live"
+    # uncompressed, most of the message is still unread when the server refuses it from its header
+    with connect(address, open_timeout=30, max_size=None, compression=compression) as live:
+        assert json.loads(live.recv(timeout=30))["type"] == "state"
+        live.send('{"type": "ping", "padding": "' + "x" * MAX_BODY_BYTES + '"}')
+        refusal = json.loads(live.recv(timeout=30))
+        assert refusal["type"] == "error" and refusal["error"]["code"] == "body_too_large", refusal
+        assert str(MAX_BODY_BYTES) in refusal["error"]["message"]
+        with pytest.raises(ConnectionClosed) as closed:
+            live.recv(timeout=30)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # the standard code: message too big

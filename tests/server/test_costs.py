@@ -1,9 +1,11 @@
 """Every costly thing a client can ask has a limit or is shared: readings in a bucket per
-address, listings and the catalog made once for everybody, a cap on a room's spectators (never
-on its players), and bodies or messages nested too deep refused before they are parsed."""
+address, listings, the catalog and the rules pages made once for everybody (whatever query an
+address adds), a cap on a room's spectators (never on its players), and bodies or messages nested
+too deep refused before they are parsed."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,10 @@ import pytest
 from starlette.testclient import WebSocketDisconnect
 
 from boardlab.server.routers import catalog as catalog_module
+from boardlab.server.routers import lessons as lessons_module
+from boardlab.server.routers import pages as pages_module
+from boardlab.server.settings import STATIC_DIR
+from boardlab.server.web import find_rules_dir
 from tests.server.harness import Harness, make_harness, watch
 
 
@@ -70,6 +76,68 @@ def test_the_catalog_is_made_once_and_shared(server: Harness, monkeypatch: pytes
         assert again.headers["content-security-policy"]  # the shared answer still carries every header
     assert len(made) == 1
     assert server.client.get("/api/games/nosuchgame").status_code == 404  # refusals are not kept
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[object]:
+    """Count the calls of ``module.name`` (a function the routes look up at each request)."""
+    calls: list[object] = []
+    real = getattr(module, name)
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_shared_answer_is_made_once_whatever_query_an_address_adds(server: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    catalogs = counting(monkeypatch, catalog_module, "catalog")
+    lessons = counting(monkeypatch, lessons_module, "load_lesson")
+    first = server.client.get("/api/games")
+    for number in range(10):  # a query no route reads: each would otherwise make the answer again
+        again = server.client.get("/api/games", params={"v": str(number)})
+        assert again.status_code == 200 and again.json() == first.json()
+        assert server.client.get("/api/games/towers/lesson", params={"v": str(number)}).status_code == 200
+    assert len(catalogs) == 1 and len(lessons) == 1
+
+
+@pytest.fixture
+def rules_pages(tmp_path: Path) -> Iterator[tuple[Harness, Path]]:
+    """A server with the browser pages, on a copy of the rules documents (for a test to edit)."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    source = find_rules_dir()
+    assert source is not None
+    for document in source.glob("*.md"):
+        (rules / document.name).write_bytes(document.read_bytes())
+    with make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, static_dir=STATIC_DIR, rules_dir=rules) as harness:
+        yield harness, rules
+
+
+def test_a_rules_page_is_built_once_per_game_and_part(rules_pages: tuple[Harness, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    server, _rules = rules_pages
+    renders = counting(monkeypatch, pages_module, "render_rules")
+    pages = {path: server.client.get(path) for path in ("/rules/honor", "/rules/honor/programs")}
+    assert [page.status_code for page in pages.values()] == [200, 200] and len(renders) == 2
+    for number in range(5):
+        for path, page in pages.items():
+            again = server.client.get(path, params={"v": str(number)})
+            assert again.status_code == 200 and again.text == page.text
+            assert again.headers["content-security-policy"] and again.headers["cache-control"] == "no-cache"
+    assert len(renders) == 2
+    assert server.client.get("/rules/nosuchgame").status_code == 404
+
+
+def test_an_edited_rules_document_is_built_again(rules_pages: tuple[Harness, Path]) -> None:
+    server, rules = rules_pages
+    assert "A line added since" not in server.client.get("/rules/towers").text
+    document = rules / "towers.md"
+    text = document.read_text(encoding="utf-8")
+    document.write_text(text.replace("\n\n", "\n\nA line added since.\n\n", 1), encoding="utf-8")
+    changed = document.stat().st_mtime_ns + 1_000_000_000  # a clock too coarse to tell the two writes apart
+    os.utime(document, ns=(changed, changed))
+    assert "A line added since" in server.client.get("/rules/towers").text
 
 
 @pytest.mark.parametrize("server", [{"max_spectators_per_room": 2}], indirect=True)

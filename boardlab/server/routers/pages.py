@@ -8,6 +8,7 @@ document's part for programs (:mod:`boardlab.learn.documents`). None of them is 
 from __future__ import annotations
 
 import html
+from functools import lru_cache
 from pathlib import Path
 from string import Template
 
@@ -92,12 +93,28 @@ def _rules(game_id: str, request: Request, *, programs: bool) -> HTMLResponse:
             f"<code>boardlab rules {html.escape(game_id)}</code> prints it from a source checkout.</p>"
         )
         return _page(f"{name}: rules", body, status=404)
+    page, status = _rules_page(game_id, name, path, path.stat().st_mtime_ns, programs)
+    return HTMLResponse(page, status_code=status, headers=REVALIDATE)
+
+
+#: the rules pages kept built: each game's two (for players, for programs), for more games than a
+#: server has (its plugins' included); the key holds only registered games' ids
+RULES_PAGES_KEPT = 64
+
+
+@lru_cache(maxsize=RULES_PAGES_KEPT)
+def _rules_page(game_id: str, name: str, path: Path, modified_ns: int, programs: bool) -> tuple[bytes, int]:
+    """A rules page and its status, built once per game, part and version of its document
+    (``modified_ns``, the document's time of change, is in the key only to build an edited one
+    again): rendering a long document costs a tenth of a second of CPU, which no visitor may
+    make the server spend again and again."""
     players, for_programs = split_rules(path.read_text(encoding="utf-8"))
     escaped = html.escape(game_id)
     if programs:
         if for_programs is None:
-            return _page(f"{name}: rules", f"<h1>{html.escape(name)}</h1><p>The rules of {html.escape(name)} have no part "
-                         f'for programs; <a href="/rules/{escaped}">the rules</a> are all there is.</p>', status=404)
+            missing = (f"<h1>{html.escape(name)}</h1><p>The rules of {html.escape(name)} have no part "
+                       f'for programs; <a href="/rules/{escaped}">the rules</a> are all there is.</p>')
+            return _page_text(f"{name}: rules", missing), 404
         title, body, contents = render_rules(for_programs)
         title = f"{name} {title[0].lower()}{title[1:]}" if title else f"{name} for programs"
         body = f'<p class="rules-part"><a href="/rules/{escaped}">← The rules of {html.escape(name)}</a></p>\n{body}'
@@ -113,12 +130,16 @@ def _rules(game_id: str, request: Request, *, programs: bool) -> HTMLResponse:
                      "for programs</a>.</p>")
     toc = "".join(f'<li><a href="#{html.escape(anchor)}">{html.escape(text)}</a></li>' for anchor, text in contents)
     contents_html = (f"<ul>{toc}</ul>" if toc else "") + other
-    return _page(title or f"{name}: rules", body, toc=contents_html, game=game_id)
+    return _page_text(title or f"{name}: rules", body, toc=contents_html, game=game_id), 200
 
 
-def _page(title: str, body: str, *, toc: str = "", game: str = "", status: int = 200) -> HTMLResponse:
+def _page(title: str, body: str, *, status: int) -> HTMLResponse:
+    return HTMLResponse(_page_text(title, body), status_code=status, headers=REVALIDATE)
+
+
+def _page_text(title: str, body: str, *, toc: str = "", game: str = "") -> bytes:
     text = RULES_TEMPLATE.substitute(title=html.escape(title), body=body, toc=toc, game=html.escape(game))
-    return HTMLResponse(text, status_code=status, headers=REVALIDATE)
+    return text.encode("utf-8")
 
 
 __all__ = ["router"]
