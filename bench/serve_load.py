@@ -202,7 +202,9 @@ def start_server(
     command = [sys.executable, *program, "serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1"]
     command += ["--durability", durability]
     # every simulated player is one address here: the per-address limits would throttle the load itself
-    limits = ("--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--reads-per-minute")
+    limits = (
+        "--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--messages-per-minute", "--reads-per-minute",
+    )
     for limit in (*limits, "--max-open-per-address"):
         command += [limit, "0"]
     if database_url:

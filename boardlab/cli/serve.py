@@ -124,6 +124,22 @@ def add_serve_parser(commands: Any) -> None:
         help=f"rooms of computers only playing at once; more are refused (default {fair.max_computer_only_rooms})",
     )
     serve.add_argument(
+        "--max-computer-only-rooms-per-address",
+        type=int,
+        default=fair.max_computer_only_rooms_per_address,
+        metavar="N",
+        help=f"of those, what one client address may have playing (0: no share) "
+        f"(default {fair.max_computer_only_rooms_per_address})",
+    )
+    serve.add_argument(
+        "--unwatched-computer-room-seconds",
+        type=float,
+        default=fair.unwatched_computer_room_seconds,
+        metavar="S",
+        help="a room of computers only that nobody watched or asked for this long stops and leaves memory; "
+        f"its next visitor resumes it (0: it plays on to its end) (default {fair.unwatched_computer_room_seconds:g})",
+    )
+    serve.add_argument(
         "--max-queued-searches",
         type=int,
         default=fair.max_queued_searches,
@@ -149,6 +165,8 @@ def add_serve_parser(commands: Any) -> None:
         ("--rooms-per-minute", "rooms_per_minute", "new rooms per client address per minute"),
         ("--moves-per-minute", "moves_per_minute", "moves and other actions in rooms per client address per minute"),
         ("--websockets-per-minute", "websockets_per_minute", "new WebSockets per client address per minute"),
+        ("--messages-per-minute", "messages_per_minute", "messages on its WebSockets together per client address per minute"),
+        ("--messages-per-socket-per-minute", "messages_per_socket_per_minute", "messages on one WebSocket per minute"),
         ("--analyses-per-minute", "analyses_per_minute", "requests for a finished game's analysis per client address per minute"),
         ("--reads-per-minute", "reads_per_minute", "other readings (listings, lessons, pages) per client address per minute"),
         ("--max-open-per-address", "max_open_per_address", "connections one client address holds open at once"),
@@ -257,11 +275,14 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise CliError(f"--workers {args.workers}: the computer needs at least one process")
     counts = {
         "--max-computer-only-rooms": args.max_computer_only_rooms,
+        "--max-computer-only-rooms-per-address": args.max_computer_only_rooms_per_address,
         "--max-queued-searches": args.max_queued_searches,
         "--max-queued-per-address": args.max_queued_per_address,
         "--rooms-per-minute": args.rooms_per_minute,
         "--moves-per-minute": args.moves_per_minute,
         "--websockets-per-minute": args.websockets_per_minute,
+        "--messages-per-minute": args.messages_per_minute,
+        "--messages-per-socket-per-minute": args.messages_per_socket_per_minute,
         "--analyses-per-minute": args.analyses_per_minute,
         "--reads-per-minute": args.reads_per_minute,
         "--max-open-per-address": args.max_open_per_address,
@@ -275,6 +296,8 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise CliError(f"--body-seconds {args.body_seconds}: seconds are 0 or more")
     if not args.idle_room_seconds >= 0:
         raise CliError(f"--idle-room-seconds {args.idle_room_seconds}: seconds are 0 or more")
+    if not args.unwatched_computer_room_seconds >= 0:
+        raise CliError(f"--unwatched-computer-room-seconds {args.unwatched_computer_room_seconds}: seconds are 0 or more")
     if not args.gc_rescan_seconds > 0:
         raise CliError(f"--gc-rescan-seconds {args.gc_rescan_seconds}: seconds are more than 0")
     if not args.keep_alive_seconds > 0 or args.max_connections < 1 or not args.header_seconds > 0:
@@ -294,12 +317,16 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         database_url=args.database_url,
         computer_workers=args.workers,
         max_computer_only_rooms=args.max_computer_only_rooms,
+        max_computer_only_rooms_per_address=args.max_computer_only_rooms_per_address,
+        unwatched_computer_room_seconds=args.unwatched_computer_room_seconds,
         max_queued_searches=args.max_queued_searches,
         max_queued_per_address=args.max_queued_per_address,
         min_move_seconds=args.min_move_seconds,
         rooms_per_minute=args.rooms_per_minute,
         moves_per_minute=args.moves_per_minute,
         websockets_per_minute=args.websockets_per_minute,
+        messages_per_minute=args.messages_per_minute,
+        messages_per_socket_per_minute=args.messages_per_socket_per_minute,
         analyses_per_minute=args.analyses_per_minute,
         reads_per_minute=args.reads_per_minute,
         max_open_per_address=args.max_open_per_address,

@@ -8,8 +8,11 @@ hint during play, both worked out in the computer's pool, never in the server's 
   of CPU, which the server's event loop must not share. Each result is kept per room and
   budget (the analysis's iterations) for the last :data:`KEPT` rooms; two visitors of one room
   share one analysis, since a finished game never changes. At most :data:`WAITING_ROOMS` rooms
-  wait at once; one more is refused with ``429`` and ``Retry-After`` rather than queued behind
-  minutes of others' work (and each address may ask only so often: ratelimits.py).
+  wait at once, and at most :data:`ROOMS_PER_ADDRESS` of them for the analyses one address
+  asked for (so that one address cannot take every place and turn everybody else away); one
+  more is refused with ``429`` and ``Retry-After`` rather than queued behind minutes of others'
+  work (and each address may ask only so often: ratelimits.py). Asking for an analysis that
+  is under way already costs nothing more and is never refused.
 * **Hints** go to the computer's pool like a computer seat's move: the agent is handed
   ``match.agent_input(seat)``, the seat's own view with everything hidden from it
   re-drawn, never the real state. They are offered only in rooms where no seat is an
@@ -20,7 +23,7 @@ hint during play, both worked out in the computer's pool, never in the server's 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import Any
 
 from ..agents import make_agent
@@ -40,6 +43,8 @@ from .service import RoomService
 KEPT = 32
 #: how many rooms' analyses may be under way or waiting for the pool at once
 WAITING_ROOMS = 8
+#: how many of those one client address may have asked for
+ROOMS_PER_ADDRESS = 2
 #: what a refused visitor is told to wait: about one Towers analysis
 BUSY_RETRY_SECONDS = 10.0
 #: the longest an analysis may take in its worker before it is given up
@@ -60,12 +65,21 @@ class Analyses:
     """Finished rooms' analyses: worked out once per room and budget in the pool, kept for the
     last rooms."""
 
-    def __init__(self, computer: ComputerPlayers, kept: int = KEPT, waiting_rooms: int = WAITING_ROOMS) -> None:
+    def __init__(
+        self,
+        computer: ComputerPlayers,
+        kept: int = KEPT,
+        waiting_rooms: int = WAITING_ROOMS,
+        rooms_per_address: int = ROOMS_PER_ADDRESS,
+    ) -> None:
         self.computer = computer
         self.kept = kept
         self.waiting_rooms = waiting_rooms
+        self.rooms_per_address = rooms_per_address
         self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._running: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
+        #: how many of the analyses under way each address asked for
+        self._running_for: Counter[str] = Counter()
 
     async def get(self, room_id: str, record: Record) -> dict[str, Any]:
         """``{"room", ...the analysis}``; the first visitor's request starts it, later ones
@@ -77,21 +91,40 @@ class Analyses:
             return done
         running = self._running.get(key)
         if running is None:
-            if len(self._running) >= self.waiting_rooms:
-                raise BusyError(
-                    f"room {room_id}: {len(self._running)} games' analyses are being worked out already; "
-                    f"try again in {BUSY_RETRY_SECONDS:.0f} s",
-                    retry_after=BUSY_RETRY_SECONDS,
-                )
-            running = asyncio.ensure_future(self._work_out(room_id, record, CLIENT.get()))
+            owner = CLIENT.get()
+            self._check_room_for(room_id, owner)
+            running = asyncio.ensure_future(self._work_out(room_id, record, owner))
             self._running[key] = running
-            running.add_done_callback(lambda _future: self._running.pop(key, None))
+            self._running_for[owner] += 1
+            running.add_done_callback(lambda _future: self._finished(key, owner))
         # shielded: a visitor who leaves does not cancel the analysis the others wait for
         result = await asyncio.shield(running)
         self._done[key] = result
         while len(self._done) > self.kept:
             self._done.popitem(last=False)
         return result
+
+    def _check_room_for(self, room_id: str, owner: str) -> None:
+        """Refuse (429) a new analysis beyond the address's share, or beyond every address's."""
+        mine = self._running_for[owner] if owner else 0
+        if self.rooms_per_address and mine >= self.rooms_per_address:
+            raise BusyError(
+                f"room {room_id}: {mine} games' analyses asked for by {owner} are being worked out already, the most "
+                f"one address may have at once; try again in {BUSY_RETRY_SECONDS:.0f} s",
+                retry_after=BUSY_RETRY_SECONDS,
+            )
+        if len(self._running) >= self.waiting_rooms:
+            raise BusyError(
+                f"room {room_id}: {len(self._running)} games' analyses are being worked out already; "
+                f"try again in {BUSY_RETRY_SECONDS:.0f} s",
+                retry_after=BUSY_RETRY_SECONDS,
+            )
+
+    def _finished(self, key: tuple[str, int], owner: str) -> None:
+        self._running.pop(key, None)
+        self._running_for[owner] -= 1
+        if not self._running_for[owner]:
+            del self._running_for[owner]
 
     async def _work_out(self, room_id: str, record: Record, owner: str) -> dict[str, Any]:
         answer = await self.computer.run(analyse_record, record, ANALYSIS_SECONDS, COMPUTERS, owner, spec="analysis")

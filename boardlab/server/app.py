@@ -24,7 +24,7 @@ from .labjobs import LabJobs, LabLimits
 from .limits import BodyLimit
 from .players import PlayerBook
 from .playtests import PlaytestBook
-from .ratelimits import ANALYSES, MOVES, READS, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
+from .ratelimits import ANALYSES, MESSAGES, MOVES, READS, ROOMS, WEBSOCKETS, AddressLimits, ClientLimits
 from .replays import Replays
 from .routers import actions, analysis, catalog, designers, lab, live, pages, players, playtests, records, rematch, rooms
 from .schemas import BAD_TEXT, unstorable
@@ -80,8 +80,10 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_seconds)
     # the catalog and the lessons, the same for everybody: made once a minute, not once a request
     app.add_middleware(SharedAnswers)
-    # outside BodyLimit: a client over its limits is refused before its body is read
-    app.add_middleware(ClientLimits, limits=_address_limits(settings), trusted_proxies=frozenset(settings.trusted_proxies))
+    # outside BodyLimit: a client over its limits is refused before its body is read. The same
+    # buckets charge each WebSocket message where the socket reads it (routers/live.py)
+    app.state.address_limits = _address_limits(settings)
+    app.add_middleware(ClientLimits, limits=app.state.address_limits, trusted_proxies=frozenset(settings.trusted_proxies))
     app.add_middleware(SecurityHeaders)  # added last: outside BodyLimit, so its refusals get them too
     if settings.static_dir is not None and settings.static_dir.is_dir():
         # the browser pages (docs/web.md): a room's page, the games' renderers, the rules; then
@@ -107,6 +109,7 @@ def _address_limits(settings: Settings) -> AddressLimits:
         ROOMS: settings.rooms_per_minute,
         MOVES: settings.moves_per_minute,
         WEBSOCKETS: settings.websockets_per_minute,
+        MESSAGES: settings.messages_per_minute,
         ANALYSES: settings.analyses_per_minute,
         READS: settings.reads_per_minute,
     }

@@ -1,11 +1,14 @@
-"""Limits per client address: how often it may create rooms, act in rooms, open WebSockets and
-ask for a game's analysis, and how many requests and WebSockets it may hold open at once.
+"""Limits per client address: how often it may create rooms, act in rooms, open WebSockets,
+send messages on them and ask for a game's analysis, and how many requests and WebSockets it
+may hold open at once.
 
 Each kind of request draws from its own token bucket per address (in memory: a restart
 forgets them, which costs an abuser nothing it did not have). A refusal is
 ``429 rate_limited`` with ``Retry-After``, the seconds until the bucket holds a token again;
 a WebSocket is refused before it is accepted, with the same answer where the server can
-send one (else it is closed with 4429).
+send one (else it is closed with 4429). A WebSocket's messages are counted where they are
+read (:class:`MessageBudget`): each socket has a bucket of its own and draws on its address's
+too, so neither one socket nor many of one address can keep the server answering.
 
 The address is the connection's peer. Behind a reverse proxy every request comes from the
 proxy, so the proxy's ``X-Forwarded-For`` names the client; but anybody can send that
@@ -27,6 +30,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .errors import ERROR_STATUS, error_body
 
 ROOMS, MOVES, WEBSOCKETS, ANALYSES, READS = "rooms", "moves", "websockets", "analyses", "reads"
+#: messages on the WebSockets already open: charged by the socket that reads them, never by the middleware
+MESSAGES = "messages"
 #: the client address of the request being served (set here, before any route runs): what the
 #: computer's searches are charged to (:mod:`.computer`); "" outside a request
 CLIENT: ContextVar[str] = ContextVar("boardlab_client", default="")
@@ -91,16 +96,32 @@ class AddressLimits:
             client = self.clients[address] = Client()
         if self.max_open and client.open >= self.max_open:
             return 1.0
-        rate = self.per_minute.get(kind or "", 0)
-        if kind is not None and rate > 0:
-            bucket = client.buckets.get(kind)
-            if bucket is None:
-                bucket = client.buckets[kind] = Bucket(float(rate), float(rate), now)
-            wait = bucket.take(now)
-            if wait > 0:
-                return wait
+        wait = self._draw(client, kind, now)
+        if wait > 0:
+            return wait
         client.open += 1
         return 0.0
+
+    def spend(self, address: str, kind: str) -> float:
+        """Take a token of ``kind`` from the address's bucket, as :meth:`take` does, but open
+        nothing: for what is asked within a connection that is counted already (a message on a
+        WebSocket). 0 if there was one, else the seconds to wait."""
+        now = self.clock()
+        client = self.clients.get(address)
+        if client is None:
+            if len(self.clients) >= SWEEP_AT:
+                self._sweep(now)
+            client = self.clients[address] = Client()
+        return self._draw(client, kind, now)
+
+    def _draw(self, client: Client, kind: str | None, now: float) -> float:
+        rate = self.per_minute.get(kind or "", 0)
+        if kind is None or rate <= 0:
+            return 0.0
+        bucket = client.buckets.get(kind)
+        if bucket is None:
+            bucket = client.buckets[kind] = Bucket(float(rate), float(rate), now)
+        return bucket.take(now)
 
     def done(self, address: str) -> None:
         client = self.clients.get(address)
@@ -115,6 +136,30 @@ class AddressLimits:
         ]
         for address in idle:
             del self.clients[address]
+
+
+class MessageBudget:
+    """What one WebSocket may send: ``per_socket`` messages a minute from a bucket of its own
+    (0: no limit), and its address's :data:`MESSAGES` bucket, which all of that address's
+    sockets share. Each message read costs the server a parse at least and an answer at most, so
+    a socket's messages are charged before either."""
+
+    def __init__(self, limits: AddressLimits, address: str, per_socket: int) -> None:
+        self.limits = limits
+        self.address = address
+        self._own = Bucket(float(per_socket), float(per_socket), limits.clock()) if per_socket > 0 else None
+        #: messages refused since the last one let through: a socket that goes on sending past
+        #: its refusals is flooding, and is closed
+        self.refused_in_a_row = 0
+
+    def take(self) -> float:
+        """0 if the socket may send this message now, else the seconds until it may. The
+        socket's own bucket goes first, so a flooding socket empties its own before its address's."""
+        wait = self._own.take(self.limits.clock()) if self._own is not None else 0.0
+        if wait == 0:
+            wait = self.limits.spend(self.address, MESSAGES)
+        self.refused_in_a_row = self.refused_in_a_row + 1 if wait > 0 else 0
+        return wait
 
 
 def client_address(scope: Scope, trusted_proxies: frozenset[str]) -> str:
@@ -194,4 +239,6 @@ class ClientLimits:
             await send({"type": "websocket.close", "code": 4000 + status})
 
 
-__all__ = ["CLIENT", "READS", "AddressLimits", "Bucket", "ClientLimits", "client_address", "request_kind"]
+__all__ = [
+    "CLIENT", "MESSAGES", "READS", "AddressLimits", "Bucket", "ClientLimits", "MessageBudget", "client_address", "request_kind",
+]

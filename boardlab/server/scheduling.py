@@ -22,8 +22,9 @@ from ..core.decisions import ThinkingFailed
 from ..core.errors import BoardlabError, StaleMoveError
 from ..core.values import Move, Player
 from .computer import ComputerPlayers, PoolThinker, SearchDropped
-from .fairness import priority
+from .fairness import ComputerRoomSlots, computers_only, priority
 from .leases import ComputerLeases
+from .ratelimits import CLIENT
 from .rooms import PLAYING, Room
 from .settings import Settings
 from .watchers import Message
@@ -37,6 +38,7 @@ class _Host(Protocol):
 
     settings: Settings
     computer: ComputerPlayers
+    computer_rooms: ComputerRoomSlots
     leases: ComputerLeases
     _closing: bool
 
@@ -46,6 +48,7 @@ class _Host(Protocol):
     async def _commit(self, room: Room) -> None: ...
     def _broadcast(self, room: Room) -> dict[tuple[Player | None, tuple[Player, ...]], Message]: ...
     def _schedule(self, room: Room) -> None: ...
+    def _may_think(self, room: Room) -> bool: ...
     async def _computer_turns(self, room: Room) -> None: ...
     def _arm_clock(self, room: Room) -> None: ...
     async def _expire(self, room: Room, revision: int) -> None: ...
@@ -61,10 +64,26 @@ class RoomScheduling:
             return
         self._forget_if_done(room)
         self._arm_clock(room)
-        if room.status == PLAYING and room.match.computer_to_move() and (
-            room.computer_task is None or room.computer_task.done()
+        if (
+            room.status == PLAYING
+            and room.match.computer_to_move()
+            and (room.computer_task is None or room.computer_task.done())
+            and self._may_think(room)
         ):
             room.computer_task = self._spawn(self._computer_turns(room))
+
+    def _may_think(self: _Host, room: Room) -> bool:
+        """Whether the room's computer may think now. A room of computers only thinks only on a
+        place among them (fairness.py): one loaded again (after it left memory unwatched, or at
+        start-up) takes one on the share of the address whose request loaded it, and when there
+        is none it waits, as it is, for its next use."""
+        if not computers_only(room.seats) or self.computer_rooms.holds(room):
+            return True
+        address = CLIENT.get()
+        if not self.computer_rooms.admit(room, address):
+            return False
+        room.charged_to = address  # its searches go on that address's share of the pool too
+        return True
 
     async def _computer_turns(self: _Host, room: Room) -> None:
         """Play the computer seats' decisions until a person decides (or the room moves on)."""

@@ -50,7 +50,7 @@ from .errors import (
     UnknownRoomError,
     WaitingForPlayersError,
 )
-from .fairness import check_new_room, computers_only
+from .fairness import ComputerRoomSlots, check_new_room, computers_only
 from .idle import sweep_forever
 from .leases import ComputerLeases
 from .notify import ChangeListener, Notice
@@ -114,8 +114,10 @@ class RoomService(RoomScheduling):
         self._committer = GroupCommitter(storage)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
-        # computers-only rooms being written: counted against the limit before they are in memory
-        self._creating_computer_rooms = 0
+        #: the rooms of computers only that may think, each on an address's share (fairness.py)
+        self.computer_rooms = ComputerRoomSlots(
+            self._rooms, settings.max_computer_only_rooms, settings.max_computer_only_rooms_per_address
+        )
         #: the listings read lately, by (listing, game): when each goes stale, and the rooms
         self._listings: dict[tuple[str, str | None], tuple[float, list[dict[str, Any]]]] = {}
         #: other processes' changes, on a shared database (None on SQLite: one process)
@@ -136,8 +138,9 @@ class RoomService(RoomScheduling):
             )
             self._spawn(self.listener.run())
         self._spawn(self._resume_all())
-        if self.settings.idle_room_seconds > 0:
-            self._spawn(sweep_forever(self._rooms, self._watchers, self.settings.clock, self.settings.idle_room_seconds))
+        idle, unwatched = self.settings.idle_room_seconds, self.settings.unwatched_computer_room_seconds
+        if idle > 0 or unwatched > 0:
+            self._spawn(sweep_forever(self._rooms, self._watchers, self.settings.clock, idle, unwatched))
 
     async def close(self) -> None:
         self._closing = True
@@ -184,6 +187,8 @@ class RoomService(RoomScheduling):
                         with contextlib.suppress(BoardlabError):
                             await self._refresh(room)
                 self._schedule(room)
+            elif room.computer_task is None and room.status == PLAYING and room.match.computer_to_move():
+                self._schedule(room)  # a room of computers only waiting for a place (fairness.py): this use may give it one
             return room
         if not ROOM_ID.fullmatch(room_id):
             raise UnknownRoomError(f"there is no room {room_id[:40]!r}")
@@ -285,24 +290,22 @@ class RoomService(RoomScheduling):
     # --- creating and joining -------------------------------------------------------------
     async def create(self, request: NewRoom) -> Created:
         plan = plan_room(request)
+        address = CLIENT.get()
         check_new_room(
             plan.choices,
             request.move_seconds,
-            self._rooms.values(),
+            self.computer_rooms,
+            address,
             self.computer,
-            max_computer_only_rooms=self.settings.max_computer_only_rooms,
             max_queued_searches=self.settings.max_queued_searches,
             min_move_seconds=self.settings.min_move_seconds,
-            creating=self._creating_computer_rooms,
         )
         if any(choice.kind == "computer" for choice in plan.choices):
             self._check_queue_share()
-        reserved = int(computers_only(plan.choices))
-        self._creating_computer_rooms += reserved
-        try:
+        if not computers_only(plan.choices):
             return await self._create(request, plan)
-        finally:
-            self._creating_computer_rooms -= reserved
+        with self.computer_rooms.creating(address):
+            return await self._create(request, plan)
 
     async def _create(self, request: NewRoom, plan: RoomPlan) -> Created:
         made = make_room(request, plan, self.settings.seed_source(), self.settings.clock)
@@ -318,6 +321,8 @@ class RoomService(RoomScheduling):
             room = self._rooms.setdefault(made.room.id, made.room)
         room.used = self.settings.clock()
         room.charged_to = CLIENT.get()
+        if computers_only(room.seats):
+            self.computer_rooms.hold(room, room.charged_to)  # its place was checked, and counted while it was written
         self._schedule(room)
         return Created(room, made.token, made.invites)
 
@@ -542,14 +547,20 @@ class RoomService(RoomScheduling):
             self._spawn(reload())
 
     # --- watchers ---------------------------------------------------------------------------
-    async def watch(self, room_id: str, token: str | None, seat: Player | None) -> Watcher:
-        """A new watcher of the room, holding the current state at once."""
+    async def watch(self, room_id: str, token: str | None, seat: Player | None, current: Watcher | None = None) -> Watcher:
+        """A new watcher of the room, holding the current state at once; or ``current`` itself,
+        its latest state queued again, when the token holds the seats it holds and names the
+        same seat (a repeated ``auth`` builds no state: the page resets its log on one, so the
+        state goes again, already encoded)."""
         room = await self.room(room_id)
         async with room.lock:
             held = room.held_by(token)
             room.viewer(held, seat)  # refuses a seat the token does not hold
-            cap = self.settings.max_spectators_per_room
             watching = self._watchers.get(room_id, ())
+            if current is not None and current in watching and current.held == held and current.seat == seat:
+                current.resend()
+                return current
+            cap = self.settings.max_spectators_per_room
             if not held and cap and sum(1 for other in watching if other.spectator) >= cap:
                 raise BusyError(
                     f"room {room_id} has {cap} spectators, the most one room may (--max-spectators-per-room); "
@@ -570,6 +581,7 @@ class RoomService(RoomScheduling):
                 del self._watchers[room_id]
         room = self._rooms.get(room_id)
         if room is not None:
+            room.used = self.settings.clock()  # its idle time (idle.py) counts from its last watcher's leaving
             self._forget_if_done(room)
 
     def _forget_if_done(self, room: Room) -> None:

@@ -53,13 +53,17 @@ class Settings:
     injected by tests.
 
     Fairness (docs/server.md, "Deployment"): ``max_computer_only_rooms`` rooms of computers
-    only may play at once and a new one is refused beyond it, or while more than
-    ``max_queued_searches`` searches wait for a worker; a clock under ``min_move_seconds``
-    is refused.
+    only may play at once, ``max_computer_only_rooms_per_address`` of them for one client
+    address, and a new one is refused beyond either, or while more than
+    ``max_queued_searches`` searches wait for a worker; one that nobody has watched or asked
+    for in ``unwatched_computer_room_seconds`` stops thinking and leaves memory (its next
+    visitor resumes it, within the same limits); a clock under ``min_move_seconds`` is refused.
 
     Limits per client address (0: none): ``rooms_per_minute`` new rooms,
     ``moves_per_minute`` actions in rooms (moves, undo, resign, draw, hint, join),
-    ``websockets_per_minute`` new WebSockets, ``analyses_per_minute`` requests for a game's
+    ``websockets_per_minute`` new WebSockets, ``messages_per_minute`` messages on its
+    WebSockets together (each socket besides at most ``messages_per_socket_per_minute``),
+    ``analyses_per_minute`` requests for a game's
     analysis, ``reads_per_minute`` every other reading (a listing, a lesson, a page, a file),
     ``max_open_per_address`` requests and
     WebSockets open at once. ``trusted_proxies``: peers whose ``X-Forwarded-For`` (its last
@@ -82,6 +86,11 @@ class Settings:
     rules_dir: Path | None = field(default_factory=find_rules_dir)
     rooms_listed: int = 100
     max_computer_only_rooms: int = 4
+    #: of those, what one client address may have playing (0: no share, only the cap above)
+    max_computer_only_rooms_per_address: int = 1
+    #: a room of computers only that nobody watched or asked for this long stops thinking and
+    #: leaves memory, giving its place back (0: such rooms play on to their end)
+    unwatched_computer_room_seconds: float = 120.0
     max_queued_searches: int = 200
     #: searches one client address may have waiting for the computer; an action that would
     #: queue another is refused (429) until they are answered (0: no bound)
@@ -92,6 +101,8 @@ class Settings:
     rooms_per_minute: int = 20
     moves_per_minute: int = 240
     websockets_per_minute: int = 60
+    messages_per_minute: int = 600
+    messages_per_socket_per_minute: int = 30
     analyses_per_minute: int = 12
     reads_per_minute: int = 600
     max_open_per_address: int = 64

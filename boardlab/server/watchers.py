@@ -66,6 +66,14 @@ class Watcher:
         self._valid = min(self._valid, unchanged_log)
         self._ready.set()
 
+    def resend(self) -> None:
+        """Queue the latest state again with its whole log (a client that said who it is again
+        starts its log afresh), as the text already encoded for every watcher that saw it so:
+        nothing is built for it."""
+        if self._latest is not None:
+            self._known = self._valid = 0
+            self._ready.set()
+
     async def next_message(self) -> str:
         """The next state to send, as JSON text."""
         await self._ready.wait()

@@ -123,8 +123,11 @@ def test_settings(url: str, data_dir: Path, **overrides: Any) -> Settings:
         "rooms_per_minute": 0,
         "moves_per_minute": 0,
         "websockets_per_minute": 0,
+        "messages_per_minute": 0,
+        "messages_per_socket_per_minute": 0,
         "reads_per_minute": 0,
         "max_open_per_address": 0,
+        "max_computer_only_rooms_per_address": 0,
     }
     base.update(overrides)
     return Settings(**base)

@@ -6,6 +6,7 @@ analyses already under way are not disturbed."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,3 +79,46 @@ def test_rooms_beyond_the_waiting_bound_are_refused_not_queued(
     assert answers and answers[0].status_code == 200 and answers[0].json()["room"] == first
     # the pool is free again: the refused room is analysed now
     assert limited.client.get(f"/api/rooms/{second}/analysis").status_code == 200
+
+
+@pytest.mark.parametrize("limited", [{"trusted_proxies": ("testclient",)}], indirect=True)
+def test_one_address_cannot_take_every_analysis_place(limited: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+
+    def held(record: Record) -> dict[str, Any]:
+        release.wait(30)
+        return {"game": record.game_id}
+
+    monkeypatch.setattr(analysis_module, "analyse_record", held)
+    analyses = limited.app.state.analyses
+    share = analysis_module.ROOMS_PER_ADDRESS
+    analyses.waiting_rooms = share + 1  # room for the attacker's share and one other visitor's
+    attacker, visitor = {"X-Forwarded-For": "203.0.113.66"}, {"X-Forwarded-For": "198.51.100.7"}
+    rooms = [finished_towers(limited)[0] for _ in range(share + 2)]
+    answers: dict[str, Any] = {}
+
+    def ask(room: str, headers: dict[str, str]) -> None:
+        answers[room] = limited.client.get(f"/api/rooms/{room}/analysis", headers=headers)
+
+    waiting = [threading.Thread(target=ask, args=(room, attacker)) for room in rooms[:share]]
+    for thread in waiting:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while len(analyses._running) < share:
+        assert time.monotonic() < deadline, "the attacker's analyses did not start"
+        time.sleep(0.01)
+    refused = limited.client.get(f"/api/rooms/{rooms[share]}/analysis", headers=attacker)
+    assert_limited(refused)
+    assert "the most one address may have at once" in refused.json()["error"]["message"]
+    # the other visitor, who asked once, is not turned away for the attacker's analyses
+    other = threading.Thread(target=ask, args=(rooms[-1], visitor))
+    other.start()
+    while rooms[-1] not in answers and len(analyses._running) < share + 1:
+        assert time.monotonic() < deadline + 10, "the visitor's analysis did not start"
+        time.sleep(0.01)
+    release.set()
+    for thread in [*waiting, other]:
+        thread.join(30)
+    assert [answers[room].status_code for room in [*rooms[:share], rooms[-1]]] == [200] * (share + 1)
+    # asking for an analysis under way, or made, is never refused: it costs nothing more
+    assert limited.client.get(f"/api/rooms/{rooms[0]}/analysis", headers=attacker).status_code == 200

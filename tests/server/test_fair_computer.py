@@ -17,7 +17,7 @@ from boardlab.core.decisions import Decision
 from boardlab.core.values import Move
 from boardlab.server import computer as computer_module
 from boardlab.server.levels import level_spec
-from tests.server.harness import make_harness
+from tests.server.harness import make_harness, watch
 
 TOWERS = boardlab.load("towers")
 #: another client address than the test client's own (the harness trusts its X-Forwarded-For)
@@ -181,3 +181,62 @@ def test_the_queue_serves_people_first_then_the_oldest(monkeypatch: pytest.Monke
 
     assert asyncio.run(scenario()) == ["c1", "c2", "c3", "p1", "p2"]
     assert started == ["c1", "p1", "p2", "c2", "c3"]
+
+
+COMPUTERS_ONLY = {"game": "towers", "seats": ["computer:hard", "computer:hard"]}
+ATTACKER = {"X-Forwarded-For": "203.0.113.66"}
+
+
+def test_one_address_has_its_share_of_the_computers_only_rooms_and_the_others_theirs(tmp_path: Path, busy: BusyThinker) -> None:
+    settings = {"trusted_proxies": ("testclient",), "max_computer_only_rooms": 4, "max_computer_only_rooms_per_address": 1}
+    with make_harness(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path, **settings) as server:
+        answers = [server.client.post("/api/rooms", json=COMPUTERS_ONLY, headers=ATTACKER) for _ in range(4)]
+        assert [answer.status_code for answer in answers] == [201, 429, 429, 429]
+        refused = answers[1]
+        assert refused.json()["error"]["code"] == "too_many_computer_rooms" and int(refused.headers["Retry-After"]) >= 1
+        assert "--max-computer-only-rooms-per-address 1" in refused.json()["error"]["message"]
+        # three other addresses get the three places left; then the server's own cap holds
+        for n in range(3):
+            made = server.client.post("/api/rooms", json=COMPUTERS_ONLY, headers={"X-Forwarded-For": f"192.0.2.{n}"})
+            assert made.status_code == 201, made.text
+        full = server.client.post("/api/rooms", json=COMPUTERS_ONLY, headers={"X-Forwarded-For": "192.0.2.9"})
+        assert full.status_code == 429 and "--max-computer-only-rooms 4" in full.json()["error"]["message"]
+        # a room with a person is never refused for them
+        person = server.client.post("/api/rooms", json={"game": "towers", "seats": ["here", "computer:hard"]}, headers=ATTACKER)
+        assert person.status_code == 201
+
+
+def test_an_unwatched_computers_only_room_stops_and_its_next_visitor_resumes_it_on_their_share(
+    tmp_path: Path, busy: BusyThinker
+) -> None:
+    settings = {
+        "trusted_proxies": ("testclient",),
+        "max_computer_only_rooms_per_address": 1,
+        "unwatched_computer_room_seconds": 2.0,
+    }
+    with make_harness(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path, **settings) as server:
+        service = server.app.state.service
+        first = server.client.post("/api/rooms", json=COMPUTERS_ONLY, headers=ATTACKER).json()["room"]
+        refused = server.client.post("/api/rooms", json=COMPUTERS_ONLY, headers=ATTACKER)
+        assert refused.status_code == 429
+        deadline = time.monotonic() + 10
+        while server.live_room(first) is not None:  # nobody watches it: it stops and leaves memory
+            assert time.monotonic() < deadline, "the unwatched computers-only room kept playing"
+            time.sleep(0.05)
+        assert service.computer_rooms.playing(ATTACKER["X-Forwarded-For"]) == (0, 0)
+        second = server.client.post("/api/rooms", json=COMPUTERS_ONLY, headers=ATTACKER)
+        assert second.status_code == 201  # its place was given back
+        with watch(server.client, second.json()["room"]) as socket:  # watched: it plays on
+            socket.receive_json()
+            # the address asking for its stopped room again gets its state, not a second place
+            assert server.client.get(f"/api/rooms/{first}", headers=ATTACKER).json()["status"] == "playing"
+            waiting = server.live_room(first)
+            assert waiting is not None and waiting.computer_task is None
+            # a visitor with a place to spare resumes it, on their own share
+            visitor = {"X-Forwarded-For": "198.51.100.7"}
+            ply = server.client.get(f"/api/rooms/{first}", headers=visitor).json()["ply"]
+            resumed = server.live_room(first)
+            assert resumed is not None and resumed.computer_task is not None
+            assert service.computer_rooms.playing(visitor["X-Forwarded-For"]) == (2, 1)
+            busy.release.set()
+            server.wait(first, None, lambda state: state["ply"] > ply, timeout=10)

@@ -8,12 +8,19 @@ A client may also send ``{"type": "ping"}`` (answered ``{"type": "pong"}``). Mov
 other actions go through the HTTP routes, which acknowledge them once they are stored.
 Refusals arrive as ``{"type": "error", "error": {"code", "message"}}``; an unknown room or a
 bad token closes the socket with code 4000 + the HTTP status (4404, 4403).
+
+Every message read is charged before it is parsed (:class:`~..ratelimits.MessageBudget`: the
+socket's own bucket and its address's): one over budget is refused with ``rate_limited``, and
+a socket that sends :data:`FLOOD_REFUSALS` of them in a row is closed with 4429. An ``auth``
+that leaves the connection's seats as they were builds nothing: the state the socket was sent
+last goes again, encoded once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -22,22 +29,30 @@ from ...core.errors import BoardlabError
 from ..deps import Service
 from ..errors import BadJsonError, BadTextError, BodyTooLargeError, BusyError, ServerError, error_body, status_for
 from ..limits import parse_json
+from ..ratelimits import CLIENT, MessageBudget
 from ..schemas import unstorable
 from ..security import SECRET_PARAMETERS, parameter_name
 from ..service import RoomService, Watcher
 
 router = APIRouter(tags=["live"])
+#: over-budget messages in a row after which a socket is flooding and is closed: a page sends a
+#: ping every 25 s and an auth when it connects, far inside any budget, so a socket that goes
+#: on after this many refusals is not listening to them
+FLOOD_REFUSALS = 10
 
 
 class Connection:
     """One socket: its watcher (replaced on ``auth``) and one lock so that state messages
     and replies never interleave."""
 
-    def __init__(self, websocket: WebSocket, service: RoomService, room_id: str, max_bytes: int) -> None:
+    def __init__(
+        self, websocket: WebSocket, service: RoomService, room_id: str, max_bytes: int, budget: MessageBudget
+    ) -> None:
         self.websocket = websocket
         self.service = service
         self.room_id = room_id
         self.max_bytes = max_bytes
+        self.budget = budget
         self.watcher: Watcher | None = None
         self._sender: asyncio.Task[None] | None = None
         self._send_lock = asyncio.Lock()
@@ -53,7 +68,9 @@ class Connection:
         await self.send({"type": "error", **error_body(error.code, str(error))})
 
     async def watch(self, token: str | None, seat: int | None) -> None:
-        watcher = await self.service.watch(self.room_id, token, seat)
+        watcher = await self.service.watch(self.room_id, token, seat, current=self.watcher)
+        if watcher is self.watcher:
+            return  # the same seats: the service queued the last state again, and the sender sends it
         self.stop()
         self.watcher = watcher
         self._sender = asyncio.get_running_loop().create_task(self._send_states(watcher))
@@ -100,7 +117,9 @@ async def live(
     service: Service,
 ) -> None:
     await websocket.accept()
-    connection = Connection(websocket, service, room_id, websocket.app.state.settings.max_body_bytes)
+    settings = websocket.app.state.settings
+    budget = MessageBudget(websocket.app.state.address_limits, CLIENT.get(), settings.messages_per_socket_per_minute)
+    connection = Connection(websocket, service, room_id, settings.max_body_bytes, budget)
     try:
         if any(parameter_name(name) in SECRET_PARAMETERS for name in websocket.query_params):
             raise ServerError(
@@ -123,6 +142,11 @@ async def live(
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
+            wait = connection.budget.take()
+            if wait > 0:
+                if not await _refuse_over_budget(connection, websocket, wait):
+                    break
+                continue
             try:
                 text = frame.get("text")
                 if text is None:
@@ -134,6 +158,25 @@ async def live(
         pass
     finally:
         connection.stop()
+
+
+async def _refuse_over_budget(connection: Connection, websocket: WebSocket, wait: float) -> bool:
+    """Answer a message over the socket's budget, unread; close a socket that keeps flooding.
+    Whether the socket stays open."""
+    settings = websocket.app.state.settings
+    flooding = connection.budget.refused_in_a_row >= FLOOD_REFUSALS
+    what = (
+        f"{connection.budget.address} sends messages on its WebSockets too often (each socket "
+        f"{settings.messages_per_socket_per_minute} a minute, the address's together {settings.messages_per_minute})"
+    )
+    if flooding:
+        error = BusyError(f"{what}; {FLOOD_REFUSALS} in a row were refused, so this socket is closed", wait)
+    else:
+        error = BusyError(f"{what}; this one was not read: try again in {math.ceil(wait)} s", wait)
+    await connection.error(error)
+    if flooding:
+        await websocket.close(code=4000 + status_for(error))
+    return not flooding
 
 
 #: how long a socket refused as a spectator may take to say it holds a seat
