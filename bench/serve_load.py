@@ -203,7 +203,8 @@ def start_server(
     command += ["--durability", durability]
     # every simulated player is one address here: the per-address limits would throttle the load itself
     limits = (
-        "--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--messages-per-minute", "--reads-per-minute",
+        "--rooms-per-minute", "--rooms-per-day", "--moves-per-minute", "--websockets-per-minute", "--messages-per-minute",
+        "--reads-per-minute",
     )
     for limit in (*limits, "--max-open-per-address"):
         command += [limit, "0"]

@@ -163,6 +163,7 @@ def add_serve_parser(commands: Any) -> None:
     )
     for name, attribute, what in (
         ("--rooms-per-minute", "rooms_per_minute", "new rooms per client address per minute"),
+        ("--rooms-per-day", "rooms_per_day", "new rooms per client address in a day"),
         ("--moves-per-minute", "moves_per_minute", "moves and other actions in rooms per client address per minute"),
         ("--websockets-per-minute", "websockets_per_minute", "new WebSockets per client address per minute"),
         ("--messages-per-minute", "messages_per_minute", "messages on its WebSockets together per client address per minute"),
@@ -279,6 +280,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         "--max-queued-searches": args.max_queued_searches,
         "--max-queued-per-address": args.max_queued_per_address,
         "--rooms-per-minute": args.rooms_per_minute,
+        "--rooms-per-day": args.rooms_per_day,
         "--moves-per-minute": args.moves_per_minute,
         "--websockets-per-minute": args.websockets_per_minute,
         "--messages-per-minute": args.messages_per_minute,
@@ -323,6 +325,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         max_queued_per_address=args.max_queued_per_address,
         min_move_seconds=args.min_move_seconds,
         rooms_per_minute=args.rooms_per_minute,
+        rooms_per_day=args.rooms_per_day,
         moves_per_minute=args.moves_per_minute,
         websockets_per_minute=args.websockets_per_minute,
         messages_per_minute=args.messages_per_minute,

@@ -113,7 +113,7 @@ def _address_limits(settings: Settings) -> AddressLimits:
         ANALYSES: settings.analyses_per_minute,
         READS: settings.reads_per_minute,
     }
-    return AddressLimits(rates, settings.max_open_per_address, settings.clock)
+    return AddressLimits(rates, settings.max_open_per_address, settings.clock, per_day={ROOMS: settings.rooms_per_day})
 
 
 def _handle_errors(app: FastAPI) -> None:

@@ -18,6 +18,7 @@ last entry: the address the proxy itself saw (entries before it are the client's
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import math
 import re
@@ -47,17 +48,24 @@ _ANALYSIS = re.compile(r"/api/rooms/[^/]+/analysis")
 SWEEP_AT = 10_000
 
 
+#: what names a kind's daily bucket beside its minute's
+DAILY = " a day"
+#: a day, in seconds: the period of the daily buckets (a day's rooms)
+DAY_SECONDS = 86_400.0
+
+
 @dataclass
 class Bucket:
-    """``capacity`` tokens, refilled at ``capacity`` per minute."""
+    """``capacity`` tokens, refilled at ``capacity`` per ``period`` seconds (a minute)."""
 
     capacity: float
     tokens: float
     stamp: float
+    period: float = 60.0
 
     def take(self, now: float) -> float:
         """Take a token: 0 if there was one, else the seconds until there will be."""
-        rate = self.capacity / 60.0
+        rate = self.capacity / self.period
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * rate)
         self.stamp = now
         if self.tokens >= 1.0:
@@ -65,8 +73,12 @@ class Bucket:
             return 0.0
         return (1.0 - self.tokens) / rate
 
+    def give_back(self) -> None:
+        """Return the token just taken (another limit refused what it was taken for)."""
+        self.tokens = min(self.capacity, self.tokens + 1.0)
+
     def full(self, now: float) -> bool:
-        return self.tokens + (now - self.stamp) * self.capacity / 60.0 >= self.capacity
+        return self.tokens + (now - self.stamp) * self.capacity / self.period >= self.capacity
 
 
 @dataclass
@@ -77,11 +89,15 @@ class Client:
 
 class AddressLimits:
     """Every address's buckets and open count. ``per_minute`` maps a kind to its rate (0:
-    no limit); ``max_open`` bounds the requests and WebSockets one address holds at once (0:
-    no limit)."""
+    no limit); ``per_day`` a kind to how many a day it may have besides (0: no limit: new
+    rooms, which storage keeps, so that a minute's rate kept up all day cannot fill it);
+    ``max_open`` bounds the requests and WebSockets one address holds at once (0: no limit)."""
 
-    def __init__(self, per_minute: dict[str, int], max_open: int, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, per_minute: dict[str, int], max_open: int, clock: Callable[[], float], per_day: dict[str, int] | None = None
+    ) -> None:
         self.per_minute = per_minute
+        self.per_day = per_day or {}
         self.max_open = max_open
         self.clock = clock
         self.clients: dict[str, Client] = {}
@@ -115,13 +131,33 @@ class AddressLimits:
         return self._draw(client, kind, now)
 
     def _draw(self, client: Client, kind: str | None, now: float) -> float:
-        rate = self.per_minute.get(kind or "", 0)
-        if kind is None or rate <= 0:
+        if kind is None:
+            return 0.0
+        daily = self.per_day.get(kind, 0)
+        day: Bucket | None = None
+        if daily > 0:
+            day = client.buckets.get(f"{kind}{DAILY}")
+            if day is None:
+                day = client.buckets[f"{kind}{DAILY}"] = Bucket(float(daily), float(daily), now, DAY_SECONDS)
+            wait = day.take(now)
+            if wait > 0:
+                return wait
+        rate = self.per_minute.get(kind, 0)
+        if rate <= 0:
             return 0.0
         bucket = client.buckets.get(kind)
         if bucket is None:
             bucket = client.buckets[kind] = Bucket(float(rate), float(rate), now)
-        return bucket.take(now)
+        wait = bucket.take(now)
+        if wait > 0 and day is not None:
+            day.give_back()  # refused for the minute's rate: the day's allowance is not spent
+        return wait
+
+    def refused_for_the_day(self, address: str, kind: str | None) -> bool:
+        """Whether ``address``'s allowance of ``kind`` for a day is what is spent (not the minute's)."""
+        client = self.clients.get(address)
+        day = None if client is None or kind is None else client.buckets.get(f"{kind}{DAILY}")
+        return day is not None and day.tokens < 1.0
 
     def done(self, address: str) -> None:
         client = self.clients.get(address)
@@ -163,14 +199,30 @@ class MessageBudget:
 
 
 def client_address(scope: Scope, trusted_proxies: frozenset[str]) -> str:
-    """The client's address: the peer's, or the last ``X-Forwarded-For`` entry of a trusted proxy."""
+    """The client's address: the peer's, or the last ``X-Forwarded-For`` entry of a trusted
+    proxy; an IPv6 address as its /64 network (:func:`limited_as`)."""
     client = scope.get("client")
     peer = client[0] if client else "unknown"
     if peer not in trusted_proxies:
-        return peer
+        return limited_as(peer)
     forwarded = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"x-forwarded-for"]
     hops = [hop.strip() for hop in ",".join(forwarded).split(",") if hop.strip()]
-    return hops[-1] if hops else peer
+    return limited_as(hops[-1] if hops else peer)
+
+
+def limited_as(address: str) -> str:
+    """What the limits count ``address`` as: an IPv4 address itself; an IPv6 one as its /64
+    network, which one household or one server is given whole (counting each of its 2**64
+    addresses apart would give one client as many allowances); anything else as it is."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # a test client's name, "unknown"
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{parsed}/64", strict=False))
+    return str(parsed)
 
 
 def request_kind(scope: Scope) -> str | None:
@@ -222,6 +274,11 @@ class ClientLimits:
             message = f"{address} holds {self.limits.max_open} requests and WebSockets open, this server's most"
         else:
             message = f"{address} asked for {what} too often; try again in {math.ceil(wait)} s"
+            if self.limits.refused_for_the_day(address, kind):
+                hours = wait / 3600
+                later = f"{math.ceil(hours)} h" if hours >= 1 else f"{math.ceil(wait / 60)} min"
+                message = (f"{address} made {self.limits.per_day[kind or '']} {what} in a day, this server's most; "
+                           f"try again in {later}")
         body = json.dumps(error_body("rate_limited", message)).encode()
         headers = [
             (b"content-type", b"application/json"),

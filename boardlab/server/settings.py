@@ -59,7 +59,8 @@ class Settings:
     for in ``unwatched_computer_room_seconds`` stops thinking and leaves memory (its next
     visitor resumes it, within the same limits); a clock under ``min_move_seconds`` is refused.
 
-    Limits per client address (0: none): ``rooms_per_minute`` new rooms,
+    Limits per client address (0: none): ``rooms_per_minute`` new rooms, and ``rooms_per_day``
+    of them in a day (storage keeps every room),
     ``moves_per_minute`` actions in rooms (moves, undo, resign, draw, hint, join),
     ``websockets_per_minute`` new WebSockets, ``messages_per_minute`` messages on its
     WebSockets together (each socket besides at most ``messages_per_socket_per_minute``),
@@ -99,6 +100,7 @@ class Settings:
     max_spectators_per_room: int = 200
     min_move_seconds: float = 5.0
     rooms_per_minute: int = 20
+    rooms_per_day: int = 300
     moves_per_minute: int = 240
     websockets_per_minute: int = 60
     messages_per_minute: int = 600

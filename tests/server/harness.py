@@ -121,6 +121,7 @@ def test_settings(url: str, data_dir: Path, **overrides: Any) -> Settings:
         "min_move_seconds": 0.0,
         # every test client is one address ("testclient"): the limits' own tests turn them on
         "rooms_per_minute": 0,
+        "rooms_per_day": 0,
         "moves_per_minute": 0,
         "websockets_per_minute": 0,
         "messages_per_minute": 0,

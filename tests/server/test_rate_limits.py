@@ -15,6 +15,7 @@ from tests.server.harness import Harness, make_harness
 
 OFF = {
     "rooms_per_minute": 0,
+    "rooms_per_day": 0,
     "moves_per_minute": 0,
     "websockets_per_minute": 0,
     "analyses_per_minute": 0,
@@ -44,6 +45,44 @@ def test_room_creation_per_address(limited: Harness) -> None:
     assert_limited(refused)
     assert int(refused.headers["Retry-After"]) <= 20  # a token comes back every 20 s at 3 a minute
     assert limited.client.get("/api/rooms").status_code == 200  # reading is not creating
+
+
+@pytest.mark.parametrize("limited", [{"rooms_per_day": 3}], indirect=True)
+def test_room_creation_per_address_in_a_day(limited: Harness) -> None:
+    # storage keeps every room: a minute's rate kept up all day is bounded by a day's allowance
+    for _ in range(3):
+        limited.create("towers", ["here", "here"])
+    refused = limited.client.post("/api/rooms", json={"game": "towers", "seats": ["here", "here"]})
+    assert_limited(refused)
+    assert "made 3 new rooms in a day, this server's most; try again in 8 h" in refused.json()["error"]["message"]
+    assert int(refused.headers["Retry-After"]) >= 8 * 3600 - 60  # a room's allowance comes back every 8 h at 3 a day
+
+
+def test_a_refusal_for_the_minute_leaves_the_days_allowance() -> None:
+    now = [0.0]
+    limits = AddressLimits({"rooms": 1}, 0, lambda: now[0], per_day={"rooms": 2})
+    assert limits.take("a", "rooms") == 0.0
+    limits.done("a")
+    assert limits.take("a", "rooms") > 0  # the minute's one room is made
+    now[0] = 60.0
+    assert limits.take("a", "rooms") == 0.0  # the refusal above spent nothing of the day's two
+    limits.done("a")
+    now[0] = 120.0
+    assert limits.take("a", "rooms") > 3600 and limits.refused_for_the_day("a", "rooms")
+
+
+def test_an_ipv6_client_is_counted_by_its_network() -> None:
+    def scope(peer: str) -> dict[str, Any]:
+        return {"type": "http", "client": (peer, 1), "headers": []}
+
+    none: frozenset[str] = frozenset()
+    # every address of one /64 is one client: each of them apart would be an allowance of its own
+    assert client_address(scope("2001:db8:1:2::1"), none) == client_address(scope("2001:db8:1:2:ffff::9"), none)
+    assert client_address(scope("2001:db8:1:2::1"), none) == "2001:db8:1:2::/64"
+    assert client_address(scope("2001:db8:1:3::1"), none) != "2001:db8:1:2::/64"
+    assert client_address(scope("::ffff:192.0.2.7"), none) == "192.0.2.7"
+    assert client_address(scope("192.0.2.7"), none) == "192.0.2.7"
+    assert client_address(scope("testclient"), none) == "testclient"
 
 
 @pytest.mark.parametrize("limited", [{"moves_per_minute": 4}], indirect=True)

@@ -43,8 +43,8 @@ def serve_process(
     # one browser (or test) is one address for the whole session: the per-address limits
     # would refuse its later rooms and sockets; their own tests are tests/server/test_rate_limits.py
     limits = (
-        "--rooms-per-minute", "--moves-per-minute", "--websockets-per-minute", "--messages-per-minute", "--analyses-per-minute",
-        "--reads-per-minute", "--max-open-per-address", "--max-computer-only-rooms-per-address",
+        "--rooms-per-minute", "--rooms-per-day", "--moves-per-minute", "--websockets-per-minute", "--messages-per-minute",
+        "--analyses-per-minute", "--reads-per-minute", "--max-open-per-address", "--max-computer-only-rooms-per-address",
     )
     for limit in limits:
         command += [limit, "0"]
