@@ -105,11 +105,7 @@ class AddressLimits:
     def take(self, address: str, kind: str | None) -> float:
         """0 if the address may go on (its open count is then raised), else the seconds to wait."""
         now = self.clock()
-        client = self.clients.get(address)
-        if client is None:
-            if len(self.clients) >= SWEEP_AT:
-                self._sweep(now)
-            client = self.clients[address] = Client()
+        client = self._client(address, now)
         if self.max_open and client.open >= self.max_open:
             return 1.0
         wait = self._draw(client, kind, now)
@@ -123,12 +119,17 @@ class AddressLimits:
         nothing: for what is asked within a connection that is counted already (a message on a
         WebSocket). 0 if there was one, else the seconds to wait."""
         now = self.clock()
+        return self._draw(self._client(address, now), kind, now)
+
+    def _client(self, address: str, now: float) -> Client:
+        """``address``'s buckets and open count, made on its first request (past :data:`SWEEP_AT`
+        addresses, the idle ones are forgotten first)."""
         client = self.clients.get(address)
         if client is None:
             if len(self.clients) >= SWEEP_AT:
                 self._sweep(now)
             client = self.clients[address] = Client()
-        return self._draw(client, kind, now)
+        return client
 
     def _draw(self, client: Client, kind: str | None, now: float) -> float:
         if kind is None:
