@@ -156,6 +156,8 @@ def test_more_games_are_refused_with_the_reason_and_nothing_changes(lab: Harness
     assert "seed" in refusal(lab, study_id, {"games": 2, "seed": 4}, 422, "bad_request")  # the rest of the study is as it was
     too_many = refusal(lab, study_id, {"games": 398}, 422, "bad_request")
     assert "401 per variant" in too_many and "this study may take 397 more per variant" in too_many, too_many
+    far_too_many = refusal(lab, study_id, {"games": 10**12}, 422, "bad_request")
+    assert "this study may take 397 more per variant" in far_too_many, far_too_many  # the Lab's own limit, in words
     jobs.limits = replace(jobs.limits, queued_games_per_designer=10)
     assert "with these 12 that is more than" in refusal(lab, study_id, {"games": 6}, 409, "lab_quota")
 

@@ -22,6 +22,9 @@ def test_render_names_a_pending_trade_and_who_answers() -> None:
     play_all(st, "propose offer(HH:S)")
     text = TerritoriesGame().render_view(st.view(1))
     assert "White gives HH for S" in text and "Black answers the trade proposal" in text
+    # what the answer may be, in words (R8.3: countering only where counter-offers are on)
+    assert "answers the trade proposal: accept it, reject it" in text and "acc / rej" not in text
+    assert "counter it" not in text
 
 
 def test_evaluate_favours_points_and_income_and_sums_to_one() -> None:

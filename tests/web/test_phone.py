@@ -18,7 +18,7 @@ import pytest
 
 from tests.web.browser import Server
 from tests.web.conftest import STEP_MS
-from tests.web.steps import hold_seats, open_room
+from tests.web.steps import PLAY, hold_seats, open_room
 from tests.web.test_territories_and_honor import one_offer, to_a_trade, two_seats
 
 PHONE = {"width": 360, "height": 740}
@@ -124,6 +124,25 @@ def test_the_lobby_fits_a_phone(phone: Any, web_server: Server) -> None:
     for summary in phone.locator("#create-form summary").all():
         summary.click()
     check_fits_a_phone(phone, "the lobby with Territories' rule variants and time limit open")
+
+
+def test_the_longest_names_wrap_on_a_phone(phone: Any, web_server: Server) -> None:
+    # a name is at most 40 characters, and may have no space to break at
+    host, guest = "A" * 40, "B" * 40
+    created = web_server.create("overseer", ["here", "invite"], names=[host, None])
+    code = created["invites"][0]["code"]
+    joined = web_server.client.post(f"/api/rooms/{created['room']}/join", json={"code": code, "name": guest})
+    assert joined.status_code == 200, joined.text
+    hold_seats(phone, created["room"], "overseer", created["token"], [0])
+    phone.goto("/")
+    phone.wait_for_selector("#my-games-list li")  # the unfinished game, named by its players
+    check_fits_a_phone(phone, "the lobby listing a game of two 40-letter names")
+    open_room(phone, created["room"])
+    phone.wait_for_function(f"() => {PLAY}.mode === 'live'")
+    phone.wait_for_selector("#players li")
+    assert guest in phone.locator("#players").inner_text()
+    document, viewport, body = phone.evaluate(WIDTHS)
+    assert document <= viewport and body <= viewport, f"the play page is {max(document, body)} px wide on a {viewport} px screen"
 
 
 def test_the_labs_study_form_fits_a_phone_sideways(phone: Any) -> None:

@@ -82,9 +82,10 @@ def decision_text(state: TerritoriesState) -> str:
     if player == CHANCE and state.draws_owed:
         return f"chance: {name[state.draws_owed[0]]} draws a territory card"
     if state.phase == RESPOND:
-        return f"{name[player]} answers the trade proposal (acc / rej)"
+        counter = ", or counter it" if state.rules.counter_offers else ""
+        return f"{name[player]} answers the trade proposal: accept it, reject it{counter}"
     if state.phase == COUNTER_RESPOND:
-        return f"{name[player]} answers the counter-proposal (acc / rej)"
+        return f"{name[player]} answers the counter-proposal: accept it or reject it"
     if state.phase == PROPOSE:
         return f"{name[player]} names the trade proposal: offer(GIVE:GET)"
     if state.phase == COUNTER_PROPOSE:

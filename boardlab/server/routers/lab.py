@@ -75,7 +75,8 @@ class LabStudyRequest(Strict):
 class LabMoreGamesRequest(Strict):
     """Games to add to a finished study: the same study, played on from the games it holds."""
 
-    games: int = Field(ge=1, le=100_000, description="games to add to each variant (GET /api/lab/limits: the caps)")
+    # no upper bound here: the Lab's own check says how many more this study may take
+    games: int = Field(ge=1, description="games to add to each variant (GET /api/lab/limits: the caps)")
 
 
 def _jobs(request: Request) -> LabJobs:

@@ -538,7 +538,8 @@ function composeForm(message, proposal) {
 }
 
 function describeGoods(counts) {
-  const parts = [...SUITS].filter((s) => counts[s]).map((s) => `${counts[s]} ${SUIT[s].name}`);
+  // "1 Club", "2 Clubs"
+  const parts = [...SUITS].filter((s) => counts[s]).map((s) => `${counts[s]} ${counts[s] === 1 ? SUIT[s].name.slice(0, -1) : SUIT[s].name}`);
   return parts.length ? parts.join(", ") : "nothing";
 }
 
@@ -566,7 +567,7 @@ function hint(board, moves, ui) {
   if (ui.selected.length && ui.selected[0].startsWith("pt:")) return "Choose the building to put there. Esc cancels.";
   if (ui.selected.length && ui.selected[0].startsWith("card:")) return `Click the highlighted cell for this card${types.has("place_card") ? " (beside the grid)" : " (its grid card comes to your hand, face up)"}. Esc cancels.`;
   if (board.phase === "setup") return "Click a corner (dashed circle) to place a free Town.";
-  if (types.has("accept")) return "Accept the trade, or reject it.";
+  if (types.has("accept")) return types.has("propose_counter") ? "Accept the trade, reject it, or counter it." : "Accept the trade, or reject it.";
   if (types.has("destroy")) return "Click the opponent's Town to remove.";
   if (types.has("convert_to")) return "Click the opponent's building to take over, then the piece that replaces it.";
   if (types.has("swap_card") || types.has("place_card")) return "Click a card of your hand, then where it goes.";
