@@ -169,6 +169,13 @@ def _describe(error: Mapping[str, Any]) -> str:
         message = "unknown field"
     if error.get("type") == "string_unicode":  # pydantic's own check of a length meets it first
         message = "the text holds a lone surrogate (U+D800 to U+DFFF), which cannot be stored"
+    if error.get("type") == "bad_name":
+        # said as a person would, "seat 1's name", not as the field's path "names.1"
+        place = [part for part in error.get("loc", ()) if part != "body" and not _internal(part)]
+        if len(place) == 2 and place[0] == "names" and isinstance(place[1], int):
+            return f"seat {place[1]}'s name: {message}"
+        if place == ["name"]:
+            return message  # the one name the request gives: its field says nothing more
     return f"{where or 'body'}: {message}"
 
 

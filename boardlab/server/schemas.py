@@ -87,8 +87,9 @@ def _person_name(text: str) -> str:
                                   {"most": NAME_LENGTH, "length": len(name)})
     hidden = next((char for char in name if unicodedata.category(char) == "Cc" or char in _REORDERING), None)
     if hidden is not None:
-        raise PydanticCustomError("bad_name", "a name may not hold U+{code} (a control or a mark that reorders the text)",
-                                  {"code": f"{ord(hidden):04X}"})
+        what = "a mark that changes the direction of the text" if hidden in _REORDERING else "a control character"
+        code = f"{ord(hidden):04X}"
+        raise PydanticCustomError("bad_name", "a name may not hold {what} (U+{code})", {"what": what, "code": code})
     if not any(unicodedata.category(char)[0] in "LNPS" for char in name):
         raise PydanticCustomError("bad_name", "a name needs a letter, a digit or a sign, not only spaces or invisible marks")
     return name

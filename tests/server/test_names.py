@@ -14,8 +14,9 @@ from tests.server.harness import Harness
         ("x" * 41, "a name is at most 40 characters; this one has 41"),
         ("   ", "a name needs a letter, a digit or a sign"),
         ("\u200b", "a name needs a letter, a digit or a sign"),  # a zero-width space alone shows nothing
-        ("Ann\u202eevil", "a name may not hold U+202E"),  # a right-to-left override would reverse what follows
-        ("Ann\x07", "a name may not hold U+0007"),
+        # a right-to-left override would reverse what follows
+        ("Ann\u202eevil", "a name may not hold a mark that changes the direction of the text (U+202E)"),
+        ("Ann\x07", "a name may not hold a control character (U+0007)"),
     ],
 )
 def test_a_name_that_shows_nothing_or_hides_text_is_refused_in_words(sqlite_server: Harness, name: str, reason: str) -> None:
@@ -28,6 +29,10 @@ def test_a_name_that_shows_nothing_or_hides_text_is_refused_in_words(sqlite_serv
         error = response.json()["error"]
         assert error["code"] == "bad_request" and reason in error["message"], error
         assert "items" not in error["message"]
+        if path == "/api/rooms":
+            assert error["message"].startswith("seat 0's name: ")  # a seat as the API numbers it, not "names.0"
+        else:
+            assert error["message"].startswith("a name ")  # the request's one name: no field path before it
 
 
 def test_a_name_is_kept_trimmed_and_may_hold_any_script_and_emoji(sqlite_server: Harness) -> None:

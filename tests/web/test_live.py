@@ -147,3 +147,16 @@ def test_a_game_whose_seats_see_the_same_needs_no_hand_over(page: Any, web_serve
     open_room(page, created["room"])
     page.wait_for_function(f"() => {PLAY}.mode === 'live'")
     assert page.locator("#handover").is_hidden()
+
+
+def test_a_refused_name_at_the_invitation_is_said_as_a_refusal(new_page: Callable[[], Any], web_server: Server) -> None:
+    created = web_server.create("towers", ["here", "invite"])
+    link = created["invites"][0]["link"]
+    guest = new_page()
+    guest.goto(link if link.startswith("/") else link.removeprefix(web_server.url))
+    guest.locator("#join-name").fill("Bea\u202eevil")
+    guest.locator("#join-button").click()
+    refusal = guest.locator("#join .alert[role=alert]")
+    refusal.wait_for()
+    assert refusal.inner_text() == "a name may not hold a mark that changes the direction of the text (U+202E)"
+    assert guest.locator("#join-button").is_enabled()  # the person may correct it and join

@@ -157,6 +157,9 @@ async function joinWithInvite(code) {
           joinButton.disabled = false;
           const already = error.code === "seat_taken" && store.heldSeats(roomId).length;
           if (already) return done(); // this browser joined with the link before
+          // a refusal is said as one: where the person looks, in the page's colour for it
+          status.className = "alert";
+          status.setAttribute("role", "alert");
           status.textContent =
             error.code === "seat_taken" ? "This invitation has been used already: you can watch the game."
             : error.code === "bad_invite" ? "This invitation is not valid for this room."
