@@ -194,3 +194,22 @@ def test_the_keyboard_chooses_a_move_too(page: Any, web_server: Server) -> None:
     page.keyboard.press(" ")
     wait_for_moves(page, 1)
     assert page.locator("#moves li .move-text").inner_text() == "F1-H3"
+
+
+def test_the_player_who_offered_a_draw_is_told_it_was_declined(page: Any, web_server: Server) -> None:
+    created = web_server.create("towers", ["here", "invite"])
+    code = created["invites"][0]["code"]
+    joined = web_server.client.post(f"/api/rooms/{created['room']}/join", json={"code": code, "name": "Bea"})
+    assert joined.status_code == 200, joined.text
+    hold_seats(page, created["room"], "towers", created["token"], [0])
+    open_room(page, created["room"])
+    page.locator("#offer-draw").click()
+    page.wait_for_function("() => document.querySelector('#players [data-seat=\"0\"]')?.innerText.includes('offers a draw')")
+    guest = {"Authorization": f"Bearer {joined.json()['token']}"}
+    declined = web_server.client.post(f"/api/rooms/{created['room']}/draw", json={"action": "decline"}, headers=guest)
+    assert declined.status_code == 200, declined.text
+    note = page.locator("#draw-declined")
+    note.wait_for()
+    assert note.inner_text() == "Black (Bea) declined the draw."
+    assert "declined the draw" in page.locator("#announcer").inner_text()  # read out as it comes
+    page.locator("#offer-draw").wait_for()  # the game goes on: a draw may be offered again

@@ -44,6 +44,8 @@ const page = {
   names: {}, // the remembered players' names by seat (for the room's own players: docs/playtests.md)
   joined: -1, // how many seats had their person when the names were read
   asked: null, // what the people here are asked to answer now, in words (null: nothing)
+  drawOffer: null, // the draw offer as the last message showed it: {seats, moves}
+  drawDeclined: null, // "Black declined the draw.": said to those who offered it, until the next move
 };
 
 // --- starting ------------------------------------------------------------------------------
@@ -297,6 +299,7 @@ function drawAll() {
   root.dataset.mode = page.replay.active ? "replay" : "live";
   page.shownSeat = message.seat;
   const stacked = STACKED.matches;
+  noteDrawAnswer(message, heldSeats);
   const draw = drawButtons(message, heldSeats);
   const rematch = rematchQuestion(roomId, message, heldSeats, rematchOptions());
   page.asked = rematch ? rematch.words
@@ -412,6 +415,7 @@ function drawActions(message, heldSeats, { stacked, draw }) {
     buttons.push(h("button", { id: "undo", disabled: waiting, onclick: () => act(() => api.undo(roomId, page.identity.token, null, message.revision)) }, "Take back"));
   }
   if (draw.offer) buttons.push(draw.offer);
+  if (page.drawDeclined) buttons.push(h("p", { id: "draw-declined", class: "muted" }, page.drawDeclined));
   if (!stacked) buttons.push(...draw.answers); // stacked: above the board (drawQuestion)
   if (mine && playing) {
     const seat = actingSeat(message, heldSeats);
@@ -441,6 +445,24 @@ function drawActions(message, heldSeats, { stacked, draw }) {
 
 function rematchOptions() {
   return { act, tokenFor, disabled: page.busy || page.offline, names: page.names };
+}
+
+/**
+ * A draw the people here offered that is gone with no move made was declined by the others: say
+ * so (beside "Offer a draw", and to a screen reader) until the next move; a move lapses an offer
+ * by itself, and a shared screen answers its own offers.
+ */
+function noteDrawAnswer(message, heldSeats) {
+  const seats = (message.view.match || {}).draw_offer || [];
+  const before = page.drawOffer;
+  page.drawOffer = { seats, moves: message.log.length };
+  if (message.status !== "playing" || (before && before.moves !== message.log.length)) page.drawDeclined = null;
+  if (!before || message.status !== "playing" || before.moves !== message.log.length || seats.length) return;
+  const ours = before.seats.filter((seat) => heldSeats.includes(seat));
+  const others = message.seats.map((entry) => entry.seat).filter((seat) => !heldSeats.includes(seat));
+  if (!ours.length || !others.length || page.replay.active) return;
+  page.drawDeclined = `${others.map((seat) => seatAndPerson(message, seat, page.names)).join(" and ")} declined the draw.`;
+  $("announcer").textContent = page.drawDeclined;
 }
 
 /**
