@@ -309,6 +309,14 @@ def test_a_trade_offered_while_the_phone_shows_the_moves_is_one_tap_away(narrow_
     narrow_phone.wait_for_function("() => document.getElementById('question-jump')?.hidden === true")
 
 
+def check_answers_on_the_first_screen(page: Any, answers: list[str], whose: str) -> None:
+    """The answers arrive, and a page at its top shows them without scrolling."""
+    for selector in answers:
+        wait_for(page, selector)
+    assert page.evaluate("() => window.scrollY") == 0
+    assert not off_the_screen(page, answers), f"{whose} answers wait below the board"
+
+
 def test_a_draw_or_rematch_offered_on_a_narrow_phone_is_answered_without_scrolling(narrow_phone: Any, web_server: Server) -> None:
     room, tokens = two_seats(web_server, "towers")
     hold_seats(narrow_phone, room, "towers", tokens[1], [1])
@@ -317,11 +325,7 @@ def test_a_draw_or_rematch_offered_on_a_narrow_phone_is_answered_without_scrolli
     headers = {"Authorization": f"Bearer {tokens[0]}"}
     offered = web_server.client.post(f"/api/rooms/{room}/draw", json={"action": "offer"}, headers=headers)
     assert offered.status_code == 200, offered.text
-    answers = ["#question #accept-draw", "#question #decline-draw"]
-    for selector in answers:
-        wait_for(narrow_phone, selector)
-    assert narrow_phone.evaluate("() => window.scrollY") == 0
-    assert not off_the_screen(narrow_phone, answers), "the draw's answers wait below the board"
+    check_answers_on_the_first_screen(narrow_phone, ["#question #accept-draw", "#question #decline-draw"], "the draw's")
     assert narrow_phone.locator("#actions #accept-draw").count() == 0  # asked once, where it is seen
     assert narrow_phone.locator("#banner").inner_text() == "White offers a draw: accept or decline it below"
     narrow_phone.locator("#decline-draw").click()
@@ -331,11 +335,7 @@ def test_a_draw_or_rematch_offered_on_a_narrow_phone_is_answered_without_scrolli
     assert resigned.status_code == 200, resigned.text
     offered = web_server.client.post(f"/api/rooms/{room}/rematch", json={}, headers=headers)
     assert offered.status_code == 200, offered.text
-    answers = ["#question #rematch-accept", "#question #rematch-decline"]
-    for selector in answers:
-        wait_for(narrow_phone, selector)
-    assert narrow_phone.evaluate("() => window.scrollY") == 0
-    assert not off_the_screen(narrow_phone, answers), "the rematch's answers wait below the board"
+    check_answers_on_the_first_screen(narrow_phone, ["#question #rematch-accept", "#question #rematch-decline"], "the rematch's")
     assert narrow_phone.locator("#banner").inner_text() == (
         "Black wins: White resigned. White offers a rematch: accept or decline it"
     )
