@@ -16,7 +16,8 @@ ws=...)``) with the front's checks around them:
   requests) is closed after ``--keep-alive-seconds``; one that has begun a request's head
   must finish it within ``--header-seconds`` (``408 header_timeout``), however slowly the bytes
   trickle in, and in at most :data:`MAX_HEAD_BYTES` (``431 head_too_large``), whether it comes in
-  pieces or in one. The body has its own time (:class:`.limits.BodyLimit`).
+  pieces or in one, alone or pipelined behind another request in the same read. The body has
+  its own time (:class:`.limits.BodyLimit`).
 * A WebSocket message over ``ws_max_size`` is refused unread as the WebSocket's other refusals
   are: ``{"type": "error", "error": {"code": "body_too_large", ...}}``, then the close (1009).
 * A malformed request gets ``400 bad_request`` as JSON.
@@ -109,6 +110,10 @@ def _peer(transport: asyncio.BaseTransport) -> str:
     return str(peer[0]) if isinstance(peer, (tuple, list)) and peer else "unknown"
 
 
+class _HeadTooLarge(Exception):
+    """Raised in a parser callback to stop reading a connection already answered 431."""
+
+
 class _GuardedHTTP:
     """Mixed into uvicorn's HTTP protocol (see :func:`guarded_protocols`)."""
 
@@ -122,6 +127,8 @@ class _GuardedHTTP:
         self._handed_over = False
         self._timer: asyncio.TimerHandle | None = None
         self._head: bytearray | None = None
+        self._parsed_head_bytes = 0
+        self._message_done = False
         refusal = self.guard.admit(self._address)
         if refusal is not None:
             transport.write(refusal)  # type: ignore[attr-defined]
@@ -142,6 +149,8 @@ class _GuardedHTTP:
     def data_received(self, data: bytes) -> None:
         if not self._admitted:
             return
+        if self._head is None and self._message_done and self._busy():
+            self._head = bytearray()  # a pipelined request's head, arriving while the last is answered
         if self._head is not None:
             if not self._head:  # the head's first bytes: its time starts now
                 self._start_timer(self.guard.head_seconds, self._head_timed_out)
@@ -157,6 +166,32 @@ class _GuardedHTTP:
                 self._head = None  # whole: the route's own limits take it from here
                 self._stop_timer()
         super().data_received(data)  # type: ignore[misc]
+
+    # --- the parser's callbacks (httptools; h11 bounds each head itself) ----------------------
+    def on_message_begin(self) -> None:
+        self._parsed_head_bytes = 0
+        self._message_done = False
+        super().on_message_begin()  # type: ignore[misc]
+
+    def on_url(self, url: bytes) -> None:
+        self._count_parsed_head(len(url))
+        super().on_url(url)  # type: ignore[misc]
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_parsed_head(len(name) + len(value) + 4)
+        super().on_header(name, value)  # type: ignore[misc]
+
+    def on_message_complete(self) -> None:
+        self._message_done = True
+        super().on_message_complete()  # type: ignore[misc]
+
+    def _count_parsed_head(self, size: int) -> None:
+        """The head as the parser reads it: what one read brings after a whole request (a
+        pipelined head in the same packet) never passed the byte count of :meth:`data_received`."""
+        self._parsed_head_bytes += size
+        if self._parsed_head_bytes > MAX_HEAD_BYTES:
+            self._answer(431, "head_too_large", f"a request's head (its line and headers) is over {MAX_HEAD_BYTES} bytes")
+            raise _HeadTooLarge  # stops the parser; uvicorn's answer to its error finds the connection closed
 
     def on_response_complete(self) -> None:
         super().on_response_complete()  # type: ignore[misc]

@@ -126,6 +126,20 @@ def test_a_head_over_its_limit_is_refused_whether_it_comes_whole_or_in_pieces(se
     assert status == 200
 
 
+def test_a_pipelined_head_over_its_limit_is_refused_though_it_came_behind_a_whole_request(server: str) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    first = b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n"
+    second = b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-big: " + b"a" * (MAX_HEAD_BYTES * 3) + b"\r\n\r\n"
+    with socket.create_connection((host, int(port)), timeout=10) as pipelined:  # both in one write
+        pipelined.sendall(first + second)
+        pipelined.settimeout(10)
+        answers = b""
+        while chunk := pipelined.recv(65536):
+            answers += chunk
+    assert b"head_too_large" in answers, answers[:300]
+    assert answers.count(b"HTTP/1.1 200") <= 1  # the second request was never answered
+
+
 @pytest.mark.parametrize("compression", ["deflate", None], ids=["compressed", "uncompressed"])
 def test_a_websocket_message_over_its_limit_is_told_why_before_the_close(server: str, compression: str | None) -> None:
     room = httpx.post(f"{server}/api/rooms", json={"game": "towers", "seats": ["here", "here"]}, timeout=30).json()["room"]
