@@ -335,8 +335,9 @@ def _seat_sentence(report: Mapping[str, Any], variant: Mapping[str, Any]) -> str
             f"(p = {p:.3f}, chi-square; the same agent in every seat).")
 
 
-def _firmer(report: Mapping[str, Any], hidden: Sequence[str]) -> list[str]:
-    lines = []
+def _firmer(report: Mapping[str, Any], hidden: Sequence[str]) -> list[tuple[int, str]]:
+    """What more games would settle, each as (the games, the sentence's words)."""
+    lines: list[tuple[int, str]] = []
     variants = {variant["variant"]: variant for variant in report["variants"]}
     for comparison in report["comparisons"]:
         for key in _HEADLINE:
@@ -347,20 +348,20 @@ def _firmer(report: Mapping[str, Any], hidden: Sequence[str]) -> list[str]:
             more = more_games(figure, counted=_decided_share(*pair) if key == "first_player_wins" else 1.0)
             if more is not None:
                 title = next(metric["title"] for metric in report["metrics"] if metric["key"] == key)
-                lines.append(f"about {more} more games per variant would settle whether {comparison['variant']} "
-                             f"differs in {title}")
+                lines.append((more, f"about {more} more games per variant would settle whether "
+                                    f"{comparison['variant']} differs in {title}"))
     if not report["comparisons"] and report["variants"]:
         figure = report["variants"][0]["metrics"]["first_player_wins"]
         even = 1 / len(report["seat_names"])
         if figure["value"] is not None and figure["low"] is not None and figure["low"] <= even <= figure["high"]:
             more = more_games(figure, even, counted=_decided_share(report["variants"][0]))
             if more is not None:
-                lines.append(f"about {more} more games would settle whether moving first helps")
+                lines.append((more, f"about {more} more games would settle whether moving first helps"))
         elif _at_the_edge(report["variants"][0], len(report["seat_names"])) and figure.get("games"):
             # at the border a narrower interval settles it: halving its width takes three times the games
             decided = _decided_share(report["variants"][0]) or 1.0
-            lines.append(f"about {_round_up(math.ceil(3 * figure['games'] / decided))} more games would settle whether "
-                         "moving first helps")
+            more = _round_up(math.ceil(3 * figure["games"] / decided))
+            lines.append((more, f"about {more} more games would settle whether moving first helps"))
     return lines
 
 
@@ -384,10 +385,11 @@ def build_verdict(report: Mapping[str, Any], game: Game, command_line: bool = Tr
     else:
         findings = _single_sentences(report)
     specs = _study_specs(report)
-    firmer = _firmer(report, hidden)
-    if firmer:
+    settling = _firmer(report, hidden)
+    firmer = []
+    if settling:
         again = "" if report.get("stopping") or not command_line else " (or run with --until-sure)"
-        firmer = ["To be surer: " + "; ".join(firmer) + again + "."]
+        firmer = ["To be surer: " + "; ".join(words for _games, words in settling) + again + "."]
     agents = strength_line(game, specs) if specs else ""
     fallbacks = sum(variant.get("fallback_moves", 0) for variant in report["variants"])
     if fallbacks:
@@ -399,6 +401,8 @@ def build_verdict(report: Mapping[str, Any], game: Game, command_line: bool = Tr
         "agents": agents.strip(),
         "rules": rules_line(game, report["study"]["variants"]) if report["study"].get("variants") else "",
         "firmer": firmer,
+        # the most games per variant that the firmer sentence names (None: it names none)
+        "games_to_settle": max((games for games, _words in settling), default=None),
         "hidden_metrics": hidden,
     }
 

@@ -353,7 +353,8 @@ class LabJobs:
         and once it is finished the verdict's sentences; ``may_manage``: whether ``viewer``
         may stop, continue, add games to or delete it; ``added_games``: the games per variant
         added since it was made; ``more_games_allowed``: how many more per variant the Lab's
-        limits leave it."""
+        limits leave it; ``games_to_settle``: the most games per variant the verdict says
+        would settle a question (None: it names none)."""
         job = self.job(job_id)
         folder = self.folder(job_id)
         state = self.state(job_id)
@@ -377,6 +378,7 @@ class LabJobs:
             "may_manage": viewer is not None and may_manage(job, viewer),
             "error": status.get("error"),
             "verdict": [],
+            "games_to_settle": None,
             "report": None,
             "added_games": sum(int(added["games"]) for added in job.get("added", [])),
             "more_games_allowed": _room_per_variant(self.limits, int(job["games"]), len(job["variants"])),
@@ -384,6 +386,7 @@ class LabJobs:
         if state in (FINISHED, STOPPED):
             report = _read_json(folder / STUDY_FOLDER / "report.json") or {}
             answer["verdict"] = list(status.get("verdict") or [])
+            answer["games_to_settle"] = status.get("games_to_settle")
             answer["report"] = f"/lab/{job_id}/report" if report else None
         return answer
 

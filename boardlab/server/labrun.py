@@ -128,7 +128,8 @@ def play(folder: Path) -> dict[str, object]:
     rules = load(study.game_id, players=study.players, **dict(study.options))
     report["verdict"] = build_verdict(report, rules, command_line=False)  # a web page has no flags to run with
     write_report(sink.folder, report, outcomes)
-    return {"state": state, "verdict": verdict_lines(report), "error": error}
+    return {"state": state, "verdict": verdict_lines(report), "games_to_settle": report["verdict"]["games_to_settle"],
+            "error": error}
 
 
 def main(argv: list[str]) -> int:

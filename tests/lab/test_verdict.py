@@ -3,6 +3,7 @@ what would make a conclusion firmer, and the rows the tables leave out."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from rich.console import Console
@@ -79,6 +80,7 @@ def test_no_difference_is_said_in_words() -> None:
     ]
     # identical figures: no number of games would settle a difference, so none is asked for
     assert report["verdict"]["firmer"] == []
+    assert report["verdict"]["games_to_settle"] is None
 
 
 def test_difference_phrase_reads_sizes_not_signs() -> None:
@@ -222,6 +224,9 @@ def test_a_first_player_edge_at_the_border_of_chance_is_not_called_clear() -> No
     assert first.startswith("Moving first may help") and "p = 0.05" in first
     assert any("more games would settle whether moving first helps" in line for line in verdict_lines(edge))
     assert any("(or run with --until-sure)" in line for line in edge["verdict"]["firmer"])
+    # the Lab page offers that many games as a number, not by reading the sentence back
+    named = [int(number) for line in edge["verdict"]["firmer"] for number in re.findall(r"about ([\d,]+) more", line)]
+    assert named and edge["verdict"]["games_to_settle"] == max(named)
     # a web page's reader has no command line to run with a flag
     on_a_page = build_verdict(edge, load("towers"), command_line=False)
     assert on_a_page["firmer"] and not any("--until-sure" in line for line in on_a_page["firmer"])

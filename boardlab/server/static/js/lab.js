@@ -280,9 +280,7 @@ function studyButtons(study) {
 /** The games the verdict says would settle a question ("about 90 more games would settle ..."),
  * the most it names, within what the server allows; else as many again as the study has. */
 function suggestedMoreGames(study) {
-  const named = study.verdict.flatMap((line) => [...line.matchAll(/about ([\d,]+) more games/g)])
-    .map((match) => Number(match[1].replaceAll(",", "")));
-  const wanted = named.length ? Math.max(...named) : study.games;
+  const wanted = study.games_to_settle ?? study.games;
   return Math.max(1, Math.min(wanted, study.more_games_allowed));
 }
 
