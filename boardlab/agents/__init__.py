@@ -23,7 +23,7 @@ from ..core.agent import Agent, agent_failures, parse_spec, register_agent, regi
 from ..core.errors import OptionError
 from ..core.game import Game
 from ..core.seeds import derive_seed
-from .levels import DEFAULT_LEVEL, LEVEL_HELP, LEVELS, game_levels, is_level, level_spec, level_table, top_level
+from .levels import DEFAULT_LEVEL, LEVEL_HELP, LEVELS, game_levels, is_level, level_spec, level_table, level_words, top_level
 
 #: the spec that names a person in a seat list
 HUMAN = "human"
@@ -129,6 +129,7 @@ __all__ = [
     "is_level",
     "level_spec",
     "level_table",
+    "level_words",
     "make_agent",
     "parse_spec",
     "register_agent",

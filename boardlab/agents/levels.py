@@ -12,6 +12,10 @@ as a cap (the spec's ``seconds``, set well above what the budget takes on an idl
 which a decision reaches only when the machine is far slower than expected; a search that
 reaches it plays the best move found so far.
 
+A player reads a level in words with no engine setting (:func:`level_words`: the core's
+:data:`PLAYER_WORDS`, or the game's own ``Game.level_words`` where its level plays otherwise);
+the terminal, the Lab and the API also say what its spec plays (:func:`level_about`).
+
 Level names are agent specs everywhere: ``boardlab simulate overseer --players normal,easy``,
 ``lab``, ``tournament``, ``play --players`` and the server's ``computer:hard`` seats.
 """
@@ -30,13 +34,27 @@ LEVELS = ("beginner", "easy", "normal", "hard", "expert")
 OPTIONAL_LEVELS = ("expert",)
 DEFAULT_LEVEL = "normal"
 
-#: what each level is for, in a player's words (what it plays is :func:`level_about`)
+#: each level's place on the ladder (with what its spec plays: :func:`level_about`, the
+#: terminal's, the Lab's and the API's words; docs/levels.md lists these)
 LEVEL_HELP = {
     "beginner": "the gentlest opponent, for a first game",
     "easy": "a step up from beginner",
     "normal": "a step up from easy; the default",
     "hard": "a step up from normal; the strongest level where a game has no expert",
     "expert": "a step up from hard; the strongest play, with the longest thinking",
+}
+
+#: each level as its opponent tells it: how playing it feels and whom it suits, with no engine
+#: setting (no budget, depth or noise): the lobby's words (the catalog's ``for_players``). A game
+#: whose level plays otherwise words it itself (``Game.level_words``, read by :func:`level_words`)
+PLAYER_WORDS = {
+    "beginner": "the gentlest opponent, for a first game: it often picks a plausible but weaker move",
+    "easy": "a step up from beginner: it takes the best move it sees at once and never misses a win "
+            "on the spot, but does not plan ahead",
+    "normal": "the default, a fair game once you know the rules: it thinks a few moves ahead",
+    "hard": "a real challenge for a practised player: it thinks far ahead",
+    "expert": "the strongest opponent, for a player who beats hard: it thinks furthest ahead and takes "
+              "longest over a move",
 }
 
 #: the core's table, for a game that names no level of its own:
@@ -98,6 +116,13 @@ def level_about(game: Game, level: str) -> str:
     return f"{LEVEL_HELP[level.strip()]}: {describe_spec(level_spec(game, level))}"
 
 
+def level_words(game: Game, level: str) -> str:
+    """``level`` in a player's words for ``game``: the game's own (``Game.level_words``) where
+    it names them, else the core's (:data:`PLAYER_WORDS`). No engine setting: the lobby's."""
+    level = level.strip()
+    return game.level_words.get(level) or PLAYER_WORDS[level]
+
+
 def level_table(game: Game) -> dict[str, str]:
     """Every level of ``game`` and the agent spec that plays it, weakest first."""
     return {level: level_spec(game, level) for level in game_levels(game)}
@@ -109,6 +134,6 @@ def top_level(game: Game) -> str:
 
 
 __all__ = [
-    "DEFAULT_LEVEL", "FALLBACK", "LEVELS", "LEVEL_HELP", "OPTIONAL_LEVELS", "describe_spec", "game_levels", "is_level",
-    "level_about", "level_spec", "level_table", "top_level",
+    "DEFAULT_LEVEL", "FALLBACK", "LEVELS", "LEVEL_HELP", "OPTIONAL_LEVELS", "PLAYER_WORDS", "describe_spec", "game_levels",
+    "is_level", "level_about", "level_spec", "level_table", "level_words", "top_level",
 ]

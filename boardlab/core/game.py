@@ -110,6 +110,10 @@ class Game:
     #: (``beginner``, ``easy``, ``normal``, ``hard``; see docs/levels.md). A level the table
     #: leaves out is played by the core's fallback (:mod:`boardlab.agents.levels`).
     level_specs: ClassVar[Mapping[str, str]] = {}
+    #: a level in a player's words where this game's plays otherwise than the core's words say
+    #: (level name -> words, no engine setting: what the lobby shows); a level the table leaves
+    #: out reads the core's (:data:`boardlab.agents.levels.PLAYER_WORDS`)
+    level_words: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         if players is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..agents.levels import DEFAULT_LEVEL, LEVELS, game_levels, level_about, level_spec
+from ..agents.levels import DEFAULT_LEVEL, LEVELS, game_levels, level_about, level_spec, level_words
 from ..core.game import Game
 from ..lab.ladder_docs import level_ratings, rating_text
 
@@ -24,15 +24,18 @@ DEADLINE_SECONDS = {"beginner": 15.0, "easy": 15.0, "normal": 20.0, "hard": 40.0
 
 
 def level_table(game: Game) -> list[dict[str, Any]]:
-    """What each level means for ``game``, for the catalog: the agent spec, what it is in
-    words, the server's deadline, and its measured strength (``rating``: "about 1600", and
-    ``elo``; both None where the game has no measurement for the spec the level plays)."""
+    """What each level means for ``game``, for the catalog: the agent spec, what it plays in
+    words (``about``: the API's and the Lab's), the level in a player's words with no engine
+    setting (``for_players``: the lobby's), the server's deadline, and its measured strength
+    (``rating``: "about 1600", and ``elo``; both None where the game has no measurement for the
+    spec the level plays)."""
     measured = level_ratings(game)
     return [
         {
             "level": level,
             "agent": level_spec(game, level),
             "about": level_about(game, level),
+            "for_players": level_words(game, level),
             "deadline_seconds": DEADLINE_SECONDS[level],
             "rating": rating_text(measured.get(level)),
             "elo": None if level not in measured else measured[level]["elo"],

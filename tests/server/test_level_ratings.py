@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 import boardlab
 import boardlab.lab.ladder_docs as ladder_docs
-from boardlab.agents import level_spec
+from boardlab.agents import game_levels, level_spec
 from boardlab.agents.levels import describe_spec
 from boardlab.server.levels import level_table
 from tests.server.harness import Harness
@@ -72,3 +73,32 @@ def test_each_level_says_what_it_plays_in_that_game() -> None:
     assert "tries 100 placements" in honor["hard"] and "levels easy/normal/hard" not in honor["hard"]
     assert describe_spec("alphabeta:depth=3,nodes=60000") == "looks 3 moves ahead (at most 60,000 positions)"
     assert describe_spec("ismcts:iterations=1000").endswith("over many guesses of the hidden cards")
+
+
+#: what a player must never read in a level's words: the engine's settings and their names
+ENGINE_WORDS = re.compile(
+    r"\b(positions?|iterations?|ply|plies|tremor|evaluation|nodes?|simulat\w*|temperature|mcts|greedy|alphabeta)\b", re.I)
+
+
+def test_the_catalog_says_every_level_to_players_in_words_without_engine_settings(sqlite_server: Harness) -> None:
+    games = {game["id"]: game for game in sqlite_server.client.get("/api/games").json()}
+    assert set(games) >= {"towers", "sovereign", "overseer", "territories", "honor"}
+    for game_id, game in games.items():
+        assert [entry["level"] for entry in game["levels"]] == list(game_levels(boardlab.load(game_id)))
+        assert set(boardlab.load(game_id).level_words) <= set(game_levels(boardlab.load(game_id)))  # no stray level
+        for entry in game["levels"]:
+            words = entry["for_players"]
+            where = f"{game_id} {entry['level']}: {words!r}"
+            assert isinstance(words, str) and len(words) > 20, where
+            assert not any(character.isdigit() for character in words), where
+            assert ENGINE_WORDS.search(words) is None, where
+            # the API and the Lab keep the spec and what it plays, in the engine's terms
+            assert entry["agent"] == level_spec(boardlab.load(game_id), entry["level"])
+            assert describe_spec(entry["agent"]) in entry["about"]
+    # a level that plays differently is worded so: Honor's hands, Territories' plain normal
+    honor = {entry["level"]: entry["for_players"] for entry in games["honor"]["levels"]}
+    assert "shaky hand" in honor["easy"] and "steady hand" in honor["hard"]
+    territories = {entry["level"]: entry["for_players"] for entry in games["territories"]["levels"]}
+    towers = {entry["level"]: entry["for_players"] for entry in games["towers"]["levels"]}
+    assert territories["normal"] != towers["normal"] and "never misses a win" in territories["normal"]
+    assert towers["beginner"].startswith("the gentlest opponent, for a first game")

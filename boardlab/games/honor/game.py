@@ -65,6 +65,18 @@ class HonorGame(Game):
         "normal": "honor:level=normal",
         "hard": "honor:level=hard",
     }
+    #: the levels for players: how steady a hand each places with, and how it sees what a
+    #: piece will do to a tower (no setting: those are the spec's)
+    level_words = {
+        "beginner": "the gentlest opponent, for a first game: it puts each piece where it looks best, "
+                    "without trying how the tower will take it",
+        "easy": "a step up from beginner: it tries a few ways to place each piece, but with a shaky hand, "
+                "so its pieces often land off the mark",
+        "normal": "the default, a fair game once you know the rules: it places with care but a slightly "
+                  "shaky hand, and guesses by rule of thumb which pieces are risky",
+        "hard": "a real challenge for a practised player: it places with a steady hand and foresees which "
+                "pieces will topple a rival's tower",
+    }
     #: every move that places a piece runs the physics: few, short games
     conformance_budget = {"random_games": 3, "variant_games": 1, "check_every": 7, "moves_per_check": 6,
                           "fuzz_examples": 40}

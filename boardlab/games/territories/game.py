@@ -55,6 +55,13 @@ class TerritoriesGame(Game):
         "normal": "greedy",
         "hard": "mcts:iterations=1000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3,evaluation=fitted",
     }
+    #: the levels for players where they play otherwise than the core's words say: normal takes
+    #: the best move at once (no search), easy errs only now and then
+    level_words = {
+        "easy": "a step up from beginner: it now and then picks a plausible but weaker move",
+        "normal": "the default, a fair game once you know the rules: it takes the best move it sees at once "
+                  "and never misses a win on the spot, but does not plan ahead",
+    }
     conformance_budget = {"random_games": 6, "variant_games": 1, "check_every": 5, "moves_per_check": 25}
 
     def _check_options(self) -> None:

@@ -324,14 +324,15 @@ function moveTime(seconds) {
   return `about ${seconds < 2 ? Math.max(0.5, Math.round(seconds * 2) / 2) : Math.round(seconds)} s a move`;
 }
 
-/** Under the seats: what each computer level chosen is, its rating explained, its times. */
+/** Under the seats: each computer level chosen in a player's words (the catalog's `for_players`;
+ * its spec and what that plays, `agent` and `about`, are the Lab's), its rating explained, its times. */
 function drawLevelHelp(game) {
   const chosen = new Set([...document.querySelectorAll("#create-form select[id^=seat-]")].map((select) => select.value));
   const lines = (game.levels || []).filter((entry) => chosen.has(`computer:${entry.level}`)).map((entry) => {
     const rating = entry.elo === null || entry.elo === undefined ? "" : ` Rated ${Math.round(entry.elo / 50) * 50} on an Elo scale where random moves are 0 (each level measured against the one below).`;
     const longest = entry.seconds_longest >= 1 ? ` Its longest move took ${Math.round(entry.seconds_longest)} s; a busy machine makes it slower.` : "";
     const time = moveTime(entry.seconds_typical);
-    return h("li", {}, h("strong", {}, entry.level), `: ${sentence(entry.about)}${rating}${time ? ` It ${time === "answers at once" ? time : `takes ${time}`} on a two-core machine.` : ""}${longest}`);
+    return h("li", {}, h("strong", {}, entry.level), `: ${sentence(entry.for_players)}${rating}${time ? ` It ${time === "answers at once" ? time : `takes ${time}`} on a two-core machine.` : ""}${longest}`);
   });
   replace($("level-help"), lines.length ? h("ul", { class: "help" }, lines) : null);
 }
@@ -351,11 +352,17 @@ async function create(game, players) {
   try {
     started(game, seats, await api.createRoom(body));
   } catch (failure) {
-    error.textContent = failure.message;
+    error.textContent = asForm(failure.message);
     error.hidden = false;
   } finally {
     $("create").disabled = false;
   }
+}
+
+/** A refusal of the form's room in the form's terms: the API numbers seats from 0 ("seat 0's
+ * name: ..."), the form calls them "Player 1", "Player 2". */
+function asForm(message) {
+  return (message || "").replace(/\bseat (\d+)\b/g, (_, seat) => `Player ${Number(seat) + 1}`);
 }
 
 /** A room made: this browser keeps its token and invite links, then opens it, or shows the links to send. */
