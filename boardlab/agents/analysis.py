@@ -203,7 +203,7 @@ def hint_spec(game: Game, iterations: int | None = None) -> str:
 
 # --- the analysis -------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class _Position:
+class PositionJudgement:
     """What the engine thinks of one position of the game: its own value (``chances``), the
     engine's move there, and the value of the position after that move when it is not the
     move played (``alternative``)."""
@@ -235,25 +235,47 @@ def analyse(
     states, texts, ending = _game_of(source)
     game = states[0].game
     continuous = game.continuous_moves
-    spec = _continuous_spec(game) if continuous else search_spec(game, iterations)
+    spec = analysis_spec(game, iterations)
     total = len(states)
-    judged: list[_Position] = []
+    judged: list[PositionJudgement] = []
     with judging_by(FITTED) as judge:
         evaluation = "fitted" if judge.for_game(game) is not None else "hand"
         for index, state in enumerate(states):
             if stop is not None and stop():
                 raise AnalysisCancelled(f"the analysis was stopped after {index} of {total} positions")
             played = texts[index] if index < len(texts) else None
-            judged.append(_judge(state, played, spec, seed, continuous))
+            judged.append(judge_position(state, played, spec, seed, continuous))
             if on_progress is not None:
                 on_progress(index + 1, total)
+    analysis = assemble(states, texts, judged, spec=spec, evaluation=evaluation, seed=seed, ending=ending,
+                        iterations=None if continuous else (default_iterations(game) if iterations is None else iterations))
+    analysis.seconds = time.perf_counter() - began
+    return analysis
+
+
+def assemble(
+    states: Sequence[State],
+    texts: Sequence[str],
+    judged: Sequence[PositionJudgement],
+    *,
+    spec: str,
+    evaluation: str,
+    seed: int,
+    iterations: int | None,
+    ending: Result | None,
+) -> Analysis:
+    """The analysis made of every position's judgement (``judged[i]`` of ``states[i]``, the
+    start first; ``texts`` the moves' notation): the chances from the end back, one entry per
+    move, then a match-level ``ending``. :func:`analyse` judges the positions in one go; the
+    server judges them a few at a time and puts them together here, so the numbers agree."""
+    game = states[0].game
     values = _chances_from_the_end(judged)
     analysis = Analysis(
         game_id=game.id,
         seat_names=[game.player_name(seat) for seat in range(game.num_players)],
-        method="evaluate" if continuous else "search",
+        method="evaluate" if game.continuous_moves else "search",
         agent=spec,
-        iterations=None if continuous else (default_iterations(game) if iterations is None else iterations),
+        iterations=iterations,
         seed=seed,
         start=values[0],
         evaluation=evaluation,
@@ -274,8 +296,13 @@ def analyse(
             analysis.moves[-1] = dataclasses.replace(analysis.moves[-1], chances=tuple(ending.returns))
         else:
             analysis.start = tuple(ending.returns)
-    analysis.seconds = time.perf_counter() - began
     return analysis
+
+
+def analysis_spec(game: Game, iterations: int | None = None) -> str:
+    """The spec that judges ``game``'s positions: a search, or for continuous moves the
+    evaluation after a preview."""
+    return _continuous_spec(game) if game.continuous_moves else search_spec(game, iterations)
 
 
 def _words(state: State, move: Move | None, notation: str) -> str:
@@ -304,29 +331,29 @@ def _game_of(source: Record | Sequence[State]) -> tuple[list[State], list[str], 
     return states, texts, None
 
 
-def _judge(state: State, played: str | None, spec: str, seed: int, continuous: bool) -> _Position:
+def judge_position(state: State, played: str | None, spec: str, seed: int, continuous: bool) -> PositionJudgement:
     """One position of the game: its own value, the engine's move, and (where that is not
     ``played``) the value of the position the engine's move leads to, judged alike."""
     mover = state.current_player()
     position_seed = derive_seed(seed, state.ply)
     if mover == TERMINAL:
-        return _Position(tuple(state.returns()), mover)
+        return PositionJudgement(tuple(state.returns()), mover)
     if mover == CHANCE:
-        return _Position(_shares(state, None, 0.0), mover)
+        return PositionJudgement(_shares(state, None, 0.0), mover)
     if continuous:
         chosen = make_agent(spec, seed=position_seed, game=state.game).choose(state.copy())
         alternative = None if played is None or str(chosen) == played else _value_after_preview(state, chosen)
-        return _Position(_shares(state, None, 0.0), mover, chosen, alternative)
+        return PositionJudgement(_shares(state, None, 0.0), mover, chosen, alternative)
     chances, preferred, proven = _search(state, spec, position_seed)
     if preferred is None or played is None or str(preferred) == played:
-        return _Position(chances, mover, preferred)
+        return PositionJudgement(chances, mover, preferred)
     if proven:
         alternative = tuple(1.0 if seat == mover else 0.0 for seat in range(state.num_players))
     else:
         after = state.copy()
         after.apply(preferred)
         alternative = _value(after, spec, derive_seed(position_seed, 1))
-    return _Position(chances, mover, preferred, alternative)
+    return PositionJudgement(chances, mover, preferred, alternative)
 
 
 def _value(state: State, spec: str, seed: int) -> tuple[float, ...]:
@@ -392,7 +419,7 @@ def _shares(state: State, mover: Player | None, mover_share: float) -> tuple[flo
     return tuple(chances)
 
 
-def _chances_from_the_end(judged: Sequence[_Position]) -> list[tuple[float, ...]]:
+def _chances_from_the_end(judged: Sequence[PositionJudgement]) -> list[tuple[float, ...]]:
     """Every position's chances, the last first: the last position's own value; before a
     decision, the better for its mover of the chances after the move played and the value
     of the engine's move; a chance node's own evaluation (what follows is chance's)."""
@@ -410,7 +437,7 @@ def _chances_from_the_end(judged: Sequence[_Position]) -> list[tuple[float, ...]
 
 
 def _move_entry(
-    number: int, text: str, position: _Position, before: tuple[float, ...], after: tuple[float, ...]
+    number: int, text: str, position: PositionJudgement, before: tuple[float, ...], after: tuple[float, ...]
 ) -> MoveAnalysis:
     mover = position.mover
     if mover < 0:
@@ -449,8 +476,12 @@ __all__ = [
     "Analysis",
     "AnalysisCancelled",
     "MoveAnalysis",
+    "PositionJudgement",
     "analyse",
+    "analysis_spec",
+    "assemble",
     "default_iterations",
     "hint_spec",
+    "judge_position",
     "search_spec",
 ]

@@ -2,12 +2,13 @@
 hint during play, both worked out in the computer's pool, never in the server's own process
 (docs/analysis.md).
 
-* **Analyses** run :func:`boardlab.agents.analysis.analyse` on the room's record in a worker
-  of the pool, with the fair share of the address that asked (:mod:`.computer`: owners served
-  in turn, after the decisions people wait for in their games): a Towers game takes seconds
-  of CPU, which the server's event loop must not share. Each result is kept per room and
-  budget (the analysis's iterations) for the last :data:`KEPT` rooms; two visitors of one room
-  share one analysis, since a finished game never changes. At most :data:`WAITING_ROOMS` rooms
+* **Analyses** are worked out on the room's record in the pool (a Towers game takes seconds of
+  CPU, which the server's event loop must not share), a slice of positions at a time
+  (:mod:`.analysis_slices`), each slice with the fair share of the address that asked
+  (:mod:`.computer`: owners served in turn, after the decisions people wait for in their
+  games), so that one address's long analysis never keeps another's waiting to its end. Each
+  result is kept per room and budget (the analysis's iterations) for the last :data:`KEPT`
+  rooms; two visitors of one room share one analysis, since a finished game never changes. At most :data:`WAITING_ROOMS` rooms
   wait at once, and at most :data:`ROOMS_PER_ADDRESS` of them for the analyses one address
   asked for (so that one address cannot take every place and turn everybody else away); one
   more is refused with ``429`` and ``Retry-After`` rather than queued behind minutes of others'
@@ -27,12 +28,13 @@ from collections import Counter, OrderedDict
 from typing import Any
 
 from ..agents import make_agent
-from ..agents.analysis import analyse, default_iterations, hint_spec
+from ..agents.analysis import default_iterations, hint_spec
 from ..core.decisions import Decision, ThinkingFailed
 from ..core.errors import GameOverError, NotYourTurnError, RefusedError
 from ..core.records import Record
 from ..core.seeds import derive_seed
 from ..core.values import Player
+from .analysis_slices import AnalysisStep, AnalysisWork, analyse_slice
 from .computer import COMPUTERS, ComputerPlayers, PoolThinker
 from .errors import BusyError, WaitingForPlayersError
 from .ratelimits import CLIENT
@@ -47,18 +49,12 @@ WAITING_ROOMS = 8
 ROOMS_PER_ADDRESS = 2
 #: what a refused visitor is told to wait: about one Towers analysis
 BUSY_RETRY_SECONDS = 10.0
-#: the longest an analysis may take in its worker before it is given up
+#: the longest an analysis may take in the pool's workers, its slices together, before it is given up
 ANALYSIS_SECONDS = 300.0
 #: the longest a hint may take before it is given up (the hint agents stop well before)
 HINT_DEADLINE_SECONDS = 25.0
 #: hint seeds are drawn apart from the computer seats' (which use the ply itself)
 HINT_SEED_OFFSET = 1 << 20
-
-
-def analyse_record(record: Record) -> dict[str, Any]:
-    """Run in a worker of the pool: the record's analysis as JSON, at the game's default budget
-    and seed, so that ``boardlab analyse`` on the downloaded record prints the same numbers."""
-    return analyse(record).to_json()
 
 
 class Analyses:
@@ -127,13 +123,24 @@ class Analyses:
             del self._running_for[owner]
 
     async def _work_out(self, room_id: str, record: Record, owner: str) -> dict[str, Any]:
-        answer = await self.computer.run(analyse_record, record, ANALYSIS_SECONDS, COMPUTERS, owner, spec="analysis")
-        if answer.value is None:
-            raise BusyError(
-                f"room {room_id}: the analysis could not be worked out ({answer.failure}); try again later",
-                retry_after=BUSY_RETRY_SECONDS,
-            )
-        return {"room": room_id, **answer.value}
+        """The analysis, slice after slice, each queued anew on ``owner``'s share: between two
+        slices the pool serves the other owners' turns."""
+        work = AnalysisWork(record)
+        while True:
+            left = ANALYSIS_SECONDS - work.seconds  # the slices' worker time, not their wait in the queue
+            answer = None
+            if left > 0:
+                answer = await self.computer.run(analyse_slice, work, left, COMPUTERS, owner, spec="analysis")
+            if answer is None or answer.value is None:
+                failure = f"no answer in {ANALYSIS_SECONDS:.0f} s" if answer is None else answer.failure
+                raise BusyError(
+                    f"room {room_id}: the analysis could not be worked out ({failure}); try again later",
+                    retry_after=BUSY_RETRY_SECONDS,
+                )
+            step: AnalysisStep = answer.value
+            if step.finished is not None:
+                return {"room": room_id, **step.finished}
+            work = step.work
 
 
 class Hints:
@@ -180,4 +187,4 @@ class Hints:
         }
 
 
-__all__ = ["Analyses", "Hints", "analyse_record"]
+__all__ = ["Analyses", "Hints"]

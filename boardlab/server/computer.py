@@ -17,11 +17,12 @@ client address whose action asked for it: :mod:`.ratelimits`), and owners are se
 turn, round-robin, so one address's twenty rooms wait behind each other, not in front of
 everybody else; no owner holds every worker (one is kept for the others whenever there are
 two or more), so another person's search starts at once. A decision a person is waiting for
-(:data:`PERSON`: a room with a seat held by a person, a hint, an analysis a visitor asked
-for) goes before a room of computers only (:data:`COMPUTERS`), and computers-only rooms never
-hold every worker either. A queued search whose room ended or moved on meanwhile (a
-resignation, an undo, a move by another process) is dropped when the pool comes to it, or
-sooner when the service sweeps the queue after a change (:meth:`ComputerPlayers.drop_unwanted`).
+(:data:`PERSON`: a room with a seat held by a person, a hint) goes before a room of computers
+only or an analysis (:data:`COMPUTERS`), and those never hold every worker either; an analysis
+comes in slices of about half a second (:mod:`.analysis_slices`), so that the owners' turns
+reach it too. A queued search whose room ended or moved on meanwhile (a resignation, an undo, a
+move by another process) is dropped when the pool comes to it, or sooner when the service
+sweeps the queue after a change (:meth:`ComputerPlayers.drop_unwanted`).
 A search's deadline runs from when it starts, so a room waiting its turn is answered by its
 own search, never by a fallback made of the wait.
 """

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from boardlab.core.records import Record
 from boardlab.server import analysis as analysis_module
+from boardlab.server.analysis_slices import AnalysisStep, AnalysisWork
 from boardlab.server.ratelimits import ANALYSES, MOVES, READS, request_kind
 from tests.server.harness import Harness, make_harness
 from tests.server.test_analysis_routes import finished_towers
@@ -57,12 +57,12 @@ def test_rooms_beyond_the_waiting_bound_are_refused_not_queued(
     release = threading.Event()
     started = threading.Event()
 
-    def held(record: Record) -> dict[str, Any]:
+    def held(work: AnalysisWork) -> AnalysisStep:
         started.set()
         release.wait(30)
-        return {"game": record.game_id}
+        return AnalysisStep(work, {"game": work.record.game_id})
 
-    monkeypatch.setattr(analysis_module, "analyse_record", held)
+    monkeypatch.setattr(analysis_module, "analyse_slice", held)
     analyses = limited.app.state.analyses
     analyses.waiting_rooms = 1
     first, _ = finished_towers(limited)
@@ -85,11 +85,11 @@ def test_rooms_beyond_the_waiting_bound_are_refused_not_queued(
 def test_one_address_cannot_take_every_analysis_place(limited: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
 
-    def held(record: Record) -> dict[str, Any]:
+    def held(work: AnalysisWork) -> AnalysisStep:
         release.wait(30)
-        return {"game": record.game_id}
+        return AnalysisStep(work, {"game": work.record.game_id})
 
-    monkeypatch.setattr(analysis_module, "analyse_record", held)
+    monkeypatch.setattr(analysis_module, "analyse_slice", held)
     analyses = limited.app.state.analyses
     share = analysis_module.ROOMS_PER_ADDRESS
     analyses.waiting_rooms = share + 1  # room for the attacker's share and one other visitor's

@@ -21,6 +21,7 @@ from boardlab.core.decisions import Decision
 from boardlab.core.match import Match
 from boardlab.server import analysis as analysis_module
 from boardlab.server import computer as computer_module
+from boardlab.server.analysis_slices import AnalysisStep, AnalysisWork
 from tests.server.harness import Harness, SlowThinker, auth
 
 
@@ -64,13 +65,15 @@ def test_the_analysis_waits_for_the_end_then_gives_the_chances_after_every_move(
 
 def test_an_analysis_is_worked_out_once_and_kept(sqlite_server: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    real = analysis_module.analyse_record
+    real = analysis_module.analyse_slice
 
-    def counted(record: Record) -> dict[str, Any]:
-        calls.append(record.game_id)
-        return real(record)
+    def counted(work: AnalysisWork) -> AnalysisStep:
+        step = real(work)
+        if step.finished is not None:
+            calls.append(work.record.game_id)
+        return step
 
-    monkeypatch.setattr(analysis_module, "analyse_record", counted)
+    monkeypatch.setattr(analysis_module, "analyse_slice", counted)
     room, _token = finished_towers(sqlite_server)
     first = sqlite_server.client.get(f"/api/rooms/{room}/analysis").json()
     second = sqlite_server.client.get(f"/api/rooms/{room}/analysis").json()
