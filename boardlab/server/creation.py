@@ -122,10 +122,13 @@ def _seat_words(game: Game, seat: int) -> str:
     game's seats (a list too long, refused after), the number alone."""
     return f"seat {seat} ({game.player_name(seat)})" if seat < game.num_players else f"seat {seat}"
 
-def make_room(request: NewRoom, plan: RoomPlan, seed: int, clock: Callable[[], float]) -> NewRoomRows:
+def make_room(
+    request: NewRoom, plan: RoomPlan, seed: int, clock: Callable[[], float], creator: str | None = None
+) -> NewRoomRows:
     """The room ``plan`` describes, with its new secrets: one token for every seat played
     here (a rematch keeps the seats' old token hashes), an invite code per invited seat;
-    storage keeps only their hashes. Its opening chance is already played and in the rows."""
+    storage keeps only their hashes. Its opening chance is already played and in the rows.
+    ``creator``: who made it, as the lobby tells creators apart (:func:`.rooms.creator_of`)."""
     game, choices = plan.game, plan.choices
     kept = request.token_hashes or {}
     here = [choice.kind == "here" and seat not in kept for seat, choice in enumerate(choices)]
@@ -160,7 +163,7 @@ def make_room(request: NewRoom, plan: RoomPlan, seed: int, clock: Callable[[], f
     row = RoomRow(
         new_room_id(), game.id, game.num_players, dict(game.options), seed, None, plan.undo, request.move_seconds,
         WAITING if invites else PLAYING, created=now, updated=now, pending=dict(request.pending or {}),
-        session=request.session,
+        session=request.session, creator=creator,
     )
     rows = turn_rows(match)
     match.mark_stored()

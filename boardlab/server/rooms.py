@@ -50,6 +50,23 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+#: the key of :func:`creator_of`: drawn when the process starts, kept nowhere (never stored)
+_CREATOR_KEY = secrets.token_bytes(32)
+
+
+def creator_of(address: str) -> str | None:
+    """What storage keeps of who made a room (``rooms.creator``), so that the lobby lists a
+    few rooms of each creator (:mod:`.storage`, ``latest_fairly``): the client address as its
+    limits count it (:func:`.ratelimits.limited_as`: an IPv6 /64 as one), digested under a key
+    this process drew and keeps nowhere. Storage never holds the address, and what it holds
+    leads back to none (an IPv4 address hashed without a secret key would be found by trying
+    all 2**32); the price is that an address counts as another creator for another process or
+    after a restart. None: no address (made outside a request)."""
+    if not address:
+        return None
+    return hmac.new(_CREATOR_KEY, address.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+
+
 @dataclass(frozen=True)
 class SeatChoice:
     """One parsed entry of a room's ``seats`` list: ``here``, ``invite`` or ``computer:LEVEL``."""
@@ -352,6 +369,7 @@ __all__ = [
     "SeatChoice",
     "build_match",
     "computer_spec",
+    "creator_of",
     "default_name",
     "default_undo",
     "hash_secret",

@@ -61,6 +61,7 @@ from .rooms import (
     WAITING,
     Room,
     build_match,
+    creator_of,
     hash_secret,
     new_secret,
     room_summary,
@@ -82,12 +83,17 @@ READERS, SHARED_READERS = 2, 6
 #: how long a listing read from storage is answered from memory, and how many are kept
 LISTING_SECONDS = 1.0
 LISTINGS_KEPT = 64
+#: the most rooms of one creator (one client address, :func:`.rooms.creator_of`) a listing
+#: holds, its first in the order of :data:`LISTINGS` (waiting for a player first), then the
+#: newest: the lobby is shared, and an address making twenty rooms a minute shows as three
+ROOMS_LISTED_PER_CREATOR = 3
 #: when a spectator refused from a full room may try again
 SPECTATOR_RETRY_SECONDS = 30
 #: what a room id may look like (anything else is unknown without asking storage)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
-#: what ``GET /api/rooms?status=`` accepts, and the stored statuses each one lists
+#: what ``GET /api/rooms?status=`` accepts, and the stored statuses each one lists, in the
+#: order listed (rooms waiting for a player first)
 LISTINGS = {
     "open": (WAITING,),
     "playing": (PLAYING,),
@@ -275,12 +281,17 @@ class RoomService(RoomScheduling):
     async def list_rooms(self, listing: str, game: str | None) -> list[dict[str, Any]]:
         """The latest rooms, read from storage at most once per :data:`LISTING_SECONDS` for
         everybody (a lobby polled fifty times a second costs one read a second); a room made
-        or changing status here is listed at once, a move counted within that time."""
+        or changing status here is listed at once, a move counted within that time. Rooms
+        waiting for a player come first, then those being played, then the finished ones,
+        each newest first, and at most :data:`ROOMS_LISTED_PER_CREATOR` of one creator (the
+        lobby's fair share: :func:`.storage.latest_fairly`)."""
         key = (listing, game)
         kept = self._listings.get(key)
         if kept is not None and kept[0] > time.monotonic():
             return kept[1]
-        rows = await self._db(self.storage.list_rooms, LISTINGS[listing], game, self.settings.rooms_listed)
+        rows = await self._db(
+            self.storage.list_rooms, LISTINGS[listing], game, self.settings.rooms_listed, ROOMS_LISTED_PER_CREATOR
+        )
         summaries = [room_summary(row, seats, count) for row, seats, count in rows]
         if len(self._listings) > LISTINGS_KEPT:
             self._listings.clear()
@@ -308,7 +319,7 @@ class RoomService(RoomScheduling):
             return await self._create(request, plan)
 
     async def _create(self, request: NewRoom, plan: RoomPlan) -> Created:
-        made = make_room(request, plan, self.settings.seed_source(), self.settings.clock)
+        made = make_room(request, plan, self.settings.seed_source(), self.settings.clock, creator_of(CLIENT.get()))
         try:
             await self._committer.write(made.stored)
         except Exception as exc:

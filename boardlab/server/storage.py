@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, Union
 
-from sqlalchemy import Text, and_, bindparam, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import Text, and_, bindparam, case, create_engine, delete, event, func, insert, select, union_all, update
 from sqlalchemy.engine import Connection, Engine, RowMapping, make_url
 from sqlalchemy.exc import IntegrityError
 
@@ -102,6 +102,9 @@ class RoomRow:
     updated: float = 0.0
     #: the playtest session the room was made in (None: none)
     session: str | None = None
+    #: who made it, as the lobby tells creators apart (:func:`.rooms.creator_of`: a keyed
+    #: digest, never the address; None: unknown, a room made before it was kept)
+    creator: str | None = None
 
 
 @dataclass
@@ -376,14 +379,15 @@ class Storage:
             return StoredRoom(row, seat_list, move_list)
 
     @_notes_damage
-    def list_rooms(self, statuses: Sequence[str], game: str | None, limit: int) -> list[tuple[RoomRow, list[SeatRow], int]]:
-        """The latest rooms in ``statuses`` (of ``game`` if given), most recently changed first,
-        each with its seats and number of moves."""
-        query = select(rooms).where(rooms.c.status.in_(list(statuses)))
-        if game is not None:
-            query = query.where(rooms.c.game == game)
+    def list_rooms(
+        self, statuses: Sequence[str], game: str | None, limit: int, per_creator: int = 0
+    ) -> list[tuple[RoomRow, list[SeatRow], int]]:
+        """The lobby's rooms: at most ``limit`` in ``statuses`` (of ``game`` if given), in the
+        order of ``statuses`` and each status's most recently changed first, at most
+        ``per_creator`` of each creator (0: no cap; :func:`latest_fairly`), each with its
+        seats and number of moves."""
         with self.engine.connect() as conn:
-            room_rows = latest_rooms(conn, query, limit)
+            room_rows = latest_fairly(conn, statuses, game, limit, per_creator)
             ids = [room.id for room in room_rows]
             if not ids:
                 return []
@@ -433,6 +437,57 @@ class Storage:
 def latest_rooms(conn: Any, query: Any, limit: int) -> list[RoomRow]:
     """The rooms ``query`` selects, the most recently changed first, at most ``limit``."""
     return [_room_row(row) for row in conn.execute(query.order_by(rooms.c.updated.desc()).limit(limit)).mappings()]
+
+
+#: how many of each status's latest rooms the lobby's listing picks from, per room listed:
+#: its read is bounded (an index range per status: 1,000 rooms each for 100 listed, about 10 ms
+#: on SQLite), and one address making rooms as fast as its limits allow (300 a day) pushes
+#: another's room out of it only after days
+FAIR_SCAN = 10
+
+
+def latest_fairly(
+    conn: Any, statuses: Sequence[str], game: str | None, limit: int, per_creator: int, scan: int | None = None
+) -> list[RoomRow]:
+    """The lobby's fair share, in one statement: of each status's ``scan`` most recently
+    changed rooms (``limit`` * :data:`FAIR_SCAN`; of ``game`` if given; each status read off
+    the index on ``(status, updated)``), at most ``per_creator`` of each creator (0: any
+    number), a creator's first in the order of ``statuses`` and then the newest; of those,
+    at most ``limit``, in the order of ``statuses`` and newest first. A room whose creator is
+    unknown (made before ``rooms.creator`` was kept, or outside a request) is a creator of its
+    own. So one address that makes room after room shows as ``per_creator`` of them, and
+    everyone else's rooms stay listed."""
+    scan = scan or limit * FAIR_SCAN
+    windows = []
+    for status in dict.fromkeys(statuses):
+        window = select(rooms.c.id, rooms.c.status, rooms.c.updated, rooms.c.creator).where(rooms.c.status == status)
+        if game is not None:
+            window = window.where(rooms.c.game == game)
+        windows.append(window.order_by(rooms.c.updated.desc()).limit(scan).subquery())
+    if not windows:
+        return []
+    picked = [select(window) for window in windows]
+    candidates = (picked[0] if len(picked) == 1 else union_all(*picked)).subquery("candidates")
+    rank = {status: place for place, status in enumerate(dict.fromkeys(statuses))}
+    place = case(rank, value=candidates.c.status, else_=len(rank)).label("place")
+    if per_creator > 0:
+        nth = func.row_number().over(
+            partition_by=func.coalesce(candidates.c.creator, candidates.c.id), order_by=(place, candidates.c.updated.desc())
+        )
+        ranked = select(candidates.c.id, candidates.c.updated, place, nth.label("nth")).subquery("ranked")
+        chosen = select(ranked.c.id, ranked.c.updated, ranked.c.place).where(ranked.c.nth <= per_creator)
+        order = (ranked.c.place, ranked.c.updated.desc(), ranked.c.id)
+    else:
+        chosen = select(candidates.c.id, candidates.c.updated, place)
+        order = (place, candidates.c.updated.desc(), candidates.c.id)
+    # ordered and cut to ``limit`` on the narrow columns: only the rooms listed are read whole
+    fair = chosen.order_by(*order).limit(limit).subquery("fair")
+    query = (
+        select(rooms)
+        .join(fair, fair.c.id == rooms.c.id)
+        .order_by(fair.c.place, fair.c.updated.desc(), fair.c.id)
+    )
+    return [_room_row(row) for row in conn.execute(query).mappings()]
 
 
 def seats_of_rooms(conn: Any, room_ids: Sequence[str]) -> dict[str, list[SeatRow]]:

@@ -4,7 +4,8 @@ The rooms' own tables, read and written by :mod:`.storage`:
 
 * ``rooms``: a room's settings (game, options, seed, start, undo policy, clock), its
   status, a ``revision`` bumped by every change, the match's ending and what is pending
-  (a draw offer, a queued resignation), and the playtest session it was made in;
+  (a draw offer, a queued resignation), the playtest session it was made in, and who made
+  it (a keyed digest of the client address, for the lobby's fair share; never the address);
 * ``seats``: per seat, who sits there (``here``, ``invite`` or ``computer``), the agent spec,
   and the SHA-256 hashes of its token and of its unused invite code (never the secrets);
 * ``moves``: the record's moves, one row per move with ``(room_id, number)`` as the
@@ -28,6 +29,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -64,6 +66,11 @@ rooms = Table(
     Column("updated", Float, nullable=False, index=True),
     # the playtest session the room was made in (playtest_sessions.id; :mod:`.playtests`)
     Column("session", String(32), nullable=True, index=True),
+    # who made the room, as the lobby tells creators apart (rooms.creator_of: a keyed digest of
+    # the client address, never the address); None: made before it was kept, or outside a request
+    Column("creator", String(32), nullable=True),
+    # the lobby's read (storage.latest_fairly): each status's latest rooms, straight off this index
+    Index("ix_rooms_status_updated", "status", "updated"),
 )
 
 seats = Table(
@@ -173,11 +180,13 @@ def add_missing_columns(conn: Connection) -> None:
     """Bring a database made by an older version up to the tables above (create_all makes
     missing tables only): columns added since are nullable, so old rows stay as they are."""
     present = {info["name"] for info in inspect(conn).get_columns("rooms")}
-    for column, kind in (("seed_text", "TEXT"), ("session", "VARCHAR(32)")):
+    for column, kind in (("seed_text", "TEXT"), ("session", "VARCHAR(32)"), ("creator", "VARCHAR(32)")):
         if column not in present:
             conn.execute(text(f"ALTER TABLE rooms ADD COLUMN {column} {kind}"))
             if column == "session":  # the index create_all gives a new table's column
                 conn.execute(text("CREATE INDEX IF NOT EXISTS ix_rooms_session ON rooms (session)"))
+    # the indexes create_all gives a new table, for a table made before them
+    conn.execute(text("CREATE INDEX IF NOT EXISTS ix_rooms_status_updated ON rooms (status, updated)"))
 
 
 __all__ = [

@@ -45,7 +45,8 @@ async def list_rooms(
     status: Literal["open", "playing", "finished", "all"] = Query("all", description="open: waiting for invited players"),
     game: Text | None = Query(None, max_length=64, description="only this game's rooms"),
 ) -> JSONResponse:
-    """The most recently active rooms (at most 100), newest first."""
+    """At most 100 rooms: those waiting for a player first, then those being played, then the
+    finished ones, each newest first, and at most 3 of one creator (the lobby's fair share)."""
     return JSONResponse(await service.list_rooms(status, game))
 
 
