@@ -51,6 +51,7 @@ from .errors import (
     WaitingForPlayersError,
 )
 from .fairness import ComputerRoomSlots, check_new_room, computers_only
+from .finished import FinishedRooms
 from .idle import sweep_forever
 from .leases import ComputerLeases
 from .notify import ChangeListener, Notice
@@ -110,6 +111,8 @@ class RoomService(RoomScheduling):
         self.storage = storage
         self.computer = computer
         self._rooms: dict[str, Room] = {}
+        #: finished rooms that left ``_rooms``, kept for their next reads (:mod:`.finished`)
+        self._finished = FinishedRooms()
         self._load_lock = asyncio.Lock()
         self._watchers: dict[str, set[Watcher]] = defaultdict(set)
         # storage calls block: reads run in these threads, writes in the group committer's. On a
@@ -201,13 +204,27 @@ class RoomService(RoomScheduling):
         async with self._load_lock:
             room = self._rooms.get(room_id)
             if room is None:
-                stored = await self._load(room_id)
-                game, match = build_match(stored, self.settings.clock)
-                room = Room(stored.room, game, match, stored.seats, stored.moves, seats_final=seats_taken(stored.seats))
+                room = await self._kept_or_loaded(room_id)
                 self._rooms[room_id] = room
         room.used = self.settings.clock()
         self._schedule(room)
         return room
+
+    async def _kept_or_loaded(self, room_id: str) -> Room:
+        """A finished room kept since it left memory (:mod:`.finished`), when storage still
+        holds it at the revision kept, which one small read tells; else the room rebuilt from
+        storage."""
+        if self._finished.revision(room_id) is not None:
+            try:
+                stored_revision = await self._db(self.storage.revision, room_id)
+            except Exception:  # storage away: the load below says so
+                stored_revision = None
+            kept = self._finished.take(room_id, stored_revision)
+            if kept is not None:
+                return kept
+        stored = await self._load(room_id)
+        game, match = build_match(stored, self.settings.clock)
+        return Room(stored.room, game, match, stored.seats, stored.moves, seats_final=seats_taken(stored.seats))
 
     def loaded(self, room_id: str) -> Room | None:
         """The room if it is in memory (for checks and diagnostics; routes use :meth:`room`)."""
@@ -596,10 +613,12 @@ class RoomService(RoomScheduling):
             self._forget_if_done(room)
 
     def _forget_if_done(self, room: Room) -> None:
-        """A finished room nobody watches leaves memory (it can no longer change; storage has
-        it for listings, records and a late visitor)."""
+        """A finished room nobody watches leaves the rooms in memory (nothing is scheduled in
+        it; storage has it for listings, records and a late visitor), for the keep of finished
+        rooms, whose next read checks it against storage."""
         if room.status == FINISHED and not self._watchers.get(room.id) and self._rooms.get(room.id) is room:
             del self._rooms[room.id]
+            self._finished.keep(room)  # its next read costs a look at its revision, not a rebuild
 
     def _broadcast(self, room: Room) -> dict[tuple[Player | None, tuple[Player, ...]], Message]:
         """Send the room's state to its watchers, one message (and one encoding) for all who see

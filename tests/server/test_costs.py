@@ -17,6 +17,7 @@ from boardlab.server.routers import catalog as catalog_module
 from boardlab.server.routers import lessons as lessons_module
 from boardlab.server.routers import pages as pages_module
 from boardlab.server.settings import STATIC_DIR
+from boardlab.server.storage import Change
 from boardlab.server.web import find_rules_dir
 from tests.server.harness import Harness, make_harness, watch
 
@@ -177,3 +178,34 @@ def test_json_nested_too_deep_is_refused_before_it_is_parsed(server: Harness) ->
     # brackets inside a string are text, not nesting
     bracketed = {"game": "towers", "names": ["[" * 40, "x"], "seats": ["here", "here"]}
     assert server.client.post("/api/rooms", json=bracketed).status_code == 201
+
+
+def test_a_finished_room_read_again_is_not_rebuilt_unless_storage_holds_a_newer_revision(
+    server: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = server.create("towers", ["here", "invite"], names=["Ann", "Bo"])
+    joined = server.join(created.room, created.invites[0]["code"])
+    assert joined.status_code == 200, joined.text
+    tokens = [created.token, joined.json()["token"]]
+    for _ in range(6):  # a few moves, so that rebuilding it replays a game, then the end
+        mover = tokens[server.state(created.room)["to_move"]]
+        state = server.state(created.room, mover)
+        moved = server.move(created.room, mover, state["legal_moves"][0]["notation"], state["ply"])
+        assert moved.status_code == 200, moved.text
+    assert server.act(created.room, created.token, "resign").json()["status"] == "finished"
+    assert server.live_room(created.room) is None  # nobody watches it: it left the rooms in memory
+    loaded: list[str] = []
+    load_room = server.storage.load_room
+    monkeypatch.setattr(server.storage, "load_room", lambda room, *rest: loaded.append(room) or load_room(room, *rest))
+    first = server.state(created.room)
+    for _ in range(4):
+        assert server.state(created.room) == first
+    assert loaded == []  # read five times, rebuilt from storage none
+    # a change made outside this process (a rematch offer, as another process on the database
+    # stores it) moves the room's revision on: the next read sees it, rebuilt once
+    stored = load_room(created.room)
+    assert stored is not None
+    offer = {"rematch": {"by": 1, "status": "open", "answers": {}, "room": None, "offered": 0.0}}
+    server.storage.commit(Change(created.room, stored.room.revision, len(stored.moves), (), {"pending": offer}, takes_back=False))
+    after = server.state(created.room)
+    assert loaded == [created.room] and after["revision"] == first["revision"] + 1
