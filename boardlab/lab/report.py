@@ -188,10 +188,13 @@ _FAVICON = (
 )
 
 
-def render_html(report: Mapping[str, Any], replay_url: Callable[[str], str] | None = None) -> str:
+def render_html(
+    report: Mapping[str, Any], replay_url: Callable[[str], str] | None = None, study_id: str | None = None
+) -> str:
     """The report as one HTML page with inline SVG plots (no external files or scripts).
     ``replay_url(record)`` gives the address of a game's replay in the browser (the server's
-    Lab page passes one); without it the games link their record files."""
+    Lab page passes one); without it the games link their record files. ``study_id``: the
+    study's id where the reader knows it by another than its folder's (the server's Lab)."""
     study = report["study"]
     title = f"boardlab lab: {study.get('game', '?')}"
     parts = [
@@ -199,7 +202,7 @@ def render_html(report: Mapping[str, Any], replay_url: Callable[[str], str] | No
         f'<html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>{_FAVICON}<style>{_STYLE}</style></head><body>',
         f"<h1>{_e(title)}</h1>",
         verdict_html(report),
-        f"<p>{_e(_settings_line(report))}</p>",
+        f"<p>{_e(_settings_line(report, study_id))}</p>",
         "<h2>Metrics per variant</h2>",
         "<p class=reading>Each figure with its 95% interval; docs/lab.md defines every metric.</p>",
         _metrics_table(report),
@@ -223,7 +226,7 @@ def _e(text: Any) -> str:
     return html.escape(str(text))
 
 
-def _settings_line(report: Mapping[str, Any]) -> str:
+def _settings_line(report: Mapping[str, Any], study_id: str | None = None) -> str:
     study = report["study"]
     agents = ", ".join(report["agents"])
     seating = "rotating seats" if study.get("rotate") else "fixed seats"
@@ -231,7 +234,7 @@ def _settings_line(report: Mapping[str, Any]) -> str:
     return (
         f"{study.get('players')} players ({', '.join(report['seat_names'])}); agents {agents}; {seating}; "
         f"base seed {study.get('seed')}; {games} games in {len(report['variants'])} variant(s); "
-        f"study id {study.get('study_id', '-')}."
+        f"study id {study_id or study.get('study_id', '-')}."
     )
 
 

@@ -367,6 +367,7 @@ def test_the_lab_page_adds_games_to_a_finished_study_and_its_report_covers_them_
     card.locator("a.report").click()
     page.wait_for_selector("text=Games to look at")
     assert "5 games in 1 variant(s)" in page.locator("body").inner_text()
+    assert f"study id {study_id}." in page.locator("body").inner_text()  # the id the Lab knows it by
     page.click("text=Back to the Lab")
     page.wait_for_function(
         "id => document.getElementById(`study-${id}`)?.querySelector('.count')?.textContent === '5 of 5 games'",

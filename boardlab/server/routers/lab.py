@@ -216,7 +216,7 @@ def lab_report(study_id: str, request: Request, designer: MaybeDesigner) -> HTML
         report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise LabStudyNotFound(f"lab study {study_id} has no report yet") from None
-    page = render_html(report, replay_url=lambda record: f"/lab/{study_id}/replay?record={record}")
+    page = render_html(report, replay_url=lambda record: f"/lab/{study_id}/replay?record={record}", study_id=study_id)
     # to the study's own card, where its owner adds games to it
     back = f'<p><a href="/lab#study-{study_id}">Back to the Lab</a></p>'
     return HTMLResponse(page.replace("<body>", f"<body>{back}", 1), headers=REVALIDATE)
