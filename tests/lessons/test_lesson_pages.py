@@ -74,6 +74,15 @@ def test_the_lesson_page_and_the_learn_links(web: Harness) -> None:
     assert 'href="/learn/towers"' in rules and "/js/rules.js" in rules
 
 
+def test_the_rules_for_players_say_which_section_numbers_are_in_the_part_for_programs(web: Harness) -> None:
+    # the numbers are the ones code and tests cite, so the players' page skips those of the
+    # sections for programs; its contents say where they went
+    towers = web.client.get("/rules/towers").text
+    assert "For programs: notation, positions and encodings (sections 9, 10, 12 and 13)" in towers
+    territories = web.client.get("/rules/territories").text
+    assert "(sections R10, R11 and R14)" in territories
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_embedded_position_loads_and_its_move_is_legal(game_id: str) -> None:
     found = list(figures((RULES / f"{game_id}.md").read_text(encoding="utf-8")))

@@ -8,6 +8,7 @@ document's part for programs (:mod:`boardlab.learn.documents`). None of them is 
 from __future__ import annotations
 
 import html
+import re
 from functools import lru_cache
 from pathlib import Path
 from string import Template
@@ -123,14 +124,32 @@ def _rules_page(game_id: str, name: str, path: Path, modified_ns: int, programs:
         title, body, contents = render_rules(players)
         other = ""
         if for_programs is not None:
+            # the players' part skips the numbers of the sections for programs: say where they are
+            numbers = _section_numbers(for_programs)
+            sections = ""
+            if numbers:
+                sections = f" (section{'s' if len(numbers) > 1 else ''} {_and_list(numbers)})"
             other = (f'<p class="rules-other"><a href="/rules/{escaped}/programs">For programs: notation, '
-                     "positions and encodings</a></p>")
+                     f"positions and encodings{sections}</a></p>")
             body += (f'\n<p class="rules-part">How moves, positions and results are written for programs '
                      f'(and records), and the adapters\' encodings: <a href="/rules/{escaped}/programs">the rules '
                      "for programs</a>.</p>")
     toc = "".join(f'<li><a href="#{html.escape(anchor)}">{html.escape(text)}</a></li>' for anchor, text in contents)
     contents_html = (f"<ul>{toc}</ul>" if toc else "") + other
     return _page_text(title or f"{name}: rules", body, toc=contents_html, game=game_id), 200
+
+
+#: a numbered section's heading in a rules document: "## 9. Notation", "## R10 Notation"
+_SECTION = re.compile(r"^## (R?\d+)\.?\s", re.MULTILINE)
+
+
+def _section_numbers(text: str) -> list[str]:
+    """The numbers of ``text``'s numbered sections, in numeric order ("9", "10", or "R10")."""
+    return sorted(_SECTION.findall(text), key=lambda number: int(number.lstrip("R")))
+
+
+def _and_list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _page(title: str, body: str, *, status: int) -> HTMLResponse:
