@@ -25,6 +25,11 @@ const MY_GAMES_SHOWN = 8;
 // how many of the remembered player's finished games the lobby lists
 const RECENT_SHOWN = 6;
 let catalog = [];
+// the form's room on its way to the server: a second click (a double click) meanwhile makes none
+let creating = false;
+// the form made a room that waits for its guests: its Start button makes no second one until a
+// choice in the form changes or the player asks for another game ("Start another game")
+let made = false;
 
 async function start() {
   try {
@@ -44,6 +49,12 @@ async function start() {
   drawRecentGames();
   drawRooms();
   setInterval(drawRooms, 10000);
+  // back from a game the lobby opened (the browser's page cache): its buttons work again
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    for (const button of document.querySelectorAll("button[data-play]")) button.disabled = false;
+    if (!made && $("create")) $("create").disabled = false;
+  });
 }
 
 /** The catalog in the newcomer's order; a game not named there (a plug-in) comes after. */
@@ -293,13 +304,41 @@ function drawForm(gameId, players) {
           h("option", { value: "never" }, "never"))),
     ),
     h("p", { id: "create-error", class: "alert", role: "alert", hidden: true }),
-    h("button", { class: "primary", id: "create", type: "submit" }, `Start ${game.name}`),
+    h("div", { class: "create-buttons" },
+      h("button", { class: "primary", id: "create", type: "submit" }, `Start ${game.name}`),
+      h("p", { id: "create-made", class: "made-note", role: "status" })),
   );
+  made = false;
   form.onsubmit = (event) => {
     event.preventDefault();
     create(game, players);
   };
+  // a choice changed after a room was made: the form starts a new room again
+  form.oninput = () => {
+    if (made) formReady(game);
+  };
   drawLevelHelp(game);
+}
+
+/** The form made a room that waits for its guests: its Start button is spent (one click, one
+ * room), and a line beside it says where the room's links are and how to start another game. */
+function formMade(game) {
+  made = true;
+  $("create").disabled = true;
+  $("create").textContent = `${game.name} started`;
+  replace($("create-made"),
+    `Your ${game.name} game is made: its invitation links are below. Change a choice above to start another, or `,
+    h("button", { type: "button", class: "link", id: "create-another", onclick: () => formReady(game, true) }, "start another game"),
+    ".");
+}
+
+/** The form back to starting a room (a choice changed, or "start another game" asked for one). */
+function formReady(game, focus = false) {
+  made = false;
+  $("create").disabled = false;
+  $("create").textContent = `Start ${game.name}`;
+  replace($("create-made"));
+  if (focus) $("create").focus();
 }
 
 /** People, then the game's levels weakest first, each with its rating and its time a move. */
@@ -338,6 +377,9 @@ function drawLevelHelp(game) {
 }
 
 async function create(game, players) {
+  // one click, one room: not while the last click's room is on its way, nor again once it is made
+  if (creating || made) return;
+  creating = true;
   const seats = Array.from({ length: players }, (_, seat) => $(`seat-${seat}`).value);
   const names = Array.from({ length: players }, (_, seat) => $(`name-${seat}`).value.trim());
   const body = { game: game.id, players, seats, options: readOptions(game) };
@@ -349,14 +391,19 @@ async function create(game, players) {
   const error = $("create-error");
   error.hidden = true;
   $("create").disabled = true;
+  let created;
   try {
-    started(game, seats, await api.createRoom(body));
+    created = await api.createRoom(body);
   } catch (failure) {
     error.textContent = asForm(failure.message);
     error.hidden = false;
-  } finally {
     $("create").disabled = false;
+    return;
+  } finally {
+    creating = false;
   }
+  // the room opens (the button stays spent while the page changes), or its links are shown
+  if (started(game, seats, created) === "invites") formMade(game);
 }
 
 /** A refusal of the form's room in the form's terms: the API numbers seats from 0 ("seat 0's
@@ -365,7 +412,8 @@ function asForm(message) {
   return (message || "").replace(/\bseat (\d+)\b/g, (_, seat) => `Player ${Number(seat) + 1}`);
 }
 
-/** A room made: this browser keeps its token and invite links, then opens it, or shows the links to send. */
+/** A room made: this browser keeps its token and invite links, then opens it ("opened"), or shows
+ * the links to send ("invites"). */
 function started(game, seats, created) {
   store.rememberGame(game.id);
   const here = seats.flatMap((kind, seat) => (kind === "here" ? [seat] : []));
@@ -373,21 +421,27 @@ function started(game, seats, created) {
   store.saveInvites(created.room, game.id, created.invites);
   if (!created.invites.length) {
     location.href = `/rooms/${encodeURIComponent(created.room)}`;
-    return;
+    return "opened";
   }
   showInvites(game, created);
+  return "invites";
 }
 
 function showInvites(game, created) {
   const names = created.state.view.seat_names || [];
-  replace($("created"),
-    h("h2", {}, `Your ${game.name} game is ready`),
+  const panel = $("created");
+  replace(panel,
+    h("h2", { id: "created-title" }, `Your ${game.name} game is ready`),
     h("p", {}, "Send each link to the person who plays that seat; each link works once. The game starts when everybody has joined."),
     created.invites.map((invite) => inviteRow(names[invite.seat] || `Player ${invite.seat + 1}`, invite.link)),
     h("p", {}, h("a", { class: "button primary", id: "open-room", href: `/rooms/${encodeURIComponent(created.room)}` }, "Open the game")),
   );
-  $("created").hidden = false;
-  $("created").scrollIntoView({ behavior: "smooth" });
+  panel.hidden = false;
+  // brought into view and announced: the keyboard's place moves to the panel (a screen reader
+  // reads its heading), and the page scrolls to its top, under the form it appeared beneath
+  panel.focus({ preventScroll: true });
+  const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  panel.scrollIntoView({ behavior: calm ? "auto" : "smooth", block: "start" });
   drawRooms();
 }
 
