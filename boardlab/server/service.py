@@ -31,7 +31,7 @@ import logging
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -88,6 +88,8 @@ LISTINGS_KEPT = 64
 #: holds, its first in the order of :data:`LISTINGS` (waiting for a player first), then the
 #: newest: the lobby is shared, and an address making twenty rooms a minute shows as three
 ROOMS_LISTED_PER_CREATOR = 3
+#: the most rooms a visitor names as their own to be listed besides the shared listing
+MINE_LISTED = 8
 #: when a spectator refused from a full room may try again
 SPECTATOR_RETRY_SECONDS = 30
 #: what a room id may look like (anything else is unknown without asking storage)
@@ -295,7 +297,21 @@ class RoomService(RoomScheduling):
             else:
                 room.stale = True
 
-    async def list_rooms(self, listing: str, game: str | None) -> list[dict[str, Any]]:
+    async def list_rooms(self, listing: str, game: str | None, mine: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """:meth:`_shared_listing`, and the rooms of ``mine`` (a visitor's own, at most
+        :data:`MINE_LISTED`) that it leaves out, in the listing's order: the lobby's share of
+        one creator never hides a visitor's own games from them."""
+        shared = await self._shared_listing(listing, game)
+        listed = {summary["room"] for summary in shared}
+        missing = [room_id for room_id in dict.fromkeys(mine) if room_id not in listed]
+        if not missing:
+            return shared
+        rows = await self._db(self.storage.rooms_of, missing, LISTINGS[listing], game)
+        place = {status: order for order, status in enumerate(LISTINGS[listing])}
+        merged = shared + [room_summary(row, seats, count) for row, seats, count in rows]
+        return sorted(merged, key=lambda summary: (place.get(summary["status"], len(place)), -summary["updated"]))
+
+    async def _shared_listing(self, listing: str, game: str | None) -> list[dict[str, Any]]:
         """The latest rooms, read from storage at most once per :data:`LISTING_SECONDS` for
         everybody (a lobby polled fifty times a second costs one read a second); a room made
         or changing status here is listed at once, a move counted within that time. Rooms

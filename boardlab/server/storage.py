@@ -387,13 +387,21 @@ class Storage:
         ``per_creator`` of each creator (0: no cap; :func:`latest_fairly`), each with its
         seats and number of moves."""
         with self.engine.connect() as conn:
-            room_rows = latest_fairly(conn, statuses, game, limit, per_creator)
-            ids = [room.id for room in room_rows]
-            if not ids:
-                return []
-            seat_map = seats_of_rooms(conn, ids)
-            counts = players_moves_of_rooms(conn, ids)
-        return [(room, seat_map[room.id], counts[room.id]) for room in room_rows]
+            return _as_listed(conn, latest_fairly(conn, statuses, game, limit, per_creator))
+
+    @_notes_damage
+    def rooms_of(
+        self, room_ids: Sequence[str], statuses: Sequence[str], game: str | None
+    ) -> list[tuple[RoomRow, list[SeatRow], int]]:
+        """The rooms of ``room_ids`` that are in ``statuses`` (of ``game`` if given), as
+        :meth:`list_rooms` gives them (a visitor's own rooms, listed whatever the lobby's share)."""
+        if not room_ids:
+            return []
+        query = select(rooms).where(and_(rooms.c.id.in_(list(room_ids)), rooms.c.status.in_(list(statuses))))
+        if game is not None:
+            query = query.where(rooms.c.game == game)
+        with self.engine.connect() as conn:
+            return _as_listed(conn, latest_rooms(conn, query, len(room_ids)))
 
     @_notes_damage
     def finished_rooms(self, game: str, limit: int, session: str | None = None) -> list[StoredRoom]:
@@ -432,6 +440,16 @@ class Storage:
     def listen_url(self) -> str:
         """The database as a libpq URL (with its password), for the listener's own connection."""
         return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _as_listed(conn: Any, room_rows: list[RoomRow]) -> list[tuple[RoomRow, list[SeatRow], int]]:
+    """Each room with its seats and its number of players' moves, two statements for all."""
+    ids = [room.id for room in room_rows]
+    if not ids:
+        return []
+    seat_map = seats_of_rooms(conn, ids)
+    counts = players_moves_of_rooms(conn, ids)
+    return [(room, seat_map[room.id], counts[room.id]) for room in room_rows]
 
 
 def latest_rooms(conn: Any, query: Any, limit: int) -> list[RoomRow]:

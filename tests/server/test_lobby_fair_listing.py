@@ -122,3 +122,23 @@ def test_a_database_made_before_creators_were_kept_lists_its_rooms_and_then_shar
         assert waiting in ids
         assert [room for room in ids if room in flooded] == flooded[::-1][:ROOMS_LISTED_PER_CREATOR]
         assert set(old) & set(ids)  # the old rooms share the rest with the new ones
+
+
+def test_a_visitor_naming_their_own_rooms_finds_them_listed_beyond_the_share_of_one_creator(
+    database_url: str, tmp_path: Path
+) -> None:
+    with make_harness(database_url, tmp_path, **LIMITS) as server:
+        flooded = flood(server, 6)
+        oldest = flooded[:2]  # past the share: the listing leaves them out
+        assert not set(oldest) & {entry["room"] for entry in listed(server)}
+        answer = server.client.get("/api/rooms", params={"status": "all", "mine": ",".join(oldest)})
+        assert answer.status_code == 200, answer.text
+        ids = [entry["room"] for entry in answer.json()]
+        assert set(oldest) <= set(ids) and len(ids) == len(set(ids)) == ROOMS_LISTED_PER_CREATOR + 2
+        # they are listed as the others are: waiting rooms, newest first
+        assert ids == sorted(ids, key=lambda room: -next(e["updated"] for e in answer.json() if e["room"] == room))
+        # a room of another status is not, in a listing of one status
+        assert server.client.get("/api/rooms", params={"status": "finished", "mine": oldest[0]}).json() == []
+        for bad, words in (((",".join(flooded + flooded[:3])), "at most 8 rooms"), ("x" * 33, "is not a room id")):
+            refused = server.client.get("/api/rooms", params={"mine": bad})
+            assert refused.status_code == 422 and words in refused.json()["error"]["message"], refused.text

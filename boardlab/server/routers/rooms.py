@@ -8,10 +8,11 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from ..deps import LogFrom, Service, Token, log_from
+from ..errors import ServerError
 from ..players import MaybePlayer
 from ..rooms import state_message
 from ..schemas import CreatedRoom, CreateRoomRequest, ErrorResponse, JoinedRoom, JoinRequest, RoomSummary, StateMessage, Text
-from ..service import Created, NewRoom
+from ..service import MINE_LISTED, ROOM_ID, Created, NewRoom
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses={"4XX": {"model": ErrorResponse}})
 
@@ -44,10 +45,20 @@ async def list_rooms(
     service: Service,
     status: Literal["open", "playing", "finished", "all"] = Query("all", description="open: waiting for invited players"),
     game: Text | None = Query(None, max_length=64, description="only this game's rooms"),
+    mine: Text | None = Query(
+        None, max_length=400, description="the visitor's own rooms, comma-separated ids (at most 8): listed too"
+    ),
 ) -> JSONResponse:
     """At most 100 rooms: those waiting for a player first, then those being played, then the
-    finished ones, each newest first, and at most 3 of one creator (the lobby's fair share)."""
-    return JSONResponse(await service.list_rooms(status, game))
+    finished ones, each newest first, and at most 3 of one creator (the lobby's fair share);
+    and the rooms of ``mine`` that it leaves out, so that a visitor always finds their own."""
+    own = [room_id for room_id in (mine or "").split(",") if room_id]
+    if len(own) > MINE_LISTED:
+        raise ServerError(f"mine: at most {MINE_LISTED} rooms, not {len(own)}")
+    for room_id in own:
+        if not ROOM_ID.fullmatch(room_id):
+            raise ServerError(f"mine: {room_id[:40]!r} is not a room id")
+    return JSONResponse(await service.list_rooms(status, game, own))
 
 
 @router.get("/{room_id}", response_model=StateMessage, summary="the room's state as this token (or a spectator) sees it")

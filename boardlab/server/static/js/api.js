@@ -33,7 +33,9 @@ const room = (id) => `/api/rooms/${encodeURIComponent(id)}`;
 
 export const games = () => request("/api/games");
 export const game = (id) => request(`/api/games/${encodeURIComponent(id)}`);
-export const rooms = (status) => request(`/api/rooms?status=${encodeURIComponent(status)}`);
+/** The server's rooms in `status`, and the visitor's own rooms of `mine` (ids) it would leave out. */
+export const rooms = (status, mine = []) =>
+  request(`/api/rooms?status=${encodeURIComponent(status)}${mine.length ? `&mine=${encodeURIComponent(mine.join(","))}` : ""}`);
 export const createRoom = (body) => request("/api/rooms", { method: "POST", body });
 export const roomState = (id, token, seat) =>
   request(room(id) + (seat === undefined || seat === null ? "" : `?seat=${seat}`), { token });

@@ -22,6 +22,8 @@ const NEWCOMER_ORDER = ["towers", "overseer", "sovereign", "territories", "honor
 const QUICK_LEVEL = "easy";
 // how many of this browser's rooms the lobby looks up (one request each)
 const MY_GAMES_SHOWN = 8;
+// how many of this browser's own rooms the room listing is asked to hold (the server's most)
+const MINE_LISTED = 8;
 // how many of the remembered player's finished games the lobby lists
 const RECENT_SHOWN = 6;
 let catalog = [];
@@ -449,7 +451,9 @@ function showInvites(game, created) {
 async function drawRooms() {
   const lists = { open: [], playing: [], finished: [] };
   try {
-    const all = await api.rooms("all");
+    // the listing holds a few rooms of one address (the lobby is shared): this browser's own
+    // newest rooms are asked for too, so that its games are always listed for it
+    const all = await api.rooms("all", store.myRooms().slice(0, MINE_LISTED).map((entry) => entry.room));
     for (const room of all) (lists[room.status === "waiting" ? "open" : room.status] || []).push(room);
   } catch (error) {
     replace($("rooms"), h("p", { class: "alert" }, error.message));
