@@ -66,12 +66,11 @@ export function clickPath(move) {
   }
 }
 
-/** The moves that open a proposal's form ("propose", "counter"): no clicks choose them, so a
- * hint naming one lights up the button that opens the form. */
-const FORM_OPENERS = new Set(["propose", "counter"]);
-
-export function hintOnBoard(notation) {
-  return FORM_OPENERS.has(notation);
+/** A hinted proposal ("propose", "counter") marks the button that opens its form, but that mark
+ * is the one every clickable action wears: the board shows no hinted move of its own, so the
+ * page's hint must not say it is highlighted. */
+export function hintOnBoard() {
+  return false;
 }
 
 /** What this seat is asked to answer outside the flow of its own turn, in words for the page's

@@ -104,6 +104,7 @@ export function drawPlayers(element, message, held, colours, names = {}) {
  * number); `current` marks the turn shown (replays), `onPick(number)` makes entries clickable. */
 export function drawMoves(element, message, current, onPick) {
   const log = message.log || [];
+  const focused = element.contains(document.activeElement) && document.activeElement !== element ? document.activeElement.dataset.number : null;
   replace(
     element,
     log.length ? null : h("li", { class: "muted empty" }, message.status === "finished" ? "No move was played." : "No moves yet."),
@@ -130,9 +131,16 @@ export function drawMoves(element, message, current, onPick) {
       return item;
     }),
   );
-  // scroll the list itself (never the page) to the move shown
+  // scroll the list itself (never the page) to the move shown, and only when it is out of the
+  // list's sight: a move clicked stays under the pointer
   const shown = element.querySelector(".current") || element.lastElementChild;
-  if (shown) element.scrollTop = shown.offsetTop - element.clientHeight / 2; // .moves is the offset parent
+  const top = element.scrollTop;
+  if (shown && (shown.offsetTop < top || shown.offsetTop + shown.offsetHeight > top + element.clientHeight)) {
+    element.scrollTop = shown.offsetTop - element.clientHeight / 2; // .moves is the offset parent
+  }
+  // the entry clicked or chosen with Enter was drawn anew: the keyboard stays on it
+  const again = focused ? element.querySelector(`li[data-number="${CSS.escape(focused)}"]`) : null;
+  if (again) again.focus({ preventScroll: true });
 }
 
 /** The invite links this browser made, while the game waits for its guests. */

@@ -40,7 +40,7 @@ const page = {
   offline: false, // the socket is down: the server may be too, so no move is offered or sent
   confirmResign: false,
   receivedAt: 0,
-  hint: null, // the engine's suggestion for this position: {revision, seat, busy | move, path | error}
+  hint: null, // the engine's suggestion for this position: {revision, seat, busy | move, text, path, highlighted | error}
   names: {}, // the remembered players' names by seat (for the room's own players: docs/playtests.md)
   joined: -1, // how many seats had their person when the names were read
   asked: null, // what the people here are asked to answer now, in words (null: nothing)
@@ -312,7 +312,9 @@ function drawAll() {
   const colours = page.module.seatColours ? page.module.seatColours(message.view) : null;
   drawPlayers($("players"), message, heldSeats, colours, page.names);
   const tokens = heldSeats.map((seat) => tokenFor(seat));
-  drawPlaytestForm($("playtest"), roomId, message, page.replay.active ? [] : tokens, drawAll);
+  // kept through the replay: hidden, it would pull the panels under it up by its height, and a
+  // window scrolled down to the move list would jump with them, the board far out of view
+  drawPlaytestForm($("playtest"), roomId, message, tokens, drawAll);
   drawInvites($("invites"), message, (store.roomEntry(roomId) || {}).invites || []);
   drawActions(message, heldSeats, { stacked, draw });
   drawQuestion(message, { stacked, draw, rematch });
@@ -581,8 +583,10 @@ function drawHint(message, heldSeats) {
   }, hint && hint.busy ? "Thinking…" : "Hint");
   let shown = null;
   if (hint && hint.move) {
+    // the move's words are the log's ("proposes a trade", "pass"), third person or not: they
+    // follow a colon, never a verb of the sentence's own
     shown = h("p", { id: "hint-text", class: "hint-text", role: "status" },
-      "The engine suggests ", h("strong", {}, hint.text || hint.move), hint.path || hint.onBoard ? " (highlighted on the board). " : ". ",
+      "The engine suggests this move: ", h("strong", {}, hint.text || hint.move), hint.highlighted ? " (highlighted on the board). " : ". ",
       h("button", { type: "button", id: "hint-play", class: "link", onclick: () => play(hint.move) }, "Play it"));
   } else if (hint && hint.error) {
     shown = h("p", { id: "hint-text", class: "hint-text", role: "status" }, `No hint: ${hint.error}`);
@@ -607,8 +611,6 @@ async function askHint() {
   }
   // the position may have moved on meanwhile (a move, an undo): then the hint is dropped
   if (!page.hint || page.hint.revision !== hint.revision || page.message.revision !== hint.revision) return;
-  // a move the renderer draws itself (Honor's release: the piece in the hand goes there)
-  hint.onBoard = Boolean(hint.move && page.module.hintOnBoard && page.module.hintOnBoard(hint.move));
   const picked = page.picker.paths.find(({ move }) => move.notation === hint.move);
   if (picked) {
     // select the move's first clicks, so that the board lights up the hinted move alone
@@ -617,6 +619,20 @@ async function askHint() {
   }
   page.hint = hint;
   drawAll();
+  // the sentence claims a highlight only once the board was seen to draw one: a move chosen
+  // in a form, or a key the renderer draws no mark on, leaves the board as it was
+  hint.highlighted = hintDrawn(hint);
+  if (hint.highlighted) drawAll();
+}
+
+/** Whether the board, as just drawn, shows the hinted move: its last click marked as the one to
+ * make, or a move the renderer says it drew itself (Honor's release: the piece goes there). */
+function hintDrawn(hint) {
+  if (hint.path) {
+    const last = $("board").querySelector(`[data-key="${CSS.escape(hint.path[hint.path.length - 1])}"]`);
+    if (last && (last.classList.contains("bl-target") || last.classList.contains("bl-movable"))) return true;
+  }
+  return Boolean(page.module.hintOnBoard && page.module.hintOnBoard(hint.move) === true);
 }
 
 /** The picker's targets, narrowed to the hinted move's next click while its clicks are selected. */
