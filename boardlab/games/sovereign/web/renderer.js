@@ -84,7 +84,41 @@ function lastSquares(entry) {
   return ["square", "tower", "from", "to", "build"].map((field) => move[field]).filter((square) => typeof square === "string");
 }
 
+/**
+ * The part of a move already clicked, drawn as it will stand (rule 1.6): once a Contractor's step
+ * is chosen (`ui.selected` is [from, to, ...], the picker's clicks so far) it stands on `to` and
+ * `from` is empty while the player chooses where it builds; once the third Contractor's square
+ * is chosen in the set-up it stands there while its tower's square is chosen. Null otherwise (no
+ * move in progress, a move of one click left, a replay). Returns {from, to, letter}: `from` is
+ * null for a placement.
+ */
+export function previewOf(board, ui) {
+  const selected = ui.selected || [];
+  if (ui.replay || !selected.length) return null;
+  if (board.phase === "setup") {
+    const setup = board.setup;
+    if (!setup || !setup.with_tower || pieceOn(board, selected[0])) return null;
+    const letter = setup.seat === 0 ? setup.piece.toUpperCase() : setup.piece.toLowerCase();
+    return { from: null, to: selected[0], letter };
+  }
+  if (selected.length < 2 || selected[0] === selected[1]) return null;
+  const letter = pieceOn(board, selected[0]);
+  if (!letter || letter.toUpperCase() !== "B" || pieceOn(board, selected[1])) return null;
+  return { from: selected[0], to: selected[1], letter };
+}
+
+function pieceOn(board, name) {
+  const row = SIZE - Number(name.slice(1));
+  const file = FILES.indexOf(name[0]);
+  return row >= 0 && row < SIZE && file >= 0 ? board.pieces[row][file] || "" : "";
+}
+
 function drawBoard(board, ui) {
+  const preview = previewOf(board, ui);
+  // while a Contractor's move is in progress the piece is selected where it stepped to (and a
+  // build square once clicked, while the page asks how many levels); where it came from is empty
+  // (and may be a build target, marked as one), never drawn as selected
+  const selected = preview && preview.from ? [preview.to, ...ui.selected.slice(2)] : ui.selected;
   const root = svg("svg", {
     class: "bl-board-svg sovereign-board",
     viewBox: `0 0 ${LEFT + BOARD + GOAL_BAR + 8} ${TOP + BOARD + 30}`,
@@ -99,8 +133,10 @@ function drawBoard(board, ui) {
     root.append(svg("text", { x: LEFT - 14, y: TOP + row * CELL + CELL / 2 + 5, class: "sovereign-coord", "text-anchor": "middle" }, rank));
     for (let file = 0; file < SIZE; file++) {
       const name = FILES[file] + rank;
-      root.append(square(name, board.heights[row][file], board.pieces[row][file], {
-        ui, last, board, guarded: protectedSquares.has(name), goal: goals[0].has(name) ? 0 : goals[1].has(name) ? 1 : null,
+      const moving = !preview ? null : name === preview.to ? "arrives" : name === preview.from ? "leaves" : null;
+      const letter = moving === "arrives" ? preview.letter : moving === "leaves" ? "" : board.pieces[row][file];
+      root.append(square(name, board.heights[row][file], letter, {
+        ui, selected, moving, last, board, guarded: protectedSquares.has(name), goal: goals[0].has(name) ? 0 : goals[1].has(name) ? 1 : null,
       }));
     }
   }
@@ -123,17 +159,18 @@ function goalBand(ranks, seat, name) {
     }, `${name}'s goal`));
 }
 
-function square(name, height, letter, { ui, last, board, guarded, goal }) {
+function square(name, height, letter, { ui, selected: chosen, moving, last, board, guarded, goal }) {
   const { x, y } = squareXY(name);
   const isTarget = ui.targets.has(name);
-  const selected = ui.selected.includes(name);
+  const selected = chosen.includes(name);
   const stage = ui.selected.length;
+  const note = { arrives: " (moving here)", leaves: " (the Contractor steps away)" }[moving] || "";
   const group = svg("g", {
-    class: `sovereign-square${isTarget ? (stage ? " bl-target" : " bl-movable") : ""}${selected ? " bl-selected" : ""}`,
-    dataset: { key: name, height, piece: letter },
+    class: `sovereign-square${isTarget ? (stage ? " bl-target" : " bl-movable") : ""}${selected ? " bl-selected" : ""}${moving ? ` sovereign-preview-${moving}` : ""}`,
+    dataset: { key: name, height, piece: letter, ...(moving ? { preview: moving } : {}) },
     tabindex: isTarget ? 0 : null,
     role: isTarget ? "button" : null,
-    "aria-label": `${name}: ${height ? `tower of ${height} level${height > 1 ? "s" : ""}` : "open ground"}${letter ? `, ${board.seat_names[seatOf(letter)]}'s ${KINDS[letter.toUpperCase()]}` : ""}`,
+    "aria-label": `${name}: ${height ? `tower of ${height} level${height > 1 ? "s" : ""}` : "open ground"}${letter ? `, ${board.seat_names[seatOf(letter)]}'s ${KINDS[letter.toUpperCase()]}` : ""}${note}`,
   });
   group.append(svg("rect", { x, y, width: CELL, height: CELL, class: "sovereign-cell", fill: "#ece6d3", stroke: "#c9bd9c" }));
   if (last.includes(name)) group.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, fill: "#4aa3ff", "fill-opacity": 0.3, class: "bl-last" }));
@@ -146,16 +183,16 @@ function square(name, height, letter, { ui, last, board, guarded, goal }) {
   }
   if (height) group.append(svg("text", { x: x + CELL - 5, y: y + CELL - 6, class: "sovereign-level", "text-anchor": "end" }, height));
   if (goal !== null) group.append(star(x + 11, y + 12, SIDES[goal]));
-  if (letter) group.append(piece(x + CELL / 2, y + CELL / 2, letter, board, guarded));
+  if (letter) group.append(piece(x + CELL / 2, y + CELL / 2, letter, board, guarded, moving === "arrives"));
   group.append(highlight(x, y, name, { isTarget, selected, stage, moves: ui.targets.get(name) || [], letter }));
   return group;
 }
 
-function piece(cx, cy, letter, board, guarded) {
+function piece(cx, cy, letter, board, guarded, previewed = false) {
   const seat = seatOf(letter);
   const side = SIDES[seat];
   const kind = letter.toUpperCase();
-  const group = svg("g", { class: "sovereign-piece" });
+  const group = svg("g", { class: `sovereign-piece${previewed ? " sovereign-preview-piece" : ""}` });
   if (kind === "S" && board.threatened[seat]) group.append(svg("circle", { cx, cy, r: 25, fill: "none", stroke: "#d32f2f", "stroke-width": 4, class: "sovereign-threat" }));
   group.append(svg("circle", { cx: cx + 1.5, cy: cy + 2.5, r: 18, fill: "#000", "fill-opacity": 0.3 }));
   group.append(svg("circle", { cx, cy, r: 18, fill: side.fill, stroke: side.line, "stroke-width": 2 }));
@@ -229,7 +266,12 @@ function legend(message, ui) {
   if (ui.interactive) {
     if (!ui.selected.length) hint += board.phase === "setup" ? " Click a highlighted square." : " Your move: click one of your pieces (dashed outline).";
     else if (ui.selected.length === 1) hint += board.phase === "setup" ? " Click where its tower goes." : " Click a highlighted square to move there. Esc cancels.";
-    else hint += " Click where the Contractor builds (+1 level).";
+    else {
+      const preview = previewOf(board, ui);
+      hint += preview && preview.from
+        ? ` The Contractor steps from ${preview.from} to ${preview.to}: click where it builds (+1 level, highlighted). Esc cancels.`
+        : " Click where the Contractor builds (+1 level).";
+    }
   }
   return h("div", { class: "sovereign-legend" },
     h("ul", { class: "bl-legend" },
