@@ -348,6 +348,8 @@ function drawBoard(message) {
   const shown = page.replay.active ? page.replay.message(message) : message;
   const log = message.log;
   const number = page.replay.active ? page.replay.number : log.length;
+  // the board holds the keyboard while it is drawn: its own stop when nothing in it is clicked
+  $("board").setAttribute("tabindex", "0");
   page.renderer.render(shown, {
     selected: page.picker.selected.slice(),
     targets: page.replay.active || !interactive() ? new Map() : hintedTargets(page.picker.targets()),
@@ -358,7 +360,126 @@ function drawBoard(message) {
     hint: !page.replay.active && page.hint && page.hint.move && page.hint.revision === message.revision ? page.hint.move : null,
   });
   page.zoom.apply();
+  rove();
 }
+
+// --- the board's keyboard: one Tab stop, the arrows between its targets ------------------------
+// Every renderer makes the board's clickable parts of its drawing focusable (`tabindex` on a
+// `data-key` element); the page makes them one Tab stop (a roving tabindex: the current target
+// has 0, the others -1), moves between them with the arrow keys (the nearest target that way on
+// the screen, else the next or previous in reading order), and after a redraw or a move gives the
+// keyboard back to the current target, so that the next turn goes on from there. Enter and
+// Space click (onBoardKeys). Parts outside the drawing (a renderer's buttons) keep their stops.
+const ROVING = "svg [data-key][tabindex]";
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+// `key` and `point`: the target the keyboard was on last (its place on the screen, for the
+// nearest one when it is gone); `held`: the keyboard was on a target and no one moved it off
+// the board since (a redraw that leaves nothing to click puts it on the board meanwhile)
+const roving = { key: null, point: null, held: false };
+
+function rovingTargets() {
+  return [...$("board").querySelectorAll(ROVING)].filter((part) => !part.closest('[aria-hidden="true"]'));
+}
+
+function centreOf(part) {
+  const box = part.getBoundingClientRect();
+  return box.width || box.height ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : null;
+}
+
+/** The roving pass, after every drawing of the board (the page's or the renderer's own). */
+function rove() {
+  const board = $("board");
+  const targets = rovingTargets();
+  const active = document.activeElement;
+  let current = targets.find((part) => part === active) || null;
+  if (!current && roving.key !== null) current = targets.find((part) => part.dataset.key === roving.key) || null;
+  if (!current && roving.point && targets.length) {
+    const distance = (part) => {
+      const centre = centreOf(part);
+      return centre ? Math.hypot(centre.x - roving.point.x, centre.y - roving.point.y) : Infinity;
+    };
+    current = targets.reduce((best, part) => (distance(part) < distance(best) ? part : best));
+  }
+  if (!current) current = targets[0] || null;
+  for (const part of targets) {
+    const want = part === current ? "0" : "-1";
+    if (part.getAttribute("tabindex") !== want) part.setAttribute("tabindex", want);
+  }
+  const own = current ? "-1" : "0";
+  if (board.getAttribute("tabindex") !== own) board.setAttribute("tabindex", own);
+  // the keyboard was on a target before this drawing (a move made with Enter): back onto one
+  if (roving.held && (active === board || active === document.body || !active)) {
+    if (current) current.focus({ preventScroll: true });
+    else if (active !== board) board.focus({ preventScroll: true });
+  }
+}
+
+function rovingTo(part) {
+  for (const other of rovingTargets()) other.setAttribute("tabindex", other === part ? "0" : "-1");
+  part.focus();
+}
+
+/** The target after `from` in direction `[dx, dy]`: the nearest that way on the screen (a step
+ * across counts twice a step along), or the next or previous in reading order without boxes. */
+function neighbour(targets, from, [dx, dy]) {
+  const start = centreOf(from);
+  if (!start || targets.some((part) => !centreOf(part))) {
+    const index = targets.indexOf(from) + (dx + dy > 0 ? 1 : -1);
+    return targets[index] || null;
+  }
+  let best = null;
+  let bestScore = Infinity;
+  for (const part of targets) {
+    if (part === from) continue;
+    const centre = centreOf(part);
+    const along = (centre.x - start.x) * dx + (centre.y - start.y) * dy;
+    if (along < 1) continue;
+    const across = Math.abs((centre.x - start.x) * dy + (centre.y - start.y) * dx);
+    const score = along + 2 * across;
+    if (score < bestScore) [best, bestScore] = [part, score];
+  }
+  return best;
+}
+
+$("board").addEventListener("keydown", (event) => {
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const targets = rovingTargets();
+  const from = event.target.closest ? event.target.closest("[data-key]") : null;
+  if (!from || !targets.includes(from)) return;
+  let next = null;
+  if (ARROWS[event.key]) next = neighbour(targets, from, ARROWS[event.key]);
+  else if (event.key === "Home") next = targets[0];
+  else if (event.key === "End") next = targets[targets.length - 1];
+  else return;
+  event.preventDefault();
+  if (next) rovingTo(next);
+});
+
+document.addEventListener("focusin", (event) => {
+  const board = $("board");
+  const part = event.target.closest ? event.target.closest("[data-key]") : null;
+  if (part && board.contains(part) && rovingTargets().includes(part)) {
+    roving.key = part.dataset.key;
+    roving.point = centreOf(part);
+    roving.held = true;
+  } else if (event.target !== board) {
+    roving.held = false; // the person went elsewhere: their place is theirs
+  }
+});
+
+document.addEventListener("focusout", (event) => {
+  // a target left for nothing (a click beside the board) while it is still there: not a redraw
+  if (event.relatedTarget) return;
+  const left = event.target;
+  queueMicrotask(() => {
+    if (left.isConnected && !$("board").contains(document.activeElement)) roving.held = false;
+  });
+});
+
+// a renderer's own redraw (a form of its, a piece dragged) is given the same pass
+new MutationObserver(() => {
+  if (page.renderer) rove();
+}).observe($("board"), { childList: true, subtree: true });
 
 function drawHandOver(message) {
   root.dataset.mode = "handover";
@@ -550,6 +671,7 @@ function showQuestion() {
   const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   shown.scrollIntoView({ block: "start", behavior: calm ? "auto" : "smooth" });
   // the board keeps the keyboard across its redraws, and its question comes first in it
+  roving.held = false;
   (shown === $("question") ? shown : $("board")).focus({ preventScroll: true });
 }
 
