@@ -98,7 +98,7 @@ class MoveAnalysis:
     loss: float = 0.0
     luck: float = 0.0
     #: ``move`` and ``preferred`` as people read them (``State.move_text`` for spectators:
-    #: Honor's "release SL1 at x 30.00 cm, 0.0°", Territories' "rolled 6+2 = 8")
+    #: Honor's "release the slab, over the middle of its tower", Territories' "rolled 6+2 = 8")
     text: str = ""
     preferred_text: str | None = None
 

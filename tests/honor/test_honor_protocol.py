@@ -105,7 +105,8 @@ def test_r7_14_a_match_clock_plays_the_default_moves_and_notes_the_timeout() -> 
     clock.now += 31
     assert match.expire()
     last = match.log_json(None)[-1]
-    assert last["text"] == "release SL1 at x 30.00 cm, 0.0°" and last["note"] == "timeout", "the default release (10.2.1)"
+    assert last["text"] == "release the slab, in the middle of its zone" and last["note"] == "timeout", (
+        "the default release (10.2.1)")
     assert not match.is_over() and match.to_move() == 1, "the slab is Red's foundation; Blue's turn"
 
 
@@ -230,7 +231,7 @@ def test_r13_a_match_hands_the_agent_a_resampled_state_and_plays_its_choice() ->
     match = boardlab.Match(exact_game(2), [None, make_agent("honor:level=easy", seed=1)], seed=1)
     match.play(0, "build SL1 0")
     assert match.run_computers() == 1
-    assert match.log_json(None)[-1]["text"] == "raise 1", "Blue bids for a slab it lacks (rule 13)"
+    assert match.log_json(None)[-1]["text"] == "raise the bid to 1 token", "Blue bids for a slab it lacks (rule 13)"
     record = match.record()
     assert record.movers == [0, 1] and record.seats[1].agent == "honor:level=easy"
     assert Record.loads(record.dumps()).replay().position() == record.final_position

@@ -197,7 +197,9 @@ def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, w
     page.mouse.up()  # letting go releases it
     wait_for_moves(page, 3)
     log = web_server.state(room, token)["log"]
-    assert log[2]["text"] == f"release SL1 at x {aimed:.2f} cm, 0.0°", "the move list reads the release in words"
+    assert log[2]["move"]["notation"] == f"rel {aimed:.2f} 0.0 0.05"
+    assert re.fullmatch(r"release the slab, [0-9.]+ cm left of the middle of its zone", log[2]["text"]), (
+        "the move list reads the release in words")
     slab = [piece for piece in web_server.state(room, token)["view"]["board"]["table"] if piece["pid"] == "SL1"]
     assert slab and slab[0]["owner"] == 0 and abs(slab[0]["x"] - aimed) < 1.5  # the tremor moves it a little
 
@@ -215,7 +217,7 @@ def test_an_honor_piece_is_placed_by_dragging_and_its_fall_animated(page: Any, w
     # the column falls from its release height during the animation, then rests on the table
     page.wait_for_function("() => document.querySelector('#board [data-pid=\"CO1\"]') !== null")
     page.wait_for_timeout(2500)
-    assert web_server.state(room, token)["log"][6]["text"].startswith("release CO1 at x ")
+    assert web_server.state(room, token)["log"][6]["text"].startswith("release the column, ")
 
 
 def test_a_counter_proposal_is_composed_and_sent_whole_by_the_responder(
@@ -253,17 +255,17 @@ def test_an_honor_hint_takes_the_piece_in_the_hand_where_the_engine_would_releas
     text = page.locator("#hint-text")
     text.wait_for(timeout=60_000)
     hinted = text.locator("strong").inner_text()
-    words = re.fullmatch(r"release SL1 at x ([0-9.]+) cm, ([0-9.]+)°", hinted)
-    assert words, f"the hint reads in words, as the move list will: {hinted!r}"
-    x, rotation = float(words[1]), float(words[2])
+    assert re.fullmatch(r"release the slab, .*(its zone)", hinted), f"the hint reads in words, as the move list will: {hinted!r}"
     # a release is not chosen by clicks: the board shows it by moving the piece in the hand there
     assert "highlighted on the board" in text.inner_text()
     hand = page.locator("#board [data-hand]")
-    assert (float(hand.get_attribute("data-x") or "nan"), float(hand.get_attribute("data-rotation") or "nan")) == (x, rotation)
+    x, rotation = float(hand.get_attribute("data-x") or "nan"), float(hand.get_attribute("data-rotation") or "nan")
     hand.focus()
     page.keyboard.press("Enter")  # dropping it there plays the hinted release
     wait_for_moves(page, 3)
-    assert web_server.state(room, token)["log"][2]["text"] == hinted
+    played = web_server.state(room, token)["log"][2]
+    assert played["move"]["notation"] == f"rel {x:.2f} {rotation:.1f} 0.05"
+    assert played["text"] == hinted, "the piece in the hand was where the hint said"
 
 
 def test_a_territories_hint_to_propose_a_trade_lights_up_the_button_that_opens_the_form(

@@ -437,7 +437,9 @@ class HonorState(State):
     def _add_report(self, outcome: physics.Resolution, owners: dict[str, int]) -> None:
         """Keep what this resolution did for people (before the table record is replaced)."""
         assert self.last is not None
-        report = resolution_report(self.table, outcome.poses, outcome.fallen, owners, self.last, self.rules.tremor)
+        placer = self.last["placer"]
+        zone = None if placer is None else self.rules.layout.zone(placer)
+        report = resolution_report(self.table, outcome.poses, outcome.fallen, owners, self.last, self.rules.tremor, zone)
         self.reports = (*self.reports[-(KEPT - 1):], report)
 
     def _finish_resolution(self, outcome: physics.Resolution, flags: dict[str, PieceOnTable],

@@ -19,15 +19,17 @@ from boardlab.core import Move, Player
 from . import physics
 from .catalogue import OUTLINES, kind_of, rest_angles_decidegrees
 from .moves import (
-    DEFAULT_CLEARANCE,
     FULL_TURN,
     MAX_CLEARANCE,
     MIN_CLEARANCE,
     Accept,
     Build,
+    Pass,
     PassOn,
     Push,
+    Raise,
     Release,
+    Resign,
     Tremor,
     fixed,
 )
@@ -35,6 +37,7 @@ from .placement import default_release, drop_point, release_height, release_wind
 from .report import describe, report_from_last
 from .rules import SEED_BITS
 from .tremor import seed_bytes
+from .words import piece_name, release_words, tremor_words
 
 if TYPE_CHECKING:
     from .state import HonorState
@@ -202,25 +205,37 @@ def recent_reports(state: HonorState) -> list[dict[str, Any]]:
 
 
 def move_text(state: HonorState, move: Move, viewer: Player | None) -> str:
-    """A move as people read it (rule 10.2.1): the notation, with the piece's kind for a Build
-    or Push; a release names the piece and its aim in words, and the tremor the executed
-    release it makes (rule 4.5)."""
-    if isinstance(move, (Build, Push)):
-        return f"{move} ({kind_of(move.pid).name})"
+    """A move as people read it (rule 10.2.1), in words: the piece by its name, a release by
+    where it was let go (its zone, its tower's ends and middle, rule 4.3) and how it was turned,
+    the tremor by how the hand moved it (rule 4.5). No notation, piece codes or coordinates:
+    records and the API's ``notation`` keep those."""
+    if isinstance(move, Build):
+        return f"build with {piece_name(move.pid)}, opening the auction at {tokens(move.bid)}"
+    if isinstance(move, Push):
+        return f"push {piece_name(move.pid)} to the next player"
+    if isinstance(move, Raise):
+        return f"raise the bid to {tokens(move.bid)}"
+    if isinstance(move, Pass):
+        return "pass"
+    if isinstance(move, Resign):
+        return "resign"
     placing = state.placing
     if isinstance(move, Release) and placing is not None:
-        gap = "" if move.hq == DEFAULT_CLEARANCE else f", {fixed(move.hq, 2)} cm above"
-        return f"release {placing.pid} at x {fixed(move.xq, 2)} cm, {fixed(move.thetaq, 1)}°{gap}"
+        zone = state.rules.layout.zone(placing.placer)
+        return "release " + release_words(state.table, zone, placing.placer, placing.pid, move.xq, move.thetaq)
     if isinstance(move, Accept):
         return "accept"
     if isinstance(move, PassOn):
         return "pass it on"
-    if isinstance(move, Tremor) and state.pending is not None and placing is not None:
-        xq, thetaq, _ = state.pending
-        executed = (thetaq + move.dthetaq) % FULL_TURN
-        return (f"{move}: {state.rules.names[placing.placer]}'s release of {placing.pid} went "
-                f"to x {fixed(xq + move.dxq, 2)} cm at {fixed(executed, 1)}°")
+    if isinstance(move, Tremor) and placing is not None:
+        return f"the hand's tremor: {piece_name(placing.pid)} {tremor_words(move.dxq, move.dthetaq)}"
+    if isinstance(move, Tremor):
+        return "the hand's tremor"
     return str(move)
+
+
+def tokens(count: int) -> str:
+    return f"{count} token{'' if count == 1 else 's'}"
 
 
 def state_secrets(state: HonorState, viewer: Player | None) -> set[str]:

@@ -133,7 +133,9 @@ function frame(board, state) {
   const left = zones[0][0] - 6;
   const right = zones[zones.length - 1][1] + 6;
   let top = 24;
-  for (const piece of board.table) {
+  // the pieces on the table and those of a tower just taken off (drawn where they lay, with a label)
+  const fallen = (board.reports || []).flatMap((report) => report.fallen || []);
+  for (const piece of [...board.table, ...fallen]) {
     for (const [, y] of outline(board.shapes, piece.pid, piece.x, piece.y, piece.angle)) top = Math.max(top, y + 14);
   }
   if (state.animation) for (const pose of state.animation.frames.poses[0]) top = Math.max(top, pose[1] + 10);
@@ -149,7 +151,7 @@ function points(pts, f) {
 function pieceGroup(board, pid, owner, { foundation = false, ghost = false, fallen = false, key = null, classes = "" } = {}) {
   const colour = COLOURS[owner % COLOURS.length];
   const local = board.shapes[pid.slice(0, 2)].map(([x, y]) => `${(x * SCALE).toFixed(1)},${(-y * SCALE).toFixed(1)}`).join(" ");
-  return svg("g", { class: `honor-piece ${classes}`, dataset: { pid, key }, "aria-label": `${pid}${foundation ? " (foundation)" : ""}` },
+  return svg("g", { class: `honor-piece ${classes}`, dataset: { pid, key }, "aria-label": `the ${kindName(board, pid)}${foundation ? " (foundation)" : ""}${fallen ? ", fallen" : ""}` },
     svg("polygon", {
       points: local, fill: ghost ? colour.soft : colour.fill, "fill-opacity": fallen ? 0.35 : ghost ? 0.85 : 0.92,
       stroke: foundation ? "#111" : colour.dark, "stroke-width": foundation ? 2.6 : 1.4, "stroke-dasharray": ghost ? "5 3" : null,
@@ -210,25 +212,54 @@ function table(message, ui, state) {
     const group = pieceGroup(board, piece.pid, piece.owner, { foundation: piece.foundation, classes: piece.pid === lastPid ? "honor-last" : "" });
     root.append(place(group, f, piece.x, piece.y, piece.angle));
   }
-  // what fell in the last resolution, hatched where it lay (not during the animation: it shows the fall)
+  // what fell in the last resolution: a collapsed tower is taken off the table when everything has
+  // come to rest (rules 5.1, 5.2, 6.1), and is drawn hatched where it lay then, its foundation
+  // outlined as on the table, under a label saying whose tower fell (rule 14.2)
+  const fallenPieces = (board.reports || []).flatMap((report) => report.fallen || []);
   if (!state.animation) {
-    for (const report of board.reports || []) {
-      for (const fallen of report.fallen || []) {
-        root.append(place(pieceGroup(board, fallen.pid, fallen.owner, { fallen: true, classes: "honor-fallen" }), f, fallen.x, fallen.y, fallen.angle));
-      }
+    for (const fallen of fallenPieces) {
+      root.append(place(pieceGroup(board, fallen.pid, fallen.owner, { foundation: fallen.foundation, fallen: true, classes: "honor-fallen" }), f, fallen.x, fallen.y, fallen.angle));
     }
+    fallenLabels(root, board, names, fallenPieces, f);
   } else {
     // pieces that moved in the resolution start where the frames say (a fallen one is not on the table any more)
     const frames = state.animation.frames;
     frames.pids.forEach((pid, i) => {
       if (board.table.some((piece) => piece.pid === pid)) return;
       const [x, y, angle] = frames.poses[0][i];
-      root.append(place(pieceGroup(board, pid, state.owners[pid] ?? 0), f, x, y, angle));
+      const fallen = fallenPieces.find((piece) => piece.pid === pid);
+      root.append(place(pieceGroup(board, pid, state.owners[pid] ?? 0, { foundation: Boolean(fallen && fallen.foundation) }), f, x, y, angle));
     });
+    // the pieces of a collapsing tower that did not move (its foundation, most often) stay drawn
+    // during the fall: they lie where they were taken off
+    for (const fallen of fallenPieces) {
+      if (frames.pids.includes(fallen.pid)) continue;
+      root.append(place(pieceGroup(board, fallen.pid, fallen.owner, { foundation: fallen.foundation }), f, fallen.x, fallen.y, fallen.angle));
+    }
     movePiecesNow(root, f, frames, state.animation.index);
   }
   if (aiming) root.append(aimDrawing(board, state, f));
   return root;
+}
+
+/** Above each collapsed tower's pieces: whose tower it was and that it is off the table. */
+function fallenLabels(root, board, names, fallenPieces, f) {
+  const owners = [...new Set(fallenPieces.map((piece) => piece.owner))];
+  for (const owner of owners) {
+    const pieces = fallenPieces.filter((piece) => piece.owner === owner);
+    let top = 0;
+    let left = Infinity;
+    let right = -Infinity;
+    for (const piece of pieces) {
+      for (const [x, y] of outline(board.shapes, piece.pid, piece.x, piece.y, piece.angle)) {
+        top = Math.max(top, y);
+        left = Math.min(left, x);
+        right = Math.max(right, x);
+      }
+    }
+    root.append(svg("text", { x: f.X((left + right) / 2), y: f.Y(top) - 8, class: "honor-fallen-label", "text-anchor": "middle", fill: COLOURS[owner % COLOURS.length].dark },
+      `${names[owner]}'s tower collapsed: taken off the table`));
+  }
 }
 
 function movePiecesNow(root, f, frames, index) {
@@ -323,7 +354,7 @@ function controls(message, ui, state, host, redraw) {
   const board = message.view.board;
   const names = message.view.seat_names;
   const parts = [];
-  const text = (pid) => `${pid} (${kindName(board, pid)})`;
+  const text = (pid) => `the ${kindName(board, pid)}`;
   if (board.auction) {
     const a = board.auction;
     parts.push(h("p", { class: "honor-status" }, `Auction for ${text(a.pid)}: high bid ${a.high} by ${names[a.bidder]}; ${names[a.to_act]} to bid or pass.`,
@@ -387,7 +418,7 @@ function placeControl(board, state, host, redraw) {
   const release = () => host.play(`rel ${state.aim.x.toFixed(2)} ${state.aim.rotation.toFixed(1)} ${DEFAULT_CLEARANCE}`);
   const [lo, hi] = windowFor(board, state.aim.rotation);
   return h("div", { class: "honor-decide honor-place" },
-    h("p", { class: "bl-hint" }, `Drag ${placing.pid} sideways over the yellow band (its legal x) and let go to drop it; it falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`),
+    h("p", { class: "bl-hint" }, `Drag the ${kindName(board, placing.pid)} sideways over the yellow band (its legal x) and let go to drop it; it falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`),
     h("div", { class: "honor-buttons" }, h("span", {}, "Turn to a flat side down: "),
       placing.rotations.map((r) => h("button", { class: `honor-rot${Math.abs(r.rotation - state.aim.rotation) < 0.05 ? " bl-selected" : ""}`, dataset: { rotation: r.rotation }, onclick: () => setRotation(r.rotation) }, `${r.rotation}°`)),
       h("button", { title: "5° to the left", onclick: () => setRotation(state.aim.rotation + 5) }, "⟲ 5°"),
@@ -434,7 +465,7 @@ function legend(message, state) {
     h("ul", { class: "bl-legend" },
       names.map((name, seat) => h("li", {}, h("span", { class: "bl-chip", style: `background:${COLOURS[seat % COLOURS.length].fill}` }), `${name}'s pieces and zone`)),
       h("li", {}, h("span", { class: "honor-key honor-key-foundation" }), "foundation (black outline): the only piece that may touch the table"),
-      h("li", {}, h("span", { class: "honor-key honor-key-fallen" }), "fell in the last placement"),
+      h("li", {}, h("span", { class: "honor-key honor-key-fallen" }), "fell in the last placement: taken off the table"),
       state.aim ? h("li", {}, h("span", { class: "honor-key honor-key-window" }), "where the piece may be let go") : null,
       h("li", {}, h("span", { class: "honor-key honor-key-last" }), "placed last"),
     ),
