@@ -82,8 +82,10 @@ def new_page(chromium: Any, web_server: Server) -> Iterator[Callable[[], Any]]:
     contexts = []
     errors: list[str] = []
 
-    def open_page() -> Any:
-        context = chromium.new_context(viewport={"width": 1280, "height": 900}, base_url=web_server.url)
+    def open_page(viewport: dict[str, int] | None = None, **options: Any) -> Any:
+        """``viewport`` (a desktop's 1280 x 900 by default) and the context's other ``options``
+        (a phone's ``is_mobile=True, has_touch=True``)."""
+        context = chromium.new_context(viewport=viewport or {"width": 1280, "height": 900}, base_url=web_server.url, **options)
         context.set_default_timeout(STEP_MS)
         contexts.append(context)
         page = context.new_page()

@@ -5,14 +5,13 @@ the player changes a choice or asks for another game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.web.browser import Server
-from tests.web.conftest import STEP_MS
 
 #: a laptop's window made narrow, where the ready panel appears under the fold of the form
 WINDOW = {"width": 800, "height": 600}
@@ -28,15 +27,8 @@ PANEL_IN_VIEW = """() => {
 
 
 @pytest.fixture
-def window(chromium: Any, web_server: Server) -> Iterator[Any]:
-    context = chromium.new_context(viewport=WINDOW, base_url=web_server.url)
-    context.set_default_timeout(STEP_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, f"errors in the page's scripts: {errors}"
+def window(new_page: Callable[..., Any]) -> Any:
+    return new_page(WINDOW)
 
 
 def test_start_makes_one_invitation_room(window: Any, web_server: Server, screenshots: Path) -> None:

@@ -10,14 +10,12 @@ a rematch) waits above the board, where the person who must answer sees it witho
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from tests.web.browser import Server
-from tests.web.conftest import STEP_MS
 from tests.web.steps import PLAY, hold_seats, open_room
 from tests.web.test_territories_and_honor import one_offer, to_a_trade, two_seats
 
@@ -77,29 +75,14 @@ def open_game(page: Any, server: Server, game: str) -> None:
         page.wait_for_selector("#board form.terr-compose")
 
 
-@contextmanager
-def phone_page(chromium: Any, web_server: Server, viewport: dict[str, int]) -> Iterator[Any]:
-    """A page in a phone's browser context of its own (a person); a script error fails the test."""
-    context = chromium.new_context(viewport=viewport, base_url=web_server.url, is_mobile=True, has_touch=True)
-    context.set_default_timeout(STEP_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, f"errors in the page's scripts: {errors}"
+@pytest.fixture
+def phone(new_page: Callable[..., Any]) -> Any:
+    return new_page(PHONE, is_mobile=True, has_touch=True)
 
 
 @pytest.fixture
-def phone(chromium: Any, web_server: Server) -> Iterator[Any]:
-    with phone_page(chromium, web_server, PHONE) as page:
-        yield page
-
-
-@pytest.fixture
-def narrow_phone(chromium: Any, web_server: Server) -> Iterator[Any]:
-    with phone_page(chromium, web_server, NARROW_PHONE) as page:
-        yield page
+def narrow_phone(new_page: Callable[..., Any]) -> Any:
+    return new_page(NARROW_PHONE, is_mobile=True, has_touch=True)
 
 
 def check_fits_a_phone(page: Any, what: str) -> None:
