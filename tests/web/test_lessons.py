@@ -149,7 +149,7 @@ def test_honors_rules_page_draws_its_phases_and_endings_on_the_table(page: Any, 
         figure = drawn.nth(index)
         assert figure.locator("svg").count() >= 1 and figure.locator(".rules-position-text").is_hidden()
     auction = drawn.filter(has_text="auction for the long plank")
-    assert "Auction for PL1 (long plank): high bid 2 by Blue; Red to bid or pass." in auction.inner_text()
+    assert "Auction for the long plank: high bid 2 by Blue; Red to bid or pass." in auction.inner_text()
     assert auction.locator("button", has_text="Pass (final)").count() == 1  # drawn as Red decides; nothing is sent
     push = drawn.filter(has_text="Blue pushed the roof RF1")
     assert "Red accepts it, or pays 2 tokens to pass it on" in push.inner_text()

@@ -37,7 +37,7 @@ from .placement import default_release, drop_point, release_height, release_wind
 from .report import describe, report_from_last
 from .rules import SEED_BITS
 from .tremor import seed_bytes
-from .words import piece_name, release_words, tremor_words
+from .words import PIECE_NAMES, aim_words, piece_name, release_words, tremor_words
 
 if TYPE_CHECKING:
     from .state import HonorState
@@ -101,6 +101,8 @@ def state_view(state: HonorState, viewer: Player | None) -> dict[str, Any]:
                                                                             pl.pid, t))}
                           for t in rest_angles_decidegrees(pl.pid[:2])],
             "aim": None,
+            # the piece in the hand in words, as the move list will say its release (words.py)
+            "words": aim_words(state.table, rules.layout.zone(pl.placer), pl.placer, pl.pid),
         }
         if state.aim is not None:
             view["placing"]["aim"] = aim_view(state, state.aim, preview=True)
@@ -115,6 +117,7 @@ def state_view(state: HonorState, viewer: Player | None) -> dict[str, Any]:
         view["seed"] = seed_bytes(state.seed).hex()
     view["reports"] = recent_reports(state)
     view["shapes"] = SHAPES
+    view["piece_names"] = PIECE_NAMES
     view["frames"] = resolution_frames(state)
     return view
 

@@ -151,7 +151,7 @@ function points(pts, f) {
 function pieceGroup(board, pid, owner, { foundation = false, ghost = false, fallen = false, key = null, classes = "" } = {}) {
   const colour = COLOURS[owner % COLOURS.length];
   const local = board.shapes[pid.slice(0, 2)].map(([x, y]) => `${(x * SCALE).toFixed(1)},${(-y * SCALE).toFixed(1)}`).join(" ");
-  return svg("g", { class: `honor-piece ${classes}`, dataset: { pid, key }, "aria-label": `the ${kindName(board, pid)}${foundation ? " (foundation)" : ""}${fallen ? ", fallen" : ""}` },
+  return svg("g", { class: `honor-piece ${classes}`, dataset: { pid, key }, "aria-label": `${pieceName(board, pid)}${foundation ? " (foundation)" : ""}${fallen ? ", fallen" : ""}` },
     svg("polygon", {
       points: local, fill: ghost ? colour.soft : colour.fill, "fill-opacity": fallen ? 0.35 : ghost ? 0.85 : 0.92,
       stroke: foundation ? "#111" : colour.dark, "stroke-width": foundation ? 2.6 : 1.4, "stroke-dasharray": ghost ? "5 3" : null,
@@ -342,10 +342,14 @@ function aimDrawing(board, state, f) {
   hand.setAttribute("tabindex", "0");
   hand.setAttribute("role", "slider");
   hand.setAttribute("aria-valuenow", x.toFixed(2)); // a slider says where it stands: x in cm
-  hand.setAttribute("aria-valuetext", `x ${x.toFixed(2)} cm, turned ${rotation.toFixed(1)} degrees`);
-  hand.setAttribute("aria-label", `${placing.pid} in your hand at x ${x.toFixed(2)} cm: drag it, let go to drop it`);
+  const where = whereWords(placing.words, x);
+  const turn = turnWords(placing.words, rotation);
+  hand.setAttribute("aria-valuetext", [where, turn].filter(Boolean).join(", "));
+  hand.setAttribute("aria-label", `${placing.words.name} in your hand, ${where}: drag it, let go to drop it`);
   group.append(hand);
-  group.append(svg("text", { x: f.X(x), y: f.Y(heldAt) - 34, class: "honor-hand-label", "text-anchor": "middle" }, `${placing.pid} · x ${x.toFixed(2)} cm · ${rotation.toFixed(1)}°`));
+  // the piece and where it is against the tower, in the words the move list will use for its release
+  group.append(svg("text", { x: f.X(x), y: f.Y(heldAt) - 34, class: "honor-hand-label", "text-anchor": "middle" },
+    [placing.words.name, where, turn].filter(Boolean).join(" · ")));
   return group;
 }
 
@@ -354,7 +358,7 @@ function controls(message, ui, state, host, redraw) {
   const board = message.view.board;
   const names = message.view.seat_names;
   const parts = [];
-  const text = (pid) => `the ${kindName(board, pid)}`;
+  const text = (pid) => pieceName(board, pid);
   if (board.auction) {
     const a = board.auction;
     parts.push(h("p", { class: "honor-status" }, `Auction for ${text(a.pid)}: high bid ${a.high} by ${names[a.bidder]}; ${names[a.to_act]} to bid or pass.`,
@@ -377,9 +381,67 @@ function controls(message, ui, state, host, redraw) {
   return h("div", { class: "honor-controls" }, parts);
 }
 
-function kindName(board, pid) {
-  const piece = board.table.find((p) => p.pid === pid);
-  return piece ? piece.kind : { CU: "cube", BR: "brick", CO: "column", PS: "short plank", PL: "long plank", SL: "slab", WE: "wedge", RF: "roof", TR: "trapezoid", HD: "half-disc", AR: "arch", LG: "log" }[pid.slice(0, 2)];
+/** A piece by its name ("the log") and as the supply labels it ("log 2", its number only where
+ * the set has more than one of its kind): the view's piece_names, made by words.py. */
+function pieceName(board, pid) {
+  return board.piece_names[pid].name;
+}
+
+function pieceLabel(board, pid) {
+  return board.piece_names[pid].label;
+}
+
+// --- the piece in the hand in words: words.py's where_words and turn_words, with the phrases and
+// thresholds the view sends (placing.words), so that the hand says what the move list will say --
+/** Python's f"{value:.Nf}" for value >= 0: toFixed rounds an exact tie (2.5, 2.25) up, Python
+ * to the even digit. A decimal tie a double holds exactly is an odd multiple of 2^-(N+1). */
+function pyFixed(value, digits) {
+  const halves = value * 2 ** (digits + 1);
+  if (Number.isInteger(halves) && halves % 2 !== 0) {
+    const down = Math.floor(value * 10 ** digits);
+    if (down % 2 === 0) return (down / 10 ** digits).toFixed(digits);
+  }
+  return value.toFixed(digits);
+}
+
+/** words.py's cm: "3 cm", "2.5 cm", "0.3 cm". */
+function cmWords(value) {
+  return `${pyFixed(Math.abs(value), 1).replace(/0+$/, "").replace(/\.$/, "")} cm`;
+}
+
+/** words.py's _degrees: "1 degree", "0.5 degrees", "30 degrees". */
+function degreeWords(value) {
+  const number = Math.abs(value);
+  const text = number >= 1.5 ? pyFixed(number, 0) : pyFixed(number, 1).replace(/0+$/, "").replace(/\.$/, "");
+  return `${text} degree${text === "1" ? "" : "s"}`;
+}
+
+/** words.py's where_words: x (cm) against the placer's tower, or in its zone for a foundation. */
+function whereWords(words, x) {
+  const say = (key, value) => words.phrases[key].replace("{cm}", value === undefined ? "" : cmWords(value));
+  x = Number(x.toFixed(2)); // the x the release will carry
+  if (words.extent === null) {
+    const off = x - (words.zone[0] + words.zone[1]) / 2;
+    if (Math.abs(off) < words.middle_cm) return say("zone_middle");
+    return say(off < 0 ? "zone_left" : "zone_right", off);
+  }
+  const [left, right] = words.extent;
+  if (x < left) return say("past_left", left - x);
+  if (x > right) return say("past_right", x - right);
+  const off = x - (left + right) / 2;
+  if (Math.abs(off) < words.middle_cm) return say("middle");
+  const side = off < 0 ? "left" : "right";
+  if (Math.abs(off) >= (words.near_end * (right - left)) / 2) return say(`near_${side}`);
+  return say(side, off);
+}
+
+/** words.py's turn_words: "" for the piece as drawn in the catalogue. */
+function turnWords(words, rotation) {
+  const theta = ((Math.round(rotation * 10) % 3600) + 3600) % 3600 / 10; // the rotation the release will carry
+  if (theta === 0) return "";
+  if (theta === 90 || theta === 180 || theta === 270) return words.phrases[`turn_${theta}`];
+  if (theta < 180) return words.phrases.turn_left.replace("{degrees}", degreeWords(theta));
+  return words.phrases.turn_right.replace("{degrees}", degreeWords(360 - theta));
 }
 
 function decide(message, ui, state, host, redraw) {
@@ -394,7 +456,7 @@ function decide(message, ui, state, host, redraw) {
     const bids = [...ui.targets.keys()].filter((k) => k.startsWith("bid:"));
     const next = names[(board.turn_player + 1) % names.length];
     return h("div", { class: "honor-decide" },
-      h("p", { class: "bl-hint" }, `${selected} (${kindName(board, selected)}): build with it, opening the auction at a bid of…, or push it to ${next}. Esc cancels.`),
+      h("p", { class: "bl-hint" }, `${capitalise(pieceName(board, selected))}: build with it, opening the auction at a bid of…, or push it to ${next}. Esc cancels.`),
       h("div", { class: "honor-buttons" }, h("span", {}, "Build, opening bid: "), bids.map((key) => button(key, key.slice(4)))),
       ui.targets.has("push") ? h("div", { class: "honor-buttons" }, button("push", `Push it to the next player`)) : "");
   }
@@ -418,7 +480,7 @@ function placeControl(board, state, host, redraw) {
   const release = () => host.play(`rel ${state.aim.x.toFixed(2)} ${state.aim.rotation.toFixed(1)} ${DEFAULT_CLEARANCE}`);
   const [lo, hi] = windowFor(board, state.aim.rotation);
   return h("div", { class: "honor-decide honor-place" },
-    h("p", { class: "bl-hint" }, `Drag the ${kindName(board, placing.pid)} sideways over the yellow band (its legal x) and let go to drop it; it falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`),
+    h("p", { class: "bl-hint" }, `Drag ${pieceName(board, placing.pid)} sideways over the yellow band (its legal x) and let go to drop it; it falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`),
     h("div", { class: "honor-buttons" }, h("span", {}, "Turn to a flat side down: "),
       placing.rotations.map((r) => h("button", { class: `honor-rot${Math.abs(r.rotation - state.aim.rotation) < 0.05 ? " bl-selected" : ""}`, dataset: { rotation: r.rotation }, onclick: () => setRotation(r.rotation) }, `${r.rotation}°`)),
       h("button", { title: "5° to the left", onclick: () => setRotation(state.aim.rotation + 5) }, "⟲ 5°"),
@@ -438,13 +500,15 @@ function supplyTray(board, ui) {
       const size = 8; // one scale for every piece (the slab is 15 cm long), so sizes compare
       return h("button", {
         class: `honor-supply-piece${target ? (ui.selected.length ? " bl-target" : " bl-movable") : ""}${selected ? " bl-selected" : ""}`,
-        dataset: { key: pid }, disabled: !target && !selected, title: `${pid}: ${kindName(board, pid)}`,
+        dataset: { key: pid }, disabled: !target && !selected, title: pieceLabel(board, pid),
       },
       svg("svg", { viewBox: `${-size} -5 ${2 * size} 10`, width: 64, height: 40 },
         svg("polygon", { points: xs.map(([x, y]) => `${x},${-y}`).join(" "), fill: "#c9a97a", stroke: "#5b4325", "stroke-width": 0.25 })),
-      h("span", {}, pid));
+      h("span", {}, pieceLabel(board, pid)));
     })));
 }
+
+const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function score(message) {
   const board = message.view.board;
