@@ -143,6 +143,8 @@ def test_clicking_a_move_of_the_replay_list_leaves_the_window_where_it_was(page:
     item.click()
     page.wait_for_function("() => document.getElementById('replay-position')?.textContent.startsWith('move 14 /')")
     page.wait_for_timeout(300)
-    assert page.evaluate("scrollY") == before, page.evaluate("window.scrolledTo")
+    # the window may move by what the replay's controls add above the list, never by a page's
+    # height: the move clicked stays where the person clicked it
+    assert abs(page.evaluate("scrollY") - before) < 100, page.evaluate("window.scrolledTo")
     box = page.locator('#moves li[data-number="14"]').bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800

@@ -101,46 +101,84 @@ export function drawPlayers(element, message, held, colours, names = {}) {
 }
 
 /** The move list, numbered as players count moves (a roll or a deal is listed without a
- * number); `current` marks the turn shown (replays), `onPick(number)` makes entries clickable. */
+ * number); `current` marks the turn shown (replays), `onPick(number)` makes entries clickable.
+ * Several chance entries that open the log (a set-up dealt before anybody moves) are drawn as
+ * one entry that opens on them: the log, its numbers and the replay's steps stay each entry's. */
 export function drawMoves(element, message, current, onPick) {
   const log = message.log || [];
-  const focused = element.contains(document.activeElement) && document.activeElement !== element ? document.activeElement.dataset.number : null;
+  const active = document.activeElement;
+  const inside = element.contains(active) && active !== element;
+  const focused = inside && active.dataset ? active.dataset.number ?? null : null;
+  const onSummary = inside && active.matches("summary.deal-summary");
+  const entryItem = (entry) => {
+    const chance = entry.by === "chance";
+    const item = h("li", {
+      class: `move${chance ? " chance" : ` by-${entry.by}`}${entry.number === current ? " current" : ""}`,
+      dataset: { number: entry.number, move: chance ? "" : entry.move_number },
+      value: chance ? null : entry.move_number,
+    },
+      h("span", { class: "move-by" }, chance ? "chance" : seatName(message, entry.by)),
+      " ",
+      h("span", { class: "move-text" }, entry.text),
+      entry.note ? h("span", { class: "tag" }, entry.note) : null,
+    );
+    if (onPick) {
+      item.tabIndex = 0;
+      item.classList.add("pickable");
+      item.addEventListener("click", (event) => {
+        if (event.target.closest("li") === item) onPick(entry.number);
+      });
+      item.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" && event.target === item) onPick(entry.number);
+      });
+    }
+    return item;
+  };
+  const dealt = setUpDeal(log);
+  let deal = null;
+  if (dealt.length) {
+    const texts = dealt.map((entry) => entry.text);
+    const within = current !== null && current !== undefined && dealt.some((entry) => entry.number === current);
+    const details = h("details", { class: "deal" },
+      h("summary", { class: "deal-summary", title: texts.join(", ") },
+        h("span", { class: "move-by" }, "chance"), " ",
+        h("span", { class: "move-text" }, `The set-up is dealt: ${dealt.length} entries`)),
+      h("ol", { class: "deal-entries" }, dealt.map(entryItem)));
+    // opened by the person (kept across redraws), or by a replay that steps through the deal
+    details.open = element.dataset.dealOpen === "true" || within;
+    details.addEventListener("toggle", () => {
+      element.dataset.dealOpen = String(details.open);
+    });
+    deal = h("li", {
+      class: `move chance deal-entry${within ? " current" : ""}`,
+      dataset: { deal: `${dealt[0].number}-${dealt.at(-1).number}` },
+    }, details);
+  }
   replace(
     element,
     log.length ? null : h("li", { class: "muted empty" }, message.status === "finished" ? "No move was played." : "No moves yet."),
-    log.map((entry) => {
-      const chance = entry.by === "chance";
-      const item = h("li", {
-        class: `move${chance ? " chance" : ` by-${entry.by}`}${entry.number === current ? " current" : ""}`,
-        dataset: { number: entry.number, move: chance ? "" : entry.move_number },
-        value: chance ? null : entry.move_number,
-      },
-        h("span", { class: "move-by" }, chance ? "chance" : seatName(message, entry.by)),
-        " ",
-        h("span", { class: "move-text" }, entry.text),
-        entry.note ? h("span", { class: "tag" }, entry.note) : null,
-      );
-      if (onPick) {
-        item.tabIndex = 0;
-        item.classList.add("pickable");
-        item.addEventListener("click", () => onPick(entry.number));
-        item.addEventListener("keydown", (event) => {
-          if (event.key === "Enter") onPick(entry.number);
-        });
-      }
-      return item;
-    }),
+    deal,
+    log.slice(dealt.length).map(entryItem),
   );
   // scroll the list itself (never the page) to the move shown, and only when it is out of the
   // list's sight: a move clicked stays under the pointer
-  const shown = element.querySelector(".current") || element.lastElementChild;
+  const shown = element.querySelector(".deal-entries .current") || element.querySelector(".current") || element.lastElementChild;
   const top = element.scrollTop;
   if (shown && (shown.offsetTop < top || shown.offsetTop + shown.offsetHeight > top + element.clientHeight)) {
     element.scrollTop = shown.offsetTop - element.clientHeight / 2; // .moves is the offset parent
   }
   // the entry clicked or chosen with Enter was drawn anew: the keyboard stays on it
-  const again = focused ? element.querySelector(`li[data-number="${CSS.escape(focused)}"]`) : null;
+  const again = onSummary ? element.querySelector("summary.deal-summary")
+    : focused ? element.querySelector(`li[data-number="${CSS.escape(focused)}"]`) : null;
   if (again) again.focus({ preventScroll: true });
+}
+
+/** The chance entries that open the log before the players' first move, when there are several
+ * (a board dealt at the set-up); none otherwise. */
+function setUpDeal(log) {
+  let count = 0;
+  while (count < log.length && log[count].by === "chance") count++;
+  return count >= 2 ? log.slice(0, count) : [];
 }
 
 /** The invite links this browser made, while the game waits for its guests. */

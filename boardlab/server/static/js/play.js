@@ -294,6 +294,7 @@ function drawAll() {
   const handOver = handOverNeeded(message);
   if (handOver === null) return;
   if (handOver) return drawHandOver(message);
+  const place = readerPlace();
   $("handover").hidden = true;
   announceMoves(message);
   root.dataset.mode = page.replay.active ? "replay" : "live";
@@ -323,6 +324,33 @@ function drawAll() {
   drawMoves($("moves"), message, current, message.status === "finished" ? (number) => page.replay.show(number, message) : null);
   drawBoard(message);
   placeQuestionJump();
+  keepReaderPlace(place);
+}
+
+// --- the reader's place across a redraw -------------------------------------------------------
+// The panels are drawn anew on every message, so the browser's own scroll anchoring loses the
+// part it held on to (a player's line, a move of the list) and then lets the page move when
+// something above the reader grows (a question drawn above the board on a phone). The page keeps
+// the place itself, and alone (no second adjustment by the browser): the top of the first
+// lasting part on the screen, in the page's order, before the drawing and after it.
+document.documentElement.style.overflowAnchor = "none";
+const LASTING = ["board", "players", "invites", "actions", "playtest", "replay", "moves"];
+
+function readerPlace() {
+  if (window.scrollY <= 0) return null; // at the top: what comes above the board is meant to be seen
+  const shown = LASTING.map((id) => $(id)).filter((element) => element && !element.hidden)
+    .map((element) => ({ element, box: element.getBoundingClientRect() })).filter(({ box }) => box.height);
+  // the first part that begins on the screen (what grows inside a part above it moves it), else
+  // the part the screen's top lies in
+  const place = shown.find(({ box }) => box.top >= 0 && box.top < window.innerHeight)
+    || shown.find(({ box }) => box.top < 0 && box.bottom > 0);
+  return place ? { element: place.element, top: place.box.top } : null;
+}
+
+function keepReaderPlace(place) {
+  if (!place || !place.element.isConnected) return;
+  const moved = place.element.getBoundingClientRect().top - place.top;
+  if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
 }
 
 /**
