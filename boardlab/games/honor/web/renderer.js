@@ -2,7 +2,9 @@
 // tower, the pieces drawn from the view's outlines (board.shapes) at their poses, and a
 // placement animated from the physics frames the view carries right after it resolves
 // (board.frames). While a piece is to be placed the person drags it over the legal window,
-// turns it, and lets go: the release goes to the server as notation (rel x θ h). Choosing a
+// turns it, and lets go: the release goes to the server as notation (rel x θ h). A finger only
+// aims: lifting it leaves the piece there, and the "Drop … here" button under the table lets
+// go (a slip of the finger is not a move); a mouse lets go on release. Choosing a
 // piece, bids and pushes are clicks. The view's board part is docs/rules/honor.md 11.6.
 
 import { h, replace, svg } from "/js/dom.js";
@@ -59,7 +61,8 @@ export function mount(element, host) {
   replace(element, root);
   // what lasts between render calls: the aim being dragged, the animation under way, and the
   // owners of pieces seen (a piece that fell is no longer on the table)
-  const state = { aim: null, aimKey: null, hintKey: null, animation: null, animatedPly: null, seenMessage: false, owners: {}, last: null };
+  // (touch: whether the last pointer pressed on the page was a finger, Pointer Events' pointerType)
+  const state = { aim: null, aimKey: null, hintKey: null, animation: null, animatedPly: null, seenMessage: false, owners: {}, last: null, touch: false };
 
   function draw(message, ui) {
     state.last = [message, ui];
@@ -78,10 +81,20 @@ export function mount(element, host) {
       state.hintKey = `${aimKey}/${ui.hint}`;
       state.aim = hinted;
     }
-    replace(root, score(message), table(message, ui, state), controls(message, ui, state, host, () => draw(message, ui)), legend(message, state));
+    replace(root, score(message), table(message, ui, state), state.aim ? dropBar(board, state, host) : "",
+      controls(message, ui, state, host, () => draw(message, ui)), legend(message, state));
   }
 
-  installDrag(root, state, host, () => state.last && draw(...state.last));
+  const redraw = () => state.last && draw(...state.last);
+  installDrag(root, state, host, redraw);
+  // a finger or a mouse, as the person last pressed anywhere on the page: the hint says what to do with it
+  const pointed = (event) => {
+    const touch = event.pointerType === "touch";
+    if (touch === state.touch) return;
+    state.touch = touch;
+    if (state.aim) setTimeout(redraw, 0); // after this press has reached the drag's own listener
+  };
+  document.addEventListener("pointerdown", pointed, true);
 
   return {
     render(message, ui) {
@@ -96,6 +109,7 @@ export function mount(element, host) {
     },
     destroy() {
       stop();
+      document.removeEventListener("pointerdown", pointed, true);
     },
   };
 
@@ -345,7 +359,7 @@ function aimDrawing(board, state, f) {
   const where = whereWords(placing.words, x);
   const turn = turnWords(placing.words, rotation);
   hand.setAttribute("aria-valuetext", [where, turn].filter(Boolean).join(", "));
-  hand.setAttribute("aria-label", `${placing.words.name} in your hand, ${where}: drag it, let go to drop it`);
+  hand.setAttribute("aria-label", `${placing.words.name} in your hand, ${where}: ${state.touch ? "drag it to aim, then tap Drop" : "drag it, let go to drop it"}`);
   group.append(hand);
   // the piece and where it is against the tower, in the words the move list will use for its release
   group.append(svg("text", { x: f.X(x), y: f.Y(heldAt) - 34, class: "honor-hand-label", "text-anchor": "middle" },
@@ -467,27 +481,41 @@ function decide(message, ui, state, host, redraw) {
     h("div", { class: "honor-buttons" }, simple.filter((m) => m.type !== "resign").map((m) => button(m.notation, label(m), m.type === "accept" ? "primary" : ""))));
 }
 
+const releaseOf = (state) => `rel ${state.aim.x.toFixed(2)} ${state.aim.rotation.toFixed(1)} ${DEFAULT_CLEARANCE}`;
+
+/** Right under the table while a piece is aimed: the button that lets go of it, a fingertip
+ * large and saying what it does ("Drop the log here"): on a touch screen the only way to let go. */
+function dropBar(board, state, host) {
+  const name = pieceName(board, board.placing.pid);
+  return h("div", { class: `honor-drop-bar${state.touch ? " honor-touch" : ""}` },
+    h("button", { class: "primary honor-drop", id: "honor-drop", onclick: () => host.play(releaseOf(state)) }, `Drop ${name} here`),
+    h("span", { class: "honor-drop-where" }, `x ${state.aim.x.toFixed(2)} cm`));
+}
+
 /** Drag the piece in hand over the table (the pointer's x is the release's x), turn it, let
- * go: the release goes as `rel x θ 0.05`. Arrow keys move it, Enter drops it. */
+ * go (a mouse; a finger only aims, and "Drop … here" lets go): the release goes as
+ * `rel x θ 0.05`. Arrow keys move it, Enter drops it. */
 function placeControl(board, state, host, redraw) {
   const placing = board.placing;
+  const name = pieceName(board, placing.pid);
   const setRotation = (value) => {
     state.aim.rotation = ((value % 360) + 360) % 360;
     const [lo, hi] = windowFor(board, state.aim.rotation);
     state.aim.x = Math.min(hi, Math.max(lo, state.aim.x));
     redraw();
   };
-  const release = () => host.play(`rel ${state.aim.x.toFixed(2)} ${state.aim.rotation.toFixed(1)} ${DEFAULT_CLEARANCE}`);
   const [lo, hi] = windowFor(board, state.aim.rotation);
+  const hint = state.touch
+    ? `Drag to aim, then tap Drop: move ${name} sideways over the yellow band (its legal x); lifting your finger leaves it there, so drag again to adjust, and tap "Drop ${name} here" under the table to let go. It falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`
+    : `Drag ${name} sideways over the yellow band (its legal x) and let go to drop it; it falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`;
   return h("div", { class: "honor-decide honor-place" },
-    h("p", { class: "bl-hint" }, `Drag ${pieceName(board, placing.pid)} sideways over the yellow band (its legal x) and let go to drop it; it falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`),
+    h("p", { class: "bl-hint" }, hint),
     h("div", { class: "honor-buttons" }, h("span", {}, "Turn to a flat side down: "),
       placing.rotations.map((r) => h("button", { class: `honor-rot${Math.abs(r.rotation - state.aim.rotation) < 0.05 ? " bl-selected" : ""}`, dataset: { rotation: r.rotation }, onclick: () => setRotation(r.rotation) }, `${r.rotation}°`)),
       h("button", { title: "5° to the left", onclick: () => setRotation(state.aim.rotation + 5) }, "⟲ 5°"),
       h("button", { title: "5° to the right", onclick: () => setRotation(state.aim.rotation - 5) }, "⟳ 5°")),
     h("div", { class: "honor-buttons" },
-      h("span", {}, `x ${state.aim.x.toFixed(2)} cm (legal ${lo.toFixed(2)}–${hi.toFixed(2)})`),
-      h("button", { class: "primary", id: "honor-drop", onclick: release }, "Drop it here")),
+      h("span", {}, `x ${state.aim.x.toFixed(2)} cm (legal ${lo.toFixed(2)}–${hi.toFixed(2)})`)),
   );
 }
 
@@ -537,7 +565,8 @@ function legend(message, state) {
   );
 }
 
-/** The drag: pointer down on the piece in hand, move, up releases; on the keyboard, arrows move
+/** The drag: pointer down on the piece in hand, move, up releases -- a mouse's or a pen's; a
+ * finger's (pointerType "touch") only aims, and the drop bar lets go; on the keyboard, arrows move
  * it (Shift: 1 cm) and Enter drops it. Listening on the renderer's root element, which lives
  * as long as the mount, keeps a drag going through redraws. */
 function installDrag(root, state, host, redraw) {
@@ -553,11 +582,11 @@ function installDrag(root, state, host, redraw) {
     state.aim.x = Math.round(Math.min(hi, Math.max(lo, x)) * 100) / 100;
     redraw();
   };
-  const release = () => host.play(`rel ${state.aim.x.toFixed(2)} ${state.aim.rotation.toFixed(1)} ${DEFAULT_CLEARANCE}`);
+  const release = () => host.play(releaseOf(state));
   root.addEventListener("pointerdown", (event) => {
     if (!state.aim || !event.target.closest("[data-hand]")) return;
     event.preventDefault();
-    state.drag = { offset: state.aim.x - cmAt(event) };
+    state.drag = { offset: state.aim.x - cmAt(event), touch: event.pointerType === "touch" };
     root.setPointerCapture(event.pointerId);
     root.classList.add("honor-dragging");
   });
@@ -566,10 +595,12 @@ function installDrag(root, state, host, redraw) {
   });
   const end = (event, drop) => {
     if (!state.drag) return;
+    const { touch } = state.drag;
     state.drag = null;
     root.classList.remove("honor-dragging");
     if (root.hasPointerCapture(event.pointerId)) root.releasePointerCapture(event.pointerId);
-    if (drop && state.aim) release();
+    // a lifted finger leaves the piece aimed where it is: "Drop … here" lets go
+    if (drop && state.aim && !touch) release();
   };
   root.addEventListener("pointerup", (event) => end(event, true));
   root.addEventListener("pointercancel", (event) => end(event, false));
