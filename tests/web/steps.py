@@ -69,6 +69,28 @@ def open_room(page: Any, room: str) -> None:
     page.wait_for_function(f"() => ['live', 'replay', 'handover'].includes({PLAY}.mode)")
 
 
+#: Honor in exact mode (no tremor): Red's brick at x 30, Blue's at x 90, and Red holds the log
+#: (LG2), aiming it: the same position every time
+HONOR_TO_AIMING = ["build BR1 0", "pass", "rel 30", "build BR2 0", "pass", "rel 90", "build LG2 0", "pass"]
+
+
+def honor_room_aiming(
+    page: Any, web_server: Any, seats: list[int], script: list[str] = HONOR_TO_AIMING
+) -> tuple[str, str, dict[str, Any]]:
+    """An Honor room of two seats here, played in exact mode by ``script`` (notation) to a piece
+    in the hand, open on ``page`` holding ``seats``, live: ``(room, token, state)``."""
+    created = web_server.create("honor", ["here", "here"], options={"tremor": False})
+    room, token = created["room"], created["token"]
+    state = created["state"]
+    for text in script:
+        state = web_server.play(room, token, text, state["ply"])
+    hold_seats(page, room, "honor", token, seats)
+    open_room(page, room)
+    page.wait_for_selector("#board [data-hand]")
+    page.wait_for_function("() => document.getElementById('connection')?.dataset.state === 'open'")
+    return room, token, state
+
+
 def steady_box(page: Any, selector: str, timeout_s: float = 15.0) -> dict[str, float]:
     """The on-screen box of ``selector`` once it is drawn and has stopped moving.
 

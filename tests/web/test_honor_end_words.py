@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.web.browser import Server
-from tests.web.steps import PLAY, hold_seats, open_room, wait_for_moves
+from tests.web.steps import PLAY, honor_room_aiming, wait_for_moves
 
 #: exact mode (no tremor), so the game is the same every time: Red builds arch, long plank and
 #: cube at x 30, Blue slab and two bricks at x 90; Red's log, let go 3 cm past the right end of
@@ -47,15 +47,7 @@ def jargon_in(text: str) -> list[str]:
 
 def test_an_honor_game_lost_by_a_collapse_ends_in_words_with_the_collapsed_tower_drawn(
         page: Any, web_server: Server, screenshots: Path) -> None:
-    created = web_server.create("honor", ["here", "here"], options={"tremor": False})
-    room, token = created["room"], created["token"]
-    state = created["state"]
-    for text in SCRIPT:
-        state = web_server.play(room, token, text, state["ply"])
-    hold_seats(page, room, "honor", token, [0, 1])
-    open_room(page, room)
-    page.wait_for_selector("#board [data-hand]")
-    page.wait_for_function("() => document.getElementById('connection')?.dataset.state === 'open'")
+    room, token, state = honor_room_aiming(page, web_server, [0, 1], SCRIPT)
     page.evaluate(WATCH)
 
     # the last release, seen live: the page plays the fall from the view's frames

@@ -9,12 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.web.browser import Server
-from tests.web.steps import hold_seats, open_room, steady_box, wait_for_moves
+from tests.web.steps import HONOR_TO_AIMING, honor_room_aiming, steady_box, wait_for_moves
 
 PHONE = {"width": 390, "height": 844}
 FINGER = 44
-#: exact mode (no tremor): Red's brick at x 30, Blue's at x 90, and Red holds the log (LG2)
-SCRIPT = ["build BR1 0", "pass", "rel 30", "build BR2 0", "pass", "rel 90", "build LG2 0", "pass"]
 
 
 def touch_drag(page: Any, start: tuple[float, float], end: tuple[float, float], steps: int = 6) -> None:
@@ -36,16 +34,8 @@ def centre(box: dict[str, float]) -> tuple[float, float]:
 
 def test_a_finger_aims_the_piece_and_the_drop_button_lets_go(new_page: Callable[..., Any], web_server: Server) -> None:
     page = new_page(PHONE, is_mobile=True, has_touch=True)
-    created = web_server.create("honor", ["here", "here"], options={"tremor": False})
-    room, token = created["room"], created["token"]
-    state = created["state"]
-    for text in SCRIPT:
-        state = web_server.play(room, token, text, state["ply"])
+    room, token, state = honor_room_aiming(page, web_server, [0])
     ply, logged = state["ply"], len(state["log"])
-    hold_seats(page, room, "honor", token, [0])
-    open_room(page, room)
-    page.wait_for_selector("#board [data-hand]")
-    page.wait_for_function("() => document.getElementById('connection')?.dataset.state === 'open'")
     hand = page.locator("#board [data-hand]")
     hand.scroll_into_view_if_needed()
     start = float(hand.get_attribute("data-x") or "nan")
@@ -80,7 +70,7 @@ def test_a_finger_aims_the_piece_and_the_drop_button_lets_go(new_page: Callable[
 
     # tapping the button plays the release where the hand is
     drop.tap()
-    wait_for_moves(page, len(SCRIPT) + 1)
+    wait_for_moves(page, len(HONOR_TO_AIMING) + 1)
     played = web_server.state(room, token)
     assert len(played["log"]) == logged + 1
     assert played["log"][-1]["move"]["notation"] == f"rel {adjusted:.2f} 0.0 0.05"

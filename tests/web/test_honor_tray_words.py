@@ -10,23 +10,13 @@ import re
 from typing import Any
 
 from tests.web.browser import Server
-from tests.web.steps import hold_seats, open_room, wait_for_moves
+from tests.web.steps import HONOR_TO_AIMING, honor_room_aiming, wait_for_moves
 
-#: exact mode (no tremor): Red's brick at x 30, Blue's at x 90, and Red holds the log (LG2)
-SCRIPT = ["build BR1 0", "pass", "rel 30", "build BR2 0", "pass", "rel 90", "build LG2 0", "pass"]
 CODE = re.compile(r"\b[A-Z]{2}\d\b")
 
 
 def test_the_tray_and_the_piece_in_the_hand_are_named_in_words_while_aiming(page: Any, web_server: Server) -> None:
-    created = web_server.create("honor", ["here", "here"], options={"tremor": False})
-    room, token = created["room"], created["token"]
-    state = created["state"]
-    for text in SCRIPT:
-        state = web_server.play(room, token, text, state["ply"])
-    hold_seats(page, room, "honor", token, [0, 1])
-    open_room(page, room)
-    page.wait_for_selector("#board [data-hand]")
-    page.wait_for_function("() => document.getElementById('connection')?.dataset.state === 'open'")
+    room, token, _state = honor_room_aiming(page, web_server, [0, 1])
 
     # the tray: every piece by its name, numbered only where the set has more than one of its kind
     tray = page.locator("#board .honor-supply")
@@ -58,7 +48,7 @@ def test_the_tray_and_the_piece_in_the_hand_are_named_in_words_while_aiming(page
     assert where.endswith("of its tower") and where != start.split(" · ")[1], f"the label follows the hand: {aimed!r}"
     hand.focus()
     page.keyboard.press("Enter")
-    wait_for_moves(page, len(SCRIPT) + 1)
+    wait_for_moves(page, len(HONOR_TO_AIMING) + 1)
     played = web_server.state(room, token)["log"][-1]
     assert played["move"]["notation"].startswith("rel "), "the API keeps the notation"
     assert played["text"] == f"release the log, {turn}, {where}", "the hand said what the move list says"
