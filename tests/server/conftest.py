@@ -20,7 +20,8 @@ import pytest
 # starlette's test client asks for httpx2; httpx (the web extra's) works the same for it
 warnings.filterwarnings("ignore", message=".*install `httpx2`.*")
 
-from tests.server.harness import Harness, make_harness  # noqa: E402
+from boardlab.server import computer as computer_module  # noqa: E402
+from tests.server.harness import Harness, SlowThinker, make_harness  # noqa: E402
 from tests.server.postgres import TemporaryPostgres, empty_postgres, server_programs  # noqa: E402
 
 
@@ -78,3 +79,12 @@ def sqlite_server(tmp_path: Path) -> Iterator[Harness]:
     """An app on SQLite only, for tests of the HTTP layer that storage cannot change."""
     with make_harness(f"sqlite:///{tmp_path / 'boardlab.sqlite3'}", tmp_path) as harness:
         yield harness
+
+
+@pytest.fixture
+def slow_thinker(monkeypatch: pytest.MonkeyPatch) -> Iterator[SlowThinker]:
+    """The computer's searches held until ``release`` is set (set at the end in any case)."""
+    thinker = SlowThinker()
+    monkeypatch.setattr(computer_module, "think", thinker)
+    yield thinker
+    thinker.release.set()

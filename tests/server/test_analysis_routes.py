@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -151,23 +150,15 @@ def test_hints_are_refused_where_they_do_not_belong(sqlite_server: Harness) -> N
     assert over.status_code == 409 and over.json()["error"]["code"] == "game_over"
 
 
-@pytest.fixture
-def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[SlowThinker]:
-    thinker = SlowThinker()
-    monkeypatch.setattr(computer_module, "think", thinker)
-    yield thinker
-    thinker.release.set()
-
-
-def test_one_hint_at_a_time_per_room(sqlite_server: Harness, held: SlowThinker) -> None:
+def test_one_hint_at_a_time_per_room(sqlite_server: Harness, slow_thinker: SlowThinker) -> None:
     room = sqlite_server.create("towers", ["here", "here"])
     answers: list[Any] = []
     first = threading.Thread(target=lambda: answers.append(hint(sqlite_server, room.room, room.token)))
     first.start()
-    assert held.started.wait(10)
+    assert slow_thinker.started.wait(10)
     second = hint(sqlite_server, room.room, room.token)
     assert second.status_code == 409 and "already" in second.json()["error"]["message"]
-    held.release.set()
+    slow_thinker.release.set()
     first.join(30)
     assert answers and answers[0].status_code == 200
     # and once it came, the next one may be asked

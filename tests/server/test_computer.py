@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,19 +23,11 @@ from tests.server.harness import Harness, SlowThinker, make_harness
 PRODUCT_GAMES = [game for game in boardlab.game_ids() if boardlab.game_class(game).__module__.startswith("boardlab.")]
 
 
-@pytest.fixture
-def slow(monkeypatch: pytest.MonkeyPatch) -> Iterator[SlowThinker]:
-    thinker = SlowThinker()
-    monkeypatch.setattr(computer_module, "think", thinker)
-    yield thinker
-    thinker.release.set()
-
-
 # a 2 s bound on the wall clock: one rerun on a stalled machine (docs/server.md, Tests)
 @pytest.mark.flaky(reruns=1, reruns_delay=2)
-def test_one_long_search_never_holds_up_another_room(server: Harness, slow: SlowThinker) -> None:
+def test_one_long_search_never_holds_up_another_room(server: Harness, slow_thinker: SlowThinker) -> None:
     thinking = server.create("towers", ["computer:easy", "here"])
-    assert slow.started.wait(10) and server.state(thinking.room)["thinking"]
+    assert slow_thinker.started.wait(10) and server.state(thinking.room)["thinking"]
     people = server.create("towers", ["here", "here"])
     state = people.state
     for _ in range(6):
@@ -44,25 +35,25 @@ def test_one_long_search_never_holds_up_another_room(server: Harness, slow: Slow
         state = server.move(people.room, people.token, state["legal_moves"][0]["notation"], state["ply"]).json()
         assert time.monotonic() - began < 2.0
     assert state["ply"] == 6 and server.state(thinking.room)["thinking"]
-    slow.release.set()
+    slow_thinker.release.set()
     done = server.wait(thinking.room, thinking.token, lambda message: message["ply"] == 1 and not message["thinking"])
     assert done["log"][0]["by"] == 0
 
 
-def test_a_search_the_room_outran_is_thrown_away(server: Harness, slow: SlowThinker) -> None:
+def test_a_search_the_room_outran_is_thrown_away(server: Harness, slow_thinker: SlowThinker) -> None:
     created = server.create("towers", ["here", "computer:easy"])
     moved = server.move(created.room, created.token, created.state["legal_moves"][0]["notation"], 0).json()
-    assert slow.started.wait(10)
+    assert slow_thinker.started.wait(10)
     undone = server.act(created.room, created.token, "undo", {"revision": moved["revision"]}).json()
     assert undone["ply"] == 0 and not undone["thinking"]
-    slow.release.set()
+    slow_thinker.release.set()
     time.sleep(0.3)  # the search comes back to a room that moved on
     after = server.state(created.room, created.token)
     assert after["ply"] == 0 and after["revision"] == undone["revision"] and server.stored(created.room).moves == []
 
 
 def test_a_search_past_its_deadline_gives_way_to_a_fallback_move(
-    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slow: SlowThinker
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slow_thinker: SlowThinker
 ) -> None:
     monkeypatch.setitem(levels_module.DEADLINE_SECONDS, "easy", 0.2)
     with make_harness(database_url, tmp_path, think_grace_seconds=0.0) as server:
