@@ -45,7 +45,8 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     """The server as an ASGI app. ``storage`` defaults to the one ``settings`` names."""
     settings = settings or Settings()
     storage = storage or Storage(settings.storage_url())
-    service = RoomService(settings, storage, ComputerPlayers(settings.computer_workers))
+    server_secret = admin_key(settings.data_dir, settings.admin_key)[0]
+    service = RoomService(settings, storage, ComputerPlayers(settings.computer_workers), server_secret=server_secret)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -67,7 +68,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.hints = Hints()
     # the server's designers (the Lab's): the admin key registered at every start
     app.state.designers = DesignerKeys(storage)
-    app.state.designers.register_admin(admin_key(settings.data_dir, settings.admin_key)[0])
+    app.state.designers.register_admin(server_secret)
     # studies started from the Lab page: played one at a time at the lowest priority (docs/lab.md)
     app.state.lab = LabJobs(settings.data_dir / "lab", lab_limits(settings))
     # players who come back, and the playtests (docs/playtests.md): the designers' view beside the Lab's studies

@@ -50,21 +50,31 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-#: the key of :func:`creator_of`: drawn when the process starts, kept nowhere (never stored)
-_CREATOR_KEY = secrets.token_bytes(32)
+#: what :func:`creator_key` mixes into the server's secret, so that the lobby's key is its own
+CREATOR_KEY_LABEL = b"boardlab: the lobby's creators"
 
 
-def creator_of(address: str) -> str | None:
+def creator_key(server_secret: str | None) -> bytes:
+    """The key of :func:`creator_of`: derived from ``server_secret`` (the admin key, which every
+    process of one server holds: the same data folder or ``BOARDLAB_ADMIN_KEY``), so that all of
+    them, and the server after a restart, count an address as one creator; without a secret, a
+    key this process draws and keeps nowhere (an address then counts anew in another process)."""
+    if server_secret is None:
+        return secrets.token_bytes(32)
+    return hmac.new(server_secret.encode("utf-8"), CREATOR_KEY_LABEL, hashlib.sha256).digest()
+
+
+def creator_of(address: str, key: bytes) -> str | None:
     """What storage keeps of who made a room (``rooms.creator``), so that the lobby lists a
     few rooms of each creator (:mod:`.storage`, ``latest_fairly``): the client address as its
-    limits count it (:func:`.ratelimits.limited_as`: an IPv6 /64 as one), digested under a key
-    this process drew and keeps nowhere. Storage never holds the address, and what it holds
-    leads back to none (an IPv4 address hashed without a secret key would be found by trying
-    all 2**32); the price is that an address counts as another creator for another process or
-    after a restart. None: no address (made outside a request)."""
+    limits count it (:func:`.ratelimits.limited_as`: an IPv6 /64 as one), digested under
+    ``key`` (:func:`creator_key`). Storage never holds the address, and what it holds leads back
+    to none without the key (an IPv4 address hashed without a secret key would be found by
+    trying all 2**32); whoever holds the admin key and the database could try them, as the
+    server's operator could read its addresses anyway. None: no address (made outside a request)."""
     if not address:
         return None
-    return hmac.new(_CREATOR_KEY, address.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(key, address.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -369,6 +379,7 @@ __all__ = [
     "SeatChoice",
     "build_match",
     "computer_spec",
+    "creator_key",
     "creator_of",
     "default_name",
     "default_undo",

@@ -62,6 +62,7 @@ from .rooms import (
     WAITING,
     Room,
     build_match,
+    creator_key,
     creator_of,
     hash_secret,
     new_secret,
@@ -108,7 +109,11 @@ LISTINGS = {
 class RoomService(RoomScheduling):
     """Rooms in memory over storage: create, join, act, watch; the computer and the clock."""
 
-    def __init__(self, settings: Settings, storage: Storage, computer: ComputerPlayers) -> None:
+    def __init__(
+        self, settings: Settings, storage: Storage, computer: ComputerPlayers, *, server_secret: str | None = None
+    ) -> None:
+        """``server_secret``: the admin key, from which the key that tells the lobby's creators
+        apart is derived (:func:`.rooms.creator_key`: one creator in every process that holds it)."""
         self.settings = settings
         self.storage = storage
         self.computer = computer
@@ -134,6 +139,7 @@ class RoomService(RoomScheduling):
         #: other processes' changes, on a shared database (None on SQLite: one process)
         self.listener: ChangeListener | None = None
         self.leases = ComputerLeases(storage, self._db)
+        self._creator_key = creator_key(server_secret)
 
     # --- life -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -352,7 +358,8 @@ class RoomService(RoomScheduling):
             return await self._create(request, plan)
 
     async def _create(self, request: NewRoom, plan: RoomPlan) -> Created:
-        made = make_room(request, plan, self.settings.seed_source(), self.settings.clock, creator_of(CLIENT.get()))
+        creator = creator_of(CLIENT.get(), self._creator_key)
+        made = make_room(request, plan, self.settings.seed_source(), self.settings.clock, creator)
         try:
             await self._committer.write(made.stored)
         except Exception as exc:

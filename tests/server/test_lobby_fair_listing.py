@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import inspect, select, text
 
 from boardlab.server import service
+from boardlab.server.rooms import creator_key, creator_of
 from boardlab.server.storage import Storage
 from boardlab.server.tables import rooms
 from tests.server.harness import Harness, make_harness
@@ -90,6 +91,31 @@ def test_storage_keeps_a_digest_of_the_creator_never_the_address(database_url: s
         assert creators[ids[0]] == creators[ids[1]] is not None
         assert address.split(":")[0] not in creators[ids[0]] and address.split(".")[0] not in creators[ids[0]]
     assert len({creators[ids[0]] for ids in made.values()}) == 3
+
+
+def test_every_process_holding_the_admin_key_counts_an_address_as_one_creator(database_url: str, tmp_path: Path) -> None:
+    # one process, then another on the same database and data folder (a restart, or a second
+    # process behind the same proxy): the flooder's rooms of both share its 3 places
+    made = []
+    for _ in range(2):
+        with make_harness(database_url, tmp_path, **LIMITS) as server:
+            made += flood(server, ROOMS_LISTED_PER_CREATOR + 1)
+            ids = [entry["room"] for entry in listed(server)]
+    assert ids == made[::-1][:ROOMS_LISTED_PER_CREATOR]
+    # a server with another admin key tells creators apart by another key: a creator anew
+    with make_harness(database_url, tmp_path, admin_key="another-server-key-" + "x" * 20, **LIMITS) as server:
+        others = flood(server, 1)
+        ids = [entry["room"] for entry in listed(server)]
+    assert ids == [*others, *made[::-1][:ROOMS_LISTED_PER_CREATOR]]
+
+
+def test_the_creators_key_is_the_same_in_every_process_that_holds_the_admin_key() -> None:
+    # the harnesses above share one Python process; other processes derive the key alike
+    secret = "a-server-admin-key-of-24"
+    assert creator_key(secret) == creator_key(secret) != creator_key(secret + "!")
+    assert creator_of(FLOODER, creator_key(secret)) == creator_of(FLOODER, creator_key(secret))
+    # without a secret each process draws its own
+    assert creator_key(None) != creator_key(None)
 
 
 def forget_creators(database_url: str) -> None:
