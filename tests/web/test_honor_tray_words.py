@@ -1,7 +1,8 @@
 """Honor's play page while a piece is aimed, as a newcomer reads it: the supply tray names its
 pieces in words ("slab", "log 1": the number only where the set has two of a kind) and the label
-over the piece in the hand says the piece and where it is against the player's tower in the
-words the move list will use for its release, never engine codes like SL1 or LG2 (rule 10.2.1).
+over the piece in the hand, the line beside the controls and the one by the drop button say the
+piece and where it is against the player's tower (and how far it may go) in the words the move
+list will use for its release, never engine codes like SL1 or LG2 (rule 10.2.1).
 The codes stay where they are data (data-key, data-pid) and in the API's notation."""
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ def test_the_tray_and_the_piece_in_the_hand_are_named_in_words_while_aiming(page
     name, where, turn = aimed.split(" · ")
     assert name == "the log" and turn == "turned 5 degrees to the left", aimed
     assert where.endswith("of its tower") and where != start.split(" · ")[1], f"the label follows the hand: {aimed!r}"
+    # the controls say the same place, and how far the piece may go, in words: no coordinates
+    readout = page.locator("#board .honor-aim-words").inner_text()
+    assert readout.startswith(where[0].upper() + where[1:] + "; it may drop from "), readout
+    assert re.search(r"from \S.* past the left end of its tower to .* past the right end of its tower\.$", readout), readout
+    assert "legal" not in readout and not re.search(r"\d\.\d\d", readout), f"no coordinates: {readout!r}"
+    drop_where = page.locator("#board .honor-drop-where").inner_text()
+    assert drop_where == where, f"the drop button's line says where it drops: {drop_where!r}"
     hand.focus()
     page.keyboard.press("Enter")
     wait_for_moves(page, len(HONOR_TO_AIMING) + 1)

@@ -489,7 +489,7 @@ function dropBar(board, state, host) {
   const name = pieceName(board, board.placing.pid);
   return h("div", { class: `honor-drop-bar${state.touch ? " honor-touch" : ""}` },
     h("button", { class: "primary honor-drop", id: "honor-drop", onclick: () => host.play(releaseOf(state)) }, `Drop ${name} here`),
-    h("span", { class: "honor-drop-where" }, `x ${state.aim.x.toFixed(2)} cm`));
+    h("span", { class: "honor-drop-where" }, whereWords(board.placing.words, state.aim.x)));
 }
 
 /** Drag the piece in hand over the table (the pointer's x is the release's x), turn it, let
@@ -506,8 +506,8 @@ function placeControl(board, state, host, redraw) {
   };
   const [lo, hi] = windowFor(board, state.aim.rotation);
   const hint = state.touch
-    ? `Drag to aim, then tap Drop: move ${name} sideways over the yellow band (its legal x); lifting your finger leaves it there, so drag again to adjust, and tap "Drop ${name} here" under the table to let go. It falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`
-    : `Drag ${name} sideways over the yellow band (its legal x) and let go to drop it; it falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`;
+    ? `Drag to aim, then tap Drop: move ${name} sideways over the yellow band (where it may drop); lifting your finger leaves it there, so drag again to adjust, and tap "Drop ${name} here" under the table to let go. It falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`
+    : `Drag ${name} sideways over the yellow band (where it may drop) and let go to drop it; it falls straight down onto what is below (the dashed outline shows about where). Turn it first if you like.`;
   return h("div", { class: "honor-decide honor-place" },
     h("p", { class: "bl-hint" }, hint),
     h("div", { class: "honor-buttons" }, h("span", {}, "Turn to a flat side down: "),
@@ -515,8 +515,14 @@ function placeControl(board, state, host, redraw) {
       h("button", { title: "5° to the left", onclick: () => setRotation(state.aim.rotation + 5) }, "⟲ 5°"),
       h("button", { title: "5° to the right", onclick: () => setRotation(state.aim.rotation - 5) }, "⟳ 5°")),
     h("div", { class: "honor-buttons" },
-      h("span", {}, `x ${state.aim.x.toFixed(2)} cm (legal ${lo.toFixed(2)}–${hi.toFixed(2)})`)),
+      h("span", { class: "honor-aim-words" }, aimWords(placing.words, state.aim.x, lo, hi))),
   );
+}
+
+/** Where the piece in hand is, and how far it may go, in the words of its release: "over the
+ * middle of its tower; it may drop from 3 cm past the left end of its tower to 3 cm past the right end". */
+function aimWords(words, x, lo, hi) {
+  return `${capitalise(whereWords(words, x))}; it may drop from ${whereWords(words, lo)} to ${whereWords(words, hi)}.`;
 }
 
 function supplyTray(board, ui) {
