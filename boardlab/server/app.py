@@ -21,6 +21,7 @@ from .computer import ComputerPlayers
 from .designers import DesignerKeys, admin_key
 from .errors import ERROR_STATUS, BusyError, error_body, status_for
 from .labjobs import LabJobs, LabLimits
+from .labpages import ReportPages
 from .limits import BodyLimit
 from .players import PlayerBook
 from .playtests import PlaytestBook
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.designers.register_admin(server_secret)
     # studies started from the Lab page: played one at a time at the lowest priority (docs/lab.md)
     app.state.lab = LabJobs(settings.data_dir / "lab", lab_limits(settings))
+    app.state.lab_report_pages = ReportPages()
     # players who come back, and the playtests (docs/playtests.md): the designers' view beside the Lab's studies
     app.state.players = PlayerBook(storage)
     app.state.playtests = PlaytestBook(storage, app.state.players, settings.data_dir / "lab")

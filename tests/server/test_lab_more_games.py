@@ -1,7 +1,7 @@
 """More games for a finished Lab study: the games it holds are kept byte for byte, only the added
 ones are played (by the worker that resumes ``boardlab lab``'s study folder) and charged to its
-owner's quotas, its report then covers them all; and every request the Lab cannot honour is
-refused with the reason, changing nothing."""
+owner's quotas, its report then covers them all (its page drawn again once, not on every read);
+and every request the Lab cannot honour is refused with the reason, changing nothing."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from boardlab.server import labjobs
 from boardlab.server.designers import ADMIN_KEY_FILE
 from boardlab.server.labjobs import JOB_FILE, STATUS_FILE, STUDY_FOLDER, LabJobs
 from boardlab.server.labprice import DECISIONS_PER_GAME, decision_seconds
+from boardlab.server.settings import STATIC_DIR
 from tests.server.harness import Harness, make_harness
 
 #: Towers' greedy players on two layouts, three games each: a few seconds of a worker's time
@@ -30,7 +31,8 @@ STUDY_SECONDS = 120
 
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[Harness]:
-    with make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path) as harness:
+    # with the pages: the study's report page is one of them
+    with make_harness(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, static_dir=STATIC_DIR) as harness:
         harness.client.headers["X-Designer-Key"] = (tmp_path / ADMIN_KEY_FILE).read_text().strip()
         yield harness
 
@@ -74,6 +76,11 @@ def test_more_games_keep_the_games_played_and_play_and_charge_only_the_added_one
     records_before = files_of(folder)
     study_id_before = json.loads((folder / "study.json").read_text())["study_id"]
     assert len(records_before) == 6
+    # the report page is drawn once for the report as it stands, then served as drawn
+    pages = lab.app.state.lab_report_pages
+    first_page = [lab.client.get(f"/lab/{study_id}/report") for _ in range(3)]
+    assert [page.status_code for page in first_page] == [200, 200, 200] and pages.drawn == 1, first_page[0].text
+    assert first_page[0].text == first_page[2].text and "Back to the Lab" in first_page[0].text
 
     jobs.limits = replace(jobs.limits, max_running=0, queued_games_per_designer=10)  # the added games wait: look at them
     worker = jobs._processes.pop(study_id, None)
@@ -114,6 +121,9 @@ def test_more_games_keep_the_games_played_and_play_and_charge_only_the_added_one
     report = json.loads((folder / "report.json").read_text())
     assert report["study"]["games_per_variant"] == 5
     assert [variant["games"] for variant in report["variants"]] == [5, 5]
+    # and its page is drawn again, once, for the new report
+    again = [lab.client.get(f"/lab/{study_id}/report") for _ in range(2)]
+    assert pages.drawn == 2 and again[0].text == again[1].text != first_page[0].text
 
 
 def issue_designer(lab: Harness, name: str) -> dict[str, str]:

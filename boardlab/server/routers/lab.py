@@ -22,6 +22,7 @@ from ...core.records import Record
 from ...lab.report import render_html
 from ..designers import SIGN_IN_HELP, DesignerOnly, MaybeDesigner, require_designer
 from ..labjobs import STUDY_FOLDER, LabJobs, LabRefused, LabStudyNotFound, check_request
+from ..labpages import ReportPages
 from ..replays import BadMoveNumberError, replay_views
 from ..schemas import ErrorResponse, Strict, Text, check_option_types
 
@@ -134,6 +135,7 @@ def extend_study(study_id: str, body: LabMoreGamesRequest, request: Request, des
 @router.delete("/studies/{study_id}", status_code=204, summary="delete a study, its games and report")
 def delete_study(study_id: str, request: Request, designer: DesignerOnly) -> Response:
     _jobs(request).delete(study_id, designer)
+    _report_pages(request).forget(study_id)
     return Response(status_code=204)
 
 
@@ -212,14 +214,26 @@ def lab_report(study_id: str, request: Request, designer: MaybeDesigner) -> HTML
     if designer is None:
         return _sign_in_page()
     folder = _jobs(request).folder(study_id) / STUDY_FOLDER
+
+    def replay_url(record: str) -> str:
+        return f"/lab/{study_id}/replay?record={record}"
+
+    def draw(text: str) -> str:
+        page = render_html(json.loads(text), replay_url=replay_url, study_id=study_id)
+        # to the study's own card, where its owner adds games to it
+        back = f'<p><a href="/lab#study-{study_id}">Back to the Lab</a></p>'
+        return page.replace("<body>", f"<body>{back}", 1)
+
     try:
-        report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+        page = _report_pages(request).page(study_id, folder / "report.json", draw)
     except (OSError, ValueError):
         raise LabStudyNotFound(f"lab study {study_id} has no report yet") from None
-    page = render_html(report, replay_url=lambda record: f"/lab/{study_id}/replay?record={record}", study_id=study_id)
-    # to the study's own card, where its owner adds games to it
-    back = f'<p><a href="/lab#study-{study_id}">Back to the Lab</a></p>'
-    return HTMLResponse(page.replace("<body>", f"<body>{back}", 1), headers=REVALIDATE)
+    return HTMLResponse(page, headers=REVALIDATE)
+
+
+def _report_pages(request: Request) -> ReportPages:
+    report_pages: ReportPages = request.app.state.lab_report_pages
+    return report_pages
 
 
 @pages.get("/lab/{study_id}/records/{name}", dependencies=[Depends(require_designer)])
