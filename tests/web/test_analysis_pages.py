@@ -1,6 +1,7 @@
 """The engine in the browser: a finished game's replay shows the analysis (a graph of each
-seat's chances to click through, the moves that lost the most), and a game against the
-computer has a Hint button that lights up the engine's move on the board."""
+seat's chances to click through, the moves that lost the most), stepped through by keys as
+quickly as they are pressed, and a game against the computer has a Hint button that lights up
+the engine's move on the board."""
 
 from __future__ import annotations
 
@@ -107,3 +108,26 @@ def test_a_game_resigned_before_any_move_asks_for_no_analysis_and_says_so(page: 
     # "the start: White 0%" read as if the opening had been lost: no chances for a game nobody played
     assert page.locator("#analysis").inner_text().endswith("No move was played, so there is nothing to analyse.")
     assert page.locator("#analysis-graph").count() == 0 and asked == []
+
+
+def test_keys_pressed_quickly_through_a_replay_each_count_and_ask_one_view_at_a_time(page: Any, web_server: Server) -> None:
+    room, token = finished_towers(web_server)
+    hold_seats(page, room, "towers", token, [0, 1])
+    asked: list[int] = []
+    page.on("response", lambda response: asked.append(response.status) if "/replay?" in response.url else None)
+    open_room(page, room)
+    page.locator("#analysis-graph").wait_for()
+    page.locator('#analysis-graph rect.analysis-point[data-move="0"]').click()
+    page.wait_for_function("() => document.getElementById('banner')?.textContent === 'Replay: the start'")
+    start_requests = len(asked)
+    # six presses before the first view can come back: each one counts
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.getElementById('replay-position')?.textContent.startsWith('move 6 /')")
+    assert page.locator("#banner").inner_text().startswith(f"Replay: after move 6 of {MOVES}")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => document.getElementById('replay-position')?.textContent.startsWith('move 5 /')")
+    # never more than one view asked at once, so never refused for asking too many (429)
+    assert 429 not in asked, asked
+    assert 2 <= len(asked) - start_requests <= 7, asked
+    assert not page.locator("#replay .alert").count()

@@ -16,6 +16,8 @@ export class Replay {
     this.finished = false;
     this.total = 0;
     this.number = null; // the move shown; `total` is the final position, the live page's own
+    this.wanted = null; // the move asked for last (show), shown once its view is here
+    this.fetching = false; // a view is being fetched
     this.error = "";
     this.analysis = null; // the engine's analysis, once it came
     this.analysisState = ""; // "", "working", "ready" or "failed"
@@ -51,19 +53,30 @@ export class Replay {
     this.redraw();
   }
 
+  /** Show the position after move `number`, its view fetched once. One request at a time:
+   * keys held down or pressed quickly ask for many positions before the first view comes; the
+   * last one asked is fetched next and the others skipped (the server refuses an address a
+   * fourth replay request under way). */
   async show(number) {
-    number = Math.max(0, Math.min(this.total, number));
+    this.wanted = Math.max(0, Math.min(this.total, number));
     this.error = "";
-    if (number !== this.total && !this.views.has(number)) {
-      try {
-        const answer = await api.replay(this.roomId, this.token(), number);
-        this.views.set(number, answer.view);
-      } catch (error) {
-        this.error = error.message;
-        return this.redraw();
+    if (this.fetching) return;
+    this.fetching = true;
+    try {
+      while (this.wanted !== this.total && !this.views.has(this.wanted)) {
+        const asked = this.wanted;
+        try {
+          const answer = await api.replay(this.roomId, this.token(), asked);
+          this.views.set(asked, answer.view);
+        } catch (error) {
+          this.error = error.message;
+          return this.redraw();
+        }
       }
+    } finally {
+      this.fetching = false;
     }
-    this.number = number;
+    this.number = this.wanted;
     this.redraw();
   }
 
@@ -83,8 +96,14 @@ export class Replay {
     return `Replay: ${positionName(log, counted, this.number)} of ${counted[this.total]}${played}`;
   }
 
+  /** The position asked for last, shown or on its way: a step is from there, so that every
+   * key press and click counts while a view is being fetched. */
+  get asked() {
+    return this.fetching ? this.wanted : this.number;
+  }
+
   key(event) {
-    const steps = { ArrowLeft: this.number - 1, ArrowRight: this.number + 1, Home: 0, End: this.total };
+    const steps = { ArrowLeft: this.asked - 1, ArrowRight: this.asked + 1, Home: 0, End: this.total };
     if (event.key in steps) {
       event.preventDefault();
       this.show(steps[event.key]);
@@ -103,9 +122,9 @@ export class Replay {
       h("h2", {}, "Replay"),
       h("div", { class: "replay-buttons" },
         h("button", { id: "replay-start", onclick: go(0), title: "the start (Home)" }, "|◀"),
-        h("button", { id: "replay-back", onclick: go(this.number - 1), title: "one move back (←)" }, "◀"),
+        h("button", { id: "replay-back", onclick: () => this.show(this.asked - 1), title: "one move back (←)" }, "◀"),
         h("span", { id: "replay-position", class: "replay-position" }, `move ${movesCounted(message.log)[this.number]} / ${movesCounted(message.log)[this.total]}`),
-        h("button", { id: "replay-forward", onclick: go(this.number + 1), title: "one move on (→)" }, "▶"),
+        h("button", { id: "replay-forward", onclick: () => this.show(this.asked + 1), title: "one move on (→)" }, "▶"),
         h("button", { id: "replay-end", onclick: go(this.total), title: "the end (End)" }, "▶|"),
       ),
       slider,
