@@ -194,11 +194,35 @@ export function drawInvites(element, message, invites) {
   );
 }
 
+/**
+ * "Play on another device": for each of this browser's tokens in the room, a link that another
+ * browser (a phone, another computer) opens to hold the same seats; this one keeps them. The
+ * token rides in the link's fragment (#seat=…), which a browser never sends to a server, and the
+ * page takes it out of the address as soon as it has read it. `kept.open`: whether the reader
+ * opened the panel, kept across redraws.
+ */
+export function drawCarry(element, message, identities, kept) {
+  element.hidden = message.status === "finished" || !identities.length;
+  if (element.hidden) return;
+  const path = `/rooms/${encodeURIComponent(message.room)}`;
+  const details = h("details", { open: kept.open, ontoggle: () => (kept.open = details.open) },
+    h("summary", {}, "Play on another device"),
+    h("p", { class: "muted" },
+      "Open this link in another browser (your phone, another computer) to play there too; this one keeps playing. " +
+      "Anyone who has the link can play as you, so send it only to yourself."),
+    identities.map((identity) => inviteRow(
+      identity.seats.map((seat) => seatName(message, seat)).join(" and "),
+      `${path}#seat=${encodeURIComponent(identity.token)}`,
+      "link to play",
+    )));
+  replace(element, details);
+}
+
 /** One invite link with a copy button (also used by the lobby). */
-export function inviteRow(label, link) {
+export function inviteRow(label, link, what = "invite link") {
   const url = new URL(link, location.origin).href;
   // a textarea, not an input: it wraps, so the whole link is seen in a narrow panel
-  const field = h("textarea", { class: "invite-link", readonly: true, rows: 1, spellcheck: "false", "aria-label": `invite link for ${label}` }, url);
+  const field = h("textarea", { class: "invite-link", readonly: true, rows: 1, spellcheck: "false", "aria-label": `${what} for ${label}` }, url);
   const button = h("button", {
     type: "button",
     onclick: async () => {

@@ -8,7 +8,7 @@ import * as api from "./api.js";
 import { BoardZoom } from "./boardzoom.js";
 import { h, onBoardKeys, replace } from "./dom.js";
 import { watchRoom } from "./live.js";
-import { bannerText, drawInvites, drawMoves, drawPlayers, personName, seatAndPerson, seatName } from "./panels.js";
+import { bannerText, drawCarry, drawInvites, drawMoves, drawPlayers, personName, seatAndPerson, seatName } from "./panels.js";
 import { MovePicker } from "./picker.js";
 import { adoptRematch, drawRematch, followsNow, rematchQuestion } from "./rematch.js";
 import { ensurePlayer, linkSeats, roomNames } from "./players.js";
@@ -46,6 +46,7 @@ const page = {
   asked: null, // what the people here are asked to answer now, in words (null: nothing)
   drawOffer: null, // the draw offer as the last message showed it: {seats, moves}
   drawDeclined: null, // "Black declined the draw.": said to those who offered it, until the next move
+  carry: { open: false }, // the "Play on another device" panel: whether it is open
 };
 
 // --- starting ------------------------------------------------------------------------------
@@ -53,6 +54,8 @@ async function start() {
   if (!roomId) return fail("No room in the address.");
   const invite = new URLSearchParams(location.search).get("invite");
   if (invite) await joinWithInvite(invite);
+  const carried = new URLSearchParams(location.hash.slice(1)).get("seat");
+  if (carried) await takeCarriedSeat(carried);
   page.identity = (store.roomEntry(roomId) || { identities: [] }).identities[0] || null;
   let message;
   try {
@@ -192,6 +195,20 @@ async function joinWithInvite(code) {
   });
 }
 
+/** A link from "Play on another device" (#seat=TOKEN): hold that token's seats in this browser
+ * too. The token leaves the address bar first, so that it is not bookmarked or shared with the page. */
+async function takeCarriedSeat(token) {
+  history.replaceState(null, "", location.pathname + location.search);
+  try {
+    const state = await api.roomState(roomId, token);
+    if (state.your_seats && state.your_seats.length) store.addIdentity(roomId, state.game, token, state.your_seats);
+  } catch (error) {
+    showNotice(error.code === "bad_token"
+      ? "This link to a seat does not work for this room (the game may have been deleted): you can watch the game."
+      : `This link to a seat could not be checked: ${error.message}`);
+  }
+}
+
 function fail(text) {
   root.dataset.mode = "error";
   $("banner").textContent = text;
@@ -317,6 +334,7 @@ function drawAll() {
   // window scrolled down to the move list would jump with them, the board far out of view
   drawPlaytestForm($("playtest"), roomId, message, tokens, drawAll);
   drawInvites($("invites"), message, (store.roomEntry(roomId) || {}).invites || []);
+  drawCarry($("carry"), message, (store.roomEntry(roomId) || {}).identities || [], page.carry);
   drawActions(message, heldSeats, { stacked, draw });
   drawQuestion(message, { stacked, draw, rematch });
   page.replay.drawControls($("replay"), message);
@@ -334,7 +352,7 @@ function drawAll() {
 // the place itself, and alone (no second adjustment by the browser): the top of the first
 // lasting part on the screen, in the page's order, before the drawing and after it.
 document.documentElement.style.overflowAnchor = "none";
-const LASTING = ["board", "players", "invites", "actions", "playtest", "replay", "moves"];
+const LASTING = ["board", "players", "invites", "carry", "actions", "playtest", "replay", "moves"];
 
 function readerPlace() {
   if (window.scrollY <= 0) return null; // at the top: what comes above the board is meant to be seen
