@@ -1,5 +1,5 @@
 """A study's report page, rendered once per version of its ``report.json`` and kept: drawing
-it (tables and matplotlib's plots) takes about a tenth of a second of CPU, in a thread that
+it (tables and matplotlib's plots: docs/lab.md says its cost) takes CPU in a thread that
 holds the interpreter's lock while it draws, so a designer reloading the page would slow every
 room's requests on the same process. A report changes only when its study plays more games
 (the file is written anew), so a kept page is keyed by the file's modification time and size.
@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-#: how many studies' report pages are kept (a page is some 40 KiB of HTML with inline SVG)
+#: how many studies' report pages are kept (a page is HTML with its plots inline as SVG)
 PAGES_KEPT = 16
 
 
