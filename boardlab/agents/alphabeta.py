@@ -64,8 +64,11 @@ class AlphaBetaAgent(Agent):
 
     @classmethod
     def describe(cls, params: Mapping[str, str]) -> str:
-        nodes = f" (at most {cls.count_text(params, 'nodes')} positions)" if "nodes" in params else ""
-        return f"looks {params.get('depth', 'several')} moves ahead{nodes}"
+        # with a budget of positions the depth is a ceiling: a pass that would exceed it is abandoned
+        if "nodes" in params:
+            return (f"looks up to {params.get('depth', 'several')} moves ahead, as far as "
+                    f"{cls.count_text(params, 'nodes')} positions allow")
+        return f"looks {params.get('depth', 'several')} moves ahead"
     params = {
         "depth": (int, 2, "deepest pass in plies; chance nodes and the end of the game stop a line earlier"),
         "nodes": (int, None, "positions scored per decision at most (the budget; default: no limit)"),

@@ -15,13 +15,19 @@ A game's static evaluation (``State.evaluate()``) has two forms:
 
 The weights ship in the game's folder as ``evaluation.json``: one entry per (player count,
 options, rules version) they were fitted for. A game, or a variant, without an entry is
-judged by hand.
+judged by hand. A game may also ship ``search-evaluation.json``, the same terms weighted by
+a fit to the games of one of its own searches, where those order positions better for a
+search than the judge's weights do but would misjudge other players' games (Sovereign: the
+judge is fitted to the players an analysis mostly meets, its alpha-beta ``expert`` to
+alpha-beta's games; docs/evaluation.md). The chess engines keep the same split: the search's
+evaluation, and a separate model that turns it into chances.
 
 Which form judges is a setting of the code that asks, not of the game: :func:`judging_by`
 sets it for the current thread (a context variable), and the game's ``evaluate()`` reads
 it (:func:`evaluation_in_force`). Outside any setting the evaluation is ``hand``, the form
 the levels were measured with; the analysis of a game (boardlab.agents.analysis) judges by
-``fitted``; an agent judges by the one its spec names (``evaluation=fitted``). So two
+``fitted``; an agent judges by the one its spec names (``evaluation=fitted``, or
+``evaluation=search`` for the search's weights). So two
 agents in one match may judge the same position differently.
 
 A game offers its terms for fitting by registering a function that reads them off a state
@@ -55,9 +61,12 @@ if TYPE_CHECKING:
 FORMAT = "boardlab-evaluation/1"
 #: the weights file in a game's package folder
 FILE_NAME = "evaluation.json"
-#: the evaluation choices by name (a third is a path to a weights file)
+#: the weights fitted to the games of one of the game's searches, where it ships them
+SEARCH_FILE_NAME = "search-evaluation.json"
+#: the evaluation choices by name (another is a path to a weights file)
 HAND = "hand"
 FITTED = "fitted"
+SEARCH = "search"
 #: a score this far below the best seat's is a chance of 0 (exp underflows long before)
 _NEGLIGIBLE = 700.0
 
@@ -259,22 +268,25 @@ def write_evaluation(path: str | os.PathLike[str], model: FittedEvaluation) -> N
     os.replace(partial, target)
 
 
-def shipped_path(game: Game) -> Path:
-    """Where ``game``'s shipped weights file lives (its package folder; it may not exist)."""
+def shipped_path(game: Game, file_name: str = FILE_NAME) -> Path:
+    """Where ``game``'s shipped weights file lives (its package folder; it may not exist):
+    the judge's (``evaluation.json``), or ``search-evaluation.json``."""
     package = type(game).__module__.rpartition(".")[0]
-    return Path(str(resources.files(package).joinpath(FILE_NAME)))
+    return Path(str(resources.files(package).joinpath(file_name)))
 
 
-def shipped_evaluation(game: Game) -> FittedEvaluation | None:
-    """The shipped weights that hold for ``game``, or None (read once per Game object)."""
-    cached = game.__dict__.get("_shipped_evaluation", _UNREAD)
+def shipped_evaluation(game: Game, file_name: str = FILE_NAME) -> FittedEvaluation | None:
+    """The shipped weights of ``file_name`` that hold for ``game``, or None (read once per Game
+    object and file)."""
+    key = f"_shipped_{file_name}"
+    cached = game.__dict__.get(key, _UNREAD)
     if cached is not _UNREAD:
         return cached  # type: ignore[no-any-return]
     found: FittedEvaluation | None = None
-    path = shipped_path(game)
+    path = shipped_path(game, file_name)
     if path.is_file():
         found = next((entry for entry in read_evaluations(path) if entry.holds_for(game)), None)
-    game.__dict__["_shipped_evaluation"] = found
+    game.__dict__[key] = found
     return found
 
 
@@ -283,8 +295,9 @@ _UNREAD = object()
 
 # --- which evaluation judges ------------------------------------------------------------------
 class EvaluationChoice:
-    """``hand``, ``fitted`` (the game's shipped weights; hand where none hold), or the
-    weights of one file (``model``). Made by :func:`evaluation_choice`."""
+    """``hand``, ``fitted`` (the game's shipped weights; hand where none hold), ``search`` (the
+    game's shipped search weights; hand where none hold), or the weights of one file
+    (``model``). Made by :func:`evaluation_choice`."""
 
     __slots__ = ("_checked", "model", "name")
 
@@ -299,7 +312,7 @@ class EvaluationChoice:
             return None
         model = self.model
         if model is None:
-            return shipped_evaluation(game)
+            return shipped_evaluation(game, SEARCH_FILE_NAME if self.name == SEARCH else FILE_NAME)
         if self._checked is not game:
             problem = model.mismatch(game)
             if problem:
@@ -316,12 +329,14 @@ EVALUATION_PARAM: tuple[type, Any, str] = (
     str,
     HAND,
     "the evaluation it judges positions by: hand (the hand-set weights), "
-    "fitted (the game's weights fitted to game results, docs/evaluation.md; hand where it has none) "
-    "or the path of a weights file written by boardlab train",
+    "fitted (the game's weights fitted to game results, docs/evaluation.md; hand where it has none), "
+    "search (the game's weights fitted to the games of its own search, where it ships them; hand "
+    "where it has none) or the path of a weights file written by boardlab train",
 )
 
 _HAND_CHOICE = EvaluationChoice(HAND)
 _FITTED_CHOICE = EvaluationChoice(FITTED)
+_SEARCH_CHOICE = EvaluationChoice(SEARCH)
 _IN_FORCE: ContextVar[EvaluationChoice] = ContextVar("boardlab_evaluation", default=_HAND_CHOICE)
 #: what a compiled evaluation reads at every leaf instead of calling :func:`evaluation_in_force`
 #: (a Python call each time): the choice in force (``IN_FORCE.get()``), and the hand-set one
@@ -330,7 +345,7 @@ HAND_CHOICE = _HAND_CHOICE
 
 
 def evaluation_choice(text: str | EvaluationChoice) -> EvaluationChoice:
-    """``hand``, ``fitted`` or the path of a weights file (its one entry, or OptionError)."""
+    """``hand``, ``fitted``, ``search`` or the path of a weights file (its one entry, or OptionError)."""
     if isinstance(text, EvaluationChoice):
         return text
     name = str(text).strip()
@@ -338,8 +353,10 @@ def evaluation_choice(text: str | EvaluationChoice) -> EvaluationChoice:
         return _HAND_CHOICE
     if name == FITTED:
         return _FITTED_CHOICE
+    if name == SEARCH:
+        return _SEARCH_CHOICE
     if not name or not Path(name).expanduser().is_file():
-        raise OptionError(f"evaluation {name!r}: give {HAND}, {FITTED} or the path of a weights file")
+        raise OptionError(f"evaluation {name!r}: give {HAND}, {FITTED}, {SEARCH} or the path of a weights file")
     entries = read_evaluations(Path(name).expanduser())
     if len(entries) != 1:
         raise OptionError(f"evaluation {name!r}: the file holds {len(entries)} entries; give a file of one")
@@ -364,7 +381,7 @@ def evaluation_in_force(game: Game) -> FittedEvaluation | None:
 
 
 def evaluation_name() -> str:
-    """The name of the evaluation in force in this thread: hand, fitted or a file's path."""
+    """The name of the evaluation in force in this thread: hand, fitted, search or a file's path."""
     return _IN_FORCE.get().name
 
 

@@ -208,6 +208,24 @@ def test_the_rules_ship_with_the_package(installed: Path, tmp_path: Path) -> Non
     assert document[0] in shown.stdout and document[-1] in shown.stdout  # the whole document, not a notice
 
 
+def test_the_fitted_weights_ship_with_the_wheel(installed: Path, tmp_path: Path) -> None:
+    """Each game's judge (evaluation.json) and Sovereign's search weights (search-evaluation.json,
+    its expert's) are package data: left out of the wheel, the analysis and those levels would
+    judge by hand without a word."""
+    script = (
+        "import json, boardlab; from boardlab.core.fitted import shipped_evaluation, shipped_path, SEARCH_FILE_NAME; "
+        "games = {g: boardlab.load(g) for g in boardlab.game_ids()}; "
+        "print(json.dumps([{g: shipped_evaluation(game) is not None for g, game in games.items()}, "
+        "shipped_evaluation(games['sovereign'], SEARCH_FILE_NAME) is not None, "
+        "str(shipped_path(games['sovereign'], SEARCH_FILE_NAME))]))"
+    )
+    shown = run(installed, "-c", script, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    judges, search, path = json.loads(shown.stdout)
+    assert judges == dict.fromkeys(["honor", "overseer", "sovereign", "territories", "towers"], True)
+    assert search and Path(path).is_relative_to(installed.parents[1]), path
+
+
 def test_a_game_plays_from_the_wheel(installed: Path, tmp_path: Path) -> None:
     played = run(installed, "-m", "boardlab", "play", "towers", "--players", "beginner,easy", "--seed", "1", cwd=tmp_path)
     assert played.returncode == 0, played.stderr

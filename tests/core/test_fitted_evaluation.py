@@ -17,6 +17,8 @@ from boardlab.core.errors import BoardlabError, OptionError
 from boardlab.core.fitted import (
     FITTED,
     HAND,
+    SEARCH,
+    SEARCH_FILE_NAME,
     EvaluationChoice,
     EvaluationFileError,
     FittedEvaluation,
@@ -183,7 +185,7 @@ def test_an_agent_names_the_evaluation_it_judges_by_and_a_bad_one_is_refused(tmp
     game = boardlab.load("towers")
     assert make_agent("greedy:evaluation=fitted", game=game).judge.name == FITTED
     assert make_agent("mcts:iterations=5", game=game).judge.name == HAND
-    with pytest.raises(OptionError, match="give hand, fitted or the path"):
+    with pytest.raises(OptionError, match="give hand, fitted, search or the path"):
         make_agent("alphabeta:evaluation=bogus", game=game)
     path = tmp_path / "overseer.json"
     write_evaluation(path, model_for(boardlab.load("overseer")))
@@ -191,6 +193,36 @@ def test_an_agent_names_the_evaluation_it_judges_by_and_a_bad_one_is_refused(tmp
     state = game.new_state(1)
     with pytest.raises(OptionError, match="do not hold for this game"):
         agent.choose(state)
+
+
+def test_a_search_judges_by_the_games_search_weights_and_the_analysis_by_its_judge_on_the_same_game_object() -> None:
+    """Sovereign ships two fits: the judge (evaluation.json, the analysis's chances) and the
+    weights fitted to its alpha-beta's games (search-evaluation.json, its expert's). Both are
+    read off one Game object: neither may hide the other, and a game without search weights
+    is judged by hand under ``search``."""
+    sovereign = boardlab.load("sovereign")
+    judge, search = shipped_evaluation(sovereign), shipped_evaluation(sovereign, SEARCH_FILE_NAME)
+    assert judge is not None and search is not None and judge.weights != search.weights
+    state = sovereign.new_state(4)
+    for _ in range(12):
+        state.play(state.legal_moves()[0])
+    terms = terms_of(sovereign).read(state)
+    with judging_by(FITTED):
+        by_judge = tuple(state.evaluate())
+    with judging_by(SEARCH):
+        by_search = tuple(state.evaluate())
+    with judging_by(FITTED):
+        assert tuple(state.evaluate()) == by_judge  # the search's read did not replace the judge's
+    assert by_search == pytest.approx(search.chances(terms)) and by_judge == pytest.approx(judge.chances(terms))
+    assert by_search != pytest.approx(by_judge)
+    assert make_agent("alphabeta:depth=2,evaluation=search", game=sovereign).judge.name == SEARCH
+    towers = boardlab.load("towers")
+    assert shipped_evaluation(towers, SEARCH_FILE_NAME) is None
+    start = towers.new_state(2)
+    start.play(start.legal_moves()[0])
+    with judging_by(SEARCH):
+        searched = tuple(start.evaluate())
+    assert searched == tuple(start.evaluate())  # by hand, as outside any setting
 
 
 @pytest.mark.parametrize(("game_id", "players"), [(game_id, 2) for game_id in GAMES] + [("towers", 4)])

@@ -71,7 +71,7 @@ def test_each_level_says_what_it_plays_in_that_game() -> None:
     assert not any("temperature" in about for about in (*towers.values(), *territories.values()))
     honor = {entry["level"]: entry["about"] for entry in level_table(boardlab.load("honor"))}
     assert "tries 100 placements" in honor["hard"] and "levels easy/normal/hard" not in honor["hard"]
-    assert describe_spec("alphabeta:depth=3,nodes=60000") == "looks 3 moves ahead (at most 60,000 positions)"
+    assert describe_spec("alphabeta:depth=3,nodes=60000") == "looks up to 3 moves ahead, as far as 60,000 positions allow"
     assert describe_spec("ismcts:iterations=1000").endswith("over many guesses of the hidden cards")
 
 
