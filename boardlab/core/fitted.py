@@ -278,7 +278,7 @@ def shipped_path(game: Game, file_name: str = FILE_NAME) -> Path:
 def shipped_evaluation(game: Game, file_name: str = FILE_NAME) -> FittedEvaluation | None:
     """The shipped weights of ``file_name`` that hold for ``game``, or None (read once per Game
     object and file)."""
-    key = f"_shipped_{file_name}"
+    key = _CACHE_KEYS.get(file_name) or f"_shipped_{file_name}"
     cached = game.__dict__.get(key, _UNREAD)
     if cached is not _UNREAD:
         return cached  # type: ignore[no-any-return]
@@ -291,6 +291,8 @@ def shipped_evaluation(game: Game, file_name: str = FILE_NAME) -> FittedEvaluati
 
 
 _UNREAD = object()
+#: where a Game object keeps each shipped file's weights once read (no string built per leaf)
+_CACHE_KEYS = {FILE_NAME: "_shipped_evaluation", SEARCH_FILE_NAME: "_shipped_search_evaluation"}
 
 
 # --- which evaluation judges ------------------------------------------------------------------
@@ -299,12 +301,13 @@ class EvaluationChoice:
     game's shipped search weights; hand where none hold), or the weights of one file
     (``model``). Made by :func:`evaluation_choice`."""
 
-    __slots__ = ("_checked", "model", "name")
+    __slots__ = ("_checked", "_shipped_file", "model", "name")
 
     def __init__(self, name: str, model: FittedEvaluation | None = None) -> None:
         self.name = name
         self.model = model
         self._checked: Game | None = None
+        self._shipped_file = SEARCH_FILE_NAME if name == SEARCH else FILE_NAME
 
     def for_game(self, game: Game) -> FittedEvaluation | None:
         """The weights this choice judges ``game`` by; None: by hand."""
@@ -312,7 +315,7 @@ class EvaluationChoice:
             return None
         model = self.model
         if model is None:
-            return shipped_evaluation(game, SEARCH_FILE_NAME if self.name == SEARCH else FILE_NAME)
+            return shipped_evaluation(game, self._shipped_file)
         if self._checked is not game:
             problem = model.mismatch(game)
             if problem:

@@ -38,13 +38,15 @@ class SovereignGame(Game):
     image_renderer = staticmethod(render_png)
     #: the computer's levels, chosen by measurement (docs/levels.md has the figures): alpha-beta beat
     #: the evaluated search at a fraction of its cost, and each ply deeper beat the ply before (at
-    #: five plies a pass that would exceed its positions is abandoned: the four-ply pass decides)
+    #: five plies a pass that would exceed its positions is abandoned: the four-ply pass decides);
+    #: ``expert`` judges by the weights fitted to alpha-beta's own games (search-evaluation.json), which
+    #: order positions well enough that 200,000 positions reach deeper than 600,000 by hand
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",
         "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3",
         "hard": "alphabeta:depth=4,nodes=300000,seconds=20",
-        "expert": "alphabeta:depth=5,nodes=600000,seconds=20",
+        "expert": "alphabeta:depth=9,nodes=200000,seconds=20,evaluation=search",
     }
     draw_by_agreement = True
     conformance_budget = {"random_games": 8, "variant_games": 1, "check_every": 4, "moves_per_check": 30}
