@@ -34,13 +34,13 @@ def test_the_catalog_lists_every_registered_game_with_its_options_and_levels(ser
 
 
 def test_sovereigns_expert_level_takes_a_seat_where_honor_has_none(server: Harness) -> None:
-    # docs/levels.md: Sovereign has a fifth level, alpha-beta five plies deep; Honor has four
+    # docs/levels.md: Sovereign has a fifth level, alpha-beta judging by its search's own weights; Honor has four
     created = server.create("sovereign", ["here", "computer:expert"])
     seat = created.state["view"]["match"]["seats"][1]
     sovereign = boardlab.load("sovereign")
     expert = boardlab.agents.make_agent(boardlab.agents.level_spec(sovereign, "expert"), game=sovereign)
     assert seat["agent"] == expert.spec()
-    assert seat["agent"].startswith("alphabeta:depth=5")
+    assert seat["agent"].startswith("alphabeta:") and "evaluation=search" in seat["agent"]
     levels = [entry["level"] for entry in server.client.get("/api/games/sovereign").json()["levels"]]
     assert levels == ["beginner", "easy", "normal", "hard", "expert"]
     refused = server.client.post("/api/rooms", json={"game": "honor", "seats": ["here", "computer:expert"]})
