@@ -276,9 +276,9 @@ def shipped_path(game: Game, file_name: str = FILE_NAME) -> Path:
 
 
 def shipped_evaluation(game: Game, file_name: str = FILE_NAME) -> FittedEvaluation | None:
-    """The shipped weights of ``file_name`` that hold for ``game``, or None (read once per Game
-    object and file)."""
-    key = _CACHE_KEYS.get(file_name) or f"_shipped_{file_name}"
+    """The shipped weights of ``file_name`` (:data:`FILE_NAME` or :data:`SEARCH_FILE_NAME`)
+    that hold for ``game``, or None (read once per Game object and file)."""
+    key = _CACHE_KEYS[file_name]
     cached = game.__dict__.get(key, _UNREAD)
     if cached is not _UNREAD:
         return cached  # type: ignore[no-any-return]
