@@ -1,11 +1,14 @@
 """One turn of the loop that keeps improving a game's evaluation (docs/evaluation.md):
 
-1. **Generate** games with the current best: ``SPEC`` judging by the game's shipped fitted
-   evaluation (``evaluation=fitted``) in every seat, as a resumable lab study.
+1. **Generate** games with the current best: ``SPEC`` judging by the game's shipped weights
+   in every seat, as a resumable lab study. ``--evaluation fitted`` (the default) improves
+   ``evaluation.json``, the judge that the analysis and ``evaluation=fitted`` read;
+   ``--evaluation search`` improves ``search-evaluation.json``, a search's own weights
+   (``evaluation=search``; by hand while the game has none), leaving the judge alone.
 2. **Fit** a candidate to them (boardlab.lab.training) and measure it on their held-out games.
 3. **Ladder** the candidate against the current weights: ``SPEC`` with each, seats rotated,
    ``--match-games`` games (bench/levels.py's machinery: CPU per decision, runs recorded).
-4. **Gate**: the candidate replaces the shipped weights only if it wins, that is if the lower
+4. **Gate**: the candidate replaces those shipped weights only if it wins, that is if the lower
    end of the 95% Wilson interval of its score is above 50%. Otherwise it is left in the
    folder and the shipped weights stay.
 
@@ -30,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import boardlab
 from boardlab.core.errors import OptionError
-from boardlab.core.fitted import FITTED, shipped_path, write_evaluation
+from boardlab.core.fitted import FILE_NAME, FITTED, SEARCH, SEARCH_FILE_NAME, shipped_path, write_evaluation
 from boardlab.lab.executors import BACKENDS, make_executor
 from boardlab.lab.ladder import LadderFolder, ladder_study, play_ladder
 from boardlab.lab.stats import wilson_interval
@@ -57,13 +60,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=BACKENDS, default="process")
     parser.add_argument("--address")
     parser.add_argument("--out", required=True, help="the folder of this turn of the loop")
+    parser.add_argument("--evaluation", choices=(FITTED, SEARCH), default=FITTED,
+                        help="the shipped weights this turn improves: fitted (evaluation.json, the analysis' judge; "
+                             "the default) or search (search-evaluation.json, a search's own; by hand until it exists)")
     args = parser.parse_args(argv)
     command = shlex.join(["python", "bench/evaluation_gate.py", *(sys.argv[1:] if argv is None else argv)])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     game = boardlab.load(args.game)
     executor = make_executor(args.backend, args.jobs, args.address)
-    current = judged(args.spec, FITTED)
+    current = judged(args.spec, args.evaluation)
+    shipped_file = SEARCH_FILE_NAME if args.evaluation == SEARCH else FILE_NAME
 
     # 1. games of the current best
     setup = TrainingSetup(game.id, pairings=((current, current),), games=args.games, seed=args.seed)
@@ -101,14 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     # 4. the gate
     kept = games > 0 and low > 0.5
     if kept:
-        write_evaluation(shipped_path(game), report.model)
+        write_evaluation(shipped_path(game, shipped_file), report.model)
     decision = {
-        "game": game.id, "spec": args.spec, "games": games, "candidate_points": points,
+        "game": game.id, "spec": args.spec, "evaluation": args.evaluation, "shipped_file": shipped_file,
+        "games": games, "candidate_points": points,
         "score": points / games if games else None, "interval": [low, high], "kept": kept,
         "held_out_log_loss": {"hand": report.hand.log_loss, "fitted": report.fitted.log_loss},
     }
     (out / "decision.json").write_text(json.dumps(decision, indent=1) + "\n", encoding="utf-8")
-    verdict = "kept: written to the game's weights" if kept else "not kept: the shipped weights stay"
+    verdict = f"kept: written to the game's {shipped_file}" if kept else f"not kept: the shipped {shipped_file} stays"
     print(f"candidate against current: {points:g} of {games} ({100 * points / max(games, 1):.1f}%, "
           f"95% interval {100 * low:.1f}% to {100 * high:.1f}%): {verdict}")
     return 0

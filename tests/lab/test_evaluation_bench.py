@@ -52,6 +52,29 @@ def test_a_candidate_that_does_not_win_leaves_the_shipped_weights_alone(tmp_path
     assert (out / "reliability.png").read_bytes().startswith(b"\x89PNG")
 
 
+def test_a_turn_for_a_search_plays_by_its_weights_and_a_kept_candidate_replaces_them_not_the_judge(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    # the game's folder stands in a scratch one, and the match is won whatever it scores: the
+    # test is about where a kept candidate goes, not about winning
+    monkeypatch.setattr(gate, "shipped_path", lambda game, file_name="evaluation.json": shipped / file_name)
+    monkeypatch.setattr(gate, "wilson_interval", lambda points, games: (0.75, 0.95))
+    out = tmp_path / "turn"
+    assert gate.main(["towers", "--spec", "greedy:temperature=0.05", "--games", "5", "--match-games", "2",
+                      "--evaluation", "search", "--out", str(out)]) == 0
+    decision = json.loads((out / "decision.json").read_text(encoding="utf-8"))
+    assert decision["kept"] and decision["evaluation"] == "search"
+    assert decision["shipped_file"] == "search-evaluation.json"
+    assert sorted(path.name for path in shipped.iterdir()) == ["search-evaluation.json"]
+    assert (shipped / "search-evaluation.json").read_bytes() == (out / "candidate.json").read_bytes()
+    # the games and the match's current side judged by the search's weights (by hand in Towers,
+    # which ships none), never by the analysis' judge
+    specs = " ".join(path.read_text(encoding="utf-8") for path in out.rglob("*.json") if path.name != "candidate.json")
+    assert "greedy:temperature=0.05,evaluation=search" in specs
+    assert "evaluation=fitted" not in specs
+
+
 def folds_of_a_small_study(tmp_path: Path, game_id: str) -> tuple[Path, dict[str, Any]]:
     """A 10-game training folder of ``game_id`` (beginner against easy) and the folds script's
     figures on it."""
