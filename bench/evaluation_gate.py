@@ -116,7 +116,12 @@ def main(argv: list[str] | None = None) -> int:
         "held_out_log_loss": {"hand": report.hand.log_loss, "fitted": report.fitted.log_loss},
     }
     (out / "decision.json").write_text(json.dumps(decision, indent=1) + "\n", encoding="utf-8")
-    verdict = f"kept: written to the game's {shipped_file}" if kept else f"not kept: the shipped {shipped_file} stays"
+    if kept:
+        verdict = f"kept: written to the game's {shipped_file}"
+    elif shipped_path(game, shipped_file).exists():
+        verdict = f"not kept: the shipped {shipped_file} stays"
+    else:
+        verdict = f"not kept: the game ships no {shipped_file}, so what judged these games by hand still does"
     print(f"candidate against current: {points:g} of {games} ({100 * points / max(games, 1):.1f}%, "
           f"95% interval {100 * low:.1f}% to {100 * high:.1f}%): {verdict}")
     return 0

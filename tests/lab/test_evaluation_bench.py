@@ -52,6 +52,18 @@ def test_a_candidate_that_does_not_win_leaves_the_shipped_weights_alone(tmp_path
     assert (out / "reliability.png").read_bytes().startswith(b"\x89PNG")
 
 
+def test_a_turn_for_a_search_that_loses_writes_no_weights_where_the_game_had_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = __import__("boardlab").load("towers")
+    assert not shipped_path(game, "search-evaluation.json").exists()  # Towers' searches judge by hand or fitted
+    out = tmp_path / "turn"
+    assert gate.main(["towers", "--spec", "greedy:temperature=0.05", "--games", "5", "--match-games", "2",
+                      "--evaluation", "search", "--out", str(out)]) == 0
+    assert not json.loads((out / "decision.json").read_text(encoding="utf-8"))["kept"]
+    assert not shipped_path(game, "search-evaluation.json").exists()
+    assert "not kept: the game ships no search-evaluation.json" in capsys.readouterr().out
+
+
 def test_a_turn_for_a_search_plays_by_its_weights_and_a_kept_candidate_replaces_them_not_the_judge(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shipped = tmp_path / "shipped"
