@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     elif shipped_path(game, shipped_file).exists():
         verdict = f"not kept: the shipped {shipped_file} stays"
     else:
-        verdict = f"not kept: the game ships no {shipped_file}, so what judged these games by hand still does"
+        verdict = f"not kept: the game ships no {shipped_file}, so evaluation={args.evaluation} stays the hand-set evaluation"
     print(f"candidate against current: {points:g} of {games} ({100 * points / max(games, 1):.1f}%, "
           f"95% interval {100 * low:.1f}% to {100 * high:.1f}%): {verdict}")
     return 0
