@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import boardlab
 from boardlab.core.errors import OptionError
-from boardlab.core.fitted import FILE_NAME, FITTED, SEARCH, SEARCH_FILE_NAME, shipped_path, write_evaluation
+from boardlab.core.fitted import FITTED, SHIPPED_FILES, shipped_path, write_evaluation
 from boardlab.lab.executors import BACKENDS, make_executor
 from boardlab.lab.ladder import LadderFolder, ladder_study, play_ladder
 from boardlab.lab.stats import wilson_interval
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=BACKENDS, default="process")
     parser.add_argument("--address")
     parser.add_argument("--out", required=True, help="the folder of this turn of the loop")
-    parser.add_argument("--evaluation", choices=(FITTED, SEARCH), default=FITTED,
+    parser.add_argument("--evaluation", choices=tuple(SHIPPED_FILES), default=FITTED,
                         help="the shipped weights this turn improves: fitted (evaluation.json, the analysis' judge; "
                              "the default) or search (search-evaluation.json, a search's own; by hand until it exists)")
     args = parser.parse_args(argv)
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     game = boardlab.load(args.game)
     executor = make_executor(args.backend, args.jobs, args.address)
     current = judged(args.spec, args.evaluation)
-    shipped_file = SEARCH_FILE_NAME if args.evaluation == SEARCH else FILE_NAME
+    shipped_file = SHIPPED_FILES[args.evaluation]
 
     # 1. games of the current best
     setup = TrainingSetup(game.id, pairings=((current, current),), games=args.games, seed=args.seed)

@@ -67,6 +67,8 @@ SEARCH_FILE_NAME = "search-evaluation.json"
 HAND = "hand"
 FITTED = "fitted"
 SEARCH = "search"
+#: the file each choice that names a game's shipped weights reads
+SHIPPED_FILES = {FITTED: FILE_NAME, SEARCH: SEARCH_FILE_NAME}
 #: a score this far below the best seat's is a chance of 0 (exp underflows long before)
 _NEGLIGIBLE = 700.0
 
@@ -307,7 +309,7 @@ class EvaluationChoice:
         self.name = name
         self.model = model
         self._checked: Game | None = None
-        self._shipped_file = SEARCH_FILE_NAME if name == SEARCH else FILE_NAME
+        self._shipped_file = SHIPPED_FILES.get(name, FILE_NAME)
 
     def for_game(self, game: Game) -> FittedEvaluation | None:
         """The weights this choice judges ``game`` by; None: by hand."""
@@ -449,7 +451,8 @@ def evaluation_terms(state: State) -> list[list[float] | None] | None:
 
 
 __all__ = [
-    "EVALUATION_PARAM", "FILE_NAME", "FITTED", "FORMAT", "HAND", "EvaluationChoice", "EvaluationFileError", "EvaluationTerms",
+    "EVALUATION_PARAM", "FILE_NAME", "FITTED", "FORMAT", "HAND", "SEARCH", "SEARCH_FILE_NAME", "SHIPPED_FILES",
+    "EvaluationChoice", "EvaluationFileError", "EvaluationTerms",
     "FittedEvaluation", "evaluation_choice", "evaluation_in_force", "evaluation_name", "evaluation_terms",
     "judging_by", "read_evaluations", "register_evaluation_terms", "shipped_evaluation", "shipped_path", "softmax",
     "terms_of", "write_evaluation",

@@ -40,7 +40,7 @@ class SovereignGame(Game):
     #: the evaluated search at a fraction of its cost, and each ply deeper beat the ply before (at
     #: five plies a pass that would exceed its positions is abandoned: the four-ply pass decides);
     #: ``expert`` judges by the weights fitted to alpha-beta's own games (search-evaluation.json), which
-    #: order positions well enough that 200,000 positions beat 600,000 judged by hand
+    #: order positions well enough that a smaller budget of positions beats a larger one judged by hand
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",
