@@ -37,15 +37,15 @@ class SovereignGame(Game):
     view_renderer = staticmethod(render_view)
     image_renderer = staticmethod(render_png)
     #: the computer's levels, chosen by measurement (docs/levels.md has the figures): alpha-beta beat
-    #: the evaluated search at a fraction of its cost, and each ply deeper beat the ply before (at
-    #: five plies a pass that would exceed its positions is abandoned: the four-ply pass decides);
-    #: ``expert`` judges by the weights fitted to alpha-beta's own games (search-evaluation.json), which
-    #: order positions well enough that a smaller budget of positions beats a larger one judged by hand
+    #: the evaluated search at a fraction of its cost; its depth is a ceiling and its positions the
+    #: budget (a pass that would exceed them is abandoned, and the pass before decides); the three
+    #: searches judge by the weights fitted to alpha-beta's own games (search-evaluation.json), which
+    #: order positions well enough that fewer positions judged by them beat more judged by hand
     level_specs = {
         "beginner": "greedy:temperature=0.05",
         "easy": "greedy",
-        "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3",
-        "hard": "alphabeta:depth=4,nodes=300000,seconds=20",
+        "normal": "mcts:iterations=300,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3,evaluation=search",
+        "hard": "alphabeta:depth=8,nodes=24000,seconds=20,evaluation=search",
         "expert": "alphabeta:depth=9,nodes=200000,seconds=20,evaluation=search",
     }
     draw_by_agreement = True
