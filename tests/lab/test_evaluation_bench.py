@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import boardlab
 from boardlab.core.fitted import read_evaluations, shipped_path
 from tests.support.bench import load_bench
 
@@ -33,7 +34,7 @@ def test_a_spec_is_made_to_judge_by_the_named_evaluation_whatever_it_named() -> 
 
 
 def test_a_candidate_that_does_not_win_leaves_the_shipped_weights_alone(tmp_path: Path) -> None:
-    shipped = shipped_path(__import__("boardlab").load("towers"))
+    shipped = shipped_path(boardlab.load("towers"))
     before = shipped.read_bytes()
     out = tmp_path / "turn"
     assert gate.main(["towers", "--spec", "greedy:temperature=0.05", "--games", "5", "--match-games", "2",
@@ -54,7 +55,7 @@ def test_a_candidate_that_does_not_win_leaves_the_shipped_weights_alone(tmp_path
 
 def test_a_turn_for_a_search_that_loses_writes_no_weights_where_the_game_had_none(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    game = __import__("boardlab").load("towers")
+    game = boardlab.load("towers")
     assert not shipped_path(game, "search-evaluation.json").exists()  # Towers' searches judge by hand or fitted
     out = tmp_path / "turn"
     assert gate.main(["towers", "--spec", "greedy:temperature=0.05", "--games", "5", "--match-games", "2",
@@ -119,7 +120,7 @@ def test_each_fifth_held_out_in_turn_reads_as_boardlab_train_does_and_the_five_a
     every = found["all"]["hand"]
     assert (judged["hand"]["log_loss"], judged["hand"]["reliability"]) == (every["log_loss"], every["reliability"])
     assert judged["fitted"]["positions"] == judged["hand"]["positions"]
-    honor_weights = shipped_path(__import__("boardlab").load("honor"))
+    honor_weights = shipped_path(boardlab.load("honor"))
     with pytest.raises(SystemExit, match="holds no weights for towers"):
         folds.main([str(out), "--weights", str(honor_weights)])
 
