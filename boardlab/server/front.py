@@ -129,6 +129,7 @@ class _GuardedHTTP:
         self._head: bytearray | None = None
         self._parsed_head_bytes = 0
         self._message_done = False
+        self._draining: int | None = None
         refusal = self.guard.admit(self._address)
         if refusal is not None:
             transport.write(refusal)  # type: ignore[attr-defined]
@@ -148,6 +149,11 @@ class _GuardedHTTP:
 
     def data_received(self, data: bytes) -> None:
         if not self._admitted:
+            return
+        if self._draining is not None:  # answered and refused: what the client still sends is dropped
+            self._draining -= len(data)
+            if self._draining < 0:
+                self.transport.close()
             return
         if self._head is None and self._message_done and self._busy():
             self._head = bytearray()  # a pipelined request's head, arriving while the last is answered
@@ -242,10 +248,24 @@ class _GuardedHTTP:
         self._answer(408, "header_timeout", f"the request's head was not all sent within {self.guard.head_seconds:g} s")
 
     def _answer(self, status: int, code: str, message: str) -> None:
+        """Refuse the connection with ``status``. It is not closed at once: closed with the
+        client's bytes still unread (the rest of a head too large, a request still being sent),
+        the kernel resets it, and a client that sees the reset may drop the answer before it. So
+        it is shut for writing, what the client still sends (up to :data:`DRAIN_BYTES`, for
+        :data:`DRAIN_SECONDS`) is dropped unparsed, and the client's close, or the time, ends it.
+        Behind a request still being answered it is closed at once, as that answer may still write."""
         self._stop_timer()
-        if not self.transport.is_closing():
-            self.transport.write(raw_answer(status, code, message))
+        if self._draining is not None or self.transport.is_closing():
+            return  # answered already (the parser's error after a refusal it raised)
+        self._head = None
+        self.transport.write(raw_answer(status, code, message))
+        if self._busy() or not self.transport.can_write_eof():  # a response still on its way may write
             self.transport.close()
+            return
+        self._draining = DRAIN_BYTES
+        self.transport.write_eof()
+        self.transport.resume_reading()  # uvicorn pauses reading while a request's body waits
+        self._timer = asyncio.get_running_loop().call_later(DRAIN_SECONDS, self.transport.close)
 
 
 class _GuardedWebSocket:

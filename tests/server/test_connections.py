@@ -1,7 +1,8 @@
 """Connections where ``boardlab serve`` accepts them: two thousand idle connections from one
 address leave another client's moves quick, the address's next connection gets a JSON
 ``429`` with ``Retry-After``, idle connections and half-sent heads are closed on time, a head
-too large is refused however it arrives, a WebSocket message too large is told why before the
+too large is refused however it arrives (and a client still sending reads the refusal, then is cut
+off on time), a WebSocket message too large is told why before the
 close, and every such answer is JSON (server/front.py)."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from boardlab.server.front import MAX_HEAD_BYTES
+from boardlab.server.front import DRAIN_BYTES, DRAIN_SECONDS, MAX_HEAD_BYTES
 from boardlab.server.settings import MAX_BODY_BYTES
 from tests.support.serve import serve_process
 
@@ -124,6 +125,31 @@ def test_a_head_over_its_limit_is_refused_whether_it_comes_whole_or_in_pieces(se
         fits.sendall(start + b"a" * 8000 + b"\r\nConnection: close\r\n\r\n")
         status, _headers, _body = raw_answer(fits)
     assert status == 200
+
+
+def test_a_client_still_sending_after_its_refusal_reads_the_answer_and_is_cut_off_on_time(server: str) -> None:
+    # closed with the client's bytes unread, a connection is reset, and the reset can drop the
+    # answer on its way: so the server shuts its side, drops what still comes for a while, then closes
+    host, port = server.removeprefix("http://").split(":")
+    head = b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-big: " + b"a" * (MAX_HEAD_BYTES * 2)
+    with socket.create_connection((host, int(port)), timeout=10) as late:
+        late.sendall(head)
+        time.sleep(0.3)  # refused by now
+        for _ in range(3):  # the rest of what it was sending: a closed connection answers it with a reset
+            late.sendall(b"a" * 65536)
+            time.sleep(0.1)
+        status, _headers, body = raw_answer(late)
+    assert status == 431 and body["error"]["code"] == "head_too_large", body  # type: ignore[index]
+    with socket.create_connection((host, int(port)), timeout=10) as flood:
+        flood.sendall(head)
+        began = time.monotonic()
+        sent = 0
+        with pytest.raises(OSError):  # broken pipe or reset, once the drain is spent
+            while time.monotonic() - began < DRAIN_SECONDS + 5:
+                sent += flood.send(b"a" * 65536)
+                time.sleep(0.001)
+    assert time.monotonic() - began < DRAIN_SECONDS + 2
+    assert sent < DRAIN_BYTES * 2 + 8 * 1024 * 1024  # what the two kernels' buffers can hold beyond it
 
 
 def test_a_pipelined_head_over_its_limit_is_refused_though_it_came_behind_a_whole_request(server: str) -> None:
