@@ -123,6 +123,27 @@ def test_zoom_cuts_a_tall_tower_at_the_fine_scale_and_the_heading_says_the_scale
     assert "close up (0.5 cm per column and per half row" in text
 
 
+def test_r7_the_terminal_names_the_supply_by_kind_and_says_what_each_decision_types() -> None:
+    """A newcomer reads the pieces by name with the ids a move names, and each phase says its
+    commands: build and push (7.1, 7.2, 7.7), raise and pass (7.3), acc and passon (7.7)."""
+    state = exact_game(2).new_state(seed=1)
+    choosing = plain(state.render(0))
+    assert "supply 30: arch AR1 AR2; brick BR1 BR2 BR3 BR4;" in " ".join(choosing.split())
+    assert "slab SL1" in choosing and "build PIECE BID" in choosing and "push PIECE" in choosing
+    assert "at most 10" in choosing
+    auction = " ".join(plain(play(state, "build CU1 2").render(0)).split())
+    assert "Blue to raise (raise B, B above 2) or pass" in auction
+    assert "supply 29" in auction and "cube CU2" not in auction, "the ids are listed where a piece is chosen"
+    pushed = " ".join(plain(play(exact_game(2).new_state(seed=1), "push CU1").render(1)).split())
+    assert "Blue accepts it (acc) or pays 1 to pass it on (passon)" in pushed
+
+
+def test_r4_4_the_aim_names_the_piece_it_lands_on_by_its_owner_and_kind_before_its_id() -> None:
+    state = play(slab_and_brick(), "build CU1 0", "pass")
+    text = " ".join(plain(boardlab.load("honor").render_view(state.preview("31 90 0.5").view(0))).split())
+    assert "it first touches Red's slab (SL1) at y" in text
+
+
 # --- feedback after a release: rules 4.5, 5, 6 --------------------------------------------------
 def test_r5_2_a_collapse_is_said_in_words_with_its_step_and_what_fell() -> None:
     state = play(slab_and_brick(), "build CU1 0", "pass", "rel 19.50")

@@ -70,10 +70,19 @@ def orientations(pid: str, rotations: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def _supply_text(supply: Sequence[str]) -> str:
-    counts: dict[str, int] = {}
+    """The supply by kind, each kind's name before the ids a move names: "cube CU1 CU2; log LG1"."""
+    kinds: dict[str, list[str]] = {}
     for pid in supply:
-        counts[pid[:2]] = counts.get(pid[:2], 0) + 1
-    return " ".join(f"{code}×{count}" for code, count in counts.items()) or "(empty)"
+        kinds.setdefault(kind_of(pid).name, []).append(pid)
+    return "; ".join(f"{name} {' '.join(pids)}" for name, pids in kinds.items()) or "(empty)"
+
+
+def _choice_hint(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """What the turn player may type in phase CHOOSE (rules 7.1, 7.2 and 7.7), in words."""
+    player = view["turn_player"]
+    return (f"{escape(names[player])} chooses a piece: [bold]build PIECE BID[/] auctions it, opening at BID tokens "
+            f"(at most {view['pools'][player]}; only the auction's winner pays), or [bold]push PIECE[/] hands it to "
+            "the next player, who places it or pays to pass it on.")
 
 
 def focus_player(envelope: Mapping[str, Any]) -> int | None:
@@ -116,7 +125,7 @@ def _aim_text(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
             touched.append("the table" + (" (a foundation may)" if placing["foundation"]
                                           else ": [red]a collapse[/] (rule 5.2)"))
         elif what in owners:
-            touched.append(f"{what} ({names[owners[what]]}'s {kind_of(what).name})")
+            touched.append(f"{names[owners[what]]}'s {kind_of(what).name} ({what})")
         else:
             touched.append(what)
     return [text + ", ".join(touched) + f" at y {aim['contact_y']:.2f} cm."]
@@ -166,20 +175,25 @@ def render_view(envelope: Mapping[str, Any], release: str | None = None) -> str:
         tokens = view["pools"][seat]
         players.append(f"{mark} [{COLOURS[seat]}]{escape(name)}[/]: {tokens} token{'' if tokens == 1 else 's'}, {status}")
     lines.append("   ".join(players) + f"   bank {view['bank']}")
-    lines.append(f"turn {view['turn']} ({escape(names[view['turn_player']])}), {PHASE_WORDS[view['phase']]}; "
-                 f"supply {len(view['supply'])}: {_supply_text(view['supply'])}")
+    turn = (f"turn {view['turn']} ({escape(names[view['turn_player']])}), {PHASE_WORDS[view['phase']]}; "
+            f"supply {len(view['supply'])}")
+    if view["phase"] == "CHOOSE" and not envelope["result"]:  # the pieces by name, with the ids a move names
+        lines.extend([f"{turn}: {_supply_text(view['supply'])}", _choice_hint(view, names)])
+    else:
+        lines.append(turn)
     if view["auction"]:
         a = view["auction"]
         passed = ", ".join(names[p] for p in a["passed"]) or "nobody"
         # with two players the order is plain; views saved before it existed have none
         order = a.get("order", ())
         lines.append(f"auction for {a['pid']} ({kind_of(a['pid']).name}): high bid {a['high']} by "
-                     f"{names[a['bidder']]}; passed: {passed}; {names[a['to_act']]} to raise or pass"
+                     f"{names[a['bidder']]}; passed: {passed}; {names[a['to_act']]} to raise "
+                     f"([bold]raise B[/], B above {a['high']}) or [bold]pass[/]"
                      + (f" (bidding order: {', '.join(names[p] for p in order)})" if len(order) > 2 else ""))
     if view["push"]:
         c = view["push"]
         lines.append(f"push of {c['pid']} ({kind_of(c['pid']).name}) by {names[c['pusher']]}: "
-                     f"{names[c['holder']]} accepts or pays {c['fee']} to pass it on")
+                     f"{names[c['holder']]} accepts it ([bold]acc[/]) or pays {c['fee']} to pass it on ([bold]passon[/])")
     if view["placing"]:
         lines.extend(_placing_lines(view, names))
     if view["pending_release"]:
