@@ -21,6 +21,9 @@ ws=...)``) with the front's checks around them:
 * A WebSocket message over ``ws_max_size`` is refused unread as the WebSocket's other refusals
   are: ``{"type": "error", "error": {"code": "body_too_large", ...}}``, then the close (1009).
 * A malformed request gets ``400 bad_request`` as JSON.
+* A connection refused with 400, 408 or 431 is shut for writing and drained (what the client
+  still sends dropped, for at most :data:`DRAIN_SECONDS` or :data:`DRAIN_BYTES`) before it is
+  closed: closed with bytes unread, the kernel would reset it and the answer could be lost.
 
 Only the HTTP layer's public hooks and a few of uvicorn's own (``on_response_complete``,
 ``handle_websocket_upgrade``, ``send_400_response``, the request cycle) are used; both of
