@@ -260,7 +260,6 @@ class _GuardedHTTP:
         self._stop_timer()
         if self._draining is not None or self.transport.is_closing():
             return  # answered already (the parser's error after a refusal it raised)
-        self._head = None
         self.transport.write(raw_answer(status, code, message))
         if self._busy() or not self.transport.can_write_eof():  # a response still on its way may write
             self.transport.close()
