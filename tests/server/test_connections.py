@@ -21,6 +21,7 @@ from websockets.sync.client import connect
 
 from boardlab.server.front import DRAIN_BYTES, DRAIN_SECONDS, MAX_HEAD_BYTES
 from boardlab.server.settings import MAX_BODY_BYTES
+from tests.support.bench import load_bench
 from tests.support.serve import serve_process
 
 #: the flood: idle connections from one address that never send a byte
@@ -152,6 +153,12 @@ def test_a_client_still_sending_after_its_refusal_reads_the_answer_and_is_cut_of
     # cut off by the byte count long before the time: the drain, plus what both sockets' buffers
     # can hold (Linux grows a loopback receive buffer up to 32 MiB), under the 2 s of sending
     assert sent < DRAIN_BYTES + 48 * 1024 * 1024
+
+
+def test_the_reset_bench_counts_a_refusal_read_whole_and_in_pieces_as_answered(server: str) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    one_try = load_bench("refusal_resets").one_try
+    assert [one_try(host, int(port), whole) for whole in (True, False)] == ["answered", "answered"]
 
 
 def test_a_pipelined_head_over_its_limit_is_refused_though_it_came_behind_a_whole_request(server: str) -> None:
