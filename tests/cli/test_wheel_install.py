@@ -43,6 +43,9 @@ LEFT_OUT = shutil.ignore_patterns(
 #: wheel the first built from the same files instead of compiling the kernels again
 WHEEL_CACHE = ROOT / "build" / "test-wheels"
 WHEELS_KEPT = 3
+#: the kernels' C optimisation level (setup.py): these tests check what the wheel ships, not how
+#: fast its kernels run, and -O0 saves about a third of the build
+WHEEL_OPT_LEVEL = "0"
 #: one worker runs these tests (pytest-xdist): the environment is made once, the wheel built once
 pytestmark = pytest.mark.xdist_group("wheel")
 
@@ -55,8 +58,8 @@ BUILD_RECORD = "kernels-built.json"
 
 def source_digest(source: Path) -> str:
     """What a wheel built from ``source`` by this interpreter depends on: every source file's
-    path and bytes, the Python version and the platform."""
-    digest = hashlib.sha256(f"{sys.version}|{sysconfig.get_platform()}".encode())
+    path and bytes, the Python version, the platform and the optimisation level."""
+    digest = hashlib.sha256(f"{sys.version}|{sysconfig.get_platform()}|-O{WHEEL_OPT_LEVEL}".encode())
     files = (p for p in source.rglob("*") if p.is_file() and p.suffix not in BUILD_OUTPUTS and p.name != BUILD_RECORD)
     for path in sorted(files):
         digest.update(path.relative_to(source).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
@@ -93,7 +96,7 @@ def build_wheel(source: Path, work: Path) -> Path:
     isolation = ["--no-build-isolation"] if build_requirements_met(source) else []
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "--quiet", "-w", str(wheels), str(source)],
-        check=True, cwd=work, timeout=600,
+        check=True, cwd=work, timeout=600, env={**os.environ, "BOARDLAB_OPT_LEVEL": WHEEL_OPT_LEVEL},
     )
     (wheel,) = wheels.glob("boardlab-*.whl")
     # kept under a temporary name first: another run reading the cache never sees half a file

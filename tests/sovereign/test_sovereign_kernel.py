@@ -30,6 +30,7 @@ from boardlab.games.sovereign.board import (
     setup_item,
 )
 from tests.sovereign.test_sovereign_invariants import OPTION_SETS, SETTINGS
+from tests.support.kernels import skip_unless_compiled
 
 #: option sets that reach the kernel's other branches (straight walks, whole-tower builds, the
 #: Diplomat's path ban and self-protection)
@@ -96,6 +97,7 @@ def kernel_answers(module: ModuleType, state: SovereignState) -> list[object]:
     return answers
 
 
+@skip_unless_compiled(kernel)
 @pytest.mark.parametrize("options", OPTION_SETS + MORE_OPTION_SETS, ids=str)
 def test_the_kernel_answers_as_its_python_source_does(options: dict[str, Any]) -> None:
     source = kernel_source()

@@ -21,6 +21,7 @@ from boardlab.compiled import pure_source
 from boardlab.core.fitted import judging_by, shipped_evaluation
 from boardlab.games.towers import TowersPosition, TowersState, kernel
 from boardlab.games.towers.board import MAX_HEIGHT, board_hash
+from tests.support.kernels import skip_unless_compiled
 from tests.towers import reference
 from tests.towers.test_towers_invariants import SETTINGS, two_player_boards
 
@@ -79,6 +80,7 @@ def kernel_answers(module: ModuleType, state: TowersState) -> list[object]:
     return answers
 
 
+@skip_unless_compiled(kernel)
 @pytest.mark.parametrize(("players", "layout"), [(2, "diagram"), (2, "pinwheel"), (4, "diagram"), (4, "blocks")])
 def test_the_kernel_answers_as_its_python_source_does(players: int, layout: str) -> None:
     source = kernel_source()
