@@ -20,10 +20,11 @@ from typing import Any
 import pytest
 
 import boardlab
-from boardlab.agents import make_agent
+from boardlab.agents import kernel, make_agent
 from boardlab.agents.kernel import Node, Tree, Vertex, backpropagate, uct_index
 from boardlab.core import CHANCE, State
 from tests.agents.toy_games import Decide, End, Pick, dicenim_at, secret_guess_at, tree_game
+from tests.support.kernels import skip_unless_compiled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -185,13 +186,7 @@ def search_transcript() -> dict[str, Any]:
     return transcript
 
 
-def _agents_kernel_compiled() -> bool:
-    from boardlab import compiled
-
-    return any(kernel.module == "boardlab.agents.kernel" and kernel.compiled for kernel in compiled.kernels())
-
-
-@pytest.mark.skipif(not _agents_kernel_compiled(), reason="the search kernel is not compiled here: nothing to compare")
+@skip_unless_compiled(kernel)
 def test_compiled_and_pure_searches_grow_the_same_trees() -> None:
     def transcript(pure: bool) -> dict[str, Any]:
         environment = {key: value for key, value in os.environ.items() if key != "BOARDLAB_PURE"}
