@@ -1,7 +1,8 @@
-"""The ``boardlab`` command end to end, as a subprocess with scripted stdin.
+"""The ``boardlab`` command end to end, in a process of its own with scripted stdin.
 
 ``python -m tests.cli.run_boardlab`` is the real command with the test game
-dicenim registered; ``python -m boardlab`` is the command as installed.
+dicenim registered (forked from a process that imported it once: tests/support/command.py);
+``python -m boardlab`` is the command as installed.
 """
 
 from __future__ import annotations
@@ -15,15 +16,19 @@ from pathlib import Path
 import pytest
 
 import boardlab
+from tests.support.command import MODULE, run_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(
-    *args: str, stdin: str = "", command: str = "tests.cli.run_boardlab", env: dict | None = None, cwd: Path = ROOT
+    *args: str, stdin: str = "", command: str = MODULE, env: dict | None = None, cwd: Path = ROOT
 ):
-    """Run the command; the CompletedProcess (text)."""
+    """Run the command; the CompletedProcess (text). The test-game command is forked from a
+    process that has imported it already (tests/support/command.py); another starts afresh."""
     environment = {**os.environ, "COLUMNS": "120", "PYTHONPATH": str(ROOT), **(env or {})}
+    if command == MODULE:
+        return run_command(args, cwd=cwd, environment=environment, stdin=stdin)
     return subprocess.run(
         [sys.executable, "-m", command, *args],
         input=stdin,
