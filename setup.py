@@ -46,6 +46,8 @@ BUILD_RECORD = "kernels-built.json"
 PURE_VARIABLE = "BOARDLAB_PURE"
 OPT_LEVEL_VARIABLE = "BOARDLAB_OPT_LEVEL"
 OPT_LEVELS = ("0", "1", "2", "3")
+#: the build record's entry for the level the kernels were compiled at (boardlab.compiled reads it)
+OPT_LEVEL_KEY = "-O"
 #: the commands that build no code (pip runs them to read the project's metadata)
 METADATA_COMMANDS = {"egg_info", "dist_info", "sdist"}
 #: mypy options for the kernels: the team's convention (``mypy --strict --follow-imports=silent``)
@@ -204,7 +206,7 @@ class BuildKernels(build_ext):
             )
             self._build_nothing()
             return
-        self._write_record(build_record(self.kernels))
+        self._write_record({**build_record(self.kernels), OPT_LEVEL_KEY: opt_level()})
         if self.inplace:
             self._remove_ungrouped_libraries()
 
@@ -222,7 +224,7 @@ class BuildKernels(build_ext):
     def _record_path(self) -> Path:
         return (ROOT if self.inplace else Path(self.build_lib)) / PACKAGE / BUILD_RECORD
 
-    def _write_record(self, record: dict[str, dict[str, str]]) -> None:
+    def _write_record(self, record: dict[str, dict[str, str] | str]) -> None:
         where = self._record_path()
         where.parent.mkdir(parents=True, exist_ok=True)
         where.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -32,11 +32,16 @@ from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 PURE_VARIABLE = "BOARDLAB_PURE"
 PACKAGE = Path(__file__).resolve().parent
 #: what the build writes beside this module (setup.py's BUILD_RECORD)
 BUILD_RECORD = PACKAGE / "kernels-built.json"
+#: the record's entry for the C optimisation level of the build (setup.py's OPT_LEVEL_KEY), and
+#: the level of a build that names none
+OPT_LEVEL_KEY = "-O"
+DEFAULT_OPT_LEVEL = "3"
 KERNEL_STEM = "kernel"
 #: folders of the package that hold no Python modules
 _NOT_MODULES = {"__pycache__", "static", "templates", "web"}
@@ -72,12 +77,19 @@ def extension_beside(source: Path) -> Path | None:
     return None
 
 
-def _build_record() -> dict[str, dict[str, str]]:
+def _build_record() -> dict[str, Any]:
     try:
         record = json.loads(BUILD_RECORD.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return record if isinstance(record, dict) else {}
+
+
+def built_opt_level() -> str:
+    """The C optimisation level the kernels were compiled at (``BOARDLAB_OPT_LEVEL`` at build
+    time): ``"3"`` unless the build record says otherwise."""
+    level = _build_record().get(OPT_LEVEL_KEY)
+    return level if isinstance(level, str) and level else DEFAULT_OPT_LEVEL
 
 
 def _digest(path: Path) -> str | None:
@@ -139,7 +151,8 @@ def kernels() -> list[Kernel]:
 
 def summary(report: Sequence[Kernel] | None = None) -> str:
     """``compiled: 6 of 6 kernels``, ``pure Python: BOARDLAB_PURE=1``, ``pure Python: not
-    compiled``, or ``compiled: 5 of 6 kernels; pure: boardlab.games.sovereign.kernel (edited since the build)``."""
+    compiled``, or ``compiled: 5 of 6 kernels; pure: boardlab.games.sovereign.kernel (edited since the build)``;
+    a build at another level than -O3 says so (``compiled at -O0, slower than the default -O3: 6 of 6 kernels``)."""
     report = kernels() if report is None else list(report)
     if not report:
         return "pure Python: no kernels"
@@ -147,7 +160,10 @@ def summary(report: Sequence[Kernel] | None = None) -> str:
     reasons = {kernel.reason for kernel in report}
     if not compiled and len(reasons) == 1 and reasons <= {f"{PURE_VARIABLE}=1", "not compiled"}:
         return f"pure Python: {reasons.pop()}"
-    line = f"compiled: {len(compiled)} of {len(report)} kernels"
+    level = built_opt_level()
+    # a build at a lower level (for checking what ships, not for play) is slower, and says so
+    built = "compiled" if level == DEFAULT_OPT_LEVEL else f"compiled at -O{level}, slower than the default -O{DEFAULT_OPT_LEVEL}"
+    line = f"{built}: {len(compiled)} of {len(report)} kernels"
     pure = [f"{kernel.module} ({kernel.reason})" for kernel in report if not kernel.compiled]
     return f"{line}; pure: {', '.join(pure)}" if pure else line
 

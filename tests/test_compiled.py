@@ -257,6 +257,26 @@ def test_pure_variable_and_a_stale_extension_run_the_source(tmp_path: Path) -> N
     assert extension.exists()
 
 
+@pytest.mark.parametrize(
+    ("entry", "line"),
+    [
+        ({}, "compiled: 2 of 2 kernels"),  # a record from before levels were kept: -O3
+        ({"-O": "3"}, "compiled: 2 of 2 kernels"),
+        ({"-O": "0"}, "compiled at -O0, slower than the default -O3: 2 of 2 kernels"),
+    ],
+)
+def test_the_version_line_says_when_the_kernels_were_built_below_the_default_level(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: dict[str, str], line: str
+) -> None:
+    from boardlab import compiled
+
+    record = tmp_path / "kernels-built.json"
+    record.write_text(json.dumps({"boardlab.toy.kernel": {"toy/kernel.py": "0" * 64}, **entry}))
+    monkeypatch.setattr(compiled, "BUILD_RECORD", record)
+    report = [compiled.Kernel(f"boardlab.{name}.kernel", tmp_path / name, tmp_path / f"{name}.so", True) for name in ("a", "b")]
+    assert compiled.summary(report) == line
+
+
 def test_the_build_record_decides_staleness_over_file_times(tmp_path: Path) -> None:
     """An installed wheel writes files in any order: with a record of the sources' hashes, an
     unchanged source newer than its extension still runs compiled; a changed one does not."""
