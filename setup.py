@@ -7,8 +7,8 @@ it). Both ``pip install -e .`` and ``pip wheel .`` compile them.
 
 * ``BOARDLAB_PURE=1`` at build time: nothing is compiled.
 * ``BOARDLAB_OPT_LEVEL=0`` (1, 2; 3 when unset): the C compiler's optimisation level for the
-  kernels. 0 builds in about two thirds of the time and runs them about seven times slower
-  (Towers' random games): for a build that checks what ships, not how fast (the wheel's tests).
+  kernels. 0 builds faster and runs them much slower (docs/speed.md has the figures): for a
+  build that checks what ships, not how fast (the wheel's tests).
 * No mypyc, or no working C compiler: the install goes on in pure Python, with a warning.
 * A kernel that fails mypy's check fails the build with mypy's messages: that is a bug.
 
@@ -46,6 +46,7 @@ BUILD_RECORD = "kernels-built.json"
 PURE_VARIABLE = "BOARDLAB_PURE"
 OPT_LEVEL_VARIABLE = "BOARDLAB_OPT_LEVEL"
 OPT_LEVELS = ("0", "1", "2", "3")
+DEFAULT_OPT_LEVEL = "3"
 #: the build record's entry for the level the kernels were compiled at (boardlab.compiled reads it)
 OPT_LEVEL_KEY = "-O"
 #: the commands that build no code (pip runs them to read the project's metadata)
@@ -59,8 +60,8 @@ def pure_requested() -> bool:
 
 
 def opt_level() -> str:
-    """The C optimisation level the kernels are compiled at: ``BOARDLAB_OPT_LEVEL``, else 3."""
-    level = os.environ.get(OPT_LEVEL_VARIABLE, "").strip() or "3"
+    """The C optimisation level the kernels are compiled at: ``BOARDLAB_OPT_LEVEL``, else the default."""
+    level = os.environ.get(OPT_LEVEL_VARIABLE, "").strip() or DEFAULT_OPT_LEVEL
     if level not in OPT_LEVELS:
         allowed = ", ".join(OPT_LEVELS)
         raise SystemExit(f"boardlab: {OPT_LEVEL_VARIABLE}={level!r} is not an optimisation level; use one of {allowed}")

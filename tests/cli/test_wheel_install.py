@@ -44,7 +44,7 @@ LEFT_OUT = shutil.ignore_patterns(
 WHEEL_CACHE = ROOT / "build" / "test-wheels"
 WHEELS_KEPT = 3
 #: the kernels' C optimisation level (setup.py): these tests check what the wheel ships, not how
-#: fast its kernels run, and -O0 saves about a third of the build
+#: fast its kernels run, and -O0 builds faster (docs/testing.md)
 WHEEL_OPT_LEVEL = "0"
 #: one worker runs these tests (pytest-xdist): the environment is made once, the wheel built once
 pytestmark = pytest.mark.xdist_group("wheel")

@@ -1,8 +1,8 @@
 """The ``boardlab`` command (with the test game registered) in a process of its own, started
 without paying for its imports each time.
 
-Starting ``python -m tests.cli.run_boardlab`` costs about a second of CPU on a two-core machine,
-nearly all of it importing boardlab's command; the CLI tests start it over a hundred times. Here
+Most of what starting ``python -m tests.cli.run_boardlab`` costs is importing boardlab's command,
+and the CLI tests start it many times (docs/testing.md has the figures). Here
 one *forkserver* (multiprocessing's) imports the command once per test worker and forks a child
 for each run: a process of its own, with the run's working folder, environment, standard input
 and exit status, as a subprocess has. What a fork cannot give, a fresh interpreter, is still
