@@ -27,11 +27,16 @@ all of them.
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import importlib.machinery
+import importlib.util
 import json
 import os
+import pickle
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -53,6 +58,31 @@ OPT_LEVEL_KEY = "-O"
 METADATA_COMMANDS = {"egg_info", "dist_info", "sdist"}
 #: mypy options for the kernels: the team's convention (``mypy --strict --follow-imports=silent``)
 MYPY_OPTIONS = ["--strict", "--follow-imports=silent"]
+#: the extensions mypyc made of the kernels in this build process, by level and kernels: setuptools
+#: finalizes build_ext more than once in one build (an editable install first lists the sources
+#: for its manifest), and translating the kernels again would double mypyc's part of the build
+TRANSLATED: dict[tuple[str, tuple[str, ...]], list[Extension]] = {}
+#: run in a child interpreter: mypyc's translation, its extensions pickled to the file named on
+#: the command line. The child ends with os._exit: tearing down mypy's graph of every module it
+#: read costs a normal exit about as long as the translation itself.
+TRANSLATE_IN_CHILD = """
+import os, pickle, sys
+request = pickle.load(sys.stdin.buffer)
+sys.path[:] = request["path"]
+from mypyc.build import mypycify
+try:
+    extensions = mypycify(request["args"], opt_level=request["opt_level"], separate=request["separate"],
+                          target_dir=request["target_dir"])
+    status = 0
+except SystemExit as exc:
+    status = exc.code if isinstance(exc.code, int) else 1
+else:
+    with open(sys.argv[1], "wb") as out:
+        pickle.dump(extensions, out)
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(status)
+"""
 
 
 def pure_requested() -> bool:
@@ -163,31 +193,44 @@ class BuildKernels(build_ext):
             return "there are no kernels"
         if pure_requested():
             return f"{PURE_VARIABLE} is set"
-        try:
-            from mypyc.build import mypycify
-        except ImportError as exc:
-            warn(f"mypyc is not installed ({exc}); the kernels run as pure Python (slower). Install mypy and reinstall.")
+        if importlib.util.find_spec("mypyc") is None:
+            warn("mypyc is not installed; the kernels run as pure Python (slower). Install mypy and reinstall.")
             return "mypyc is not installed"
+        level = opt_level()
+        translated = TRANSLATED.get((level, tuple(self.kernels)))
+        if translated is None:
+            translated = TRANSLATED[level, tuple(self.kernels)] = self._translate(level)
+        self.distribution.ext_modules = copy.deepcopy(translated)
+        return None
+
+    def _translate(self, level: str) -> list[Extension]:
+        """mypyc's extensions of the kernels, translated in a child interpreter."""
         # the generated C and mypy's cache stay together: mypyc skips writing C it finds cached
         target = os.path.join(self.build_temp, "mypyc")
-        level = opt_level()
         print(f"boardlab: compiling {len(self.kernels)} kernels with mypyc at -O{level}: {', '.join(self.kernels)}")
         group = native_group(self.kernels)
-        try:
-            self.distribution.ext_modules = mypycify(
-                [*MYPY_OPTIONS, f"--cache-dir={os.path.join(target, 'mypy-cache')}", *self.kernels],
-                opt_level=level,
-                # the native group shares one library; every other kernel has its own pair of
-                # extensions in its own package folder
-                separate=[(group, NATIVE_GROUP)] if group else True,
-                target_dir=target,
+        request = {
+            "path": sys.path,
+            "args": [*MYPY_OPTIONS, f"--cache-dir={os.path.join(target, 'mypy-cache')}", *self.kernels],
+            "opt_level": level,
+            # the native group shares one library; every other kernel has its own pair of
+            # extensions in its own package folder
+            "separate": [(group, NATIVE_GROUP)] if group else True,
+            "target_dir": target,
+        }
+        sys.stdout.flush()
+        with tempfile.TemporaryDirectory() as scratch:
+            result = Path(scratch) / "extensions.pickle"
+            child = subprocess.run(
+                [sys.executable, "-c", TRANSLATE_IN_CHILD, str(result)], input=pickle.dumps(request), check=False
             )
-        except SystemExit as exc:
-            raise SystemExit(
-                f"boardlab: a kernel failed mypy's check (the messages above); kernels must pass "
-                f"`mypy {' '.join(MYPY_OPTIONS)}`. Fix the kernel (exit status {exc.code})."
-            ) from None
-        return None
+            if child.returncode != 0:
+                raise SystemExit(
+                    f"boardlab: mypyc could not translate the kernels (its messages above; exit status "
+                    f"{child.returncode}). A kernel must pass `mypy {' '.join(MYPY_OPTIONS)}`: fix it."
+                )
+            extensions: list[Extension] = pickle.loads(result.read_bytes())
+        return extensions
 
     def run(self) -> None:
         if self.pure_reason is not None:
