@@ -81,6 +81,13 @@ def build_requirements_met(source: Path) -> bool:
     return True
 
 
+def wheel_build_environment() -> dict[str, str]:
+    """The wheel is built as it ships, compiled, whatever the run itself asks for: the cache would
+    otherwise keep a pure wheel from a `BOARDLAB_PURE=1` run for every later run of these files."""
+    environment = {name: value for name, value in os.environ.items() if name != "BOARDLAB_PURE"}
+    return {**environment, "BOARDLAB_OPT_LEVEL": WHEEL_OPT_LEVEL}
+
+
 def build_wheel(source: Path, work: Path) -> Path:
     """The boardlab wheel of ``source``: the one built before from the same files, else a new
     one, kept for the next run."""
@@ -96,7 +103,7 @@ def build_wheel(source: Path, work: Path) -> Path:
     isolation = ["--no-build-isolation"] if build_requirements_met(source) else []
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "--quiet", "-w", str(wheels), str(source)],
-        check=True, cwd=work, timeout=600, env={**os.environ, "BOARDLAB_OPT_LEVEL": WHEEL_OPT_LEVEL},
+        check=True, cwd=work, timeout=600, env=wheel_build_environment(),
     )
     (wheel,) = wheels.glob("boardlab-*.whl")
     # kept under a temporary name first: another run reading the cache never sees half a file
