@@ -12,7 +12,6 @@ import socket
 import statistics
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -31,10 +30,17 @@ MOVE_SECONDS = 0.1
 OTHER_ADDRESS = "127.0.0.2"  # the loopback network: another address of this machine
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+#: one worker plays this module's tests, so that they share one server
+pytestmark = pytest.mark.xdist_group("connections")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the module: each test opens connections of its own and closes them, and what
+    one test leaves (a flood of two thousand closed at once) must not change how the next is served."""
+    folder = tmp_path_factory.mktemp("serve")
     options = ["--max-open-per-address", "64", "--keep-alive-seconds", "3", "--header-seconds", "1"]
-    with serve_process(tmp_path, tmp_path / "serve.log", options=options) as (url, _process):
+    with serve_process(folder, folder / "serve.log", options=options) as (url, _process):
         yield url
 
 
