@@ -28,7 +28,8 @@ from tests.web.browser import CHROMIUM_FLAGS, SCREENSHOTS, Server, chromium_path
 STEP_MS = 20_000
 #: a browser test that fails runs once more (pytest-rerunfailures), as Playwright's own test
 #: runner retries on CI: a page's timing on a loaded machine is not the product's behaviour. A
-#: rerun is listed in the summary ("R", and "rerun" in -ra's lines); failing twice fails the run
+#: rerun is an "R" in the progress line and named under "rerun test summary info" (-raR in
+#: pyproject.toml); failing twice fails the run
 RERUNS = 1
 #: the xdist group of the browser tests: one worker runs them all, with one server and one Chromium
 BROWSER_GROUP = "browser"
