@@ -65,7 +65,11 @@ class _Inner:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
         texts = None if self.texts is None else [list(seen) for seen in self.texts]
-        return _Inner(self.state.copy(), texts)
+        clone = _Inner(self.state.copy(), texts)
+        # a search clones a state and then asks for its actions: the clone is at the same ply, and
+        # the mapping is replaced, never changed in place, so the two can share it
+        clone.actions, clone.actions_ply = self.actions, self.actions_ply
+        return clone
 
 
 class _Shared:

@@ -90,6 +90,33 @@ def test_clones_are_independent() -> None:
     assert clone.history() == [*state.history(), clone.history()[-1]]
 
 
+def test_a_clone_made_after_the_actions_were_listed_lists_and_plays_its_own() -> None:
+    """A clone starts with its original's list of actions (the same ply); once each has moved on,
+    by moves after which the lists differ, each lists the actions of its own position (Overseer:
+    where a piece moved changes what the other side can do)."""
+    game = pyspiel.load_game("boardlab_overseer")
+
+    def replayed(history: list[int]) -> list[int]:
+        state = game.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        return list(state.legal_actions())
+
+    state = game.new_initial_state()
+    for action in (0, 7):  # two plies in: an opening where the next move's choice matters
+        state.apply_action(state.legal_actions()[action])
+    first = state.legal_actions()
+    clone = state.clone()
+    assert clone.legal_actions() == first
+    history = state.history()
+    other = next(a for a in first[1:] if replayed([*history, a]) != replayed([*history, first[0]]))
+    clone.apply_action(first[0])
+    state.apply_action(other)
+    assert clone.legal_actions() == replayed([*history, first[0]])
+    assert state.legal_actions() == replayed([*history, other])
+    assert clone.legal_actions() == replayed([*history, first[0]])
+
+
 def _territories_midgame() -> adapter.BoardlabSpielState:
     game = pyspiel.load_game("boardlab_territories")
     state = game.new_initial_state()
