@@ -63,8 +63,8 @@ MYPY_OPTIONS = ["--strict", "--follow-imports=silent"]
 #: for its manifest), and translating the kernels again would double mypyc's part of the build
 TRANSLATED: dict[tuple[str, tuple[str, ...]], list[Extension]] = {}
 #: run in a child interpreter: mypyc's translation, its extensions pickled to the file named on
-#: the command line. The child ends with os._exit: tearing down mypy's graph of every module it
-#: read costs a normal exit about as long as the translation itself.
+#: the command line. The child ends with os._exit: a normal exit tears down mypy's graph of every
+#: module it read, which is slow (docs/speed.md).
 TRANSLATE_IN_CHILD = """
 import os, pickle, sys
 request = pickle.load(sys.stdin.buffer)
