@@ -29,6 +29,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.kernels import kernels_environment
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: per game: how many random games and MCTS games, and the MCTS budget per decision
@@ -112,17 +114,10 @@ def transcript() -> dict[str, Any]:
 
 
 # --- the tests ---------------------------------------------------------------------------------
-def _environment(pure: bool) -> dict[str, str]:
-    environment = {key: value for key, value in os.environ.items() if key != "BOARDLAB_PURE"}
-    if pure:
-        environment["BOARDLAB_PURE"] = "1"
-    return environment
-
-
 def _run_transcript(pure: bool) -> dict[str, Any]:
     ran = subprocess.run(
         [sys.executable, "-m", "tests.test_compiled"],
-        cwd=ROOT, env=_environment(pure), capture_output=True, text=True, timeout=600,
+        cwd=ROOT, env=kernels_environment(pure), capture_output=True, text=True, timeout=600,
     )
     assert ran.returncode == 0, ran.stderr[-4000:]
     return json.loads(ran.stdout)
@@ -189,9 +184,9 @@ def _import_files(code_environment: dict[str, str]) -> dict[str, str]:
 
 @needs_compiled
 def test_pure_switch_imports_every_kernel_from_its_source() -> None:
-    pure = _import_files(_environment(pure=True))
+    pure = _import_files(kernels_environment(pure=True))
     assert pure and all(path.endswith(".py") for path in pure.values()), pure
-    compiled = _import_files(_environment(pure=False))
+    compiled = _import_files(kernels_environment(pure=False))
     assert all(not path.endswith(".py") for path in compiled.values()), compiled
 
 
@@ -199,7 +194,7 @@ def test_version_says_which_kernels_run() -> None:
     from boardlab import compiled
 
     ran = subprocess.run(
-        [sys.executable, "-m", "boardlab", "--version"], cwd=ROOT, env=_environment(pure=True),
+        [sys.executable, "-m", "boardlab", "--version"], cwd=ROOT, env=kernels_environment(pure=True),
         capture_output=True, text=True, timeout=120,
     )
     assert ran.returncode == 0, ran.stderr
@@ -231,7 +226,7 @@ def _write_extension(kernel: Path) -> Path:
 
 
 def _flavour(where: Path, pure: bool) -> subprocess.CompletedProcess[str]:
-    environment = _environment(pure) | {"PYTHONPATH": str(where)}
+    environment = kernels_environment(pure) | {"PYTHONPATH": str(where)}
     probe = "import boardlab.toy.kernel as k; from boardlab import compiled; print(k.FLAVOUR, compiled.summary())"
     return subprocess.run([sys.executable, "-c", probe], cwd=where, env=environment, capture_output=True, text=True, timeout=120)
 
@@ -349,7 +344,7 @@ def test_kernel_tests_pass_in_pure_python() -> None:
     ran = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider", "-p", "no:xdist",
          *PURE_RERUN],
-        cwd=ROOT, env=_environment(pure=True), capture_output=True, text=True, timeout=1800,
+        cwd=ROOT, env=kernels_environment(pure=True), capture_output=True, text=True, timeout=1800,
     )
     assert ran.returncode == 0, ran.stdout[-6000:] + ran.stderr[-2000:]
 

@@ -28,6 +28,7 @@ import httpx
 import pytest
 from packaging.requirements import Requirement
 
+from tests.support.kernels import kernels_environment
 from tests.support.serve import serve_process
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,13 +82,6 @@ def build_requirements_met(source: Path) -> bool:
     return True
 
 
-def wheel_build_environment() -> dict[str, str]:
-    """The wheel is built as it ships, compiled, whatever the run itself asks for: the cache would
-    otherwise keep a pure wheel from a `BOARDLAB_PURE=1` run for every later run of these files."""
-    environment = {name: value for name, value in os.environ.items() if name != "BOARDLAB_PURE"}
-    return {**environment, "BOARDLAB_OPT_LEVEL": WHEEL_OPT_LEVEL}
-
-
 def build_wheel(source: Path, work: Path) -> Path:
     """The boardlab wheel of ``source``: the one built before from the same files, else a new
     one, kept for the next run."""
@@ -103,7 +97,9 @@ def build_wheel(source: Path, work: Path) -> Path:
     isolation = ["--no-build-isolation"] if build_requirements_met(source) else []
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "--quiet", "-w", str(wheels), str(source)],
-        check=True, cwd=work, timeout=600, env=wheel_build_environment(),
+        # built as it ships, compiled, whatever this run asks for: the cache would otherwise keep a
+        # pure wheel from a `BOARDLAB_PURE=1` run for every later run of these files
+        check=True, cwd=work, timeout=600, env={**kernels_environment(pure=False), "BOARDLAB_OPT_LEVEL": WHEEL_OPT_LEVEL},
     )
     (wheel,) = wheels.glob("boardlab-*.whl")
     # kept under a temporary name first: another run reading the cache never sees half a file

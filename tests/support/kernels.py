@@ -1,7 +1,8 @@
-"""Which kernels this run imports compiled."""
+"""Which kernels this run imports compiled, and the environment of a process that imports them."""
 
 from __future__ import annotations
 
+import os
 from types import ModuleType
 
 import pytest
@@ -18,3 +19,12 @@ def skip_unless_compiled(kernel: ModuleType) -> pytest.MarkDecorator:
     return pytest.mark.skipif(
         not runs_compiled(kernel), reason=f"{kernel.__name__} runs as its own source here: nothing to compare"
     )
+
+
+def kernels_environment(pure: bool) -> dict[str, str]:
+    """This process's environment for a child that imports (or builds) the kernels compiled, or
+    as pure Python with ``pure``, whatever this run itself was started with."""
+    environment = {key: value for key, value in os.environ.items() if key != "BOARDLAB_PURE"}
+    if pure:
+        environment["BOARDLAB_PURE"] = "1"
+    return environment
