@@ -180,8 +180,52 @@ def test_expected_income_counts_each_touching_card_at_its_numbers_chance() -> No
     grid = {(0, 0): 0, (1, 0): 11, (0, 1): 15, (1, 1): 5, (4, 0): 4}
     buildings = {(1, 1): (0, 0), (5, 0): (1, 4)}
     touching = kernel.touching_table(grid, list(buildings))
-    assert kernel.expected_income(0, buildings, touching, False) == [1 / 36 + 5 / 36, 2 / 36 + 5 / 36, 0.0, 0.0]
-    assert kernel.expected_income(1, buildings, touching, False) == [5 / 36 * 2, 0.0, 0.0, 0.0]
+    assert kernel.expected_incomes(buildings, touching, False) == [
+        [1 / 36 + 5 / 36, 2 / 36 + 5 / 36, 0.0, 0.0],
+        [5 / 36 * 2, 0.0, 0.0, 0.0],
+    ]
+    # seat 0 holds a Town (bit 0), seat 1 a Palace, of the second tier (bit 1)
+    assert kernel.owned_kinds(buildings) == [1, 2]
+
+
+def assert_kept_summary_is_fresh(state: TerritoriesState, after: str) -> None:
+    rules = state.rules
+    kept = kernel.building_summary(state.buildings, state.touching_cards(), rules.capital_per_suit)
+    afresh = kernel.BuildingSummary(state.buildings, state.touching_cards(), rules.capital_per_suit)
+    assert (kept.income, kept.held) == (afresh.income, afresh.held), after
+
+
+@pytest.mark.parametrize("options", VARIANTS[:3], ids=["default", "distance_mixed", "per_building"])
+def test_the_kept_building_summary_is_the_one_worked_out_afresh_through_builds_swaps_and_undos(
+    options: dict[str, object],
+) -> None:
+    """The evaluation keeps what the buildings give each seat by the identity of the buildings
+    and touching tables. A search applies and undoes moves on one state, so the tables it meets
+    alternate between a parent's and its children's: after a build (new buildings), a Swap or
+    an Expand (new touching cards, the same buildings) and their undos, the kept summary must
+    be the one worked out from the tables as they are."""
+    game = boardlab.load("territories", **options)
+    changed_tables = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.new_state(seed)
+        while not state.is_over():
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            moves = state.legal_moves()
+            for move in moves[:: max(1, len(moves) // 6)]:
+                before = (state.buildings, state.touching_cards())
+                state.apply(move)
+                if (state.buildings, state.touching_cards()) != before:
+                    changed_tables += 1
+                assert_kept_summary_is_fresh(state, str(move))
+                state.undo()
+                assert_kept_summary_is_fresh(state, f"the undo of {move}")
+            grid_moves = [move for move in moves if isinstance(move, (SwapCard, PlaceCard, Build))]
+            chosen = grid_moves if grid_moves and rng.random() < 0.5 else moves
+            state.apply(chosen[int(rng.random() * len(chosen))])
+    assert changed_tables > 50, "the games met builds, Swaps and Expands"
 
 
 def test_the_evaluation_is_a_distribution_that_favours_the_stronger_seat() -> None:
@@ -241,10 +285,10 @@ def test_the_imported_kernel_and_its_source_agree_exactly(options: dict[str, obj
         args = (state.res, territories, state.supply, state.buildings, touching,
                 rules.limit_counts_territories, rules.hand_limit, rules.capital_per_suit, rules.target_points)
         assert kernel.estimate(*args) == source.estimate(*args)
-        for seat in (0, 1):
-            assert kernel.expected_income(seat, state.buildings, touching, rules.capital_per_suit) == (
-                source.expected_income(seat, state.buildings, touching, rules.capital_per_suit)
-            )
+        assert kernel.expected_incomes(state.buildings, touching, rules.capital_per_suit) == (
+            source.expected_incomes(state.buildings, touching, rules.capital_per_suit)
+        )
+        assert kernel.owned_kinds(state.buildings) == source.owned_kinds(state.buildings)
         for total in (2, 5, 8, 12):
             claims = (touching, state.buildings, state.active, total, rules.production_all,
                       rules.capital_per_match, rules.capital_per_suit)

@@ -632,13 +632,12 @@ def pay_production(
 
 
 # --- evaluation ---------------------------------------------------------------------------------
-def expected_income(seat: int, buildings: Buildings, touching_by_point: Touching, capital_per_suit: bool) -> list[float]:
-    """Expected resources per roll by suit for ``seat`` (wildcards spread evenly), ignoring
+def expected_incomes(buildings: Buildings, touching_by_point: Touching, capital_per_suit: bool) -> list[list[float]]:
+    """Expected resources per roll by suit for each seat (wildcards spread evenly), ignoring
     shortage. Cost: O(buildings)."""
-    income = [0.0, 0.0, 0.0, 0.0]
+    incomes = [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]
     for point, (owner, kind) in buildings.items():
-        if owner != seat:
-            continue
+        income = incomes[owner]
         touching = touching_by_point[point]
         if kind == CAPITAL:
             numbers: set[int] = set()
@@ -664,22 +663,29 @@ def expected_income(seat: int, buildings: Buildings, touching_by_point: Touching
                     income[suit] += chance / 4
             else:
                 income[_CARD_SUIT[card]] += chance * (2 if kind == PALACE else 1)
-    return income
+    return incomes
 
 
-def readiness(seat: int, hold: list[int], supply: list[int], buildings: Buildings) -> float:
-    """How much of the cheapest-to-finish build ``hold`` already covers, 0..1."""
+def owned_kinds(buildings: Buildings) -> list[int]:
+    """Which kinds of building each seat holds that :func:`readiness` asks about: bit 0 a
+    Town, bit 1 a building of the second tier (neither a Town nor a Capital)."""
+    held = [0, 0]
+    for owner, kind in buildings.values():
+        if kind == TOWN:
+            held[owner] |= 1
+        elif kind != CAPITAL:
+            held[owner] |= 2
+    return held
+
+
+def readiness(hold: list[int], supply: list[int], held: int) -> float:
+    """How much of the cheapest-to-finish build ``hold`` already covers, 0..1 (``held``: the
+    seat's :func:`owned_kinds`)."""
     best = 0.0
     if supply[TOWN]:
         best = ((hold[0] > 0) + (hold[1] > 0) + (hold[2] > 0) + (hold[3] > 0)) / 4
-    has_town = False
-    has_tier_two = False
-    for owner, kind in buildings.values():
-        if owner == seat:
-            if kind == TOWN:
-                has_town = True
-            elif kind != CAPITAL:
-                has_tier_two = True
+    has_town = bool(held & 1)
+    has_tier_two = bool(held & 2)
     if has_town:
         for kind in range(FORT, PALACE + 1):
             if supply[kind]:
@@ -689,18 +695,63 @@ def readiness(seat: int, hold: list[int], supply: list[int], buildings: Building
     return best
 
 
+class BuildingSummary:
+    """What the buildings give each seat, for the evaluation: the sum of its expected income
+    per roll (:func:`expected_incomes`) and :func:`owned_kinds`. Worked out once per buildings
+    table: a move that builds replaces the table and never changes it in place (the state's
+    promise, :mod:`.state`), so a search's leaves, most of which differ from their parent in
+    hands and turn only, share it."""
+
+    __slots__ = ("buildings", "capital_per_suit", "held", "income", "touching")
+
+    def __init__(self, buildings: Buildings, touching_by_point: Touching, capital_per_suit: bool) -> None:
+        self.buildings = buildings
+        self.touching = touching_by_point
+        self.capital_per_suit = capital_per_suit
+        self.income: list[float] = []
+        for by_suit in expected_incomes(buildings, touching_by_point, capital_per_suit):
+            income = 0.0
+            for value in by_suit:
+                income += value
+            self.income.append(income)
+        self.held = owned_kinds(buildings)
+
+
+#: summaries by the identities of their buildings and touching tables (a Swap replaces the
+#: second alone); each holds its tables, so an identity is never reused while its entry lives.
+#: Emptied when full: a search makes a few new tables a decision, and a table of an earlier
+#: decision is rarely met again.
+_SUMMARIES: Final[dict[int, BuildingSummary]] = {}
+SUMMARIES_KEPT: Final = 512
+
+
+def building_summary(buildings: Buildings, touching_by_point: Touching, capital_per_suit: bool) -> BuildingSummary:
+    """The :class:`BuildingSummary` of these tables (kept, or worked out and kept)."""
+    key = id(buildings) ^ (id(touching_by_point) << 1)
+    found = _SUMMARIES.get(key)
+    if (
+        found is not None
+        and found.buildings is buildings
+        and found.touching is touching_by_point
+        and found.capital_per_suit == capital_per_suit
+    ):
+        return found
+    if len(_SUMMARIES) >= SUMMARIES_KEPT:
+        _SUMMARIES.clear()
+    summary = BuildingSummary(buildings, touching_by_point, capital_per_suit)
+    _SUMMARIES[key] = summary
+    return summary
+
+
 def strength(
-    seat: int, hold: list[int], territories: int, supply: list[int], buildings: Buildings, touching_by_point: Touching,
-    limit_counts_territories: bool, hand_limit: int, capital_per_suit: bool,
+    seat: int, hold: list[int], territories: int, supply: list[int], summary: BuildingSummary,
+    limit_counts_territories: bool, hand_limit: int,
 ) -> float:
     """Points-equivalent strength of ``seat`` holding ``hold`` and ``territories`` cards."""
     in_hand = 0.0
     for count in hold:
         in_hand += min(count, 4) * RESOURCE_VALUE + max(0, count - 4) * SURPLUS_VALUE
-    income_sum = 0.0
-    for value in expected_income(seat, buildings, touching_by_point, capital_per_suit):
-        income_sum += value
-    income = income_sum * INCOME_ROLLS * RESOURCE_VALUE
+    income = summary.income[seat] * INCOME_ROLLS * RESOURCE_VALUE
     hand_size = hold[0] + hold[1] + hold[2] + hold[3] + (territories if limit_counts_territories else 0)
     over = max(0, hand_size - hand_limit)
     seven_risk = SEVEN_CHANCE * (over / 2 + 1) * RESOURCE_VALUE if over else 0.0
@@ -709,7 +760,7 @@ def strength(
         + income
         + in_hand
         + TERRITORY_VALUE * territories
-        + READINESS_VALUE * readiness(seat, hold, supply, buildings)
+        + READINESS_VALUE * readiness(hold, supply, summary.held[seat])
         - seven_risk
     )
 
@@ -720,14 +771,9 @@ def estimate(
 ) -> list[float]:
     """Estimated returns of the two seats with these holdings: a logistic of their strengths'
     difference, sharper as the leader nears the target."""
-    mine = strength(
-        0, holds[0], territories[0], supply[0], buildings, touching_by_point, limit_counts_territories,
-        hand_limit, capital_per_suit,
-    )
-    theirs = strength(
-        1, holds[1], territories[1], supply[1], buildings, touching_by_point, limit_counts_territories,
-        hand_limit, capital_per_suit,
-    )
+    summary = building_summary(buildings, touching_by_point, capital_per_suit)
+    mine = strength(0, holds[0], territories[0], supply[0], summary, limit_counts_territories, hand_limit)
+    theirs = strength(1, holds[1], territories[1], supply[1], summary, limit_counts_territories, hand_limit)
     sharpness = 0.5 + max(points(supply[0]), points(supply[1])) / target
     x = (mine - theirs) * sharpness / 3.0
     if x > 30:
@@ -744,18 +790,15 @@ TERMS_PER_SEAT: Final = 11
 
 
 def _seat_terms(
-    values: list[float], seat: int, hold: list[int], territories: int, supply: list[int], buildings: Buildings,
-    touching_by_point: Touching, limit_counts_territories: bool, hand_limit: int, capital_per_suit: bool,
-    progress: float, active: int,
+    values: list[float], seat: int, hold: list[int], territories: int, supply: list[int], summary: BuildingSummary,
+    limit_counts_territories: bool, hand_limit: int, progress: float, active: int,
 ) -> None:
     in_hand = 0
     surplus = 0
     for count in hold:
         in_hand += min(count, 4)
         surplus += max(0, count - 4)
-    income = 0.0
-    for value in expected_income(seat, buildings, touching_by_point, capital_per_suit):
-        income += value
+    income = summary.income[seat]
     hand_size = hold[0] + hold[1] + hold[2] + hold[3] + (territories if limit_counts_territories else 0)
     on_board = float(points(supply))
     values.append(on_board)
@@ -766,7 +809,7 @@ def _seat_terms(
     values.append(in_hand * progress)
     values.append(float(surplus))
     values.append(float(territories))
-    values.append(readiness(seat, hold, supply, buildings))
+    values.append(readiness(hold, supply, summary.held[seat]))
     values.append(float(max(0, hand_size - hand_limit)))
     values.append(1.0 if seat == active else 0.0)
 
@@ -779,11 +822,12 @@ def terms(
     """Both seats' terms (TERMS_PER_SEAT each, the first seat's first) with these holdings;
     ``active``: the seat whose turn it is."""
     progress = max(points(supply[0]), points(supply[1])) / target
+    summary = building_summary(buildings, touching_by_point, capital_per_suit)
     values: list[float] = []
     for seat in range(2):
         _seat_terms(
-            values, seat, holds[seat], territories[seat], supply[seat], buildings, touching_by_point,
-            limit_counts_territories, hand_limit, capital_per_suit, progress, active,
+            values, seat, holds[seat], territories[seat], supply[seat], summary, limit_counts_territories, hand_limit,
+            progress, active,
         )
     return values
 
