@@ -698,9 +698,9 @@ def readiness(hold: list[int], supply: list[int], held: int) -> float:
 class BuildingSummary:
     """What the buildings give each seat, for the evaluation: the sum of its expected income
     per roll (:func:`expected_incomes`) and :func:`owned_kinds`. Worked out once per buildings
-    table: a move that builds replaces the table and never changes it in place (the state's
-    promise, :mod:`.state`), so a search's leaves, most of which differ from their parent in
-    hands and turn only, share it."""
+    and touching tables: a move that builds replaces the first, a Swap or an Expand the second,
+    and neither is changed in place (the state's promise, :mod:`.state`), so a search's leaves,
+    most of which differ from their parent in hands and turn only, share it."""
 
     __slots__ = ("buildings", "capital_per_suit", "held", "income", "touching")
 
