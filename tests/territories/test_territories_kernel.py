@@ -204,27 +204,17 @@ def test_the_kept_building_summary_is_the_one_worked_out_afresh_through_builds_s
     alternate between a parent's and its children's: after a build (new buildings), a Swap or
     an Expand (new touching cards, the same buildings) and their undos, the kept summary must
     be the one worked out from the tables as they are."""
-    game = boardlab.load("territories", **options)
     changed_tables = 0
-    for seed in range(4):
-        rng = random.Random(seed)
-        state = game.new_state(seed)
-        while not state.is_over():
-            if state.current_player() == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            moves = state.legal_moves()
-            for move in moves[:: max(1, len(moves) // 6)]:
-                before = (state.buildings, state.touching_cards())
-                state.apply(move)
-                if (state.buildings, state.touching_cards()) != before:
-                    changed_tables += 1
-                assert_kept_summary_is_fresh(state, str(move))
-                state.undo()
-                assert_kept_summary_is_fresh(state, f"the undo of {move}")
-            grid_moves = [move for move in moves if isinstance(move, (SwapCard, PlaceCard, Build))]
-            chosen = grid_moves if grid_moves and rng.random() < 0.5 else moves
-            state.apply(chosen[int(rng.random() * len(chosen))])
+    for state in positions(options, games=4, every=1):
+        moves = state.legal_moves()
+        grid_moves = [move for move in moves if isinstance(move, (SwapCard, PlaceCard, Build))]
+        for move in moves[:: max(1, len(moves) // 6)] + grid_moves[:: max(1, len(grid_moves) // 6)]:
+            before = (state.buildings, state.touching_cards())
+            state.apply(move)
+            changed_tables += (state.buildings, state.touching_cards()) != before
+            assert_kept_summary_is_fresh(state, str(move))
+            state.undo()
+            assert_kept_summary_is_fresh(state, f"the undo of {move}")
     assert changed_tables > 50, "the games met builds, Swaps and Expands"
 
 
