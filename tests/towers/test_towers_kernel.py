@@ -8,6 +8,7 @@ token (the state keeps each stack as one int, the masks as machine integers).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from types import ModuleType
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 import boardlab
 from boardlab.compiled import pure_source
-from boardlab.core.fitted import judging_by, shipped_evaluation
+from boardlab.core.fitted import FITTED, HAND, EvaluationChoice, judging_by, shipped_evaluation
 from boardlab.games.towers import TowersPosition, TowersState, kernel
 from boardlab.games.towers.board import MAX_HEIGHT, board_hash
 from tests.support.kernels import skip_unless_compiled
@@ -90,6 +91,38 @@ def test_the_kernel_answers_as_its_python_source_does(players: int, layout: str)
         for state in positions:
             # exact equality: the same moves in the same order, the same floats to the last bit
             assert kernel_answers(kernel, state) == kernel_answers(source, state), state.position()
+
+
+def test_a_leaf_judges_by_the_weights_of_the_choice_in_force_for_its_own_game_however_the_two_alternate() -> None:
+    """A leaf keeps the last weights it read (kernel.LeafWeights) instead of asking which
+    evaluation is in force each time. Kept for the wrong key it would judge one game by
+    another's weights, or by the weights of a choice no longer in force: the shipped weights
+    hold for the plain game and none for the pinwheel layout (hand there), and a second model
+    judges the plain game differently; the four cases interleaved must each give what is worked
+    out afresh for them."""
+    plain, pinwheel = boardlab.load("towers"), boardlab.load("towers", layout="pinwheel")
+    shipped = shipped_evaluation(plain)
+    assert shipped is not None and shipped_evaluation(pinwheel) is None
+    steeper = dataclasses.replace(shipped, weights=tuple(3 * weight for weight in shipped.weights))
+    states = []
+    for game in (plain, pinwheel):
+        state = game.new_state(4)
+        for _ply in range(6):
+            state.apply(state.legal_moves()[len(state.legal_moves()) // 3])
+        states.append(state)
+    first, second = states
+    other = EvaluationChoice("steeper", steeper)
+    expected = {
+        (FITTED, 0): first.fitted_evaluation(shipped),
+        (FITTED, 1): second.hand_evaluation(),
+        ("steeper", 0): first.fitted_evaluation(steeper),
+        (HAND, 0): first.hand_evaluation(),
+    }
+    assert len({expected[(FITTED, 0)], expected[("steeper", 0)], expected[(HAND, 0)]}) == 3
+    order = [(FITTED, 0), (FITTED, 1), ("steeper", 0), (FITTED, 0), (HAND, 0), ("steeper", 0), (FITTED, 1), (FITTED, 0)]
+    for name, index in order:
+        with judging_by(other if name == "steeper" else name):
+            assert tuple(states[index].evaluate()) == expected[(name, index)], (name, index)
 
 
 @given(st.lists(st.integers(0, 4), max_size=MAX_HEIGHT))

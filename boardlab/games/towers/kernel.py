@@ -902,12 +902,18 @@ class TowersState(State):
         result = self.board.result
         if result is not None:
             return result.returns
-        # evaluation_in_force(self.game), without a Python call when the hand-set evaluation judges
+        # evaluation_in_force(self.game) without a Python call at a leaf: the choice in force, and
+        # the weights it judges this game by as last read (LeafWeights)
         choice = IN_FORCE.get()
-        model = None if choice is HAND_CHOICE else choice.for_game(self.game)
-        if model is None:
+        if choice is HAND_CHOICE:
             return self.hand_evaluation()
-        return self.fitted_evaluation(model)
+        read = _LEAF_WEIGHTS.current
+        if read is None or read.choice is not choice or read.game is not self.game:
+            read = LeafWeights(choice.for_game(self.game), choice, self.game)
+            _LEAF_WEIGHTS.current = read
+        if not read.fitted:
+            return self.hand_evaluation()
+        return self.weighted_evaluation(read)
 
     def hand_score(self, seat: i64) -> float:
         """``seat``'s score by the hand-set weights (evaluation.py says what they weigh)."""
@@ -943,7 +949,9 @@ class TowersState(State):
 
     def placed_share(self) -> float:
         """The share of all the pieces of the game already on the board (the game's progress, 0 to 1)."""
-        return 1.0 - sum(self.board.reserves) / (self.supply * self.players)
+        reserves = self.board.reserves
+        left = reserves[0] + reserves[1] if self.players == 2 else sum(reserves)  # a leaf's two seats without sum()
+        return 1.0 - left / (self.supply * self.players)
 
     def terms(self) -> list[float]:
         """Every seat's terms of the fitted evaluation, seat after seat (TERMS_PER_SEAT each;
@@ -981,17 +989,19 @@ class TowersState(State):
         """Estimated returns per seat of a running game by ``model``'s fitted weights (one per
         term), seat biases and curve: the softmax of the seats' weighted terms, each one's
         distance d from their mean bent to linear * d + square * d * |d|."""
-        weights: tuple[float, ...] = model.weights
-        bias: tuple[float, ...] = model.seat_bias
-        linear: float = model.curve[0]
-        square: float = model.curve[1]
+        return self.weighted_evaluation(LeafWeights(model, None, None))
+
+    def weighted_evaluation(self, read: LeafWeights) -> tuple[float, ...]:
+        """:meth:`fitted_evaluation` by the model's numbers as ``read`` holds them."""
+        linear = read.linear
+        square = read.square
         placed = self.placed_share()
         players = self.players
         if players == 2:
             # the general case below written out for two seats, without its lists (a search's
             # leaf): the same operations in the same order (sum() starts from 0), so the same floats
-            first = self.fitted_score(0, weights, bias[0], placed)
-            second = self.fitted_score(1, weights, bias[1], placed)
+            first = self.fitted_score(0, read, read.first_bias, placed)
+            second = self.fitted_score(1, read, read.second_bias, placed)
             mean = (0.0 + first + second) / players
             distance = first - mean
             first_bent = linear * distance + square * distance * abs(distance)
@@ -1002,7 +1012,8 @@ class TowersState(State):
             second_exp = math.exp(second_bent - best)
             total = first_exp + second_exp
             return first_exp / total, second_exp / total
-        scores = [self.fitted_score(seat, weights, bias[seat], placed) for seat in range(players)]
+        bias = read.seat_bias
+        scores = [self.fitted_score(seat, read, bias[seat], placed) for seat in range(players)]
         mean = sum(scores) / players
         bent: list[float] = []
         for score in scores:
@@ -1013,7 +1024,7 @@ class TowersState(State):
         total = sum(exps)
         return tuple([value / total for value in exps])
 
-    def fitted_score(self, seat: i64, weights: tuple[float, ...], bias: float, placed: float) -> float:
+    def fitted_score(self, seat: i64, read: LeafWeights, bias: float, placed: float) -> float:
         """``seat``'s weighted terms (:meth:`terms`, in its order, summed as they are made: no list)."""
         board = self.board
         cells = self.cells
@@ -1024,18 +1035,75 @@ class TowersState(State):
         threat_count = float(threats)
         square_count = float(squares)
         score = (
-            bias + weights[0] * held + weights[1] * float(crowned) + weights[2] * threat_count
-            + weights[3] * square_count
-            + (weights[8] * held + weights[9] * threat_count + weights[10] * square_count) * placed
-            + weights[12] * float(board.reserves[seat])
+            bias + read.castles * held + read.crowns * float(crowned) + read.threats * threat_count
+            + read.squares * square_count
+            + (read.castles_late * held + read.threats_late * threat_count + read.squares_late * square_count) * placed
+            + read.in_hand * float(board.reserves[seat])
         )
         if seat == 0:
-            score += weights[11] * placed
+            score += read.first_seat_late * placed
         one_short = castles_held == self.castles_to_win - 1 or crowned == self.crowns_to_win - 1
         if one_short:
-            score += weights[6]
+            score += read.one_short
         if seat == board.to_move:
-            score += weights[4] + weights[5] * threat_count
+            score += read.to_move + read.threats_to_move * threat_count
             if one_short and threats > 0:
-                score += weights[7]
+                score += read.one_short_threat_to_move
         return score
+
+
+@final
+class LeafWeights:
+    """A fitted model's numbers as a leaf reads them: each term's weight, the seat biases and the
+    curve as plain floats (a tuple's items are read one call each), with the evaluation choice and
+    game they were read for (``fitted`` False: that choice judges that game by hand).
+
+    :meth:`TowersState.evaluate` keeps the last one read (``_LEAF_WEIGHTS``) and reads again when
+    the choice in force or the game differs. It holds both, so neither's identity can be taken
+    by a new object while it is kept; a game's weights do not change once read
+    (:func:`~boardlab.core.fitted.shipped_evaluation` reads them once per Game object), and an
+    evaluation choice is fixed when made."""
+
+    __slots__ = ("castles", "castles_late", "choice", "crowns", "first_bias", "first_seat_late", "fitted", "game",
+                 "in_hand", "linear", "one_short", "one_short_threat_to_move", "seat_bias", "second_bias", "square",
+                 "squares", "squares_late", "threats", "threats_late", "threats_to_move", "to_move")
+
+    def __init__(self, model: FittedEvaluation | None, choice: object, game: object) -> None:
+        self.choice = choice
+        self.game = game
+        self.fitted = model is not None
+        weights: tuple[float, ...] = model.weights if model is not None else (0.0,) * TERMS_PER_SEAT
+        bias: tuple[float, ...] = model.seat_bias if model is not None else (0.0, 0.0)
+        # in the order of evaluation.TERMS (the weights file's order)
+        self.castles: float = weights[0]
+        self.crowns: float = weights[1]
+        self.threats: float = weights[2]
+        self.squares: float = weights[3]
+        self.to_move: float = weights[4]
+        self.threats_to_move: float = weights[5]
+        self.one_short: float = weights[6]
+        self.one_short_threat_to_move: float = weights[7]
+        self.castles_late: float = weights[8]
+        self.threats_late: float = weights[9]
+        self.squares_late: float = weights[10]
+        self.first_seat_late: float = weights[11]
+        self.in_hand: float = weights[12]
+        self.seat_bias: tuple[float, ...] = bias
+        self.first_bias: float = bias[0]
+        self.second_bias: float = bias[1] if len(bias) > 1 else 0.0
+        self.linear: float = model.curve[0] if model is not None else 1.0
+        self.square: float = model.curve[1] if model is not None else 0.0
+
+
+@final
+class _KeptWeights:
+    """Where :meth:`TowersState.evaluate` keeps the last :class:`LeafWeights` it read: one
+    attribute, replaced whole, so that a thread never sees one read's choice with another's weights."""
+
+    __slots__ = ("current",)
+
+    def __init__(self) -> None:
+        self.current: LeafWeights | None = None
+
+
+_LEAF_WEIGHTS: Final = _KeptWeights()
