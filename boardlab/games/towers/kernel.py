@@ -1074,20 +1074,10 @@ class LeafWeights:
         self.fitted = model is not None
         weights: tuple[float, ...] = model.weights if model is not None else (0.0,) * TERMS_PER_SEAT
         bias: tuple[float, ...] = model.seat_bias if model is not None else (0.0, 0.0)
-        # in the order of evaluation.TERMS (the weights file's order)
-        self.castles: float = weights[0]
-        self.crowns: float = weights[1]
-        self.threats: float = weights[2]
-        self.squares: float = weights[3]
-        self.to_move: float = weights[4]
-        self.threats_to_move: float = weights[5]
-        self.one_short: float = weights[6]
-        self.one_short_threat_to_move: float = weights[7]
-        self.castles_late: float = weights[8]
-        self.threats_late: float = weights[9]
-        self.squares_late: float = weights[10]
-        self.first_seat_late: float = weights[11]
-        self.in_hand: float = weights[12]
+        # the terms in the order of evaluation.TERMS, which is the weights file's order
+        (self.castles, self.crowns, self.threats, self.squares, self.to_move, self.threats_to_move, self.one_short,
+         self.one_short_threat_to_move, self.castles_late, self.threats_late, self.squares_late, self.first_seat_late,
+         self.in_hand) = weights
         self.seat_bias: tuple[float, ...] = bias
         self.first_bias: float = bias[0]
         self.second_bias: float = bias[1] if len(bias) > 1 else 0.0
