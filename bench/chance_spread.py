@@ -5,13 +5,12 @@
 A search that scores its leaves by chances adds them up against an exploration term (UCT's
 ``c``) and breaks near-ties by a ``jitter``, both tuned on the hand-set evaluation. An
 evaluation whose chances lie much nearer an even share gives the search smaller differences
-to go on, so the same ``c`` and ``jitter`` weigh more against them (docs/evaluation.md, *The
-loop, on Overseer*). This plays ``--games`` seeded games of ``--spec`` in every seat (the
+to go on, so the same ``c`` and ``jitter`` weigh more against them (docs/evaluation.md, *How
+sharp each judge is*). This plays ``--games`` seeded games of ``--spec`` in every seat (the
 lab's driver, seats as the lab seats them), takes every decision position, and prints for each
 evaluation the game has (hand-set, fitted, the search's weights where shipped, and each
-``--weights`` file): the mean
-distance of a seat's chance from an even share, the standard deviation of the logit of the
-first seat's chance, and each one's ratio to the hand-set figure.
+``--weights`` file): the mean distance of a seat's chance from an even share, the standard
+deviation of the logit of the first seat's chance, and each one's ratio to the hand-set figure.
 """
 
 from __future__ import annotations
