@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .errors import ERROR_STATUS, error_body
+from .errors import ERROR_STATUS, BusyError, error_body
 
 ROOMS, MOVES, WEBSOCKETS, ANALYSES, READS = "rooms", "moves", "websockets", "analyses", "reads"
 #: messages on the WebSockets already open: charged by the socket that reads them, never by the middleware
@@ -199,6 +199,27 @@ class MessageBudget:
         return wait
 
 
+def day_spent(address: str, allowance: int, what: str, wait: float) -> str:
+    """The refusal of a day's allowance spent: what, how many, and when to ask again."""
+    hours = wait / 3600
+    later = f"{math.ceil(hours)} h" if hours >= 1 else f"{math.ceil(wait / 60)} min"
+    return f"{address} made {allowance} {what} in a day, this server's most; try again in {later}"
+
+
+def refuse_past_rooms_a_day(address: str, allowance: int, nth_latest: float | None, now: float) -> None:
+    """Refuse (429) a new room of ``address`` whose ``allowance``-th latest room of the last day
+    was made at ``nth_latest`` (wall-clock seconds; None: fewer were made), as storage counts
+    them. The buckets above live in one process's memory: with several processes on one
+    database, or after a restart, they would let one address store ``allowance`` rooms a day
+    in each, or again; storage's count is the same for all of them (at most what is created
+    at the same instant in several processes gets past it). It allows ``allowance`` in any
+    day, where the bucket gives one back every day / ``allowance``."""
+    if nth_latest is None:
+        return
+    wait = max(1.0, nth_latest + DAY_SECONDS - now)
+    raise BusyError(day_spent(address, allowance, "new rooms", wait), retry_after=wait)
+
+
 def client_address(scope: Scope, trusted_proxies: frozenset[str]) -> str:
     """The client's address: the peer's, or the last ``X-Forwarded-For`` entry of a trusted
     proxy; an IPv6 address as its /64 network (:func:`limited_as`)."""
@@ -276,10 +297,7 @@ class ClientLimits:
         else:
             message = f"{address} asked for {what} too often; try again in {math.ceil(wait)} s"
             if self.limits.refused_for_the_day(address, kind):
-                hours = wait / 3600
-                later = f"{math.ceil(hours)} h" if hours >= 1 else f"{math.ceil(wait / 60)} min"
-                message = (f"{address} made {self.limits.per_day[kind or '']} {what} in a day, this server's most; "
-                           f"try again in {later}")
+                message = day_spent(address, self.limits.per_day[kind or ""], what, wait)
         body = json.dumps(error_body("rate_limited", message)).encode()
         headers = [
             (b"content-type", b"application/json"),
@@ -298,5 +316,6 @@ class ClientLimits:
 
 
 __all__ = [
-    "CLIENT", "MESSAGES", "READS", "AddressLimits", "Bucket", "ClientLimits", "MessageBudget", "client_address", "request_kind",
+    "CLIENT", "DAY_SECONDS", "MESSAGES", "READS", "AddressLimits", "Bucket", "ClientLimits", "MessageBudget", "client_address",
+    "day_spent", "refuse_past_rooms_a_day", "request_kind",
 ]

@@ -55,7 +55,7 @@ from .finished import FinishedRooms
 from .idle import sweep_forever
 from .leases import ComputerLeases
 from .notify import ChangeListener, Notice
-from .ratelimits import CLIENT
+from .ratelimits import CLIENT, DAY_SECONDS, refuse_past_rooms_a_day
 from .rooms import (
     FINISHED,
     PLAYING,
@@ -359,6 +359,11 @@ class RoomService(RoomScheduling):
 
     async def _create(self, request: NewRoom, plan: RoomPlan) -> Created:
         creator = creator_of(CLIENT.get(), self._creator_key)
+        allowance = self.settings.rooms_per_day
+        if creator is not None and allowance > 0:
+            now = time.time()  # rooms.created's clock
+            nth_latest = await self._db(self.storage.nth_latest_room_since, creator, now - DAY_SECONDS, allowance)
+            refuse_past_rooms_a_day(CLIENT.get(), allowance, nth_latest, now)
         made = make_room(request, plan, self.settings.seed_source(), self.settings.clock, creator)
         try:
             await self._committer.write(made.stored)

@@ -60,7 +60,8 @@ class Settings:
     visitor resumes it, within the same limits); a clock under ``min_move_seconds`` is refused.
 
     Limits per client address (0: none): ``rooms_per_minute`` new rooms, and ``rooms_per_day``
-    of them in a day (storage keeps every room),
+    of them in a day (storage keeps every room; counted in storage as well, for every process
+    on it),
     ``moves_per_minute`` actions in rooms (moves, undo, resign, draw, hint, join),
     ``websockets_per_minute`` new WebSockets, ``messages_per_minute`` messages on its
     WebSockets together (each socket besides at most ``messages_per_socket_per_minute``),

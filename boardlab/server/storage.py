@@ -423,6 +423,16 @@ class Storage:
         return list(found.values())
 
     @_notes_damage
+    def nth_latest_room_since(self, creator: str, since: float, n: int) -> float | None:
+        """When ``creator``'s ``n``-th latest room made at ``since`` (wall-clock seconds) or later
+        was made; None: fewer were. What a day's allowance of rooms is counted by, the same for
+        every process on this database and after a restart (:mod:`.ratelimits`)."""
+        query = (select(rooms.c.created).where(and_(rooms.c.creator == creator, rooms.c.created >= since))
+                 .order_by(rooms.c.created.desc()).offset(n - 1).limit(1))
+        with self.engine.connect() as conn:
+            return conn.execute(query).scalar_one_or_none()
+
+    @_notes_damage
     def unfinished_room_ids(self, since: float | None = None) -> list[str]:
         """The rooms not finished (changed at ``since`` or later, a wall-clock time, if given)."""
         query = select(rooms.c.id).where(rooms.c.status != "finished")

@@ -71,6 +71,8 @@ rooms = Table(
     Column("creator", String(32), nullable=True),
     # the lobby's read (storage.latest_fairly): each status's latest rooms, straight off this index
     Index("ix_rooms_status_updated", "status", "updated"),
+    # a creator's rooms of the last day (storage.nth_latest_room_since: the rooms a day's allowance)
+    Index("ix_rooms_creator_created", "creator", "created"),
 )
 
 seats = Table(
@@ -187,6 +189,7 @@ def add_missing_columns(conn: Connection) -> None:
                 conn.execute(text("CREATE INDEX IF NOT EXISTS ix_rooms_session ON rooms (session)"))
     # the indexes create_all gives a new table, for a table made before them
     conn.execute(text("CREATE INDEX IF NOT EXISTS ix_rooms_status_updated ON rooms (status, updated)"))
+    conn.execute(text("CREATE INDEX IF NOT EXISTS ix_rooms_creator_created ON rooms (creator, created)"))
 
 
 __all__ = [

@@ -122,11 +122,13 @@ def test_the_creators_key_is_the_same_in_every_process_that_holds_the_admin_key(
 
 
 def forget_creators(database_url: str) -> None:
-    """Make the database one of the version before ``rooms.creator`` (and its listing index)."""
+    """Make the database one of the version before ``rooms.creator`` (and its indexes: the
+    listing's, and the creator's rooms by time)."""
     storage = Storage(database_url)
     try:
         with storage.engine.begin() as conn:
             conn.execute(text("DROP INDEX IF EXISTS ix_rooms_status_updated"))
+            conn.execute(text("DROP INDEX IF EXISTS ix_rooms_creator_created"))
             if "creator" in {column["name"] for column in inspect(conn).get_columns("rooms")}:
                 conn.execute(text("ALTER TABLE rooms DROP COLUMN creator"))
     finally:
@@ -144,7 +146,8 @@ def test_a_database_made_before_creators_were_kept_lists_its_rooms_and_then_shar
         assert {entry["room"] for entry in listed(server)} == set(old)
         with server.storage.engine.connect() as conn:
             assert "creator" in {column["name"] for column in inspect(conn).get_columns("rooms")}
-            assert "ix_rooms_status_updated" in {index["name"] for index in inspect(conn).get_indexes("rooms")}
+            indexes = {index["name"] for index in inspect(conn).get_indexes("rooms")}
+            assert {"ix_rooms_status_updated", "ix_rooms_creator_created"} <= indexes
         waiting = make(server, OTHER)["room"]
         flooded = flood(server, 21)
         ids = [entry["room"] for entry in listed(server, "open")]
