@@ -362,7 +362,11 @@ class RoomService(RoomScheduling):
         allowance = self.settings.rooms_per_day
         if creator is not None and allowance > 0:
             now = time.time()  # rooms.created's clock
-            nth_latest = await self._db(self.storage.nth_latest_room_since, creator, now - DAY_SECONDS, allowance)
+            try:
+                nth_latest = await self._db(self.storage.nth_latest_room_since, creator, now - DAY_SECONDS, allowance)
+            except Exception as exc:
+                log.exception("counting a creator's rooms failed")
+                raise StorageUnavailableError(f"storage could not be read ({type(exc).__name__}); nothing was created") from None
             refuse_past_rooms_a_day(CLIENT.get(), allowance, nth_latest, now)
         made = make_room(request, plan, self.settings.seed_source(), self.settings.clock, creator)
         try:

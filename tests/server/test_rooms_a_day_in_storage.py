@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import OperationalError
 
+from boardlab.server.errors import StorageUnavailableError
 from boardlab.server.ratelimits import DAY_SECONDS
 from boardlab.server.tables import rooms
 from tests.server.harness import make_harness
@@ -71,3 +73,20 @@ def test_a_room_made_more_than_a_day_ago_leaves_the_allowance(database_url: str,
         # three again in the last day: the oldest of them, an hour inside it, is the next to leave
         assert_day_spent(other.client.post("/api/rooms", json=NEW_ROOM), 3600)
 
+
+
+def test_a_count_that_storage_cannot_read_refuses_the_room_unmade(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with make_harness(database_url, tmp_path, rooms_per_day=ALLOWANCE) as server:
+
+        def unreadable(*_args: Any) -> float | None:
+            raise OperationalError("SELECT", {}, Exception("could not connect to server"))
+
+        monkeypatch.setattr(server.storage, "nth_latest_room_since", unreadable)
+        response = server.client.post("/api/rooms", json=NEW_ROOM)
+        assert (response.status_code, response.json()["error"]["code"]) == (503, StorageUnavailableError.code)
+        assert "storage could not be read (OperationalError); nothing was created" in response.json()["error"]["message"]
+        monkeypatch.undo()
+        with server.storage.engine.connect() as conn:
+            assert conn.execute(select(func.count()).select_from(rooms)).scalar_one() == 0
