@@ -34,7 +34,7 @@ warnings.filterwarnings("ignore", message=".*install `httpx2`.*")
 from starlette.testclient import TestClient  # noqa: E402
 
 from boardlab.server import Settings, create_app  # noqa: E402
-from boardlab.server.service import ROOMS_LISTED_PER_CREATOR  # noqa: E402
+from boardlab.server.listing import ROOMS_LISTED_PER_CREATOR  # noqa: E402
 from boardlab.server.storage import Storage  # noqa: E402
 
 NO_LIMITS: dict[str, Any] = {

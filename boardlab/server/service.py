@@ -54,6 +54,7 @@ from .fairness import ComputerRoomSlots, check_new_room, computers_only
 from .finished import FinishedRooms
 from .idle import sweep_forever
 from .leases import ComputerLeases
+from .listing import Listings
 from .notify import ChangeListener, Notice
 from .ratelimits import CLIENT, DAY_SECONDS, refuse_past_rooms_a_day
 from .rooms import (
@@ -66,7 +67,6 @@ from .rooms import (
     creator_of,
     hash_secret,
     new_secret,
-    room_summary,
     seats_taken,
     state_message,
 )
@@ -82,29 +82,10 @@ T = TypeVar("T")
 QUEUE_RETRY_SECONDS = 5
 #: the threads that read storage: one process's own (SQLite), or with others on PostgreSQL
 READERS, SHARED_READERS = 2, 6
-#: how long a listing read from storage is answered from memory, and how many are kept
-LISTING_SECONDS = 1.0
-LISTINGS_KEPT = 64
-#: the most rooms of one creator (one client address, :func:`.rooms.creator_of`) a listing
-#: holds, its first in the order of :data:`LISTINGS` (waiting for a player first), then the
-#: newest: the lobby is shared, and an address making twenty rooms a minute shows as three
-ROOMS_LISTED_PER_CREATOR = 3
-#: the most rooms a visitor names as their own to be listed besides the shared listing
-MINE_LISTED = 8
 #: when a spectator refused from a full room may try again
 SPECTATOR_RETRY_SECONDS = 30
 #: what a room id may look like (anything else is unknown without asking storage)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-#: what ``GET /api/rooms?status=`` accepts, and the stored statuses each one lists, in the
-#: order listed (rooms waiting for a player first)
-LISTINGS = {
-    "open": (WAITING,),
-    "playing": (PLAYING,),
-    "finished": (FINISHED,),
-    "all": (WAITING, PLAYING, FINISHED),
-}
-
 
 class RoomService(RoomScheduling):
     """Rooms in memory over storage: create, join, act, watch; the computer and the clock."""
@@ -134,8 +115,7 @@ class RoomService(RoomScheduling):
         self.computer_rooms = ComputerRoomSlots(
             self._rooms, settings.max_computer_only_rooms, settings.max_computer_only_rooms_per_address
         )
-        #: the listings read lately, by (listing, game): when each goes stale, and the rooms
-        self._listings: dict[tuple[str, str | None], tuple[float, list[dict[str, Any]]]] = {}
+        self.listings = Listings(storage, self._db, settings.rooms_listed)
         #: other processes' changes, on a shared database (None on SQLite: one process)
         self.listener: ChangeListener | None = None
         self.leases = ComputerLeases(storage, self._db)
@@ -304,38 +284,8 @@ class RoomService(RoomScheduling):
                 room.stale = True
 
     async def list_rooms(self, listing: str, game: str | None, mine: Sequence[str] = ()) -> list[dict[str, Any]]:
-        """:meth:`_shared_listing`, and the rooms of ``mine`` (a visitor's own, at most
-        :data:`MINE_LISTED`) that it leaves out, in the listing's order: the lobby's share of
-        one creator never hides a visitor's own games from them."""
-        shared = await self._shared_listing(listing, game)
-        listed = {summary["room"] for summary in shared}
-        missing = [room_id for room_id in dict.fromkeys(mine) if room_id not in listed]
-        if not missing:
-            return shared
-        rows = await self._db(self.storage.rooms_of, missing, LISTINGS[listing], game)
-        place = {status: order for order, status in enumerate(LISTINGS[listing])}
-        merged = shared + [room_summary(row, seats, count) for row, seats, count in rows]
-        return sorted(merged, key=lambda summary: (place.get(summary["status"], len(place)), -summary["updated"]))
-
-    async def _shared_listing(self, listing: str, game: str | None) -> list[dict[str, Any]]:
-        """The latest rooms, read from storage at most once per :data:`LISTING_SECONDS` for
-        everybody (a lobby polled fifty times a second costs one read a second); a room made
-        or changing status here is listed at once, a move counted within that time. Rooms
-        waiting for a player come first, then those being played, then the finished ones,
-        each newest first, and at most :data:`ROOMS_LISTED_PER_CREATOR` of one creator (the
-        lobby's fair share: :func:`.storage.latest_fairly`)."""
-        key = (listing, game)
-        kept = self._listings.get(key)
-        if kept is not None and kept[0] > time.monotonic():
-            return kept[1]
-        rows = await self._db(
-            self.storage.list_rooms, LISTINGS[listing], game, self.settings.rooms_listed, ROOMS_LISTED_PER_CREATOR
-        )
-        summaries = [room_summary(row, seats, count) for row, seats, count in rows]
-        if len(self._listings) > LISTINGS_KEPT:
-            self._listings.clear()
-        self._listings[key] = (time.monotonic() + LISTING_SECONDS, summaries)
-        return summaries
+        """The lobby's rooms (:meth:`.listing.Listings.rooms`)."""
+        return await self.listings.rooms(listing, game, mine)
 
     # --- creating and joining -------------------------------------------------------------
     async def create(self, request: NewRoom) -> Created:
@@ -374,7 +324,7 @@ class RoomService(RoomScheduling):
         except Exception as exc:
             log.exception("creating a room failed")
             raise StorageUnavailableError(f"the room could not be saved ({type(exc).__name__}); nothing was created") from None
-        self._listings.clear()
+        self.listings.forget()
         async with self._load_lock:
             # the start-up resume (or a visitor with the new id) may have loaded the stored room
             # meanwhile: one room in memory, else two copies would each think its computer's move
@@ -577,7 +527,7 @@ class RoomService(RoomScheduling):
                 f"room {room.id}: the change could not be saved ({type(exc).__name__}); nothing was changed"
             ) from None
         if status != room.row.status:
-            self._listings.clear()  # a listing shows the room under its new status at once
+            self.listings.forget()  # a listing shows the room under its new status at once
         room.match.mark_stored()
         del room.stored[keep:]
         room.stored.extend(rows)
@@ -665,4 +615,4 @@ class RoomService(RoomScheduling):
         return {key: update.message for key, update in made.items()}
 
 
-__all__ = ["LISTINGS", "Created", "NewRoom", "RoomService", "Watcher"]
+__all__ = ["Created", "NewRoom", "RoomService", "Watcher"]

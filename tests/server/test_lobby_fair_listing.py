@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import inspect, select, text
 
-from boardlab.server import service
+from boardlab.server import listing
 from boardlab.server.rooms import creator_key, creator_of
 from boardlab.server.storage import Storage
 from boardlab.server.tables import rooms
@@ -31,7 +31,7 @@ ROOMS_LISTED_PER_CREATOR = 3
 
 @pytest.fixture(autouse=True)
 def per_creator(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service, "ROOMS_LISTED_PER_CREATOR", ROOMS_LISTED_PER_CREATOR, raising=False)
+    monkeypatch.setattr(listing, "ROOMS_LISTED_PER_CREATOR", ROOMS_LISTED_PER_CREATOR)
 
 
 def make(server: Harness, address: str, seats: list[str] | None = None) -> dict[str, Any]:

@@ -9,10 +9,11 @@ from fastapi.responses import JSONResponse
 
 from ..deps import LogFrom, Service, Token, log_from
 from ..errors import ServerError
+from ..listing import MINE_LISTED
 from ..players import MaybePlayer
 from ..rooms import state_message
 from ..schemas import CreatedRoom, CreateRoomRequest, ErrorResponse, JoinedRoom, JoinRequest, RoomSummary, StateMessage, Text
-from ..service import MINE_LISTED, ROOM_ID, Created, NewRoom
+from ..service import ROOM_ID, Created, NewRoom
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses={"4XX": {"model": ErrorResponse}})
 
