@@ -313,9 +313,9 @@ class Match(ComputerPlay):
         if self.is_over():
             raise GameOverError(f"{_text(move)}: the game is over")
         if ply is not None and ply != self._state.ply:
+            why = "another move came first" if ply < self._state.ply else "a move not yet reached"
             raise StaleMoveError(
-                f"{_text(move)}: made for move {ply + 1}, but the game is at move {self._state.ply + 1} "
-                "(another move came first)"
+                f"{_text(move)}: made for move {ply + 1}, but the game is at move {self._state.ply + 1} ({why})"
             )
         to_move = self._state.current_player()
         if seat != to_move:

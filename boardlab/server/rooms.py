@@ -186,7 +186,9 @@ class Room:
         deciding now, the first held seat, or None (spectators)."""
         if seat is not None:
             if seat not in held:
-                raise NotYourSeatError(f"room {self.id}: this token does not hold seat {seat}; spectators see seat None")
+                raise NotYourSeatError(
+                    f"room {self.id}: this token does not hold seat {seat}; leave the seat out to watch as a spectator"
+                )
             return seat
         if not held:
             return None

@@ -3,6 +3,7 @@ shapes of the answers, for the OpenAPI page."""
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -37,7 +38,7 @@ def _storable(text: str) -> str:
 
 def _json_type(value: Any) -> str:
     if isinstance(value, bool):
-        return "true or false"
+        return "a true-or-false value"
     if isinstance(value, (int, float)):
         return "a number"
     return "text" if isinstance(value, str) else type(value).__name__
@@ -65,7 +66,7 @@ def check_option_types(game_id: str, options: Mapping[str, Any], where: str = "o
             else isinstance(value, str)
         )
         if not fits:
-            raise OptionError(f"{where} {name}: {value!r} is {_json_type(value)}, but {name} takes {option.allowed()}")
+            raise OptionError(f"{where} {name}: {json.dumps(value)} is {_json_type(value)}, but {name} takes {option.allowed()}")
 
 
 #: text from a request: refused with bad_text when it holds what storage cannot keep
@@ -127,7 +128,8 @@ class CreateRoomRequest(Strict):
         "person, own for one person against the computer",
     )
     move_seconds: float | None = Field(
-        default=None, gt=0, le=86400, description="a time limit per decision of a person (the game's ruling decides a timeout)"
+        default=None, gt=0, le=86400, allow_inf_nan=False,
+        description="a time limit per decision of a person (the game's ruling decides a timeout)",
     )
 
 
@@ -138,7 +140,7 @@ class JoinRequest(Strict):
 
 class MoveRequest(Strict):
     move: Text = Field(
-        min_length=1, max_length=MAX_MOVE_TEXT, description="the move in the game's notation (a legal move's 'text')"
+        min_length=1, max_length=MAX_MOVE_TEXT, description="the move in the game's notation (a legal move's 'notation')"
     )
     ply: int = Field(ge=0, description="the ply of the state the move was chosen in (the message's 'ply')")
     revision: int | None = Field(default=None, ge=0, description="optionally, the message's 'revision': stricter than ply")

@@ -60,7 +60,9 @@ def test_a_move_out_of_turn_or_for_an_old_ply_is_refused_and_changes_nothing() -
         match.play(7, "take1")
     with pytest.raises(StaleMoveError, match="made for move 1, but the game is at move 3") as stale:
         match.play(0, "take1", ply=0)
-    assert stale.value.code == "stale_move"
+    assert stale.value.code == "stale_move" and "another move came first" in str(stale.value)
+    with pytest.raises(StaleMoveError, match=r"made for move 8, but the game is at move 3 \(a move not yet reached\)"):
+        match.play(0, "take1", ply=7)
     with pytest.raises(IllegalMoveError):
         match.play(0, "take9")
     assert match.record().moves == before

@@ -137,6 +137,22 @@ def test_rooms_are_listed_by_status_and_game_without_secrets(server: Harness) ->
     assert "seed" not in text and "hash" not in text and waiting.invites[0]["code"] not in text
 
 
+def test_rooms_of_an_unknown_game_are_refused_naming_the_games(server: Harness) -> None:
+    response = server.client.get("/api/rooms", params={"game": "chess"})
+    assert response.status_code == 404, response.text
+    error = response.json()["error"]
+    assert error["code"] == "unknown_game" and "'chess'" in error["message"] and "towers" in error["message"]
+
+
+def test_a_seat_the_token_does_not_hold_is_refused_saying_how_to_watch(server: Harness) -> None:
+    created = server.create("towers", ["here", "invite"])
+    response = server.client.get(f"/api/rooms/{created.room}", headers={"Authorization": f"Bearer {created.token}"},
+                                 params={"seat": 1})
+    assert response.status_code == 403, response.text
+    message = response.json()["error"]["message"]
+    assert message.endswith("does not hold seat 1; leave the seat out to watch as a spectator") and "None" not in message
+
+
 def test_a_listed_room_counts_the_players_moves_not_the_deals(server: Harness) -> None:
     # Territories deals its cards and draws the first seat before anyone moves (chance, no move)
     created = server.create("territories", ["here", "here"])

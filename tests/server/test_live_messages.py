@@ -105,3 +105,22 @@ def test_an_auth_that_changes_nothing_builds_no_state_and_sends_the_same_one_aga
         moved = server.move(room.room, room.token, state["legal_moves"][0]["notation"], state["ply"]).json()
         delta = socket.receive_json()
         assert delta["ply"] == moved["ply"] and delta["log_start"] == 2 and len(delta["log"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "answer"),
+    [
+        ([1, 2], "a message is a JSON object with a 'type': auth or ping (moves go to POST .../moves)"),
+        ({"kind": "ping"}, "a message needs a 'type': auth or ping (moves go to POST .../moves)"),
+        ({"type": "move"}, 'unknown message type "move": send auth or ping (moves go to POST .../moves)'),
+    ],
+)
+def test_a_message_of_no_known_type_is_answered_with_what_a_message_is(
+    server: Harness, message: Any, answer: str
+) -> None:
+    room = server.create("towers", ["here", "here"])
+    with server.client.websocket_connect(f"/api/rooms/{room.room}/live") as socket:
+        socket.receive_json()
+        socket.send_json(message)
+        assert socket.receive_json()["error"]["message"] == answer
+        assert ping(socket) == {"type": "pong"}  # the socket stays open

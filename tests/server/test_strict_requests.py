@@ -101,7 +101,22 @@ def test_game_options_of_the_wrong_type_are_refused_never_converted(
     assert sqlite_server.client.get("/api/rooms").json() == []
 
 
+def test_a_refused_option_shows_the_value_as_the_request_wrote_it(sqlite_server: Harness) -> None:
+    body = {"game": "towers", "seats": ["here", "here"], "options": {"ply_cap": True}}
+    message = sqlite_server.client.post("/api/rooms", json=body).json()["error"]["message"]
+    assert message == "option ply_cap: true is a true-or-false value, but ply_cap takes a whole number from 0 to 1000000"
+
+
 def test_game_options_of_their_own_type_are_taken(sqlite_server: Harness) -> None:
     created = sqlite_server.create("towers", ["here", "here"], options={"ply_cap": 200, "random_first": False})
     options = sqlite_server.client.get("/api/rooms").json()[0]["options"]
     assert options["ply_cap"] == 200 and options["random_first"] is False and created.room
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
+def test_a_time_limit_that_is_not_a_finite_number_is_refused_as_such(sqlite_server: Harness, value: str) -> None:
+    body = '{"game": "towers", "seats": ["here", "here"], "move_seconds": ' + value + "}"
+    response = sqlite_server.client.post("/api/rooms", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["message"] == "move_seconds: Input should be a finite number"
+    assert sqlite_server.client.get("/api/rooms").json() == []

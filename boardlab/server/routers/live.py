@@ -107,7 +107,11 @@ class Connection:
                 raise ServerError("auth: 'seat' is a seat number")
             await self.watch(token, seat)
         else:
-            raise ServerError(f"unknown message type {kind!r}: send auth or ping (moves go to POST .../moves)")
+            if not isinstance(message, dict):
+                raise ServerError("a message is a JSON object with a 'type': auth or ping (moves go to POST .../moves)")
+            if kind is None:
+                raise ServerError("a message needs a 'type': auth or ping (moves go to POST .../moves)")
+            raise ServerError(f"unknown message type {json.dumps(kind)}: send auth or ping (moves go to POST .../moves)")
 
 
 @router.websocket("/api/rooms/{room_id}/live")

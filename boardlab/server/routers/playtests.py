@@ -65,7 +65,7 @@ class SessionRoomRequest(Strict):
         None, max_length=16, description="people only: here or invite per seat (default: here, then invite)"
     )
     names: list[SeatName] | None = Field(default=None, max_length=16, description="a display name per seat")
-    move_seconds: float | None = Field(default=None, gt=0, le=86400)
+    move_seconds: float | None = Field(default=None, gt=0, le=86400, allow_inf_nan=False)
 
 
 def _book(request: Request) -> PlaytestBook:

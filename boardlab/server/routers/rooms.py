@@ -7,6 +7,7 @@ from typing import Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
+from ...core.registry import game_class
 from ..deps import LogFrom, Service, Token, log_from
 from ..errors import ServerError
 from ..listing import MINE_LISTED
@@ -59,6 +60,8 @@ async def list_rooms(
     for room_id in own:
         if not ROOM_ID.fullmatch(room_id):
             raise ServerError(f"mine: {room_id[:40]!r} is not a room id")
+    if game is not None:
+        game_class(game)  # an unknown game is named as such (404), not listed as a game without rooms
     return JSONResponse(await service.list_rooms(status, game, own))
 
 
