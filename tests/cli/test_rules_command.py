@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -26,3 +27,17 @@ def test_the_rules_for_players_then_the_part_for_programs(capsys: pytest.Capture
     assert "Action encoding" in shown and "3.5 Pilot" not in shown
     assert main(["rules", "overseer", "--plain"]) == 0
     assert capsys.readouterr().out == document
+
+
+#: what belongs to the project's files and its engine, not to a player's reading of the rules:
+#: a path in the repository, a module, an agent's spec or the names of its searches
+NOT_FOR_PLAYERS = re.compile(
+    r"docs/|\.py\b|\b(mcts|ismcts|alphabeta|greedy):|\bISMCTS\b|\bMCTS\b|leaf_eval|information-set search"
+)
+
+
+@pytest.mark.parametrize("game", ["towers", "sovereign", "overseer", "territories", "honor"])
+def test_the_rules_for_players_name_no_file_of_the_project_and_no_engine_setting(game: str) -> None:
+    players, _programs = split_rules((ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8"))
+    found = [line.strip() for line in players.splitlines() if NOT_FOR_PLAYERS.search(line)]
+    assert found == []
