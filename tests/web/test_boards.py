@@ -82,6 +82,10 @@ def test_a_move_typed_in_notation_is_played_and_a_wrong_one_refused_with_the_rea
     page.wait_for_selector("#alert:not([hidden])")
     assert "castle" in page.locator("#alert").inner_text()  # building on a castle is refused (rule 4.1)
     assert moves_shown(page) == 0
+    page.fill("#notation", "  ")
+    page.press("#notation", "Enter")  # an empty box: the refusal above is not its answer
+    page.wait_for_function("() => document.querySelector('#alert').innerText.startsWith('Type a move first')")
+    assert "castle" not in page.locator("#alert").inner_text() and moves_shown(page) == 0
     page.fill("#notation", "f1+")
     page.press("#notation", "Enter")
     wait_for_moves(page, 1)

@@ -573,7 +573,9 @@ function drawActions(message, heldSeats, { stacked, draw }) {
     class: "notation",
     onsubmit: (event) => {
       event.preventDefault();
-      if (input.value.trim()) play(input.value.trim());
+      if (input.value.trim()) return play(input.value.trim());
+      // an empty box says what it wants, never leaves an earlier refusal standing as its answer
+      if (interactive()) showAlert(`Type a move first${legal.length ? `, for example ${legal[0]}` : ""}, or make it on the board.`);
     },
   }, input, h("button", { type: "submit", disabled: !interactive() }, "Play"),
   h("datalist", { id: "legal-moves" }, legal.slice(0, 500).map((text) => h("option", { value: text }))));
