@@ -296,3 +296,32 @@ def test_a_resigned_territories_game_says_it_is_over_where_it_asked_for_a_decisi
     open_room(page, room)
     page.wait_for_selector("#board .terr-decision")
     assert page.locator("#board .terr-decision").inner_text() == "The game is over."
+
+
+#: the words of an element's text that the page breaks across lines (a word drawn in two places)
+BROKEN_WORDS = """element => {
+  const broken = [];
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      if (lines.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def test_territories_building_legend_wraps_between_words_at_any_width(page: Any, web_server: Server) -> None:
+    created = web_server.create("territories", ["here", "here"])
+    hold_seats(page, created["room"], "territories", created["token"], [0, 1])
+    for width in (1300, 1024, 800, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        open_room(page, created["room"])
+        entries = page.locator(".terr-pieces li")
+        assert entries.count() == 6
+        broken = {entry.inner_text(): entry.evaluate(BROKEN_WORDS) for entry in entries.all()}
+        assert {text: words for text, words in broken.items() if words} == {}, width
