@@ -8,8 +8,13 @@ set by its kind (docs/lab.md, "How sure is a figure?"):
 * a mean (of a per-game figure): the normal interval mean +- z s / sqrt(n); the
   difference of two means: Welch's normal interval; their ratio: a normal interval for
   its logarithm;
+* a share (a mean of figures between 0 and 1: a score rate, a draw counting half): the
+  Wilson interval of its sum, which a normal interval would shrink to nothing when every
+  game scores alike (a 100% score over 20 games is not certain);
 * anything else (balance): a percentile bootstrap with a fixed seed, so a
-  report is reproducible.
+  report is reproducible; with two seats whose returns add up to 1 in every game the
+  balance follows from one seat's score rate, and its interval from that rate's (a bootstrap
+  of games that all end alike would again be no wider than a point).
 """
 
 from __future__ import annotations
@@ -104,6 +109,25 @@ def binomial_two_sided_p(successes: int, trials: int, probability: float) -> flo
     limit = observed + 1e-7 * max(1.0, abs(observed))
     total = sum(math.exp(value) for value in map(log_pmf, range(trials + 1)) if value <= limit)
     return min(1.0, total)
+
+
+def share_interval(values: Sequence[float], z: float = Z95) -> tuple[float, Interval]:
+    """The mean of ``values`` (each between 0 and 1) and the Wilson interval of their sum."""
+    if not values:
+        return (math.nan, (math.nan, math.nan))
+    return statistics.fmean(values), wilson_interval(math.fsum(values), len(values), z)
+
+
+def two_seat_balance_interval(first_seat_scores: Sequence[float], z: float = Z95) -> Interval:
+    """The interval of 1 - |r - (1 - r)| where r, the first seat's score rate, lies in its
+    Wilson interval: the balance of two seats whose returns add up to 1 in every game."""
+    low, high = wilson_interval(math.fsum(first_seat_scores), len(first_seat_scores), z)
+
+    def balance(rate: float) -> float:
+        return 1.0 - abs(2.0 * rate - 1.0)
+
+    top = 1.0 if low <= 0.5 <= high else max(balance(low), balance(high))
+    return min(balance(low), balance(high)), top
 
 
 def bootstrap_interval(

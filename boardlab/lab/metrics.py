@@ -31,6 +31,8 @@ from .intervals import (
     bootstrap_interval,
     mean_interval,
     newcombe_difference,
+    share_interval,
+    two_seat_balance_interval,
     welch_difference,
 )
 from .stats import GameOutcome, LengthStats, repeated_games, seat_balance, wilson_interval
@@ -213,7 +215,7 @@ def balance(outcomes: Sequence[GameOutcome]) -> float:
 def estimate(metric: Metric, outcomes: Sequence[GameOutcome]) -> Estimate:
     """The metric over ``outcomes`` with its 95% interval."""
     if metric.kind == "balance":
-        low, high = bootstrap_interval(outcomes, balance) if outcomes else (math.nan, math.nan)
+        low, high = balance_interval(outcomes)
         return Estimate(balance(outcomes), low, high, len(outcomes))
     values = [value for value in map(metric.per_game, outcomes) if value is not None]
     if metric.kind == "rate":
@@ -222,10 +224,21 @@ def estimate(metric: Metric, outcomes: Sequence[GameOutcome]) -> Estimate:
         successes = round(sum(values))
         low, high = wilson_interval(successes, len(values))
         return Estimate(successes / len(values), low, high, len(values))
+    if metric.share:
+        mean, (low, high) = share_interval(values)
+        return Estimate(mean, low, high, len(values))
     mean, (low, high) = mean_interval(values)
-    if metric.share:  # a normal interval may spill past what a share can be
-        low, high = max(0.0, low), min(1.0, high)
     return Estimate(mean, low, high, len(values))
+
+
+def balance_interval(outcomes: Sequence[GameOutcome]) -> tuple[float, float]:
+    """The balance's 95% interval: from the first seat's score rate where two seats share a
+    return of 1 in every game (intervals.two_seat_balance_interval), else bootstrapped."""
+    if not outcomes:
+        return (math.nan, math.nan)
+    if all(len(outcome.returns) == 2 and math.isclose(sum(outcome.returns), 1.0) for outcome in outcomes):
+        return two_seat_balance_interval([outcome.returns[0] for outcome in outcomes])
+    return bootstrap_interval(outcomes, balance)
 
 
 def difference(metric: Metric, outcomes_a: Sequence[GameOutcome], outcomes_b: Sequence[GameOutcome]) -> Estimate:

@@ -202,8 +202,10 @@ def sample_warnings(summary: Mapping[str, Any]) -> list[str]:
     return [text for text in found if text]
 
 
-def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """A 95% (by default) Wilson score interval for a proportion; (0, 1) with no trials."""
+def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """A 95% (by default) Wilson score interval for a proportion; (0, 1) with no trials.
+    ``successes`` may be a sum of shares (a draw's half): a figure in [0, 1] with mean p varies
+    at most as a coin of p does, so the interval is then as wide as that coin's or wider."""
     if trials == 0:
         return (0.0, 1.0)
     p = successes / trials

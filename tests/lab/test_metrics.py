@@ -152,6 +152,28 @@ def test_agent_score_follows_the_seating() -> None:
     assert estimate(METRICS["score_1"], games).value == pytest.approx((0 + 1 + 0.5) / 3)
 
 
+def test_a_score_rate_every_game_alike_is_not_certain() -> None:
+    # 20 games won: a normal interval has no width, the Wilson interval of 20 of 20 does
+    won = [game(index, (0,), seating=(0, 1) if index % 2 == 0 else (1, 0)) for index in range(20)]
+    score = estimate(METRICS["score_0"], [game(index, (0,)) for index in range(20)])
+    assert (score.value, score.high) == (1.0, 1.0) and score.low == pytest.approx(0.8389, abs=1e-4)
+    # a draw counts half: 10 wins and 10 draws is 15 of 20, the Wilson interval of 15 of 20
+    drawn = [game(index, (0,) if index < 10 else (0, 1)) for index in range(20)]
+    half = estimate(METRICS["score_0"], drawn)
+    assert half.value == 0.75 and (half.low, half.high) == (pytest.approx(0.5313, abs=1e-4), pytest.approx(0.8881, abs=1e-4))
+    assert estimate(METRICS["score_0"], won).low < 0.5 < estimate(METRICS["score_0"], won).high
+
+
+def test_the_balance_of_two_seats_has_the_width_of_one_seats_score_rate() -> None:
+    # White wins all 20: its score rate is at least 0.839 (Wilson), so the balance, 1 - |2r - 1|,
+    # is at most 1 - (2 * 0.839 - 1): not the single point 0 that resampling alike games gives
+    lopsided = estimate(METRICS["balance"], [game(index, (0,)) for index in range(20)])
+    assert (lopsided.value, lopsided.low) == (0.0, 0.0) and lopsided.high == pytest.approx(0.3222, abs=1e-4)
+    # an even score: the interval reaches a perfect balance
+    even = estimate(METRICS["balance"], [game(index, (index % 2,)) for index in range(20)])
+    assert even.value == 1.0 and even.high == 1.0 and even.low == pytest.approx(1 - (2 * 0.7007 - 1), abs=1e-3)
+
+
 # --- differences between variants ---------------------------------------------------------
 def test_rate_difference_uses_newcombes_interval() -> None:
     # Newcombe (1998), example (e): 56/70 against 48/80: difference 0.2, interval 0.0524 to 0.3339
