@@ -105,18 +105,49 @@ class StudyFolder(OutcomeSink):
             if not line.strip():
                 continue
             try:
-                data = json.loads(line)
-                if data.pop("study") != self.study_id:
-                    raise ValueError("another study's game")
-                outcome = GameOutcome.from_json(data)
+                outcome = self._checked_outcome(json.loads(line))
             except (ValueError, KeyError, TypeError) as exc:
-                raise StudyFolderError(f"{path} line {number}: not a game of this study ({exc})") from None
+                why = f"no {exc} field" if isinstance(exc, KeyError) else str(exc)
+                raise StudyFolderError(
+                    f"{path} line {number}: not a game of this study ({why}); remove the line to play that game "
+                    "again, or choose another folder"
+                ) from None
             # a game is counted once even if a line was ever written twice
             outcomes.setdefault(outcome.key, outcome)
         if kept < path.stat().st_size:
             with path.open("r+b") as handle:
                 handle.truncate(kept)
         return outcomes
+
+    def _checked_outcome(self, data: Any) -> GameOutcome:
+        """A line of ``games.jsonl`` as a game of this study, or ValueError saying what is wrong
+        with it: a line of the right shape with a wrong type or a seat out of range would
+        otherwise stop the report far from its cause."""
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        if data.pop("study") != self.study_id:
+            raise ValueError("another study's game")
+        outcome = GameOutcome.from_json(data)
+        seats = self.settings["players"]
+        variants = [variant["name"] for variant in self.settings["variants"]]
+        whole = (int,)  # exactly int: JSON's true and false are Python bools, not game numbers
+        if type(outcome.index) not in whole or outcome.index < 0:
+            raise ValueError(f"index {outcome.index!r} is not a game number")
+        if outcome.variant not in variants:
+            raise ValueError(f"variant {outcome.variant!r} is not one of the study's")
+        for name, values in (("seat_agents", outcome.seat_agents), ("returns", outcome.returns)):
+            if len(values) != seats:
+                raise ValueError(f"{name} has {len(values)} entries for {seats} seats")
+        if any(type(agent) not in whole or not 0 <= agent < seats for agent in outcome.seat_agents):
+            raise ValueError(f"seat_agents {list(outcome.seat_agents)} names an agent that is not at the table")
+        if any(type(seat) not in whole or not 0 <= seat < seats for seat in outcome.winners):
+            raise ValueError(f"winners {list(outcome.winners)} names a seat the game does not have")
+        if any(isinstance(value, bool) or not isinstance(value, (int, float)) for value in outcome.returns):
+            raise ValueError(f"returns {list(outcome.returns)} are not numbers")
+        for name in ("moves", "decisions"):
+            if type(getattr(outcome, name)) not in whole:
+                raise ValueError(f"{name} {getattr(outcome, name)!r} is not a whole number")
+        return outcome
 
     def _with_digest(self, outcome: GameOutcome) -> GameOutcome:
         """A game stored before its moves' digest was kept gets it from its record, when the
@@ -261,8 +292,38 @@ def _differences(stored: Any, settings: dict[str, Any]) -> str:
     old = stored.get("settings") if isinstance(stored, dict) else None
     if not isinstance(old, dict):
         return "its study.json is not one this version writes"
-    changed = [key for key in sorted(set(old) | set(settings)) if old.get(key) != json.loads(json.dumps(settings.get(key)))]
-    return "different " + ", ".join(changed) if changed else "different settings"
+    new = json.loads(json.dumps(settings))
+    changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
+    if not changed:
+        return "different settings"
+    return "; ".join(
+        _variants_differences(old.get(key), new.get(key)) if key == "variants" else _changed(key, old.get(key), new.get(key))
+        for key in changed
+    )
+
+
+def _changed(name: str, stored: Any, asked: Any) -> str:
+    """``name``: what the folder's study has, against what this run asks for."""
+    def shown(value: Any) -> str:
+        text = json.dumps(value, separators=(",", ":")) if not isinstance(value, str) else value
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    return f"{name} {shown(stored)} there, {shown(asked)} asked"
+
+
+def _variants_differences(stored: Any, asked: list[dict[str, Any]]) -> str:
+    """What differs between the variants stored and those asked for: their number, or within
+    each (its name, its agents, its options)."""
+    if not isinstance(stored, list) or len(stored) != len(asked):
+        count = len(stored) if isinstance(stored, list) else 0
+        return f"{count} variants there, {len(asked)} asked"
+    parts = []
+    for there, new in zip(stored, asked):
+        old = there if isinstance(there, dict) else {}
+        where = f"variant {new.get('name')!r}: " if len(asked) > 1 else ""
+        parts += [f"{where}{_changed(key, old.get(key), new.get(key))}"
+                  for key in ("name", "agents", "options") if old.get(key) != new.get(key)]
+    return "; ".join(parts) or "different variants"
 
 
 def _write_atomically(path: Path, text: str) -> None:

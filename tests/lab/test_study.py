@@ -139,7 +139,7 @@ def test_folders_that_are_not_this_study_are_refused(tmp_path: Path) -> None:
     with pytest.raises(StudyFolderError, match="not empty and holds no boardlab study"):
         StudyFolder(tmp_path, STUDY)
     StudyFolder(tmp_path / "s", STUDY)
-    with pytest.raises(StudyFolderError, match=r"different study .*seed"):
+    with pytest.raises(StudyFolderError, match=r"different study \(seed 3 there, 4 asked\)"):
         StudyFolder(tmp_path / "s", replace(STUDY, seed=4))
     assert a_file.read_text() == "keep me"
 
@@ -159,6 +159,56 @@ def test_another_studys_games_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / GAMES_FILE).write_text('{"study": "0000", "index": 0}\n')
     with pytest.raises(StudyFolderError, match="line 1: not a game of this study"):
         StudyFolder(tmp_path, STUDY)
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"index": "x"}, "index 'x' is not a game number"),
+        ({"winners": [5]}, "winners [5] names a seat the game does not have"),
+        ({"returns": [1.0]}, "returns has 1 entries for 2 seats"),
+        ({"returns": [1, "a"]}, "returns [1, 'a'] are not numbers"),
+        ({"seat_agents": [0, 7]}, "seat_agents [0, 7] names an agent that is not at the table"),
+        ({"variant": "pile=9"}, "variant 'pile=9' is not one of the study's"),
+        ({"decisions": 2.5}, "decisions 2.5 is not a whole number"),
+        ({"study": None}, "another study's game"),
+    ],
+)
+def test_a_games_line_of_the_right_shape_but_wrong_content_is_refused_saying_what_is_wrong(
+    tmp_path: Path, change: dict[str, object], reason: str
+) -> None:
+    run_study(STUDY, sink=StudyFolder(tmp_path, STUDY))
+    games = tmp_path / GAMES_FILE
+    lines = games.read_text().splitlines()
+    broken = {**json.loads(lines[2]), **change}
+    games.write_text("\n".join([*lines[:2], json.dumps(broken), *lines[3:]]) + "\n")
+    with pytest.raises(StudyFolderError) as refused:
+        StudyFolder(tmp_path, STUDY)
+    assert str(refused.value) == (
+        f"{games} line 3: not a game of this study ({reason}); remove the line to play that game again, "
+        "or choose another folder"
+    )
+
+
+def test_a_games_line_without_its_study_says_which_field_is_missing(tmp_path: Path) -> None:
+    StudyFolder(tmp_path, STUDY)
+    (tmp_path / GAMES_FILE).write_text('{"index": 0}\n')
+    with pytest.raises(StudyFolderError, match=r"line 1: not a game of this study \(no 'study' field\)"):
+        StudyFolder(tmp_path, STUDY)
+
+
+def test_a_folder_of_another_study_is_refused_naming_what_differs_and_how(tmp_path: Path) -> None:
+    StudyFolder(tmp_path, STUDY)
+    other_agents = replace(STUDY, variants=option_variants(("random", "random"), parse_vary(["pile=5,12"])))
+    with pytest.raises(StudyFolderError) as refused:
+        StudyFolder(tmp_path, other_agents)
+    message = str(refused.value)
+    assert "variant 'pile=5': agents [\"random\",\"greedy\"] there, [\"random\",\"random\"] asked" in message
+    assert "variant 'pile=12': agents" in message
+    with pytest.raises(StudyFolderError, match=r"different study \(seed 3 there, 4 asked\)"):
+        StudyFolder(tmp_path, replace(STUDY, seed=4))
+    with pytest.raises(StudyFolderError, match=r"\(2 variants there, 1 asked\)"):
+        StudyFolder(tmp_path, replace(STUDY, variants=option_variants(("random", "greedy"), parse_vary(["pile=5"]))))
 
 
 def test_progress_clock_runs_from_the_start_and_counts_games_under_way() -> None:
