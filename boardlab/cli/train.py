@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +19,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..core.errors import OptionError
-from ..core.fitted import shipped_path, write_evaluation
+from ..core.fitted import EvaluationFileError, shipped_path, writable_evaluations, write_evaluation
+from ..core.game import Game
 from ..core.records import Record
 from ..lab.calibration import RELIABLE_COUNT
 from ..lab.executors import BACKENDS, make_executor
+from ..lab.stats import GameOutcome
 from ..lab.store import StudyFolder
+from ..lab.study import Study
 from ..lab.training import (
     DEFAULT_PAIRINGS,
     HELD_OUT_EVERY,
@@ -33,8 +37,8 @@ from ..lab.training import (
     split_records,
     train_and_measure,
 )
-from .common import parse_options, seat_count, split_specs
-from .lab import interrupted_note, run_with_display
+from .common import CliError, parse_options, seat_count, split_specs
+from .lab import run_with_display
 
 
 def add_train_parser(commands: Any) -> None:
@@ -75,21 +79,27 @@ def train_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         games=args.games, seed=args.seed,
     )
     game = setup.game()
+    # every argument is checked before the study folder is opened or a game is played
     study = setup.study()
+    executor = make_executor(args.backend, args.jobs, args.address)
+    target = _weights_target(args.weights, game)
     folder_path = Path(args.out) if args.out else Path(f"train-{game.id}")
     folder = StudyFolder(folder_path / "games", study)
-    executor = make_executor(args.backend, args.jobs, args.address)
     outcomes, interrupted = run_with_display(study, executor, folder, err, f"{game.id}: training games")
     if interrupted:
-        interrupted_note(err, outcomes, folder.folder)
+        _interrupted_note(err, study, outcomes, folder.folder)
         return 130
     train, held_out = split_records(study, folder, outcomes, args.held_out)
     command = "boardlab train " + " ".join(_command_words(args))
     about = {"command": command, "seed": args.seed, "pairings": [list(pairing) for pairing in pairings]}
     report = _fit_with_progress(game, train, held_out, about, err)
-    target = Path(args.weights) if args.weights else shipped_path(game)
-    write_evaluation(target, report.model)
-    (folder_path / "report.json").write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
+    # the report first: it holds the weights too, so a weights file that fails to write loses no fit
+    report_path = folder_path / "report.json"
+    report_path.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
+    try:
+        write_evaluation(target, report.model)
+    except EvaluationFileError as exc:
+        raise CliError(f"{exc}; the fitted weights are in {report_path}") from None
     plotted = None
     try:
         plotted = plot_reliability(report, folder_path / "reliability.png")
@@ -99,6 +109,29 @@ def train_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     out.print(f"weights written to {escape(str(target))}; report in {escape(str(folder_path / 'report.json'))}"
               + (f", plot {escape(str(plotted))}" if plotted else ""))
     return 0
+
+
+def _weights_target(named: str | None, game: Game) -> Path:
+    """Where the weights go (``--weights``, else the game's own file), refused now where they
+    could not be written once every game is played and fitted."""
+    target = Path(named).expanduser() if named else shipped_path(game)
+    try:
+        writable_evaluations(target, game.id)
+    except EvaluationFileError as exc:
+        if named:
+            raise CliError(f"--weights {exc}") from None
+        raise CliError(f"{exc}; give --weights FILE to write the weights elsewhere") from None
+    return target
+
+
+def _interrupted_note(err: Console, study: Study, outcomes: Mapping[str, Sequence[GameOutcome]], folder: Path) -> None:
+    """What an interrupted run kept: its games (stored), no weights yet, and how to go on."""
+    finished = sum(len(games) for games in outcomes.values())
+    total = study.games * len(study.variants)
+    err.print(
+        f"interrupted: {finished} of {total} training games are finished and stored in {escape(str(folder))}/; "
+        "no weights were fitted yet. Run the same command again to play the rest and fit."
+    )
 
 
 def _command_words(args: argparse.Namespace) -> list[str]:

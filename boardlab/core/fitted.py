@@ -251,14 +251,35 @@ def _parse_file(text: str, source: str) -> list[FittedEvaluation]:
             enumerate(entries, 1)]
 
 
+def writable_evaluations(path: str | os.PathLike[str], game_id: str) -> list[FittedEvaluation]:
+    """The entries already in the weights file at ``path`` (none where there is no file yet),
+    once it is sure that weights of ``game_id`` can be written there; EvaluationFileError names
+    what stands in the way: a folder, a missing or read-only folder to hold the file, a file
+    that is not a weights file, or weights of another game. Cheap, so that a command can ask
+    before it spends time on the weights rather than fail after."""
+    target = Path(path)
+    if target.is_dir():
+        raise EvaluationFileError(f"{target}: is a folder; give the path of a weights file, e.g. {target / FILE_NAME}")
+    folder = target.parent
+    if not folder.exists():
+        raise EvaluationFileError(f"{target}: there is no folder {folder} to write it in")
+    if not folder.is_dir():
+        raise EvaluationFileError(f"{target}: {folder} is a file, not a folder to write it in")
+    # the file is replaced through a new file beside it, so the folder must take new files
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise EvaluationFileError(f"{target}: cannot write in its folder {folder} (permission denied)")
+    entries = read_evaluations(target) if target.exists() else []
+    if any(entry.game_id != game_id for entry in entries):
+        raise EvaluationFileError(f"{target}: holds weights of another game than {game_id}")
+    return entries
+
+
 def write_evaluation(path: str | os.PathLike[str], model: FittedEvaluation) -> None:
     """Put ``model`` into the weights file at ``path`` (made if missing), replacing the entry
     for the same player count, options and rules version; the file is replaced whole, so a
-    reader never sees half of it."""
+    reader never sees half of it. EvaluationFileError where it cannot be written."""
     target = Path(path)
-    entries = read_evaluations(target) if target.exists() else []
-    if any(entry.game_id != model.game_id for entry in entries):
-        raise EvaluationFileError(f"{target}: holds weights of another game than {model.game_id}")
+    entries = writable_evaluations(target, model.game_id)
     kept = [
         entry for entry in entries
         if (entry.players, dict(entry.options), entry.rules_version)
@@ -266,8 +287,12 @@ def write_evaluation(path: str | os.PathLike[str], model: FittedEvaluation) -> N
     ]
     data = {"format": FORMAT, "game": model.game_id, "evaluations": [entry.to_json() for entry in [*kept, model]]}
     partial = target.with_name(target.name + ".partial")
-    partial.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    os.replace(partial, target)
+    try:
+        partial.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        os.replace(partial, target)
+    except OSError as exc:  # a full disk, or a folder changed since it was checked
+        partial.unlink(missing_ok=True)
+        raise EvaluationFileError(f"{target}: cannot write it ({exc.strerror or exc})") from None
 
 
 def shipped_path(game: Game, file_name: str = FILE_NAME) -> Path:
@@ -360,8 +385,14 @@ def evaluation_choice(text: str | EvaluationChoice) -> EvaluationChoice:
         return _FITTED_CHOICE
     if name == SEARCH:
         return _SEARCH_CHOICE
-    if not name or not Path(name).expanduser().is_file():
-        raise OptionError(f"evaluation {name!r}: give {HAND}, {FITTED}, {SEARCH} or the path of a weights file")
+    words = f"{HAND}, {FITTED}, {SEARCH} or the path of a weights file"
+    if not name:
+        raise OptionError(f"evaluation {name!r}: give {words}")
+    path = Path(name).expanduser()
+    if path.is_dir():
+        raise OptionError(f"evaluation {name!r}: {path} is a folder, not a weights file; give {words}")
+    if not path.is_file():
+        raise OptionError(f"evaluation {name!r}: no file {path} exists; give {words}")
     entries = read_evaluations(Path(name).expanduser())
     if len(entries) != 1:
         raise OptionError(f"evaluation {name!r}: the file holds {len(entries)} entries; give a file of one")
@@ -455,5 +486,5 @@ __all__ = [
     "EvaluationChoice", "EvaluationFileError", "EvaluationTerms",
     "FittedEvaluation", "evaluation_choice", "evaluation_in_force", "evaluation_name", "evaluation_terms",
     "judging_by", "read_evaluations", "register_evaluation_terms", "shipped_evaluation", "shipped_path", "softmax",
-    "terms_of", "write_evaluation",
+    "terms_of", "writable_evaluations", "write_evaluation",
 ]

@@ -72,7 +72,8 @@ class TrainingSetup:
         return load(self.game_id, players=self.players, **self.options)
 
     def study(self) -> Study:
-        """The lab study that plays the games (one variant per pairing, seats rotated)."""
+        """The lab study that plays the games (one variant per pairing, seats rotated), its
+        agents checked: OptionError names what is wrong before anything is played."""
         game = self.game()
         terms_of(game)  # refuse a game that offers no terms before anything is played
         if self.games < HELD_OUT_EVERY:
@@ -81,10 +82,14 @@ class TrainingSetup:
         for pairing in self.pairings:
             specs = tuple(resolve_spec(game, spec) for spec in pairing)
             variants.append(Variant(" vs ".join(pairing), {}, specs))
-        return Study(
+        study = Study(
             game_id=game.id, variants=tuple(variants), games=self.games, seed=self.seed, players=game.num_players,
             rotate=True, options=dict(self.options),
         )
+        # an unknown agent or a pairing of the wrong size is named before the study folder is
+        # opened, which would otherwise only say that its stored games are of another study
+        study.validate()
+        return study
 
 
 def is_held_out(index: int, fifth: int = HELD_OUT_FIFTH) -> bool:

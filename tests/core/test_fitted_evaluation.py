@@ -195,6 +195,24 @@ def test_an_agent_names_the_evaluation_it_judges_by_and_a_bad_one_is_refused(tmp
         agent.choose(state)
 
 
+def test_an_evaluation_naming_no_file_says_so_and_still_lists_the_words(tmp_path: Path) -> None:
+    game = boardlab.load("towers")
+    missing = tmp_path / "nofile.json"
+    with pytest.raises(OptionError, match=f"no file {missing} exists; give hand, fitted, search or the path of a weights file"):
+        make_agent(f"mcts:iterations=5,evaluation={missing}", game=game)
+    with pytest.raises(OptionError, match=f"{tmp_path} is a folder, not a weights file; give hand, fitted, search"):
+        evaluation_choice(str(tmp_path))
+
+
+def test_weights_that_cannot_be_written_are_refused_by_name_not_by_a_traceback(tmp_path: Path) -> None:
+    model = model_for(boardlab.load("towers"))
+    with pytest.raises(EvaluationFileError, match=f"there is no folder {tmp_path / 'nonexist'} to write it in"):
+        write_evaluation(tmp_path / "nonexist" / "w.json", model)
+    with pytest.raises(EvaluationFileError, match="is a folder; give the path of a weights file"):
+        write_evaluation(tmp_path, model)
+    assert list(tmp_path.iterdir()) == []  # no half-written file left behind
+
+
 def test_a_search_judges_by_the_games_search_weights_and_the_analysis_by_its_judge_on_the_same_game_object() -> None:
     """Sovereign ships two fits: the judge (evaluation.json, the analysis's chances) and the
     weights fitted to its alpha-beta's games (search-evaluation.json, its expert's). Both are
