@@ -121,6 +121,19 @@ def stored_games(root: Path) -> int:
 
 
 def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int:
+    root = Path(args.out) if args.out else Path(f"balance-{args.game}")
+    stored_before = stored_games(root)
+    try:
+        return _balance(args, out, err, root, stored_before)
+    except KeyboardInterrupt:
+        err.print(f"interrupted: {stored_games(root) - stored_before} games played now, {stored_games(root)} in all, "
+                  f"are stored in {escape(str(root))}/; run the same command again to go on (no stored game is "
+                  "played again).", soft_wrap=True)
+        return 130
+
+
+def _balance(args: argparse.Namespace, out: Console, err: Console, root: Path, stored_before: int) -> int:
+    """The search, the finalists' confirmation and the report, into ``root``."""
     try:
         import optuna  # noqa: F401  (checked first: a search without it would fail after games were played)
     except ImportError:
@@ -138,8 +151,6 @@ def balance_command(args: argparse.Namespace, out: Console, err: Console) -> int
     )
     search.study(searched_defaults(search, game.options_spec)).validate()
     executor = make_executor(args.backend, args.jobs, args.address)
-    root = Path(args.out) if args.out else Path(f"balance-{game.id}")
-    stored_before = stored_games(root)
     how = "every combination" if search.exhaustive else f"Optuna TPE over {search.grid_size} combinations"
     candidates = min(search.trials, search.grid_size)  # run_search plays no combination twice
     err.print(f"balance {escape(game.id)}: {candidates} candidates ({how}), {search.games} games each", soft_wrap=True)

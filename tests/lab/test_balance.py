@@ -34,6 +34,7 @@ from boardlab.lab.balance import (
 from boardlab.lab.balance_report import recommendation_words
 from boardlab.lab.metrics import Estimate
 from boardlab.lab.stats import GameOutcome
+from boardlab.lab.store import StudyFolder
 
 pytest.importorskip("optuna")
 
@@ -283,6 +284,30 @@ def test_the_command_writes_a_reproducible_resumable_report(tmp_path: Path, caps
     assert first["recommendation"]["baseline"] == "layout=diagram"
     report = Path(first["recommendation"]["report"])
     assert report.name == "report.html" and report.exists()
+
+
+def test_an_interrupted_search_says_what_it_kept_and_the_same_command_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "run"
+    real_add = StudyFolder.add
+    stored: list[object] = []
+
+    def add_then_interrupt(folder: StudyFolder, played: object) -> object:
+        outcome = real_add(folder, played)
+        stored.append(outcome)
+        if len(stored) == 4:
+            raise KeyboardInterrupt  # as Ctrl-C after the fourth game is stored
+        return outcome
+
+    monkeypatch.setattr(StudyFolder, "add", add_then_interrupt)
+    assert main(balance_args(out)) == 130
+    said = " ".join(capsys.readouterr().err.split())
+    assert played_games(out) == 4
+    assert f"interrupted: 4 games played now, 4 in all, are stored in {out}/; run the same command again to go on" in said
+    monkeypatch.setattr(StudyFolder, "add", real_add)
+    assert main(balance_args(out)) == 0  # the same command goes on from the stored games
+    assert f"playing {played_games(out) - 4} games of the {played_games(out)} stored" in (out / "balance.md").read_text()
 
 
 def test_the_command_without_a_vary_says_what_to_give(tmp_path: Path, capsys) -> None:
