@@ -55,7 +55,8 @@ def split_specs(text: str) -> list[str]:
     for part in text.split(","):
         part = part.strip()
         if not part:
-            raise OptionError(f"--players {text!r}: empty entry (expected e.g. human,mcts:seconds=2)")
+            # the example suits every caller: play takes human too, but simulate and lab refuse it
+            raise OptionError(f"--players {text!r}: empty entry (expected e.g. greedy,mcts:seconds=2)")
         if specs and "=" in part and ":" not in part and ":" in specs[-1]:
             specs[-1] += "," + part
         else:

@@ -124,21 +124,31 @@ def run_with_display(
             return stop.outcomes, True
 
 
-def interrupted_note(err: Console, outcomes: Mapping[str, Sequence[GameOutcome]], folder: Path | None) -> None:
+def interrupted_note(
+    err: Console, outcomes: Mapping[str, Sequence[GameOutcome]], folder: Path | None, keep_with: str = "--out DIR"
+) -> None:
+    """What Ctrl-C left: the finished games' statistics (printed above) and where they are kept,
+    or the command's own flag (``keep_with``) that would have kept them."""
     finished = sum(len(games) for games in outcomes.values())
     again = (
         f" They are stored in {escape(str(folder))}/: run the same command again to continue."
         if folder is not None
-        else " Give an output folder (--out, --records) to keep them for a later run."
+        else f" Give {keep_with} to keep the games for a later run."
     )
     err.print(f"interrupted: statistics of the {finished} finished games above.{again}")
 
 
-def add_study_arguments(parser: argparse.ArgumentParser, games_help: str) -> None:
+#: games per variant between two looks of ``lab --until-sure``
+UNTIL_SURE_BATCH = 50
+
+
+def add_study_arguments(
+    parser: argparse.ArgumentParser, games_help: str, seats_help: str = "number of players (default: one per listed agent)"
+) -> None:
     """The arguments every study command takes (besides its agents)."""
     parser.add_argument("game", help="game id")
     parser.add_argument("-n", "--games", type=int, default=100, help=games_help)
-    parser.add_argument("--seats", type=int, help="number of players (default: one per listed agent)")
+    parser.add_argument("--seats", type=int, help=seats_help)
     parser.add_argument("--seed", type=int, default=0, help="base seed; game i gets a seed derived from it")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="worker processes, or Ray CPUs for a local Ray (default 1)")
     parser.add_argument("--backend", choices=BACKENDS, default="process", help="where games run (default: this machine)")
@@ -158,7 +168,7 @@ def add_lab_parser(commands: Any) -> None:
     lab.add_argument("--json", action="store_true", help="print the report's data as JSON")
     lab.add_argument("--until-sure", action="store_true",
                      help="play in batches and stop once every difference is settled (or at -n); docs/lab.md")
-    lab.add_argument("--batch", type=int, default=50, help="with --until-sure: games per variant between looks (default 50)")
+    lab.add_argument("--batch", type=int, help=f"with --until-sure: games per variant between looks (default {UNTIL_SURE_BATCH})")
     lab.add_argument("--width", type=float, metavar="POINTS",
                      help="with --until-sure: an interval narrower than this many percentage points also settles")
 
@@ -192,16 +202,21 @@ def lab_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         options=parse_options(args.option),
     )
     study.validate()
+    # every argument is checked before the study folder is made
+    for flag, given in (("--width", args.width), ("--batch", args.batch)):
+        if given is not None and not args.until_sure:
+            raise CliError(f"{flag} applies to --until-sure")
+    if args.width is not None and not 0 < args.width < 100:
+        raise CliError(f"--width {args.width:g}: an interval's width in percentage points, above 0 and below 100")
+    if args.batch is not None and args.batch < 1:
+        raise CliError("--batch needs at least one game")
     executor = make_executor(args.backend, args.jobs, args.address)
     folder = StudyFolder(Path(args.out) if args.out else Path(f"lab-{game.id}"), study)
     stopping = None
-    if args.width is not None and not args.until_sure:
-        raise CliError("--width applies to --until-sure")
     if args.until_sure:
-        if args.batch < 1:
-            raise CliError("--batch needs at least one game")
+        batch = UNTIL_SURE_BATCH if args.batch is None else args.batch
         width = None if args.width is None else args.width / 100
-        outcomes, interrupted, stopping = _until_sure(study, executor, folder, err, game, specs, args.batch, width)
+        outcomes, interrupted, stopping = _until_sure(study, executor, folder, err, game, specs, batch, width)
     else:
         outcomes, interrupted = run_with_display(study, executor, folder, err, game.id)
     labels = agent_labels(specs)

@@ -45,6 +45,10 @@ from .common import CliError
 SQLITE_FILE = "boardlab.sqlite3"
 #: what a server's JSON export of a game's playtests is
 EXPORT_FORMAT = "boardlab-playtests-export/1"
+#: the demo's default count of games (boardlab.server.playtest_demo's MIN_GAMES and MAX_GAMES, which
+#: the web extra's import would bring into every command's start): the most, unless the first game
+#: takes so long that the most would play for over 15 s (over 0.6 s a game), then fewer, down to the fewest
+DEMO_FEWEST_GAMES, DEMO_MOST_GAMES = 8, 24
 
 
 def add_playtests_parser(commands: Any) -> None:
@@ -72,11 +76,18 @@ def add_playtests_parser(commands: Any) -> None:
                            help="fill a new data folder (--data-dir, empty or new; default a temporary one) with "
                            "simulated people's games (computer levels standing in) and show them")
     playtests.add_argument("--games", type=int, metavar="N",
-                           help="with --demo: games of simulated people (default: as many as take about half a minute)")
+                           help=f"with --demo: games of simulated people, at least 1 (default: {DEMO_MOST_GAMES}, or "
+                           f"fewer, down to {DEMO_FEWEST_GAMES}, where the first game takes over about 0.6 s)")
 
 
 def playtests_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     load(args.game)  # an unknown game is named before anything is read
+    if args.games is not None:
+        # before the demo says what it will play or makes its folder
+        if not args.demo:
+            raise CliError("--games counts the demo's games: use it with --demo")
+        if args.games < 1:
+            raise CliError(f"--games must be at least 1, not {args.games}")
     if args.demo:
         from ..server.playtest_demo import run_demo
 
@@ -153,25 +164,33 @@ def database_report(
 
 def records_games(folder: Path, game_id: str, session: str | None) -> tuple[list[PeopleGame], dict[str, int]]:
     """The finished records of ``game_id`` in ``folder`` (every ``*.json`` in it and below), or
-    in a server's export file; each with its form's answers and session. Files that are not
-    records are counted as left out."""
+    in a server's export file; each with its form's answers and session. In a folder, files
+    that are not records are counted as left out (a folder holds other files too); a file given
+    by name that is not a record, nor a server's export, nor of ``game_id``, is refused."""
     if not folder.exists():
         raise CliError(f"{folder}: no such folder or file")
     left_out: dict[str, int] = {}
     found: list[tuple[Record, str]] = []
-    paths = [folder] if folder.is_file() else sorted(folder.rglob("*.json"))
-    for path in paths:
+    for path in [folder] if folder.is_file() else sorted(folder.rglob("*.json")):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError) as exc:
+            if path == folder:
+                raise CliError(f"{path} is not a record nor a server's export: {unreadable_reason(exc)}") from None
             left_out["not records"] = left_out.get("not records", 0) + 1
             continue
-        entries = data["records"] if isinstance(data, dict) and data.get("format") == EXPORT_FORMAT else [data]
+        exported = isinstance(data, dict) and data.get("format") == EXPORT_FORMAT
+        entries = data["records"] if exported else [data]
         for number, entry in enumerate(entries):
             try:
                 found.append((Record.from_json(entry), str(path) if len(entries) == 1 else f"{path}#{number}"))
-            except BoardlabError:
+            except BoardlabError as exc:
+                if path == folder and not exported:
+                    raise CliError(f"{path} is not a record nor a server's export: {exc}") from None
+                # a broken entry of an export, or a stray file in a folder: counted, as documented
                 left_out["not records"] = left_out.get("not records", 0) + 1
+    if folder.is_file() and not exported and found[0][0].game_id != game_id:
+        raise CliError(f"{folder} is a record of {found[0][0].game_id}, not {game_id}")
     games = []
     for record, source in found:
         if record.game_id != game_id:
@@ -195,6 +214,17 @@ def records_games(folder: Path, game_id: str, session: str | None) -> tuple[list
         games.append(PeopleGame(record, answers, session=named if isinstance(named, str) else None, room=room,
                                 source=None if room else source, player_names=player_names))
     return games, left_out
+
+
+def unreadable_reason(exc: OSError | ValueError) -> str:
+    """Why a file could not be read as JSON, in a designer's words."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"it is not valid JSON, truncated or damaged? ({exc})"
+    if isinstance(exc, UnicodeDecodeError):
+        return "it is not text"
+    if isinstance(exc, OSError):
+        return f"it cannot be read ({exc.strerror or exc})"
+    return str(exc)
 
 
 def write_csv(report: Mapping[str, Any], stream: Any) -> None:

@@ -10,16 +10,19 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import sys
+from collections.abc import Sequence
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from ..lab.executors import make_executor
+from ..lab.metrics import metric_definitions
 from ..lab.play import SimulationPlan
 from ..lab.presets import expand_all
-from ..lab.stats import Summary, sample_warnings, summarize
+from ..lab.stats import GameOutcome, Summary, sample_warnings, summarize
 from ..lab.store import StudyFolder
 from ..lab.study import single_variant_study
 from .common import build_game, parse_options, seat_count, split_specs
@@ -30,8 +33,25 @@ def _num(value: float, digits: int = 1) -> str:
     return "-" if math.isnan(value) else f"{value:.{digits}f}"
 
 
-def summary_tables(summary: Summary) -> list[Table]:
-    """Seats, agents, agents by seat and game length, as rich tables."""
+def agent_score_rates(outcomes: Sequence[GameOutcome], summary: Summary) -> list[float]:
+    """Each agent's score rate as docs/lab.md defines it and the lab computes it: its mean
+    return per game played, its seats in a game averaged (NaN for an agent that never played).
+    Dividing its summed score by its games instead would count an agent holding two seats
+    twice: in self-play, 100% where it scores an even share."""
+    metrics = {metric.key: metric for metric in metric_definitions(summary.seat_names, summary.agents)}
+    rates = []
+    for number in range(len(summary.agents)):
+        per_game = metrics[f"score_{number}"].per_game
+        values = [value for value in map(per_game, outcomes) if value is not None]
+        rates.append(statistics.fmean(values) if values else math.nan)
+    return rates
+
+
+def summary_tables(summary: Summary, agent_rates: Sequence[float] | None) -> list[Table]:
+    """Seats, agents, agents by seat and game length, as rich tables. ``agent_rates``
+    (:func:`agent_score_rates`) None: one agent in every seat, whose score rate is an even share
+    by definition, so the per-agent table says nothing and is left out (``boardlab lab`` leaves
+    out per-agent rows in self-play too)."""
     games = summary.games
     seats = Table(title=f"{games} games: wins per seat")
     for column in ("seat", "wins", "win rate", "95% interval"):
@@ -39,15 +59,23 @@ def summary_tables(summary: Summary) -> list[Table]:
     for name, wins, (low, high) in zip(summary.seat_names, summary.seat_wins, summary.seat_win_interval):
         seats.add_row(escape(name), str(wins), f"{wins / games:.1%}", f"{low:.1%} - {high:.1%}")
     seats.add_row("draws", str(summary.draws), f"{summary.draws / games:.1%}", "")
+    tables = [seats]
 
-    agents = Table(title="per agent (score: wins + shares of draws)")
-    for column in ("agent", "games", "wins", "score", "score rate"):
-        agents.add_column(column, justify="right" if column != "agent" else "left")
-    for label, played, wins, score in zip(
-        summary.agents, summary.agent_games, summary.agent_wins, summary.agent_score
-    ):
-        rate = score / played if played else math.nan
-        agents.add_row(escape(label), str(played), str(wins), f"{score:.1f}", "-" if math.isnan(rate) else f"{rate:.1%}")
+    if agent_rates is not None:
+        # more seat-games than games: the agent sat in two seats of one game (four seats, two agents)
+        several_seats = any(sum(row) > played for row, played in zip(summary.agent_seat_games, summary.agent_games))
+        agents = Table(
+            title="per agent (score: wins + shares of draws)",
+            caption="an agent in several seats of a game: its score counts them all, its rate averages them"
+            if several_seats else None,
+        )
+        for column in ("agent", "games", "wins", "score", "score rate"):
+            agents.add_column(column, justify="right" if column != "agent" else "left")
+        for label, played, wins, score, rate in zip(
+            summary.agents, summary.agent_games, summary.agent_wins, summary.agent_score, agent_rates
+        ):
+            agents.add_row(escape(label), str(played), str(wins), f"{score:.1f}", "-" if math.isnan(rate) else f"{rate:.1%}")
+        tables.append(agents)
 
     by_seat = Table(title="score rate by agent and seat (games)")
     by_seat.add_column("agent")
@@ -66,7 +94,7 @@ def summary_tables(summary: Summary) -> list[Table]:
         length.add_row(
             label, _num(stats.mean), _num(stats.stdev), _num(stats.median, 1), str(stats.minimum), str(stats.maximum)
         )
-    return [seats, agents, by_seat, length]
+    return [*tables, by_seat, length]
 
 
 def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -98,26 +126,36 @@ def simulate_command(args: argparse.Namespace, out: Console, err: Console) -> in
             data["interrupted"] = True
         sys.stdout.write(json.dumps(data, indent=1) + "\n")
     elif outcomes:
-        print_summary(out, game.name, game.num_players, plan, summary)
+        # ``greedy,greedy`` keeps its table: each copy holds one seat, so its rate is that seat's
+        agent_rates = None if len(plan.agents) == 1 else agent_score_rates(outcomes, summary)
+        print_summary(out, game.name, game.num_players, plan, summary, agent_rates)
     if interrupted:
-        interrupted_note(err, games, folder.folder if folder is not None else None)
+        interrupted_note(err, games, folder.folder if folder is not None else None, keep_with="--records DIR")
         return 130
     return 0
 
 
-def print_summary(out: Console, game_name: str, players: int, plan: SimulationPlan, summary: Summary) -> None:
-    labels = list(summary.agents)
+def is_self_play(plan: SimulationPlan) -> bool:
+    """One spec in every seat (``greedy``, or ``greedy,greedy``): the lab's self-play."""
+    return len(set(plan.agents)) == 1
+
+
+def print_summary(
+    out: Console, game_name: str, players: int, plan: SimulationPlan, summary: Summary,
+    agent_rates: Sequence[float] | None,
+) -> None:
     seating = "rotating seats" if plan.rotate else "fixed seats"
-    out.print(
-        f"{escape(game_name)}, {players} players, {escape(', '.join(labels))} ({seating}), "
-        f"base seed {plan.seed}."
-    )
-    for table in summary_tables(summary):
+    labels = ", ".join(summary.agents)
+    who = labels
+    if is_self_play(plan):
+        who = f"self-play: {plan.agents[0]} in every seat" + (f", as {labels}" if len(plan.agents) > 1 else "")
+    out.print(f"{escape(game_name)}, {players} players, {escape(who)} ({seating}), base seed {plan.seed}.")
+    for table in summary_tables(summary, agent_rates):
         out.print(table)
     if not math.isnan(summary.seat_balance_p):
         caveat = (
             "a small p means a seat advantage"
-            if plan.rotate or len(set(plan.agents)) == 1
+            if plan.rotate or is_self_play(plan)
             else "the agents differ by seat: use --rotate to measure the seat advantage"
         )
         out.print(

@@ -31,7 +31,8 @@ from .lab import add_study_arguments, interrupted_note, run_with_display, seat_n
 
 def add_tournament_parser(commands: Any) -> None:
     tournament = commands.add_parser("tournament", help="a round robin of agents with seats rotated, rated with intervals")
-    add_study_arguments(tournament, "games per pairing (default 20)")
+    add_study_arguments(tournament, "games per pairing (default 20)",
+                        "players in each game (default: the game's default number; each game seats that many of the agents)")
     tournament.set_defaults(games=20)
     tournament.add_argument("--agents", required=True, help="agent specs, e.g. random,greedy,mcts:iterations=200")
     tournament.add_argument("--out", metavar="DIR", help="keep the games (resumable) and write a report here")

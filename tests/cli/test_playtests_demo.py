@@ -1,10 +1,12 @@
 """``boardlab playtests --demo GAME``: a new data folder of simulated people's games in two
 sessions (the rules as written and a variant) with their answers, and a lab study of the same
-rules beside them; a folder that holds anything already is refused."""
+rules beside them; a folder that holds anything already is refused, and so is a count of games
+below one, before the demo says or makes anything; the help says the default count."""
 
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -51,3 +53,32 @@ def test_the_demo_reads_its_own_lab_not_a_study_in_the_folder_it_runs_in(
     report = json.loads(capsys.readouterr().out)
     assert [variant["lab"]["games"] for variant in report["variants"]] == [6, 6]
     assert all(str(tmp_path / "lab-towers") not in json.dumps(variant["lab"]) for variant in report["variants"])
+
+
+@pytest.mark.parametrize("games", ["-3", "0"])
+def test_a_count_of_games_below_one_is_refused_before_the_demo_says_or_makes_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, games: str
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the demo's default folder would go
+    assert main(["playtests", "--demo", "towers", "--games", games]) == 2
+    shown = capsys.readouterr()
+    assert shown.err.strip().endswith(f"error: --games must be at least 1, not {games}")
+    assert "The demo" not in shown.err and not shown.out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_count_of_games_without_the_demo_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["playtests", "towers", "--games", "5"]) == 2
+    assert "--games counts the demo's games: use it with --demo" in capsys.readouterr().err
+
+
+def test_the_help_says_the_demos_default_count_of_games(capsys: pytest.CaptureFixture[str]) -> None:
+    from boardlab.server.playtest_demo import DEMO_SECONDS, MAX_GAMES, MIN_GAMES
+
+    with pytest.raises(SystemExit):
+        main(["playtests", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    # the demo plays the most games unless they would take over half its time, judged by the first
+    slowest = DEMO_SECONDS / 2 / MAX_GAMES
+    said = f"(default: {MAX_GAMES}, or fewer, down to {MIN_GAMES}, where the first game takes over about {slowest:.1f} s)"
+    assert said in shown

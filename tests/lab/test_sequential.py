@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from boardlab.cli import main
 from boardlab.lab.sequential import (
     Stopping,
     Watched,
@@ -154,3 +155,22 @@ def test_until_sure_on_the_command_line_says_why_it_stopped_and_resumes(tmp_path
     again = run(*args)  # run again: it continues, finds itself sure at the same look, plays nothing
     assert again.returncode == 0 and f"Stopped: sure after {stopped_at} games per variant" in again.stdout
     assert (out / "games.jsonl").read_text() == games
+
+
+@pytest.mark.parametrize(
+    ("extra", "refusal"),
+    [
+        (("--batch", "10"), "error: --batch applies to --until-sure"),
+        (("--width", "5"), "error: --width applies to --until-sure"),
+        (("--until-sure", "--width", "-5"), "error: --width -5: an interval's width in percentage points, above 0 and below 100"),
+        (("--until-sure", "--width", "100"), "error: --width 100: an interval's width in percentage points"),
+        (("--until-sure", "--batch", "0"), "error: --batch needs at least one game"),
+    ],
+)
+def test_until_sure_settings_are_refused_before_a_folder_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], refusal: str
+) -> None:
+    out = tmp_path / "study"
+    assert main(["lab", "towers", "--players", "greedy,random", "-n", "20", "--out", str(out), *extra]) == 2
+    assert refusal in " ".join(capsys.readouterr().err.split())
+    assert not out.exists()
