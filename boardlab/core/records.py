@@ -443,7 +443,7 @@ class Record:
             # editors on Windows often start UTF-8 files with a byte-order mark; JSON has none
             data = json.loads(text.removeprefix("\ufeff"))
         except json.JSONDecodeError as exc:
-            raise RecordError(f"{source}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+            raise RecordError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
         except RecursionError:
             raise RecordError(f"{source}: JSON nested too deeply") from None
         try:

@@ -190,8 +190,11 @@ def test_unreadable_files_say_why(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="cannot read"):
         Record.load(tmp_path / "missing.json")
     (tmp_path / "cut.json").write_text('{"format": 1, "game": ', encoding="utf-8")
-    with pytest.raises(RecordError, match=r"not valid JSON \(line 1"):
+    with pytest.raises(RecordError, match=r"not valid JSON \(line 1, column 23: Expecting value\)"):
         Record.load(tmp_path / "cut.json")
+    (tmp_path / "torn.json").write_text('{"format": 1,\n "game": "tow', encoding="utf-8")
+    with pytest.raises(RecordError, match=r"not valid JSON \(line 2, column 10: Unterminated string"):
+        Record.load(tmp_path / "torn.json")
     (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(RecordError, match="not a text file"):
         Record.load(tmp_path / "bin.json")
