@@ -172,10 +172,11 @@ def metric_definitions(
         ),
         Metric(
             "decisiveness_threshold",
-            "decisiveness threshold",
+            "decisiveness threshold (the loser's best chance)",
             "mean",
             lambda o: o.decisiveness_threshold,
-            "the best evaluation a loser ever reached",
+            "the best chance a loser's evaluation ever gave it",
+            share=True,
         ),
     ]
     for number, label in enumerate(agents):

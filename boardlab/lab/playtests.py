@@ -500,7 +500,7 @@ def people_verdict(entry: Mapping[str, Any]) -> list[str]:
             lines.append(f"Among people the first player wins {percent_text(first)} of decided games (even: {1 / seats:.0%}).")
         if length["value"] is not None:
             plural = "s" if games != 1 else ""
-            lines.append(f"People's games last {length['value']:.0f} moves on average over {games} game{plural}.")
+            lines.append(f"People's games last {length['value']:.0f} decisions on average over {games} game{plural}.")
         lines.append(f"The lab has no study of these rules to compare with: {entry['lab_command']}")
     else:
         lines += _comparison_sentences(entry)
@@ -521,7 +521,7 @@ def _comparison_sentences(entry: Mapping[str, Any]) -> list[str]:
         low, high = sorted(abs(100 * (bound - 1)) for bound in (ratio["low"], ratio["high"]))
         lines.append(
             f"People's games {'last' if longer else 'are'} {100 * size:.0f}% {'longer' if longer else 'shorter'} than the lab's "
-            f"[{low:.0f}, {high:.0f}] ({people['metrics']['decisions']['value']:.0f} moves against "
+            f"[{low:.0f}, {high:.0f}] ({people['metrics']['decisions']['value']:.0f} decisions against "
             f"{lab['metrics']['decisions']['value']:.0f})."
         )
     first = comparison["first_player_wins"]

@@ -34,12 +34,12 @@ _WORDS: dict[str, tuple[str, str]] = {
     "limit": ("{n} points more games ended by a limit {b}", "{n} points fewer games ended by a limit {b}"),
     "repetition_end": ("{n} points more games ended by repetition {b}", "{n} points fewer games ended by repetition {b}"),
     "balance": ("balance {n} points higher {b}", "balance {n} points lower {b}"),
-    "decisions": ("games {n} moves longer {b}", "games {n} moves shorter {b}"),
+    "decisions": ("games {n} decisions longer {b}", "games {n} decisions shorter {b}"),
     "moves": ("games {n} moves longer counting chance {b}", "games {n} moves shorter counting chance {b}"),
     "branching": ("{n} more legal moves per decision {b}", "{n} fewer legal moves per decision {b}"),
     "repetition": ("{n} points more repeated positions {b}", "{n} points fewer repeated positions {b}"),
     "lead_changes": ("{n} more lead changes per game {b}", "{n} fewer lead changes per game {b}"),
-    "decided_at": ("decided {n} points later in the game {b}", "decided {n} points earlier in the game {b}"),
+    "decided_at": ("decided {n}% of the game later {b}", "decided {n}% of the game earlier {b}"),
 }
 #: the questions a designer asks first; "about N more games" is worked out for these
 _HEADLINE = ("first_player_wins", "draws", "decisions")
@@ -104,7 +104,7 @@ def excludes_zero(figure: Mapping[str, Any]) -> bool:
 
 
 def difference_phrase(key: str, figure: Mapping[str, Any], percent: bool) -> str:
-    """``9 points fewer draws [5, 13]`` or ``games 9 moves longer [6, 12]``."""
+    """``9 points fewer draws [5, 13]`` or ``games 9 decisions longer [6, 12]``."""
     grows, shrinks = _WORDS[key]
     scale = 100 if percent else 1
     value, low, high = (scale * figure[part] for part in ("value", "low", "high"))
@@ -292,7 +292,7 @@ def _single_sentences(report: Mapping[str, Any]) -> list[str]:
     if draws["value"] is not None and length["value"] is not None:
         low, high = length["low"], length["high"]
         span = f" [{low:.0f}, {high:.0f}]" if low is not None and high is not None else ""
-        lines.append(f"Draws: {percent_text(draws)}; games last {length['value']:.0f} moves{span} on average.")
+        lines.append(f"Draws: {percent_text(draws)}; games last {length['value']:.0f} decisions{span} on average.")
     return lines
 
 

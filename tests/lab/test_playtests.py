@@ -106,7 +106,7 @@ def test_the_verdict_says_how_much_longer_peoples_games_are_with_the_ratios_inte
     expected = (
         f"People's games last {100 * (ratio['value'] - 1):.0f}% longer than the lab's "
         f"[{100 * (ratio['low'] - 1):.0f}, {100 * (ratio['high'] - 1):.0f}] "
-        f"({variant['people']['metrics']['decisions']['value']:.0f} moves against "
+        f"({variant['people']['metrics']['decisions']['value']:.0f} decisions against "
         f"{variant['lab']['metrics']['decisions']['value']:.0f})."
     )
     assert line == expected

@@ -63,7 +63,7 @@ def test_verdict_says_what_differs_with_numbers_and_what_does_not() -> None:
     sentence = findings[0]
     # 33.5% draws -> 10%: 23.5 points fewer, with its interval as sizes
     assert "24 points fewer draws [" in sentence
-    assert "games 10 moves longer [" in sentence
+    assert "games 10 decisions longer [" in sentence
     # the decided games are split evenly in both: who wins does not differ
     assert "no clear difference in who wins (first player 50% [" in sentence
     assert "vs 44% [" in sentence
@@ -87,8 +87,9 @@ def test_difference_phrase_reads_sizes_not_signs() -> None:
     assert difference_phrase("draws", {"value": -0.09, "low": -0.13, "high": -0.05}, True) == "9 points fewer draws [5, 13]"
     assert difference_phrase("repetition", {"value": 0.013, "low": 0.003, "high": 0.023}, True) == (
         "1.3 points more repeated positions [0.3, 2.3]")
-    assert difference_phrase("decisions", {"value": 12.0, "low": 6.0, "high": 18.0}, False) == "games 12 moves longer [6, 18]"
-    assert difference_phrase("decisions", {"value": -9.2, "low": -13.1, "high": -5.4}, False) == "games 9 moves shorter [5, 14]"
+    assert difference_phrase("decisions", {"value": 12.0, "low": 6.0, "high": 18.0}, False) == "games 12 decisions longer [6, 18]"
+    assert difference_phrase("decisions", {"value": -9.2, "low": -13.1, "high": -5.4}, False) == (
+        "games 9 decisions shorter [5, 14]")
     assert difference_phrase("branching", {"value": 1.84, "low": 1.2, "high": 2.3}, False) == (
         "1.8 more legal moves per decision [1.2, 2.3]")
 
