@@ -108,6 +108,9 @@ def train_command(args: argparse.Namespace, out: Console, err: Console) -> int:
     _print_report(out, report)
     out.print(f"weights written to {escape(str(target))}; report in {escape(str(folder_path / 'report.json'))}"
               + (f", plot {escape(str(plotted))}" if plotted else ""))
+    if args.weights is None:
+        out.print(f"These are now the shipped weights of {escape(game.name)}: the computer levels and analyses that judge "
+                  "by fitted weights use them (give --weights FILE to try weights without changing the game's).")
     return 0
 
 
@@ -157,9 +160,14 @@ def _fit_with_progress(game: Any, train: list[Record], held_out: list[Record], a
 
 
 def _print_report(out: Console, report: TrainingReport) -> None:
-    summary = Table(title=f"{report.model.game_id}: held-out games ({report.held_out_games}), "
-                          f"{report.hand.positions} positions; fitted on {report.train_games} games")
-    for column in ("evaluation", "log loss", "Brier", f"worst tenth gap (tenths of {RELIABLE_COUNT}+) [95%, games resampled]"):
+    summary = Table(
+        title=f"{report.model.game_id}: held-out games ({report.held_out_games}), "
+              f"{report.hand.positions} positions; fitted on {report.train_games} games",
+        caption="log loss and Brier: lower is better. Worst tenth: among the tenths of predicted chance that hold "
+                f"{RELIABLE_COUNT} positions or more, the largest gap between the chance predicted and the share "
+                "won, with its 95% interval from resampling the games.",
+    )
+    for column in ("evaluation", "log loss", "Brier", "worst tenth [95%]"):
         summary.add_column(column, justify="left" if column == "evaluation" else "right")
     for label, measured in (("hand-set", report.hand), ("fitted", report.fitted)):
         gap = measured.worst_gap(RELIABLE_COUNT)

@@ -114,3 +114,17 @@ def test_an_unknown_agent_is_named_before_the_folder_of_another_run_is_compared(
     assert main(["train", "towers", "--pairing", "greedy,nosuch", "-n", "5", "--out", str(fresh)]) == 2
     assert error_line(capsys.readouterr().err).startswith("error: unknown agent 'nosuch'")
     assert not fresh.exists()  # refused before a folder was made for it
+
+
+def test_weights_written_as_the_games_own_say_what_now_uses_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = tmp_path / "evaluation.json"  # stands in for the game's own file, never the package's
+    monkeypatch.setattr(train_module, "shipped_path", lambda game: shipped)
+    assert main(["train", "towers", *TINY, "--out", str(tmp_path / "shipped")]) == 0
+    said = capsys.readouterr().out
+    assert "These are now the shipped weights of Towers" in said and "give --weights FILE" in said
+    assert "worst tenth [95%]" in said and "lower is better" in said
+    assert read_evaluations(shipped)[0].game_id == "towers"
+    assert main(["train", "towers", *TINY, "--out", str(tmp_path / "elsewhere"), "--weights", str(tmp_path / "w.json")]) == 0
+    assert "shipped weights" not in capsys.readouterr().out
