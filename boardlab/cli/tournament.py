@@ -81,7 +81,10 @@ def _with_elo(row: dict[str, Any], elo: list[EloRating], anchor: str) -> dict[st
 
 def ratings_table(game_name: str, games: int, ratings: list[Rating], elo: list[EloRating], anchor: str) -> Table:
     table = Table(
-        title=f"{escape(game_name)}: {games} games, openskill ratings and Elo ({escape(anchor)} = 0), 95% intervals"
+        title=f"{escape(game_name)}: {games} games, openskill ratings and Elo ({escape(anchor)} = 0), 95% intervals",
+        caption="rating: openskill's skill (every agent starts at 25; only the differences count, about 4 points "
+                "between two agents meaning the stronger wins about three games in four); Elo: 400 points mean "
+                "the stronger wins ten games to one. Score: wins and shares of draws, per game.",
     )
     # an agent's spec is folded onto more lines rather than cut (at 80 columns it lost its end),
     # and each figure shares its column with its interval, so the specs keep the room

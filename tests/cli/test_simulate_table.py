@@ -93,3 +93,9 @@ def test_an_interrupted_run_without_a_folder_names_the_flag_that_would_keep_its_
     assert main(command) == 130
     said = " ".join(capsys.readouterr().err.split())
     assert f"interrupted: statistics of the 2 finished games above. Give {flag} to keep the games for a later run." in said
+
+
+def test_the_tournaments_table_says_what_its_ratings_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "towers", "--agents", "random,greedy", "-n", "2"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "every agent starts at 25" in shown and "400 points mean the stronger wins ten games to one" in shown
