@@ -69,6 +69,10 @@ def make_agent(spec: str, seed: int | None = None, game: str | Game | None = Non
             f"valid: {', '.join(sorted(cls.params)) or '(none)'}"
         )
     if game is not None:
+        if isinstance(game, str):
+            from ..core.registry import game_class
+
+            game_class(game)  # an unknown game is named (UnknownGameError), never passed over
         cls.check_supports(game if isinstance(game, str) else game.id)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise OptionError(f"agent {name}: seed={seed!r} is not a whole number")

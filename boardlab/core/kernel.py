@@ -432,7 +432,7 @@ class State:
         """
         return self._move_text(move, viewer)
 
-    def view(self, viewer: Player | None = None) -> dict[str, Any]:
+    def view(self, viewer: object = None) -> dict[str, Any]:
         """A JSON-safe description of exactly what ``viewer`` may see (``None``: spectators).
 
         The envelope is the same for every game (``format`` names its version);
@@ -444,22 +444,32 @@ class State:
 
         ``to_move`` is the seat that decides now (None at chance and at the end).
         """
+        game = self.game
+        # taken as any object, so that compiled code does not turn True into seat 1 nor refuse
+        # text with a bare TypeError before this names the problem
+        seat: Player | None = None
+        if viewer is not None:
+            # bool first: compiled code narrows an int to a native one, which forgets it was True
+            if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < game.num_players:
+                raise BoardlabError(
+                    f"{game.id}: viewer {viewer!r} is not a seat (0 to {game.num_players - 1}) nor None (spectators)"
+                )
+            seat = viewer
         player = self.current_player()
         result = self.result()
-        game = self.game
         return {
             "format": VIEW_FORMAT,
             "game": game.id,
             "rules_version": game.rules_version,
             "players": game.num_players,
             "seat_names": [game.player_name(seat) for seat in range(game.num_players)],
-            "viewer": viewer,
+            "viewer": seat,
             "ply": self.ply,
             "to_move": player if player >= 0 else None,
             "chance": player == CHANCE,
             "over": player == TERMINAL,
             "result": None if result is None else result.to_json(),
-            "board": self._view(viewer),
+            "board": self._view(seat),
         }
 
     @property

@@ -297,6 +297,10 @@ class Record:
             raise RecordError(
                 f"the record says winners {list(recorded.winners)} ({recorded.code}), replaying gives {got}"
             )
+        elif any(abs(kept - replayed) > 1e-9 for kept, replayed in zip(recorded.returns, actual.returns)):
+            raise RecordError(
+                f"the record says returns {list(recorded.returns)}, replaying gives {list(actual.returns)}"
+            )
         return state
 
     @staticmethod

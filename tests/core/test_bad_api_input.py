@@ -63,3 +63,20 @@ def test_unknown_games_and_odd_ids() -> None:
             boardlab.load(game_id)  # type: ignore[arg-type]
     with pytest.raises(OptionError, match=r"players=2.5 is not a whole number"):
         boardlab.load("towers", players=2.5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game_id", ["towers", "sovereign", "overseer", "territories", "honor"])
+@pytest.mark.parametrize("viewer", [5, 2, -1, "0", True, 1.0])
+def test_a_view_for_no_seat_is_refused_naming_the_viewer_never_shown_as_one(game_id: str, viewer: object) -> None:
+    game = boardlab.load(game_id)
+    state = game.new_state(seed=1)
+    with pytest.raises(BoardlabError, match=rf"{game_id}: viewer {viewer!r} is not a seat \(0 to 1\) nor None"):
+        state.view(viewer)  # type: ignore[arg-type]
+    with pytest.raises(BoardlabError, match="is not a seat"):
+        game.observation_encoding().encode(state, viewer)  # type: ignore[arg-type]
+    assert state.view(None)["viewer"] is None and state.view(1)["viewer"] == 1
+
+
+def test_an_agent_for_an_unknown_game_is_refused_naming_the_games() -> None:
+    with pytest.raises(boardlab.UnknownGameError, match=r"unknown game 'chess'; known games: .*towers"):
+        make_agent("random", seed=1, game="chess")

@@ -52,6 +52,15 @@ def test_the_file_holds_format_game_options_seed_seats_timed_moves_and_result(re
     assert data["rules_version"] == "1" and data["final_position"] == record.replay().position()
 
 
+def test_a_result_whose_returns_were_changed_is_refused(record: Record) -> None:
+    data = record.to_json()
+    returns = data["result"]["returns"]
+    data["result"]["returns"] = [0.5, 0.5]  # the winners kept, the points shared as in a draw
+    said = rf"the record says returns \[0.5, 0.5\], replaying gives \[{returns[0]}, {returns[1]}\]"
+    with pytest.raises(RecordError, match=said):
+        Record.from_json(data).replay()
+
+
 def test_a_move_credited_to_the_wrong_seat_is_refused(record: Record) -> None:
     data = record.to_json()
     third = data["moves"][2]

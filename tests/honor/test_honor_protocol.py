@@ -218,6 +218,14 @@ def test_r10_2_numbers_too_large_for_any_table_are_refused_as_notation() -> None
         chance.parse_move("tremor 1e9999999 0")
 
 
+def test_r10_2_numbers_are_written_in_ascii_digits() -> None:
+    state = play(exact_game(2).new_state(seed=1), "build SL1 0", "pass")
+    for text in ("rel \u0663\u0661.\u0665", "rel 1.5_0", "rel 30 \uff10", "rel 30 0 0.0_5"):
+        with pytest.raises(NotationError, match="is not a number"):
+            state.parse_move(text)
+    assert str(state.parse_move("rel 31.5")) == "rel 31.50 0.0 0.05"
+
+
 # --- rule 13: the agent ----------------------------------------------------------------
 def test_r13_the_honor_agent_plays_only_honor() -> None:
     with pytest.raises(UnsupportedAgentError, match="honor"):

@@ -87,6 +87,10 @@ def test_r11_5_tremor_follows_the_seeded_formula_and_hides_the_seed() -> None:
     assert seeded_tremor(state.seed, 0) != seeded_tremor(state.seed, 1)
     assert abs(sum(p for _, p in TREMOR_GRID) - 1.0) < 1e-12
     assert abs(sum(p * dx for (dx, _), p in TREMOR_GRID)) < 1e-12
+    # the variance as the rules give it: the points ±√3σ rounded to the units (0.17 cm, 0.9°)
+    variance_x = sum(p * (dx / 100) ** 2 for (dx, _), p in TREMOR_GRID) / 0.10**2
+    variance_rotation = sum(p * (dtheta / 10) ** 2 for (_, dtheta), p in TREMOR_GRID) / 0.5**2
+    assert (round(variance_x, 4), round(variance_rotation, 4)) == (0.9633, 1.08)
     leaves = json.dumps(state.view(0)) + state.position()
     assert not any(secret in leaves for secret in state.secrets(0))
     resampled = state.resample(0, random.Random(1))

@@ -178,7 +178,14 @@ class Resign(Move):
 HonorMove = Build | Push | Raise | Pass | Accept | PassOn | Release | Tremor | Resign
 
 
+#: a number as the notation writes it: ASCII digits with an optional point and exponent (Decimal
+#: alone would also take other scripts' digits and Python's underscores, "1_5")
+_DECIMAL_TEXT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf(inity)?|nan)", re.ASCII | re.IGNORECASE)
+
+
 def _units(text: str, per_unit: int, what: str, original: str) -> int:
+    if not _DECIMAL_TEXT.fullmatch(text):
+        raise NotationError(f"{original!r}: {what} {text!r} is not a number")
     try:
         value = Decimal(text)
     except InvalidOperation:
@@ -191,7 +198,7 @@ def _units(text: str, per_unit: int, what: str, original: str) -> int:
 
 
 def _integer(text: str, what: str, original: str) -> int:
-    if not re.fullmatch(r"[+-]?\d{1,6}", text):
+    if not re.fullmatch(r"[+-]?\d{1,6}", text, re.ASCII):
         raise NotationError(f"{original!r}: {what} {text!r} is not a whole number")
     return int(text)
 

@@ -7,8 +7,9 @@ Three ways to draw it, all returning quantised (dx in 0.01 cm, d-rotation in 0.1
 * :func:`random_tremor` - Gaussian noise from a caller's ``random.Random`` (agents'
   simulations, which never know the seed);
 * :data:`TREMOR_GRID` - a 3 x 3 discretisation with exact probabilities for search:
-  the Gauss-Hermite points 0 and ±√3σ with weights 2/3 and 1/6 each, which keep
-  the mean and the variance of each coordinate.
+  the Gauss-Hermite points 0 and ±√3σ with weights 2/3 and 1/6 each, which keep the mean of
+  each coordinate, and its variance up to the rounding of ±√3σ to the units (±0.17 cm and
+  ±0.9°: 0.96 and 1.08 times the variance of x and of the rotation).
 """
 
 from __future__ import annotations
