@@ -407,12 +407,13 @@ class State:
         self._base_ply = self._ply
         self._start_position = self.position()
 
-    def resample(self, player: Player, rng: random.Random) -> State:
+    def resample(self, player: object, rng: random.Random) -> State:
         """A full state consistent with everything ``player`` may know; hidden parts drawn with ``rng``.
 
         This is what agents receive: they never see the real hidden state. The seed is
         always replaced, so future chance is unknown to the caller.
         """
+        # ``player`` is taken as any object: compiled code typed ``int`` would have made True seat 1
         if not is_seat(player, self.game.num_players):
             raise BoardlabError(f"resample: {player!r} is not a seat of this {self.game.num_players}-player game")
         if not isinstance(rng, random.Random):
@@ -445,16 +446,13 @@ class State:
         ``to_move`` is the seat that decides now (None at chance and at the end).
         """
         game = self.game
-        # taken as any object, so that compiled code does not turn True into seat 1 nor refuse
-        # text with a bare TypeError before this names the problem
-        seat: Player | None = None
-        if viewer is not None:
-            # bool first: compiled code narrows an int to a native one, which forgets it was True
-            if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < game.num_players:
-                raise BoardlabError(
-                    f"{game.id}: viewer {viewer!r} is not a seat (0 to {game.num_players - 1}) nor None (spectators)"
-                )
-            seat = viewer
+        # ``viewer`` is taken as any object: compiled code typed ``int`` would have made True seat 1
+        # and refused text with a bare TypeError before this could name the problem
+        if viewer is not None and not is_seat(viewer, game.num_players):
+            raise BoardlabError(
+                f"{game.id}: viewer {viewer!r} is not a seat (0 to {game.num_players - 1}) nor None (spectators)"
+            )
+        seat: Player | None = viewer
         player = self.current_player()
         result = self.result()
         return {

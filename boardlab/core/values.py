@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeGuard
 
 Player = int
 CHANCE: Player = -1
@@ -24,7 +24,7 @@ _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 
-def is_seat(value: object, players: int) -> bool:
+def is_seat(value: object, players: int) -> TypeGuard[int]:
     """Whether ``value`` names a seat of a ``players``-player game: an int ``0..players-1``
     (not a bool, though Python counts True as 1)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players

@@ -71,7 +71,7 @@ def test_a_view_for_no_seat_is_refused_naming_the_viewer_never_shown_as_one(game
     game = boardlab.load(game_id)
     state = game.new_state(seed=1)
     with pytest.raises(BoardlabError, match=rf"{game_id}: viewer {viewer!r} is not a seat \(0 to 1\) nor None"):
-        state.view(viewer)  # type: ignore[arg-type]
+        state.view(viewer)
     with pytest.raises(BoardlabError, match="is not a seat"):
         game.observation_encoding().encode(state, viewer)  # type: ignore[arg-type]
     assert state.view(None)["viewer"] is None and state.view(1)["viewer"] == 1
@@ -80,3 +80,11 @@ def test_a_view_for_no_seat_is_refused_naming_the_viewer_never_shown_as_one(game
 def test_an_agent_for_an_unknown_game_is_refused_naming_the_games() -> None:
     with pytest.raises(boardlab.UnknownGameError, match=r"unknown game 'chess'; known games: .*towers"):
         make_agent("random", seed=1, game="chess")
+
+
+@pytest.mark.parametrize("game_id", ["towers", "territories"])
+@pytest.mark.parametrize("player", [True, 2, -1, "0"])
+def test_a_resample_for_no_seat_is_refused_naming_it(game_id: str, player: object) -> None:
+    state = boardlab.load(game_id).new_state(seed=1)
+    with pytest.raises(BoardlabError, match=rf"resample: {player!r} is not a seat of this 2-player game"):
+        state.resample(player, random.Random(1))
