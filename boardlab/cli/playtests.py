@@ -174,7 +174,7 @@ def records_games(folder: Path, game_id: str, session: str | None) -> tuple[list
     for path in [folder] if folder.is_file() else sorted(folder.rglob("*.json")):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             if path == folder:
                 raise CliError(f"{path} is not a record nor a server's export: {unreadable_reason(exc)}") from None
             left_out["not records"] = left_out.get("not records", 0) + 1
@@ -216,8 +216,10 @@ def records_games(folder: Path, game_id: str, session: str | None) -> tuple[list
     return games, left_out
 
 
-def unreadable_reason(exc: OSError | ValueError) -> str:
+def unreadable_reason(exc: OSError | ValueError | RecursionError) -> str:
     """Why a file could not be read as JSON, in a designer's words."""
+    if isinstance(exc, RecursionError):
+        return "its JSON is nested too deeply"
     if isinstance(exc, json.JSONDecodeError):
         return f"it is not valid JSON, truncated or damaged? ({exc})"
     if isinstance(exc, UnicodeDecodeError):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import statistics
 import sys
 from collections.abc import Sequence
 
@@ -19,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..lab.executors import make_executor
-from ..lab.metrics import metric_definitions
+from ..lab.metrics import estimate, metric_definitions
 from ..lab.play import SimulationPlan
 from ..lab.presets import expand_all
 from ..lab.stats import GameOutcome, Summary, sample_warnings, summarize
@@ -39,12 +38,7 @@ def agent_score_rates(outcomes: Sequence[GameOutcome], summary: Summary) -> list
     Dividing its summed score by its games instead would count an agent holding two seats
     twice: in self-play, 100% where it scores an even share."""
     metrics = {metric.key: metric for metric in metric_definitions(summary.seat_names, summary.agents)}
-    rates = []
-    for number in range(len(summary.agents)):
-        per_game = metrics[f"score_{number}"].per_game
-        values = [value for value in map(per_game, outcomes) if value is not None]
-        rates.append(statistics.fmean(values) if values else math.nan)
-    return rates
+    return [estimate(metrics[f"score_{number}"], outcomes).value for number in range(len(summary.agents))]
 
 
 def summary_tables(summary: Summary, agent_rates: Sequence[float] | None) -> list[Table]:

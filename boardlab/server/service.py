@@ -87,6 +87,7 @@ SPECTATOR_RETRY_SECONDS = 30
 #: what a room id may look like (anything else is unknown without asking storage)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
+
 class RoomService(RoomScheduling):
     """Rooms in memory over storage: create, join, act, watch; the computer and the clock."""
 

@@ -30,6 +30,7 @@ def saved_record(folder: Path, game_id: str, agent: str) -> Path:
         ("garbage", "not valid JSON"),
         ('{"colour": "blue"}', "record format None is not supported"),
         ("[1, 2, 3]", "a record must be a JSON object"),
+        ("[" * 100_000, "its JSON is nested too deeply"),
     ],
 )
 def test_a_named_file_that_is_no_record_is_refused_with_its_name(
