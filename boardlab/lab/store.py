@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BoardlabError
+from ..core.values import is_seat
 from .play import PlayedGame
 from .stats import GameOutcome, moves_digest
 from .study import OutcomeSink, Study
@@ -130,22 +131,22 @@ class StudyFolder(OutcomeSink):
         outcome = GameOutcome.from_json(data)
         seats = self.settings["players"]
         variants = [variant["name"] for variant in self.settings["variants"]]
-        whole = (int,)  # exactly int: JSON's true and false are Python bools, not game numbers
-        if type(outcome.index) not in whole or outcome.index < 0:
+        # exactly int: JSON's true and false are Python bools, not game numbers
+        if type(outcome.index) is not int or outcome.index < 0:
             raise ValueError(f"index {outcome.index!r} is not a game number")
         if outcome.variant not in variants:
             raise ValueError(f"variant {outcome.variant!r} is not one of the study's")
         for name, values in (("seat_agents", outcome.seat_agents), ("returns", outcome.returns)):
             if len(values) != seats:
                 raise ValueError(f"{name} has {len(values)} entries for {seats} seats")
-        if any(type(agent) not in whole or not 0 <= agent < seats for agent in outcome.seat_agents):
+        if not all(is_seat(agent, seats) for agent in outcome.seat_agents):
             raise ValueError(f"seat_agents {list(outcome.seat_agents)} names an agent that is not at the table")
-        if any(type(seat) not in whole or not 0 <= seat < seats for seat in outcome.winners):
+        if not all(is_seat(seat, seats) for seat in outcome.winners):
             raise ValueError(f"winners {list(outcome.winners)} names a seat the game does not have")
         if any(isinstance(value, bool) or not isinstance(value, (int, float)) for value in outcome.returns):
             raise ValueError(f"returns {list(outcome.returns)} are not numbers")
         for name in ("moves", "decisions"):
-            if type(getattr(outcome, name)) not in whole:
+            if type(getattr(outcome, name)) is not int:
                 raise ValueError(f"{name} {getattr(outcome, name)!r} is not a whole number")
         return outcome
 
