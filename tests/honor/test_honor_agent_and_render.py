@@ -6,10 +6,11 @@ import random
 
 import pytest
 
+import boardlab
 from boardlab.core import OptionError
 from boardlab.core.agent import registered_agents
 from boardlab.games.honor.moves import Accept, Pass, PassOn, Release
-from tests.honor.helpers import exact_game, play
+from tests.honor.helpers import exact_game, play, with_fields
 
 
 def agent(level: str = "easy"):
@@ -148,3 +149,54 @@ def test_r13_count_budgets_make_decisions_reproducible_and_a_time_cap_stops_the_
     quick = registered_agents()["honor"](seed=3, level="hard", seconds=0.01).choose(state.copy())
     state.check_move(quick)
     assert time.perf_counter() - started < 5
+
+
+def weights_file(tmp_path, game, **weights: float) -> str:
+    """A weights file for ``game`` weighing only the terms named, for the agent's evaluation=."""
+    from boardlab.core.fitted import FittedEvaluation, write_evaluation
+    from boardlab.games.honor.evaluation import TERMS
+
+    model = FittedEvaluation(game_id="honor", players=game.num_players, options=game.options,
+                             rules_version=str(game.rules_version), terms=TERMS,
+                             weights=tuple(weights.get(name, 0.0) for name in TERMS), seat_bias=(0.0,) * game.num_players)
+    path = tmp_path / f"{'-'.join(weights)}.json"
+    write_evaluation(path, model)
+    return str(path)
+
+
+def test_r13_judged_by_weights_a_holder_pays_to_pass_on_only_what_the_weights_say_is_worth_a_token(tmp_path) -> None:
+    """With an evaluation, a push chain's outcomes are each seat's chance one placement ahead,
+    solved backwards (rules 7.7, 7.8). Blue, with 3 tokens, holds a cube at a fee of 2 and Red,
+    with 2, could not pass it back at 3: Blue accepts where tokens weigh (2 of its 3 are worth
+    more than the small risk of a cube) and passes it on where height does. With 9 and 10
+    each, Red would pass it back until Blue could not pay, so Blue accepts at once even where
+    only height counts."""
+    start = play(exact_game(2).new_state(seed=1), "build SL1 0", "pass", "rel 30", "build BR1 0", "pass",
+                 "rel 90", "build BR2 0", "pass", "rel 30")
+    state = play(start.copy(), "push CU1", "passon")
+    assert state.current_player() == 1 and state.push.fee == 2
+    red_is_short = with_fields(state, pools=[2, 3], bank=15)
+    tokens_count = weights_file(tmp_path, state.game, tokens=10.0)
+    height_counts = weights_file(tmp_path, state.game, height=-100.0)
+    judged = registered_agents()["honor"]
+    assert judged(seed=1, level="normal", evaluation=tokens_count).choose(red_is_short) == Accept()
+    assert judged(seed=1, level="normal", evaluation=height_counts).choose(red_is_short) == PassOn()
+    assert judged(seed=1, level="normal", evaluation=height_counts).choose(state) == Accept()
+    assert judged(seed=1, level="normal").choose(red_is_short) == Accept(), "by hand: a cube is not worth 2 tokens"
+
+
+def test_r13_judged_by_weights_the_foundations_are_still_chosen_by_hand(tmp_path) -> None:
+    """The weights do not see a foundation's top, so while a tower is missing its foundation
+    the agent bids and chooses as it does by hand."""
+    state = play(exact_game(2).new_state(seed=1), "build SL1 0")
+    tokens_count = weights_file(tmp_path, state.game, tokens=100.0)
+    judged = registered_agents()["honor"](seed=1, level="hard", evaluation=tokens_count)
+    assert str(judged.choose(state)) == "raise 1"
+
+
+def test_r13_an_evaluation_for_another_game_is_refused_by_name(tmp_path) -> None:
+    game = exact_game(2)
+    state = play(game.new_state(seed=1), "build SL1 0", "pass", "rel 30", "build BR1 0", "pass", "rel 90", "push CU1")
+    other = weights_file(tmp_path, boardlab.load("honor", players=2), tokens=1.0)  # tremor on: other options
+    with pytest.raises(OptionError, match=r"do not hold for this game.*tremor"):
+        registered_agents()["honor"](seed=1, level="normal", evaluation=other).choose(state)

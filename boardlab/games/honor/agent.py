@@ -24,12 +24,15 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from boardlab.core import Move, OptionError, State
 from boardlab.core.agent import Agent
+from boardlab.core.fitted import FittedEvaluation, evaluation_choice
 
 from .catalogue import KINDS, convex_hull, kind_of, rest_angles_decidegrees
+from .evaluation import terms_after_placement
 from .moves import DEFAULT_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release
 from .rules import START_POOL
 from .search import Found, SearchBudget, landing_pads, search_release
@@ -67,6 +70,10 @@ class Level:
     #: "slab": as "tokens", but without a foundation raise (by one, to at most 2) for one with a
     #: flat top of 9 cm or more: the slab the first seat auctions at 0 is worth more than two tokens
     bidding: str = "tokens"
+    #: what a push chain's outcomes are worth: "hand" (the risk a placer runs against the
+    #: tokens spent, valued by TOKEN_VALUE) or an evaluation (``fitted``, ``search``, a weights
+    #: file): each seat's chance of winning, read one placement ahead by the fitted weights
+    evaluation: str = "hand"
 
 
 #: the caps are ten times or more the longest decision measured on an idle core (0.19 s, 1.7 s,
@@ -116,6 +123,29 @@ def tower_height(state: Any, player: int) -> float:
 def token_value(pool: int) -> float:
     """What one token is worth to a player holding ``pool`` tokens."""
     return TOKEN_VALUE * START_POOL / max(1, pool)
+
+
+@cache
+def resting_height(code: str) -> float:
+    """How high the piece stands lying on its widest flat face (cm)."""
+    hull = convex_hull(KINDS[code].vertices)
+    best_width, height = -1.0, 0.0
+    for thetaq in rest_angles_decidegrees(code):
+        width = flat_bottom(code, thetaq)
+        angle = math.radians(thetaq / 10)
+        ys = [x * math.sin(angle) + y * math.cos(angle) for x, y in hull]
+        if width > best_width:
+            best_width, height = width, max(ys) - min(ys)
+    return height
+
+
+def rise_cm(state: Any, player: int, pid: str) -> float:
+    """About how much higher ``player``'s tower top (its highest piece's middle) stands once
+    ``pid`` lies flat on it: half the present top piece's resting height and half the new
+    one's; a foundation's middle is half its height above the table."""
+    top = max((piece for piece in state.table if piece.owner == player), key=lambda piece: piece.yq, default=None)
+    below = resting_height(top.pid[:2]) / 2 if top is not None else 0.0
+    return below + resting_height(pid[:2]) / 2
 
 
 def has_foundation(state: Any, player: int) -> bool:
@@ -169,6 +199,11 @@ class HonorAgent(Agent):
         "level": (str, "normal", "easy | normal | hard: search budget, judgement and noise"),
         "seconds": (float, None, "wall-time cap per decision (default: the level's; 0: none, "
                     "only the level's simulation counts, for reproducible matches)"),
+        "evaluation": (str, None, "how it values a push chain's outcomes once every tower has a "
+                       "foundation (default: the level's): hand (the risk a placer runs against "
+                       "tokens at set prices), fitted (each seat's chance of winning one placement "
+                       "ahead, by the game's fitted weights; hand where none hold for the game), "
+                       "search, or the path of a weights file written by boardlab train"),
     }
 
     @classmethod
@@ -189,6 +224,8 @@ class HonorAgent(Agent):
             raise OptionError(f"agent honor: seconds={seconds!r} must be 0 or more")
         self.cap: float | None = self.level.seconds if seconds is None else (seconds or None)
         self._risks: dict[tuple[Any, ...], float] = {}
+        evaluation = self.settings["evaluation"]
+        self.judge = evaluation_choice(self.level.evaluation if evaluation is None else evaluation)
 
     def limit_time(self, seconds: float | None) -> None:
         """Cap the next decisions at ``seconds`` of wall time (the level's cap when smaller)."""
@@ -282,11 +319,76 @@ class HonorAgent(Agent):
         rivals = max(1, len(state.standing_players()) - 1)
         return self._harm(state, placer, pid, risk) / rivals - spent
 
+    # --- valuing outcomes by the fitted evaluation ----------------------------------------
+    def _valuation(self, state: Any) -> FittedEvaluation | None:
+        """The weights that value outcomes in this decision, or None to value them by hand: by
+        hand while a standing player has no foundation (the weights do not see a foundation's
+        top, what a poor foundation costs) or where no weights hold for the game."""
+        if any(up and not has_foundation(state, seat) for seat, up in enumerate(state.standing)):
+            return None
+        return self.judge.for_game(state.game)
+
+    @staticmethod
+    def _outcome(state: Any, model: FittedEvaluation, pid: str, placer: int, pools: tuple[int, ...],
+                 risk: Callable[[int, str], float]) -> tuple[float, ...]:
+        """Each seat's chance of winning once ``placer`` has placed ``pid`` with the pools at
+        ``pools``: the chances with its tower one piece higher, and those with it out, weighed
+        by the risk it runs."""
+        failing = risk(placer, pid)
+        stands = model.chances(terms_after_placement(state, placer, pid, pools, rise_cm(state, placer, pid), True))
+        if failing <= 0.0:
+            return stands
+        falls = model.chances(terms_after_placement(state, placer, pid, pools, 0.0, False))
+        return tuple((1.0 - failing) * up + failing * down for up, down in zip(stands, falls))
+
+    def _valued_chain(self, state: Any, model: FittedEvaluation, pid: str, holder: int, fee: int,
+                      pools: tuple[int, ...], risk: Callable[[int, str], float],
+                      depth: int = 0) -> tuple[float, ...]:
+        """Each seat's chance once the push chain of ``pid`` offered to ``holder`` at ``fee``
+        is played out, solved backwards: a holder who can pay passes when what follows is worth
+        more to them than placing the piece (rules 7.7, 7.8)."""
+        accept = self._outcome(state, model, pid, holder, pools, risk)
+        if pools[holder] < fee or depth > 4 * state.num_players:
+            return accept
+        paid = list(pools)
+        paid[holder] -= fee
+        passed = self._valued_chain(state, model, pid, state.next_standing(holder), fee + 1, tuple(paid), risk, depth + 1)
+        return passed if passed[holder] > accept[holder] else accept
+
+    def _choose_by_chances(self, state: Any, model: FittedEvaluation, risk: Callable[[int, str], float]) -> Move:
+        """Build or Push, whichever leaves me the best chance: each kind pushed down its chain,
+        or the safest piece built at the least opening bid."""
+        me = state.current_player()
+        pools = tuple(state.pools)
+        kinds: dict[str, str] = {}
+        for pid in state.supply:
+            kinds.setdefault(pid[:2], pid)
+        first = state.next_standing(me)
+        order = sorted(kinds.values(), key=lambda pid: (-pad_risk(state, first, pid), pid))
+        best_move: Move | None = None
+        best_value = -math.inf
+        for pid in order:
+            value = self._valued_chain(state, model, pid, first, 1, pools, risk)[me]
+            if value > best_value:
+                best_value, best_move = value, Push(pid)
+        lowest = state.rules.minimum_opening_bid
+        if pools[me] >= lowest:
+            safest = min(kinds.values(), key=lambda pid: (placement_risk(state, me, pid), pid))
+            paid = list(pools)
+            paid[me] -= lowest
+            if self._outcome(state, model, safest, me, tuple(paid), risk)[me] > best_value:
+                return Build(safest, lowest)
+        assert best_move is not None
+        return best_move
+
     # --- choosing Build or Push -------------------------------------------------------
     def _choose_piece(self, state: Any, risk: Callable[[int, str], float]) -> Move:
         me = state.current_player()
         supply = state.supply
         lowest = state.rules.minimum_opening_bid
+        model = self._valuation(state)
+        if model is not None:
+            return self._choose_by_chances(state, model, risk)
         if not has_foundation(state, me):
             best = max(supply, key=lambda pid: (flat_top(pid[:2]) * kind_of(pid).width_height()[0], pid))
             rivals_need = any(state.standing[p] and p != me and not has_foundation(state, p)
@@ -340,6 +442,17 @@ class HonorAgent(Agent):
     def _push_reply(self, state: Any, risk: Callable[[int, str], float]) -> Move:
         me = state.current_player()
         chain = state.push
+        model = self._valuation(state)
+        if model is not None:
+            pools = tuple(state.pools)
+            accept = self._outcome(state, model, chain.pid, me, pools, risk)
+            if pools[me] < chain.fee:
+                return Accept()
+            paid = list(pools)
+            paid[me] -= chain.fee
+            passed = self._valued_chain(state, model, chain.pid, state.next_standing(me), chain.fee + 1,
+                                        tuple(paid), risk)
+            return PassOn() if passed[me] > accept[me] else Accept()
         placer, _ = self._chain(state, chain.pid, me, chain.fee, tuple(state.pools), risk)
         return Accept() if placer == me else PassOn()
 

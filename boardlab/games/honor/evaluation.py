@@ -13,7 +13,8 @@ softmax over the players still standing; a player who is out has 0.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core.fitted import evaluation_in_force, register_evaluation_terms
 
@@ -70,42 +71,84 @@ TERMS = (
 
 
 def _terms(state: HonorState) -> list[list[float] | None]:
-    placed_share = 1.0 - len(state.supply) / len(ALL_PIECES)
-    placing = state.placing.placer if state.phase == "PLACE" and state.placing is not None else -1
-    auction = state.auction if state.phase == "AUCTION" else None
-    push = state.push if state.phase == "PUSH" else None
     heights = [0.0] * len(state.standing)
     pieces = [0] * len(state.standing)
     for piece in state.table:
         pieces[piece.owner] += 1
         heights[piece.owner] = max(heights[piece.owner], piece.yq * 1e-4)
+    auction = state.auction if state.phase == "AUCTION" else None
+    push = state.push if state.phase == "PUSH" else None
+    return _seat_rows(
+        pools=state.pools, heights=heights, pieces=pieces, standing=state.standing,
+        placed_share=1.0 - len(state.supply) / len(ALL_PIECES),
+        placing=state.placing.placer if state.phase == "PLACE" and state.placing is not None else -1,
+        turn_player=state.turn_player,
+        bid=(auction.bidder, auction.high) if auction is not None else None,
+        push=(push.holder, push.fee) if push is not None else None,
+    )
+
+
+def _seat_rows(*, pools: Sequence[int], heights: Sequence[float], pieces: Sequence[int],
+               standing: Sequence[Any], placed_share: float, placing: int, turn_player: int,
+               bid: tuple[int, int] | None, push: tuple[int, int] | None) -> list[list[float] | None]:
+    """The :data:`TERMS` of every seat from plain values: ``bid`` is (bidder, high bid) during an
+    auction, ``push`` (holder, fee) during a push, ``placing`` the placer's seat or -1."""
     values: list[list[float] | None] = []
-    for seat, up in enumerate(state.standing):
+    for seat, up in enumerate(standing):
         if not up:
             values.append(None)
             continue
-        pool = state.pools[seat]
+        pool = pools[seat]
         tokens = pool / START_POOL
         height = heights[seat] / HEIGHT_SCALE_CM
-        holds = push is not None and push.holder == seat
+        holds = push is not None and push[0] == seat
         values.append([
             tokens,
             height,
             float(pieces[seat]),
             0.0 if pieces[seat] else 1.0,
             1.0 if seat == placing else 0.0,
-            1.0 if seat == state.turn_player else 0.0,
+            1.0 if seat == turn_player else 0.0,
             tokens * placed_share,
             min(pool, 1) / START_POOL,
             min(pool, 2) / START_POOL,
             min(pool, 3) / START_POOL,
             min(pool, 5) / START_POOL,
             height * placed_share,
-            auction.high / START_POOL if auction is not None and auction.bidder == seat else 0.0,
+            bid[1] / START_POOL if bid is not None and bid[0] == seat else 0.0,
             1.0 if holds else 0.0,
-            push.fee / START_POOL if holds and push is not None else 0.0,
+            push[1] / START_POOL if holds and push is not None else 0.0,
         ])
     return values
+
+
+def terms_after_placement(state: HonorState, placer: int, pid: str, pools: Sequence[int], rise_cm: float,
+                          stands: bool) -> list[list[float] | None]:
+    """Each seat's :data:`TERMS` once ``placer`` has placed ``pid`` (from the supply, or the
+    piece pushed or auctioned, which has left it already) and
+    the next turn begins (rule 7.10: the turn passes to the seat after the turn player), the
+    pools being ``pools``: what a player that looks one placement ahead judges by.
+
+    ``stands``: the placer's tower stood, its top ``rise_cm`` higher; otherwise the placer is
+    out (rule 6.1): its pieces back in the supply, its seat None."""
+    heights = [0.0] * len(state.standing)
+    pieces = [0] * len(state.standing)
+    for piece in state.table:
+        pieces[piece.owner] += 1
+        heights[piece.owner] = max(heights[piece.owner], piece.yq * 1e-4)
+    supply = len(state.supply) - (pid in state.supply)
+    standing = list(state.standing)
+    if stands:
+        pieces[placer] += 1
+        heights[placer] += rise_cm
+    else:
+        supply += pieces[placer] + 1
+        standing[placer] = False
+    return _seat_rows(
+        pools=pools, heights=heights, pieces=pieces, standing=standing,
+        placed_share=1.0 - supply / len(ALL_PIECES), placing=-1,
+        turn_player=state.next_standing(state.turn_player), bid=None, push=None,
+    )
 
 
 def seat_terms(state: HonorState) -> list[list[float] | None] | None:
@@ -117,4 +160,4 @@ def seat_terms(state: HonorState) -> list[list[float] | None] | None:
 
 register_evaluation_terms("honor", TERMS, seat_terms)  # type: ignore[arg-type]
 
-__all__ = ["TERMS", "evaluate", "seat_terms"]
+__all__ = ["TERMS", "evaluate", "seat_terms", "terms_after_placement"]
