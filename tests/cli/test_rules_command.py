@@ -30,9 +30,11 @@ def test_the_rules_for_players_then_the_part_for_programs(capsys: pytest.Capture
 
 
 #: what belongs to the project's files and its engine, not to a player's reading of the rules:
-#: a path in the repository, a module, an agent's spec or the names of its searches
+#: a path in the repository, a module, an agent's spec or the names of its searches, and the
+#: programming interface (the protocol's classes, the match driver, the view's fields)
 NOT_FOR_PLAYERS = re.compile(
     r"docs/|\.py\b|\b(mcts|ismcts|alphabeta|greedy):|\bISMCTS\b|\bMCTS\b|leaf_eval|information-set search"
+    r"|\b(State|Game|Result)\.[a-z_]+|\bboardlab\.[A-Za-z]|\bthe match driver\b|\bthe view's\b"
 )
 
 
