@@ -45,34 +45,41 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import BoardlabError, OptionError
+from ..core.errors import BoardlabError
 from ..core.game import Game
-from ..lab.study import Study, option_text, option_variants
+from ..lab.study import Study, option_text
 from .designers import Designer
 from .errors import NotOwnerError, ServerError
+from .labfolder import (
+    ENDED,
+    FAILED,
+    FINISHED,
+    JOB_FILE,
+    LOCK_FILE,
+    LOG_FILE,
+    QUEUED,
+    REPORTING_FILE,
+    RUNNING,
+    STATUS_FILE,
+    STOP_FILE,
+    STOPPED,
+    STOPPING,
+    STUDY_FOLDER,
+    build_study,
+    count_lines,
+    ended_state,
+    lock_held,
+    price_of_games_left,
+    read_json,
+    write_job,
+)
 from .labprice import decision_seconds, study_seconds
 
-try:  # the lock that says "a worker plays this study"; POSIX only
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: a study counts as running while its process lives
-    fcntl = None  # type: ignore[assignment]
-
-JOB_FILE = "job.json"
-STATUS_FILE = "status.json"
-STUDY_FOLDER = "study"
-LOCK_FILE = "worker.lock"
-LOG_FILE = "worker.log"
-STOP_FILE = "stop"
-#: written by the worker once its games have stopped and it writes their report
-REPORTING_FILE = "reporting"
-#: the states a study can be in (LabJobs.state)
-QUEUED, RUNNING, STOPPING, FINISHED, STOPPED, FAILED = "queued", "running", "stopping", "finished", "stopped", "failed"
-ENDED = (FINISHED, STOPPED, FAILED)
 #: how often the pump looks for a study to start
 PUMP_SECONDS = 1.0
 #: a worker still playing this long after it was asked to stop is killed
@@ -131,84 +138,7 @@ class LabLimits:
         return dict(self.__dict__)
 
 
-def build_study(request: Mapping[str, Any], decision_seconds: float | None = None) -> Study:
-    """The lab study a request asks for; BoardlabError names what is wrong. ``decision_seconds``
-    caps every decision (the Lab's cap; None: the agents' own budgets only)."""
-    vary: Mapping[str, Sequence[Any]] = request.get("vary") or {}
-    varied = [(name, [option_text(value) for value in values]) for name, values in vary.items()]
-    return Study(
-        game_id=request["game"],
-        variants=option_variants(tuple(request["agents"]), varied),
-        games=int(request["games"]),
-        seed=int(request.get("seed", 0)),
-        players=request.get("players"),
-        rotate=True,
-        options={name: option_text(value) for name, value in (request.get("options") or {}).items()},
-        decision_seconds=decision_seconds,
-    )
 
-
-def _lock_held(path: Path) -> bool:
-    """Whether a worker holds ``path``'s lock now."""
-    if fcntl is None or not path.exists():
-        return False
-    with path.open("a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        fcntl.flock(handle, fcntl.LOCK_UN)
-        return False
-
-
-@contextlib.contextmanager
-def worker_lock(folder: Path) -> Iterator[None]:
-    """Held by the worker for as long as it plays the study in ``folder``."""
-    with (folder / LOCK_FILE).open("a") as handle:
-        if fcntl is not None:
-            # blocking: the server's look at the lock (a moment) must not make a starting worker fail
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            if fcntl is not None:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def ended_state(folder: Path) -> str | None:
-    """The state the worker of the study in ``folder`` wrote as it ended (finished, stopped or
-    failed); None while it has not."""
-    status = _read_json(folder / STATUS_FILE)
-    return str(status["state"]) if isinstance(status, dict) and status.get("state") in ENDED else None
-
-
-def _count_lines(path: Path) -> int:
-    try:
-        with path.open("rb") as handle:
-            return sum(1 for line in handle if line.endswith(b"\n"))
-    except OSError:
-        return 0
-
-
-def price_of_games_left(job: Mapping[str, Any], done: int) -> float:
-    """The CPU seconds the games of ``job`` not yet played cost, once ``done`` are: its price
-    shared evenly among its games (every variant seats the same agents, so each game costs the same)."""
-    total = int(job["total"])
-    return float(job.get("price_seconds", 0.0)) * max(0, total - done) / max(1, total)
-
-
-def _write_job(folder: Path, job: Mapping[str, Any]) -> None:
-    """Write ``job.json`` whole or not at all: the pump and the worker read it at any moment."""
-    temporary = folder / f".{JOB_FILE}.tmp"
-    temporary.write_text(json.dumps(job, indent=1) + "\n", encoding="utf-8")
-    temporary.replace(folder / JOB_FILE)
 
 
 class LabJobs:
@@ -269,7 +199,7 @@ class LabJobs:
             "price_seconds": round(price, 3),
             "decision_seconds": limits.decision_seconds,
         }
-        _write_job(folder, job)
+        write_job(folder, job)
         self.pump()
         return self.status(job_id, owner)
 
@@ -294,14 +224,14 @@ class LabJobs:
         ids = self._ids()
         if besides is None and len(ids) >= limits.max_stored:
             raise LabFullError(f"the Lab keeps at most {limits.max_stored} studies and is full; delete finished ones")
-        jobs = [(job_id, _read_json(self.root / job_id / JOB_FILE)) for job_id in ids if job_id != besides]
+        jobs = [(job_id, read_json(self.root / job_id / JOB_FILE)) for job_id in ids if job_id != besides]
         own = [(job_id, job) for job_id, job in jobs if isinstance(job, dict) and job.get("owner") == owner.id]
         if besides is None and len(own) >= limits.max_stored_per_designer:
             raise LabFullError(f"{owner.name} keeps {len(own)} studies, the most one designer may; delete finished ones")
         queued_games, queued_seconds = 0, 0.0
         for job_id, job in own:
             if self.state(job_id) in (QUEUED, RUNNING, STOPPING):
-                done = _count_lines(self.root / job_id / STUDY_FOLDER / "games.jsonl")
+                done = count_lines(self.root / job_id / STUDY_FOLDER / "games.jsonl")
                 queued_games += max(0, int(job["total"]) - done)
                 queued_seconds += price_of_games_left(job, done)
         if queued_games + games > limits.queued_games_per_designer:
@@ -329,7 +259,7 @@ class LabJobs:
         return self.root / job_id
 
     def job(self, job_id: str) -> dict[str, Any]:
-        job = _read_json(self.folder(job_id) / JOB_FILE)
+        job = read_json(self.folder(job_id) / JOB_FILE)
         if not isinstance(job, dict):
             raise LabStudyNotFound(f"lab study {job_id!r}: its job.json is unreadable")
         return job
@@ -342,7 +272,7 @@ class LabJobs:
         if ended is not None:
             return ended
         process = self._processes.get(job_id)
-        if _lock_held(folder / LOCK_FILE) or (process is not None and process.poll() is None):
+        if lock_held(folder / LOCK_FILE) or (process is not None and process.poll() is None):
             return STOPPING if (folder / STOP_FILE).exists() else RUNNING
         if (folder / STOP_FILE).exists():  # asked to stop before its turn, or its worker died
             return STOPPED
@@ -358,8 +288,8 @@ class LabJobs:
         job = self.job(job_id)
         folder = self.folder(job_id)
         state = self.state(job_id)
-        status = _read_json(folder / STATUS_FILE) or {}
-        done = _count_lines(folder / STUDY_FOLDER / "games.jsonl")
+        status = read_json(folder / STATUS_FILE) or {}
+        done = count_lines(folder / STUDY_FOLDER / "games.jsonl")
         answer = {
             "id": job_id,
             "game": job["game"],
@@ -384,7 +314,7 @@ class LabJobs:
             "more_games_allowed": _room_per_variant(self.limits, int(job["games"]), len(job["variants"])),
         }
         if state in (FINISHED, STOPPED):
-            report = _read_json(folder / STUDY_FOLDER / "report.json") or {}
+            report = read_json(folder / STUDY_FOLDER / "report.json") or {}
             answer["verdict"] = list(status.get("verdict") or [])
             answer["games_to_settle"] = status.get("games_to_settle")
             answer["report"] = f"/lab/{job_id}/report" if report else None
@@ -427,7 +357,7 @@ class LabJobs:
             raise LabStudyEnded(f"lab study {job_id} is {state}, not stopped; only a stopped study can continue")
         if state == STOPPING:
             raise LabStudyEnded(f"lab study {job_id} is still stopping; continue it once it has stopped")
-        done = _count_lines(folder / STUDY_FOLDER / "games.jsonl")
+        done = count_lines(folder / STUDY_FOLDER / "games.jsonl")
         left = max(0, int(job["total"]) - done)
         self._check_share(_owner(job, by), left, price_of_games_left(job, done), besides=job_id)
         self._queue_again(folder)
@@ -475,7 +405,7 @@ class LabJobs:
                 queued=added["at"],
                 added=[*job.get("added", []), added],
             )
-            _write_job(folder, grown)
+            write_job(folder, grown)
             self._queue_again(folder)
         return {**self.status(job_id, by), "added_games": games, "added_price_seconds": added["price_seconds"]}
 
@@ -558,7 +488,7 @@ class LabJobs:
             job_id not in self._processes
             and not (folder / STATUS_FILE).exists()
             and not (folder / REPORTING_FILE).exists()
-            and _count_lines(folder / STUDY_FOLDER / "games.jsonl") > 0
+            and count_lines(folder / STUDY_FOLDER / "games.jsonl") > 0
         )
 
     def _note_crash(self, job_id: str, code: int) -> None:
@@ -566,7 +496,7 @@ class LabJobs:
         fails its study with the end of its log, rather than leaving it to start again and
         again with nothing on the page."""
         folder = self.root / job_id
-        status = _read_json(folder / STATUS_FILE)
+        status = read_json(folder / STATUS_FILE)
         if (isinstance(status, dict) and status.get("state") in ENDED) or (folder / STOP_FILE).exists():
             return
         try:
@@ -641,28 +571,6 @@ def _not_extendable(job_id: str, state: str) -> str:
     return f"lab study {job_id} failed; it takes no more games: start a new study"
 
 
-def check_request(request: Mapping[str, Any], max_variants: int) -> None:
-    """Shape checks the schema cannot express, before any variant is made: each varied option
-    lists two or more different values, none is both set and varied, and the variants (the
-    product of the lists' lengths) are at most ``max_variants``. OptionError names the problem."""
-    vary = request.get("vary") or {}
-    variants = 1
-    for name, values in vary.items():
-        if len(values) < 2 or len({option_text(value) for value in values}) != len(values):
-            raise OptionError(f"vary {name}: list at least two different values")
-        variants *= len(values)
-    if variants > max_variants:
-        raise OptionError(f"{variants} variants is more than this server's Lab plays ({max_variants})")
-    overlap = set(vary) & set(request.get("options") or {})
-    if overlap:
-        raise OptionError(f"{sorted(overlap)[0]} is both set and varied")
-
-
-def stop_requested(folder: Path) -> bool:
-    """Whether the designer asked the study in ``folder`` to stop (the worker looks)."""
-    return (folder / STOP_FILE).exists()
-
-
 __all__ = [
     "LabFullError",
     "LabJobs",
@@ -671,12 +579,7 @@ __all__ = [
     "LabRefused",
     "LabStudyEnded",
     "LabStudyNotFound",
-    "build_study",
-    "check_request",
-    "ended_state",
     "may_manage",
     "option_text",
     "price_of_games_left",
-    "stop_requested",
-    "worker_lock",
 ]

@@ -22,7 +22,7 @@ from ..lab.report import build_report, write_report
 from ..lab.store import StudyFolder
 from ..lab.study import StudyInterrupted, run_study, stored_outcomes
 from ..lab.verdict import build_verdict, verdict_lines
-from .labjobs import (
+from .labfolder import (
     JOB_FILE,
     REPORTING_FILE,
     STATUS_FILE,

@@ -50,7 +50,7 @@ from ..lab.playtests import (
 from ..lab.stats import GameOutcome
 from .designers import Designer
 from .errors import GameNotOverError, ServerError
-from .labjobs import JOB_FILE, STUDY_FOLDER
+from .labfolder import JOB_FILE, STUDY_FOLDER
 from .players import PlayerBook, RememberedPlayer, seats_held
 from .rooms import FINISHED, stored_record
 from .storage import Storage

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 import boardlab
-from boardlab.server import labjobs
+from boardlab.server import labfolder
 from boardlab.server.designers import ADMIN_KEY_FILE
-from boardlab.server.labjobs import JOB_FILE, STATUS_FILE, STUDY_FOLDER, LabJobs
+from boardlab.server.labfolder import JOB_FILE, STATUS_FILE, STUDY_FOLDER
+from boardlab.server.labjobs import LabJobs
 from boardlab.server.labprice import DECISIONS_PER_GAME, decision_seconds
 from boardlab.server.settings import STATIC_DIR
 from tests.server.harness import Harness, make_harness
@@ -148,11 +149,11 @@ def test_more_games_are_refused_with_the_reason_and_nothing_changes(lab: Harness
     job_before = (folder / JOB_FILE).read_bytes()
 
     assert "still waiting its turn" in refusal(lab, study_id, {"games": 2}, 409, "refused")
-    with labjobs.worker_lock(folder):  # as a worker holds it while it plays
+    with labfolder.worker_lock(folder):  # as a worker holds it while it plays
         assert "still playing; add games once it has finished" in refusal(lab, study_id, {"games": 2}, 409, "refused")
     lab.client.post(f"/api/lab/studies/{study_id}/stop")
     assert "is stopped; continue it" in refusal(lab, study_id, {"games": 2}, 409, "refused")
-    (folder / labjobs.STOP_FILE).unlink()
+    (folder / labfolder.STOP_FILE).unlink()
     (folder / STATUS_FILE).write_text(json.dumps({"state": "failed", "error": "a test's failure"}))
     assert "failed; it takes no more games" in refusal(lab, study_id, {"games": 2}, 409, "refused")
     (folder / STATUS_FILE).write_text(json.dumps({"state": "finished", "verdict": []}))  # as its worker ends it

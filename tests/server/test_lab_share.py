@@ -20,9 +20,10 @@ from boardlab.lab.ladder_docs import load_ladder
 from boardlab.lab.play import SimulationPlan, play_one
 from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import Study, run_study
-from boardlab.server import labjobs, labrun
+from boardlab.server import labfolder, labjobs, labrun
 from boardlab.server.designers import ADMIN_KEY_FILE, Designer
-from boardlab.server.labjobs import REPORTING_FILE, STATUS_FILE, LabJobs, LabLimits
+from boardlab.server.labfolder import REPORTING_FILE, STATUS_FILE
+from boardlab.server.labjobs import LabJobs, LabLimits
 from boardlab.server.labprice import DECISIONS_PER_GAME, QUICK_DECISION_SECONDS, decision_seconds
 from tests.server.harness import Harness, make_harness
 
@@ -212,7 +213,7 @@ def test_a_second_stop_signal_during_the_first_still_reports_the_games_played(
     # already in the study's folder; the designer must still get their verdict and report
     folder = tmp_path / "study"
     folder.mkdir()
-    (folder / labjobs.JOB_FILE).write_text(json.dumps({"game": "towers", "agents": ["greedy"], "games": 6, "vary": {}}))
+    (folder / labfolder.JOB_FILE).write_text(json.dumps({"game": "towers", "agents": ["greedy"], "games": 6, "vary": {}}))
     real_run = labrun.run_study
 
     def two_games_then_interrupted(study: Study, executor: Any, sink: Any) -> Any:
@@ -241,8 +242,8 @@ def test_a_worker_writing_its_report_is_given_time_where_one_still_playing_is_en
     study_id = jobs.create(STUDY, OWNER)["id"]
     folder = jobs.folder(study_id)
     asked = time.time() - 60  # asked to stop a minute ago
-    (folder / labjobs.STOP_FILE).touch()
-    os.utime(folder / labjobs.STOP_FILE, (asked, asked))
+    (folder / labfolder.STOP_FILE).touch()
+    os.utime(folder / labfolder.STOP_FILE, (asked, asked))
 
     def ended() -> bool:
         worker = FakeWorker()
@@ -250,10 +251,10 @@ def test_a_worker_writing_its_report_is_given_time_where_one_still_playing_is_en
         return worker.killed
 
     assert ended()  # still playing a minute after the stop: a search that never returned
-    (folder / labjobs.REPORTING_FILE).touch()  # its games stopped; it writes their report (slow at nice 19)
+    (folder / labfolder.REPORTING_FILE).touch()  # its games stopped; it writes their report (slow at nice 19)
     assert not ended()
     began = time.time() - labjobs.REPORT_GRACE_SECONDS - 1
-    os.utime(folder / labjobs.REPORTING_FILE, (began, began))
+    os.utime(folder / labfolder.REPORTING_FILE, (began, began))
     assert ended()  # a report that never ends is ended too
 
 
@@ -264,8 +265,8 @@ def test_a_stopped_study_left_without_its_report_gets_one_from_a_worker_that_pla
     study_id = jobs.create({**STUDY, "games": 6}, OWNER)["id"]
     empty_id = jobs.create(STUDY, OWNER)["id"]
     folder = jobs.folder(study_id)
-    study = labjobs.build_study(json.loads((folder / labjobs.JOB_FILE).read_text()), None)
-    run_study(replace(study, games=2), SerialExecutor(), StudyFolder(folder / labjobs.STUDY_FOLDER, study))
+    study = labfolder.build_study(json.loads((folder / labfolder.JOB_FILE).read_text()), None)
+    run_study(replace(study, games=2), SerialExecutor(), StudyFolder(folder / labfolder.STUDY_FOLDER, study))
     jobs.stop(study_id, OWNER)
     jobs.stop(empty_id, OWNER)
     assert jobs.status(study_id)["state"] == "stopped" and jobs.status(study_id)["verdict"] == []
@@ -282,13 +283,13 @@ def test_a_stopped_study_left_without_its_report_gets_one_from_a_worker_that_pla
             jobs.pump()
         status = jobs.status(study_id, OWNER)
         assert status["done"] == 2 and status["verdict"] and status["report"]
-        report = json.loads((folder / labjobs.STUDY_FOLDER / "report.json").read_text())
+        report = json.loads((folder / labfolder.STUDY_FOLDER / "report.json").read_text())
         assert sum(variant["games"] for variant in report["variants"]) == 2
         jobs._processes[study_id].wait(timeout=60)  # the worker exits once its status is written
         jobs.pump()
         assert study_id not in jobs._processes  # reported once, not again
         assert jobs.resume(study_id, OWNER)["state"] in ("queued", "running")
-        assert not (folder / labjobs.REPORTING_FILE).exists()
+        assert not (folder / labfolder.REPORTING_FILE).exists()
     finally:
         for process in jobs._processes.values():
             process.kill()

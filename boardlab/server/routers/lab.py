@@ -21,7 +21,8 @@ from ...core.match import Match
 from ...core.records import Record
 from ...lab.report import render_html
 from ..designers import SIGN_IN_HELP, DesignerOnly, MaybeDesigner, require_designer
-from ..labjobs import STUDY_FOLDER, LabJobs, LabRefused, LabStudyNotFound, check_request
+from ..labfolder import STUDY_FOLDER, check_request
+from ..labjobs import LabJobs, LabRefused, LabStudyNotFound
 from ..labpages import ReportPages
 from ..replays import BadMoveNumberError, replay_views
 from ..schemas import ErrorResponse, Strict, Text, check_option_types
