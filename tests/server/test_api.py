@@ -28,7 +28,7 @@ def test_the_catalog_lists_every_registered_game_with_its_options_and_levels(ser
         assert list(levels)[:4] == ["beginner", "easy", "normal", "hard"]
         assert levels == boardlab.agents.level_table(boardlab.load(game_id))
     # a game's own agent plays it at its level
-    assert by_id["honor"]["levels"][3]["agent"] == "honor:level=hard"
+    assert by_id["honor"]["levels"][3]["agent"] == "honor:level=hard,evaluation=fitted"
     one = server.client.get("/api/games/towers").json()
     assert [option["name"] for option in one["options"]] == [option["name"] for option in by_id["towers"]["options"]]
 

@@ -63,7 +63,8 @@ class HonorGame(Game):
         "beginner": "greedy",
         "easy": "honor:level=easy",
         "normal": "honor:level=normal",
-        "hard": "honor:level=hard",
+        # values push chains by the fitted weights where they hold (two players): docs/evaluation.md
+        "hard": "honor:level=hard,evaluation=fitted",
     }
     #: the levels for players: how steady a hand each places with, and how it sees what a
     #: piece will do to a tower (no setting: those are the spec's)
@@ -74,8 +75,8 @@ class HonorGame(Game):
                 "so its pieces often land off the mark",
         "normal": "the default, a fair game once you know the rules: it places with care but a slightly "
                   "shaky hand, and guesses by rule of thumb which pieces are risky",
-        "hard": "a real challenge for a practised player: it places with a steady hand and foresees which "
-                "pieces will topple a rival's tower",
+        "hard": "a real challenge for a practised player: it places with a steady hand, foresees which "
+                "pieces will topple a rival's tower, and knows what each of its tokens is worth",
     }
     #: every move that places a piece runs the physics: few, short games
     conformance_budget = {"random_games": 3, "variant_games": 1, "check_every": 7, "moves_per_check": 6,
