@@ -175,6 +175,17 @@ def pad_risk(state: Any, player: int, pid: str) -> float:
     return min(0.95, base * (1.0 + 2.0 * shortfall))
 
 
+def pushes_to_try(state: Any, me: int) -> tuple[dict[str, str], int, list[str]]:
+    """One piece of each kind in the supply (by kind), the first holder of a push, and the
+    pieces in the order to try them: the most promising pushes first, so that a budgeted judge
+    simulates those before the rest."""
+    kinds: dict[str, str] = {}
+    for pid in state.supply:
+        kinds.setdefault(pid[:2], pid)
+    first = state.next_standing(me)
+    return kinds, first, sorted(kinds.values(), key=lambda pid: (-pad_risk(state, first, pid), pid))
+
+
 def foundation_gift(pid: str) -> float:
     """What giving ``pid`` as a rival's foundation is worth to me: a poor top is a lasting harm."""
     return FOUNDATION_VALUE * (1.0 - min(15.0, flat_top(pid[:2])) / 15.0)
@@ -360,11 +371,7 @@ class HonorAgent(Agent):
         or the safest piece built at the least opening bid."""
         me = state.current_player()
         pools = tuple(state.pools)
-        kinds: dict[str, str] = {}
-        for pid in state.supply:
-            kinds.setdefault(pid[:2], pid)
-        first = state.next_standing(me)
-        order = sorted(kinds.values(), key=lambda pid: (-pad_risk(state, first, pid), pid))
+        kinds, first, order = pushes_to_try(state, me)
         best_move: Move | None = None
         best_value = -math.inf
         for pid in order:
@@ -398,12 +405,7 @@ class HonorAgent(Agent):
             if state.pools[me] < lowest:  # cannot open an auction (rule 7.2): hand the best one on
                 return Push(best)
             return Build(best, min(state.pools[me], bid))
-        kinds: dict[str, str] = {}
-        for pid in supply:
-            kinds.setdefault(pid[:2], pid)
-        first = state.next_standing(me)
-        # the most promising pushes first: a budgeted judge simulates those before the rest
-        order = sorted(kinds.values(), key=lambda pid: (-pad_risk(state, first, pid), pid))
+        kinds, first, order = pushes_to_try(state, me)
         best_move: Move | None = None
         best_value = -math.inf
         for pid in order:
