@@ -11,7 +11,7 @@
   With the risks, a pass chain is solved backwards (each holder passes when the risk
   outweighs the fee's worth in tokens, and never into a chain that comes back to them),
   and the turn player pushes the piece whose chain hurts a rival most, or builds.
-* Judging by an evaluation (``evaluation=``; the level ``hard`` asks ``fitted``): once every
+* Judging by an evaluation (``evaluation=``; the computer's ``hard`` plays ``level=hard,evaluation=fitted``): once every
   tower has a foundation, a chain's outcomes are each seat's chance of winning one placement
   ahead by the fitted weights (evaluation.terms_after_placement) instead of risks against
   tokens at set prices (docs/rules/honor.md 13.6).
