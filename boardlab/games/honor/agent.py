@@ -74,10 +74,6 @@ class Level:
     #: "slab": as "tokens", but without a foundation raise (by one, to at most 2) for one with a
     #: flat top of 9 cm or more: the slab the first seat auctions at 0 is worth more than two tokens
     bidding: str = "tokens"
-    #: what a push chain's outcomes are worth: "hand" (the risk a placer runs against the
-    #: tokens spent, valued by TOKEN_VALUE) or an evaluation (``fitted``, ``search``, a weights
-    #: file): each seat's chance of winning, read one placement ahead by the fitted weights
-    evaluation: str = "hand"
 
 
 #: the caps are ten times or more the longest decision measured on an idle core (0.19 s, 1.7 s,
@@ -132,15 +128,8 @@ def token_value(pool: int) -> float:
 @cache
 def resting_height(code: str) -> float:
     """How high the piece stands lying on its widest flat face (cm)."""
-    hull = convex_hull(KINDS[code].vertices)
-    best_width, height = -1.0, 0.0
-    for thetaq in rest_angles_decidegrees(code):
-        width = flat_bottom(code, thetaq)
-        angle = math.radians(thetaq / 10)
-        ys = [x * math.sin(angle) + y * math.cos(angle) for x, y in hull]
-        if width > best_width:
-            best_width, height = width, max(ys) - min(ys)
-    return height
+    widest = max(rest_angles_decidegrees(code), key=lambda thetaq: flat_bottom(code, thetaq))
+    return KINDS[code].width_height(math.radians(widest / 10))[1]
 
 
 def rise_cm(state: Any, player: int, pid: str) -> float:
@@ -214,8 +203,8 @@ class HonorAgent(Agent):
         "level": (str, "normal", "easy | normal | hard: search budget, judgement and noise"),
         "seconds": (float, None, "wall-time cap per decision (default: the level's; 0: none, "
                     "only the level's simulation counts, for reproducible matches)"),
-        "evaluation": (str, None, "how it values a push chain's outcomes once every tower has a "
-                       "foundation (default: the level's): hand (the risk a placer runs against "
+        "evaluation": (str, "hand", "how it values a push chain's outcomes once every tower has a "
+                       "foundation: hand (the risk a placer runs against "
                        "tokens at set prices), fitted (each seat's chance of winning one placement "
                        "ahead, by the game's fitted weights; hand where none hold for the game), "
                        "search, or the path of a weights file written by boardlab train"),
@@ -239,8 +228,7 @@ class HonorAgent(Agent):
             raise OptionError(f"agent honor: seconds={seconds!r} must be 0 or more")
         self.cap: float | None = self.level.seconds if seconds is None else (seconds or None)
         self._risks: dict[tuple[Any, ...], float] = {}
-        evaluation = self.settings["evaluation"]
-        self.judge = evaluation_choice(self.level.evaluation if evaluation is None else evaluation)
+        self.judge = evaluation_choice(self.settings["evaluation"])
 
     def limit_time(self, seconds: float | None) -> None:
         """Cap the next decisions at ``seconds`` of wall time (the level's cap when smaller)."""
@@ -358,17 +346,18 @@ class HonorAgent(Agent):
 
     def _valued_chain(self, state: Any, model: FittedEvaluation, pid: str, holder: int, fee: int,
                       pools: tuple[int, ...], risk: Callable[[int, str], float],
-                      depth: int = 0) -> tuple[float, ...]:
-        """Each seat's chance once the push chain of ``pid`` offered to ``holder`` at ``fee``
-        is played out, solved backwards: a holder who can pay passes when what follows is worth
-        more to them than placing the piece (rules 7.7, 7.8)."""
+                      depth: int = 0) -> tuple[bool, tuple[float, ...]]:
+        """Whether ``holder``, offered ``pid`` at ``fee``, passes it on, and each seat's chance
+        once the chain is played out, solved backwards: a holder who can pay passes when what
+        follows is worth more to them than placing the piece (rules 7.7, 7.8)."""
         accept = self._outcome(state, model, pid, holder, pools, risk)
         if pools[holder] < fee or depth > 4 * state.num_players:
-            return accept
+            return False, accept
         paid = list(pools)
         paid[holder] -= fee
-        passed = self._valued_chain(state, model, pid, state.next_standing(holder), fee + 1, tuple(paid), risk, depth + 1)
-        return passed if passed[holder] > accept[holder] else accept
+        _, passed = self._valued_chain(state, model, pid, state.next_standing(holder), fee + 1, tuple(paid), risk,
+                                       depth + 1)
+        return (True, passed) if passed[holder] > accept[holder] else (False, accept)
 
     def _choose_by_chances(self, state: Any, model: FittedEvaluation, risk: Callable[[int, str], float]) -> Move:
         """Build or Push, whichever leaves me the best chance: each kind pushed down its chain,
@@ -379,7 +368,7 @@ class HonorAgent(Agent):
         best_move: Move | None = None
         best_value = -math.inf
         for pid in order:
-            value = self._valued_chain(state, model, pid, first, 1, pools, risk)[me]
+            value = self._valued_chain(state, model, pid, first, 1, pools, risk)[1][me]
             if value > best_value:
                 best_value, best_move = value, Push(pid)
         lowest = state.rules.minimum_opening_bid
@@ -450,15 +439,8 @@ class HonorAgent(Agent):
         chain = state.push
         model = self._valuation(state)
         if model is not None:
-            pools = tuple(state.pools)
-            accept = self._outcome(state, model, chain.pid, me, pools, risk)
-            if pools[me] < chain.fee:
-                return Accept()
-            paid = list(pools)
-            paid[me] -= chain.fee
-            passed = self._valued_chain(state, model, chain.pid, state.next_standing(me), chain.fee + 1,
-                                        tuple(paid), risk)
-            return PassOn() if passed[me] > accept[me] else Accept()
+            passes, _ = self._valued_chain(state, model, chain.pid, me, chain.fee, tuple(state.pools), risk)
+            return PassOn() if passes else Accept()
         placer, _ = self._chain(state, chain.pid, me, chain.fee, tuple(state.pools), risk)
         return Accept() if placer == me else PassOn()
 
