@@ -71,11 +71,7 @@ TERMS = (
 
 
 def _terms(state: HonorState) -> list[list[float] | None]:
-    heights = [0.0] * len(state.standing)
-    pieces = [0] * len(state.standing)
-    for piece in state.table:
-        pieces[piece.owner] += 1
-        heights[piece.owner] = max(heights[piece.owner], piece.yq * 1e-4)
+    heights, pieces = _towers(state)
     auction = state.auction if state.phase == "AUCTION" else None
     push = state.push if state.phase == "PUSH" else None
     return _seat_rows(
@@ -86,6 +82,16 @@ def _terms(state: HonorState) -> list[list[float] | None]:
         bid=(auction.bidder, auction.high) if auction is not None else None,
         push=(push.holder, push.fee) if push is not None else None,
     )
+
+
+def _towers(state: HonorState) -> tuple[list[float], list[int]]:
+    """Each seat's tower: the height of its highest piece's middle (cm) and its pieces on the table."""
+    heights = [0.0] * len(state.standing)
+    pieces = [0] * len(state.standing)
+    for piece in state.table:
+        pieces[piece.owner] += 1
+        heights[piece.owner] = max(heights[piece.owner], piece.yq * 1e-4)
+    return heights, pieces
 
 
 def _seat_rows(*, pools: Sequence[int], heights: Sequence[float], pieces: Sequence[int],
@@ -131,11 +137,7 @@ def terms_after_placement(state: HonorState, placer: int, pid: str, pools: Seque
 
     ``stands``: the placer's tower stood, its top ``rise_cm`` higher; otherwise the placer is
     out (rule 6.1): its pieces back in the supply, its seat None."""
-    heights = [0.0] * len(state.standing)
-    pieces = [0] * len(state.standing)
-    for piece in state.table:
-        pieces[piece.owner] += 1
-        heights[piece.owner] = max(heights[piece.owner], piece.yq * 1e-4)
+    heights, pieces = _towers(state)
     supply = len(state.supply) - (pid in state.supply)
     standing = list(state.standing)
     if stands:
