@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from ..core.errors import IllegalMoveError
 from .rooms import Room, restore_stored_pending, stored_ending
-from .storage import MoveRow, StoredRoom
+from .rows import MoveRow, StoredRoom
 
 log = logging.getLogger(__name__)
 

@@ -37,8 +37,8 @@ from .rooms import (
     think_seconds,
     turn_rows,
 )
+from .rows import RoomRow, SeatRow, StoredRoom
 from .schemas import check_option_types
-from .storage import RoomRow, SeatRow, StoredRoom
 
 
 @dataclass(frozen=True)

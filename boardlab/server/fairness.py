@@ -23,7 +23,7 @@ from ..core.errors import OptionError
 from .computer import COMPUTERS, PERSON, ComputerPlayers
 from .errors import BusyError
 from .rooms import PLAYING, Room, SeatChoice
-from .storage import SeatRow
+from .rows import SeatRow
 
 #: when a refused computers-only room may be asked for again (a game of them takes minutes)
 COMPUTER_ROOM_RETRY_SECONDS = 60

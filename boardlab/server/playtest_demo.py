@@ -33,8 +33,9 @@ from .designers import Designer
 from .players import PlayerBook, RememberedPlayer
 from .playtests import PlaytestBook
 from .rooms import FINISHED, HUMAN, hash_secret, new_room_id, new_secret
+from .rows import MoveRow, RoomRow, SeatRow, StoredRoom
 from .settings import SQLITE_FILE
-from .storage import MoveRow, RoomRow, SeatRow, Storage, StoredRoom
+from .storage import Storage
 
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana")
 #: the levels that stand in for the demo's people (instant ones: the demo takes seconds)

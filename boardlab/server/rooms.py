@@ -26,7 +26,7 @@ from ..core.registry import load
 from ..core.values import Player
 from .errors import BadTokenError, MissingTokenError, NotYourSeatError
 from .levels import DEADLINE_SECONDS, DEFAULT_LEVEL, LEVELS, level_spec
-from .storage import MoveRow, RoomRow, SeatRow, StoredRoom
+from .rows import MoveRow, RoomRow, SeatRow, StoredRoom
 
 #: who sits in a seat: a person at the creator's screen, an invited person, the computer
 SEAT_KINDS = ("here", "invite", "computer")

@@ -4,7 +4,7 @@ The one authority over rooms. Each room holds one :class:`boardlab.Match` in mem
 (rebuilt from storage on first access; at start-up only the recently active ones; an idle
 room leaves memory again, :mod:`.idle`; a new room is made in :mod:`.creation`) and changes only under its own
 lock, in three steps: the match acts (a refusal raises and changes nothing), the change
-is committed to storage, then it is acknowledged and sent to every watcher. If the
+is committed to storage, then it is acknowledged and sent to every watcher (:mod:`.watching`). If the
 commit fails the room is reloaded from storage, so memory never runs ahead of what a
 restart would find.
 
@@ -58,7 +58,6 @@ from .listing import Listings
 from .notify import ChangeListener, Notice
 from .ratelimits import CLIENT, DAY_SECONDS, refuse_past_rooms_a_day
 from .rooms import (
-    FINISHED,
     PLAYING,
     WAITING,
     Room,
@@ -70,10 +69,12 @@ from .rooms import (
     seats_taken,
     state_message,
 )
+from .rows import Change, MoveRow, SeatClaim, SeatRow, StoredRoom
 from .scheduling import RoomScheduling
 from .settings import Settings
-from .storage import Change, MoveRow, SeatClaim, SeatRow, Storage, StorageConflict, StoredRoom
-from .watchers import Message, Update, Watcher
+from .storage import Storage, StorageConflict
+from .watchers import Message, Watcher
+from .watching import RoomWatching
 from .writer import GroupCommitter
 
 log = logging.getLogger("boardlab.server")
@@ -82,13 +83,11 @@ T = TypeVar("T")
 QUEUE_RETRY_SECONDS = 5
 #: the threads that read storage: one process's own (SQLite), or with others on PostgreSQL
 READERS, SHARED_READERS = 2, 6
-#: when a spectator refused from a full room may try again
-SPECTATOR_RETRY_SECONDS = 30
 #: what a room id may look like (anything else is unknown without asking storage)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
-class RoomService(RoomScheduling):
+class RoomService(RoomScheduling, RoomWatching):
     """Rooms in memory over storage: create, join, act, watch; the computer and the clock."""
 
     def __init__(
@@ -556,64 +555,6 @@ class RoomService(RoomScheduling):
 
         if not self._closing:
             self._spawn(reload())
-
-    # --- watchers ---------------------------------------------------------------------------
-    async def watch(self, room_id: str, token: str | None, seat: Player | None, current: Watcher | None = None) -> Watcher:
-        """A new watcher of the room, holding the current state at once; or ``current`` itself,
-        its latest state queued again, when the token holds the seats it holds and names the
-        same seat (a repeated ``auth`` builds no state: the page resets its log on one, so the
-        state goes again, already encoded)."""
-        room = await self.room(room_id)
-        async with room.lock:
-            held = room.held_by(token)
-            room.viewer(held, seat)  # refuses a seat the token does not hold
-            watching = self._watchers.get(room_id, ())
-            if current is not None and current in watching and current.held == held and current.seat == seat:
-                current.resend()
-                return current
-            cap = self.settings.max_spectators_per_room
-            if not held and cap and sum(1 for other in watching if other.spectator) >= cap:
-                raise BusyError(
-                    f"room {room_id} has {cap} spectators, the most one room may (--max-spectators-per-room); "
-                    "its players are always let in",
-                    SPECTATOR_RETRY_SECONDS,
-                    code="too_many_spectators",
-                )
-            watcher = Watcher(held, seat)
-            watcher.push(Update(state_message(room, room.viewer(held, seat), held)), 0)
-            self._watchers[room_id].add(watcher)
-        return watcher
-
-    def unwatch(self, room_id: str, watcher: Watcher) -> None:
-        watchers = self._watchers.get(room_id)
-        if watchers is not None:
-            watchers.discard(watcher)
-            if not watchers:
-                del self._watchers[room_id]
-        room = self._rooms.get(room_id)
-        if room is not None:
-            room.used = self.settings.clock()  # its idle time (idle.py) counts from its last watcher's leaving
-            self._forget_if_done(room)
-
-    def _forget_if_done(self, room: Room) -> None:
-        """A finished room nobody watches leaves the rooms in memory (nothing is scheduled in
-        it; storage has it for listings, records and a late visitor), for the keep of finished
-        rooms, whose next read checks it against storage."""
-        if room.status == FINISHED and not self._watchers.get(room.id) and self._rooms.get(room.id) is room:
-            del self._rooms[room.id]
-            self._finished.keep(room)  # its next read costs a look at its revision, not a rebuild
-
-    def _broadcast(self, room: Room) -> dict[tuple[Player | None, tuple[Player, ...]], Message]:
-        """Send the room's state to its watchers, one message (and one encoding) for all who see
-        it alike; returns the messages made, by (viewer, held seats)."""
-        made: dict[tuple[Player | None, tuple[Player, ...]], Update] = {}
-        for watcher in self._watchers.get(room.id, ()):
-            viewer = room.viewer(watcher.held, watcher.seat)
-            key = (viewer, tuple(watcher.held))
-            if key not in made:
-                made[key] = Update(state_message(room, viewer, watcher.held))
-            watcher.push(made[key], room.unchanged_log)
-        return {key: update.message for key, update in made.items()}
 
 
 __all__ = ["Created", "NewRoom", "RoomService", "Watcher"]

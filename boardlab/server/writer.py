@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from .storage import Storage, Write
+from .rows import Write
+from .storage import Storage
 
 #: the most writes one transaction holds
 MAX_BATCH = 256

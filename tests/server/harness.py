@@ -21,7 +21,8 @@ from boardlab.core.decisions import Decision
 from boardlab.server import Settings, create_app
 from boardlab.server import computer as computer_module
 from boardlab.server.rooms import Room
-from boardlab.server.storage import Storage, StoredRoom
+from boardlab.server.rows import StoredRoom
+from boardlab.server.storage import Storage
 
 Message = dict[str, Any]
 

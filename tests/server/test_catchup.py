@@ -23,8 +23,8 @@ import pytest
 
 from boardlab.server.catchup import extended, moves_in_common
 from boardlab.server.rooms import build_match
+from boardlab.server.rows import MoveRow, RoomRow, SeatRow, StoredRoom
 from boardlab.server.service import NewRoom, RoomService
-from boardlab.server.storage import MoveRow, RoomRow, SeatRow, StoredRoom
 from boardlab.server.watchers import Watcher
 from tests.server.postgres import empty_postgres
 from tests.server.test_races import run_services, two_listening

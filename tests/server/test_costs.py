@@ -16,8 +16,8 @@ from starlette.testclient import WebSocketDisconnect
 from boardlab.server.routers import catalog as catalog_module
 from boardlab.server.routers import lessons as lessons_module
 from boardlab.server.routers import pages as pages_module
+from boardlab.server.rows import Change
 from boardlab.server.settings import STATIC_DIR
-from boardlab.server.storage import Change
 from boardlab.server.web import find_rules_dir
 from tests.server.harness import Harness, make_harness, watch
 

@@ -10,8 +10,9 @@ import pytest
 
 from boardlab.cli import main
 from boardlab.server import Settings, create_app
+from boardlab.server.rows import Change, RoomRow, SeatRow, StoredRoom
 from boardlab.server.settings import SQLITE_FILE
-from boardlab.server.storage import Change, RoomRow, SeatRow, Storage, StorageDamaged, StoredRoom
+from boardlab.server.storage import Storage, StorageDamaged
 from tests.server.harness import make_harness
 
 

@@ -14,6 +14,7 @@ import pytest
 import boardlab
 from boardlab.server import rooms as room_module
 from boardlab.server import service as service_module
+from boardlab.server import watching as watching_module
 from boardlab.server.routers import rooms as rooms_router
 from boardlab.testing import leaked
 from tests.server.harness import Harness, watch
@@ -75,6 +76,7 @@ def without_own_notation(message: dict[str, Any], viewer: int | None) -> dict[st
 def built(monkeypatch: pytest.MonkeyPatch) -> BuiltMessages:
     recorder = BuiltMessages()
     monkeypatch.setattr(service_module, "state_message", recorder)
+    monkeypatch.setattr(watching_module, "state_message", recorder)
     monkeypatch.setattr(rooms_router, "state_message", recorder)
     return recorder
 

@@ -14,6 +14,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from boardlab.server import service as service_module
+from boardlab.server import watching as watching_module
 from boardlab.server.routers.live import FLOOD_REFUSALS
 from tests.server.harness import Harness, make_harness, watch
 
@@ -91,6 +92,7 @@ def test_an_auth_that_changes_nothing_builds_no_state_and_sends_the_same_one_aga
         first = socket.receive_json()
         assert first["seat"] == 0 and len(first["log"]) == 2
         monkeypatch.setattr(service_module, "state_message", counted)
+        monkeypatch.setattr(watching_module, "state_message", counted)
         for _ in range(20):
             socket.send_json({"type": "auth", "token": room.token, "seat": None})
             again = socket.receive_json()

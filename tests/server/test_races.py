@@ -15,8 +15,9 @@ from sqlalchemy.exc import OperationalError
 from boardlab import StaleMoveError
 from boardlab.server.computer import ComputerPlayers
 from boardlab.server.errors import SeatTakenError, StorageUnavailableError
+from boardlab.server.rows import Change, MoveRow
 from boardlab.server.service import NewRoom, RoomService
-from boardlab.server.storage import Change, MoveRow, Storage, StorageConflict
+from boardlab.server.storage import Storage, StorageConflict
 from tests.server.harness import Harness, test_settings
 
 #: storage itself is under test: on SQLite and on PostgreSQL

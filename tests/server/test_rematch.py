@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from boardlab.server import rematch as rematch_module
 from boardlab.server.rematch import Rematches, rotated
 from boardlab.server.rooms import hash_secret
-from boardlab.server.storage import Change
+from boardlab.server.rows import Change
 from tests.server.harness import Harness, Seated, auth, watch
 
 

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from boardlab import Match, Record
-from boardlab.server.storage import Change, Storage, StoredRoom, Write
+from boardlab.server.rows import Change, StoredRoom, Write
+from boardlab.server.storage import Storage
 from tests.server.harness import make_harness
 
 #: storage itself is under test: on SQLite and on PostgreSQL
