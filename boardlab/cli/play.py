@@ -26,7 +26,7 @@ from ..core.match import FALLBACK_NOTE, Match
 from ..core.records import Record
 from ..core.turns import Turn
 from ..core.values import CHANCE, Player
-from ..lab.playtests import RECORD_ANSWERS, FormAnswer
+from ..lab.playtest_form import RECORD_ANSWERS, FormAnswer
 from .common import board_panel, level_name, moves_text, print_moves
 from .keyboard import MOVE_NOW, KeyboardThinker
 from .playtests import ask_playtest_form
@@ -136,7 +136,7 @@ class PlaySession:
         self.match = match
         #: ask the people at the screen the playtest form at the end (``--no-survey``: not)
         self.survey = survey
-        #: the form's answers, kept with the record (:data:`~boardlab.lab.playtests.RECORD_ANSWERS`)
+        #: the form's answers, kept with the record (:data:`~boardlab.lab.playtest_form.RECORD_ANSWERS`)
         self.answers: list[FormAnswer] = []
         #: the computer thinks while the keyboard (``move_now_input``) is watched, so nothing typed
         #: is lost and ``now`` makes it move at once; without one it thinks its full time

@@ -28,16 +28,8 @@ from ..core.game import Game
 from ..core.records import Record
 from ..core.registry import load
 from ..core.values import Player
-from ..lab.playtests import (
-    LENGTH_WORDS,
-    LENGTHS,
-    RECORD_SESSION,
-    FormAnswer,
-    PeopleGame,
-    playtest_report,
-    record_answers,
-    report_rows,
-)
+from ..lab.playtest_form import LENGTH_WORDS, LENGTHS, FormAnswer, record_answers
+from ..lab.playtests import RECORD_SESSION, PeopleGame, playtest_report, report_rows
 from ..lab.verdict import figure_text
 from .common import CliError
 

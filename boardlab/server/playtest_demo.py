@@ -26,7 +26,8 @@ from ..core.errors import OptionError
 from ..core.game import Game
 from ..core.match import Match
 from ..core.registry import load
-from ..lab.playtests import FormAnswer, changed_options, variant_label
+from ..lab.playtest_form import FormAnswer
+from ..lab.playtests import changed_options, variant_label
 from ..lab.store import StudyFolder
 from ..lab.study import Study, Variant, run_study
 from .designers import Designer

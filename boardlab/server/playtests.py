@@ -8,7 +8,7 @@ the designer's view of people's games beside the lab's (:mod:`boardlab.lab.playt
   by variant and by session. A session's rooms are between people: the lobby offers the
   computer elsewhere. A closed session makes no more rooms; its games stay.
 * **The form.** After a game every person who played may answer it once per seat (and change
-  or delete the answer): fun, fairness, length, a note (:class:`~boardlab.lab.playtests.FormAnswer`).
+  or delete the answer): fun, fairness, length, a note (:class:`~boardlab.lab.playtest_form.FormAnswer`).
   A seat's token proves who answers; a remembered player's key (:mod:`.players`) links the
   answer to them, so they can delete every answer of theirs at once. Nothing is required.
 * **The designer's view.** The latest :data:`PEOPLE_GAMES_READ` finished games between people
@@ -38,10 +38,9 @@ from ..core.match import Match
 from ..core.records import Record
 from ..core.registry import load
 from ..core.values import Player
+from ..lab.playtest_form import RECORD_ANSWERS, FormAnswer
 from ..lab.playtests import (
-    RECORD_ANSWERS,
     RECORD_SESSION,
-    FormAnswer,
     LabVariant,
     PeopleGame,
     playtest_report,

@@ -15,7 +15,7 @@ from boardlab.agents import seat_agents
 from boardlab.cli.play import PlaySession
 from boardlab.core import Match
 from boardlab.core.records import Record
-from boardlab.lab.playtests import RECORD_ANSWERS, FormAnswer, record_answers
+from boardlab.lab.playtest_form import RECORD_ANSWERS, FormAnswer, record_answers
 from tests.cli.test_commands import run
 from tests.cli.test_play_session import Script
 

@@ -19,18 +19,8 @@ from boardlab.core.records import Record, Seat
 from boardlab.lab.intervals import ratio_of_means
 from boardlab.lab.metrics import metric_definitions, variant_metrics
 from boardlab.lab.play import SimulationPlan, play_one, record_outcome
-from boardlab.lab.playtests import (
-    RECORD_ANSWERS,
-    FormAnswer,
-    PeopleGame,
-    answers_figures,
-    endings_line,
-    lab_command,
-    playtest_report,
-    record_answers,
-    report_rows,
-    variant_label,
-)
+from boardlab.lab.playtest_form import RECORD_ANSWERS, FormAnswer, answers_figures, record_answers
+from boardlab.lab.playtests import PeopleGame, endings_line, lab_command, playtest_report, report_rows, variant_label
 from boardlab.lab.stats import GameOutcome
 from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import Study, Variant, run_study

@@ -17,7 +17,8 @@ import pytest
 from sqlalchemy import select, text
 
 from boardlab.core.records import Record
-from boardlab.lab.playtests import RECORD_ANSWERS, RECORD_SESSION, record_answers
+from boardlab.lab.playtest_form import RECORD_ANSWERS, record_answers
+from boardlab.lab.playtests import RECORD_SESSION
 from boardlab.lab.store import StudyFolder
 from boardlab.lab.study import Study, Variant, run_study
 from boardlab.server import Settings

@@ -17,7 +17,8 @@ from pydantic import Field, StringConstraints
 
 from ...core.errors import BoardlabError
 from ...core.registry import load
-from ...lab.playtests import FormAnswer, report_rows
+from ...lab.playtest_form import FormAnswer
+from ...lab.playtests import report_rows
 from ..deps import Service, Token
 from ..designers import DesignerOnly, require_designer
 from ..errors import MissingTokenError, NotYourSeatError
