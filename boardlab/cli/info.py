@@ -17,10 +17,11 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ..agents import agent_class, agent_names, game_levels, level_spec
+from ..agents import agent_class, agent_names, game_levels, level_spec, make_agent
 from ..agents.levels import describe_spec
-from ..core.agent import kind_words, parse_spec
+from ..core.agent import kind_words
 from ..core.errors import BoardlabError
+from ..core.game import Game
 from ..core.registry import RULES_DOCUMENT, catalog, game_class, load, plugin_failures, rules_document
 from ..lab.ladder_docs import level_ratings, load_ladder, rating_text
 from ..lab.study import option_text
@@ -132,13 +133,14 @@ def _seconds(value: float | None) -> str:
     return f"{value:.1f} s" if value >= 1 else f"{value * 1000:.0f} ms" if value >= 0.001 else "< 1 ms"
 
 
-def _time_cap(spec: str) -> str:
-    """The most a search at this spec thinks for a move (its ``seconds``), or "-"."""
+def _time_cap(game: Game, spec: str) -> str:
+    """The most the computer at this spec thinks for a move by its own settings (its
+    ``seconds``, or a level's cap that the spec leaves unsaid), or "-"."""
     try:
-        seconds = parse_spec(spec)[1].get("seconds")
+        seconds = make_agent(spec, game=game).own_time_cap()
     except BoardlabError:
         return "-"
-    return "-" if seconds is None else f"{float(seconds):g} s"
+    return "-" if seconds is None else f"{seconds:g} s"
 
 
 def _levels_table(game_id: str) -> Table:
@@ -166,7 +168,7 @@ def _levels_table(game_id: str) -> Table:
             "-" if entry is None or entry.get("low") is None else f"{entry['low']:.0f} - {entry['high']:.0f}",
             _seconds(None if entry is None else entry.get("cpu_median")),
             _seconds(None if entry is None else entry.get("cpu_max")),
-            _time_cap(level_spec(game, level)),
+            _time_cap(game, level_spec(game, level)),
         )
     return table
 

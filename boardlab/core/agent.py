@@ -100,6 +100,13 @@ class Agent:
         worker process), learned: its memory between moves. The default takes every field."""
         self.__dict__.update(searched.__dict__)
 
+    def own_time_cap(self) -> float | None:
+        """The most wall time a decision may take by the agent's own settings, before any
+        deadline :meth:`limit_time` sets: its ``seconds``; None when it has no cap of its own.
+        An agent whose cap has a default that ``seconds`` leaves unsaid (a level's) says it here."""
+        seconds = self.settings.get("seconds")
+        return float(seconds) if isinstance(seconds, (int, float)) and seconds > 0 else None
+
     def limit_time(self, seconds: float | None) -> None:
         """Cap the next decisions at ``seconds`` of wall time (a deadline: the server's, a clock's),
         or lift the cap with None; the agent's own cap stays when it is smaller. A search that

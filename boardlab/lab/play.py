@@ -86,7 +86,8 @@ class PlayedGame:
     record: Record
     #: per seat, the CPU seconds of each of its decisions (empty unless the plan's ``time_decisions``)
     decision_cpu: tuple[tuple[float, ...], ...] = ()
-    #: per seat, how many of its decisions its time cap (the spec's ``seconds``) cut short: on a
+    #: per seat, how many of its decisions its own time cap (:meth:`~boardlab.core.agent.Agent.own_time_cap`:
+    #: the spec's ``seconds``, or a level's cap the spec leaves unsaid) cut short: on a
     #: busy machine a budget of iterations ends on the clock instead, and the game measures the
     #: machine rather than the budget (empty unless ``time_decisions``)
     decisions_cut: tuple[int, ...] = ()
@@ -128,7 +129,7 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
     if plan.time_decisions:
         for seat, (agent, decision_seconds) in enumerate(zip(agents, spent)):
             if agent is not None:
-                _time_choices(agent, decision_seconds, cut, seat)
+                _time_choices(agent, decision_seconds, cut, seat, agent.own_time_cap())
     began = time.perf_counter()
     thinking = None if plan.decision_seconds is None else [plan.decision_seconds] * game.num_players
     match = Match(game, agents, seed=seed, think_seconds=thinking)
@@ -217,16 +218,15 @@ def record_outcome(record: Record, index: int = 0, variant: str = "", seating: t
     return game_outcome(index, record.seed, seats, result, tracer.trace(result.returns), record.turns, seconds, variant)
 
 
-def _time_choices(agent: Agent, spent: list[float], cut: list[int], seat: int) -> None:
+def _time_choices(agent: Agent, spent: list[float], cut: list[int], seat: int, cap: float | None) -> None:
     """Make ``agent`` append the CPU seconds of each ``choose`` to ``spent``, and count in
-    ``cut[seat]`` the decisions that ran into its time cap.
+    ``cut[seat]`` the decisions that ran into ``cap``, its time cap (None: it has none).
 
     CPU time, not wall time, so a figure measured in a busy pool of workers still says what
     a decision costs on an idle core; the match's resampling of the state is left out, as
     that is the driver's work, not the agent's. The cap is a wall time: a decision that
     lasted it (to within :data:`CAP_REACHED`) ended on the clock, not on its budget."""
     choose = agent.choose
-    cap = getattr(agent, "settings", {}).get("seconds")
 
     def timed(state: Any) -> Any:
         began, clock = time.process_time(), time.perf_counter()

@@ -137,6 +137,30 @@ def test_a_time_cap_never_lengthens_the_own_cap_and_none_lifts_only_the_deadline
 
 
 @pytest.mark.parametrize(
+    ("spec", "game_id", "cap"),
+    [
+        ("mcts:iterations=50,seconds=2", None, 2.0),
+        ("alphabeta:depth=4,seconds=0.5", None, 0.5),
+        ("mcts:iterations=50", None, None),
+        ("greedy", None, None),
+        # Honor's own player caps each decision at its level's ruled time unless the spec says
+        ("honor:level=easy", "honor", 4.0),
+        ("honor:level=hard", "honor", 30.0),
+        ("honor:level=hard,seconds=5", "honor", 5.0),
+        ("honor:level=hard,seconds=0", "honor", None),
+    ],
+)
+def test_an_agents_own_time_cap_counts_a_levels_cap_that_its_spec_leaves_unsaid(
+    spec: str, game_id: str | None, cap: float | None
+) -> None:
+    game = None if game_id is None else boardlab.load(game_id)
+    agent = make_agent(spec, seed=1, game=game)
+    assert agent.own_time_cap() == cap
+    agent.limit_time(1.0)  # a deadline changes what the next decision may take, not the agent's own cap
+    assert agent.own_time_cap() == cap
+
+
+@pytest.mark.parametrize(
     ("game_id", "spec"),
     [
         ("towers", "mcts:iterations=10000000"),

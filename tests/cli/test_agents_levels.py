@@ -55,6 +55,16 @@ def test_the_levels_show_the_measured_rating_and_cpu(tmp_path: Path, monkeypatch
     assert "│ mcts " in text and "│ honor " not in text and "│ honor " in agents_output(None)
 
 
+def test_a_levels_cap_shows_where_its_spec_leaves_it_to_the_level() -> None:
+    # Honor's levels cap a decision at 4, 15 and 30 s by the level (docs/rules/honor.md 13),
+    # which their specs do not say; greedy, its beginner, has no cap at all
+    text = agents_output("honor")
+    rows = {line.strip("│┃ ").split()[0]: line.rstrip(" │") for line in text.splitlines()
+            if line.strip("│┃ ").split()[:1] in (["beginner"], ["easy"], ["normal"], ["hard"]) and "about" in line}
+    assert rows["easy"].endswith("4 s") and rows["normal"].endswith("15 s") and rows["hard"].endswith("30 s")
+    assert rows["beginner"].endswith("-")
+
+
 def test_a_game_without_measurements_and_the_plain_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ladder_docs, "ladder_path", lambda game_id: tmp_path / "none.json")
     text = agents_output("overseer")

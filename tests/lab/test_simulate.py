@@ -60,3 +60,19 @@ def test_each_game_is_saved_as_a_replayable_record(tmp_path: Path) -> None:
 def test_bad_plans_fail_before_any_game(plan: SimulationPlan, message: str) -> None:
     with pytest.raises(OptionError, match=message):
         simulate(plan)
+
+
+def test_a_decision_cut_by_a_levels_own_cap_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Honor's levels cap each decision by the level, not by the spec's ``seconds``: a level whose
+    # cap (shrunk here to half a millisecond) ends its placement searches has those decisions
+    # counted as cut, as a spec's own cap has; the same level told ``seconds=0`` has no cap
+    from boardlab.games.honor import agent as honor_agent
+    from boardlab.lab.play import play_one
+
+    monkeypatch.setitem(honor_agent.LEVELS, "easy", replace(honor_agent.LEVELS["easy"], seconds=0.0005))
+    plan = SimulationPlan("honor", ("honor:level=easy", "honor:level=easy,seconds=0"), games=1, seed=3,
+                          time_decisions=True)
+    played = play_one(plan, 0)
+    capped = played.outcome.seat_agents.index(0)
+    assert 0 < played.decisions_cut[capped] <= len(played.decision_cpu[capped])
+    assert played.decisions_cut[1 - capped] == 0

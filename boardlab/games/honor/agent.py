@@ -226,13 +226,17 @@ class HonorAgent(Agent):
         seconds = self.settings["seconds"]
         if seconds is not None and not (math.isfinite(seconds) and seconds >= 0):
             raise OptionError(f"agent honor: seconds={seconds!r} must be 0 or more")
-        self.cap: float | None = self.level.seconds if seconds is None else (seconds or None)
+        self.cap: float | None = self.own_time_cap()
         self._risks: dict[tuple[Any, ...], float] = {}
         self.judge = evaluation_choice(self.settings["evaluation"])
 
+    def own_time_cap(self) -> float | None:
+        """The level's ruled cap, or ``seconds`` where the spec says it (0: none)."""
+        return self.level.seconds if self.settings["seconds"] is None else (self.settings["seconds"] or None)
+
     def limit_time(self, seconds: float | None) -> None:
         """Cap the next decisions at ``seconds`` of wall time (the level's cap when smaller)."""
-        own = self.level.seconds if self.settings["seconds"] is None else (self.settings["seconds"] or None)
+        own = self.own_time_cap()
         self.cap = seconds if own is None else (own if seconds is None else min(own, seconds))
 
     def reset(self) -> None:
