@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..agents import game_levels
 from ..core.errors import OptionError, RefusedError
 from ..core.game import Game
 from ..core.match import UNDO_POLICIES, Match
@@ -99,7 +100,8 @@ def plan_room(request: NewRoom) -> RoomPlan:
         choices = [SeatChoice("here")] + [SeatChoice("computer", DEFAULT_LEVEL)] * (n - 1)
     else:
         # a seat as the API numbers it (from 0), with its name
-        choices = [SeatChoice.parse(text, _seat_words(game, seat)) for seat, text in enumerate(request.seats)]
+        levels = game_levels(game)
+        choices = [SeatChoice.parse(text, _seat_words(game, seat), levels) for seat, text in enumerate(request.seats)]
     if len(choices) != n:
         raise RefusedError(f"{game.id} with {n} players needs {n} seats, got {len(choices)}", code="bad_seats")
     for seat, choice in enumerate(choices):

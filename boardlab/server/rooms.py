@@ -12,7 +12,7 @@ import asyncio
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,13 +85,15 @@ class SeatChoice:
     level: str | None = None
 
     @classmethod
-    def parse(cls, text: str, seat: str) -> SeatChoice:
-        """``seat``: the seat in words for an error, e.g. "seat 1 (Black)"."""
+    def parse(cls, text: str, seat: str, levels: Sequence[str] = LEVELS) -> SeatChoice:
+        """``seat``: the seat in words for an error, e.g. "seat 1 (Black)"; ``levels``: the
+        game's own levels, which an error lists (a level of another game is refused later, with
+        why this game has none such)."""
         kind, _, level = text.strip().partition(":")
         if kind not in SEAT_KINDS:
             raise OptionError(
                 f"{seat}: {text!r} is not a seat; use here, invite or computer:LEVEL "
-                f"(levels: {', '.join(LEVELS)})"
+                f"(levels: {', '.join(levels)})"
             )
         if kind != "computer":
             if level:
@@ -99,7 +101,7 @@ class SeatChoice:
             return cls(kind)
         level = level or DEFAULT_LEVEL
         if level not in LEVELS:
-            raise OptionError(f"{seat}: unknown computer level {level!r}; levels: {', '.join(LEVELS)}")
+            raise OptionError(f"{seat}: unknown computer level {level!r}; levels: {', '.join(levels)}")
         return cls(kind, level)
 
 

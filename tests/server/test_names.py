@@ -48,3 +48,16 @@ def test_a_refused_seat_is_numbered_as_the_api_numbers_seats_and_named(sqlite_se
     assert response.json()["error"]["message"].startswith("seat 1 (Black): unknown computer level 'hard:x'")
     response = sqlite_server.client.post("/api/rooms", json={"game": "towers", "seats": ["robot", "here"]})
     assert response.json()["error"]["message"].startswith("seat 0 (White): 'robot' is not a seat")
+
+
+def test_a_refused_seat_lists_the_levels_of_its_own_game(sqlite_server: Harness) -> None:
+    # Honor has no expert level, Overseer has one: each refusal lists what its game offers, and
+    # a level of another game is refused with why this one has none
+    response = sqlite_server.client.post("/api/rooms", json={"game": "honor", "seats": ["computer:nope", "here"]})
+    assert response.status_code == 422
+    assert response.json()["error"]["message"].endswith("levels: beginner, easy, normal, hard")
+    response = sqlite_server.client.post("/api/rooms", json={"game": "overseer", "seats": ["here", "robot"]})
+    assert "(levels: beginner, easy, normal, hard, expert)" in response.json()["error"]["message"]
+    response = sqlite_server.client.post("/api/rooms", json={"game": "honor", "seats": ["computer:expert", "here"]})
+    assert response.status_code == 422
+    assert "honor has no expert level" in response.json()["error"]["message"]
