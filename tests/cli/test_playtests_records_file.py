@@ -28,7 +28,7 @@ def saved_record(folder: Path, game_id: str, agent: str) -> Path:
     [
         ('{"format": 2, "game": "tow', "not valid JSON"),  # a truncated save
         ("garbage", "not valid JSON"),
-        ('{"colour": "blue"}', "record format None is not supported"),
+        ('{"colour": "blue"}', "not a game record: it has no 'format' field (it holds 'colour')"),
         ("[1, 2, 3]", "a record must be a JSON object"),
         ("[" * 100_000, "its JSON is nested too deeply"),
     ],

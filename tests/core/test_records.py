@@ -143,6 +143,9 @@ def test_a_move_that_is_not_text_is_reported_by_its_number(record: Record, tmp_p
     [
         (lambda d: d.update(format=3), "format 3 is not supported"),
         (lambda d: d.update(format=True), "format True is not supported"),
+        # another file of boardlab's, a lab study's settings: named as no record, with where records are
+        (lambda d: [d.clear(), d.update(study_id="f1de", settings={})],
+         r"not a game record: it has no 'format' field \(it holds 'study_id', 'settings'\).*DIR/records/"),
         (lambda d: d.pop("seed"), "no 'seed' field"),
         (lambda d: d.update(seed="7"), "'seed' must be a whole number"),
         (lambda d: d.update(players=3), "3 seats|seats for 3 players"),
