@@ -340,13 +340,12 @@ class Record:
         Format 1: converted, which replays it (a RecordError names a move that fails)."""
         if not isinstance(data, Mapping):
             raise RecordError("a record must be a JSON object")
-        if "format" not in data:
-            # another of boardlab's files (a study's settings, a lab's games list) or none of its own
+        if "format" not in data:  # another of boardlab's files (a study's settings, a games list), or none
             keys = ", ".join(repr(key) for key in list(data)[:4]) or "nothing"
             raise RecordError(
-                f"not a game record: it has no 'format' field (it holds {keys}). Game records are "
-                "the files `boardlab play` saves, a finished room's record download, and the files "
-                "in DIR/records/ after `boardlab simulate --records DIR`"
+                f"not a game record: it has no 'format' field (it holds {keys}). Game records are the files "
+                "`boardlab play` saves, a finished room's record download, and the files in DIR/records/ after "
+                "`boardlab simulate --records DIR`"
             )
         version = data.get("format")
         if isinstance(version, bool) or version not in READABLE_FORMATS:
