@@ -368,19 +368,32 @@ class HonorAgent(Agent):
         or the safest piece built at the least opening bid."""
         me = state.current_player()
         pools = tuple(state.pools)
+        paid = list(pools)
+        paid[me] -= state.rules.minimum_opening_bid
+        return self._push_or_build(
+            state,
+            me,
+            lambda pid, first: self._valued_chain(state, model, pid, first, 1, pools, risk)[1][me],
+            lambda safest: self._outcome(state, model, safest, me, tuple(paid), risk)[me],
+        )
+
+    @staticmethod
+    def _push_or_build(state: Any, me: int, push_value: Callable[[str, int], float],
+                       build_value: Callable[[str], float]) -> Move:
+        """Push the kind whose chain is worth the most to me (``push_value`` of the piece and the
+        chain's first holder), or build my safest piece at the least opening bid where I can pay
+        it (7.2) and ``build_value`` says it is worth more. Each value is asked once, in that order."""
         kinds, first, order = pushes_to_try(state, me)
         best_move: Move | None = None
         best_value = -math.inf
         for pid in order:
-            value = self._valued_chain(state, model, pid, first, 1, pools, risk)[1][me]
+            value = push_value(pid, first)
             if value > best_value:
                 best_value, best_move = value, Push(pid)
         lowest = state.rules.minimum_opening_bid
-        if pools[me] >= lowest:
+        if state.pools[me] >= lowest:
             safest = min(kinds.values(), key=lambda pid: (placement_risk(state, me, pid), pid))
-            paid = list(pools)
-            paid[me] -= lowest
-            if self._outcome(state, model, safest, me, tuple(paid), risk)[me] > best_value:
+            if build_value(safest) > best_value:
                 return Build(safest, lowest)
         assert best_move is not None
         return best_move
@@ -402,20 +415,13 @@ class HonorAgent(Agent):
             if state.pools[me] < lowest:  # cannot open an auction (rule 7.2): hand the best one on
                 return Push(best)
             return Build(best, min(state.pools[me], bid))
-        kinds, first, order = pushes_to_try(state, me)
-        best_move: Move | None = None
-        best_value = -math.inf
-        for pid in order:
+
+        def push_value(pid: str, first: int) -> float:
             placer, pools = self._chain(state, pid, first, 1, tuple(state.pools), risk)
-            value = self._value_for_me(state, me, pid, placer, pools, risk)
-            if value > best_value:
-                best_value, best_move = value, Push(pid)
-        safest = min(kinds.values(), key=lambda pid: (placement_risk(state, me, pid), pid))
+            return self._value_for_me(state, me, pid, placer, pools, risk)
+
         opening_cost = token_value(state.pools[me]) * lowest  # the least opening bid is spent (7.2)
-        if state.pools[me] >= lowest and -risk(me, safest) - opening_cost > best_value:
-            return Build(safest, lowest)
-        assert best_move is not None
-        return best_move
+        return self._push_or_build(state, me, push_value, lambda safest: -risk(me, safest) - opening_cost)
 
     # --- auctions and push replies ----------------------------------------------------------
     def _bid(self, state: Any) -> Move:

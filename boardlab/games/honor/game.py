@@ -58,9 +58,9 @@ class HonorGame(Game):
     view_renderer = staticmethod(render_view)
     image_renderer = staticmethod(render_png)
     #: the computer's levels (docs/levels.md): the beginner looks one move ahead on the evaluation,
-    #: each release tried under two of the tremor's nine outcomes (all nine took four times the CPU
-    #: for a player that still loses every game to easy); the others are Honor's own agent (rules
-    #: section 13)
+    #: each release tried under two of the tremor's outcomes drawn at random (all of them cost far
+    #: more CPU a placement and bought no rung: docs/levels.md); the others are Honor's own agent
+    #: (rules section 13)
     level_specs = {
         "beginner": "greedy:exact_chance=0,chance_samples=2",
         "easy": "honor:level=easy",
