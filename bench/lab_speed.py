@@ -1,16 +1,18 @@
 """What a lab study costs, and how strong its agents are: the figures behind the presets.
 
     python bench/lab_speed.py                                  # the presets on Towers
+    python bench/lab_speed.py --game honor --cpu-games 10      # Honor's own presets
     python bench/lab_speed.py --agents greedy "mcts:iterations=100,rollout_depth=1" --games 200
     python bench/lab_speed.py --study 1000 --jobs 2            # also time a 1,000-game study
 
-For each agent setting it prints:
+For each agent setting (by default the game's presets, as ``--preset`` expands them) it prints:
 
 * CPU seconds per self-play game (both seats the setting), played in this
   process through the lab's engine (tracing included), and what 1,000 such
   games would take on 2 fully free cores (CPU / 2);
-* its score against ``greedy`` over ``--games`` games with seats rotated, with a
-  95% interval: the setting beats greedy when the interval lies above 50%.
+* its score against ``--against`` (default: the game's ``quick`` preset) over
+  ``--games`` games with seats rotated (``--jobs`` processes), with its 95% Wilson interval:
+  the setting is the stronger when the interval lies above 50%.
 
 ``--study N`` also times ``boardlab lab GAME --players S,S -n N --jobs J`` as a
 whole (wall clock and the CPU of every process), which is what a designer waits.
@@ -28,10 +30,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from boardlab.lab.intervals import mean_interval
+import boardlab
 from boardlab.lab.play import SimulationPlan
-from boardlab.lab.presets import PRESETS
+from boardlab.lab.presets import PRESETS, expand
 from boardlab.lab.simulate import simulate
+from boardlab.lab.stats import wilson_interval
 
 
 def self_play_cpu(game: str, spec: str, games: int, seed: int) -> float:
@@ -42,13 +45,13 @@ def self_play_cpu(game: str, spec: str, games: int, seed: int) -> float:
     return (time.process_time() - began) / games
 
 
-def score_against_greedy(game: str, spec: str, games: int, seed: int) -> tuple[float, float, float]:
-    """``spec``'s mean score against greedy (seats rotated) with its 95% interval."""
-    plan = SimulationPlan(game, agents=(spec, "greedy"), games=games, seed=seed, rotate=True)
-    outcomes = simulate(plan)
+def score_against(game: str, spec: str, other: str, games: int, seed: int, jobs: int) -> tuple[float, float, float]:
+    """``spec``'s mean score against ``other`` (seats rotated) with its 95% interval."""
+    plan = SimulationPlan(game, agents=(spec, other), games=games, seed=seed, rotate=True)
+    outcomes = simulate(plan, jobs=jobs)
     scores = [sum(o.returns[s] for s, a in enumerate(o.seat_agents) if a == 0) for o in outcomes]
-    mean, (low, high) = mean_interval(scores)
-    return mean, low, high
+    low, high = wilson_interval(sum(scores), len(scores))  # a draw counts half, as the ladder counts it
+    return sum(scores) / len(scores), low, high
 
 
 def time_study(game: str, spec: str, games: int, jobs: int) -> tuple[float, float]:
@@ -69,20 +72,24 @@ def time_study(game: str, spec: str, games: int, jobs: int) -> tuple[float, floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="towers")
-    parser.add_argument("--agents", nargs="+", default=[spec for spec, _ in PRESETS.values()])
-    parser.add_argument("--games", type=int, default=100, help="games against greedy per setting")
+    parser.add_argument("--agents", nargs="+", help="agent specs (default: the game's presets)")
+    parser.add_argument("--against", help="the setting each is scored against (default: the game's quick preset)")
+    parser.add_argument("--games", type=int, default=100, help="games against --against per setting")
     parser.add_argument("--cpu-games", type=int, default=30, help="self-play games timed per setting")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--study", type=int, default=0, help="also time a whole study of this many games")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2, help="processes for the scoring games and --study")
     args = parser.parse_args()
+    game = boardlab.load(args.game)
+    agents = args.agents or [expand(preset, game) for preset in PRESETS]
+    against = args.against or expand("quick", game)
     print(f"{args.game}; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}")
-    for spec in args.agents:
+    for spec in agents:
         cpu = self_play_cpu(args.game, spec, args.cpu_games, args.seed)
         line = f"{spec:40s} {cpu:.3f} CPU s/game -> 1,000 games ~{cpu * 1000 / 2:.0f} s on 2 free cores"
-        if spec != "greedy":
-            mean, low, high = score_against_greedy(args.game, spec, args.games, args.seed + 1)
-            line += f"; vs greedy {mean:.1%} [{low:.1%}, {high:.1%}] over {args.games} games"
+        if spec != against and args.games:
+            mean, low, high = score_against(args.game, spec, against, args.games, args.seed + 1, args.jobs)
+            line += f"; vs {against} {mean:.1%} [{low:.1%}, {high:.1%}] over {args.games} games"
         print(line, flush=True)
         if args.study:
             wall, cpu_all = time_study(args.game, spec, args.study, args.jobs)

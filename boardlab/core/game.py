@@ -114,6 +114,10 @@ class Game:
     #: (level name -> words, no engine setting: what the lobby shows); a level the table leaves
     #: out reads the core's (:data:`boardlab.agents.levels.PLAYER_WORDS`)
     level_words: ClassVar[Mapping[str, str]] = {}
+    #: the lab's presets where this game plays them otherwise (preset name -> agent spec,
+    #: chosen by measurement: docs/lab.md, "Presets"); a preset the table leaves out is the
+    #: lab's own (:data:`boardlab.lab.presets.PRESETS`)
+    lab_presets: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         if players is None:

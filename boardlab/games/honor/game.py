@@ -68,6 +68,13 @@ class HonorGame(Game):
         # values push chains by the fitted weights where they hold (two players): docs/evaluation.md
         "hard": "honor:level=hard,evaluation=fitted",
     }
+    #: the lab's presets (docs/lab.md, "Presets"): the lab's own search tries every release
+    #: of a node as a physics simulation, minutes a game here; the quick one is greedy trying
+    #: each release under one tremor drawn at random, the strong one the `normal` level
+    lab_presets = {
+        "quick": "greedy:exact_chance=0,chance_samples=1",
+        "strong": "honor:level=normal",
+    }
     #: the levels for players: how steady a hand each places with, and how it sees what a
     #: piece will do to a tower (no setting: those are the spec's)
     level_words = {
