@@ -493,7 +493,7 @@ def _recorded_results(
             label = label_of.get(entry.get("spec"))
             if label is not None and entry.get("cpu_median") is not None and label not in cpu:
                 cpu[label] = {
-                    "median": entry["cpu_median"], "max": entry["cpu_max"], "mean": None,
+                    "median": entry["cpu_median"], "max": entry["cpu_max"], "mean": entry.get("cpu_mean"),
                     "decisions": entry.get("cpu_decisions"), "recorded": True,
                 }
     return pairs, cpu

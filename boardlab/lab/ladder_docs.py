@@ -48,6 +48,8 @@ def ladder_data(summary: Mapping[str, Any]) -> dict[str, Any]:
         cpu = summary["cpu"].get(label)
         if cpu is not None:
             entry.update(cpu_median=round(cpu["median"], 7), cpu_max=round(cpu["max"], 7), cpu_decisions=cpu["decisions"])
+            if cpu.get("mean") is not None:
+                entry["cpu_mean"] = round(cpu["mean"], 7)
         agents[label] = entry
     pairs = [
         {
@@ -144,7 +146,8 @@ counts from the file only where the folders hold no game of the same two specs.
 
 * **Score**: the stronger side's points over the games; the 95% interval is Wilson's, on the points.
 * **CPU per decision**: `time.process_time()` around each `choose` (the agent's own work, in
-  its worker process): median and maximum over every decision the agent made in the ladder.
+  its worker process): median and maximum over every decision the agent made in the ladder
+  (`ladder.json` keeps their mean too: the server's Lab prices a study by it).
   CPU time, not wall time, so the figure holds on an idle core even when measured in a busy pool.
 * **Elo**: the Bradley-Terry model fitted by maximum likelihood to every game of the ladder
   (P(a beats b) = 1 / (1 + 10^((b - a)/400)), a draw half a win each), with random fixed at 0.

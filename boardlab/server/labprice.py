@@ -3,7 +3,8 @@
 Every agent spec is priced in CPU seconds per decision from its budget, before any game:
 
 * a spec the game's level ladder measured (``ladder.json``: every level's spec, with the
-  median CPU of its decisions) costs that median;
+  CPU of its decisions) costs their mean, or their median where the ladder keeps no mean
+  (ladders written before it kept one);
 * a search with an iteration or position budget (``iterations``, ``nodes``) costs the budget
   times what one iteration (position) of that agent cost in the game's measured specs, or,
   where the game measured no spec of that agent, the dearest such cost of any game
@@ -46,13 +47,15 @@ OVERRUN = 3.0
 
 @lru_cache(maxsize=32)
 def _measured(game_id: str) -> tuple[dict[str, float], dict[tuple[str, str], float]]:
-    """The game's ladder: median CPU per decision by spec, and the dearest CPU per unit of
-    budget by (agent, budget setting)."""
+    """The game's ladder: CPU per decision by spec (the mean where the ladder keeps it, else
+    the median), and the dearest CPU per unit of budget by (agent, budget setting)."""
     data = load_ladder(game_id)
     by_spec: dict[str, float] = {}
     per_unit: dict[tuple[str, str], float] = {}
     for entry in (data or {}).get("ratings", {}).values():
-        spec, cpu = entry.get("spec"), entry.get("cpu_median")
+        # a study pays for every decision: where a few decisions cost far more than the rest
+        # (Honor's placements beside its bids) the mean is many times the median
+        spec, cpu = entry.get("spec"), entry.get("cpu_mean", entry.get("cpu_median"))
         if not isinstance(spec, str) or not isinstance(cpu, (int, float)):
             continue
         by_spec[spec] = float(cpu)

@@ -272,6 +272,13 @@ def test_a_new_rung_merged_with_ladder_json_rates_every_level_as_the_old_games_w
     # beginner played only in the old games: its CPU figures are the file's; easy's are its new games'
     assert merged["cpu"]["beginner"]["median"] == pytest.approx(whole["cpu"]["beginner"]["median"], abs=1e-5)
     assert merged["cpu"]["beginner"]["decisions"] == 200 and merged["cpu"]["easy"]["decisions"] == 100
+    # and its mean, what the server's Lab prices a decision at: read back as the file keeps it
+    stored = json.loads(path.read_text())
+    assert stored["ratings"]["beginner"]["cpu_mean"] == pytest.approx(whole["cpu"]["beginner"]["mean"], abs=1e-7)
+    stored["ratings"]["beginner"]["cpu_mean"] = 0.5  # unlike its median (0.015): a mix-up would show
+    path.write_text(json.dumps(stored))
+    assert summarize(game, agents, new, [], [recorded_ladder(path)])["cpu"]["beginner"]["mean"] == 0.5
+    path.write_text(json.dumps(ladder_data(summarize(game, agents, old, []))))
     # where the folders hold games of a recorded pair, the games count and the record does not
     again = summarize(game, agents, new + old[:100], [], [recorded_ladder(path)])
     assert again["pairs"] == whole["pairs"] and again["recorded"] == ["beginner-vs-easy"]

@@ -103,6 +103,18 @@ def test_agents_are_priced_by_their_budgets() -> None:
     assert QUICK_DECISION_SECONDS < 0.1
 
 
+def test_a_level_whose_decisions_differ_in_cost_is_priced_at_their_mean_not_their_median() -> None:
+    # Honor's placements cost hundreds of times its bids: priced at the median, a study of its
+    # normal level paid for a thirtieth of its CPU and its worker stopped it after a few games
+    honor = boardlab.load("honor")
+    ladder = load_ladder("honor")
+    assert ladder is not None
+    normal = ladder["ratings"]["normal"]
+    assert normal["cpu_mean"] > 10 * normal["cpu_median"]
+    assert decision_seconds(honor, "normal", 10.0) == pytest.approx(normal["cpu_mean"])
+    assert decision_seconds(honor, "honor:level=normal", 10.0) == pytest.approx(normal["cpu_mean"])
+
+
 def test_each_designer_has_a_quota_of_queued_games_and_of_cpu(tmp_path: Path) -> None:
     jobs = LabJobs(tmp_path / "lab", LabLimits(max_running=0, queued_games_per_designer=10))
     jobs.create({**STUDY, "games": 8}, OWNER)
