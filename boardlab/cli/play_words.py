@@ -42,6 +42,7 @@ def help_text() -> Group:
         table.add_row(escape(command), escape(meaning))
     return Group("Enter a move in the game's notation, or a command:", Padding(table, (0, 0, 0, 2)))
 
+
 #: a longer run of alike chance outcomes is announced by its count (the board shows them)
 CHANCE_RUN_SHOWN = 3
 

@@ -129,7 +129,7 @@ def play_one(plan: SimulationPlan, index: int, on_ply: PlyTick | None = None) ->
     if plan.time_decisions:
         for seat, (agent, decision_seconds) in enumerate(zip(agents, spent)):
             if agent is not None:
-                _time_choices(agent, decision_seconds, cut, seat, agent.own_time_cap())
+                _time_choices(agent, decision_seconds, cut, seat)
     began = time.perf_counter()
     thinking = None if plan.decision_seconds is None else [plan.decision_seconds] * game.num_players
     match = Match(game, agents, seed=seed, think_seconds=thinking)
@@ -218,15 +218,16 @@ def record_outcome(record: Record, index: int = 0, variant: str = "", seating: t
     return game_outcome(index, record.seed, seats, result, tracer.trace(result.returns), record.turns, seconds, variant)
 
 
-def _time_choices(agent: Agent, spent: list[float], cut: list[int], seat: int, cap: float | None) -> None:
+def _time_choices(agent: Agent, spent: list[float], cut: list[int], seat: int) -> None:
     """Make ``agent`` append the CPU seconds of each ``choose`` to ``spent``, and count in
-    ``cut[seat]`` the decisions that ran into ``cap``, its time cap (None: it has none).
+    ``cut[seat]`` the decisions that ran into its own time cap (:meth:`Agent.own_time_cap`).
 
     CPU time, not wall time, so a figure measured in a busy pool of workers still says what
     a decision costs on an idle core; the match's resampling of the state is left out, as
     that is the driver's work, not the agent's. The cap is a wall time: a decision that
     lasted it (to within :data:`CAP_REACHED`) ended on the clock, not on its budget."""
     choose = agent.choose
+    cap = agent.own_time_cap()
 
     def timed(state: Any) -> Any:
         began, clock = time.process_time(), time.perf_counter()

@@ -4,6 +4,7 @@ measured for its purpose, and a game whose moves cost far more names its own."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -43,9 +44,9 @@ def test_a_game_without_its_own_presets_gets_the_labs_and_one_with_them_gets_its
 
 
 def test_honor_presets_do_not_search_every_release_by_physics() -> None:
-    """Honor's releases are physics simulations: the lab's search (60 iterations, every release of
-    a node simulated) took about 100 s of CPU a game and greedy with every tremor outcome about
-    6 s, so Honor names cheaper settings (docs/lab.md, "Presets")."""
+    """Honor's releases are physics simulations: the lab's search simulates every release of a
+    node and its greedy every release under each tremor outcome, so Honor names cheaper settings
+    (docs/lab.md, "Presets", has their cost)."""
     honor = boardlab.load("honor")
     quick, strong = expand("quick", honor), expand("strong", honor)
     assert quick.startswith("greedy:") and "exact_chance=0" in quick and "chance_samples=1" in quick
@@ -53,7 +54,7 @@ def test_honor_presets_do_not_search_every_release_by_physics() -> None:
     assert quick != PRESETS["quick"][0] and strong != PRESETS["strong"][0]
 
 
-def test_the_lab_command_records_the_games_own_preset(tmp_path) -> None:
+def test_the_lab_command_records_the_games_own_preset(tmp_path: Path) -> None:
     out = tmp_path / "honor-quick"
     done = run("lab", "honor", "--preset", "quick", "-n", "2", "--jobs", "1", "--out", str(out))
     assert done.returncode == 0, done.stderr

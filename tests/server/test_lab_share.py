@@ -105,7 +105,7 @@ def test_agents_are_priced_by_their_budgets() -> None:
 
 def test_a_level_whose_decisions_differ_in_cost_is_priced_at_their_mean_not_their_median() -> None:
     # Honor's placements cost hundreds of times its bids: priced at the median, a study of its
-    # normal level paid for a thirtieth of its CPU and its worker stopped it after a few games
+    # normal level paid for a small share of its CPU and its worker stopped it after a few games
     honor = boardlab.load("honor")
     ladder = load_ladder("honor")
     assert ladder is not None

@@ -68,10 +68,10 @@ class HonorGame(Game):
         # values push chains by the fitted weights where they hold (two players): docs/evaluation.md
         "hard": "honor:level=hard,evaluation=fitted",
     }
-    #: the lab's presets (docs/lab.md, "Presets"): the lab's own simulate every release under
-    #: every tremor outcome (quick, about 11 s of CPU a game) or at every node of a search
-    #: (strong, about 100 s); here quick tries each release under one outcome drawn at random,
-    #: and strong is the `normal` level
+    #: the lab's presets (docs/lab.md, "Presets", has their cost): the lab's own simulate every
+    #: release under every tremor outcome (quick) or at every node of a search (strong), far
+    #: dearer here than elsewhere; here quick tries each release under one outcome drawn at
+    #: random, and strong is the `normal` level
     lab_presets = {
         "quick": "greedy:exact_chance=0,chance_samples=1",
         "strong": "honor:level=normal",

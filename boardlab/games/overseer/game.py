@@ -46,7 +46,7 @@ class OverseerGame(Game):
         "expert": "mcts:iterations=1500,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=15",
     }
     #: the lab's strong preset is the normal level's search without its time cap: the lab's own
-    #: (60 iterations at its exploration constant) cost a third more CPU a game for no more
+    #: (more iterations at its own exploration constant) cost more CPU a game for no more
     #: strength against the quick one (docs/lab.md, "Presets")
     lab_presets = {"strong": "mcts:iterations=50,leaf_eval=true,widen=1,c=0.2,jitter=0.03"}
     draw_by_agreement = True

@@ -56,7 +56,7 @@ class TerritoriesGame(Game):
         "hard": "mcts:iterations=1000,leaf_eval=true,widen=1,c=0.2,jitter=0.03,seconds=3,evaluation=fitted",
     }
     #: the lab's strong preset is hard's search at 60 iterations, clearly stronger than greedy (the
-    #: quick one); the lab's own, information-set MCTS, was not, at more than twice the CPU a game
+    #: quick one); the lab's own, information-set MCTS, was not, at more CPU a game
     #: (docs/lab.md, "Presets")
     lab_presets = {"strong": "mcts:iterations=60,leaf_eval=true,widen=1,c=0.2,jitter=0.03,evaluation=fitted"}
     #: the levels for players where they play otherwise than the core's words say: normal takes
