@@ -156,6 +156,14 @@ def add_serve_parser(commands: Any) -> None:
         f"refused until they are answered (0: no bound) (default {fair.max_queued_per_address})",
     )
     serve.add_argument(
+        "--max-spectators-per-room",
+        type=int,
+        default=fair.max_spectators_per_room,
+        metavar="N",
+        help=f"spectators on one room's WebSocket at once; its players are always let in (0: no cap) "
+        f"(default {fair.max_spectators_per_room})",
+    )
+    serve.add_argument(
         "--min-move-seconds",
         type=float,
         default=fair.min_move_seconds,
@@ -280,6 +288,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         "--max-computer-only-rooms-per-address": args.max_computer_only_rooms_per_address,
         "--max-queued-searches": args.max_queued_searches,
         "--max-queued-per-address": args.max_queued_per_address,
+        "--max-spectators-per-room": args.max_spectators_per_room,
         "--rooms-per-minute": args.rooms_per_minute,
         "--rooms-per-day": args.rooms_per_day,
         "--moves-per-minute": args.moves_per_minute,
@@ -324,6 +333,7 @@ def serve_command(args: argparse.Namespace, out: Console, err: Console) -> int:
         unwatched_computer_room_seconds=args.unwatched_computer_room_seconds,
         max_queued_searches=args.max_queued_searches,
         max_queued_per_address=args.max_queued_per_address,
+        max_spectators_per_room=args.max_spectators_per_room,
         min_move_seconds=args.min_move_seconds,
         rooms_per_minute=args.rooms_per_minute,
         rooms_per_day=args.rooms_per_day,

@@ -168,6 +168,7 @@ class Hints:
                 )
             if room.match.to_move() != acting:
                 raise NotYourTurnError(f"room {room_id}: a hint is for the seat that decides now, not seat {acting}")
+            service.check_queue_share()  # a hint is a search on the address's share, as a computer's move is
             ply, revision = room.match.ply, room.revision
             spec = hint_spec(room.game)
             seed = derive_seed(room.row.seed, HINT_SEED_OFFSET + ply)

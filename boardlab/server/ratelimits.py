@@ -154,6 +154,15 @@ class AddressLimits:
             day.give_back()  # refused for the minute's rate: the day's allowance is not spent
         return wait
 
+    def give_back_day(self, address: str, kind: str) -> None:
+        """Return the day's token of ``kind`` that ``address`` just took: what it was taken for
+        was refused (an unknown game, a bad option, a busy server), and the day's allowance
+        counts what storage keeps, not what was asked."""
+        client = self.clients.get(address)
+        day = None if client is None else client.buckets.get(f"{kind}{DAILY}")
+        if day is not None:
+            day.give_back()
+
     def refused_for_the_day(self, address: str, kind: str | None) -> bool:
         """Whether ``address``'s allowance of ``kind`` for a day is what is spent (not the minute's)."""
         client = self.clients.get(address)
@@ -229,7 +238,19 @@ def client_address(scope: Scope, trusted_proxies: frozenset[str]) -> str:
         return limited_as(peer)
     forwarded = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"x-forwarded-for"]
     hops = [hop.strip() for hop in ",".join(forwarded).split(",") if hop.strip()]
-    return limited_as(hops[-1] if hops else peer)
+    return limited_as(_without_port(hops[-1]) if hops else peer)
+
+
+def _without_port(hop: str) -> str:
+    """A forwarded address without the port or brackets some proxies write (``1.2.3.4:5678``,
+    ``[2001:db8::1]:443``): the port changes with every connection, and counted with it each
+    connection would get an allowance of its own (and an IPv6 client would escape its /64)."""
+    if hop.startswith("["):
+        closing = hop.find("]")
+        return hop[1:closing] if closing > 0 else hop
+    if hop.count(":") == 1:
+        return hop.split(":", 1)[0]
+    return hop
 
 
 def limited_as(address: str) -> str:
@@ -262,6 +283,17 @@ def request_kind(scope: Scope) -> str | None:
     return MOVES
 
 
+def _noting_status(send: Send, statuses: list[int]) -> Send:
+    """``send``, noting the status of the response it starts in ``statuses``."""
+
+    async def noting(message: dict[str, object]) -> None:
+        if message["type"] == "http.response.start":
+            statuses.append(int(message["status"]))  # type: ignore[call-overload]
+        await send(message)
+
+    return noting  # type: ignore[return-value]
+
+
 class ClientLimits:
     """ASGI middleware: refuse a request over its address's limits before any route sees it."""
 
@@ -281,11 +313,17 @@ class ClientLimits:
             await self._refuse(scope, send, address, kind, wait)
             return
         charged = CLIENT.set(address)
+        statuses: list[int] = []
         try:
-            await self.app(scope, receive, send)
+            if kind is not None and self.limits.per_day.get(kind, 0) > 0:
+                await self.app(scope, receive, _noting_status(send, statuses))
+            else:
+                await self.app(scope, receive, send)
         finally:
             CLIENT.reset(charged)
             self.limits.done(address)
+            if kind is not None and self.limits.per_day.get(kind, 0) > 0 and not (statuses and statuses[0] < 300):
+                self.limits.give_back_day(address, kind)
 
     async def _refuse(self, scope: Scope, send: Send, address: str, kind: str | None, wait: float) -> None:
         what = {

@@ -41,6 +41,10 @@ def _json_type(value: Any) -> str:
         return "a true-or-false value"
     if isinstance(value, (int, float)):
         return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
     return "text" if isinstance(value, str) else type(value).__name__
 
 
@@ -54,7 +58,10 @@ def check_option_types(game_id: str, options: Mapping[str, Any], where: str = "o
     for name, value in options.items():
         option = declared.get(name)
         if option is None or (value is None and option.default is None):
-            continue
+            continue  # null is the default of an option that has none (the catalog lists it so)
+        if value is None:
+            raise OptionError(f"{where} {name}: null is not one of its values; {name} takes {option.allowed()} "
+                              "(leave it out for its default)")
         kind = option.kind
         fits = (
             isinstance(value, bool)
@@ -71,7 +78,10 @@ def check_option_types(game_id: str, options: Mapping[str, Any], where: str = "o
 
 #: text from a request: refused with bad_text when it holds what storage cannot keep
 Text = Annotated[str, AfterValidator(_storable)]
-OptionValue = bool | int | float | Text
+#: what a request may send as an option's value: :func:`check_option_types` then names a value of
+#: the wrong kind (null is an option's own default where it has none; a list or an object is
+#: never one, and is refused by that check, which says what the option takes)
+OptionValue = bool | int | float | Text | None | list[Any] | dict[str, Any]
 #: the longest name a person may give (a seat, a remembered player)
 NAME_LENGTH = 40
 #: marks that reorder or hide the text around them (bidirectional controls): a name shown beside

@@ -301,7 +301,7 @@ class RoomService(RoomScheduling, RoomWatching):
             min_move_seconds=self.settings.min_move_seconds,
         )
         if any(choice.kind == "computer" for choice in plan.choices):
-            self._check_queue_share()
+            self.check_queue_share()
         if not computers_only(plan.choices):
             return await self._create(request, plan)
         with self.computer_rooms.creating(address):
@@ -370,10 +370,10 @@ class RoomService(RoomScheduling, RoomWatching):
             held = room.held_by(token)
             return state_message(room, room.viewer(held, seat), held)
 
-    def _check_queue_share(self, room: Room | None = None) -> None:
+    def check_queue_share(self, room: Room | None = None) -> None:
         """Refuse (429) an action of a client address whose searches already wait for the
         computer ``max_queued_per_address`` deep, when it would queue another (a room with a
-        computer seat): its own next search would wait behind them anyway."""
+        computer seat; a hint, given no room): its own next search would wait behind them anyway."""
         if room is not None and all(seat.kind != "computer" for seat in room.seats):
             return
         bound = self.settings.max_queued_per_address
@@ -391,7 +391,7 @@ class RoomService(RoomScheduling, RoomWatching):
         self, room_id: str, token: str | None, text: str, ply: int, revision: int | None, seat: Player | None
     ) -> Message:
         def move(room: Room) -> None:
-            self._check_queue_share(room)
+            self.check_queue_share(room)
             acting = room.acting_seat(token, seat)
             self._check_playing(room)
             if revision is not None and revision != room.revision:
@@ -405,7 +405,7 @@ class RoomService(RoomScheduling, RoomWatching):
 
     async def undo(self, room_id: str, token: str | None, revision: int, seat: Player | None) -> Message:
         def take_back(room: Room) -> None:
-            self._check_queue_share(room)
+            self.check_queue_share(room)
             acting = room.acting_seat(token, seat)
             self._check_playing(room)
             if revision != room.revision:

@@ -212,3 +212,27 @@ def test_owners_are_served_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
     asyncio.run(scenario())
     assert order[:2] == ["a0", "b0"]  # b's first search starts beside a's first, on the worker a may not take
     assert order.index("b1") < order.index("a2")
+
+
+def test_a_hint_is_refused_while_the_address_has_its_share_of_searches_waiting(tmp_path: Path, hard: HardSearches) -> None:
+    # a hint is a search on the address's share too: rooms without a computer must not let an
+    # address queue past --max-queued-per-address by asking for hints in each
+    with make_harness(
+        f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, trusted_proxies=("testclient",), max_queued_per_address=2
+    ) as server:
+        pool = server.app.state.service.computer
+        owner = ATTACKER["X-Forwarded-For"]
+        for _ in range(6):  # the computer moves first in each: every room queues a hard search
+            made = server.client.post(
+                "/api/rooms", json={"game": "towers", "seats": ["computer:hard", "here"]}, headers=ATTACKER
+            )
+            assert made.status_code in (201, 429), made.text
+        assert pool.queued_for(owner) == 2
+        room = create(server, ["here", "here"], ATTACKER)
+        asked = server.client.post(f"/api/rooms/{room['room']}/hint", json={}, headers={**ATTACKER, **auth(room["token"])})
+        assert asked.status_code == 429, asked.text
+        error = asked.json()["error"]
+        assert error["code"] == "computer_busy" and "--max-queued-per-address 2" in error["message"]
+        other = create(server, ["here", "here"], PERSON)  # another address's hint is its own share
+        answered = server.client.post(f"/api/rooms/{other['room']}/hint", json={}, headers={**PERSON, **auth(other["token"])})
+        assert answered.status_code == 200, answered.text

@@ -141,6 +141,11 @@ def test_the_last_hop_only_from_a_trusted_peer() -> None:
     assert client_address(scope("127.0.0.1", "1.1.1.1, 2.2.2.2"), trusted) == "2.2.2.2"
     assert client_address(scope("127.0.0.1", ""), trusted) == "127.0.0.1"
     assert client_address(scope("3.3.3.3", "2.2.2.2"), trusted) == "3.3.3.3"
+    # a port (or an IPv6 address's brackets) that a proxy writes is not part of the client
+    assert client_address(scope("127.0.0.1", "9.9.9.3:1234"), trusted) == "9.9.9.3"
+    assert client_address(scope("127.0.0.1", "[2001:db8:1::1]:443"), trusted) == "2001:db8:1::/64"
+    assert client_address(scope("127.0.0.1", "[2001:db8:1::2]"), trusted) == "2001:db8:1::/64"
+    assert client_address(scope("127.0.0.1", "2001:db8:1::3"), trusted) == "2001:db8:1::/64"
 
 
 def test_a_bucket_refills_at_its_rate() -> None:
@@ -187,3 +192,15 @@ def test_a_half_sent_body_is_refused_in_time() -> None:
     sent = asyncio.run(scenario())
     assert not reached and sent[0]["status"] == 408
     assert json.loads(sent[1]["body"])["error"]["code"] == "body_timeout"
+
+
+@pytest.mark.parametrize("limited", [{"rooms_per_day": 3}], indirect=True)
+def test_refused_room_requests_leave_the_days_allowance(limited: Harness) -> None:
+    # the day's allowance bounds what storage keeps: a client's mistakes spend none of it
+    for body in ({"game": "chess"}, {"game": "towers", "options": {"layout": "nonsense"}}, {"game": 3}) * 3:
+        assert limited.client.post("/api/rooms", json=body).status_code in (404, 422)
+    for _ in range(3):
+        limited.create("towers", ["here", "here"])
+    refused = limited.client.post("/api/rooms", json={"game": "towers", "seats": ["here", "here"]})
+    assert_limited(refused)
+    assert "made 3 new rooms in a day" in refused.json()["error"]["message"]

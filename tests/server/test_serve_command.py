@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from boardlab.cli import main
+from boardlab.cli import build_parser, main
 from tests.support.serve import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
@@ -33,3 +36,17 @@ def test_a_database_that_cannot_be_reached_is_named(tmp_path: Path, capsys: pyte
     url = f"postgresql://nobody@127.0.0.1:{free_port()}/nothing"
     assert main(["serve", "--data-dir", str(tmp_path), "--database-url", url]) == 2
     assert "cannot open the database" in capsys.readouterr().err
+
+
+def test_every_flag_in_the_tables_of_docs_server_is_a_serve_flag() -> None:
+    """The operator's tables in docs/server.md are the settings' reference: a flag they name
+    that the command refuses leaves a limit nobody can change."""
+    documented = set(re.findall(r"^\| `(--[a-z-]+)", (ROOT / "docs" / "server.md").read_text(), flags=re.MULTILINE))
+    assert "--max-spectators-per-room" in documented
+    serve = next(
+        action.choices["serve"] for action in build_parser()._actions if isinstance(action.choices, dict)  # type: ignore[union-attr]
+    )
+    offered = {option for action in serve._actions for option in action.option_strings}
+    assert documented - offered == set()
+    namespace = build_parser().parse_args(["serve", "--max-spectators-per-room", "3"])
+    assert namespace.max_spectators_per_room == 3

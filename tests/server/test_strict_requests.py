@@ -89,6 +89,9 @@ def test_move_fields_of_the_wrong_type_are_refused(sqlite_server: Harness, extra
         ({"random_first": 1}, "random_first"),  # a switch given as a number
         ({"random_first": "true"}, "random_first"),
         ({"layout": 3}, "layout"),  # a choice of names given as a number
+        ({"ply_cap": None}, "ply_cap"),  # null for an option whose default is a value
+        ({"layout": ["diagram"]}, "layout"),  # a list where a name is asked for
+        ({"layout": {"name": "diagram"}}, "layout"),
     ],
 )
 def test_game_options_of_the_wrong_type_are_refused_never_converted(
@@ -111,6 +114,18 @@ def test_game_options_of_their_own_type_are_taken(sqlite_server: Harness) -> Non
     created = sqlite_server.create("towers", ["here", "here"], options={"ply_cap": 200, "random_first": False})
     options = sqlite_server.client.get("/api/rooms").json()[0]["options"]
     assert options["ply_cap"] == 200 and options["random_first"] is False and created.room
+
+
+def test_every_options_default_as_the_catalog_lists_it_is_taken_back(sqlite_server: Harness) -> None:
+    # a client that sends the catalog's defaults back (Territories' expand_max_extent is null:
+    # unbounded) makes a room of the game as it is, in every game
+    for game in sqlite_server.client.get("/api/games").json():
+        described = sqlite_server.client.get(f"/api/games/{game['id']}").json()
+        defaults = {option["name"]: option["default"] for option in described["options"]}
+        made = sqlite_server.client.post("/api/rooms", json={"game": game["id"], "options": defaults})
+        assert made.status_code == 201, (game["id"], made.text)
+    extent = {"game": "territories", "options": {"expand_max_extent": "[9, 8]"}}
+    assert sqlite_server.client.post("/api/rooms", json=extent).status_code == 201
 
 
 @pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])

@@ -125,23 +125,8 @@ async def live(
     budget = MessageBudget(websocket.app.state.address_limits, CLIENT.get(), settings.messages_per_socket_per_minute)
     connection = Connection(websocket, service, room_id, settings.max_body_bytes, budget)
     try:
-        if any(parameter_name(name) in SECRET_PARAMETERS for name in websocket.query_params):
-            raise ServerError(
-                "the seat token goes in the first message, {\"type\": \"auth\", \"token\": ...}, never in the "
-                "address (addresses are logged)"
-            )
-        await connection.watch(None, None)
-    except BusyError as exc:
-        # a room full of spectators still lets its players in: they say who they are next
-        await connection.error(exc)
-        if not await _admitted_by_auth(connection, websocket):
-            await websocket.close(code=4000 + status_for(exc))
+        if not await _opened(connection, websocket):
             return
-    except BoardlabError as exc:
-        await connection.error(exc)
-        await websocket.close(code=4000 + status_for(exc))
-        return
-    try:
         while True:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
@@ -159,9 +144,32 @@ async def live(
             except BoardlabError as exc:
                 await connection.error(exc)
     except WebSocketDisconnect:
-        pass
+        pass  # the client went away, perhaps before a refusal reached it: nothing is owed to the log
     finally:
         connection.stop()
+
+
+async def _opened(connection: Connection, websocket: WebSocket) -> bool:
+    """Start watching the room as a spectator; whether the socket stays open (a refusal is
+    sent and the socket closed). Raises WebSocketDisconnect when the client has gone."""
+    try:
+        if any(parameter_name(name) in SECRET_PARAMETERS for name in websocket.query_params):
+            raise ServerError(
+                "the seat token goes in the first message, {\"type\": \"auth\", \"token\": ...}, never in the "
+                "address (addresses are logged)"
+            )
+        await connection.watch(None, None)
+    except BusyError as exc:
+        # a room full of spectators still lets its players in: they say who they are next
+        await connection.error(exc)
+        if not await _admitted_by_auth(connection, websocket):
+            await websocket.close(code=4000 + status_for(exc))
+            return False
+    except BoardlabError as exc:
+        await connection.error(exc)
+        await websocket.close(code=4000 + status_for(exc))
+        return False
+    return True
 
 
 async def _refuse_over_budget(connection: Connection, websocket: WebSocket, wait: float) -> bool:
