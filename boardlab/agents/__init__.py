@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from ..core.agent import Agent, agent_failures, parse_spec, register_agent, registered_agents
 from ..core.errors import OptionError
+from ..core.fitted import EvaluationChoice
 from ..core.game import Game
 from ..core.seeds import derive_seed
 from .levels import DEFAULT_LEVEL, LEVEL_HELP, LEVELS, game_levels, is_level, level_spec, level_table, level_words, top_level
@@ -42,6 +43,11 @@ def agent_class(name: str) -> type[Agent]:
         failure = agent_failures().get(name)
         if failure is not None:
             raise OptionError(f"agent {name!r} is not available: it failed to load: {failure}") from None
+        if name in LEVELS:  # a level given parameters ("hard:seconds=1"): a level is a fixed setting
+            raise OptionError(
+                f"the level {name!r} takes no parameters: give it alone, or give an agent with its own "
+                "(boardlab agents GAME shows each level's agent and its parameters)"
+            ) from None
         close = difflib.get_close_matches(name, [*LEVELS, *agents], n=1)
         guess = f" (did you mean {close[0]}?)" if close else ""
         raise OptionError(
@@ -76,7 +82,26 @@ def make_agent(spec: str, seed: int | None = None, game: str | Game | None = Non
         cls.check_supports(game if isinstance(game, str) else game.id)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise OptionError(f"agent {name}: seed={seed!r} is not a whole number")
-    return cls(seed=seed, **params)
+    agent = cls(seed=seed, **params)
+    if game is not None:
+        _check_weights_hold(agent, game)
+    return agent
+
+
+def _check_weights_hold(agent: Agent, game: str | Game) -> None:
+    """Refuse (OptionError, naming what differs) an agent judging by a weights file written for
+    another game, player count or options than ``game``'s: it would fail at its first decision,
+    and at every one after it, instead of before the game starts."""
+    judge = getattr(agent, "judge", None)
+    model = getattr(judge, "model", None)
+    if not isinstance(judge, EvaluationChoice) or model is None:
+        return
+    if isinstance(game, Game):
+        judge.for_game(game)
+    elif model.game_id != game:
+        raise OptionError(
+            f"evaluation {judge.name}: these weights do not hold for this game (game {model.game_id!r}, not {game!r})"
+        )
 
 
 def _game_object(game: str | Game) -> Game:

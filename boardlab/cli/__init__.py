@@ -291,6 +291,12 @@ def main(argv: Sequence[str] | None = None, read_line: ReadLine | None = None) -
     except BoardlabError as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")
         return 2
+    except OSError as exc:
+        if exc.filename is None:
+            raise  # not a file the person named: a fault of ours, whose traceback says where
+        # a file or folder the person named cannot be written or read (a name too long, a disk full)
+        err.print(f"[red]error:[/red] {escape(str(exc.filename))}: {escape(exc.strerror or str(exc))}")
+        return 2
     except KeyboardInterrupt:
         err.print("interrupted")
         return 130

@@ -65,7 +65,8 @@ def analyse_command(args: argparse.Namespace, out: Console, err: Console) -> int
     print_worst(analysis, out, numbers)
     budget = f"{analysis.iterations} iterations per position" if analysis.iterations else "the computer's own budget"
     out.print(
-        f"[dim]Judged by {escape(describe_spec(analysis.agent))} ({budget}, seed {analysis.seed}); "
+        # an agent's words are a noun ("a search of ...") or a verb ("looks 3 moves ahead"): after a colon both read
+        f"[dim]The judge: {escape(describe_spec(analysis.agent))} ({budget}, seed {analysis.seed}); "
         f"{len(analysis.moves) + 1} positions in {analysis.seconds:.1f} s.[/dim]"
     )
     return 0

@@ -65,11 +65,15 @@ def split_specs(text: str) -> list[str]:
 
 
 def seat_count(game_id: str, requested: int | None, specs: Sequence[str]) -> int | None:
-    """How many seats: ``requested`` if given, else one per listed player when that many may play."""
+    """How many seats: ``requested`` if given, else one per listed player when that many may
+    play, or when more are listed than the game seats by default (the game then refuses the
+    count, naming the counts it allows: more players than seats is no default's to absorb)."""
     if requested is not None:
         return requested
     cls = game_class(game_id)
     if len(specs) > 1 and len(specs) in cls.allowed_player_counts():
+        return len(specs)
+    if len(specs) > (cls.default_players or cls.min_players):
         return len(specs)
     return None
 

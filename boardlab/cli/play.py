@@ -434,17 +434,25 @@ class PlaySession:
         if not path_text:
             self.out.print("[red]save needs a file name:[/red] save FILE (e.g. save game.json)")
             return False
-        path = Path(path_text).expanduser()
-        if path.is_dir():
+        try:
+            path = Path(path_text).expanduser()
+            is_folder, exists = path.is_dir(), path.exists()
+        except (OSError, ValueError, RuntimeError) as exc:
+            # a name the system refuses (too long, a NUL byte, ~nobody): the game goes on unsaved
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.out.print(f"[red]Not saved:[/red] {escape(path_text)}: {escape(reason)}")
+            return False
+        if is_folder:
             self.out.print(f"[red]Not saved:[/red] {escape(str(path))} is a folder; give a file name in it")
             return False
-        if path.exists() and (not ask_overwrite or not self.confirm(f"{path} exists. Replace it? [y/N] ")):
+        if exists and (not ask_overwrite or not self.confirm(f"{path} exists. Replace it? [y/N] ")):
             self.out.print(f"Not saved: {escape(str(path))} was kept as it was.")
             return False
         try:
             written = self.record().save(path)
-        except OSError as exc:
-            self.out.print(f"[red]Not saved:[/red] {escape(str(path))}: {escape(exc.strerror or str(exc))}")
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.out.print(f"[red]Not saved:[/red] {escape(str(path))}: {escape(reason)}")
             return False
         self.saved_ply = self.match.ply
         self.saved_path = written

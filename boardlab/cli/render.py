@@ -77,7 +77,8 @@ def output_target(name: str, force: bool) -> Path:
             f"-o {name}: the name must end in .png (a picture) or .txt (the text board), not {suffix or 'nothing'!r}"
         )
     if not path.parent.is_dir():
-        raise CliError(f"-o {name}: the folder {path.parent} does not exist")
+        what = "is a file, not a folder" if path.parent.exists() else "does not exist"
+        raise CliError(f"-o {name}: {path.parent} {what}")
     if path.exists() and not force:
         raise CliError(f"-o {name}: the file exists; add --force to replace it")
     return path

@@ -51,6 +51,7 @@ def test_the_table_the_graph_and_the_worst_move_with_the_engines_choice(
     assert "move 1: Black played d4S" in worst and "the engine preferred" in worst
     assert "d4S" not in worst.split("the engine preferred")[1].split("\n")[0]
     assert "40 iterations per position, seed 0" in out
+    assert "The judge: a search of" in " ".join(out.split())  # the engine in words, not its spec
 
 
 def test_json_is_the_analysis_and_the_same_seed_gives_the_same_numbers(blunder_file: Path) -> None:

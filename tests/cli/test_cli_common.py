@@ -4,6 +4,7 @@ that every command taking the list accepts (``human`` is for ``play`` only)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -27,3 +28,29 @@ def test_the_example_of_the_empty_entry_error_is_accepted_by_simulate(capsys: py
     example = split_specs(found.group(1))
     # what simulate checks before a game is played: every spec makes an agent of the game
     SimulationPlan(game_id="towers", agents=tuple(example), games=1).validate()
+
+
+def test_an_output_file_the_system_refuses_is_named_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    too_long = f"{tmp_path}/{'y' * 300}.png"
+    assert main(["render", "towers", "-o", too_long]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert error.startswith("error:") and "File name too long" in error
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["play", "towers", "--players", "human,random,random"], "towers: players=3 not allowed; 2 or 4 players"),
+        (["play", "honor", "--players", "human,honor,honor,honor,honor"], "honor: players=5 not allowed; 2-4 players"),
+        (["simulate", "towers", "--players", "greedy,random,random", "-n", "1"], "players=3 not allowed; 2 or 4"),
+        (["simulate", "towers", "--players", "hard:seconds=1,random", "-n", "1"], "the level 'hard' takes no parameters"),
+    ],
+)
+def test_a_count_of_players_or_a_level_the_game_cannot_take_is_named_as_given(
+    capsys: pytest.CaptureFixture[str], arguments: list[str], words: str
+) -> None:
+    # more players listed than the game seats by default name that count, not the default's
+    assert main(arguments) == 2
+    assert words in " ".join(capsys.readouterr().err.split())

@@ -222,6 +222,8 @@ def test_render_to_a_folder_or_an_existing_file_is_refused(tmp_path: Path) -> No
     kept = run("render", "dicenim", "-o", str(tmp_path / "old.txt"))
     assert kept.returncode == 2 and "--force" in kept.stderr
     assert (tmp_path / "old.txt").read_text() == "keep me"
+    inside_a_file = run("render", "dicenim", "-o", str(tmp_path / "old.txt" / "x.txt"))
+    assert inside_a_file.returncode == 2 and "old.txt is a file, not a folder" in inside_a_file.stderr.replace("\n", "")
     replaced = run("render", "dicenim", "-o", str(tmp_path / "old.txt"), "--force")
     assert replaced.returncode == 0 and "pile" in (tmp_path / "old.txt").read_text()
 

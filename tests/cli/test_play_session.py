@@ -109,6 +109,16 @@ def test_save_into_a_missing_folder_reports_and_keeps_playing(tmp_path: Path) ->
     assert "take1" in moves_of(play)
 
 
+@pytest.mark.parametrize("name", ["x" * 300 + ".json", "~nosuchuser-of-this-machine/x.json", "a\x00b.json"])
+def test_a_file_name_the_system_refuses_is_reported_and_the_game_goes_on(tmp_path: Path, name: str) -> None:
+    # a name too long, an unknown home folder, a NUL byte: each fails before any file is opened
+    target = tmp_path / "kept.json"
+    play, _, output = session(["human", "random"], ["take1", f"save {name}", "take1", f"save {target}", "quit"])
+    assert play.run() == 0
+    assert "Not saved" in output.getvalue()
+    assert Record.load(target).replay().position() == play.match.record().final_position
+
+
 def test_quit_with_an_unsaved_game_warns_once() -> None:
     play, _, output = session(["human", "random"], ["take1", "quit", "quit"])
     assert play.run() == 0

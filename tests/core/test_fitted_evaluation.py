@@ -189,10 +189,20 @@ def test_an_agent_names_the_evaluation_it_judges_by_and_a_bad_one_is_refused(tmp
         make_agent("alphabeta:evaluation=bogus", game=game)
     path = tmp_path / "overseer.json"
     write_evaluation(path, model_for(boardlab.load("overseer")))
-    agent = make_agent(f"greedy:evaluation={path}", game=game)
-    state = game.new_state(1)
+    # weights of another game are refused when the agent is made for a game, before any decision
+    with pytest.raises(OptionError, match=r"do not hold for this game \(game 'overseer', not 'towers'"):
+        make_agent(f"greedy:evaluation={path}", game=game)
+    with pytest.raises(OptionError, match=r"do not hold for this game \(game 'overseer', not 'towers'"):
+        make_agent(f"greedy:evaluation={path}", game="towers")
+    towers = tmp_path / "towers.json"
+    write_evaluation(towers, model_for(game))
+    assert make_agent(f"mcts:iterations=5,evaluation={towers}", game=game).judge.model is not None
+    with pytest.raises(OptionError, match=r"options .*'pinwheel'"):  # the same game, other rules
+        make_agent(f"mcts:iterations=5,evaluation={towers}", game=boardlab.load("towers", layout="pinwheel"))
+    # made for no game, it finds out at its first decision
+    agent = make_agent(f"greedy:evaluation={path}")
     with pytest.raises(OptionError, match="do not hold for this game"):
-        agent.choose(state)
+        agent.choose(game.new_state(1))
 
 
 def test_an_evaluation_naming_no_file_says_so_and_still_lists_the_words(tmp_path: Path) -> None:

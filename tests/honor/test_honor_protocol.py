@@ -259,3 +259,14 @@ def test_r4_1_r7_1_r7_3_a_move_out_of_its_phase_is_refused_naming_the_phase_in_w
         state.play("build CU1 0")
     assert "rule 7.1: pieces are chosen only at the start of a choice, and now it is the auction" in str(choosing.value)
     assert "CHOOSE" not in str(placing.value) + str(raising.value) and "AUCTION" not in str(choosing.value)
+    # a bare number is a release only while a piece is to be placed (10.2); the refusal says so in words
+    with pytest.raises(NotationError) as number:
+        state.play("30")
+    assert "nothing is to be placed now: it is the auction" in str(number.value) and "AUCTION" not in str(number.value)
+
+
+def test_r4_5_a_tremor_typed_by_a_player_is_refused_as_the_games_draw_not_theirs() -> None:
+    state = boardlab.load("honor").new_state(seed=1)
+    with pytest.raises(IllegalMoveError) as tremor:
+        state.play("tremor 0 0")
+    assert "rule 4.5: a tremor is the hand's shake, which the game draws" in str(tremor.value)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from boardlab.core import Move
 
-from .moves import FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release, Resign
+from .moves import FULL_TURN, MAX_CLEARANCE, MIN_CLEARANCE, Accept, Build, Pass, PassOn, Push, Raise, Release, Resign, Tremor
 from .rules import PHASE_WORDS
 
 if TYPE_CHECKING:
@@ -54,6 +54,8 @@ def illegal_reason(state: HonorState, move: Move) -> str | None:
         if phase != "PLACE":
             return f"rule 4.1: nothing to place now: it is {PHASE_WORDS[phase]}"
         return release_problem(state, move)
+    if isinstance(move, Tremor):
+        return "rule 4.5: a tremor is the hand's shake, which the game draws after a release; no player makes one"
     return f"{type(move).__name__} is not an Honor move"
 
 

@@ -44,7 +44,7 @@ from .position import (
     state_hash,
 )
 from .report import KEPT, resolution_report
-from .rules import ALL_PLACED, LAST_STANDING, LAST_TO_FALL, START_POOL, HonorRules
+from .rules import ALL_PLACED, LAST_STANDING, LAST_TO_FALL, PHASE_WORDS, START_POOL, HonorRules
 from .tremor import MAX_DTHETA_UNITS, MAX_DX_UNITS, TREMOR_GRID, random_tremor, seed_bytes, seeded_tremor
 from .view import move_text, resample_state, state_secrets, state_view
 
@@ -504,7 +504,7 @@ class HonorState(State):
         if _NUMBER_FIRST.match(text):
             if self.phase != "PLACE":
                 raise NotationError(f"{text!r}: a number alone is a release (rel x θ h), and nothing is to be "
-                                    f"placed now (phase {self.phase}); a raise is 'raise N' (rule 10.2)")
+                                    f"placed now: it is {PHASE_WORDS[self.phase]}; a raise is 'raise N' (rule 10.2)")
             return parse_move_text("rel " + text)
         return parse_move_text(text)
 
