@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .. import __version__, compiled
-from ..agents import DEFAULT_LEVEL, LEVELS, seat_agents
+from ..agents import DEFAULT_LEVEL, HUMAN, LEVELS, seat_agents
 from ..core.errors import BoardlabError
 from ..core.match import Match
 from ..core.records import Record
@@ -98,8 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--level",
         choices=LEVELS,
-        default=DEFAULT_LEVEL,
-        help="the computer's level where --players does not name one: beginner and easy (instant), "
+        default=None,
+        help="the computer's level where --players does not name one (with --resume: every computer seat of "
+        "the record plays at it): beginner and easy (instant), "
         "normal (well under 1 s a move), hard (up to a few seconds), expert in a game that has it (the "
         "strongest; `boardlab agents GAME` lists a game's levels); docs/levels.md "
         "(default: normal)",
@@ -193,13 +194,16 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
         if specs is None:
             specs = [seat.agent for seat in record.seats]
             if not specs:
-                specs = default_seats(game, args.level)
+                level = args.level or DEFAULT_LEVEL
+                specs = default_seats(game, level)
                 computer = ", ".join(game.player_name(seat) for seat in range(1, game.num_players))
                 err.print(
                     f"[yellow]{escape(args.resume)} names no players: you play {escape(game.player_name(0))}, "
-                    f"the computer ({escape(args.level)}) plays {escape(computer)}. "
+                    f"the computer ({escape(level)}) plays {escape(computer)}. "
                     "Choose with --players, e.g. --players human,human.[/yellow]"
                 )
+            elif args.level is not None:  # the same people, the computer at another level
+                specs = [spec if spec == HUMAN else args.level for spec in specs]
         agents = seat_agents(game, specs, record.seed)
         match = Match.from_record(record, agents, undo=_undo_policy(specs))
         if match.is_over():
@@ -212,7 +216,7 @@ def play_command(args: argparse.Namespace, out: Console, err: Console, read_line
         raise CliError("play needs a game id (see `boardlab games`) or --resume RECORD")
     game = build_game(args.game, seat_count(args.game, None, specs or []), args.option)
     seed = args.seed if args.seed is not None else new_seed(game)
-    specs = specs or default_seats(game, args.level)
+    specs = specs or default_seats(game, args.level or DEFAULT_LEVEL)
     match = Match(game, seat_agents(game, specs, seed), seed=seed, start=args.position, undo=_undo_policy(specs))
     if match.is_over():
         raise CliError(f"--position {args.position!r}: the game is already over there")

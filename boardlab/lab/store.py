@@ -309,6 +309,12 @@ def _changed(name: str, stored: Any, asked: Any) -> str:
         text = json.dumps(value, separators=(",", ":")) if not isinstance(value, str) else value
         return text if len(text) <= 60 else text[:57] + "..."
 
+    if isinstance(stored, dict) and isinstance(asked, dict):
+        # options and the like: only the entries that differ, which a shortened whole would hide
+        keys = [key for key in sorted(set(stored) | set(asked)) if stored.get(key) != asked.get(key)]
+        return f"{name}: " + ", ".join(
+            f"{key} {shown(stored.get(key, 'none'))} there, {shown(asked.get(key, 'none'))} asked" for key in keys
+        )
     return f"{name} {shown(stored)} there, {shown(asked)} asked"
 
 

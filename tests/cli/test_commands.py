@@ -141,6 +141,14 @@ def test_resume_goes_on_with_a_saved_game(tmp_path: Path) -> None:
     assert len(json.loads(saved.read_text())["moves"]) > moves_before
 
 
+def test_resume_with_a_level_plays_the_records_computer_seats_at_it(tmp_path: Path) -> None:
+    saved = tmp_path / "g.json"
+    first = run("play", "towers", "--seed", "3", stdin=f"b7+\nsave {saved}\nquit\n")
+    assert first.returncode == 0 and "Black (normal)" in first.stdout, first.stderr
+    resumed = run("play", "--resume", str(saved), "--level", "easy", stdin="quit\nquit\n")
+    assert resumed.returncode == 0 and "Towers: White, Black (easy)" in resumed.stdout
+
+
 def test_end_of_input_exits_cleanly_and_says_where_the_game_is(tmp_path: Path) -> None:
     done = run("play", "dicenim", "--players", "human,random", "--seed", "2", stdin="take1\n", cwd=tmp_path)
     assert done.returncode == 0  # the input ending is a normal end, not an interrupt

@@ -209,6 +209,11 @@ def test_a_folder_of_another_study_is_refused_naming_what_differs_and_how(tmp_pa
         StudyFolder(tmp_path, replace(STUDY, seed=4))
     with pytest.raises(StudyFolderError, match=r"\(2 variants there, 1 asked\)"):
         StudyFolder(tmp_path, replace(STUDY, variants=option_variants(("random", "greedy"), parse_vary(["pile=5"]))))
+    # options differ in one entry among many: that entry is named, whole, however long the rest
+    other_pile = replace(STUDY, variants=option_variants(("random", "greedy"), parse_vary(["pile=6,12"])))
+    with pytest.raises(StudyFolderError) as options:
+        StudyFolder(tmp_path, other_pile)
+    assert "variant 'pile=6': options: pile 5 there, 6 asked" in str(options.value)
 
 
 def test_progress_clock_runs_from_the_start_and_counts_games_under_way() -> None:
