@@ -16,7 +16,8 @@ from ..core.values import CHANCE, Player
 #: the commands of a game in the terminal, and what each does (``help``)
 COMMANDS = (
     ("moves [TEXT]", "list the legal moves (only those starting with TEXT)"),
-    ("undo", "take back your last move (and the computer's and chance moves after it)"),
+    ("undo", "take back your last move (and the computer's and chance moves after it); with people "
+             "sharing the screen, the last move, whoever made it"),
     ("save FILE", "save the game as a record (boardlab replay FILE shows it; --resume FILE goes on)"),
     ("preview MOVE", "show the board after MOVE without playing it"),
     ("picture on|off", "after every move, write the table's picture to a PNG (games that draw pictures)"),

@@ -133,7 +133,10 @@ def test_the_positions_searched_do_not_depend_on_how_many_random_games_were_play
 
         monkeypatch.setattr(speed, "measure_random_play", random_play)
         speed.measure_game(DiceNim(pile=12), 0.05, "mcts:iterations=20", seed=3)
-    assert len(sampled) == 2 and sampled[0] == sampled[1]
+    # the sampling stops at its deadline, so a busier moment samples fewer: the same ones, as far as it got
+    assert len(sampled) == 2
+    shorter, longer = sorted(sampled, key=len)
+    assert shorter and longer[: len(shorter)] == shorter
 
 
 def test_compare_pure_skips_a_game_whose_pure_side_ran_compiled(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
